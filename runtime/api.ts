@@ -1,0 +1,80 @@
+import type { JsonValue } from './protocol/json-value.js';
+import type { Language, RunResult } from './protocol/run-result.js';
+
+// What a handler learns about the call it serves; `signal` aborts when the run settles.
+export interface CallContext {
+  id: number;
+  global: string;
+  name: string;
+  signal: AbortSignal;
+  // lets wrapping layers (replay, schema checks) mark the call record
+  annotate(note: { replayed?: boolean; schemaViolation?: string }): void;
+}
+
+// A host-provided function: one lossless-JSON argument in, one lossless-JSON value out.
+export type BindingFunction = (args: JsonValue, context?: CallContext) => Promise<JsonValue>;
+
+export interface ErrorClassSpec {
+  name: string;
+  memberNameProperty: string;
+}
+
+// One program-visible global (e.g. `tools`) and the functions reachable through it.
+export interface BindingNamespace {
+  global: string;
+  functions: Record<string, BindingFunction>;
+  errorClass?: ErrorClassSpec;
+}
+
+export type SandboxLevel = 'required' | 'best-effort' | 'off';
+
+export interface LogEntry {
+  text: string;
+  stream: 'stdout' | 'stderr';
+}
+
+export interface CodeRunRequest {
+  language: Language;
+  program: string;
+  bindings?: BindingNamespace[];
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  memoryMb?: number;
+  cwd?: string;
+  sandbox?: SandboxLevel;
+  signal?: AbortSignal;
+  onLog?: (entry: LogEntry) => void;
+  maxPendingCalls?: number;
+}
+
+// A validated request with every default applied; produced only by `resolve`.
+export interface CodeRunSpec {
+  readonly resolved: true;
+  language: Language;
+  program: string;
+  bindings: BindingNamespace[];
+  timeoutMs: number;
+  maxOutputBytes: number;
+  memoryMb: number;
+  cwd: string;
+  sandbox: SandboxLevel;
+  signal: AbortSignal | undefined;
+  onLog: ((entry: LogEntry) => void) | undefined;
+  maxPendingCalls: number;
+}
+
+export interface RuntimeOptions {
+  // Node executable for TypeScript programs (default: the host's own process.execPath)
+  nodePath?: string;
+  // CPython executable for Python programs (default: python3 on PATH, resolved once)
+  pythonPath?: string;
+  // number of pre-started spare processes per language (0 = always cold start)
+  spares?: number;
+  defaults?: Partial<Pick<CodeRunSpec, 'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'sandbox' | 'maxPendingCalls'>>;
+}
+
+export interface Runtime {
+  resolve(request: CodeRunRequest): CodeRunSpec;
+  run(spec: CodeRunSpec): Promise<RunResult>;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,130 @@
+import type { BindingNamespace, CallContext } from '../api.js';
+import { checkLossless, encodeChecked } from '../json/lossless.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { CallRecord } from '../protocol/run-result.js';
+
+export type DispatchVerdict = { ok: true } | { ok: false; message: string };
+
+export interface DispatcherOptions {
+  namespaces: BindingNamespace[];
+  maxPendingCalls: number;
+  startedAt: number;
+  // ids must be exactly the next integer from `firstId`: a gap or repeat is forged traffic
+  firstId: number;
+  sendReply(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }): void;
+}
+
+const own = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
+
+// Runs host handlers for the child's call frames; handlers are user code, so every outcome is caught.
+export class CallDispatcher {
+  readonly calls: CallRecord[] = [];
+  #expected: number;
+  #inFlight = 0;
+  #settled = false;
+  readonly #abort = new AbortController();
+  readonly #byGlobal = new Map<string, BindingNamespace>();
+  #idle: (() => void) | undefined;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.#expected = options.firstId;
+    for (const ns of options.namespaces) this.#byGlobal.set(ns.global, ns);
+  }
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  // Validates and starts one call; a verdict of not ok is a protocol violation that ends the run.
+  dispatch(id: number, global: string, name: string, args: JsonValue): DispatchVerdict {
+    if (this.#settled) return { ok: true };
+    if (id !== this.#expected) return { ok: false, message: `call id ${id} out of sequence (expected ${this.#expected})` };
+    const ns = this.#byGlobal.get(global);
+    if (ns === undefined || !own(ns.functions, name)) {
+      return { ok: false, message: `program requested an undeclared binding ${JSON.stringify(`${global}.${name}`)}` };
+    }
+    if (this.#inFlight >= this.options.maxPendingCalls) {
+      return { ok: false, message: `more than ${this.options.maxPendingCalls} binding calls in flight` };
+    }
+    this.#expected++;
+    this.#inFlight++;
+    const record: CallRecord = { id, global, name, args, ok: false, startedAtMs: performance.now() - this.options.startedAt, durationMs: 0 };
+    this.calls.push(record);
+    const fn = ns.functions[name] as BindingNamespace['functions'][string];
+    const context: CallContext = {
+      id,
+      global,
+      name,
+      signal: this.#abort.signal,
+      annotate: (note) => {
+        if (note.replayed !== undefined) record.replayed = note.replayed;
+        if (note.schemaViolation !== undefined) record.schemaViolation = note.schemaViolation;
+      },
+    };
+    const began = performance.now();
+    let promise: Promise<unknown>;
+    try {
+      promise = Promise.resolve(fn(args, context));
+    } catch (thrown) {
+      promise = Promise.reject(thrown);
+    }
+    promise.then(
+      (value) => this.#finish(record, began, { ok: true, value }),
+      (thrown: unknown) => this.#finish(record, began, { ok: false, thrown }),
+    );
+    return { ok: true };
+  }
+
+  #finish(record: CallRecord, began: number, outcome: { ok: true; value: unknown } | { ok: false; thrown: unknown }): void {
+    this.#inFlight--;
+    record.durationMs = performance.now() - began;
+    if (!this.#settled) {
+      if (outcome.ok) {
+        const check = checkLossless(outcome.value);
+        if (check.ok) {
+          record.ok = true;
+          record.value = outcome.value as JsonValue;
+          this.options.sendReply(record.id, { ok: true, valueText: encodeChecked(outcome.value as JsonValue, check.depth) });
+        } else {
+          record.message = `binding resolution must be lossless JSON: ${check.reason}`;
+          this.options.sendReply(record.id, { ok: false, message: record.message });
+        }
+      } else {
+        record.message = renderThrown(outcome.thrown);
+        this.options.sendReply(record.id, { ok: false, message: record.message });
+      }
+    } else if (!outcome.ok) {
+      record.message = renderThrown(outcome.thrown);
+    }
+    if (this.#inFlight === 0) this.#idle?.();
+  }
+
+  // Stops answering; in-flight handlers see their signal abort and their late answers are dropped.
+  settle(): void {
+    this.#settled = true;
+    this.#abort.abort(new Error('run settled'));
+  }
+
+  // Waits (bounded) for handlers still running, so call records get their durations.
+  async drain(timeoutMs: number): Promise<void> {
+    if (this.#inFlight === 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.#idle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
+
+// A handler's failure as the program will see it: Error.message, else String(thrown), never a throw.
+export function renderThrown(thrown: unknown): string {
+  try {
+    if (thrown instanceof Error) return String(thrown.message);
+    if (typeof thrown === 'string') return thrown;
+    return String(thrown);
+  } catch {
+    return 'binding failed with an unrenderable value';
+  }
+}

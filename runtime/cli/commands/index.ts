@@ -1,0 +1,5 @@
+import type { CliCommand } from '../usage-error.js';
+import { runCommand } from './run.js';
+
+// Every `ptc` subcommand; each lives in its own file next to this one.
+export const COMMANDS: CliCommand[] = [runCommand];

@@ -1,0 +1,44 @@
+// The `ptc` command line: same runtime, headless.
+import { COMMANDS } from './commands/index.js';
+import { UsageError, type CliIo } from './usage-error.js';
+
+function help(): string {
+  const lines = ['usage: ptc <command> [options]', '', 'commands:'];
+  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
+  lines.push('', ...COMMANDS.map((c) => c.usage));
+  return `${lines.join('\n')}\n`;
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(help());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command === undefined) {
+    io.stderr(`ptc: unknown command "${name}" (try: ${COMMANDS.map((c) => c.name).join(', ')})\n`);
+    return 2;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`ptc ${name}: ${error.message}\n`);
+      return 2;
+    }
+    io.stderr(`ptc ${name}: internal error: ${(error as Error).stack ?? String(error)}\n`);
+    return 3;
+  }
+}
+
+const io: CliIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
+main(process.argv.slice(2), io).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`ptc: ${String(error)}\n`);
+    process.exitCode = 3;
+  },
+);

@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+import type { SandboxLevel } from '../api.js';
+import type { Language } from '../protocol/run-result.js';
+import { UsageError } from './usage-error.js';
+
+export interface RunFlags {
+  file: string;
+  language: Language | undefined;
+  bindings: string | undefined;
+  mode: 'mock' | 'live';
+  timeoutMs: number | undefined;
+  maxOutputBytes: number | undefined;
+  memoryMb: number | undefined;
+  sandbox: SandboxLevel | undefined;
+  json: boolean;
+  record: string | undefined;
+  replay: string | undefined;
+  deterministic: boolean;
+}
+
+function integer(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${flag} expects a positive integer, got "${raw}"`);
+  return Number(raw);
+}
+
+function oneOf<T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
+  if (raw === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(raw)) throw new UsageError(`--${flag} expects one of ${allowed.join('|')}, got "${raw}"`);
+  return raw as T;
+}
+
+// Parses `ptc run` flags; any unknown flag or bad value is a UsageError naming it.
+export function parseRunFlags(argv: string[]): RunFlags {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        language: { type: 'string' },
+        bindings: { type: 'string' },
+        mode: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        'max-output-bytes': { type: 'string' },
+        'memory-mb': { type: 'string' },
+        sandbox: { type: 'string' },
+        json: { type: 'boolean' },
+        record: { type: 'string' },
+        replay: { type: 'string' },
+        deterministic: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing program file' : `expected one program file, got ${positionals.length}`);
+  if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be combined');
+  return {
+    file: positionals[0] as string,
+    language: oneOf('language', values.language, ['typescript', 'python'] as const),
+    bindings: values.bindings,
+    mode: oneOf('mode', values.mode, ['mock', 'live'] as const) ?? 'mock',
+    timeoutMs: integer('timeout-ms', values['timeout-ms']),
+    maxOutputBytes: integer('max-output-bytes', values['max-output-bytes']),
+    memoryMb: integer('memory-mb', values['memory-mb']),
+    sandbox: oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const),
+    json: values.json === true,
+    record: values.record,
+    replay: values.replay,
+    deterministic: values.deterministic === true,
+  };
+}
+
+export function languageFromFile(file: string): Language | undefined {
+  if (/\.(ts|mts|cts)$/.test(file)) return 'typescript';
+  if (/\.py$/.test(file)) return 'python';
+  return undefined;
+}

@@ -1,0 +1,13 @@
+// Defaults and caps (reference §3.2, Node process backend); resolve() applies them.
+export const LIMITS = {
+  timeoutMs: { default: 120_000, max: 600_000 },
+  maxOutputBytes: { default: 64 * 1024 * 1024, min: 4, max: 1024 * 1024 * 1024 },
+  memoryMb: { default: 512, min: 16, max: 16_384 },
+  maxPendingCalls: { default: 128, min: 1, max: 65_536 },
+  // per control frame; the child never needs more than the output cap plus envelope
+  maxFrameBytes: 128 * 1024 * 1024,
+  graceMs: 3_000,
+} as const;
+
+// setTimeout clamps larger delays to 1 ms.
+export const MAX_TIMER_MS = 2_147_483_647;

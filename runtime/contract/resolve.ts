@@ -1,0 +1,95 @@
+import path from 'node:path';
+import type { BindingNamespace, CodeRunRequest, CodeRunSpec, RuntimeOptions, SandboxLevel } from '../api.js';
+import { LanguageSchema } from '../protocol/run-result.js';
+import { identifierProblem, memberPropertyProblem } from './identifiers.js';
+import { LIMITS } from './limits.js';
+import { describeValue, misuse } from './misuse.js';
+
+const SANDBOX_LEVELS: readonly SandboxLevel[] = ['required', 'best-effort', 'off'];
+
+function positiveInt(option: string, value: unknown, min: number, max: number | undefined): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw misuse(option, `expected an integer ≥ ${min}, got ${describeValue(value)}`);
+  }
+  return max === undefined ? value : Math.min(value, max);
+}
+
+// Reads each binding field exactly once (getters may be hostile) and checks the portable-identifier rules.
+function resolveBindings(raw: unknown): BindingNamespace[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw misuse('bindings', `expected an array, got ${describeValue(raw)}`);
+  const taken = new Set<string>();
+  return raw.map((ns: unknown, index) => {
+    const at = `bindings[${index}]`;
+    if (ns === null || typeof ns !== 'object') throw misuse(at, `expected an object, got ${describeValue(ns)}`);
+    const record = ns as Record<string, unknown>;
+    const global = record.global;
+    const globalProblem = identifierProblem(global);
+    if (globalProblem !== undefined) throw misuse(`${at}.global`, globalProblem);
+    const globalName = global as string;
+    if (taken.has(globalName)) throw misuse(`${at}.global`, `"${globalName}" is declared twice`);
+    taken.add(globalName);
+    const functionsRaw = record.functions;
+    if (functionsRaw === null || typeof functionsRaw !== 'object') {
+      throw misuse(`${at}.functions`, `expected an object, got ${describeValue(functionsRaw)}`);
+    }
+    const functions: Record<string, BindingNamespace['functions'][string]> = Object.create(null);
+    for (const name of Object.keys(functionsRaw)) {
+      const fn: unknown = (functionsRaw as Record<string, unknown>)[name];
+      if (typeof fn !== 'function') throw misuse(`${at}.functions[${JSON.stringify(name)}]`, `expected a function, got ${describeValue(fn)}`);
+      Object.defineProperty(functions, name, { value: fn, enumerable: true });
+    }
+    const errorRaw = record.errorClass;
+    let errorClass: BindingNamespace['errorClass'];
+    if (errorRaw !== undefined) {
+      if (errorRaw === null || typeof errorRaw !== 'object') throw misuse(`${at}.errorClass`, `expected an object, got ${describeValue(errorRaw)}`);
+      const e = errorRaw as Record<string, unknown>;
+      const name = e.name;
+      const member = e.memberNameProperty;
+      const nameProblem = identifierProblem(name);
+      if (nameProblem !== undefined) throw misuse(`${at}.errorClass.name`, nameProblem);
+      if (taken.has(name as string)) throw misuse(`${at}.errorClass.name`, `"${String(name)}" collides with another global or error class`);
+      taken.add(name as string);
+      const memberProblem = memberPropertyProblem(member);
+      if (memberProblem !== undefined) throw misuse(`${at}.errorClass.memberNameProperty`, memberProblem);
+      errorClass = { name: name as string, memberNameProperty: member as string };
+    }
+    return errorClass === undefined ? { global: globalName, functions } : { global: globalName, functions, errorClass };
+  });
+}
+
+// Validates a request, applies deployment defaults and caps; throws a TypeError naming the bad option.
+export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions = {}): CodeRunSpec {
+  if (request === null || typeof request !== 'object') throw misuse('request', `expected an object, got ${describeValue(request)}`);
+  const language = LanguageSchema.safeParse(request.language);
+  if (!language.success) throw misuse('language', `expected "typescript" or "python", got ${describeValue(request.language)}`);
+  if (typeof request.program !== 'string') throw misuse('program', `expected a string, got ${describeValue(request.program)}`);
+  const d = options.defaults ?? {};
+  const timeoutMs = positiveInt('timeoutMs', request.timeoutMs ?? d.timeoutMs ?? LIMITS.timeoutMs.default, 1, LIMITS.timeoutMs.max);
+  const maxOutputBytes = positiveInt('maxOutputBytes', request.maxOutputBytes ?? d.maxOutputBytes ?? LIMITS.maxOutputBytes.default, LIMITS.maxOutputBytes.min, LIMITS.maxOutputBytes.max);
+  const memoryMb = positiveInt('memoryMb', request.memoryMb ?? d.memoryMb ?? LIMITS.memoryMb.default, LIMITS.memoryMb.min, LIMITS.memoryMb.max);
+  const maxPendingCalls = positiveInt('maxPendingCalls', request.maxPendingCalls ?? d.maxPendingCalls ?? LIMITS.maxPendingCalls.default, LIMITS.maxPendingCalls.min, LIMITS.maxPendingCalls.max);
+  const sandbox = request.sandbox ?? d.sandbox ?? 'best-effort';
+  if (!SANDBOX_LEVELS.includes(sandbox)) throw misuse('sandbox', `expected one of ${SANDBOX_LEVELS.join(', ')}, got ${describeValue(sandbox)}`);
+  const cwdRaw = request.cwd ?? process.cwd();
+  if (typeof cwdRaw !== 'string' || cwdRaw.length === 0 || cwdRaw.includes('\0')) throw misuse('cwd', `expected a path, got ${describeValue(cwdRaw)}`);
+  if (!path.isAbsolute(cwdRaw)) throw misuse('cwd', `must be absolute, got ${describeValue(cwdRaw)}`);
+  const signal = request.signal;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw misuse('signal', `expected an AbortSignal, got ${describeValue(signal)}`);
+  const onLog = request.onLog;
+  if (onLog !== undefined && typeof onLog !== 'function') throw misuse('onLog', `expected a function, got ${describeValue(onLog)}`);
+  return {
+    resolved: true,
+    language: language.data,
+    program: request.program,
+    bindings: resolveBindings(request.bindings),
+    timeoutMs,
+    maxOutputBytes,
+    memoryMb,
+    cwd: cwdRaw,
+    sandbox,
+    signal,
+    onLog,
+    maxPendingCalls,
+  };
+}

@@ -1,0 +1,114 @@
+import type { CodeRunSpec } from '../api.js';
+import { CallDispatcher, type DispatcherOptions } from '../bindings/dispatcher.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
+import { jsonStringCost, OutputLedger, outputLimitMessage } from '../output/ledger.js';
+
+export type Outcome =
+  | { kind: 'completed'; value?: JsonValue; valueBytes: number }
+  | { kind: 'failed'; failure: RunFailure };
+
+// Per-run host state shared by both backends: the byte ledger, binding calls, and the first settled outcome.
+export class RunSession {
+  readonly ledger: OutputLedger;
+  readonly startedAt = performance.now();
+  dispatcher: CallDispatcher | undefined;
+  #outcome: Outcome | undefined;
+  #closed = false;
+  #settledResolve: () => void = () => undefined;
+  readonly settled = new Promise<void>((resolve) => (this.#settledResolve = resolve));
+
+  constructor(
+    readonly spec: CodeRunSpec,
+    readonly sandbox: SandboxReport,
+  ) {
+    this.ledger = new OutputLedger(spec.maxOutputBytes);
+  }
+
+  get outcome(): Outcome | undefined {
+    return this.#outcome;
+  }
+
+  createDispatcher(options: Omit<DispatcherOptions, 'namespaces' | 'maxPendingCalls' | 'startedAt'>): CallDispatcher {
+    this.dispatcher = new CallDispatcher({
+      ...options,
+      namespaces: this.spec.bindings,
+      maxPendingCalls: this.spec.maxPendingCalls,
+      startedAt: this.startedAt,
+    });
+    return this.dispatcher;
+  }
+
+  // Adds a log entry to the ledger and streams it; overflow settles the run as output-limit.
+  // Output still draining from pipes after the outcome is known is kept until the result is built.
+  log(stream: 'stdout' | 'stderr', text: string): boolean {
+    if (this.#closed) return false;
+    const before = this.ledger.entries.length;
+    const fitted = this.ledger.addLog(text, stream);
+    const added = this.ledger.entries[before];
+    if (added !== undefined && this.spec.onLog !== undefined) {
+      try {
+        this.spec.onLog({ text: added.text, stream });
+      } catch {
+        // a failing observer must not change the run
+      }
+    }
+    if (!fitted) this.fail({ kind: 'output-limit', message: outputLimitMessage(this.ledger.maxBytes) });
+    return fitted;
+  }
+
+  fail(failure: RunFailure): void {
+    this.settle({ kind: 'failed', failure });
+  }
+
+  settle(outcome: Outcome): void {
+    if (this.#outcome !== undefined) return;
+    this.#outcome = outcome;
+    this.dispatcher?.settle();
+    this.#settledResolve();
+  }
+
+  // Builds the one result shape; applies the shared ledger to the completion or diagnostic.
+  result(): RunResult {
+    this.#closed = true;
+    let outcome = this.#outcome ?? { kind: 'failed', failure: { kind: 'worker-exit', message: 'run ended without an outcome' } };
+    const limit = outputLimitMessage(this.ledger.maxBytes);
+    if (this.ledger.overflowed && outcome.kind === 'completed') {
+      outcome = { kind: 'failed', failure: { kind: 'output-limit', message: limit } };
+    }
+    if (outcome.kind === 'completed' && !this.ledger.fits(outcome.valueBytes)) {
+      outcome = { kind: 'failed', failure: { kind: 'output-limit', message: limit } };
+    }
+    if (outcome.kind === 'failed' && !this.ledger.fits(jsonStringCost(outcome.failure.message))) {
+      const cost = jsonStringCost(limit);
+      this.ledger.makeRoom(cost);
+      outcome = { kind: 'failed', failure: { kind: 'output-limit', message: this.ledger.fits(cost) ? limit : '' } };
+    }
+    const logs = this.ledger.entries.map((e) => e.text);
+    const stderrLogs: number[] = [];
+    this.ledger.entries.forEach((e, i) => {
+      if (e.stream === 'stderr') stderrLogs.push(i);
+    });
+    const result: RunResult = {
+      language: this.spec.language,
+      logs,
+      calls: this.dispatcher?.calls ?? [],
+      sandbox: this.sandbox,
+      durationMs: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
+    };
+    if (stderrLogs.length > 0) result.stderrLogs = stderrLogs;
+    if (outcome.kind === 'completed') {
+      if (outcome.value !== undefined) result.value = outcome.value;
+    } else result.error = outcome.failure;
+    return orderKeys(result);
+  }
+}
+
+// Stable key order so the CLI's JSON reads the same every time.
+function orderKeys(result: RunResult): RunResult {
+  const ordered: Record<string, unknown> = {};
+  for (const key of ['language', 'value', 'logs', 'stderrLogs', 'error', 'calls', 'sandbox', 'durationMs', 'replay', 'mode'] as const) {
+    if (result[key] !== undefined) ordered[key] = result[key];
+  }
+  return ordered as RunResult;
+}

@@ -1,0 +1,75 @@
+// Public entry of the VS Code-free runtime core.
+import type { CodeRunRequest, CodeRunSpec, Runtime, RuntimeOptions } from './api.js';
+import { locateAsset } from './assets/locate.js';
+import { RuntimeMisuseError } from './contract/misuse.js';
+import { resolveRequest } from './contract/resolve.js';
+import { failedBeforeSpawn } from './engine/early-results.js';
+import type { RunResult } from './protocol/run-result.js';
+import { sandboxCapabilities } from './sandbox/probe.js';
+import { runNodeProgram } from './typescript/node-backend.js';
+import { probeNode, type NodeLookup } from './typescript/node-executable.js';
+import { runPythonProgram } from './python/python-backend.js';
+
+export type * from './api.js';
+export type { JsonValue } from './protocol/json-value.js';
+export * from './protocol/run-result.js';
+export { RuntimeMisuseError } from './contract/misuse.js';
+
+import type { SandboxReport } from './protocol/run-result.js';
+
+// Reported when a run fails before its sandbox could even be planned.
+const unconfined = (): SandboxReport => ({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] });
+
+// Creates a runtime: `resolve` validates a request, `run` executes it in a fresh process, `dispose` stops everything.
+export function createRuntime(options: RuntimeOptions = {}): Runtime {
+  let disposed = false;
+  const active = new Set<AbortController>();
+  const running = new Set<Promise<RunResult>>();
+  let nodeLookup: NodeLookup | undefined;
+
+  const resolve = (request: CodeRunRequest): CodeRunSpec => {
+    if (disposed) throw new RuntimeMisuseError('runtime is disposed');
+    return resolveRequest(request, options);
+  };
+
+  const execute = async (spec: CodeRunSpec, signal: AbortSignal): Promise<RunResult> => {
+    const scoped: CodeRunSpec = { ...spec, signal };
+    const caps = sandboxCapabilities();
+    if (spec.language === 'python') return runPythonProgram(scoped, { caps, pythonPath: options.pythonPath });
+    nodeLookup ??= probeNode(options.nodePath ?? process.execPath);
+    const bootstrapPath = locateAsset('runtime/node-child.cjs');
+    if (!nodeLookup.ok || bootstrapPath === undefined) {
+      const message = !nodeLookup.ok ? nodeLookup.message : 'the Node child bootstrap (runtime/node-child.cjs) is missing: run `npm run build`';
+      return failedBeforeSpawn(scoped, unconfined(), { kind: 'worker-exit', message });
+    }
+    return runNodeProgram(scoped, { node: nodeLookup.node, bootstrapPath, caps });
+  };
+
+  const run = async (spec: CodeRunSpec): Promise<RunResult> => {
+    if (disposed) throw new RuntimeMisuseError('runtime is disposed');
+    if (spec === null || typeof spec !== 'object' || spec.resolved !== true) throw new RuntimeMisuseError('run() takes the spec returned by resolve()');
+    // one controller per run: the caller's signal and dispose() both abort it
+    const controller = new AbortController();
+    const forward = (): void => controller.abort(spec.signal?.reason);
+    if (spec.signal?.aborted) forward();
+    else spec.signal?.addEventListener('abort', forward, { once: true });
+    active.add(controller);
+    const promise = execute(spec, controller.signal);
+    running.add(promise);
+    try {
+      return await promise;
+    } finally {
+      active.delete(controller);
+      running.delete(promise);
+      spec.signal?.removeEventListener('abort', forward);
+    }
+  };
+
+  const dispose = async (): Promise<void> => {
+    disposed = true;
+    for (const controller of active) controller.abort(new Error('runtime disposed'));
+    await Promise.allSettled([...running]);
+  };
+
+  return { resolve, run, dispose };
+}

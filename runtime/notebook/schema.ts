@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { LanguageSchema, RunResultSchema } from '../protocol/run-result.js';
+
+// The on-disk `.ptcnb` format (version 1); unknown metadata keys are kept, unknown structural keys are errors.
+export const NOTEBOOK_FORMAT_VERSION = 1;
+export const NOTEBOOK_FILE_EXTENSION = '.ptcnb';
+
+export const NotebookModeSchema = z.enum(['mock', 'live']);
+export type NotebookMode = z.infer<typeof NotebookModeSchema>;
+
+// per-cell override: `record` runs live handlers and writes the cassette, `replay` serves calls from it
+export const CellModeSchema = z.enum(['mock', 'live', 'record', 'replay']);
+export type CellMode = z.infer<typeof CellModeSchema>;
+
+// cell ids name cassette files, so they are restricted to a portable file-name alphabet
+export const CellIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'expected 1–64 letters, digits, "-" or "_", starting with a letter or digit');
+
+export const NotebookMetadataSchema = z.looseObject({
+  bindings: z
+    .string()
+    .min(1, 'expected a path to a bindings module')
+    .refine((p) => !p.includes('\0'), 'must not contain NUL')
+    .optional(),
+  mode: NotebookModeSchema.optional(),
+});
+export type NotebookMetadata = z.infer<typeof NotebookMetadataSchema>;
+
+export const CellMetadataSchema = z.looseObject({
+  id: CellIdSchema.optional(),
+  mode: CellModeSchema.optional(),
+  // cassette name to record to / replay from, when not the cell's own id
+  cassette: CellIdSchema.optional(),
+});
+export type CellMetadata = z.infer<typeof CellMetadataSchema>;
+
+export const SavedOutputSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('result'), result: RunResultSchema }),
+  // the cell could not run (bindings module failed to load, missing cassette, ...)
+  z.strictObject({ kind: z.literal('error'), message: z.string() }),
+]);
+export type SavedOutput = z.infer<typeof SavedOutputSchema>;
+
+export const CodeCellSchema = z.strictObject({
+  kind: z.literal('code'),
+  language: LanguageSchema,
+  source: z.string(),
+  metadata: CellMetadataSchema.optional(),
+  outputs: z.array(SavedOutputSchema).optional(),
+});
+export type CodeCell = z.infer<typeof CodeCellSchema>;
+
+export const MarkdownCellSchema = z.strictObject({
+  kind: z.literal('markdown'),
+  source: z.string(),
+  metadata: CellMetadataSchema.optional(),
+});
+export type MarkdownCell = z.infer<typeof MarkdownCellSchema>;
+
+export const NotebookCellSchema = z.discriminatedUnion('kind', [CodeCellSchema, MarkdownCellSchema]);
+export type NotebookCell = z.infer<typeof NotebookCellSchema>;
+
+export const NotebookFileSchema = z.strictObject({
+  version: z.literal(NOTEBOOK_FORMAT_VERSION),
+  metadata: NotebookMetadataSchema.optional(),
+  cells: z.array(NotebookCellSchema),
+});
+export type NotebookFile = z.infer<typeof NotebookFileSchema>;
+
+// Known keys in the order they are written; anything else follows in its original order.
+export const KEY_ORDER = {
+  file: ['version', 'metadata', 'cells'],
+  notebookMetadata: ['bindings', 'mode'],
+  cell: ['kind', 'language', 'source', 'metadata', 'outputs'],
+  cellMetadata: ['id', 'mode', 'cassette'],
+  output: ['kind', 'result', 'message'],
+  result: Object.keys(RunResultSchema.shape),
+} as const;

@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import type { Readable, Writable } from 'node:stream';
+
+export interface LaunchOptions {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  // number of extra pipe descriptors after stdio (fd 3, 4, …)
+  extraPipes: number;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface LaunchedChild {
+  pid: number | undefined;
+  stdout: Readable;
+  stderr: Readable;
+  pipes: (Readable & Writable)[];
+  // resolves once the process exited and every pipe closed
+  closed: Promise<ExitInfo>;
+  spawnError: Promise<Error>;
+  killTree(): void;
+}
+
+// Spawns a child in its own process group, so the whole group can be killed at settlement.
+export function launchChild(options: LaunchOptions): LaunchedChild {
+  const [command, ...args] = options.argv;
+  if (command === undefined) throw new TypeError('launchChild: empty argv');
+  const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe'];
+  for (let i = 0; i < options.extraPipes; i++) stdio.push('pipe');
+  let spawnErrorResolve: (error: Error) => void = () => undefined;
+  const spawnError = new Promise<Error>((resolve) => (spawnErrorResolve = resolve));
+  const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: options.env, stdio, detached: true, windowsHide: true });
+  const pid = child.pid;
+  // a descendant snapshot taken before the kill catches grandchildren that left the group (setsid)
+  const killTree = (): void => {
+    if (pid === undefined) return;
+    const descendants = listDescendants(pid);
+    for (const target of [-pid, pid, ...descendants]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  };
+  const closed = new Promise<ExitInfo>((resolve) => {
+    child.once('close', (code, signal) => resolve({ code, signal }));
+    child.once('error', (error) => {
+      spawnErrorResolve(error);
+      resolve({ code: null, signal: null });
+    });
+  });
+  for (const stream of child.stdio) stream?.on('error', () => undefined);
+  return {
+    pid,
+    stdout: child.stdout as Readable,
+    stderr: child.stderr as Readable,
+    pipes: child.stdio.slice(3) as (Readable & Writable)[],
+    closed,
+    spawnError,
+    killTree,
+  };
+}
+
+// Decodes the exit status reported through the `sh` shim that runs the program as PID 2 of its namespace.
+export function decodeShimExit(info: ExitInfo, viaShim: boolean): ExitInfo {
+  if (!viaShim || info.code === null || info.code <= 128) return info;
+  const n = info.code - 128;
+  const name = Object.entries(os.constants.signals).find(([, v]) => v === n)?.[0] as NodeJS.Signals | undefined;
+  return name === undefined ? info : { code: null, signal: name };
+}
+
+// Every live descendant of `root`, from /proc (Linux); empty elsewhere.
+export function listDescendants(root: number): number[] {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(entry));
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const next = children.get(stack.pop() as number) ?? [];
+    for (const pid of next) {
+      out.push(pid);
+      stack.push(pid);
+    }
+  }
+  return out;
+}

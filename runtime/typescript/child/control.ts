@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import { NODE_CHILD_READ_FD, NODE_CHILD_WRITE_FD } from '../../protocol/node-fds.js';
+
+const writeSync = fs.writeSync;
+const bufferFrom = Buffer.from;
+const allocUnsafe = Buffer.allocUnsafe;
+const atomicsWait = Atomics.wait;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+// Synchronous sends: a frame written before a hot loop or a crash is already in the host's pipe.
+export function sendFrame(text: string): void {
+  const body = bufferFrom(text, 'utf8');
+  const frame = allocUnsafe(4 + body.length);
+  frame.writeUInt32BE(body.length, 0);
+  body.copy(frame, 4);
+  let offset = 0;
+  while (offset < frame.length) {
+    try {
+      offset += writeSync(NODE_CHILD_WRITE_FD, frame, offset, frame.length - offset);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      // the host is behind: wait a moment instead of spinning
+      atomicsWait(sleeper, 0, 0, 1);
+    }
+  }
+}
+
+// Reads host frames asynchronously from the dedicated read descriptor.
+export function receiveFrames(onFrame: (text: string) => void, onClose: () => void): net.Socket {
+  const socket = new net.Socket({ fd: NODE_CHILD_READ_FD, readable: true, writable: false });
+  let chunks: Buffer[] = [];
+  let buffered = 0;
+  let need = -1;
+  socket.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    buffered += chunk.length;
+    while (true) {
+      if (need < 0) {
+        if (buffered < 4) return;
+        const all = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+        need = all.readUInt32BE(0);
+        chunks = [all.subarray(4)];
+        buffered -= 4;
+      }
+      if (buffered < need) return;
+      const all = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      const body = all.subarray(0, need);
+      chunks = all.length > need ? [all.subarray(need)] : [];
+      buffered -= need;
+      need = -1;
+      onFrame(body.toString('utf8'));
+    }
+  });
+  socket.on('close', onClose);
+  socket.on('error', onClose);
+  return socket;
+}
