@@ -178,13 +178,14 @@ export function scanJson(text: string, options: ScanOptions): ScanResult {
       if (top.state === 'first') {
         // fall through to the key/value branch below
       } else if (c === ',') {
+        const commaAt = i;
         i++;
         if (top.kind === 'array') {
           top.index++;
           top.state = 'value';
         } else top.state = 'key';
         skipWs();
-        if (text[i] === close) return fail(i, `trailing comma before '${close}'`);
+        if (text[i] === close) return fail(commaAt, `trailing comma before '${close}'`);
         continue;
       } else {
         return fail(i, `unexpected ${describeChar(text, i)} (expected ',' or '${close}')`);

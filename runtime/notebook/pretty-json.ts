@@ -1,3 +1,4 @@
+import { encodeChecked } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { JsonPath } from './json-scan.js';
 
@@ -7,7 +8,12 @@ export interface PrettyHooks {
   // verbatim source text to emit instead of the value at `path`, if any
   raw?: (path: JsonPath, value: JsonValue) => string | undefined;
   hookDepth?: number;
+  // indentation level of the value's own line (for values embedded in a larger document)
+  baseDepth?: number;
 }
+
+// Below this nesting level values are written compactly: indentation would make deep values quadratic in size.
+export const PRETTY_DEPTH_LIMIT = 48;
 
 type Frame =
   | { kind: 'text'; text: string }
@@ -15,11 +21,11 @@ type Frame =
 
 const stringify = JSON.stringify;
 
-// The same text as JSON.stringify(value, null, 2), without recursion (5 000-deep results are normal).
+// The same text as JSON.stringify(value, null, 2) down to PRETTY_DEPTH_LIMIT, compact below it; never recurses.
 export function prettyJson(root: JsonValue, hooks: PrettyHooks = {}): string {
   const hookDepth = hooks.hookDepth ?? 0;
   const out: string[] = [];
-  const stack: Frame[] = [{ kind: 'value', value: root, depth: 0, path: [] }];
+  const stack: Frame[] = [{ kind: 'value', value: root, depth: hooks.baseDepth ?? 0, path: [] }];
   const indents: string[] = [''];
   const indent = (depth: number): string => {
     while (indents.length <= depth) indents.push(`${indents[indents.length - 1] as string}  `);
@@ -43,6 +49,10 @@ export function prettyJson(root: JsonValue, hooks: PrettyHooks = {}): string {
       out.push(stringify(value));
       continue;
     }
+    if (depth >= PRETTY_DEPTH_LIMIT) {
+      out.push(encodeChecked(value, 0));
+      continue;
+    }
     const childPath = (segment: string | number): JsonPath | undefined =>
       path !== undefined && path.length < hookDepth ? [...path, segment] : undefined;
     const inner = indent(depth + 1);
@@ -59,7 +69,7 @@ export function prettyJson(root: JsonValue, hooks: PrettyHooks = {}): string {
       }
       continue;
     }
-    let keys = Object.keys(value);
+    let keys = Object.keys(value).filter((k) => value[k] !== undefined);
     if (path !== undefined && hooks.orderKeys !== undefined) keys = hooks.orderKeys(path, keys);
     if (keys.length === 0) {
       out.push('{}');

@@ -1,0 +1,62 @@
+import type { JsonValue } from '../protocol/json-value.js';
+import { jsonProblem } from './json-check.js';
+import type { JsonPath } from './json-scan.js';
+import { isUnknownMetadataPath, notebookKeyOrder } from './layout.js';
+import { describeProblems, formatFieldPath, type NotebookProblem } from './parse.js';
+import { prettyJson } from './pretty-json.js';
+import type { RawSliceMemory } from './raw-memory.js';
+import { type NotebookCell, type NotebookFile, NotebookFileSchema } from './schema.js';
+
+export interface SerializeOptions {
+  // verbatim spellings of unknown metadata remembered at parse time
+  memory?: RawSliceMemory;
+  // false makes outputs transient (not written)
+  includeOutputs?: boolean;
+}
+
+// Thrown when the in-memory notebook cannot be written as a valid file; the save fails instead of corrupting it.
+export class NotebookWriteError extends Error {
+  readonly problems: NotebookProblem[];
+  constructor(problems: NotebookProblem[]) {
+    super(`The notebook cannot be saved:\n${describeProblems(problems, 'notebook')}`);
+    this.name = 'NotebookWriteError';
+    this.problems = problems;
+  }
+}
+
+function nonEmpty(value: Record<string, unknown> | undefined): boolean {
+  return value !== undefined && Object.values(value).some((v) => v !== undefined);
+}
+
+function cellForDisk(cell: NotebookCell, includeOutputs: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = { kind: cell.kind };
+  if (cell.kind === 'code') out.language = cell.language;
+  out.source = cell.source;
+  if (nonEmpty(cell.metadata)) out.metadata = cell.metadata;
+  if (cell.kind === 'code' && includeOutputs && cell.outputs !== undefined && cell.outputs.length > 0) out.outputs = cell.outputs;
+  return out;
+}
+
+// Writes `.ptcnb` text: 2-space indent, stable key order, trailing newline, unknown metadata verbatim.
+export function serializeNotebook(notebook: NotebookFile, options: SerializeOptions = {}): string {
+  const includeOutputs = options.includeOutputs ?? true;
+  const file = {
+    version: notebook.version,
+    metadata: notebook.metadata ?? {},
+    cells: notebook.cells.map((cell) => cellForDisk(cell, includeOutputs)),
+  };
+  const problem = jsonProblem(file);
+  if (problem !== undefined) throw new NotebookWriteError([{ kind: 'schema', message: problem }]);
+  const checked = NotebookFileSchema.safeParse(file);
+  if (!checked.success) {
+    throw new NotebookWriteError(
+      checked.error.issues.slice(0, 20).map((issue) => ({ kind: 'schema', field: formatFieldPath(issue.path), message: issue.message })),
+    );
+  }
+  const memory = options.memory;
+  const raw =
+    memory === undefined
+      ? undefined
+      : (path: JsonPath, value: JsonValue): string | undefined => (isUnknownMetadataPath(path) ? memory.recall(value) : undefined);
+  return `${prettyJson(file as JsonValue, { orderKeys: notebookKeyOrder, hookDepth: 5, ...(raw === undefined ? {} : { raw }) })}\n`;
+}
