@@ -1,5 +1,6 @@
 import type { CliCommand } from '../usage-error.js';
+import { notebookCommand } from './notebook.js';
 import { runCommand } from './run.js';
 
 // Every `ptc` subcommand; each lives in its own file next to this one.
-export const COMMANDS: CliCommand[] = [runCommand];
+export const COMMANDS: CliCommand[] = [runCommand, notebookCommand];

@@ -1,0 +1,51 @@
+import type { BindingNamespace } from '../api.js';
+import type { JsonValue } from '../protocol/json-value.js';
+
+export interface CallEvent {
+  global: string;
+  name: string;
+  ok: boolean;
+  durationMs: number;
+  // UTF-16 length of the JSON arguments, so logs show sizes without the (possibly secret) values
+  argsChars: number;
+  message?: string;
+}
+
+export type CallListener = (event: CallEvent) => void;
+
+function jsonLength(value: JsonValue): number {
+  try {
+    return JSON.stringify(value).length;
+  } catch {
+    return -1;
+  }
+}
+
+// Wraps every handler so each settled call is reported; behaviour (value, rejection) is unchanged.
+export function observeNamespaces(namespaces: BindingNamespace[], listener: CallListener): BindingNamespace[] {
+  return namespaces.map((ns) => {
+    const functions: BindingNamespace['functions'] = Object.create(null);
+    for (const [name, handler] of Object.entries(ns.functions)) {
+      const wrapped = async (args: JsonValue): Promise<JsonValue> => {
+        const started = performance.now();
+        const report = (ok: boolean, message?: string): void => {
+          try {
+            listener({ global: ns.global, name, ok, durationMs: performance.now() - started, argsChars: jsonLength(args), ...(message === undefined ? {} : { message }) });
+          } catch {
+            // a failing listener must never change what the program sees
+          }
+        };
+        try {
+          const value = await handler(args);
+          report(true);
+          return value;
+        } catch (error) {
+          report(false, error instanceof Error ? error.message : String(error));
+          throw error;
+        }
+      };
+      Object.defineProperty(functions, name, { value: wrapped, enumerable: true });
+    }
+    return { ...ns, functions };
+  });
+}

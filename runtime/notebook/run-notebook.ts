@@ -1,0 +1,81 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { LogEntry } from '../api.js';
+import type { Language } from '../protocol/run-result.js';
+import type { CellOutcome, CellRunner, RunLimits } from './cell-runner.js';
+import { type NotebookProblem, parseNotebook } from './parse.js';
+import { type PlanMode, type PlanOverride, resolvePlan } from './plan.js';
+import type { CodeCell, NotebookFile } from './schema.js';
+
+export interface NotebookRunOptions {
+  notebookPath: string;
+  override?: PlanOverride;
+  limits?: RunLimits;
+  signal?: AbortSignal;
+  onCellStart?: (index: number, cell: CodeCell) => void;
+  onLog?: (index: number, entry: LogEntry) => void;
+}
+
+export interface CellReport {
+  // position of the cell in the notebook (0-based, markdown cells included)
+  index: number;
+  language: Language;
+  cellId: string | undefined;
+  plan: PlanMode;
+  program: string;
+  outcome: CellOutcome;
+}
+
+export type NotebookRun =
+  | { ok: true; notebook: NotebookFile; cells: CellReport[]; stopped: boolean }
+  | { ok: false; stage: 'read' | 'parse' | 'bindings'; message: string; problems?: NotebookProblem[] };
+
+// Where a notebook's `metadata.bindings` points, resolved against the notebook's folder.
+export function bindingsPathOf(notebook: NotebookFile, notebookDir: string): string | undefined {
+  const relative = notebook.metadata?.bindings;
+  return relative === undefined ? undefined : path.resolve(notebookDir, relative);
+}
+
+// Runs every code cell in order, one at a time, through the same CellRunner the extension uses.
+export async function runNotebookFile(runner: CellRunner, options: NotebookRunOptions): Promise<NotebookRun> {
+  const file = path.resolve(options.notebookPath);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    return { ok: false, stage: 'read', message: `cannot read notebook ${options.notebookPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  }
+  const parsed = parseNotebook(text);
+  if (!parsed.ok) return { ok: false, stage: 'parse', message: `${options.notebookPath} is not a readable notebook`, problems: parsed.problems };
+  const notebook = parsed.notebook;
+  const notebookDir = path.dirname(file);
+  const bindingsPath = bindingsPathOf(notebook, notebookDir);
+  const cells: CellReport[] = [];
+  let stopped = false;
+  for (const [index, cell] of notebook.cells.entries()) {
+    if (cell.kind !== 'code') continue;
+    if (options.signal?.aborted === true) {
+      stopped = true;
+      break;
+    }
+    const plan = resolvePlan({ notebook: notebook.metadata, cell: cell.metadata, cellIndex: index, notebookDir, ...(options.override === undefined ? {} : { override: options.override }) });
+    options.onCellStart?.(index, cell);
+    const onLog = options.onLog;
+    const outcome = await runner.run({
+      language: cell.language,
+      program: cell.source,
+      plan,
+      bindingsPath,
+      limits: options.limits ?? {},
+      cwd: notebookDir,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(onLog === undefined ? {} : { onLog: (entry: LogEntry) => onLog(index, entry) }),
+    });
+    if (outcome.kind === 'setup-failed' && outcome.stage === 'bindings') {
+      // every later cell would fail the same way; report it once as the notebook's problem
+      return { ok: false, stage: 'bindings', message: outcome.message };
+    }
+    cells.push({ index, language: cell.language, cellId: cell.metadata?.id, plan: plan.mode, program: cell.source, outcome });
+  }
+  return { ok: true, notebook, cells, stopped };
+}
