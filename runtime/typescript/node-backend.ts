@@ -136,6 +136,8 @@ async function superviseChild(
   const deadline = setTimeout(() => session.fail({ kind: 'timeout', message: `execution deadline reached (${spec.timeoutMs}ms)` }), spec.timeoutMs);
   const onAbort = (): void => session.fail({ kind: 'abort', message: abortMessage(spec.signal) });
   spec.signal?.addEventListener('abort', onAbort, { once: true });
+  // an abort during staging fired before the listener existed
+  if (spec.signal?.aborted) onAbort();
   void child.spawnError.then((error) => session.fail({ kind: 'worker-exit', message: `could not start Node: ${error.message}` }));
 
   let exit: ExitInfo | undefined;

@@ -8,7 +8,7 @@ import { createRuntime } from '../../index.js';
 import type { RunResult } from '../../protocol/run-result.js';
 import { formatReport } from '../report.js';
 import { languageFromFile, parseRunFlags } from '../run-options.js';
-import { UsageError, type CliCommand } from '../usage-error.js';
+import { UsageError, type CliCommand, type CliIo } from '../usage-error.js';
 
 const USAGE = `ptc run <file> [--language typescript|python] [--bindings <module>] [--mode mock|live]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--sandbox required|best-effort|off] [--json]`;
@@ -20,6 +20,21 @@ export const runCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const flags = parseRunFlags(argv);
+    // installed first, so an interrupt during start-up aborts the run instead of killing the CLI
+    const controller = new AbortController();
+    const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`interrupted by ${signal}`));
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      return await runWith(flags, controller, io);
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  },
+};
+
+async function runWith(flags: ReturnType<typeof parseRunFlags>, controller: AbortController, io: CliIo): Promise<number> {
     const file = path.resolve(flags.file);
     let program: string;
     try {
@@ -39,10 +54,6 @@ export const runCommand: CliCommand = {
       }
     }
     const runtime = createRuntime();
-    const controller = new AbortController();
-    const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`interrupted by ${signal}`));
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
     let result: RunResult;
     try {
       const spec = runtime.resolve({
@@ -60,12 +71,9 @@ export const runCommand: CliCommand = {
       if (error instanceof RuntimeMisuseError) throw new UsageError(error.message);
       throw error;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
       await runtime.dispose();
     }
     result.mode = flags.mode;
     io.stdout(flags.json ? `${JSON.stringify(result)}\n` : formatReport(result, program));
     return result.error === undefined ? 0 : 1;
-  },
-};
+}

@@ -109,6 +109,8 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void): void 
     const script = new ScriptCtor(`(async function (${params.join(', ')}) {'use strict';\n${boot.code}\n})`, {
       filename: 'program.ts',
       lineOffset: -1,
+      // `await import('node:fs')` resolves like the main context (Node ≥ 20.12)
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
     fn = script.runInThisContext() as typeof fn;
   } catch (error) {

@@ -13,16 +13,11 @@ const MapCtor = Map;
 export type ReplyHandler = (reply: { id: number; ok: boolean; value?: JsonValue; message?: string }) => void;
 type ErrorFactory = (message: string, member: string) => Error;
 
-interface Pending {
-  resolve: (value: JsonValue) => void;
-  reject: (error: Error) => void;
-  makeError: ErrorFactory;
-  name: string;
-}
+type Settle = (reply: { ok: true; value: JsonValue } | { ok: false; message: string }) => void;
 
 // Builds the program's binding globals: null-prototype objects of async functions over the control channel.
 export function createNamespaces(boot: BootFrame, send: (text: string) => void) {
-  const pending = new MapCtor<number, Pending>();
+  const pending = new MapCtor<number, Settle>();
   const queued: { id: number; text: string }[] = [];
   let nextId = 1;
   let inFlight = 0;
@@ -51,13 +46,16 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void) 
         if (!check.ok) throw makeError(`arguments to ${label} must be lossless JSON: ${check.reason}`, name);
         const id = nextId++;
         const text = `{"type":"call","id":${id},"global":${stringify(ns.global)},"name":${stringify(name)},"args":${encodeChecked(args as JsonValue, check.depth)}}`;
-        const promise = new PromiseCtor<JsonValue>((resolve, reject) => pending.set(id, { resolve, reject, makeError, name }));
+        const reply = new PromiseCtor<{ ok: true; value: JsonValue } | { ok: false; message: string }>((resolve) => pending.set(id, resolve));
         // bounded in flight; the rest wait here rather than fail
         if (inFlight < max) {
           inFlight++;
           send(text);
         } else queued.push({ id, text });
-        return promise;
+        const outcome = await reply;
+        if (outcome.ok) return outcome.value;
+        // created after the await so its stack carries the program's async frames (and so its location)
+        throw makeError(outcome.message, name);
       };
       defineProperty(fn, 'name', { value: name });
       defineProperty(target, name, { value: fn, enumerable: true });
@@ -66,8 +64,8 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void) 
   });
 
   const handleReply: ReplyHandler = (reply) => {
-    const entry = pending.get(reply.id);
-    if (entry === undefined) return;
+    const settle = pending.get(reply.id);
+    if (settle === undefined) return;
     pending.delete(reply.id);
     inFlight--;
     const next = queued.shift();
@@ -75,8 +73,8 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void) 
       inFlight++;
       send(next.text);
     }
-    if (reply.ok) entry.resolve(reply.value as JsonValue);
-    else entry.reject(entry.makeError(typeof reply.message === 'string' ? reply.message : 'binding failed', entry.name));
+    if (reply.ok) settle({ ok: true, value: reply.value as JsonValue });
+    else settle({ ok: false, message: typeof reply.message === 'string' ? reply.message : 'binding failed' });
   };
 
   return { objects, errorClasses, handleReply };

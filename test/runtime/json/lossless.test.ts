@@ -1,0 +1,68 @@
+import { describe, expect, test } from 'vitest';
+import { canonicalJson, checkLossless, decodeLossless, encodeLossless, parseIterative } from '../../../runtime/json/lossless.js';
+
+describe('lossless JSON', () => {
+  test.each([
+    [Number.NaN, /is NaN/],
+    [-0, /is -0/],
+    [Number.POSITIVE_INFINITY, /Infinity/],
+    [undefined, /undefined/],
+    [() => 1, /function/],
+    [new Date(), /non-plain/],
+    [[1, , 3], /sparse/],
+    [Object.assign([1], { extra: 1 }), /decorated/],
+    [{ [Symbol('s')]: 1 }, /symbol/],
+    [Object.defineProperty({}, 'x', { get: () => 1, enumerable: true }), /accessor/],
+  ])('rejects %s', (value, reason) => {
+    const r = checkLossless(value);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toMatch(reason);
+  });
+
+  test('names the path of the offending value', () => {
+    const r = checkLossless({ a: [1, { b: Number.NaN }] });
+    expect(r).toEqual({ ok: false, reason: '$.a[1].b is NaN' });
+  });
+
+  test('detects cycles but allows shared (acyclic) references', () => {
+    const shared = { x: 1 };
+    expect(checkLossless({ a: shared, b: shared }).ok).toBe(true);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(checkLossless(cyclic).ok).toBe(false);
+  });
+
+  test('null-prototype and __proto__-keyed objects are plain', () => {
+    const o = Object.create(null) as Record<string, unknown>;
+    o.a = 1;
+    expect(checkLossless(o).ok).toBe(true);
+    const p = JSON.parse('{"__proto__": 1}');
+    expect(encodeLossless(p)).toEqual({ ok: true, text: '{"__proto__":1}' });
+  });
+
+  test('encodes and decodes 100 000-deep values without recursion', () => {
+    let v: unknown = 0;
+    for (let i = 0; i < 100_000; i++) v = { k: [v] };
+    const encoded = encodeLossless(v);
+    expect(encoded.ok).toBe(true);
+    if (!encoded.ok) return;
+    const decoded = decodeLossless(encoded.text);
+    expect(decoded.ok).toBe(true);
+  });
+
+  test('decoding re-checks values JSON.parse accepts but JSON cannot carry losslessly', () => {
+    expect(decodeLossless('-0').ok).toBe(false);
+    expect(decodeLossless('1e400').ok).toBe(false);
+    expect(decodeLossless('{bad').ok).toBe(false);
+  });
+
+  test('the iterative parser agrees with JSON.parse on ordinary input', () => {
+    const text = '{"a":[1,2.5,-3e2,"s\\"q",true,false,null,{}],"b":{"c":[]}," ":""}';
+    expect(parseIterative(text)).toEqual({ ok: true, value: JSON.parse(text) });
+    for (const bad of ['[1,]', '{"a"}', '[1 2]', '{"a":1,}', '[', ']', '{"a":1}}']) expect(parseIterative(bad).ok).toBe(false);
+  });
+
+  test('canonical JSON sorts keys at every depth', () => {
+    expect(canonicalJson({ b: 1, a: { d: 1, c: [{ z: 1, y: 2 }] } })).toBe('{"a":{"c":[{"y":2,"z":1}],"d":1},"b":1}');
+  });
+});

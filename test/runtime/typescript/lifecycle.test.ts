@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { createRuntime } from '../../../runtime/index.js';
+import { runTs, toolsNamespace } from '../../helpers/runtime.js';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
+  test('abort mid-loop is abort with the reason as message', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort('stop'), 300);
+    const r = await runTs('while (true) {}', { signal: controller.signal });
+    expect(r.error).toEqual({ kind: 'abort', message: 'stop' });
+  });
+
+  test('a pre-aborted signal is abort without starting a process', async () => {
+    const controller = new AbortController();
+    controller.abort('already');
+    const r = await runTs('return 1;', { signal: controller.signal });
+    expect(r.error).toEqual({ kind: 'abort', message: 'already' });
+    expect(r.durationMs).toBeLessThan(50);
+  });
+
+  test('abort after a binding call entered settles as abort and the handler sees its signal abort', async () => {
+    const controller = new AbortController();
+    let handlerAborted = false;
+    const ns = toolsNamespace({
+      wait: (_args: never, ctx?: { signal: AbortSignal }) =>
+        new Promise((resolve) => {
+          ctx?.signal.addEventListener('abort', () => {
+            handlerAborted = true;
+            resolve(null);
+          });
+          setTimeout(() => controller.abort('stop'), 100);
+        }),
+    } as never);
+    const r = await runTs('await tools.wait({});', { signal: controller.signal, bindings: [ns] });
+    expect(r.error).toEqual({ kind: 'abort', message: 'stop' });
+    expect(handlerAborted).toBe(true);
+  });
+
+  test('dispose aborts in-flight runs, awaits them, and later calls reject', async () => {
+    const runtime = createRuntime();
+    const pending = runtime.run(runtime.resolve({ language: 'typescript', program: 'while (true) {}' }));
+    await new Promise((r) => setTimeout(r, 300));
+    await runtime.dispose();
+    const r = await pending;
+    expect(r.error?.kind).toBe('abort');
+    expect(() => runtime.resolve({ language: 'typescript', program: '1' })).toThrow(TypeError);
+  });
+
+  test('the private temp dir exists during the run and is removed afterwards', async () => {
+    const r = await runTs("const os = await import('node:os');\nconst fs = await import('node:fs');\nfs.writeFileSync(os.tmpdir() + '/note.txt', 'hi');\nreturn os.tmpdir();");
+    expect(typeof r.value).toBe('string');
+    expect(r.value).toMatch(/ptc-run-/);
+    expect(fs.existsSync(r.value as string)).toBe(false);
+  });
+
+  test('with child processes allowed, a detached grandchild does not outlive the run', async () => {
+    const r = await runTs(
+      "const cp = await import('node:child_process');\nconst c = cp.spawn('/bin/sleep', ['30'], { detached: true, stdio: 'ignore' });\nc.unref();\nreturn c.pid;",
+      { sandbox: 'off' },
+    );
+    expect(typeof r.value).toBe('number');
+    // the program saw a namespaced pid; find the real one through /proc is not possible, so check no `sleep 30` of ours survives
+    await new Promise((res) => setTimeout(res, 200));
+    const survivors = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === '/bin/sleep\u000030\u0000';
+      } catch {
+        return false;
+      }
+    });
+    expect(survivors.filter((p) => alive(Number(p)))).toEqual([]);
+  });
+});
