@@ -1,0 +1,42 @@
+// Lint: typescript-eslint recommended, layering enforced by import restrictions, no floating promises.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['fs', 'path', 'os', 'child_process', 'net', 'http', 'crypto', 'util', 'stream', 'worker_threads', 'vm'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'out/**', 'test-results/**', 'coverage/**', '**/*.cjs', 'examples/**/*.mjs', 'test/fixtures/**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+      // JSON and protocol scanners match control characters on purpose
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    files: ['runtime/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'runtime/ is VS Code-free' }] }] },
+  },
+  {
+    files: ['webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'webview/ is browser code' }, ...nodeBuiltins.map((name) => ({ name, message: 'webview/ is browser code' }))], patterns: [{ group: ['node:*'], message: 'webview/ is browser code' }] },
+      ],
+    },
+  },
+  {
+    // tests and scripts may use any and console freely where they probe hostile behaviour
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-console': 'off' },
+  },
+  { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly' } } },
+);
