@@ -197,3 +197,20 @@ describe.concurrent('TypeScript backend: limits', () => {
     expect(r.logs[0]?.length).toBe(25_000_000);
   });
 });
+
+describe('TypeScript backend: exact ledger boundary and heap ceiling', () => {
+  test('the 64 MiB default admits exactly a 67 108 860-character string; one more fails', async () => {
+    const fits = await runTs("return 'x'.repeat(67_108_860);", { timeoutMs: 60_000 });
+    expect(fits.error).toBeUndefined();
+    expect((fits.value as string).length).toBe(67_108_860);
+    const over = await runTs("return 'x'.repeat(67_108_861);", { timeoutMs: 60_000 });
+    expect(over.error?.kind).toBe('output-limit');
+  });
+
+  test('memoryMb sets the V8 heap ceiling of the child', async () => {
+    const program = "const v8 = await import('node:v8');\nreturn v8.getHeapStatistics().heap_size_limit;";
+    const small = (await runTs(program, { memoryMb: 32 })).value as number;
+    const large = (await runTs(program, { memoryMb: 64 })).value as number;
+    expect(large - small).toBe(32 * 1024 * 1024);
+  });
+});
