@@ -169,11 +169,16 @@ function rememberUnknownMetadata(text: string, spans: Map<string, Span>, noteboo
   });
 }
 
-// One readable paragraph for an error dialog or a thrown Error.
-export function describeProblems(problems: readonly NotebookProblem[], fileLabel: string): string {
+// One line per problem: `file:line:column: field: message`, or `line N, column M: ...` without a file label.
+export function describeProblems(problems: readonly NotebookProblem[], fileLabel?: string): string {
   const lines = problems.map((p) => {
-    const where = p.line === undefined ? fileLabel : `${fileLabel}:${p.line}${p.column === undefined ? '' : `:${p.column}`}`;
-    return `${where}: ${p.field === undefined ? '' : `${p.field}: `}${p.message}`;
+    const where =
+      fileLabel === undefined
+        ? p.line === undefined
+          ? ''
+          : `line ${p.line}${p.column === undefined ? '' : `, column ${p.column}`}: `
+        : `${p.line === undefined ? fileLabel : `${fileLabel}:${p.line}${p.column === undefined ? '' : `:${p.column}`}`}: `;
+    return `${where}${p.field === undefined ? '' : `${p.field}: `}${p.message}`;
   });
   return lines.join('\n');
 }

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { LIMITS } from '../../runtime/contract/limits.js';
+
+export type SettingScope = 'application' | 'machine' | 'machine-overridable' | 'window' | 'resource';
+
+interface SettingSpec<T extends z.ZodType> {
+  schema: T;
+  default: z.infer<T>;
+  scope: SettingScope;
+  // interpreter paths and the sandbox level are what Restricted Mode must not take from a workspace
+  restricted?: boolean;
+  // changing it needs a fresh runtime (new runs pick it up; running cells finish on the old one)
+  recreatesRuntime?: boolean;
+  // changing it re-registers the notebook serializer
+  reregistersSerializer?: boolean;
+}
+
+function spec<T extends z.ZodType>(s: SettingSpec<T>): SettingSpec<T> {
+  return s;
+}
+
+const intIn = (min: number, max: number): z.ZodNumber => z.number().int().min(min).max(max);
+
+// The single source of truth for `ptcPlayground.*`; a test checks package.json against it.
+export const SETTINGS = {
+  pythonPath: spec({ schema: z.string(), default: '', scope: 'machine-overridable', restricted: true, recreatesRuntime: true }),
+  nodePath: spec({ schema: z.string(), default: '', scope: 'machine-overridable', restricted: true, recreatesRuntime: true }),
+  'limits.timeoutMs': spec({ schema: intIn(1, LIMITS.timeoutMs.max), default: LIMITS.timeoutMs.default, scope: 'resource' }),
+  'limits.maxOutputBytes': spec({
+    schema: intIn(LIMITS.maxOutputBytes.min, LIMITS.maxOutputBytes.max),
+    default: LIMITS.maxOutputBytes.default,
+    scope: 'resource',
+  }),
+  'limits.memoryMb': spec({ schema: intIn(LIMITS.memoryMb.min, LIMITS.memoryMb.max), default: LIMITS.memoryMb.default, scope: 'resource' }),
+  sandbox: spec({ schema: z.enum(['required', 'best-effort', 'off']), default: 'best-effort', scope: 'machine-overridable', restricted: true }),
+  defaultMode: spec({ schema: z.enum(['mock', 'live']), default: 'mock', scope: 'resource' }),
+  defaultBindings: spec({ schema: z.string(), default: '', scope: 'resource' }),
+  'notebook.saveOutputs': spec({ schema: z.boolean(), default: true, scope: 'window', reregistersSerializer: true }),
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type PlaygroundConfig = { [K in SettingKey]: z.infer<(typeof SETTINGS)[K]['schema']> };
+
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+export interface ConfigProblem {
+  key: SettingKey;
+  message: string;
+}
+
+// Reads every setting through its schema; an invalid value falls back to the default and is reported.
+export function parseConfig(read: (key: SettingKey) => unknown): { config: PlaygroundConfig; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  const config: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) {
+    const setting = SETTINGS[key];
+    const raw = read(key);
+    if (raw === undefined || raw === null) {
+      config[key] = setting.default;
+      continue;
+    }
+    const parsed = setting.schema.safeParse(raw);
+    if (parsed.success) config[key] = parsed.data;
+    else {
+      config[key] = setting.default;
+      problems.push({ key, message: `${parsed.error.issues[0]?.message ?? 'invalid value'} (got ${JSON.stringify(raw)}); using ${JSON.stringify(setting.default)}` });
+    }
+  }
+  return { config: config as PlaygroundConfig, problems };
+}
+
+// The settings whose change needs more than reading them again on the next run.
+export function keysWhere(flag: 'recreatesRuntime' | 'reregistersSerializer' | 'restricted'): SettingKey[] {
+  return SETTING_KEYS.filter((key) => (SETTINGS[key] as SettingSpec<z.ZodType>)[flag] === true);
+}

@@ -1,0 +1,28 @@
+// Every id the extension registers, in one place (the e2e tests import these too).
+export const EXTENSION_ID = 'ptc-playground.ptc-playground';
+export const NOTEBOOK_TYPE = 'ptc-notebook';
+export const CONTROLLER_ID = 'ptc-playground.controller';
+export const CONFIG_SECTION = 'ptcPlayground';
+export const LOG_CHANNEL_NAME = 'PTC Playground';
+export const SDK_SCHEME = 'ptc-sdk';
+
+export const COMMANDS = {
+  newNotebook: 'ptcPlayground.newNotebook',
+  showModelView: 'ptcPlayground.showModelView',
+  switchMode: 'ptcPlayground.switchMode',
+  setCellMode: 'ptcPlayground.setCellMode',
+  recordCell: 'ptcPlayground.recordCell',
+  replayCell: 'ptcPlayground.replayCell',
+  openInspector: 'ptcPlayground.openInspector',
+  copyResultJson: 'ptcPlayground.copyResultJson',
+  reloadBindings: 'ptcPlayground.reloadBindings',
+  reviewRuntimePaths: 'ptcPlayground.reviewRuntimePaths',
+  showLog: 'ptcPlayground.showLog',
+} as const;
+export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
+
+// workspaceState key holding approved workspace-level interpreter paths
+export const APPROVED_PATHS_KEY = 'ptcPlayground.approvedRuntimePaths';
+
+// owned by the webview protocol: the renderer id, its mime type and the inspector's view type
+export { INSPECTOR_VIEW_TYPE, RENDERER_ID, RESULT_MIME } from '../webview/protocol/index.js';

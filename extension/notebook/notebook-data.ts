@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+import { type RunResult, RunResultSchema } from '../../runtime/protocol/run-result.js';
+import type { CellMetadata, CodeCell, NotebookCell, NotebookFile, SavedOutput } from '../../runtime/notebook/schema.js';
+import { NOTEBOOK_FORMAT_VERSION } from '../../runtime/notebook/schema.js';
+import { outputMetaOf } from './output-meta.js';
+import { payloadOf, problemOutput, resultOutput } from './result-output.js';
+
+function savedOutputs(outputs: readonly SavedOutput[] | undefined, source: string, cellId: string | undefined): vscode.NotebookCellOutput[] {
+  return (outputs ?? []).map((output) =>
+    output.kind === 'result' ? resultOutput(output.result, { program: source, cellId }) : problemOutput(output.message, { persist: true }),
+  );
+}
+
+// File model → VS Code model; saved results come back as rich outputs with the last run's ✓/✗.
+export function toNotebookData(file: NotebookFile): vscode.NotebookData {
+  const cells = file.cells.map((cell) => {
+    if (cell.kind === 'markdown') {
+      const data = new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, cell.source, 'markdown');
+      if (cell.metadata !== undefined) data.metadata = { ...cell.metadata };
+      return data;
+    }
+    const data = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell.source, cell.language);
+    if (cell.metadata !== undefined) data.metadata = { ...cell.metadata };
+    data.outputs = savedOutputs(cell.outputs, cell.source, cell.metadata?.id);
+    const last = cell.outputs?.[cell.outputs.length - 1];
+    if (last !== undefined) data.executionSummary = { success: last.kind === 'result' && last.result.error === undefined };
+    return data;
+  });
+  const data = new vscode.NotebookData(cells);
+  data.metadata = { ...(file.metadata ?? {}) };
+  return data;
+}
+
+// The outputs worth saving: the last result and "could not run" messages; live streams and foreign outputs are not.
+function outputsToSave(outputs: readonly vscode.NotebookCellOutput[] | undefined): SavedOutput[] {
+  const saved: SavedOutput[] = [];
+  for (const output of outputs ?? []) {
+    const meta = outputMetaOf(output.metadata);
+    if (meta?.kind === 'problem' && meta.persist) saved.push({ kind: 'error', message: meta.message });
+    if (meta?.kind !== 'result') continue;
+    const payload = payloadOf(output);
+    const result = payload !== null && typeof payload === 'object' ? (payload as { result?: unknown }).result : undefined;
+    // a result we cannot validate is dropped rather than blocking the save of the user's code
+    if (RunResultSchema.safeParse(result).success) saved.push({ kind: 'result', result: result as RunResult });
+  }
+  return saved;
+}
+
+function metadataOf(value: { [key: string]: unknown } | undefined): CellMetadata | undefined {
+  return value === undefined || Object.keys(value).length === 0 ? undefined : (value as CellMetadata);
+}
+
+// VS Code model → file model; the serializer validates it before anything is written.
+export function fromNotebookData(data: vscode.NotebookData): NotebookFile {
+  const cells = data.cells.map((cell): NotebookCell => {
+    const metadata = metadataOf(cell.metadata);
+    if (cell.kind === vscode.NotebookCellKind.Markup) return { kind: 'markdown', source: cell.value, ...(metadata === undefined ? {} : { metadata }) };
+    const outputs = outputsToSave(cell.outputs);
+    return {
+      kind: 'code',
+      // any other language is refused with a clear message by serializeNotebook's validation
+      language: cell.languageId as CodeCell['language'],
+      source: cell.value,
+      ...(metadata === undefined ? {} : { metadata }),
+      ...(outputs.length === 0 ? {} : { outputs }),
+    };
+  });
+  return { version: NOTEBOOK_FORMAT_VERSION, metadata: { ...(data.metadata ?? {}) }, cells };
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+// What each of our outputs says about itself in `NotebookCellOutput.metadata.ptc` (status bar, save, commands).
+export const OutputMetaSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('result'),
+    durationMs: z.number(),
+    callCount: z.number().int(),
+    failureKind: z.string().optional(),
+    mode: z.enum(['mock', 'live', 'replay']).optional(),
+    replay: z.object({ matched: z.number().int(), diverged: z.number().int(), unused: z.number().int() }).optional(),
+    cassette: z.string().optional(),
+  }),
+  // a cell that could not run; `persist` says whether the message is saved with the notebook
+  z.object({ kind: z.literal('problem'), message: z.string(), persist: z.boolean() }),
+  // live log lines while the cell runs; replaced by the result
+  z.object({ kind: z.literal('stream') }),
+]);
+export type OutputMeta = z.infer<typeof OutputMetaSchema>;
+
+// Reads our marker from an output's metadata; other extensions' outputs have none.
+export function outputMetaOf(metadata: unknown): OutputMeta | undefined {
+  if (metadata === null || typeof metadata !== 'object') return undefined;
+  const parsed = OutputMetaSchema.safeParse((metadata as { ptc?: unknown }).ptc);
+  return parsed.success ? parsed.data : undefined;
+}

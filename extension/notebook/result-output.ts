@@ -1,0 +1,86 @@
+import * as vscode from 'vscode';
+import { encodeChecked } from '../../runtime/json/lossless.js';
+import type { JsonValue } from '../../runtime/protocol/json-value.js';
+import type { RunResult } from '../../runtime/protocol/run-result.js';
+import { RESULT_MIME, type ResultPayload } from '../../webview/protocol/index.js';
+import { formatResultText } from '../../webview/shared/index.js';
+import type { OutputMeta } from './output-meta.js';
+
+const encoder = new TextEncoder();
+
+// The text/plain fallback; never throws (the renderer has the full picture).
+function fallbackText(result: RunResult, timeoutMs: number | undefined): string {
+  try {
+    return formatResultText(result, { timeoutMs });
+  } catch {
+    return result.error === undefined ? '✓ succeeded (the value is too deep to show as text)' : `✗ ${result.error.kind}: ${result.error.message}`;
+  }
+}
+
+export interface ResultOutputContext {
+  program: string;
+  cellId: string | undefined;
+  timeoutMs?: number;
+  cassette?: string;
+}
+
+// One output per result: the rich payload, the built-in error view for failures, and a plain-text fallback.
+export function resultOutput(result: RunResult, context: ResultOutputContext): vscode.NotebookCellOutput {
+  const payload: ResultPayload = {
+    result,
+    program: context.program,
+    language: result.language,
+    ...(context.cellId === undefined ? {} : { cellId: context.cellId }),
+    ...(context.timeoutMs === undefined ? {} : { timeoutMs: context.timeoutMs }),
+  };
+  // NotebookCellOutputItem.json() recurses in JSON.stringify; deep return values are normal here
+  const items = [new vscode.NotebookCellOutputItem(encoder.encode(encodeChecked(payload as unknown as JsonValue, 0)), RESULT_MIME)];
+  if (result.error !== undefined) {
+    const error = new Error(result.error.message);
+    error.name = result.error.kind;
+    error.stack = `${result.error.kind}: ${result.error.message}${result.error.location === undefined ? '' : `\n    at program line ${result.error.location.line}${result.error.location.column === undefined ? '' : `:${result.error.location.column}`}`}`;
+    items.push(vscode.NotebookCellOutputItem.error(error));
+  }
+  items.push(vscode.NotebookCellOutputItem.text(fallbackText(result, context.timeoutMs), 'text/plain'));
+  const meta: OutputMeta = {
+    kind: 'result',
+    durationMs: result.durationMs,
+    callCount: result.calls.length,
+    ...(result.error === undefined ? {} : { failureKind: result.error.kind }),
+    ...(result.mode === undefined ? {} : { mode: result.mode }),
+    ...(result.replay === undefined ? {} : { replay: { matched: result.replay.matched, diverged: result.replay.diverged.length, unused: result.replay.unused } }),
+    ...(context.cassette === undefined ? {} : { cassette: context.cassette }),
+  };
+  return new vscode.NotebookCellOutput(items, { ptc: meta });
+}
+
+// A cell that could not run: markdown with the reason (and links), plus plain text.
+export function problemOutput(message: string, options: { markdown?: string; persist: boolean }): vscode.NotebookCellOutput {
+  const meta: OutputMeta = { kind: 'problem', message, persist: options.persist };
+  return new vscode.NotebookCellOutput(
+    [vscode.NotebookCellOutputItem.text(options.markdown ?? escapeMarkdown(message), 'text/markdown'), vscode.NotebookCellOutputItem.text(message, 'text/plain')],
+    { ptc: meta },
+  );
+}
+
+// Live log lines while the cell runs.
+export function streamOutput(text: string, stream: 'stdout' | 'stderr'): vscode.NotebookCellOutput {
+  const item = stream === 'stdout' ? vscode.NotebookCellOutputItem.stdout(text) : vscode.NotebookCellOutputItem.stderr(text);
+  const meta: OutputMeta = { kind: 'stream' };
+  return new vscode.NotebookCellOutput([item], { ptc: meta });
+}
+
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+// The payload of one of our result outputs, decoded without trusting it.
+export function payloadOf(output: vscode.NotebookCellOutput): unknown {
+  const item = output.items.find((i) => i.mime === RESULT_MIME);
+  if (item === undefined) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(item.data)) as unknown;
+  } catch {
+    return undefined;
+  }
+}

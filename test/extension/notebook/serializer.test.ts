@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test, vi } from 'vitest';
+import { RESULT_MIME } from '../../../webview/protocol/index.js';
+import * as fake from '../helpers/fake-vscode.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
+
+vi.mock('vscode', () => import('../helpers/fake-vscode.js'));
+
+const { PtcNotebookSerializer, UnreadableNotebookError } = await import('../../../extension/notebook/serializer.js');
+
+const canonical = readFileSync(new URL('../../runtime/notebook/fixtures/canonical.ptcnb', import.meta.url));
+const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+
+function serializer(saveOutputs = true): InstanceType<typeof PtcNotebookSerializer> {
+  return new PtcNotebookSerializer({ log: recordingLogger().logger, saveOutputs: () => saveOutputs });
+}
+
+describe('PtcNotebookSerializer', () => {
+  test('a deserialize → VS Code → serialize round trip reproduces the file byte for byte', () => {
+    const s = serializer();
+    const data = s.deserializeNotebook(canonical) as unknown as fake.NotebookData;
+    const bytes = s.serializeNotebook(fake.throughVsCode(data) as never);
+    expect(decode(bytes)).toBe(decode(canonical));
+  });
+
+  test('opens saved results as rich outputs with a plain-text fallback and the last ✓/✗', () => {
+    const data = serializer().deserializeNotebook(canonical) as unknown as fake.NotebookData;
+    const [markdown, ok, failed] = data.cells;
+    expect(markdown?.kind).toBe(fake.NotebookCellKind.Markup);
+    expect(ok?.languageId).toBe('typescript');
+    expect(ok?.outputs?.[0]?.items.map((i) => i.mime)).toEqual([RESULT_MIME, 'text/plain']);
+    const payload = JSON.parse(decode(ok?.outputs?.[0]?.items[0]?.data ?? new Uint8Array())) as { cellId: string; result: { value: number } };
+    expect(payload).toMatchObject({ cellId: 'add-numbers', language: 'typescript', result: { value: 3 } });
+    expect(ok?.executionSummary).toEqual({ success: true });
+    expect(failed?.outputs?.[0]?.items.map((i) => i.mime)).toEqual(['text/markdown', 'text/plain']);
+    expect(failed?.executionSummary).toEqual({ success: false });
+  });
+
+  test('opens a zero-byte file as an empty notebook', () => {
+    const data = serializer().deserializeNotebook(new Uint8Array()) as unknown as fake.NotebookData;
+    expect(data.cells).toEqual([]);
+  });
+
+  test.each([
+    ['corrupt JSON', '{"version": 1, "cells": [', /line 1, column 26: invalid JSON: unexpected end of file/],
+    ['a future version', '{"version": 7, "cells": []}', /notebook format version 7/],
+    ['a wrong field', '{"version": 1, "cells": [{"kind": "code", "language": "ruby", "source": ""}]}', /cells\[0\]\.language: expected "typescript" or "python"/],
+  ])('refuses to open %s, naming the problem, instead of returning an empty notebook', (_name, text, message) => {
+    const s = serializer();
+    const open = (): unknown => s.deserializeNotebook(new TextEncoder().encode(text));
+    expect(open).toThrow(UnreadableNotebookError);
+    expect(open).toThrow(message);
+    expect(open).toThrow(/opened without changing it/);
+  });
+
+  test('refuses bytes that are not UTF-8', () => {
+    expect(() => serializer().deserializeNotebook(new Uint8Array([0x7b, 0xff, 0x7d]))).toThrow(/not valid UTF-8/);
+  });
+
+  test('saves only the result and could-not-run outputs, never live log streams or other extensions\' outputs', () => {
+    const s = serializer();
+    const data = s.deserializeNotebook(canonical) as unknown as fake.NotebookData;
+    const cell = data.cells[1] as fake.NotebookCellData;
+    cell.outputs = [
+      new fake.NotebookCellOutput([fake.NotebookCellOutputItem.stdout('live line')], { ptc: { kind: 'stream' } }),
+      new fake.NotebookCellOutput([fake.NotebookCellOutputItem.text('foreign')]),
+      ...(cell.outputs ?? []),
+      new fake.NotebookCellOutput([fake.NotebookCellOutputItem.text('x')], { ptc: { kind: 'problem', message: 'untrusted', persist: false } }),
+    ];
+    const text = decode(s.serializeNotebook(data as never));
+    expect(text).toBe(decode(canonical));
+  });
+
+  test('leaves outputs out of the file when they are transient', () => {
+    const s = serializer(false);
+    const text = decode(s.serializeNotebook(s.deserializeNotebook(canonical)));
+    expect(text).not.toContain('"outputs"');
+    expect(text).toContain('"x-team"');
+  });
+
+  test('fails the save with a clear message for a cell language the format cannot hold', () => {
+    const s = serializer();
+    const data = new fake.NotebookData([new fake.NotebookCellData(fake.NotebookCellKind.Code, 'x', 'javascript')]);
+    expect(() => s.serializeNotebook(data as never)).toThrow(/cells\[0\]\.language/);
+  });
+});
