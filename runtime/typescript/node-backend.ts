@@ -28,7 +28,7 @@ const PERMISSION_MECHANISM = 'node-permission-model';
 
 // Runs one TypeScript program in a fresh Node process and settles it into a RunResult.
 export async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<RunResult> {
-  const layer = { mechanism: PERMISSION_MECHANISM };
+  const layer = deps.node.permissionFlag === undefined ? undefined : { mechanism: PERMISSION_MECHANISM };
   const plan = planSandbox(spec.sandbox, deps.caps, { filesystem: layer, childProcess: layer });
   if (spec.signal?.aborted) return failedBeforeSpawn(spec, plan.report, { kind: 'abort', message: abortMessage(spec.signal) });
   if (!plan.ok) return failedBeforeSpawn(spec, plan.report, { kind: 'sandbox-unavailable', message: plan.message });

@@ -29,6 +29,13 @@ export function probeNode(candidate: string): NodeLookup {
   }
   const major = Number(match[1]);
   if (major < 20) return { ok: false, message: `${candidate} is Node.js ${version}; PTC Playground needs Node.js 20 or newer` };
-  const permissionFlag = major >= 22 ? '--permission' : '--experimental-permission';
+  const flag = major >= 22 ? '--permission' : '--experimental-permission';
+  // some embedders (Electron builds) accept the version but not the flag: verify it really confines
+  const check = spawnSync(candidate, ['--no-warnings', flag, '-e', 'process.exit(process.permission && !process.permission.has("fs.read", "/") ? 0 : 3)'], {
+    stdio: 'ignore',
+    timeout: 10_000,
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+  });
+  const permissionFlag = check.status === 0 ? flag : undefined;
   return { ok: true, node: { path: candidate, major, permissionFlag } };
 }
