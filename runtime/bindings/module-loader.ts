@@ -1,98 +1,152 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { BindingNamespace } from '../api.js';
-import { BindingsModuleError, type BindingsModule, type FunctionDeclaration, type Mode, type NamespaceDeclaration } from './module-format.js';
+import { hashSeed, seededRandom } from './faults.js';
+import { McpServerSession } from './mcp/mcp-server.js';
+import { BindingsModuleError, type BindingsModule, type FunctionDeclaration, type Mode, type NamespaceDeclaration, type WarningSink } from './module-format.js';
+import { importBindingsFile } from './module-import.js';
+import { isObject, validateNamespace, type RawNamespace } from './module-validate.js';
+import { SchemaCompiler, type SchemaCheck } from './schema-check.js';
+import { DEFAULT_CALL_TIMEOUT_MS, serveFunction } from './serve-function.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export { defineBindings } from './public.js';
 
-// Typed identity helper for authors of bindings modules.
-export function defineBindings<T extends Record<string, NamespaceDeclaration>>(bindings: T): T {
-  return bindings;
+export interface Compiled {
+  input: SchemaCheck | undefined;
+  output: SchemaCheck | undefined;
+  omittedIsEmptyObject: boolean;
 }
 
-// TypeScript modules are bundled to a private temp file first (Node 20 cannot import .ts).
-async function importModule(file: string): Promise<unknown> {
-  if (!/\.(m|c)?ts$/.test(file)) return import(`${pathToFileURL(file).href}?t=${fs.statSync(file).mtimeMs}`);
-  const { build } = await import('esbuild');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-bindings-'));
-  const out = path.join(dir, 'bindings.mjs');
-  try {
-    await build({ entryPoints: [file], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'silent', packages: 'bundle',
-      banner: { js: "import { createRequire as __ptcCreateRequire } from 'node:module'; const require = __ptcCreateRequire(import.meta.url);" } });
-    return await import(pathToFileURL(out).href);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+// Compiled schemas per declaration, made once at load so a bad schema fails the load, not a call.
+const compiledByDeclaration = new WeakMap<FunctionDeclaration, Compiled>();
 
-// Loads a bindings module and validates its shape, naming the offending key on failure.
+// Loads a bindings module, validates its shape and schemas, and starts its MCP servers (kept until `dispose`).
 export async function loadBindingsModule(file: string): Promise<BindingsModule> {
   const absolute = path.resolve(file);
   if (!fs.existsSync(absolute)) throw new BindingsModuleError(`bindings module not found: ${file}`);
   let mod: unknown;
   try {
-    mod = await importModule(absolute);
+    mod = await importBindingsFile(absolute);
   } catch (error) {
     throw new BindingsModuleError(`bindings module ${file} failed to load: ${(error as Error).message ?? String(error)}`);
   }
   const exported = isObject(mod) ? mod.default : undefined;
   if (!isObject(exported)) throw new BindingsModuleError(`bindings module ${file} must default-export a plain object (one key per namespace global)`);
-  const namespaces: Record<string, NamespaceDeclaration> = Object.create(null);
-  for (const [global, raw] of Object.entries(exported)) {
-    namespaces[global] = validateNamespace(global, raw);
-  }
-  return { path: absolute, namespaces };
-}
-
-function validateNamespace(global: string, raw: unknown): NamespaceDeclaration {
-  if (!isObject(raw)) throw new BindingsModuleError(`${global}: expected an object with "functions"`);
-  if (!isObject(raw.functions)) throw new BindingsModuleError(`${global}.functions: expected an object of handlers or declarations`);
-  const functions: Record<string, FunctionDeclaration> = Object.create(null);
-  for (const [name, decl] of Object.entries(raw.functions)) {
-    Object.defineProperty(functions, name, { value: validateFunction(`${global}.functions.${name}`, decl), enumerable: true });
-  }
-  const ns: NamespaceDeclaration = { functions };
-  if (raw.errorClass !== undefined) {
-    const e = raw.errorClass;
-    if (!isObject(e) || typeof e.name !== 'string' || typeof e.memberNameProperty !== 'string') {
-      throw new BindingsModuleError(`${global}.errorClass: expected { name: string, memberNameProperty: string }`);
+  const raws: [string, RawNamespace][] = Object.entries(exported).map(([global, raw]) => [global, validateNamespace(global, raw)]);
+  const sessions: McpServerSession[] = [];
+  const dispose = async (): Promise<void> => {
+    await Promise.all(sessions.map((s) => s.dispose()));
+  };
+  try {
+    const namespaces: Record<string, NamespaceDeclaration> = Object.create(null);
+    const compiler = new SchemaCompiler();
+    // MCP servers start side by side; a slow server should not serialize the others
+    const resolved = await Promise.all(raws.map(async ([global, raw]) => [global, await resolveNamespace(global, raw, sessions)] as const));
+    for (const [global, ns] of resolved) {
+      for (const [name, decl] of Object.entries(ns.functions)) compileDeclaration(compiler, `${global}.functions.${name}`, decl);
+      namespaces[global] = ns;
     }
-    ns.errorClass = { name: e.name, memberNameProperty: e.memberNameProperty };
+    return { path: absolute, namespaces, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
   }
-  return ns;
 }
 
-function validateFunction(at: string, decl: unknown): FunctionDeclaration {
-  if (typeof decl === 'function') return { mock: decl as FunctionDeclaration['mock'], live: decl as FunctionDeclaration['live'] };
-  if (!isObject(decl)) throw new BindingsModuleError(`${at}: expected a handler function or { description, input, output, mock, live }`);
-  const out: FunctionDeclaration = {};
-  if (decl.description !== undefined) {
-    if (typeof decl.description !== 'string') throw new BindingsModuleError(`${at}.description: expected a string`);
-    out.description = decl.description;
+async function resolveNamespace(global: string, raw: RawNamespace, sessions: McpServerSession[]): Promise<NamespaceDeclaration> {
+  const base = raw.errorClass === undefined ? {} : { errorClass: raw.errorClass };
+  if (raw.kind === 'handlers') return { ...base, functions: raw.functions };
+  const session = new McpServerSession(global, raw.mcp);
+  sessions.push(session);
+  let tools;
+  try {
+    tools = await session.listTools();
+  } catch (error) {
+    throw new BindingsModuleError(`${global}: ${(error as Error).message}`);
   }
-  for (const key of ['input', 'output'] as const) {
-    if (decl[key] === undefined) continue;
-    if (!isObject(decl[key])) throw new BindingsModuleError(`${at}.${key}: expected a JSON Schema object`);
-    out[key] = decl[key] as Record<string, unknown>;
+  const functions: Record<string, FunctionDeclaration> = Object.create(null);
+  for (const tool of tools) {
+    const override = raw.overrides[tool.name] ?? {};
+    const decl: FunctionDeclaration = {
+      ...override,
+      live: (args, context) => session.call(tool.name, args, context?.signal ?? new AbortController().signal),
+    };
+    const description = override.description ?? tool.description;
+    if (description !== undefined) decl.description = description;
+    if (tool.inputSchema !== undefined) decl.input = tool.inputSchema;
+    if (tool.outputSchema !== undefined) decl.output = tool.outputSchema;
+    Object.defineProperty(functions, tool.name, { value: decl, enumerable: true, writable: true, configurable: true });
   }
-  for (const key of ['mock', 'live'] as const) {
-    if (decl[key] === undefined) continue;
-    if (typeof decl[key] !== 'function') throw new BindingsModuleError(`${at}.${key}: expected a function`);
-    out[key] = decl[key] as FunctionDeclaration['mock'];
+  for (const name of Object.keys(raw.overrides)) {
+    if (!(name in functions)) {
+      const known = tools.map((t) => t.name).sort().join(', ');
+      throw new BindingsModuleError(`${global}.functions.${name}: the MCP server has no tool "${name}" (it has: ${known || 'no tools'})`);
+    }
   }
-  if (out.mock === undefined && out.live === undefined) throw new BindingsModuleError(`${at}: needs a mock or a live handler`);
-  return out;
+  return { ...base, functions, mcp: raw.mcp };
 }
 
-// The namespaces a run gets in `mode`; a function with one handler uses it in both modes.
-export function namespacesFor(module: BindingsModule, mode: Mode): BindingNamespace[] {
+function compileDeclaration(compiler: SchemaCompiler, at: string, decl: FunctionDeclaration): void {
+  const compile = (key: 'input' | 'output'): SchemaCheck | undefined => {
+    const schema = decl[key];
+    if (schema === undefined) return undefined;
+    try {
+      return compiler.compile(schema);
+    } catch (error) {
+      throw new BindingsModuleError(`${at}.${key}: ${(error as Error).message}`);
+    }
+  };
+  compiledByDeclaration.set(decl, { input: compile('input'), output: compile('output'), omittedIsEmptyObject: acceptsOmittedArgs(decl.input) });
+}
+
+// An object schema with no required property lets the program call `tools.list()` with no argument.
+export function acceptsOmittedArgs(schema: Record<string, unknown> | undefined): boolean {
+  if (schema === undefined) return false;
+  const isObjectSchema = schema.type === 'object' || (schema.type === undefined && isObject(schema.properties));
+  const required = schema.required;
+  return isObjectSchema && (!Array.isArray(required) || required.length === 0);
+}
+
+// The compiled schema checks of one declared function (compiled on first use for declarations not loaded here).
+export function schemaChecks(declaration: FunctionDeclaration): Compiled {
+  let compiled = compiledByDeclaration.get(declaration);
+  if (compiled === undefined) {
+    compileDeclaration(new SchemaCompiler(), 'function', declaration);
+    compiled = compiledByDeclaration.get(declaration) as Compiled;
+  }
+  return compiled;
+}
+
+export interface NamespaceOptions {
+  // seeds fault injection (`failRate`); the same seed fails the same calls
+  seed?: number;
+  // per-call deadline for functions without their own `timeoutMs`
+  defaultTimeoutMs?: number;
+  onWarning?: WarningSink;
+}
+
+const defaultWarning: WarningSink = (message) => {
+  process.stderr.write(`ptc: warning: ${message}\n`);
+};
+
+// The namespaces a run gets in `mode`: every function validated, guarded by its deadline and (mock) faults.
+export function namespacesFor(module: BindingsModule, mode: Mode, options: NamespaceOptions = {}): BindingNamespace[] {
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
   return Object.entries(module.namespaces).map(([global, ns]) => {
     const functions: BindingNamespace['functions'] = Object.create(null);
-    for (const [name, decl] of Object.entries(ns.functions)) {
-      const handler = (mode === 'live' ? decl.live ?? decl.mock : decl.mock ?? decl.live) as BindingNamespace['functions'][string];
-      Object.defineProperty(functions, name, { value: handler, enumerable: true });
+    for (const [name, declaration] of Object.entries(ns.functions)) {
+      const compiled = schemaChecks(declaration);
+      const fn = serveFunction({
+        global,
+        name,
+        declaration,
+        mode,
+        ...compiled,
+        random: seededRandom(hashSeed(seed, `${global}.${name}`)),
+        defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+        onWarning: options.onWarning ?? defaultWarning,
+      });
+      Object.defineProperty(functions, name, { value: fn, enumerable: true });
     }
     return ns.errorClass === undefined ? { global, functions } : { global, functions, errorClass: ns.errorClass };
   });

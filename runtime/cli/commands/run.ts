@@ -1,16 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BindingNamespace } from '../../api.js';
-import { BindingsModuleError } from '../../bindings/module-format.js';
+import { BindingsModuleError, type BindingsModule } from '../../bindings/module-format.js';
 import { loadBindingsModule, namespacesFor } from '../../bindings/module-loader.js';
 import { RuntimeMisuseError } from '../../contract/misuse.js';
 import { createRuntime } from '../../index.js';
 import type { RunResult } from '../../protocol/run-result.js';
+import { cassetteDrift, createRecorder, declaredFromCassette, declaredFromModule, DEFAULT_DETERMINISTIC, loadCassette, replayNamespaces, saveCassette, type Cassette, type Recorder, type Replay } from '../../replay/index.js';
 import { formatReport } from '../report.js';
 import { languageFromFile, parseRunFlags } from '../run-options.js';
-import { UsageError, type CliCommand, type CliIo } from '../usage-error.js';
+import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc run <file> [--language typescript|python] [--bindings <module>] [--mode mock|live]
+        [--record <cassette.json> | --replay <cassette.json>] [--deterministic]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--sandbox required|best-effort|off] [--json]`;
 
 // `ptc run`: one program, one fresh sandboxed process, one RunResult.
@@ -20,21 +22,6 @@ export const runCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const flags = parseRunFlags(argv);
-    // installed first, so an interrupt during start-up aborts the run instead of killing the CLI
-    const controller = new AbortController();
-    const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`interrupted by ${signal}`));
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    try {
-      return await runWith(flags, controller, io);
-    } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
-  },
-};
-
-async function runWith(flags: ReturnType<typeof parseRunFlags>, controller: AbortController, io: CliIo): Promise<number> {
     const file = path.resolve(flags.file);
     let program: string;
     try {
@@ -44,36 +31,93 @@ async function runWith(flags: ReturnType<typeof parseRunFlags>, controller: Abor
     }
     const language = flags.language ?? languageFromFile(file);
     if (language === undefined) throw new UsageError(`cannot tell the language of ${flags.file}: use --language typescript|python`);
-    let bindings: BindingNamespace[] = [];
-    if (flags.bindings !== undefined) {
-      try {
-        bindings = namespacesFor(await loadBindingsModule(flags.bindings), flags.mode);
-      } catch (error) {
-        if (error instanceof BindingsModuleError) throw new UsageError(error.message);
-        throw error;
-      }
+    const warn = (message: string): void => io.stderr(`ptc run: warning: ${message}\n`);
+    let cassette: Cassette | undefined;
+    if (flags.replay !== undefined) {
+      const loaded = await loadCassette(flags.replay);
+      if (!loaded.ok) throw new UsageError(loaded.message);
+      cassette = loaded.cassette;
     }
-    const runtime = createRuntime();
-    let result: RunResult;
+    // a deterministic replay reuses the clock and seed the cassette was recorded with
+    const deterministic = flags.deterministic ? (cassette?.deterministic ?? DEFAULT_DETERMINISTIC) : undefined;
+    if (cassette?.deterministic !== undefined && !flags.deterministic) warn('the cassette was recorded with --deterministic; add it to reproduce clock and random values');
+    let module: BindingsModule | undefined;
     try {
-      const spec = runtime.resolve({
-        language,
-        program,
-        bindings,
-        timeoutMs: flags.timeoutMs,
-        maxOutputBytes: flags.maxOutputBytes,
-        memoryMb: flags.memoryMb,
-        sandbox: flags.sandbox,
-        signal: controller.signal,
-      });
-      result = await runtime.run(spec);
-    } catch (error) {
-      if (error instanceof RuntimeMisuseError) throw new UsageError(error.message);
-      throw error;
+      if (flags.bindings !== undefined) {
+        try {
+          module = await loadBindingsModule(flags.bindings);
+        } catch (error) {
+          if (error instanceof BindingsModuleError) throw new UsageError(error.message);
+          throw error;
+        }
+      }
+      let bindings: BindingNamespace[] = [];
+      let replay: Replay | undefined;
+      let recorder: Recorder | undefined;
+      if (cassette !== undefined) {
+        if (module !== undefined) for (const drift of cassetteDrift(cassette, module)) warn(`schema drift: ${drift}`);
+        replay = replayNamespaces(cassette, module !== undefined ? declaredFromModule(module) : declaredFromCassette(cassette));
+        bindings = replay.namespaces;
+      } else if (module !== undefined) {
+        bindings = namespacesFor(module, flags.mode, { onWarning: warn, ...(deterministic ? { seed: deterministic.seed } : {}) });
+      }
+      if (flags.record !== undefined) {
+        recorder = createRecorder();
+        bindings = recorder.wrap(bindings);
+      }
+      const result = await execute(flags, language, program, bindings, deterministic);
+      if (replay !== undefined) {
+        result.replay = replay.report();
+        result.mode = 'replay';
+        if (result.replay.unused > 0) warn(`${result.replay.unused} recorded call(s) in ${flags.replay} were not used`);
+      } else result.mode = flags.mode;
+      if (recorder !== undefined && flags.record !== undefined) {
+        if (result.error?.kind === 'abort') warn(`the run was interrupted; ${flags.record} was not written`);
+        else {
+          const recorded = recorder.cassette(deterministic ? { deterministic } : {});
+          await saveCassette(path.resolve(flags.record), recorded);
+          io.stderr(`ptc run: recorded ${recorded.calls.length} call(s) to ${flags.record}\n`);
+        }
+      }
+      io.stdout(flags.json ? `${JSON.stringify(result)}\n` : formatReport(result, program));
+      return result.error === undefined && (result.replay?.diverged.length ?? 0) === 0 ? 0 : 1;
     } finally {
-      await runtime.dispose();
+      await module?.dispose();
     }
-    result.mode = flags.mode;
-    io.stdout(flags.json ? `${JSON.stringify(result)}\n` : formatReport(result, program));
-    return result.error === undefined ? 0 : 1;
+  },
+};
+
+async function execute(
+  flags: ReturnType<typeof parseRunFlags>,
+  language: RunResult['language'],
+  program: string,
+  bindings: BindingNamespace[],
+  deterministic: Cassette['deterministic'],
+): Promise<RunResult> {
+  const runtime = createRuntime();
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`interrupted by ${signal}`));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const spec = runtime.resolve({
+      language,
+      program,
+      bindings,
+      timeoutMs: flags.timeoutMs,
+      maxOutputBytes: flags.maxOutputBytes,
+      memoryMb: flags.memoryMb,
+      sandbox: flags.sandbox,
+      signal: controller.signal,
+      ...(deterministic === undefined ? {} : { deterministic }),
+    });
+    return await runtime.run(spec);
+  } catch (error) {
+    if (error instanceof RuntimeMisuseError) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await runtime.dispose();
+  }
 }

@@ -1,0 +1,95 @@
+import type { BindingFunction, CallContext } from '../api.js';
+import { checkLossless } from '../json/lossless.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import { renderThrown } from './dispatcher.js';
+import { abortableDelay } from './faults.js';
+import type { FunctionDeclaration, HandlerContext, Mode, WarningSink } from './module-format.js';
+import type { SchemaCheck } from './schema-check.js';
+
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+export interface ServeOptions {
+  global: string;
+  name: string;
+  declaration: FunctionDeclaration;
+  mode: Mode;
+  input: SchemaCheck | undefined;
+  output: SchemaCheck | undefined;
+  // true when an omitted argument (null) should reach validation and the handler as `{}`
+  omittedIsEmptyObject: boolean;
+  random: () => number;
+  defaultTimeoutMs: number;
+  onWarning: WarningSink;
+}
+
+// Why a call was refused before any handler ran; the program sees it as the namespace's error class.
+export class CallRefused extends Error {}
+
+// Wraps one handler: argument schema, mock faults, per-call deadline, lossless result, output schema.
+export function serveFunction(options: ServeOptions): BindingFunction {
+  const { global, name, declaration, mode } = options;
+  const label = `${global}.${name}`;
+  const handler = (mode === 'live' ? declaration.live ?? declaration.mock : declaration.mock ?? declaration.live) as
+    | ((args: JsonValue, context: HandlerContext) => unknown)
+    | undefined;
+  const timeoutMs = declaration.timeoutMs ?? options.defaultTimeoutMs;
+  const faulty = mode === 'mock' && declaration.mock !== undefined;
+
+  return async (rawArgs: JsonValue, context?: CallContext): Promise<JsonValue> => {
+    const args = rawArgs === null && options.omittedIsEmptyObject ? {} : rawArgs;
+    const issues = options.input?.(args) ?? [];
+    if (issues.length > 0) throw new CallRefused(issues.map((issue) => `invalid arguments for ${label}: ${issue}`).join('\n'));
+    if (handler === undefined) throw new CallRefused(`${label} has no ${mode} handler`);
+
+    const controller = new AbortController();
+    const outer = context?.signal;
+    const forward = (): void => controller.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    else outer?.addEventListener('abort', forward, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new Error(`${label} timed out after ${timeoutMs} ms`);
+        controller.abort(error);
+        reject(error);
+      }, timeoutMs);
+    });
+    try {
+      const served = (async (): Promise<unknown> => {
+        if (faulty) await injectFaults(declaration, options.random, controller.signal, label);
+        const handlerContext: HandlerContext = { id: context?.id ?? 0, global, name, signal: controller.signal };
+        return handler(args, handlerContext);
+      })();
+      // a late rejection after the deadline must not surface as an unhandled rejection
+      served.catch(() => undefined);
+      const value = await Promise.race([served, deadline]);
+      return checkResult(value, label, options, context);
+    } catch (thrown) {
+      if (thrown instanceof CallRefused) throw thrown;
+      throw new Error(renderThrown(thrown), { cause: thrown });
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', forward);
+    }
+  };
+}
+
+async function injectFaults(declaration: FunctionDeclaration, random: () => number, signal: AbortSignal, label: string): Promise<void> {
+  if (declaration.latencyMs !== undefined && declaration.latencyMs > 0) await abortableDelay(declaration.latencyMs, signal);
+  const rate = declaration.failRate ?? (declaration.failWith !== undefined ? 1 : 0);
+  if (rate > 0 && random() < rate) throw new CallRefused(declaration.failWith ?? `${label} failed (injected fault, failRate ${rate})`);
+}
+
+function checkResult(value: unknown, label: string, options: ServeOptions, context: CallContext | undefined): JsonValue {
+  // a handler that returns nothing answers null, like Python's None
+  const result = value === undefined ? null : value;
+  const check = checkLossless(result);
+  if (!check.ok) throw new CallRefused(`${label} returned a value that is not lossless JSON: ${check.reason}`);
+  const issues = options.output?.(result) ?? [];
+  if (issues.length > 0) {
+    const violation = issues.join('; ');
+    context?.annotate({ schemaViolation: violation });
+    options.onWarning(`${label} returned a value that violates its output schema: ${violation}`);
+  }
+  return result as JsonValue;
+}

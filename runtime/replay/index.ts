@@ -1,0 +1,7 @@
+// The record/replay layer: one API for `ptc run --record/--replay`, `ptc notebook` and the extension.
+export { CASSETTE_VERSION, CassetteSchema, type Cassette, type CassetteCall, type DeterministicSettings } from './cassette-format.js';
+export { formatCassette, loadCassette, parseCassette, saveCassette, type CassetteLoad } from './cassette-file.js';
+export { cassetteFromResult, createRecorder, type Recorder } from './recorder.js';
+export { declaredFrom, declaredFromCassette, declaredFromModule, replayNamespaces, type DeclaredNamespace, type Replay } from './replayer.js';
+export { cassetteDrift } from './drift.js';
+export { DEFAULT_DETERMINISTIC } from './deterministic.js';

@@ -1,0 +1,113 @@
+import type { BindingNamespace, CallContext, ErrorClassSpec } from '../api.js';
+import { canonicalJson } from '../json/lossless.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { ReplayReport } from '../protocol/run-result.js';
+import type { Cassette, CassetteCall } from './cassette-format.js';
+
+// What replay needs of a namespace: its global, its function names and its error class (handlers never run).
+export interface DeclaredNamespace {
+  global: string;
+  names: readonly string[];
+  errorClass?: ErrorClassSpec;
+}
+
+export interface Replay {
+  namespaces: BindingNamespace[];
+  report(): ReplayReport;
+}
+
+const MAX_ARGS_SHOWN = 200;
+
+const keyOf = (global: string, name: string, args: JsonValue): string => `${global}\u0000${name}\u0000${canonicalJson(args)}`;
+
+function shorten(text: string): string {
+  return text.length > MAX_ARGS_SHOWN ? `${text.slice(0, MAX_ARGS_SHOWN)}…` : text;
+}
+
+export function declaredFrom(namespaces: readonly BindingNamespace[]): DeclaredNamespace[] {
+  return namespaces.map((ns) => ({ global: ns.global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) }));
+}
+
+// The namespaces a loaded bindings module declares.
+export function declaredFromModule(module: { namespaces: Record<string, { functions: Record<string, unknown>; errorClass?: ErrorClassSpec }> }): DeclaredNamespace[] {
+  return Object.entries(module.namespaces).map(([global, ns]) => ({ global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) }));
+}
+
+// The namespaces a cassette implies when no bindings module is given (no error classes: failures are plain Errors).
+export function declaredFromCassette(cassette: Cassette): DeclaredNamespace[] {
+  const byGlobal = new Map<string, Set<string>>();
+  for (const call of cassette.calls) {
+    const names = byGlobal.get(call.global) ?? new Set<string>();
+    names.add(call.name);
+    byGlobal.set(call.global, names);
+  }
+  return [...byGlobal].map(([global, names]) => ({ global, names: [...names] }));
+}
+
+// Serves every call from the cassette: first unused recorded call with the same global, name and canonical args.
+export function replayNamespaces(cassette: Cassette, declared: readonly (DeclaredNamespace | BindingNamespace)[]): Replay {
+  const unused = new Map<string, number[]>();
+  cassette.calls.forEach((call, index) => {
+    const key = keyOf(call.global, call.name, call.args);
+    const queue = unused.get(key) ?? [];
+    queue.push(index);
+    unused.set(key, queue);
+  });
+  let matched = 0;
+  const diverged: ReplayReport['diverged'] = [];
+
+  const serve = (global: string, name: string, args: JsonValue, context: CallContext | undefined): Promise<JsonValue> => {
+    const queue = unused.get(keyOf(global, name, args));
+    const index = queue?.shift();
+    if (index === undefined) {
+      diverged.push({ global, name, args });
+      return Promise.reject(new Error(divergenceMessage(cassette, global, name, args, unused)));
+    }
+    matched++;
+    context?.annotate({ replayed: true });
+    return answer(cassette.calls[index] as CassetteCall, context);
+  };
+
+  const namespaces = declared.map((d): BindingNamespace => {
+    const names = 'names' in d ? d.names : Object.keys(d.functions);
+    const functions: BindingNamespace['functions'] = Object.create(null);
+    for (const name of names) {
+      Object.defineProperty(functions, name, { value: (args: JsonValue, context?: CallContext) => serve(d.global, name, args, context), enumerable: true });
+    }
+    return d.errorClass === undefined ? { global: d.global, functions } : { global: d.global, functions, errorClass: d.errorClass };
+  });
+
+  const report = (): ReplayReport => ({ matched, diverged: [...diverged], unused: cassette.calls.length - matched });
+  return { namespaces, report };
+}
+
+// Recorded outcome as the program saw it; a call never answered in the recording stays unanswered until the run settles.
+function answer(call: CassetteCall, context: CallContext | undefined): Promise<JsonValue> {
+  if (call.pending === true) {
+    return new Promise((_, reject) => {
+      const signal = context?.signal;
+      if (signal === undefined) return;
+      if (signal.aborted) reject(signal.reason);
+      else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+  }
+  if (call.ok) return Promise.resolve(call.value as JsonValue);
+  return Promise.reject(new Error(call.message));
+}
+
+function divergenceMessage(cassette: Cassette, global: string, name: string, args: JsonValue, unused: Map<string, number[]>): string {
+  const label = `${global}.${name}`;
+  const head = `replay divergence: ${label}(${shorten(canonicalJson(args))}) matches no unused recorded call`;
+  const sameName: CassetteCall[] = [];
+  for (const queue of unused.values()) {
+    for (const index of queue) {
+      const call = cassette.calls[index] as CassetteCall;
+      if (call.global === global && call.name === name) sameName.push(call);
+    }
+  }
+  if (sameName.length === 0) {
+    const everRecorded = cassette.calls.some((c) => c.global === global && c.name === name);
+    return `${head} (${everRecorded ? `every recorded ${label} call is already used` : `the cassette has no ${label} call`})`;
+  }
+  return `${head} (${sameName.length} unused ${label} call(s) recorded with other arguments, e.g. ${shorten(canonicalJson((sameName[0] as CassetteCall).args))})`;
+}
