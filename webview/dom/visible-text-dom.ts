@@ -1,0 +1,16 @@
+import { codePointName, segmentVisible } from '../shared/visible-text.js';
+
+// Appends text with controls (NUL, ESC, bidi overrides) shown as marked glyphs instead of silently acting.
+export function appendVisibleText(parent: Node, text: string): void {
+  for (const segment of segmentVisible(text)) {
+    if (segment.control === undefined) {
+      parent.appendChild(document.createTextNode(segment.text));
+      continue;
+    }
+    const mark = document.createElement('span');
+    mark.className = 'ptc-ctrl';
+    mark.title = `control character ${codePointName(segment.control)}`;
+    mark.textContent = segment.text;
+    parent.appendChild(mark);
+  }
+}

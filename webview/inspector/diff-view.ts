@@ -1,0 +1,240 @@
+import type { CallRecord } from '../../runtime/protocol/run-result.js';
+import { el } from '../dom/el.js';
+import { previewText } from '../dom/json-summary.js';
+import { jsonTree } from '../dom/json-tree.js';
+import { section } from '../dom/section.js';
+import { appendVisibleText } from '../dom/visible-text-dom.js';
+import type { ViewContext } from '../dom/view-context.js';
+import type { InspectorRun } from '../protocol/inspector-messages.js';
+import { callLabel } from '../shared/call-flags.js';
+import { formatCount, formatDuration } from '../shared/format.js';
+import type { DiffRow } from '../shared/line-diff.js';
+import { diffRuns, type CallDiffRow, type RunDiff } from '../shared/run-diff.js';
+
+// Identical stretches longer than this fold to a "n identical lines" row (with 3 lines of context each side).
+const FOLD = 8;
+const CONTEXT = 3;
+const MAX_ROWS = 3_000;
+
+// Two runs side by side: calls, printed output, value and outcome, the first divergence highlighted and one click away.
+export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorRun): HTMLElement {
+  const diff = diffRuns(left.payload.result, right.payload.result);
+  const first = diff.first;
+  const summary = el('p', { class: first === undefined ? 'ptc-diff-summary ptc-diff-same' : 'ptc-diff-summary', role: 'status' });
+  const container = el('div', { class: 'ptc-diff', 'data-first-section': first?.section });
+  if (first === undefined) summary.append('The two runs agree: same calls, printed output, return value and outcome.');
+  else {
+    const jump = el('button', { type: 'button', class: 'ptc-button ptc-primary' }, 'Jump to it');
+    jump.addEventListener('click', () => {
+      const target = container.querySelector<HTMLElement>('.ptc-first-divergence');
+      target?.scrollIntoView({ block: 'center' });
+      target?.focus();
+    }, { signal: ctx.signal });
+    summary.append(el('strong', {}, 'First divergence: '), first.description, ' ', jump);
+  }
+  container.append(
+    summary,
+    callsSection(ctx, diff, left, right),
+    linesSection(ctx, 'logs', 'Printed output', diff.logs, first?.section === 'logs' ? first.row : -1),
+    linesSection(ctx, 'value', 'Return value', diff.value, first?.section === 'value' ? first.row : -1),
+    outcomeSection(ctx, diff, left, right),
+  );
+  return container;
+}
+
+function callsSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right: InspectorRun): HTMLElement {
+  const differing = diff.calls.filter((c) => c.differences.length > 0).length;
+  return section({
+    ctx,
+    key: 'diff-calls',
+    title: 'Binding calls',
+    meta: `${formatCount(left.payload.result.calls.length)} vs ${formatCount(right.payload.result.calls.length)} · ${formatCount(differing)} differ`,
+    tone: differing > 0 ? 'warning' : undefined,
+    body: () => {
+      if (diff.calls.length === 0) return el('p', { class: 'ptc-muted' }, 'Neither run made a binding call.');
+      const firstRow = diff.first?.section === 'calls' ? diff.first.row : -1;
+      const body = el('tbody', {});
+      for (const row of diff.calls.slice(0, MAX_ROWS)) body.append(...callRows(ctx, row, row.index === firstRow));
+      return el(
+        'div',
+        { class: 'ptc-diff-scroll' },
+        el('table', { class: 'ptc-diff-table ptc-diff-calls' }, el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, ''), el('th', { scope: 'col' }, left.label), el('th', { scope: 'col' }, right.label))), body),
+        diff.calls.length > MAX_ROWS ? el('p', { class: 'ptc-note' }, `${formatCount(diff.calls.length - MAX_ROWS)} more rows not shown`) : null,
+      );
+    },
+  }).element;
+}
+
+function callRows(ctx: ViewContext, row: CallDiffRow, isFirst: boolean): HTMLElement[] {
+  const state = row.differences.length === 0 ? 'same' : row.differences[0] === 'missing' ? 'missing' : 'changed';
+  const toggle = el('button', { type: 'button', class: 'ptc-row-toggle', 'aria-expanded': 'false', 'aria-label': `Compare call ${row.index + 1} in detail` }, '▸');
+  const tr = el(
+    'tr',
+    { class: `ptc-diff-${state}${isFirst ? ' ptc-first-divergence' : ''}`, tabindex: isFirst ? -1 : undefined, 'data-row': row.index, 'data-differences': row.differences.join(' ') },
+    el('td', { class: 'ptc-diff-no' }, toggle),
+    callCell(row.left, row.differences),
+    callCell(row.right, row.differences),
+  );
+  const detail = el('tr', { class: 'ptc-diff-detail', hidden: true });
+  let built = false;
+  toggle.addEventListener('click', () => {
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = open ? '▾' : '▸';
+    if (open && !built) {
+      built = true;
+      detail.append(el('td', {}), callDetailCell(ctx, row.left), callDetailCell(ctx, row.right));
+    }
+    detail.hidden = !open;
+  }, { signal: ctx.signal });
+  return [tr, detail];
+}
+
+function callCell(call: CallRecord | undefined, differences: readonly string[]): HTMLElement {
+  if (call === undefined) return el('td', { class: 'ptc-diff-empty' }, '(no call)');
+  const td = el('td', {});
+  const head = el('code', { class: differences.includes('name') ? 'ptc-diff-mark' : undefined }, `#${call.id} ${callLabel(call)}`);
+  const args = el('code', { class: differences.includes('args') ? 'ptc-diff-mark ptc-diff-args' : 'ptc-diff-args' });
+  appendVisibleText(args, previewText(call.args));
+  const answer = el('span', { class: differences.some((d) => d === 'outcome' || d === 'value' || d === 'message') ? 'ptc-diff-mark' : undefined });
+  appendVisibleText(answer, call.ok ? `→ ${call.value === undefined ? '(no value)' : previewText(call.value)}` : `✗ ${(call.message ?? '').split('\n')[0] ?? ''}`);
+  td.append(head, ' ', args, el('br', {}), answer, el('span', { class: 'ptc-muted' }, ` · ${formatDuration(call.durationMs)}${call.replayed === true ? ' · replayed' : ''}`));
+  return td;
+}
+
+function callDetailCell(ctx: ViewContext, call: CallRecord | undefined): HTMLElement {
+  if (call === undefined) return el('td', { class: 'ptc-diff-empty' }, '(no call)');
+  const td = el('td', {}, el('p', { class: 'ptc-label' }, 'Arguments'), jsonTree(call.args, { ctx, label: `Arguments of call #${call.id}`, expandDepth: 2 }));
+  if (call.ok && call.value !== undefined) td.append(el('p', { class: 'ptc-label' }, 'Value'), jsonTree(call.value, { ctx, label: `Value of call #${call.id}`, expandDepth: 1 }));
+  if (!call.ok) {
+    const pre = el('pre', { class: 'ptc-call-message' });
+    appendVisibleText(pre, call.message ?? '');
+    td.append(el('p', { class: 'ptc-label' }, 'Error message'), pre);
+  }
+  return td;
+}
+
+function linesSection(ctx: ViewContext, key: string, title: string, rows: DiffRow[], firstRow: number): HTMLElement {
+  const changed = rows.filter((r) => r.op !== 'same').length;
+  return section({
+    ctx,
+    key: `diff-${key}`,
+    title,
+    meta: changed === 0 ? 'identical' : `${formatCount(changed)} line${changed === 1 ? '' : 's'} differ`,
+    tone: changed > 0 ? 'warning' : undefined,
+    body: () => {
+      if (rows.length === 0) return el('p', { class: 'ptc-muted' }, 'Empty in both runs.');
+      const body = el('tbody', {});
+      let shown = 0;
+      for (const part of fold(rows)) {
+        if (shown >= MAX_ROWS) break;
+        if (part.type === 'fold') {
+          body.append(foldRow(ctx, part.rows, firstRow));
+          shown += 1;
+          continue;
+        }
+        body.append(lineRow(part.row, part.index === firstRow));
+        shown += 1;
+      }
+      return el(
+        'div',
+        { class: 'ptc-diff-scroll' },
+        el('table', { class: 'ptc-diff-table ptc-diff-lines' }, body),
+        shown >= MAX_ROWS ? el('p', { class: 'ptc-note' }, 'Only the first rows are shown; copy the runs to compare the rest.') : null,
+      );
+    },
+  }).element;
+}
+
+type Part = { type: 'row'; row: DiffRow; index: number } | { type: 'fold'; rows: { row: DiffRow; index: number }[] };
+
+function fold(rows: DiffRow[]): Part[] {
+  const parts: Part[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    if (rows[i]?.op !== 'same') {
+      parts.push({ type: 'row', row: rows[i] as DiffRow, index: i });
+      i += 1;
+      continue;
+    }
+    let j = i;
+    while (j < rows.length && rows[j]?.op === 'same') j += 1;
+    const head = i === 0 ? 0 : CONTEXT;
+    const tail = j === rows.length ? 0 : CONTEXT;
+    if (j - i > FOLD && j - i > head + tail) {
+      for (let k = i; k < i + head; k += 1) parts.push({ type: 'row', row: rows[k] as DiffRow, index: k });
+      const folded: { row: DiffRow; index: number }[] = [];
+      for (let k = i + head; k < j - tail; k += 1) folded.push({ row: rows[k] as DiffRow, index: k });
+      parts.push({ type: 'fold', rows: folded });
+      for (let k = j - tail; k < j; k += 1) parts.push({ type: 'row', row: rows[k] as DiffRow, index: k });
+    } else for (let k = i; k < j; k += 1) parts.push({ type: 'row', row: rows[k] as DiffRow, index: k });
+    i = j;
+  }
+  return parts;
+}
+
+function foldRow(ctx: ViewContext, rows: { row: DiffRow; index: number }[], firstRow: number): HTMLElement {
+  const button = el('button', { type: 'button', class: 'ptc-button ptc-link' }, `⋯ ${formatCount(rows.length)} identical lines`);
+  const tr = el('tr', { class: 'ptc-diff-fold' }, el('td', { colspan: 4 }, button));
+  button.addEventListener('click', () => {
+    tr.replaceWith(...rows.slice(0, MAX_ROWS).map((r) => lineRow(r.row, r.index === firstRow)));
+  }, { signal: ctx.signal, once: true });
+  return tr;
+}
+
+function lineRow(row: DiffRow, isFirst: boolean): HTMLElement {
+  const leftText = row.op === 'added' ? undefined : row.left;
+  const rightText = row.op === 'removed' ? undefined : row.right;
+  const leftNo = row.op === 'added' ? '' : String(row.leftNo);
+  const rightNo = row.op === 'removed' ? '' : String(row.rightNo);
+  return el(
+    'tr',
+    { class: `ptc-diff-${row.op}${isFirst ? ' ptc-first-divergence' : ''}`, tabindex: isFirst ? -1 : undefined },
+    el('td', { class: 'ptc-line-no' }, leftNo),
+    textCell(leftText, row.op === 'removed' || row.op === 'changed' ? 'ptc-diff-left' : ''),
+    el('td', { class: 'ptc-line-no' }, rightNo),
+    textCell(rightText, row.op === 'added' || row.op === 'changed' ? 'ptc-diff-right' : ''),
+  );
+}
+
+function textCell(text: string | undefined, cls: string): HTMLElement {
+  const td = el('td', { class: `ptc-line-text ${cls}`.trim(), dir: 'auto' });
+  if (text === undefined) td.classList.add('ptc-diff-empty');
+  else appendVisibleText(td, text);
+  return td;
+}
+
+function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right: InspectorRun): HTMLElement {
+  const l = left.payload.result;
+  const r = right.payload.result;
+  // durations always differ a little: shown, never flagged
+  const fact = (name: string, a: string, b: string, compare = true): HTMLElement =>
+    el('tr', { class: !compare || a === b ? 'ptc-diff-same' : 'ptc-diff-changed' }, el('th', { scope: 'row' }, name), cellText(a), cellText(b));
+  return section({
+    ctx,
+    key: 'diff-outcome',
+    title: 'Outcome',
+    meta: diff.outcome.same ? 'same' : 'differs',
+    tone: diff.outcome.same ? undefined : 'warning',
+    body: () =>
+      el(
+        'table',
+        { class: 'ptc-diff-table ptc-diff-outcome' },
+        el('thead', {}, el('tr', {}, el('th', {}, ''), el('th', { scope: 'col' }, left.label), el('th', { scope: 'col' }, right.label))),
+        el(
+          'tbody',
+          {},
+          fact('Outcome', diff.outcome.left, diff.outcome.right),
+          fact('Mode', l.mode ?? '—', r.mode ?? '—'),
+          fact('Calls', String(l.calls.length), String(r.calls.length)),
+          fact('Duration', formatDuration(l.durationMs), formatDuration(r.durationMs), false),
+        ),
+      ),
+  }).element;
+}
+
+function cellText(text: string): HTMLElement {
+  const td = el('td', {});
+  appendVisibleText(td, text);
+  return td;
+}

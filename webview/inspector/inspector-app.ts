@@ -1,0 +1,161 @@
+import { el } from '../dom/el.js';
+import { createViewContext, type ViewContext } from '../dom/view-context.js';
+import { parseHostToInspector, type HostToInspectorMessage, type InspectorRun, type InspectorToHostMessage } from '../protocol/inspector-messages.js';
+import { InspectorToHostMessageSchema } from '../protocol/inspector-messages.js';
+import { MAX_KEPT_RUNS, parseInspectorState, type InspectorState, type InspectorTab } from '../protocol/inspector-state.js';
+import { renderResultView } from '../result-view/render-result-view.js';
+import { diffView } from './diff-view.js';
+import { modelViewPanel } from './model-view-panel.js';
+import { runPicker } from './run-picker.js';
+import { tabList } from './tabs.js';
+import type { WebviewApi } from './vscode-api.js';
+
+export interface InspectorApp {
+  receive(data: unknown): void;
+  state(): InspectorState;
+}
+
+// The run inspector page: state restored from getState, replaced by host messages, persisted with setState.
+export function createInspectorApp(root: HTMLElement, api: WebviewApi): InspectorApp {
+  let state = parseInspectorState(api.getState());
+  let banner: string | undefined;
+  let view: AbortController | undefined;
+  const live = el('div', { class: 'ptc-sr-only', 'aria-live': 'polite' });
+
+  const post = (message: InspectorToHostMessage): void => {
+    const checked = InspectorToHostMessageSchema.safeParse(message);
+    if (checked.success) api.postMessage(checked.data);
+  };
+  const update = (next: InspectorState): void => {
+    state = withDiffDefaults(next);
+    api.setState(state);
+    render();
+  };
+
+  const render = (): void => {
+    view?.abort();
+    view = new AbortController();
+    const ctx = createViewContext(document, view.signal, live);
+    const selected = state.runs.find((r) => r.id === state.selectedId) ?? state.runs[state.runs.length - 1];
+    const header = el(
+      'header',
+      { class: 'ptc-inspector-header' },
+      el('h1', {}, 'Run inspector'),
+      runPicker({ id: 'ptc-run-picker', label: 'Run', runs: state.runs, selectedId: selected?.id, signal: view.signal, onChange: (id) => update({ ...state, selectedId: id }) }),
+      headerActions(ctx, selected, post),
+    );
+    const panelId = 'ptc-tab-panel';
+    const panel = el('section', { id: panelId, role: 'tabpanel', class: 'ptc-tab-panel', 'aria-labelledby': `ptc-tab-${state.tab}`, 'data-tab': state.tab });
+    panel.append(panelBody(ctx, state, selected, (patch) => update({ ...state, ...patch })));
+    root.replaceChildren(live, header);
+    if (banner !== undefined) {
+      root.append(bannerView(banner, () => {
+        banner = undefined;
+        render();
+      }, view.signal));
+    }
+    root.append(tabList({ selected: state.tab, panelId, signal: view.signal, onSelect: (tab) => selectTab(tab) }), panel);
+  };
+
+  const selectTab = (tab: InspectorTab): void => {
+    update({ ...state, tab });
+    (document.getElementById(`ptc-tab-${tab}`) as HTMLElement | null)?.focus();
+  };
+
+  const apply = (message: HostToInspectorMessage): void => {
+    if (message.type === 'error') {
+      banner = message.message;
+      render();
+    } else if (message.type === 'load') {
+      const runs = message.runs.slice(-MAX_KEPT_RUNS);
+      const selectedId = runs.some((r) => r.id === message.selectedId) ? message.selectedId : runs[runs.length - 1]?.id;
+      update({ ...state, runs, selectedId, diffLeftId: undefined, diffRightId: undefined });
+    } else {
+      const runs = [...state.runs.filter((r) => r.id !== message.run.id), message.run].slice(-MAX_KEPT_RUNS);
+      const selectedId = message.select === true ? message.run.id : state.selectedId;
+      // a new run becomes the right side of the diff, the previous right moves left
+      const diff = message.select === true ? { diffLeftId: state.diffRightId ?? state.selectedId, diffRightId: message.run.id } : {};
+      update({ ...state, runs, selectedId, ...diff });
+    }
+  };
+
+  render();
+  post({ type: 'ready', restoredRunIds: state.runs.map((r) => r.id) });
+  return {
+    receive(data) {
+      const parsed = parseHostToInspector(data);
+      if (parsed.ok) apply(parsed.message);
+      // only our own message types are reported; anything else on the window is not for us
+      else if (isOurType(data)) {
+        banner = `The extension sent a message the inspector cannot read: ${parsed.error}`;
+        render();
+      }
+    },
+    state: () => state,
+  };
+}
+
+function withDiffDefaults(state: InspectorState): InspectorState {
+  const ids = new Set(state.runs.map((r) => r.id));
+  const last = state.runs[state.runs.length - 1]?.id;
+  const previous = state.runs[state.runs.length - 2]?.id;
+  const diffRightId = state.diffRightId !== undefined && ids.has(state.diffRightId) ? state.diffRightId : last;
+  const fallbackLeft = previous ?? last;
+  const diffLeftId = state.diffLeftId !== undefined && ids.has(state.diffLeftId) ? state.diffLeftId : fallbackLeft;
+  return { ...state, diffLeftId, diffRightId };
+}
+
+function headerActions(ctx: ViewContext, selected: InspectorRun | undefined, post: (m: InspectorToHostMessage) => void): HTMLElement {
+  const box = el('span', { class: 'ptc-header-actions' });
+  const cellId = selected?.payload.cellId;
+  if (selected !== undefined && selected.source === 'cell' && cellId !== undefined) {
+    const rerun = el('button', { type: 'button', class: 'ptc-button', 'data-action': 'rerun' }, 'Re-run cell');
+    rerun.addEventListener('click', () => post({ type: 'rerun', cellId }), { signal: ctx.signal });
+    box.append(rerun);
+  }
+  const open = el('button', { type: 'button', class: 'ptc-button', 'data-action': 'open-cassette' }, 'Open cassette…');
+  open.addEventListener('click', () => post({ type: 'open-cassette' }), { signal: ctx.signal });
+  box.append(open);
+  return box;
+}
+
+function panelBody(ctx: ViewContext, state: InspectorState, selected: InspectorRun | undefined, patch: (p: Partial<InspectorState>) => void): Node {
+  if (selected === undefined) {
+    return el('p', { class: 'ptc-empty' }, 'No run to show yet. Run a cell and choose "Open in inspector", or open a cassette file.');
+  }
+  if (state.tab === 'run') return el('div', { class: 'ptc-root' }, renderResultView({ ctx, payload: selected.payload, valueDepth: 2 }));
+  if (state.tab === 'model') return modelViewPanel(ctx, selected.payload.result);
+  const left = state.runs.find((r) => r.id === state.diffLeftId);
+  const right = state.runs.find((r) => r.id === state.diffRightId);
+  const pickers = el(
+    'div',
+    { class: 'ptc-diff-pickers' },
+    runPicker({ id: 'ptc-diff-left', label: 'Left', runs: state.runs, selectedId: left?.id, signal: ctx.signal, onChange: (id) => patch({ diffLeftId: id }) }),
+    swapButton(ctx, () => patch({ diffLeftId: state.diffRightId, diffRightId: state.diffLeftId })),
+    runPicker({ id: 'ptc-diff-right', label: 'Right', runs: state.runs, selectedId: right?.id, signal: ctx.signal, onChange: (id) => patch({ diffRightId: id }) }),
+  );
+  if (state.runs.length < 2 || left === undefined || right === undefined) {
+    return el('div', {}, pickers, el('p', { class: 'ptc-empty' }, 'Diff needs two runs: run the cell again (e.g. live, then replay) or open a cassette.'));
+  }
+  if (left.id === right.id) return el('div', {}, pickers, el('p', { class: 'ptc-empty' }, 'Pick two different runs to compare.'));
+  return el('div', {}, pickers, diffView(ctx, left, right));
+}
+
+function swapButton(ctx: ViewContext, swap: () => void): HTMLElement {
+  const button = el('button', { type: 'button', class: 'ptc-button ptc-icon-button', title: 'Swap left and right', 'aria-label': 'Swap left and right' }, '⇄');
+  button.addEventListener('click', swap, { signal: ctx.signal });
+  return button;
+}
+
+function bannerView(message: string, dismiss: () => void, signal: AbortSignal): HTMLElement {
+  const close = el('button', { type: 'button', class: 'ptc-button', 'aria-label': 'Dismiss' }, 'Dismiss');
+  close.addEventListener('click', dismiss, { signal });
+  const text = el('span', {});
+  text.textContent = message;
+  return el('div', { class: 'ptc-banner', role: 'alert' }, text, ' ', close);
+}
+
+function isOurType(data: unknown): boolean {
+  const type = data !== null && typeof data === 'object' ? (data as { type?: unknown }).type : undefined;
+  return type === 'load' || type === 'add-run' || type === 'error';
+}

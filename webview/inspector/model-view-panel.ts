@@ -1,0 +1,42 @@
+import type { RunResult } from '../../runtime/protocol/run-result.js';
+import { el } from '../dom/el.js';
+import { copyButton } from '../dom/copy-button.js';
+import { appendVisibleText } from '../dom/visible-text-dom.js';
+import type { ViewContext } from '../dom/view-context.js';
+import { formatBytes, formatCount } from '../shared/format.js';
+import { modelView } from '../shared/model-view.js';
+
+// Beyond this the page shows the head of the text (the size and the copy stay exact).
+const MAX_SHOWN_CHARS = 2_000_000;
+
+// "What the model sees": the exact run_code text for this run, its UTF-8 size, and a copy button.
+export function modelViewPanel(ctx: ViewContext, result: RunResult): HTMLElement {
+  const view = modelView(result);
+  const text = el('pre', { class: 'ptc-model-text', tabindex: 0, 'aria-label': 'Text returned to the model', dir: 'auto' });
+  appendVisibleText(text, view.text.length > MAX_SHOWN_CHARS ? view.text.slice(0, MAX_SHOWN_CHARS) : view.text);
+  const size = el(
+    'span',
+    { class: 'ptc-model-size', 'data-bytes': view.bytes },
+    `${formatCount(view.bytes)} bytes`,
+    view.bytes >= 1024 ? ` (${formatBytes(view.bytes)})` : '',
+    // a rough guide only; real tokenizers differ
+    ` · ≈ ${formatCount(Math.ceil(view.bytes / 4))} tokens`,
+  );
+  return el(
+    'div',
+    { class: 'ptc-model-view', 'data-outcome': view.outcome },
+    el(
+      'p',
+      { class: 'ptc-model-head' },
+      view.outcome === 'success'
+        ? 'The exact text the run_code tool returns to the model for this run: printed output, then the return value.'
+        : 'The exact text the run_code tool returns to the model for this failed run: the error, then the captured output.',
+      ' ',
+      size,
+      ' ',
+      copyButton(ctx, 'Copy what the model sees', () => view.text, 'text'),
+    ),
+    text,
+    view.text.length > MAX_SHOWN_CHARS ? el('p', { class: 'ptc-note' }, `Showing the first ${formatCount(MAX_SHOWN_CHARS)} characters; Copy takes all of it.`) : null,
+  );
+}

@@ -1,0 +1,36 @@
+import { el } from '../dom/el.js';
+import type { InspectorRun } from '../protocol/inspector-messages.js';
+
+// A labelled <select> over the known runs, newest last; the label carries source and time.
+export function runPicker(options: {
+  id: string;
+  label: string;
+  runs: readonly InspectorRun[];
+  selectedId: string | undefined;
+  signal: AbortSignal;
+  onChange(id: string): void;
+}): HTMLElement {
+  const select = el('select', { id: options.id, class: 'ptc-select' });
+  for (const run of options.runs) {
+    const option = el('option', { value: run.id }, runText(run));
+    if (run.id === options.selectedId) option.selected = true;
+    select.append(option);
+  }
+  select.disabled = options.runs.length === 0;
+  select.addEventListener('change', () => options.onChange(select.value), { signal: options.signal });
+  return el('label', { class: 'ptc-picker', for: options.id }, el('span', {}, options.label), select);
+}
+
+// "cell 3 · run 4 · live — failed (timeout) · 12:04:31"
+export function runText(run: InspectorRun): string {
+  const result = run.payload.result;
+  const outcome = result.error === undefined ? 'succeeded' : `failed (${result.error.kind})`;
+  const when = run.createdAt === undefined ? '' : ` · ${timeOf(run.createdAt)}`;
+  const source = run.source === 'cassette' ? ' · cassette' : '';
+  return `${run.label} — ${outcome}${source}${when}`;
+}
+
+function timeOf(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString();
+}

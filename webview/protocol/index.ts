@@ -1,0 +1,24 @@
+// The webview's boundary schemas, imported by the extension host (renderer messaging, inspector panel).
+export { RESULT_MIME, ResultPayloadSchema, parseResultPayload } from './result-payload.js';
+export type { ResultPayload, PayloadParse } from './result-payload.js';
+export {
+  RENDERER_ID,
+  RendererToHostMessageSchema,
+  HostToRendererMessageSchema,
+  parseRendererToHost,
+  parseHostToRenderer,
+} from './renderer-messages.js';
+export type { RendererToHostMessage, HostToRendererMessage, RendererAction, MessageParse } from './renderer-messages.js';
+export {
+  INSPECTOR_VIEW_TYPE,
+  InspectorRunSchema,
+  HostToInspectorMessageSchema,
+  InspectorToHostMessageSchema,
+  parseHostToInspector,
+  parseInspectorToHost,
+} from './inspector-messages.js';
+export type { InspectorRun, HostToInspectorMessage, InspectorToHostMessage } from './inspector-messages.js';
+export { InspectorStateSchema, parseInspectorState, EMPTY_INSPECTOR_STATE, MAX_KEPT_RUNS, INSPECTOR_TABS } from './inspector-state.js';
+export type { InspectorState, InspectorTab } from './inspector-state.js';
+export { checkJsonValue, FastJsonValueSchema } from './json-value-check.js';
+export { WebviewRunResultSchema as RunResultMirrorSchema, WEBVIEW_FAILURE_KINDS } from './run-result-schema.js';

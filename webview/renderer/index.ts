@@ -1,0 +1,101 @@
+import type { ActivationFunction, OutputItem, RendererContext } from 'vscode-notebook-renderer';
+import css from '../result-view/result-view.css';
+import { el } from '../dom/el.js';
+import { adoptSheet, createSheet } from '../dom/styles.js';
+import { createViewContext } from '../dom/view-context.js';
+import { parseHostToRenderer, type HostToRendererMessage } from '../protocol/renderer-messages.js';
+import { parseResultPayload } from '../protocol/result-payload.js';
+import { renderResultView } from '../result-view/render-result-view.js';
+import { hostActions, type HostActions } from './host-actions.js';
+import { invalidOutputView } from './invalid-output.js';
+
+type Ack = Extract<HostToRendererMessage, { type: 'ack' }>;
+
+interface LiveOutput {
+  controller: AbortController;
+  shadow: ShadowRoot;
+  actions: HostActions | undefined;
+}
+
+// The notebook renderer: one shadow root per output, cleared on every render; dispose aborts all listeners.
+export const activate: ActivationFunction<unknown> = (context: RendererContext<unknown>) => {
+  const sheet = createSheet(css);
+  const outputs = new Map<string, LiveOutput>();
+  const acks = new Map<string, (ack: Ack) => void>();
+  let requests = 0;
+
+  context.onDidReceiveMessage?.((data: unknown) => {
+    const parsed = parseHostToRenderer(data);
+    if (!parsed.ok) return;
+    const message = parsed.message;
+    if (message.type === 'ack') {
+      acks.get(message.requestId)?.(message);
+      acks.delete(message.requestId);
+    } else {
+      for (const output of outputs.values()) output.actions?.applyCellState(message);
+    }
+  });
+
+  const dispose = (id: string): void => {
+    const output = outputs.get(id);
+    if (output === undefined) return;
+    output.controller.abort();
+    output.shadow.replaceChildren();
+    outputs.delete(id);
+    for (const key of Array.from(acks.keys())) if (key.startsWith(`${id}#`)) acks.delete(key);
+  };
+
+  return {
+    renderOutputItem(item: OutputItem, element: HTMLElement, signal?: AbortSignal) {
+      dispose(item.id);
+      const controller = new AbortController();
+      signal?.addEventListener('abort', () => controller.abort(), { once: true, signal: controller.signal });
+      const shadow = element.shadowRoot ?? element.attachShadow({ mode: 'open' });
+      shadow.replaceChildren();
+      adoptSheet(shadow, sheet);
+      const live = el('div', { class: 'ptc-sr-only', 'aria-live': 'polite' });
+      const ctx = createViewContext(shadow, controller.signal, live);
+      const record: LiveOutput = { controller, shadow, actions: undefined };
+      outputs.set(item.id, record);
+      let data: unknown;
+      try {
+        data = item.json();
+      } catch (error) {
+        shadow.append(live, invalidOutputView(`The output is not valid JSON: ${String((error as Error).message ?? error)}`, safeText(item)));
+        return;
+      }
+      const parsed = parseResultPayload(data);
+      if (!parsed.ok) {
+        shadow.append(live, invalidOutputView(`The output does not match the PTC result format:\n${parsed.message}`, safeText(item)));
+        return;
+      }
+      record.actions = hostActions({
+        ctx,
+        context,
+        outputId: item.id,
+        cellId: parsed.payload.cellId,
+        expectAck: (onAck) => {
+          requests += 1;
+          const requestId = `${item.id}#${requests}`.slice(-64);
+          acks.set(requestId, onAck);
+          return requestId;
+        },
+      });
+      shadow.append(live, renderResultView({ ctx, payload: parsed.payload, actions: record.actions?.elements ?? [] }));
+    },
+    disposeOutputItem(id?: string) {
+      if (id === undefined) for (const key of Array.from(outputs.keys())) dispose(key);
+      else dispose(id);
+    },
+    // how many outputs hold live listeners (tests assert disposal releases them)
+    activeOutputCount: () => outputs.size,
+  };
+};
+
+function safeText(item: OutputItem): string {
+  try {
+    return item.text();
+  } catch {
+    return '';
+  }
+}

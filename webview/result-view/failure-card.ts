@@ -1,0 +1,89 @@
+import type { CallRecord, SourceLocation } from '../../runtime/protocol/run-result.js';
+import type { ResultPayload } from '../protocol/result-payload.js';
+import { el } from '../dom/el.js';
+import { section } from '../dom/section.js';
+import { appendVisibleText } from '../dom/visible-text-dom.js';
+import { SELECT_CALL, type SelectCallDetail, type ViewContext } from '../dom/view-context.js';
+import { callLabel, failingCall } from '../shared/call-flags.js';
+import { explainFailure, FAILURE_TITLES } from '../shared/failure-kinds.js';
+import { formatDuration } from '../shared/format.js';
+import { splitFailureMessage, type StackFrame } from '../shared/stack-frames.js';
+import { truncationOf, truncationText } from '../shared/truncation.js';
+import { codeFrameView } from './code-frame-view.js';
+
+// The failure card: kind badge + plain-words explanation, message, code frame, own stack frames, the failing call.
+export function failureSection(ctx: ViewContext, payload: ResultPayload): HTMLElement | undefined {
+  const error = payload.result.error;
+  if (error === undefined) return undefined;
+  const badge = el('span', { class: `ptc-kind ptc-kind-${error.kind}` }, error.kind);
+  return section({
+    ctx,
+    key: 'failure',
+    title: 'Failure',
+    meta: badge.cloneNode(true),
+    tone: 'error',
+    body: () => {
+      const split = splitFailureMessage(error.message);
+      const location = error.location ?? split.frames.find((f) => f.location !== undefined)?.location;
+      const fileName = payload.language === 'python' ? 'program.py' : 'program.ts';
+      const card = el(
+        'div',
+        { class: 'ptc-failure', 'data-kind': error.kind },
+        el('p', { class: 'ptc-failure-head' }, badge, el('strong', {}, FAILURE_TITLES[error.kind]), ' — ', explainFailure(error.kind, { timeoutMs: payload.timeoutMs })),
+      );
+      const message = el('pre', { class: 'ptc-failure-message', dir: 'auto' });
+      appendVisibleText(message, split.headline === '' ? error.message : split.headline);
+      card.append(message);
+      const truncation = truncationOf(payload.result);
+      if (truncation?.source === 'output-limit') card.append(el('p', { class: 'ptc-note' }, `${truncationText(truncation)}; the return value was dropped.`));
+      const frameSlot = el('div', { class: 'ptc-frame-slot' });
+      card.append(frameSlot);
+      const showFrame = (at: SourceLocation | undefined): void => {
+        frameSlot.replaceChildren();
+        if (at === undefined) return;
+        const view = payload.program === undefined ? undefined : codeFrameView(payload.program, at, fileName);
+        frameSlot.append(view ?? el('p', { class: 'ptc-muted' }, `at ${fileName}:${at.line}${at.column === undefined ? '' : `:${at.column}`}`));
+      };
+      showFrame(location);
+      if (split.frames.length > 0) card.append(stackList(ctx, split.frames, split.hiddenFrames, showFrame));
+      const call = failingCall(payload.result);
+      if (call !== undefined) card.append(callNote(ctx, call));
+      return card;
+    },
+  }).element;
+}
+
+function stackList(ctx: ViewContext, frames: StackFrame[], hidden: number, show: (at: SourceLocation | undefined) => void): HTMLElement {
+  const list = el('ol', { class: 'ptc-stack', 'aria-label': 'Stack (program frames)' });
+  for (const frame of frames) {
+    const button = el('button', { type: 'button', class: 'ptc-frame-button', disabled: frame.location === undefined }, '');
+    appendVisibleText(button, frame.text);
+    button.addEventListener('click', () => {
+      for (const b of Array.from(list.querySelectorAll('[aria-current]'))) b.removeAttribute('aria-current');
+      button.setAttribute('aria-current', 'true');
+      show(frame.location);
+    }, { signal: ctx.signal });
+    list.append(el('li', {}, button));
+  }
+  const wrap = el('div', { class: 'ptc-stack-wrap' }, el('p', { class: 'ptc-label' }, 'Stack'), list);
+  if (hidden > 0) wrap.append(el('p', { class: 'ptc-muted' }, `${hidden} runtime frame${hidden === 1 ? '' : 's'} hidden`));
+  return wrap;
+}
+
+function callNote(ctx: ViewContext, call: CallRecord): HTMLElement {
+  const show = el('button', { type: 'button', class: 'ptc-button ptc-link' }, 'Show in timeline');
+  show.addEventListener('click', () => {
+    ctx.bus.dispatchEvent(new CustomEvent<SelectCallDetail>(SELECT_CALL, { detail: { callId: call.id, focus: true } }));
+  }, { signal: ctx.signal });
+  const text = el('span', {});
+  appendVisibleText(text, ` failed after ${formatDuration(call.durationMs)}${call.message === undefined ? '' : `: ${call.message.split('\n')[0] ?? ''}`}`);
+  return el(
+    'p',
+    { class: 'ptc-failing-call', 'data-call-id': call.id },
+    'Raised by binding call ',
+    el('code', {}, `#${call.id} ${callLabel(call)}`),
+    text,
+    ' ',
+    show,
+  );
+}

@@ -1,0 +1,31 @@
+import type { RunResult } from '../../runtime/protocol/run-result.js';
+import { el } from '../dom/el.js';
+import { copyButton } from '../dom/copy-button.js';
+import { badgeText } from '../dom/json-summary.js';
+import { jsonTree } from '../dom/json-tree.js';
+import { section } from '../dom/section.js';
+import type { ViewContext } from '../dom/view-context.js';
+import { jsonText } from '../shared/json-text.js';
+
+// Return value: an expandable JSON tree with copy-as-JSON; "nothing returned" is said, not left blank.
+export function returnValueSection(ctx: ViewContext, result: RunResult, expandDepth = 1): HTMLElement | undefined {
+  const value = result.value;
+  if (value === undefined) {
+    if (result.error !== undefined) return undefined;
+    return section({
+      ctx,
+      key: 'return-value',
+      title: 'Return value',
+      meta: 'none',
+      body: () => el('p', { class: 'ptc-muted' }, 'The program did not return a value.'),
+    }).element;
+  }
+  return section({
+    ctx,
+    key: 'return-value',
+    title: 'Return value',
+    meta: badgeText(value),
+    actions: [copyButton(ctx, 'Copy return value as JSON', () => jsonText(value, { indent: 2 }))],
+    body: () => el('div', { class: 'ptc-tree-wrap' }, jsonTree(value, { ctx, label: 'Return value', expandDepth })),
+  }).element;
+}

@@ -1,0 +1,196 @@
+import type { CallRecord, RunResult } from '../../runtime/protocol/run-result.js';
+import { el } from '../dom/el.js';
+import { section } from '../dom/section.js';
+import { SELECT_CALL, type SelectCallDetail, type ViewContext } from '../dom/view-context.js';
+import { callLabel, divergedCallIds } from '../shared/call-flags.js';
+import { formatCount, formatDuration, plural } from '../shared/format.js';
+import { layoutTimeline, type TimelineBar } from '../shared/timeline-layout.js';
+import { callDetails } from './call-details.js';
+
+const ZOOMS = [1, 2, 4, 8, 16, 32, 64];
+
+// The binding-call waterfall: the run's time axis, concurrent calls in parallel lanes, click or keys to inspect a call.
+export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElement | undefined {
+  if (result.calls.length === 0) return undefined;
+  const diverged = divergedCallIds(result);
+  const failed = result.calls.filter((c) => !c.ok).length;
+  const layout = layoutTimeline(result.calls, result.durationMs);
+  const meta = [
+    plural(result.calls.length, 'call', 'calls'),
+    failed > 0 ? `${formatCount(failed)} failed` : '',
+    diverged.size > 0 ? `${formatCount(diverged.size)} diverged` : '',
+    plural(layout.lanes, 'lane', 'lanes'),
+  ].filter((s) => s !== '').join(' · ');
+  let zoom = 0;
+  const track = el('div', { class: 'ptc-track', role: 'group', 'aria-label': `Binding calls on a ${formatDuration(layout.spanMs)} time axis` });
+  const zoomLabel = el('span', { class: 'ptc-zoom-level', 'aria-live': 'polite' }, '1×');
+  const zoomButton = (label: string, text: string, delta: number | 'fit'): HTMLButtonElement => {
+    const b = el('button', { type: 'button', class: 'ptc-button ptc-icon-button', title: label, 'aria-label': label }, text);
+    b.addEventListener('click', () => {
+      zoom = delta === 'fit' ? 0 : Math.max(0, Math.min(ZOOMS.length - 1, zoom + delta));
+      const factor = ZOOMS[zoom] ?? 1;
+      track.style.setProperty('width', `${factor * 100}%`);
+      zoomLabel.textContent = `${factor}×`;
+      selected()?.scrollIntoView({ block: 'nearest', inline: 'center' });
+    }, { signal: ctx.signal });
+    return b;
+  };
+  const actions = [zoomButton('Zoom out', '−', -1), zoomLabel, zoomButton('Zoom in', '+', 1), zoomButton('Fit to width', 'Fit', 'fit')];
+  let selected: () => HTMLButtonElement | undefined = () => undefined;
+  const built = section({
+    ctx,
+    key: 'timeline',
+    title: 'Binding calls',
+    meta,
+    actions,
+    body: () => {
+      const body = buildBody(ctx, result, layout.bars, layout.lanes, layout.ticks, diverged, track);
+      selected = body.selected;
+      return body.element;
+    },
+  });
+  ctx.bus.addEventListener(SELECT_CALL, (event) => {
+    const detail = (event as CustomEvent<SelectCallDetail>).detail;
+    built.setOpen(true);
+    const bar = track.querySelector<HTMLButtonElement>(`[data-call-id="${detail.callId}"]`);
+    bar?.click();
+    if (detail.focus) bar?.focus();
+    bar?.scrollIntoView({ block: 'nearest', inline: 'center' });
+  }, { signal: ctx.signal });
+  return built.element;
+}
+
+function buildBody(
+  ctx: ViewContext,
+  result: RunResult,
+  bars: TimelineBar[],
+  lanes: number,
+  ticks: { ms: number; at: number }[],
+  diverged: Set<number>,
+  track: HTMLElement,
+): { element: HTMLElement; selected: () => HTMLButtonElement | undefined } {
+  const axis = el('div', { class: 'ptc-axis', 'aria-hidden': 'true' });
+  for (const tick of ticks) {
+    const t = el('span', { class: 'ptc-tick' }, formatDuration(tick.ms));
+    t.style.setProperty('left', `${tick.at * 100}%`);
+    if (tick.at > 0.92) t.classList.add('ptc-tick-end');
+    axis.append(t);
+  }
+  const laneBox = el('div', { class: 'ptc-lanes' });
+  laneBox.style.setProperty('height', `calc(${lanes} * var(--ptc-lane-height))`);
+  const order: HTMLButtonElement[] = [];
+  const fragment = document.createDocumentFragment();
+  for (const bar of bars) {
+    const button = barButton(bar, diverged.has(bar.call.id));
+    order.push(button);
+    fragment.append(button);
+  }
+  laneBox.append(fragment);
+  track.append(axis, laneBox);
+  const details = el('div', { class: 'ptc-call-details', 'aria-live': 'polite' }, el('p', { class: 'ptc-muted' }, 'Select a call to see its arguments and answer.'));
+  const byButton = new Map(order.map((b, i) => [b, bars[i] as TimelineBar]));
+  let current: HTMLButtonElement | undefined;
+  const select = (button: HTMLButtonElement): void => {
+    if (current !== undefined) {
+      current.setAttribute('aria-pressed', 'false');
+      current.tabIndex = -1;
+    }
+    current = button;
+    button.setAttribute('aria-pressed', 'true');
+    button.tabIndex = 0;
+    const bar = byButton.get(button);
+    if (bar !== undefined) details.replaceChildren(callDetails(ctx, bar.call, diverged.has(bar.call.id)));
+  };
+  if (order[0] !== undefined) order[0].tabIndex = 0;
+  laneBox.addEventListener('click', (event) => {
+    const button = (event.target as Element).closest('.ptc-bar') as HTMLButtonElement | null;
+    if (button !== null) select(button);
+  }, { signal: ctx.signal });
+  laneBox.addEventListener('keydown', (event) => {
+    const button = (event.target as Element).closest('.ptc-bar') as HTMLButtonElement | null;
+    if (button === null) return;
+    const at = order.indexOf(button);
+    let next: HTMLButtonElement | undefined;
+    if (event.key === 'ArrowRight') next = order[at + 1];
+    else if (event.key === 'ArrowLeft') next = order[at - 1];
+    else if (event.key === 'Home') next = order[0];
+    else if (event.key === 'End') next = order[order.length - 1];
+    else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') next = nearestInLane(order, byButton, button, event.key === 'ArrowDown' ? 1 : -1);
+    else return;
+    event.preventDefault();
+    if (next === undefined) return;
+    if (current !== button) button.tabIndex = -1;
+    select(next);
+    next.focus();
+    next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, { signal: ctx.signal });
+  const element = el(
+    'div',
+    { class: 'ptc-timeline' },
+    legend(result, diverged),
+    el('div', { class: 'ptc-timeline-scroll' }, track),
+    details,
+  );
+  return { element, selected: () => current };
+}
+
+function barButton(bar: TimelineBar, isDiverged: boolean): HTMLButtonElement {
+  const call = bar.call;
+  const label = callLabel(call);
+  const classes = ['ptc-bar', call.ok ? 'ptc-bar-ok' : 'ptc-bar-failed'];
+  if (call.replayed === true) classes.push('ptc-bar-replayed');
+  if (isDiverged) classes.push('ptc-bar-diverged');
+  if (call.schemaViolation !== undefined) classes.push('ptc-bar-schema');
+  const states = [call.ok ? 'ok' : 'failed', call.replayed === true ? 'replayed' : '', isDiverged ? 'diverged from the cassette' : '', call.schemaViolation === undefined ? '' : 'schema violation']
+    .filter((s) => s !== '')
+    .join(', ');
+  const description = `#${call.id} ${label}, started at ${formatDuration(call.startedAtMs)}, took ${formatDuration(call.durationMs)}, ${states}`;
+  const button = el('button', {
+    type: 'button',
+    class: classes.join(' '),
+    tabindex: -1,
+    'aria-pressed': 'false',
+    'aria-label': description,
+    title: description,
+    'data-call-id': call.id,
+    'data-lane': bar.lane,
+  }, el('span', { class: 'ptc-bar-label' }, label));
+  button.style.setProperty('left', `${bar.start * 100}%`);
+  button.style.setProperty('width', `${bar.width * 100}%`);
+  button.style.setProperty('top', `calc(${bar.lane} * var(--ptc-lane-height))`);
+  return button;
+}
+
+// Up/Down: the bar in the neighbouring lane closest in time.
+function nearestInLane(order: HTMLButtonElement[], bars: Map<HTMLButtonElement, TimelineBar>, from: HTMLButtonElement, step: number): HTMLButtonElement | undefined {
+  const origin = bars.get(from);
+  if (origin === undefined) return undefined;
+  const lane = origin.lane + step;
+  let best: HTMLButtonElement | undefined;
+  let distance = Infinity;
+  for (const b of order) {
+    const bar = bars.get(b);
+    if (bar === undefined || bar.lane !== lane) continue;
+    const d = Math.abs(bar.start - origin.start);
+    if (d < distance) {
+      distance = d;
+      best = b;
+    }
+  }
+  return best;
+}
+
+function legend(result: RunResult, diverged: Set<number>): HTMLElement {
+  const items: [string, string][] = [['ptc-bar-ok', 'ok']];
+  if (result.calls.some((c) => !c.ok)) items.push(['ptc-bar-failed', 'failed']);
+  if (result.calls.some((c: CallRecord) => c.replayed === true)) items.push(['ptc-bar-replayed', 'replayed']);
+  if (diverged.size > 0) items.push(['ptc-bar-diverged', 'diverged']);
+  if (result.calls.some((c) => c.schemaViolation !== undefined)) items.push(['ptc-bar-schema', 'schema violation']);
+  const box = el('div', { class: 'ptc-legend' });
+  for (const [cls, text] of items) box.append(el('span', { class: 'ptc-legend-item' }, el('span', { class: `ptc-swatch ${cls}`, 'aria-hidden': 'true' }), text));
+  const replay = result.replay;
+  if (replay !== undefined) {
+    box.append(el('span', { class: 'ptc-replay-summary' }, `replay: ${formatCount(replay.matched)} matched · ${formatCount(replay.diverged.length)} diverged · ${formatCount(replay.unused)} unused`));
+  }
+  return box;
+}

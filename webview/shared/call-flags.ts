@@ -1,0 +1,45 @@
+import type { CallRecord, RunResult } from '../../runtime/protocol/run-result.js';
+import { canonicalJson } from './canonical-json.js';
+
+const DIVERGENCE = /^replay divergence:/;
+
+// Ids of calls that found no match in the cassette: listed in `replay.diverged` or rejected with "replay divergence:".
+export function divergedCallIds(result: RunResult): Set<number> {
+  const ids = new Set<number>();
+  const pending = new Map<string, number>();
+  for (const d of result.replay?.diverged ?? []) {
+    const key = `${d.global}\u0000${d.name}\u0000${canonicalJson(d.args)}`;
+    pending.set(key, (pending.get(key) ?? 0) + 1);
+  }
+  for (const call of result.calls) {
+    if (!call.ok && call.message !== undefined && DIVERGENCE.test(call.message)) {
+      ids.add(call.id);
+      continue;
+    }
+    if (pending.size === 0) continue;
+    const key = `${call.global}\u0000${call.name}\u0000${canonicalJson(call.args)}`;
+    const left = pending.get(key);
+    if (left !== undefined && left > 0) {
+      ids.add(call.id);
+      pending.set(key, left - 1);
+    }
+  }
+  return ids;
+}
+
+// The call a failure came from: a failed call whose message the error repeats, else one the error names.
+export function failingCall(result: RunResult): CallRecord | undefined {
+  const error = result.error;
+  if (error === undefined || error.kind !== 'exception') return undefined;
+  const failed = result.calls.filter((c) => !c.ok);
+  if (failed.length === 0) return undefined;
+  const quoted = failed.filter((c) => c.message !== undefined && c.message.length > 0 && error.message.includes(c.message));
+  if (quoted.length > 0) return quoted[quoted.length - 1];
+  const named = failed.filter((c) => error.message.includes(`${c.global}.${c.name}`));
+  return named[named.length - 1];
+}
+
+// "tools.search"
+export function callLabel(call: Pick<CallRecord, 'global' | 'name'>): string {
+  return /^[A-Za-z_$][\w$]*$/.test(call.name) ? `${call.global}.${call.name}` : `${call.global}[${JSON.stringify(call.name)}]`;
+}

@@ -1,0 +1,62 @@
+import type { RunResult } from '../../runtime/protocol/run-result.js';
+import { callLabel } from './call-flags.js';
+import { explainFailure } from './failure-kinds.js';
+import { formatDuration, plural } from './format.js';
+import { jsonText } from './json-text.js';
+import { sandboxText } from './sandbox-summary.js';
+import { truncationOf, truncationText } from './truncation.js';
+
+export interface TextOptions {
+  timeoutMs?: number | undefined;
+}
+
+// The text/plain fallback caps each part so a huge run stays a readable summary; the rich output has everything.
+const MAX_VALUE_CHARS = 100_000;
+const MAX_LOG_CHARS = 200_000;
+const MAX_CALL_LINES = 50;
+
+// The text/plain rendering of a result, for viewers without the renderer (and for copy/paste).
+export function formatResultText(result: RunResult, options: TextOptions = {}): string {
+  const out: string[] = [];
+  if (result.error === undefined) out.push(`✓ succeeded in ${formatDuration(result.durationMs)}`);
+  else {
+    out.push(`✗ ${result.error.kind}: ${explainFailure(result.error.kind, options)}`);
+    const where = result.error.location === undefined ? '' : ` (line ${result.error.location.line}${result.error.location.column === undefined ? '' : `, column ${result.error.location.column}`})`;
+    out.push(`${result.error.message}${where}`);
+  }
+  if (result.logs.length > 0) {
+    out.push('', `--- printed output (${plural(result.logs.length, 'entry', 'entries')}) ---`);
+    const stderr = new Set(result.stderrLogs ?? []);
+    const logs = result.logs.map((entry, i) => (stderr.has(i) ? prefixLines(entry, '[stderr] ') : entry)).join('\n');
+    out.push(clip(logs, MAX_LOG_CHARS));
+  }
+  const truncation = truncationOf(result);
+  if (truncation !== undefined) out.push(`[${truncationText(truncation)}]`);
+  if (result.value !== undefined) out.push('', '--- return value ---', clip(jsonText(result.value, { indent: 2 }), MAX_VALUE_CHARS));
+  if (result.calls.length > 0) {
+    out.push('', `--- binding calls (${result.calls.length}) ---`);
+    for (const call of result.calls.slice(0, MAX_CALL_LINES)) {
+      const status = call.ok ? 'ok' : `failed: ${(call.message ?? '').split('\n')[0] ?? ''}`;
+      const marks = `${call.replayed === true ? ' [replayed]' : ''}${call.schemaViolation === undefined ? '' : ' [schema violation]'}`;
+      out.push(`#${call.id} ${callLabel(call)} at ${formatDuration(call.startedAtMs)} for ${formatDuration(call.durationMs)}: ${status}${marks}`);
+    }
+    if (result.calls.length > MAX_CALL_LINES) out.push(`… ${result.calls.length - MAX_CALL_LINES} more calls`);
+  }
+  if (result.replay !== undefined) {
+    out.push(`replay: ${result.replay.matched} matched, ${result.replay.diverged.length} diverged, ${result.replay.unused} unused`);
+  }
+  const mode = result.mode === undefined ? '' : ` · mode ${result.mode}`;
+  out.push('', `${result.language} · ${formatDuration(result.durationMs)} · sandbox ${sandboxText(result.sandbox)}${mode}`);
+  return out.join('\n');
+}
+
+function prefixLines(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters in the rich output)`;
+}

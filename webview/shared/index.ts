@@ -1,0 +1,15 @@
+// DOM-free helpers shared by the renderer, the inspector and the extension host (text fallback, model view).
+export { formatResultText } from './format-result-text.js';
+export type { TextOptions } from './format-result-text.js';
+export { modelView, renderValueForModel, EMPTY_RUN_TEXT } from './model-view.js';
+export type { ModelView } from './model-view.js';
+export { explainFailure, FAILURE_TITLES } from './failure-kinds.js';
+export { summarizeSandbox, sandboxText } from './sandbox-summary.js';
+export { truncationOf, truncationText } from './truncation.js';
+export { diffRuns } from './run-diff.js';
+export type { RunDiff, CallDiffRow, Divergence } from './run-diff.js';
+export { divergedCallIds, failingCall, callLabel } from './call-flags.js';
+export { canonicalJson, jsonEquals } from './canonical-json.js';
+export { formatBytes, formatDuration, formatCount } from './format.js';
+export { utf8Length } from './utf8-length.js';
+export { jsonText } from './json-text.js';

@@ -1,0 +1,28 @@
+import type { RunResult } from '../../runtime/protocol/run-result.js';
+
+export interface Truncation {
+  // the cap the output hit, when the runtime said which
+  bytes: number | undefined;
+  // output-limit failures drop the value; the Python log marker keeps running
+  source: 'output-limit' | 'log-marker';
+}
+
+const OUTPUT_LIMIT = /exceeded (\d+) bytes/;
+const LOG_MARKER = /log capture truncated at (\d+) bytes\s*$/;
+
+// Whether (and where) the run's printed output was cut, so the renderer can say so explicitly.
+export function truncationOf(result: RunResult): Truncation | undefined {
+  if (result.error?.kind === 'output-limit') {
+    const match = OUTPUT_LIMIT.exec(result.error.message);
+    return { bytes: match?.[1] === undefined ? undefined : Number(match[1]), source: 'output-limit' };
+  }
+  const last = result.logs[result.logs.length - 1];
+  const marker = last === undefined ? null : LOG_MARKER.exec(last);
+  if (marker?.[1] !== undefined) return { bytes: Number(marker[1]), source: 'log-marker' };
+  return undefined;
+}
+
+// "output truncated at 65 536 bytes"
+export function truncationText(truncation: Truncation): string {
+  return truncation.bytes === undefined ? 'output truncated at the output cap' : `output truncated at ${truncation.bytes} bytes`;
+}
