@@ -1,0 +1,175 @@
+// UI suite: a person's path through the tour notebook in the real workbench, checked in the rendered webview.
+// Opens examples/tour.ptcnb, runs all cells, reads what the renderer drew (printed output, value tree, failure card,
+// timeline) from the output frames, and takes light and dark screenshots into test-results/vscode/.
+import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+// functions passed to evaluate run in the browser
+/* global document, getComputedStyle */
+import path from 'node:path';
+import { info } from './log.mjs';
+import { REPO_ROOT, SCREENSHOT_DOCS_DIR } from './paths.mjs';
+import * as wb from './workbench.mjs';
+
+const TOUR = 'tour.ptcnb';
+const WIDE = { width: 1440, height: 900 };
+// tall enough that the notebook list renders every tour cell (it virtualises rows outside the viewport)
+const TALL = { width: 1440, height: 4200 };
+
+// The palette label of a contributed command ("Category: Title"), with package.nls.json placeholders resolved.
+async function paletteLabel(commandId) {
+  const manifest = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+  const nls = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.nls.json'), 'utf8').catch(() => '{}'));
+  const resolve = (s) => (typeof s === 'string' ? s.replace(/^%(.+)%$/, (_, key) => nls[key] ?? s) : s);
+  const command = (manifest.contributes?.commands ?? []).find((c) => c.command === commandId);
+  if (!command) throw new Error(`package.json contributes no command ${commandId}`);
+  const category = resolve(command.category);
+  const title = resolve(command.title);
+  return category ? `${category}: ${title}` : title;
+}
+
+async function tourCodeCells() {
+  const tour = JSON.parse(await readFile(path.join(REPO_ROOT, 'examples', TOUR), 'utf8'));
+  return tour.cells.filter((c) => c.kind === 'code').length;
+}
+
+// Counts renderer elements across the output frames (Playwright locators pierce the renderer's shadow roots).
+async function countInOutputs(page, selector) {
+  let n = 0;
+  for (const frame of wb.outputFrames(page)) n += await frame.locator(selector).count().catch(() => 0);
+  return n;
+}
+
+async function textsInOutputs(page, selector) {
+  const texts = [];
+  for (const frame of wb.outputFrames(page)) texts.push(...(await frame.locator(selector).allInnerTexts().catch(() => [])));
+  return texts;
+}
+
+// Relative luminance (0 dark … 1 light) of an element's effective background, read in the page or a frame.
+async function backgroundLuminance(target, selector) {
+  return target.evaluate((sel) => {
+    let el = document.querySelector(sel);
+    while (el) {
+      const match = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/.exec(getComputedStyle(el).backgroundColor);
+      if (match && (match[4] === undefined || Number(match[4]) > 0.5)) {
+        const [r, g, b] = [match[1], match[2], match[3]].map((v) => Number(v) / 255);
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      }
+      el = el.parentElement;
+    }
+    return undefined;
+  }, selector);
+}
+
+export async function runUiSuite({ browser, server, resultsDir }) {
+  const outcome = { passed: [], failed: [], pending: [] };
+  let blocked;
+  const test = async (title, fn) => {
+    if (blocked) {
+      outcome.failed.push({ title, error: `not run: "${blocked}" failed first` });
+      return;
+    }
+    const started = Date.now();
+    try {
+      await fn();
+      outcome.passed.push(title);
+      info('ui', `✓ ${title} (${Date.now() - started} ms)`);
+    } catch (error) {
+      outcome.failed.push({ title, error: error.stack ?? error.message });
+      info('ui', `✗ ${title}: ${error.message}`);
+      await page.screenshot({ path: path.join(resultsDir, `failure-${outcome.failed.length}.png`) }).catch(() => {});
+      blocked = title;
+    }
+  };
+
+  await mkdir(resultsDir, { recursive: true });
+  const context = await browser.newContext({ viewport: WIDE, colorScheme: 'light' });
+  const page = await context.newPage();
+  const shots = {};
+  try {
+    await test('the workbench opens the workspace with the extension active', async () => {
+      await wb.openWorkbench(page, server);
+      await wb.runCommand(page, 'View: Close All Editors').catch(() => {});
+      await wb.switchTheme(page, 'light');
+      // contributions register after the explorer shows files; a notebook opened earlier opens as JSON text
+      await wb.waitForCommand(page, await paletteLabel('ptcPlayground.switchMode'));
+    });
+
+    await test('examples/tour.ptcnb opens in the notebook editor', async () => {
+      await wb.openNotebook(page, TOUR);
+      await page.locator('.notebook-editor .code-cell-row').first().waitFor({ state: 'visible', timeout: 30_000 });
+    });
+
+    const expectedCells = await tourCodeCells();
+    await test(`Run All finishes all ${expectedCells} code cells with ✓ or ✗`, async () => {
+      await page.setViewportSize(TALL);
+      await wb.runCommand(page, 'Notebook: Run All');
+      await wb.waitFor('the PTC Playground kernel to be chosen', async () => (await wb.answerKernelPicker(page, 'PTC Playground')) || !(await page.locator('.quick-input-widget').isVisible()), { timeoutMs: 10_000 });
+      const states = await wb.waitFor(
+        `all ${expectedCells} code cells to finish`,
+        async () => {
+          const s = await wb.cellStates(page);
+          return s.total >= expectedCells && s.running === 0 && s.success + s.error === expectedCells ? s : false;
+        },
+        { timeoutMs: 180_000, intervalMs: 500 },
+      );
+      if (states.success === 0) throw new Error(`no cell succeeded: ${JSON.stringify(states)}`);
+      if (states.error === 0) throw new Error(`the tour's failing cells all show ✓: ${JSON.stringify(states)}`);
+    });
+
+    await test('the renderer draws results, printed output, a value tree, a failure card and a timeline', async () => {
+      const counts = await wb.waitFor(
+        'rendered results in the output frames',
+        async () => {
+          const c = {
+            results: await countInOutputs(page, '.ptc-result'),
+            printed: await countInOutputs(page, '.ptc-logs'),
+            values: await countInOutputs(page, '.ptc-tree-wrap'),
+            failures: await countInOutputs(page, '.ptc-failure'),
+            timelines: await countInOutputs(page, '.ptc-timeline'),
+          };
+          return c.results >= expectedCells && c.printed > 0 && c.values > 0 && c.failures > 0 && c.timelines > 0 ? c : false;
+        },
+        { timeoutMs: 60_000, intervalMs: 1000 },
+      );
+      info('ui', `rendered: ${JSON.stringify(counts)}`);
+      const failureTexts = await textsInOutputs(page, '.ptc-failure-message');
+      if (!failureTexts.some((t) => t.trim().length > 0)) throw new Error('failure cards carry no message text');
+      const printed = await textsInOutputs(page, '.ptc-log-text');
+      if (!printed.some((t) => t.trim().length > 0)) throw new Error('printed output sections are empty');
+    });
+
+    for (const kind of ['light', 'dark']) {
+      await test(`screenshots in the ${kind} theme`, async () => {
+        await wb.switchTheme(page, kind);
+        await page.setViewportSize(WIDE);
+        await wb.runCommand(page, 'Notebook: Focus First Cell').catch(() => {});
+        await new Promise((r) => setTimeout(r, 1500));
+        const workbenchLum = await backgroundLuminance(page, '.notebook-editor');
+        const frame = wb.outputFrames(page)[0];
+        const outputLum = frame ? await backgroundLuminance(frame, '.ptc-result') : undefined;
+        const wantDark = kind === 'dark';
+        for (const [where, lum] of [['notebook editor', workbenchLum], ['rendered output', outputLum]]) {
+          if (lum === undefined) throw new Error(`no background colour found in the ${where}`);
+          if (wantDark ? lum > 0.35 : lum < 0.65) throw new Error(`the ${where} is not ${kind} (luminance ${lum.toFixed(2)})`);
+        }
+        const full = path.join(resultsDir, `tour-${kind}.png`);
+        const editor = path.join(resultsDir, `tour-${kind}-notebook.png`);
+        await page.screenshot({ path: full });
+        await wb.notebookEditor(page).screenshot({ path: editor });
+        for (const file of [full, editor]) {
+          const { size } = await stat(file);
+          if (size < 20_000) throw new Error(`${path.basename(file)} is only ${size} bytes; the page looks blank`);
+        }
+        shots[kind] = editor;
+      });
+    }
+  } finally {
+    await context.close().catch(() => {});
+  }
+  if (process.env.PTC_E2E_UPDATE_SCREENSHOTS === '1' && shots.light && shots.dark) {
+    await mkdir(SCREENSHOT_DOCS_DIR, { recursive: true });
+    for (const [kind, file] of Object.entries(shots)) await copyFile(file, path.join(SCREENSHOT_DOCS_DIR, `vscode-tour-${kind}.png`));
+    info('ui', `copied the screenshots into ${path.relative(REPO_ROOT, SCREENSHOT_DOCS_DIR)}`);
+  }
+  return outcome;
+}

@@ -1,0 +1,80 @@
+// Checks `vsce ls` against the VSIX allow-list: nothing outside it ships, and everything the extension needs does.
+// Usage: node scripts/vscode-e2e/vsix-contents.mjs   (exit 1 with the offending paths on failure)
+import { existsSync, readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { run } from './exec.mjs';
+import { REPO_ROOT } from './paths.mjs';
+
+const ROOT_FILES = new Set(['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png']);
+const REQUIRED_ROOT_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png'];
+
+// Returns the reason a packaged path is not allowed, or undefined when it is.
+export function disallowedReason(file) {
+  if (ROOT_FILES.has(file)) return undefined;
+  if (file.endsWith('.map')) return 'source map (production builds have none)';
+  if (file.startsWith('dist/')) return undefined;
+  if (file.startsWith('python/')) {
+    return file.endsWith('.py') && !file.includes('/__pycache__/') ? undefined : 'not a Python source file';
+  }
+  return 'outside the allow-list (dist/**, python/**/*.py and the root metadata files)';
+}
+
+// Files the manifest points at (main, renderer and inspector entry points) must be packaged.
+function manifestEntryPoints(manifest) {
+  const entries = [];
+  if (typeof manifest.main === 'string') entries.push(manifest.main);
+  for (const renderer of manifest.contributes?.notebookRenderer ?? []) {
+    if (typeof renderer.entrypoint === 'string') entries.push(renderer.entrypoint);
+  }
+  return entries.map((p) => path.posix.normalize(p.replace(/^\.\//, '')));
+}
+
+// Lists python/**/*.py relative to the repo (the runner the extension spawns).
+async function listPythonSources(dir) {
+  const found = [];
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== '__pycache__') found.push(...(await listPythonSources(full)));
+    else if (entry.isFile() && entry.name.endsWith('.py')) found.push(path.relative(REPO_ROOT, full).split(path.sep).join('/'));
+  }
+  return found;
+}
+
+// Lists the packaged files with vsce and validates them; returns { files, problems }.
+export async function checkVsixContents() {
+  const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const { stdout } = await run(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: REPO_ROOT, timeoutMs: 120_000 });
+  const files = stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+  const problems = [];
+  for (const file of files) {
+    const reason = disallowedReason(file);
+    if (reason) problems.push(`${file}: ${reason}`);
+  }
+  const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+  for (const required of [...REQUIRED_ROOT_FILES, ...manifestEntryPoints(manifest)]) {
+    if (!files.includes(required)) problems.push(`${required}: required but not packaged${existsSync(path.join(REPO_ROOT, required)) ? '' : ' (the file does not exist; run the build)'}`);
+  }
+  if (typeof manifest.main !== 'string') problems.push('package.json: no "main" entry point, so the VSIX would carry no extension code');
+  const pythonSources = await listPythonSources(path.join(REPO_ROOT, 'python'));
+  for (const source of pythonSources) {
+    if (!files.includes(source)) problems.push(`${source}: part of the Python runner but not packaged`);
+  }
+  return { files, problems };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { files, problems } = await checkVsixContents();
+  if (problems.length > 0) {
+    process.stderr.write(`vsce ls: ${problems.length} problem(s) in the VSIX contents:\n  ${problems.join('\n  ')}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`vsce ls: ${files.length} files, all on the allow-list\n`);
+}
