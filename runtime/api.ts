@@ -33,6 +33,12 @@ export interface LogEntry {
   stream: 'stdout' | 'stderr';
 }
 
+// Frozen clock and seeded random values for reproducible replays (`--deterministic`; bindings engineer).
+export interface DeterministicSettings {
+  epochMs: number;
+  seed: number;
+}
+
 export interface CodeRunRequest {
   language: Language;
   program: string;
@@ -45,6 +51,7 @@ export interface CodeRunRequest {
   signal?: AbortSignal;
   onLog?: (entry: LogEntry) => void;
   maxPendingCalls?: number;
+  deterministic?: DeterministicSettings;
 }
 
 // A validated request with every default applied; produced only by `resolve`.
@@ -61,6 +68,7 @@ export interface CodeRunSpec {
   signal: AbortSignal | undefined;
   onLog: ((entry: LogEntry) => void) | undefined;
   maxPendingCalls: number;
+  deterministic?: DeterministicSettings;
 }
 
 export interface RuntimeOptions {

@@ -32,7 +32,9 @@ function resolverPlugin(): Plugin {
 
 // Bundles the module (any of .ts/.mts/.cts/.js/.mjs/.cjs) to a private temp file and imports it afresh.
 export async function importBindingsFile(file: string): Promise<unknown> {
-  const { build } = await import('esbuild');
+  // a runtime specifier keeps esbuild out of the CLI and extension bundles: it locates its native binary from its own package
+  const esbuildSpecifier = 'esbuild';
+  const { build } = (await import(esbuildSpecifier)) as typeof import('esbuild');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-bindings-'));
   const out = path.join(dir, `${path.basename(file).replace(/\.[^.]+$/, '')}.mjs`);
   try {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { BindingNamespace, CodeRunRequest, CodeRunSpec, RuntimeOptions, SandboxLevel } from '../api.js';
+import type { BindingNamespace, CodeRunRequest, CodeRunSpec, DeterministicSettings, RuntimeOptions, SandboxLevel } from '../api.js';
 import { LanguageSchema } from '../protocol/run-result.js';
 import { identifierProblem, memberPropertyProblem } from './identifiers.js';
 import { LIMITS } from './limits.js';
@@ -78,7 +78,9 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw misuse('signal', `expected an AbortSignal, got ${describeValue(signal)}`);
   const onLog = request.onLog;
   if (onLog !== undefined && typeof onLog !== 'function') throw misuse('onLog', `expected a function, got ${describeValue(onLog)}`);
+  const deterministic = resolveDeterministic(request.deterministic);
   return {
+    ...(deterministic === undefined ? {} : { deterministic }),
     resolved: true,
     language: language.data,
     program: request.program,
@@ -92,4 +94,14 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
     onLog,
     maxPendingCalls,
   };
+}
+
+// Deterministic mode (bindings engineer): a fixed clock instant and a 32-bit seed.
+function resolveDeterministic(raw: unknown): DeterministicSettings | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === null || typeof raw !== 'object') throw misuse('deterministic', `expected { epochMs, seed }, got ${describeValue(raw)}`);
+  const { epochMs, seed } = raw as Record<string, unknown>;
+  if (typeof epochMs !== 'number' || !Number.isSafeInteger(epochMs) || epochMs < 0) throw misuse('deterministic.epochMs', `expected an integer ≥ 0, got ${describeValue(epochMs)}`);
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff) throw misuse('deterministic.seed', `expected an integer 0..4294967295, got ${describeValue(seed)}`);
+  return { epochMs, seed };
 }

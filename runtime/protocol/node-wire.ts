@@ -13,6 +13,8 @@ export const BootFrameSchema = z
     maxOutputBytes: z.number().int().positive(),
     maxPendingCalls: z.number().int().positive(),
     tmpdir: z.string(),
+    // fixed clock and seeded random values (deterministic replays)
+    deterministic: z.object({ epochMs: z.number().int().nonnegative(), seed: z.number().int().nonnegative() }).strict().optional(),
   })
   .strict();
 export type BootFrame = z.infer<typeof BootFrameSchema>;

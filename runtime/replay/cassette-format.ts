@@ -16,6 +16,8 @@ export const CassetteCallSchema = z
     value: JsonValueSchema.optional(),
     message: z.string().optional(),
     pending: z.literal(true).optional(),
+    // the value already violated the output schema when it was recorded
+    schemaViolation: z.string().optional(),
     durationMs: z.number().nonnegative(),
   })
   .strict()
@@ -47,6 +49,7 @@ export function orderCall(call: CassetteCall): CassetteCall {
   if (call.pending === true) out.pending = true;
   else if (call.ok) out.value = call.value;
   else out.message = call.message;
+  if (call.schemaViolation !== undefined) out.schemaViolation = call.schemaViolation;
   out.durationMs = call.durationMs;
   return out as CassetteCall;
 }

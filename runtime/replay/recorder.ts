@@ -42,9 +42,24 @@ export function createRecorder(): Recorder {
           entries.push(entry);
           const began = performance.now();
           const answered = (): boolean => context?.signal.aborted !== true;
+          let violation: string | undefined;
+          // inner layers mark schema violations through the context; keep a copy for the cassette
+          const observed: CallContext | undefined =
+            context === undefined
+              ? undefined
+              : {
+                  ...context,
+                  annotate: (note) => {
+                    if (note.schemaViolation !== undefined) violation = note.schemaViolation;
+                    context.annotate(note);
+                  },
+                };
           try {
-            const value = await handler(received, context);
-            if (answered()) entry.call = { global: ns.global, name, args, ok: true, value: snapshot(value), durationMs: round(performance.now() - began) };
+            const value = await handler(received, observed);
+            if (answered()) {
+              entry.call = { global: ns.global, name, args, ok: true, value: snapshot(value), durationMs: round(performance.now() - began) };
+              if (violation !== undefined) entry.call.schemaViolation = violation;
+            }
             return value;
           } catch (thrown) {
             if (answered()) entry.call = { global: ns.global, name, args, ok: false, message: renderThrown(thrown), durationMs: round(performance.now() - began) };
@@ -68,7 +83,7 @@ export function cassetteFromResult(result: RunResult, options: { deterministic?:
     .sort((a, b) => a.id - b.id)
     .map((c) => {
       const base = { global: c.global, name: c.name, args: c.args };
-      if (c.ok) return { ...base, ok: true, value: c.value ?? null, durationMs: round(c.durationMs) };
+      if (c.ok) return { ...base, ok: true, value: c.value ?? null, durationMs: round(c.durationMs), ...(c.schemaViolation === undefined ? {} : { schemaViolation: c.schemaViolation }) };
       if (c.message === undefined) return { ...base, ok: false, pending: true, durationMs: round(c.durationMs) };
       return { ...base, ok: false, message: c.message, durationMs: round(c.durationMs) };
     });

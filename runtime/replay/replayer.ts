@@ -64,8 +64,9 @@ export function replayNamespaces(cassette: Cassette, declared: readonly (Declare
       return Promise.reject(new Error(divergenceMessage(cassette, global, name, args, unused)));
     }
     matched++;
-    context?.annotate({ replayed: true });
-    return answer(cassette.calls[index] as CassetteCall, context);
+    const call = cassette.calls[index] as CassetteCall;
+    context?.annotate(call.schemaViolation === undefined ? { replayed: true } : { replayed: true, schemaViolation: call.schemaViolation });
+    return answer(call, context);
   };
 
   const namespaces = declared.map((d): BindingNamespace => {

@@ -104,6 +104,7 @@ async function superviseChild(
         maxOutputBytes: spec.maxOutputBytes,
         maxPendingCalls: spec.maxPendingCalls,
         tmpdir,
+        ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
       };
       send(JSON.stringify(boot));
       return;

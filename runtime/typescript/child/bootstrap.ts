@@ -11,6 +11,7 @@ import { receiveFrames, sendFrame } from './control.js';
 import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
 import { createNamespaces, type ReplyHandler } from './namespaces.js';
+import { freezeNondeterminism } from '../../replay/freeze-nondeterminism.js';
 
 // Captured before any model code runs: the program shares this realm and may rebind globals.
 const stringify = JSON.stringify;
@@ -96,6 +97,8 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void): void 
   const tmpdir = boot.tmpdir;
   Object.defineProperty(os, 'tmpdir', { value: () => tmpdir, writable: true, configurable: true });
   Module.syncBuiltinESMExports();
+  // deterministic replays: frozen clock and seeded random values, installed before any model code runs
+  if (boot.deterministic !== undefined) freezeNondeterminism(boot.deterministic);
   patchStream(process.stdout, stdoutLines);
   patchStream(process.stderr, stderrLines);
   processOn('uncaughtException', (error: unknown) => settleWithFailure(error));
