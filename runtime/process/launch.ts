@@ -27,9 +27,28 @@ export interface LaunchedChild {
   killTree(): void;
 }
 
+let deathSignalPrefix: string[] | undefined;
+
+// `setpriv --pdeathsig KILL` (util-linux): if the host itself dies, even mid hot-loop, the kernel kills the child.
+function parentDeathPrefix(): string[] {
+  if (deathSignalPrefix !== undefined) return deathSignalPrefix;
+  deathSignalPrefix = [];
+  if (process.platform !== 'linux') return deathSignalPrefix;
+  for (const candidate of ['/usr/bin/setpriv', '/bin/setpriv']) {
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      deathSignalPrefix = [candidate, '--pdeathsig', 'KILL'];
+      break;
+    } catch {
+      continue;
+    }
+  }
+  return deathSignalPrefix;
+}
+
 // Spawns a child in its own process group, so the whole group can be killed at settlement.
 export function launchChild(options: LaunchOptions): LaunchedChild {
-  const [command, ...args] = options.argv;
+  const [command, ...args] = [...parentDeathPrefix(), ...options.argv];
   if (command === undefined) throw new TypeError('launchChild: empty argv');
   const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe'];
   for (let i = 0; i < options.extraPipes; i++) stdio.push('pipe');

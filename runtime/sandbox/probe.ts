@@ -25,10 +25,11 @@ function findExecutable(name: string): string | undefined {
   return undefined;
 }
 
+// Generous timeout: a loaded machine must not silently lose its sandbox because the probe was slow.
 function works(argv: string[]): boolean {
   const [cmd, ...args] = argv;
   if (cmd === undefined) return false;
-  const r = spawnSync(cmd, [...args, '/bin/sh', '-c', 'exit 0'], { stdio: 'ignore', timeout: 5_000, env: {} });
+  const r = spawnSync(cmd, [...args, '/bin/sh', '-c', 'exit 0'], { stdio: 'ignore', timeout: 20_000, env: {} });
   return r.status === 0;
 }
 

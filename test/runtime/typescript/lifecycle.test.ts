@@ -3,10 +3,11 @@ import { describe, expect, test } from 'vitest';
 import { createRuntime } from '../../../runtime/index.js';
 import { runTs, toolsNamespace } from '../../helpers/runtime.js';
 
+// a zombie (exited, not yet reaped by init) is not alive
 const alive = (pid: number): boolean => {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }
@@ -79,5 +80,32 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
       }
     });
     expect(survivors.filter((p) => alive(Number(p)))).toEqual([]);
+  });
+});
+
+describe('TypeScript backend: host death', () => {
+  test('when the host is killed mid hot-loop, the program process dies with it', async () => {
+    const { spawn } = await import('node:child_process');
+    const { listDescendants } = await import('../../../runtime/process/launch.js');
+    const dir = fs.mkdtempSync('/tmp/ptc-hostdeath-');
+    const file = `${dir}/spin.ts`;
+    fs.writeFileSync(file, 'while (true) {}');
+    const host = spawn(process.execPath, ['dist/cli.mjs', 'run', file], { stdio: 'ignore' });
+    let victims: number[] = [];
+    for (let i = 0; i < 100 && victims.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      victims = listDescendants(host.pid as number).filter((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('node-child.cjs');
+        } catch {
+          return false;
+        }
+      });
+    }
+    expect(victims.length).toBeGreaterThan(0);
+    host.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(victims.filter(alive)).toEqual([]);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
