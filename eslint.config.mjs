@@ -1,11 +1,12 @@
 // Lint: typescript-eslint recommended, layering enforced by import restrictions, no floating promises.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['fs', 'path', 'os', 'child_process', 'net', 'http', 'crypto', 'util', 'stream', 'worker_threads', 'vm'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'out/**', 'test-results/**', 'coverage/**', '**/*.cjs', 'examples/**/*.mjs', 'test/fixtures/**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'out/**', 'test-results/**', 'coverage/**', '**/*.cjs', 'examples/**/*.mjs', 'test/fixtures/**/*.mjs', 'examples/programs/**', 'test/hostile/programs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -38,5 +39,7 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-console': 'off' },
   },
-  { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly' } } },
+  { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
+  // pages loaded into Chromium by the renderer tests
+  { files: ['test/webview/page/**/*.js'], languageOptions: { globals: globals.browser } },
 );

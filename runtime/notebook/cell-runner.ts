@@ -1,9 +1,23 @@
-import type { BindingNamespace, LogEntry, Runtime, SandboxLevel } from '../api.js';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { BindingNamespace, DeterministicSettings, LogEntry, Runtime, SandboxLevel } from '../api.js';
+import type { BindingsModule, WarningSink } from '../bindings/module-format.js';
 import { namespacesFor } from '../bindings/module-loader.js';
 import { RuntimeMisuseError } from '../contract/misuse.js';
 import type { Language, RunResult } from '../protocol/run-result.js';
+import {
+  cassetteDrift,
+  createRecorder,
+  declaredFromCassette,
+  declaredFromModule,
+  DEFAULT_DETERMINISTIC,
+  loadCassette,
+  type Recorder,
+  replayNamespaces,
+  type Replay,
+  saveCassette,
+} from '../replay/index.js';
 import type { BindingsCache } from './bindings-cache.js';
-import type { CassetteLayer, CassetteSave } from './cassettes.js';
 import { type CallListener, observeNamespaces } from './observe.js';
 import type { RunPlan } from './plan.js';
 
@@ -22,23 +36,27 @@ export interface CellRunRequest {
   bindingsPath: string | undefined;
   limits: RunLimits;
   cwd: string;
+  // frozen clock and seeded random values: recorded into the cassette, reused by its replays
+  deterministic?: boolean;
   signal?: AbortSignal;
   onLog?: (entry: LogEntry) => void;
   onCall?: CallListener;
+  // schema drift, unused recorded calls, handler warnings: shown by the host, never part of the program's output
+  onWarning?: WarningSink;
 }
 
 // Why a cell could not start; shown on the cell, never a silent failure.
 export type SetupStage = 'bindings' | 'cassette' | 'request';
 
+export type CassetteWrite = { ok: true; path: string; calls: number } | { ok: false; path: string; message: string };
+
 export type CellOutcome =
-  | { kind: 'result'; result: RunResult; cassette?: CassetteSave }
+  | { kind: 'result'; result: RunResult; cassette?: CassetteWrite }
   | { kind: 'setup-failed'; stage: SetupStage; message: string };
 
 export interface CellRunnerDeps {
   runtime: Runtime;
   bindings: BindingsCache;
-  // absent until the record/replay layer is available; record/replay plans then fail with a clear message
-  cassettes?: CassetteLayer;
 }
 
 // Runs one notebook cell: the single code path behind the extension's controller and `ptc notebook`.
@@ -51,25 +69,47 @@ export class CellRunner {
 
   // Never rejects for anything the program, the bindings module or a cassette does.
   async run(request: CellRunRequest): Promise<CellOutcome> {
-    const { plan } = request;
-    let namespaces: BindingNamespace[] = [];
+    const warn: WarningSink = request.onWarning ?? (() => undefined);
+    let module: BindingsModule | undefined;
+    let release = (): void => undefined;
     if (request.bindingsPath !== undefined) {
-      const loaded = await this.#deps.bindings.load(request.bindingsPath);
-      if (!loaded.ok) return { kind: 'setup-failed', stage: 'bindings', message: loaded.message };
-      namespaces = namespacesFor(loaded.module, plan.mode === 'record' ? plan.handlers : plan.mode === 'replay' ? 'mock' : plan.mode);
+      const lease = await this.#deps.bindings.load(request.bindingsPath);
+      if (!lease.ok) return { kind: 'setup-failed', stage: 'bindings', message: lease.message };
+      module = lease.module;
+      release = lease.release;
     }
-    let finish: ((result: RunResult) => RunResult) | undefined;
-    if (plan.mode === 'record' || plan.mode === 'replay') {
-      const cassettes = this.#deps.cassettes;
-      if (cassettes === undefined) {
-        return { kind: 'setup-failed', stage: 'cassette', message: `${plan.mode} is not available: this build has no record/replay layer` };
+    try {
+      return await this.#runWith(request, module, warn);
+    } finally {
+      release();
+    }
+  }
+
+  async #runWith(request: CellRunRequest, module: BindingsModule | undefined, warn: WarningSink): Promise<CellOutcome> {
+    const { plan } = request;
+    let deterministic: DeterministicSettings | undefined = request.deterministic === true ? DEFAULT_DETERMINISTIC : undefined;
+    let namespaces: BindingNamespace[] = [];
+    let replay: Replay | undefined;
+    let recorder: Recorder | undefined;
+    if (plan.mode === 'replay') {
+      const loaded = await loadCassette(plan.cassettePath);
+      if (!loaded.ok) {
+        const missing = loaded.message.includes('ENOENT');
+        return { kind: 'setup-failed', stage: 'cassette', message: missing ? `no cassette for this cell at ${plan.cassettePath}: record the cell first` : loaded.message };
       }
-      if (plan.mode === 'replay') {
-        const setup = await cassettes.replay({ cassettePath: plan.cassettePath, namespaces });
-        if (!setup.ok) return { kind: 'setup-failed', stage: 'cassette', message: setup.message };
-        namespaces = setup.namespaces;
-        finish = setup.finish;
-      }
+      const cassette = loaded.cassette;
+      if (module !== undefined) for (const drift of cassetteDrift(cassette, module)) warn(`schema drift: ${drift}`);
+      // a cassette recorded with a frozen clock replays with the same one
+      if (cassette.deterministic !== undefined) deterministic = cassette.deterministic;
+      replay = replayNamespaces(cassette, module !== undefined ? declaredFromModule(module) : declaredFromCassette(cassette));
+      namespaces = replay.namespaces;
+    } else if (module !== undefined) {
+      const handlers = plan.mode === 'record' ? plan.handlers : plan.mode;
+      namespaces = namespacesFor(module, handlers, { onWarning: warn, ...(deterministic === undefined ? {} : { seed: deterministic.seed }) });
+    }
+    if (plan.mode === 'record') {
+      recorder = createRecorder();
+      namespaces = recorder.wrap(namespaces);
     }
     if (request.onCall !== undefined) namespaces = observeNamespaces(namespaces, request.onCall);
     let result: RunResult;
@@ -80,6 +120,7 @@ export class CellRunner {
         bindings: namespaces,
         cwd: request.cwd,
         ...definedLimits(request.limits),
+        ...(deterministic === undefined ? {} : { deterministic }),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
         ...(request.onLog === undefined ? {} : { onLog: request.onLog }),
       });
@@ -88,13 +129,25 @@ export class CellRunner {
       if (error instanceof RuntimeMisuseError) return { kind: 'setup-failed', stage: 'request', message: error.message };
       throw error;
     }
-    if (finish !== undefined) result = finish(result);
-    result.mode = plan.mode === 'replay' ? 'replay' : plan.mode === 'record' ? plan.handlers : plan.mode;
-    if (plan.mode === 'record' && this.#deps.cassettes !== undefined && result.error?.kind !== 'abort') {
-      const cassette = await this.#deps.cassettes.save({ cassettePath: plan.cassettePath, result });
-      return { kind: 'result', result, cassette };
+    if (replay !== undefined) {
+      result.replay = replay.report();
+      result.mode = 'replay';
+      if (result.replay.unused > 0) warn(`${result.replay.unused} recorded call(s) were not used by this replay`);
+      return { kind: 'result', result };
     }
-    return { kind: 'result', result };
+    result.mode = plan.mode === 'record' ? plan.handlers : plan.mode;
+    if (recorder === undefined || plan.mode !== 'record') return { kind: 'result', result };
+    if (result.error?.kind === 'abort') {
+      return { kind: 'result', result, cassette: { ok: false, path: plan.cassettePath, message: 'the run was cancelled, so the cassette was not written' } };
+    }
+    const cassette = recorder.cassette(deterministic === undefined ? {} : { deterministic });
+    try {
+      await fs.mkdir(path.dirname(plan.cassettePath), { recursive: true });
+      await saveCassette(plan.cassettePath, cassette);
+      return { kind: 'result', result, cassette: { ok: true, path: plan.cassettePath, calls: cassette.calls.length } };
+    } catch (error) {
+      return { kind: 'result', result, cassette: { ok: false, path: plan.cassettePath, message: `cannot write ${plan.cassettePath}: ${(error as Error).message}` } };
+    }
   }
 }
 

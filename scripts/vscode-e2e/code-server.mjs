@@ -1,5 +1,4 @@
 // Starts and stops code-server (VS Code 1.139 with a Node extension host) on loopback, with all state in temp dirs.
-/* global fetch, AbortSignal */
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

@@ -15,7 +15,7 @@ export async function copyText(text: string, root: ShadowRoot | Document): Promi
   const host = root instanceof Document ? root.body : root;
   host.appendChild(area);
   area.select();
-  let ok = false;
+  let ok: boolean;
   try {
     ok = document.execCommand('copy');
   } catch {

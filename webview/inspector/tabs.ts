@@ -32,7 +32,7 @@ export function tabList(options: TabsOptions): HTMLElement {
   list.addEventListener('keydown', (event) => {
     const at = tabs.findIndex((t) => t === event.target);
     if (at === -1) return;
-    let next = at;
+    let next: number;
     if (event.key === 'ArrowRight') next = (at + 1) % tabs.length;
     else if (event.key === 'ArrowLeft') next = (at - 1 + tabs.length) % tabs.length;
     else if (event.key === 'Home') next = 0;

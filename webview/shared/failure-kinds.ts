@@ -20,7 +20,7 @@ export function explainFailure(kind: FailureKind, options: ExplainOptions = {}):
     case 'invalid-output':
       return 'the program returned something that is not plain JSON (undefined, a function, NaN, a cycle…)';
     case 'output-limit':
-      return 'printed output plus the return value went over the output cap; output was cut and the value dropped';
+      return 'the printed output plus the return value went over the output cap; output was cut and the value dropped';
     case 'protocol':
       return 'the program sent the host invalid control traffic (e.g. called an undeclared binding, or too many calls at once)';
     case 'sandbox-unavailable':

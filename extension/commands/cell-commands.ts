@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { encodeChecked } from '../../runtime/json/lossless.js';
+import { cassetteName, defaultCassetteDir } from '../../runtime/notebook/plan.js';
+import { prettyJson } from '../../runtime/notebook/pretty-json.js';
+import type { CellMetadata } from '../../runtime/notebook/schema.js';
+import type { JsonValue } from '../../runtime/protocol/json-value.js';
+import { COMMANDS } from '../constants.js';
+import type { PtcNotebookController } from '../execution/controller.js';
+import type { Logger } from '../log/logger.js';
+import { latestPayload } from '../notebook/cell-results.js';
+import { notebookPlace } from '../notebook/locations.js';
+import { outputMetaOf } from '../notebook/output-meta.js';
+import { targetCell } from './target-cell.js';
+
+export type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
+
+// Where a cell's cassette lives (`.ptc/cassettes/<cell id>.json` next to the notebook).
+export function cassettePathOf(cell: vscode.NotebookCell): string | undefined {
+  const workspaceFolder = vscode.workspace.getWorkspaceFolder(cell.notebook.uri)?.uri.fsPath;
+  const place = notebookPlace({ scheme: cell.notebook.uri.scheme, fsPath: cell.notebook.uri.fsPath, workspaceFolder });
+  if (place === undefined) return undefined;
+  return path.join(defaultCassetteDir(place.dir), `${cassetteName(cell.metadata as CellMetadata, cell.index)}.json`);
+}
+
+function codeCell(arg: unknown): vscode.NotebookCell | undefined {
+  const cell = targetCell(arg);
+  return cell?.kind === vscode.NotebookCellKind.Code ? cell : undefined;
+}
+
+const NO_CELL: CommandOutcome = { ok: false, message: vscode.l10n.t('Select a code cell of a PTC notebook first.') };
+
+// `ptcPlayground.recordCell`: runs the cell with its handlers and writes its calls to the cell's cassette.
+export async function recordCell(controller: PtcNotebookController, log: Logger, arg?: unknown): Promise<CommandOutcome> {
+  const cell = codeCell(arg);
+  if (cell === undefined) return NO_CELL;
+  const ran = await controller.executeWithOverride(cell, { force: { mode: 'record' } });
+  if (!ran) return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
+  const meta = [...cell.outputs].reverse().map((o) => outputMetaOf(o.metadata)).find((m) => m?.kind === 'result');
+  if (meta?.kind !== 'result' || meta.cassette === undefined) {
+    return { ok: false, message: vscode.l10n.t('Nothing was recorded; see the cell output and the PTC Playground log.') };
+  }
+  log.info(`recorded cell ${cell.index + 1} to ${meta.cassette}`);
+  return { ok: true, message: vscode.l10n.t('Recorded {0} call(s) to {1}', meta.callCount, vscode.workspace.asRelativePath(meta.cassette)) };
+}
+
+// `ptcPlayground.replayCell`: runs the cell with every binding call answered from its cassette (no handler runs).
+export async function replayCell(controller: PtcNotebookController, arg?: unknown): Promise<CommandOutcome> {
+  const cell = codeCell(arg);
+  if (cell === undefined) return NO_CELL;
+  const cassette = cassettePathOf(cell);
+  if (cassette === undefined || !fs.existsSync(cassette)) {
+    return { ok: false, message: vscode.l10n.t('No cassette for this cell yet ({0}). Record the cell first.', cassette === undefined ? '?' : vscode.workspace.asRelativePath(cassette)) };
+  }
+  const ran = await controller.executeWithOverride(cell, { force: { mode: 'replay' } });
+  if (!ran) return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
+  const meta = [...cell.outputs].reverse().map((o) => outputMetaOf(o.metadata)).find((m) => m?.kind === 'result');
+  if (meta?.kind === 'result' && meta.replay !== undefined && meta.replay.diverged > 0) {
+    return { ok: false, message: vscode.l10n.t('The replay diverged: {0} call(s) had no match in the cassette.', meta.replay.diverged) };
+  }
+  return { ok: true };
+}
+
+// `ptcPlayground.copyResultJson`: the cell's latest RunResult as pretty JSON on the clipboard.
+export async function copyResultJson(arg?: unknown): Promise<CommandOutcome> {
+  const cell = codeCell(arg);
+  const latest = cell === undefined ? undefined : latestPayload(cell);
+  if (latest === undefined) return { ok: false, message: vscode.l10n.t('This cell has no result to copy yet.') };
+  const value = latest.payload.result as unknown as JsonValue;
+  let text: string;
+  try {
+    text = prettyJson(value);
+  } catch {
+    text = encodeChecked(value, 0);
+  }
+  await vscode.env.clipboard.writeText(text);
+  return { ok: true, message: vscode.l10n.t('Copied the result ({0} characters).', text.length) };
+}
+
+// Shows a command's outcome the way users expect: errors as warnings (with a Record button where it helps).
+export async function reportOutcome(outcome: CommandOutcome, cellArg?: unknown): Promise<void> {
+  if (outcome.ok) {
+    if (outcome.message !== undefined) void vscode.window.showInformationMessage(outcome.message);
+    return;
+  }
+  const record = vscode.l10n.t('Record');
+  const wantsRecord = outcome.message.includes(vscode.l10n.t('Record the cell first.'));
+  const answer = await vscode.window.showWarningMessage(outcome.message, ...(wantsRecord ? [record] : []));
+  if (answer === record) await vscode.commands.executeCommand(COMMANDS.recordCell, cellArg);
+}

@@ -1,0 +1,192 @@
+import type { LogEntry } from '../../runtime/api.js';
+import type { CellOutcome, CellRunRequest, RunLimits } from '../../runtime/notebook/cell-runner.js';
+import type { CallEvent } from '../../runtime/notebook/observe.js';
+import { type PlanOverride, resolvePlan, type RunPlan } from '../../runtime/notebook/plan.js';
+import type { CellMetadata, NotebookMetadata, NotebookMode } from '../../runtime/notebook/schema.js';
+import { type Language, LanguageSchema, type RunResult } from '../../runtime/protocol/run-result.js';
+import type { Translate } from '../l10n.js';
+import type { Logger } from '../log/logger.js';
+import { LogStream } from './log-stream.js';
+import { trustBlock } from './trust.js';
+
+export interface CancellationLike {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): { dispose(): void };
+}
+
+// What a cell job needs from a NotebookCellExecution; the VS Code adapter implements it.
+export interface CellExecutionPort {
+  readonly token: CancellationLike;
+  setExecutionOrder(order: number | undefined): void;
+  start(): void;
+  clearOutput(): Promise<void>;
+  appendLog(text: string, stream: LogEntry['stream']): Promise<void>;
+  showResult(result: RunResult, context: { program: string; timeoutMs: number | undefined; cassette: string | undefined }): Promise<void>;
+  showProblem(problem: { message: string; markdown?: string; persist: boolean }): Promise<void>;
+  end(success: boolean | undefined): void;
+}
+
+export interface CellJobInput {
+  // the cell's languageId; anything but typescript/python is refused with a message
+  languageId: string;
+  program: string;
+  cellIndex: number;
+  cellLabel: string;
+  cellMetadata: CellMetadata | undefined;
+  notebookMetadata: NotebookMetadata | undefined;
+  notebookDir: string;
+  cwd: string;
+  bindingsPath: string | undefined;
+  defaultMode: NotebookMode;
+  limits: RunLimits;
+  override?: PlanOverride;
+  trusted: boolean;
+}
+
+// interpreter paths the user allowed for this run (undefined: the runtime's own default lookup)
+export interface RuntimePaths {
+  nodePath?: string;
+  pythonPath?: string;
+}
+
+export type ApprovalOutcome = { ok: true; paths: RuntimePaths } | { ok: false; message: string; markdown?: string };
+
+export interface CellJobDeps {
+  run: (request: CellRunRequest, paths: RuntimePaths) => Promise<CellOutcome>;
+  approveRuntimePaths: (language: Language) => Promise<ApprovalOutcome>;
+  nextExecutionOrder: () => number;
+  log: Logger;
+  t: Translate;
+}
+
+export type CellJobOutcome = 'cancelled' | 'empty' | 'refused' | 'setup-failed' | 'succeeded' | 'failed' | 'aborted' | 'internal-error';
+
+function planLabel(plan: RunPlan): string {
+  return plan.mode === 'record' ? `record (${plan.handlers})` : plan.mode;
+}
+
+function describeCall(event: CallEvent): string {
+  return `call ${event.global}.${event.name} ${event.ok ? 'ok' : 'failed'} in ${event.durationMs.toFixed(1)} ms (args ${event.argsChars} chars)${event.message === undefined ? '' : `: ${event.message}`}`;
+}
+
+// One cell's execution from queue to ✓/✗: every path ends the execution exactly once, and a cancelled cell
+// ends with neither mark.
+export async function runCellJob(port: CellExecutionPort, input: CellJobInput, deps: CellJobDeps): Promise<CellJobOutcome> {
+  const { t, log } = deps;
+  let ended = false;
+  const end = (success: boolean | undefined): void => {
+    if (ended) return;
+    ended = true;
+    port.end(success);
+  };
+  if (port.token.isCancellationRequested) {
+    end(undefined);
+    return 'cancelled';
+  }
+  if (input.program.trim() === '') {
+    port.setExecutionOrder(undefined);
+    port.start();
+    await port.clearOutput();
+    end(undefined);
+    return 'empty';
+  }
+  const abort = new AbortController();
+  const subscription = port.token.onCancellationRequested(() => abort.abort(new Error('cancelled from the notebook')));
+  const stream = new LogStream(
+    { write: (text, s) => port.appendLog(text, s), pausedNotice: t('… live output paused here; the full output appears when the cell finishes') },
+    (error) => log.warn('could not stream a log line to the cell', error),
+  );
+  try {
+    port.setExecutionOrder(deps.nextExecutionOrder());
+    port.start();
+    await port.clearOutput();
+    const blocked = trustBlock(input.trusted, t);
+    if (blocked !== undefined) {
+      log.info(`${input.cellLabel}: not run (workspace not trusted)`);
+      await port.showProblem({ ...blocked, persist: false });
+      end(false);
+      return 'refused';
+    }
+    const language = LanguageSchema.safeParse(input.languageId);
+    if (!language.success) {
+      const message = t('PTC Playground runs TypeScript and Python cells; this cell is "{0}". Change the cell language to run it.', input.languageId);
+      await port.showProblem({ message, persist: false });
+      end(false);
+      return 'refused';
+    }
+    const approval = await deps.approveRuntimePaths(language.data);
+    if (!approval.ok) {
+      log.warn(`${input.cellLabel}: not run: ${approval.message}`);
+      await port.showProblem({ message: approval.message, ...(approval.markdown === undefined ? {} : { markdown: approval.markdown }), persist: false });
+      end(false);
+      return 'refused';
+    }
+    if (abort.signal.aborted) {
+      end(undefined);
+      return 'cancelled';
+    }
+    const plan = resolvePlan({
+      notebook: input.notebookMetadata,
+      cell: input.cellMetadata,
+      cellIndex: input.cellIndex,
+      notebookDir: input.notebookDir,
+      defaultMode: input.defaultMode,
+      ...(input.override === undefined ? {} : { override: input.override }),
+    });
+    log.info(`${input.cellLabel}: run ${language.data} (${planLabel(plan)})${input.bindingsPath === undefined ? '' : ` with bindings ${input.bindingsPath}`}`);
+    const started = performance.now();
+    const outcome = await deps.run({
+      language: language.data,
+      program: input.program,
+      plan,
+      bindingsPath: input.bindingsPath,
+      limits: input.limits,
+      cwd: input.cwd,
+      signal: abort.signal,
+      onLog: (entry) => stream.push(entry),
+      onCall: (event) => log.debug(`${input.cellLabel}: ${describeCall(event)}`),
+    }, approval.paths);
+    await stream.close();
+    if (outcome.kind === 'setup-failed') {
+      const message = t('The cell could not run ({0}): {1}', outcome.stage, outcome.message);
+      log.warn(`${input.cellLabel}: ${outcome.stage} problem: ${outcome.message}`);
+      // a broken bindings module or cassette is worth keeping in the saved notebook
+      await port.showProblem({ message, persist: true });
+      end(abort.signal.aborted ? undefined : false);
+      return 'setup-failed';
+    }
+    const { result } = outcome;
+    const cassette = outcome.cassette;
+    if (cassette !== undefined && !cassette.ok) log.error(`${input.cellLabel}: cassette not written: ${cassette.message}`);
+    else if (cassette !== undefined) log.info(`${input.cellLabel}: recorded ${cassette.calls} call(s) to ${cassette.path}`);
+    log.info(
+      `${input.cellLabel}: ${result.error === undefined ? 'succeeded' : `failed (${result.error.kind})`} in ${result.durationMs.toFixed(0)} ms, ` +
+        `${result.calls.length} call(s), host ${(performance.now() - started).toFixed(0)} ms`,
+    );
+    if (result.error !== undefined) log.debug(`${input.cellLabel}: ${result.error.kind}: ${result.error.message}`);
+    await port.showResult(result, {
+      program: input.program,
+      timeoutMs: input.limits.timeoutMs,
+      cassette: cassette === undefined ? undefined : cassette.ok ? cassette.path : undefined,
+    });
+    if (cassette !== undefined && !cassette.ok) {
+      await port.showProblem({ message: t('The cassette was not written: {0}', cassette.message), persist: false });
+    }
+    const cancelled = abort.signal.aborted && result.error?.kind === 'abort';
+    end(cancelled ? undefined : result.error === undefined && (cassette === undefined || cassette.ok));
+    return cancelled ? 'aborted' : result.error === undefined ? 'succeeded' : 'failed';
+  } catch (error) {
+    log.error(`${input.cellLabel}: internal error`, error);
+    await stream.close();
+    try {
+      await port.showProblem({ message: t('Internal error in PTC Playground: {0}', error instanceof Error ? error.message : String(error)), persist: false });
+    } catch (writeError) {
+      log.error('could not write the internal error to the cell', writeError);
+    }
+    end(false);
+    return 'internal-error';
+  } finally {
+    subscription.dispose();
+    end(false);
+  }
+}

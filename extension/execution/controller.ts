@@ -1,0 +1,163 @@
+import * as vscode from 'vscode';
+import type { PlanOverride } from '../../runtime/notebook/plan.js';
+import type { CellMetadata, NotebookMetadata } from '../../runtime/notebook/schema.js';
+import { readConfig } from '../config/config.js';
+import { CONTROLLER_ID, NOTEBOOK_TYPE } from '../constants.js';
+import type { Logger } from '../log/logger.js';
+import { idForCell } from '../notebook/cell-ids.js';
+import { bindingsPathFor, notebookPlace } from '../notebook/locations.js';
+import { problemOutput } from '../notebook/result-output.js';
+import { type CellJobDeps, type CellJobOutcome, runCellJob } from './cell-job.js';
+import { ExecutionOrders } from './execution-order.js';
+import { KeyedSerialQueue } from './queue.js';
+import { executionPort } from './vscode-port.js';
+
+export interface ControllerDeps {
+  log: Logger;
+  run: CellJobDeps['run'];
+  approveRuntimePaths: (language: 'typescript' | 'python', scope: vscode.Uri) => ReturnType<CellJobDeps['approveRuntimePaths']>;
+  // told about every finished cell (status bar, inspector)
+  onDidFinish?: (cell: vscode.NotebookCell, outcome: CellJobOutcome) => void;
+}
+
+// --- the one NotebookController for `.ptcnb`: per-notebook queue, per-notebook execution order
+export class PtcNotebookController implements vscode.Disposable {
+  readonly #controller: vscode.NotebookController;
+  readonly #deps: ControllerDeps;
+  readonly #queue: KeyedSerialQueue<vscode.NotebookDocument>;
+  readonly #orders = new ExecutionOrders<vscode.NotebookDocument>();
+  // one-shot plans (record/replay commands) waiting for VS Code to hand the cell to the execute handler
+  readonly #pendingOverrides = new Map<vscode.NotebookCell, PlanOverride>();
+  readonly #running = new Set<vscode.NotebookCell>();
+  readonly #disposables: vscode.Disposable[] = [];
+
+  constructor(deps: ControllerDeps) {
+    this.#deps = deps;
+    this.#queue = new KeyedSerialQueue((error) => deps.log.error('a cell job failed unexpectedly', error));
+    const controller = vscode.notebooks.createNotebookController(CONTROLLER_ID, NOTEBOOK_TYPE, vscode.l10n.t('PTC Playground'));
+    controller.supportedLanguages = ['typescript', 'python'];
+    controller.supportsExecutionOrder = true;
+    controller.description = vscode.l10n.t('Sandboxed model programs');
+    controller.detail = vscode.l10n.t('Runs each cell in a fresh sandboxed Node.js or CPython process with the notebook\'s bindings');
+    // no interruptHandler: with one set, VS Code stops firing execution tokens
+    controller.executeHandler = (cells, notebook) => this.execute(cells, notebook);
+    this.#controller = controller;
+    this.#disposables.push(
+      controller,
+      vscode.workspace.onDidOpenNotebookDocument((notebook) => this.#prefer(notebook)),
+    );
+    for (const notebook of vscode.workspace.notebookDocuments) this.#prefer(notebook);
+  }
+
+  // Queues cells (shown as pending at once) and runs them one at a time per notebook.
+  execute(cells: readonly vscode.NotebookCell[], notebook: vscode.NotebookDocument): Promise<void> {
+    const jobs: Promise<void>[] = [];
+    for (const cell of cells) {
+      const override = this.#pendingOverrides.get(cell);
+      this.#pendingOverrides.delete(cell);
+      let execution: vscode.NotebookCellExecution;
+      try {
+        execution = this.#controller.createNotebookCellExecution(cell);
+      } catch (error) {
+        // VS Code refuses a second execution for a cell that is already queued or running
+        this.#deps.log.warn(`cell ${cell.index + 1} of ${notebook.uri.toString()} is already queued or running`, error);
+        continue;
+      }
+      jobs.push(this.#queue.run(notebook, () => this.#runOne(cell, execution, override)));
+    }
+    return Promise.all(jobs).then(() => undefined);
+  }
+
+  // Runs one cell with a one-shot plan through VS Code's own execute command (which selects this controller if
+  // needed); resolves once the cell has run, because the command awaits the execute handler.
+  async executeWithOverride(cell: vscode.NotebookCell, override: PlanOverride): Promise<boolean> {
+    this.#pendingOverrides.set(cell, override);
+    let consumed: boolean;
+    try {
+      await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: cell.notebook.uri });
+    } finally {
+      // the execute handler takes the override when it runs the cell; one still pending was never used
+      consumed = this.#pendingOverrides.get(cell) !== override;
+      if (!consumed) this.#pendingOverrides.delete(cell);
+    }
+    return consumed;
+  }
+
+  isRunning(cell: vscode.NotebookCell): boolean {
+    return this.#running.has(cell);
+  }
+
+  async #runOne(cell: vscode.NotebookCell, execution: vscode.NotebookCellExecution, override: PlanOverride | undefined): Promise<void> {
+    const notebook = cell.notebook;
+    const workspaceFolder = vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const place = notebookPlace({ scheme: notebook.uri.scheme, fsPath: notebook.uri.fsPath, workspaceFolder });
+    if (place === undefined) {
+      execution.start(Date.now());
+      await execution.replaceOutput(problemOutput(vscode.l10n.t('Cells run only in notebooks stored on the local disk (this one is {0}).', notebook.uri.scheme), { persist: false }));
+      execution.end(false, Date.now());
+      return;
+    }
+    const cellId = await this.#ensureCellId(cell, execution);
+    const { config } = readConfig(notebook.uri);
+    const notebookMetadata = notebook.metadata as NotebookMetadata;
+    this.#running.add(cell);
+    try {
+      const outcome = await runCellJob(
+        executionPort(execution, cellId),
+        {
+          languageId: cell.document.languageId,
+          program: cell.document.getText(),
+          cellIndex: cell.index,
+          cellLabel: `${vscode.workspace.asRelativePath(notebook.uri)} cell ${cell.index + 1}`,
+          cellMetadata: { ...(cell.metadata as CellMetadata), ...(cellId === undefined ? {} : { id: cellId }) },
+          notebookMetadata,
+          notebookDir: place.dir,
+          cwd: place.cwd,
+          bindingsPath: bindingsPathFor({ metadataBindings: notebookMetadata.bindings, notebookDir: place.dir, defaultBindings: config.defaultBindings, workspaceFolder }),
+          defaultMode: config.defaultMode,
+          limits: { timeoutMs: config['limits.timeoutMs'], maxOutputBytes: config['limits.maxOutputBytes'], memoryMb: config['limits.memoryMb'], sandbox: config.sandbox },
+          trusted: vscode.workspace.isTrusted,
+          ...(override === undefined ? {} : { override }),
+        },
+        {
+          run: this.#deps.run,
+          approveRuntimePaths: (language) => this.#deps.approveRuntimePaths(language, notebook.uri),
+          nextExecutionOrder: () => this.#orders.take(notebook),
+          log: this.#deps.log,
+          t: vscode.l10n.t,
+        },
+      );
+      this.#deps.onDidFinish?.(cell, outcome);
+    } finally {
+      this.#running.delete(cell);
+    }
+  }
+
+  // Every run carries a stable, unique cell id (cassette names, renderer actions); copies of a cell get a new one.
+  async #ensureCellId(cell: vscode.NotebookCell, execution: vscode.NotebookCellExecution): Promise<string | undefined> {
+    const earlier = new Set<string>();
+    const all = new Set<string>();
+    for (const other of cell.notebook.getCells()) {
+      const id: unknown = other.metadata.id;
+      if (typeof id !== 'string') continue;
+      all.add(id);
+      if (other.index < cell.index) earlier.add(id);
+    }
+    const { id, assigned } = idForCell(cell.metadata.id, earlier, all);
+    if (!assigned) return id;
+    if (execution.token.isCancellationRequested) return undefined;
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(cell.notebook.uri, [vscode.NotebookEdit.updateCellMetadata(cell.index, { ...cell.metadata, id })]);
+    const applied = await vscode.workspace.applyEdit(edit);
+    if (!applied) this.#deps.log.warn(`could not store an id on cell ${cell.index + 1}; record/replay will name it by position`);
+    return applied ? id : undefined;
+  }
+
+  #prefer(notebook: vscode.NotebookDocument): void {
+    if (notebook.notebookType === NOTEBOOK_TYPE) this.#controller.updateNotebookAffinity(notebook, vscode.NotebookControllerAffinity.Preferred);
+  }
+
+  dispose(): void {
+    for (const d of this.#disposables.splice(0)) d.dispose();
+  }
+}

@@ -1,0 +1,83 @@
+import type { Runtime, RuntimeOptions } from '../../runtime/api.js';
+import type { BindingsCache } from '../../runtime/notebook/bindings-cache.js';
+import { type CellOutcome, type CellRunRequest, CellRunner } from '../../runtime/notebook/cell-runner.js';
+import type { CassetteLayer } from '../../runtime/notebook/cassettes.js';
+import type { Language } from '../../runtime/protocol/run-result.js';
+import type { Logger } from '../log/logger.js';
+import type { RuntimePaths } from './cell-job.js';
+
+interface Entry {
+  runtime: Runtime;
+  runner: CellRunner;
+  active: number;
+}
+
+export interface RuntimePoolOptions {
+  create: (options: RuntimeOptions) => Runtime;
+  bindings: BindingsCache;
+  cassettes?: CassetteLayer;
+  log: Logger;
+}
+
+// One runtime per language and interpreter path; when a path changes, the old runtime is disposed once its runs end.
+export class RuntimePool {
+  readonly #entries = new Map<string, Entry>();
+  readonly #options: RuntimePoolOptions;
+  readonly #current = new Map<string, string>();
+  #disposed = false;
+
+  constructor(options: RuntimePoolOptions) {
+    this.#options = options;
+  }
+
+  async run(request: CellRunRequest, paths: RuntimePaths): Promise<CellOutcome> {
+    const entry = this.#entryFor(request.language, paths);
+    entry.active++;
+    try {
+      return await entry.runner.run(request);
+    } finally {
+      entry.active--;
+      this.#sweep();
+    }
+  }
+
+  // Stops every runtime (and with it every running cell's process).
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    const all = [...this.#entries.values()];
+    this.#entries.clear();
+    await Promise.allSettled(all.map((e) => e.runtime.dispose()));
+  }
+
+  #entryFor(language: Language, paths: RuntimePaths): Entry {
+    if (this.#disposed) throw new Error('the runtime pool is disposed');
+    const interpreter = language === 'python' ? paths.pythonPath : paths.nodePath;
+    const key = JSON.stringify([language, interpreter ?? null]);
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      const options: RuntimeOptions = {};
+      if (interpreter !== undefined) options[language === 'python' ? 'pythonPath' : 'nodePath'] = interpreter;
+      const runtime = this.#options.create(options);
+      const runner = new CellRunner({ runtime, bindings: this.#options.bindings, ...(this.#options.cassettes === undefined ? {} : { cassettes: this.#options.cassettes }) });
+      entry = { runtime, runner, active: 0 };
+      this.#entries.set(key, entry);
+      this.#options.log.info(`${language} runtime created (interpreter: ${interpreter ?? 'default'})`);
+    }
+    this.#current.set(language, key);
+    this.#sweep();
+    return entry;
+  }
+
+  // idle runtimes for paths no longer in use are released
+  #sweep(): void {
+    for (const [key, entry] of this.#entries) {
+      if ([...this.#current.values()].includes(key) || entry.active > 0) continue;
+      this.#entries.delete(key);
+      void entry.runtime.dispose().catch((error: unknown) => this.#options.log.warn('runtime dispose failed', error));
+    }
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}

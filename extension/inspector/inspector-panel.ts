@@ -1,0 +1,127 @@
+import * as vscode from 'vscode';
+import { INSPECTOR_VIEW_TYPE, type InspectorRun, parseInspectorToHost, type HostToInspectorMessage } from '../../webview/protocol/index.js';
+import { createNonce, inspectorHtml } from '../../webview/inspector/inspector-html.js';
+import type { Logger } from '../log/logger.js';
+import { latestPayload } from '../notebook/cell-results.js';
+import { cellKey, RunHistory } from './run-history.js';
+
+export interface InspectorDeps {
+  extensionUri: vscode.Uri;
+  log: Logger;
+  rerun: (notebookUri: string, cellId: string) => Promise<void>;
+}
+
+// The run inspector (one panel, reused): a cell's runs, "what the model sees", and a diff of two runs.
+export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSerializer {
+  readonly #deps: InspectorDeps;
+  readonly #history = new RunHistory();
+  #panel: vscode.WebviewPanel | undefined;
+  #shownKey: string | undefined;
+  #shownNotebook: string | undefined;
+  readonly #disposables: vscode.Disposable[] = [];
+
+  constructor(deps: InspectorDeps) {
+    this.#deps = deps;
+    this.#disposables.push(vscode.window.registerWebviewPanelSerializer(INSPECTOR_VIEW_TYPE, this));
+  }
+
+  // Records a cell's latest result in the history and shows it if the panel follows that cell.
+  noteRun(cell: vscode.NotebookCell): InspectorRun | undefined {
+    const latest = latestPayload(cell);
+    if (latest === undefined) return undefined;
+    const key = cellKey(cell.notebook.uri.toString(), latest.payload.cellId, cell.index);
+    const mode = latest.payload.result.mode;
+    const run = this.#history.add(key, latest.output, {
+      label: vscode.l10n.t('cell {0} · {1}{2}', cell.index + 1, new Date().toLocaleTimeString(), mode === undefined ? '' : ` · ${mode}`),
+      source: 'cell',
+      createdAt: new Date().toISOString(),
+      payload: latest.payload,
+    });
+    if (this.#panel !== undefined && this.#shownKey === key) this.#post({ type: 'add-run', run, select: true });
+    return run;
+  }
+
+  // Opens (or reveals) the panel on a cell's runs.
+  open(cell: vscode.NotebookCell): boolean {
+    const run = this.noteRun(cell);
+    if (run === undefined) return false;
+    const key = cellKey(cell.notebook.uri.toString(), run.payload.cellId, cell.index);
+    const panel = this.#panel ?? this.#create();
+    this.#shownKey = key;
+    this.#shownNotebook = cell.notebook.uri.toString();
+    panel.title = vscode.l10n.t('Run Inspector: cell {0}', cell.index + 1);
+    panel.reveal(undefined, false);
+    this.#post({ type: 'load', runs: this.#history.runs(key), selectedId: run.id });
+    return true;
+  }
+
+  // Restores a panel after a window reload; the page keeps its runs in its own state.
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
+    this.#adopt(panel);
+  }
+
+  #create(): vscode.WebviewPanel {
+    const panel = vscode.window.createWebviewPanel(INSPECTOR_VIEW_TYPE, vscode.l10n.t('Run Inspector'), vscode.ViewColumn.Beside, {
+      enableScripts: true,
+      localResourceRoots: [this.#assetsRoot()],
+    });
+    this.#adopt(panel);
+    return panel;
+  }
+
+  #assetsRoot(): vscode.Uri {
+    return vscode.Uri.joinPath(this.#deps.extensionUri, 'dist', 'webview');
+  }
+
+  #adopt(panel: vscode.WebviewPanel): void {
+    this.#panel = panel;
+    panel.webview.options = { enableScripts: true, localResourceRoots: [this.#assetsRoot()] };
+    panel.webview.html = inspectorHtml({
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(this.#assetsRoot(), 'inspector.js')).toString(),
+      cspSource: panel.webview.cspSource,
+      nonce: createNonce(),
+      lang: vscode.env.language,
+    });
+    panel.webview.onDidReceiveMessage((data: unknown) => void this.#receive(data));
+    panel.onDidDispose(() => {
+      if (this.#panel === panel) this.#panel = undefined;
+    });
+  }
+
+  async #receive(data: unknown): Promise<void> {
+    const parsed = parseInspectorToHost(data);
+    if (!parsed.ok) {
+      this.#deps.log.warn(`inspector sent an invalid message: ${parsed.error}`);
+      return;
+    }
+    const message = parsed.message;
+    this.#deps.log.debug(`inspector message: ${message.type}`);
+    switch (message.type) {
+      case 'ready': {
+        const runs = this.#shownKey === undefined ? [] : this.#history.runs(this.#shownKey);
+        // after a reload the page already shows its restored runs; an empty load would wipe them
+        if (runs.length > 0 || message.restoredRunIds.length === 0) this.#post({ type: 'load', runs, ...(runs.length > 0 ? { selectedId: (runs[runs.length - 1] as InspectorRun).id } : {}) });
+        return;
+      }
+      case 'rerun':
+        if (this.#shownNotebook === undefined) {
+          this.#post({ type: 'error', message: vscode.l10n.t('The notebook of this run is not open any more.') });
+          return;
+        }
+        await this.#deps.rerun(this.#shownNotebook, message.cellId);
+        return;
+      case 'open-cassette':
+        this.#post({ type: 'error', message: vscode.l10n.t('Opening a cassette file needs the record/replay layer, which this build does not include yet.') });
+        return;
+    }
+  }
+
+  #post(message: HostToInspectorMessage): void {
+    void this.#panel?.webview.postMessage(message).then(undefined, (error: unknown) => this.#deps.log.warn('could not message the inspector', error));
+  }
+
+  dispose(): void {
+    this.#panel?.dispose();
+    for (const d of this.#disposables.splice(0)) d.dispose();
+  }
+}

@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import { NOTEBOOK_TYPE } from '../constants.js';
+import type { BindingsService } from '../bindings/bindings-service.js';
+import type { Logger } from '../log/logger.js';
+import { completionContext, completionModel, type GlobalInfo, memberAt } from './completion-model.js';
+
+const SELECTOR: vscode.DocumentSelector = [
+  { notebookType: NOTEBOOK_TYPE, language: 'typescript' },
+  { notebookType: NOTEBOOK_TYPE, language: 'python' },
+];
+
+// TypeScript's language service does not see declaration files from notebook cells (microsoft/vscode#195745),
+// so completions and hovers for the bindings come from here, refreshed whenever the module changes.
+export class BindingsIntelliSense implements vscode.CompletionItemProvider, vscode.HoverProvider, vscode.Disposable {
+  readonly #bindings: BindingsService;
+  readonly #log: Logger;
+  readonly #models = new Map<string, Promise<GlobalInfo[]>>();
+  readonly #disposables: vscode.Disposable[] = [];
+
+  constructor(bindings: BindingsService, log: Logger) {
+    this.#bindings = bindings;
+    this.#log = log;
+    this.#disposables.push(
+      vscode.languages.registerCompletionItemProvider(SELECTOR, this, '.', '[', '"', "'"),
+      vscode.languages.registerHoverProvider(SELECTOR, this),
+      bindings.onDidChangeBindings((file) => this.#models.delete(file)),
+    );
+  }
+
+  async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[]> {
+    const globals = await this.#globalsFor(document);
+    if (globals.length === 0) return [];
+    const context = completionContext(document.lineAt(position.line).text.slice(0, position.character));
+    if (context === undefined) return [];
+    const python = document.languageId === 'python';
+    if (context.kind === 'global') {
+      return globals
+        .filter((g) => g.global.startsWith(context.prefix))
+        .map((g) => {
+          const item = new vscode.CompletionItem(g.global, vscode.CompletionItemKind.Module);
+          item.detail = vscode.l10n.t('bindings namespace ({0} functions)', g.functions.length);
+          item.sortText = `0${g.global}`;
+          return item;
+        });
+    }
+    const ns = globals.find((g) => g.global === context.global);
+    if (ns === undefined) return [];
+    return ns.functions.map((fn) => {
+      const item = new vscode.CompletionItem(fn.name, vscode.CompletionItemKind.Function);
+      item.detail = fn.declaration[python ? 'python' : 'typescript'];
+      item.documentation = documentation(fn.description, item.detail, python);
+      item.sortText = `0${fn.name}`;
+      if (!context.bracket && !/^[A-Za-z_$][\w$]*$/.test(fn.name)) {
+        // `tools.my-tool` is not valid: complete `.my` into `["my-tool"]` by replacing the dot too
+        const start = position.translate(0, -(context.prefix.length + 1));
+        item.range = new vscode.Range(start, position);
+        item.insertText = `[${JSON.stringify(fn.name)}]`;
+        item.filterText = `.${fn.name}`;
+      }
+      return item;
+    });
+  }
+
+  async provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
+    const line = document.lineAt(position.line).text;
+    const at = memberAt(line, position.character);
+    if (at === undefined) return undefined;
+    const globals = await this.#globalsFor(document);
+    const fn = globals.find((g) => g.global === at.global)?.functions.find((f) => f.name === at.name);
+    if (fn === undefined) return undefined;
+    const python = document.languageId === 'python';
+    return new vscode.Hover(documentation(fn.description, fn.declaration[python ? 'python' : 'typescript'], python), new vscode.Range(position.line, at.start, position.line, at.end));
+  }
+
+  async #globalsFor(document: vscode.TextDocument): Promise<GlobalInfo[]> {
+    // bindings modules are code: nothing is imported for IntelliSense in Restricted Mode
+    if (!vscode.workspace.isTrusted) return [];
+    const notebook = vscode.workspace.notebookDocuments.find((nb) => nb.notebookType === NOTEBOOK_TYPE && nb.getCells().some((c) => c.document === document));
+    if (notebook === undefined) return [];
+    const file = this.#bindings.pathFor(notebook);
+    if (file === undefined) return [];
+    let model = this.#models.get(file);
+    if (model === undefined) {
+      model = this.#bindings.load(notebook).then((loaded) => {
+        if (loaded === undefined || !loaded.ok) {
+          if (loaded !== undefined) this.#log.debug(`no IntelliSense for ${file}: ${loaded.message}`);
+          this.#models.delete(file);
+          return [];
+        }
+        return completionModel(loaded.module);
+      });
+      this.#models.set(file, model);
+    }
+    return model;
+  }
+
+  dispose(): void {
+    for (const d of this.#disposables.splice(0)) d.dispose();
+  }
+}
+
+function documentation(description: string | undefined, declaration: string, python: boolean): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendCodeblock(declaration, python ? 'python' : 'typescript');
+  if (description !== undefined) md.appendMarkdown(`\n${description}`);
+  return md;
+}

@@ -1,0 +1,29 @@
+import os from 'node:os';
+import path from 'node:path';
+
+export interface NotebookPlace {
+  // folder of the notebook file, or of its workspace for untitled notebooks
+  dir: string;
+  // where the program runs (same folder)
+  cwd: string;
+}
+
+// Where a notebook lives on disk; undefined for virtual (non-file) documents, which cannot run cells.
+export function notebookPlace(input: { scheme: string; fsPath: string; workspaceFolder: string | undefined }): NotebookPlace | undefined {
+  if (input.scheme === 'file') {
+    const dir = path.dirname(input.fsPath);
+    return { dir, cwd: dir };
+  }
+  if (input.scheme === 'untitled') {
+    const dir = input.workspaceFolder ?? os.tmpdir();
+    return { dir, cwd: dir };
+  }
+  return undefined;
+}
+
+// The bindings module a notebook uses: its own `metadata.bindings`, else the workspace default setting.
+export function bindingsPathFor(input: { metadataBindings: unknown; notebookDir: string; defaultBindings: string; workspaceFolder: string | undefined }): string | undefined {
+  if (typeof input.metadataBindings === 'string' && input.metadataBindings.trim() !== '') return path.resolve(input.notebookDir, input.metadataBindings);
+  if (input.defaultBindings.trim() === '') return undefined;
+  return path.resolve(input.workspaceFolder ?? input.notebookDir, input.defaultBindings);
+}

@@ -1,0 +1,82 @@
+import { serializeNotebook } from '../../runtime/notebook/serialize.js';
+
+// What "New PTC Notebook" writes: a notebook with a starter cell per language and a small bindings module.
+export function starterNotebook(bindingsFileName: string, ids: { typescript: string; python: string }): string {
+  return serializeNotebook({
+    version: 1,
+    metadata: { bindings: `./${bindingsFileName}`, mode: 'mock' },
+    cells: [
+      {
+        kind: 'markdown',
+        source: [
+          '# Model program playground',
+          '',
+          'Each code cell is a program a model could write: the body of an async function that calls the bindings',
+          `declared in \`${bindingsFileName}\` (here \`tools.*\`). Only what it prints and returns reaches the model.`,
+          'Switch between mock and live handlers in the status bar.',
+        ].join('\n'),
+      },
+      {
+        kind: 'code',
+        language: 'typescript',
+        source: [
+          "const hits = await tools.search({ query: 'sandboxed notebooks' });",
+          'console.log(`found ${hits.length} result(s)`);',
+          'const [first] = hits;',
+          'return first ? await tools.summarize({ text: first.snippet }) : null;',
+        ].join('\n'),
+        metadata: { id: ids.typescript },
+      },
+      {
+        kind: 'code',
+        language: 'python',
+        source: [
+          "hits = await tools.search({'query': 'sandboxed notebooks'})",
+          "print(f'found {len(hits)} result(s)')",
+          "return [hit['title'] for hit in hits]",
+        ].join('\n'),
+        metadata: { id: ids.python },
+      },
+    ],
+  });
+}
+
+export const STARTER_BINDINGS = `// Bindings for the notebook next to this file: one key per global the programs see.
+// Each function has a JSON Schema for its input, a mock handler (default) and a live handler.
+const documents = [
+  { title: 'Sandboxing model programs', snippet: 'Each program runs in a fresh, confined process.' },
+  { title: 'Programmatic tool calling', snippet: 'The model writes one program that calls tools as functions.' },
+];
+
+export default {
+  tools: {
+    errorClass: { name: 'ToolError', memberNameProperty: 'toolName' },
+    functions: {
+      search: {
+        description: 'Search the documents; returns matching titles and snippets.',
+        input: {
+          type: 'object',
+          properties: { query: { type: 'string', description: 'words to look for' } },
+          required: ['query'],
+          additionalProperties: false,
+        },
+        mock: async ({ query }: { query: string }) =>
+          documents.filter((d) => query.split(/\\s+/).some((w) => d.snippet.toLowerCase().includes(w.toLowerCase()))),
+        live: async ({ query }: { query: string }) => {
+          throw new Error(\`no live search service is configured (query: \${query})\`);
+        },
+      },
+      summarize: {
+        description: 'Shorten a text to its first sentence.',
+        input: {
+          type: 'object',
+          properties: { text: { type: 'string' } },
+          required: ['text'],
+          additionalProperties: false,
+        },
+        mock: async ({ text }: { text: string }) => text.split('.')[0] + '.',
+      },
+    },
+  },
+};
+`;

@@ -1,0 +1,55 @@
+import * as vscode from 'vscode';
+import { type HostToRendererMessage, parseRendererToHost, RENDERER_ID, type RendererToHostMessage } from '../../webview/protocol/index.js';
+import type { Logger } from '../log/logger.js';
+
+export type RendererActionOutcome = { ok: true; message?: string } | { ok: false; message: string };
+
+export interface RendererHostDeps {
+  log: Logger;
+  // acts on the cell with this id in the editor's notebook
+  act: (type: RendererToHostMessage['type'], notebook: vscode.NotebookDocument, cellId: string | undefined) => Promise<RendererActionOutcome>;
+}
+
+// The host side of renderer messaging: validated requests in, one `ack` back to the editor that asked.
+export class RendererHost implements vscode.Disposable {
+  readonly #messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
+  readonly #deps: RendererHostDeps;
+  readonly #subscription: vscode.Disposable;
+
+  constructor(deps: RendererHostDeps) {
+    this.#deps = deps;
+    this.#subscription = this.#messaging.onDidReceiveMessage(({ editor, message }) => void this.#receive(editor, message));
+  }
+
+  // Tells the renderers in one editor about a cell (running, has a cassette) so they can enable their buttons.
+  postCellState(editor: vscode.NotebookEditor, state: Extract<HostToRendererMessage, { type: 'cell-state' }>): void {
+    void this.#messaging.postMessage(state, editor).then(undefined, (error: unknown) => this.#deps.log.debug('renderer did not take a cell-state message', error));
+  }
+
+  async #receive(editor: vscode.NotebookEditor, data: unknown): Promise<void> {
+    const parsed = parseRendererToHost(data);
+    if (!parsed.ok) {
+      this.#deps.log.warn(`renderer sent an invalid message: ${parsed.error}`);
+      return;
+    }
+    const message = parsed.message;
+    this.#deps.log.debug(`renderer message: ${message.type}${message.cellId === undefined ? '' : ` (cell ${message.cellId})`}`);
+    let outcome: RendererActionOutcome;
+    if (!vscode.workspace.isTrusted && message.type !== 'open-inspector') {
+      outcome = { ok: false, message: vscode.l10n.t('Cells do not run in Restricted Mode.') };
+    } else {
+      try {
+        outcome = await this.#deps.act(message.type, editor.notebook, message.cellId);
+      } catch (error) {
+        this.#deps.log.error(`renderer action ${message.type} failed`, error);
+        outcome = { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+    }
+    const ack: HostToRendererMessage = { type: 'ack', requestId: message.requestId, ok: outcome.ok, ...(outcome.message === undefined ? {} : { message: outcome.message.slice(0, 2_000) }) };
+    await this.#messaging.postMessage(ack, editor);
+  }
+
+  dispose(): void {
+    this.#subscription.dispose();
+  }
+}

@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..', '..', 'webview');
+
+function files(dir: string, ext: RegExp): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? files(full, ext) : ext.test(entry.name) ? [full] : [];
+  });
+}
+
+const sources = files(root, /\.ts$/).map((file) => ({ file: path.relative(root, file), text: readFileSync(file, 'utf8') }));
+const styles = files(root, /\.css$/).map((file) => ({ file: path.relative(root, file), text: readFileSync(file, 'utf8') }));
+
+describe('webview layering', () => {
+  test('imports neither Node built-ins nor vscode', () => {
+    const offenders = sources.filter(({ text }) => /from\s+['"](node:[^'"]+|vscode|fs|path|os|child_process|crypto|util)['"]/.test(text)).map((s) => s.file);
+    expect(offenders).toEqual([]);
+  });
+
+  test('imports only types from runtime/ (its schemas would pull classic zod into the bundle)', () => {
+    const offenders = sources.filter(({ text }) => /^import\s+(?!type\b)[^;]*from\s+['"][./]*runtime\//m.test(text)).map((s) => s.file);
+    expect(offenders).toEqual([]);
+  });
+
+  test('never parses HTML: no innerHTML, outerHTML, insertAdjacentHTML or document.write', () => {
+    const offenders = sources.filter(({ text }) => /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser)\b/.test(text)).map((s) => s.file);
+    expect(offenders).toEqual([]);
+  });
+
+  test('styles use theme variables, never literal colours', () => {
+    const offenders = styles.flatMap(({ file, text }) =>
+      text
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/var\(--[\w.-]+/g, 'var(')
+        .split('\n')
+        .filter((line) => /#[0-9a-fA-F]{3,8}\b|\brgba?\(|\bhsla?\(|\b(white|black|red|green|blue|gray|grey|yellow|orange)\b(?![-\w])/.test(line))
+        .map((line) => `${file}: ${line.trim()}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});

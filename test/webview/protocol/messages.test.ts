@@ -1,0 +1,59 @@
+import { describe, expect, test } from 'vitest';
+import { parseHostToInspector, parseInspectorToHost } from '../../../webview/protocol/inspector-messages.js';
+import { EMPTY_INSPECTOR_STATE, parseInspectorState } from '../../../webview/protocol/inspector-state.js';
+import { parseHostToRenderer, parseRendererToHost } from '../../../webview/protocol/renderer-messages.js';
+import { fixturePayload } from '../fixtures/run-results.mjs';
+
+describe('renderer messages', () => {
+  test.each([
+    { type: 'open-inspector', requestId: 'o#1', outputId: 'o' },
+    { type: 'open-inspector', requestId: 'o#1', outputId: 'o', cellId: 'c' },
+    { type: 'rerun', requestId: 'o#2', cellId: 'c' },
+    { type: 'record', requestId: 'o#3', cellId: 'c' },
+    { type: 'replay', requestId: 'o#4', cellId: 'c' },
+  ])('the host accepts $type', (message) => {
+    expect(parseRendererToHost(message)).toEqual({ ok: true, message });
+  });
+
+  test.each([
+    ['an unknown type', { type: 'delete', requestId: 'x', cellId: 'c' }],
+    ['a rerun without a cell', { type: 'rerun', requestId: 'x' }],
+    ['a missing request id', { type: 'record', cellId: 'c' }],
+    ['a non-object', 'rerun'],
+  ])('the host rejects %s', (_name, message) => {
+    expect(parseRendererToHost(message).ok).toBe(false);
+  });
+
+  test('the renderer accepts acks and cell state and rejects anything else', () => {
+    expect(parseHostToRenderer({ type: 'ack', requestId: 'o#1', ok: false, message: 'no cassette' }).ok).toBe(true);
+    expect(parseHostToRenderer({ type: 'cell-state', cellId: 'c', hasCassette: true, running: false }).ok).toBe(true);
+    expect(parseHostToRenderer({ type: 'ack', requestId: 'o#1' }).ok).toBe(false);
+    expect(parseHostToRenderer({ type: 'eval', code: '1' }).ok).toBe(false);
+  });
+});
+
+describe('inspector messages and state', () => {
+  const run = { id: 'r1', label: 'cell 1 · run 1', source: 'cell', payload: fixturePayload('success') };
+
+  test('the page accepts load, add-run and error; the host accepts ready, rerun and open-cassette', () => {
+    expect(parseHostToInspector({ type: 'load', runs: [run], selectedId: 'r1' }).ok).toBe(true);
+    expect(parseHostToInspector({ type: 'add-run', run, select: true }).ok).toBe(true);
+    expect(parseHostToInspector({ type: 'error', message: 'cassette is corrupt' }).ok).toBe(true);
+    expect(parseInspectorToHost({ type: 'ready', restoredRunIds: [] }).ok).toBe(true);
+    expect(parseInspectorToHost({ type: 'rerun', cellId: 'c' }).ok).toBe(true);
+    expect(parseInspectorToHost({ type: 'open-cassette' }).ok).toBe(true);
+  });
+
+  test('a run whose payload is malformed is refused', () => {
+    const bad = { ...run, payload: { ...run.payload, result: { ...run.payload.result, logs: 'x' } } };
+    expect(parseHostToInspector({ type: 'add-run', run: bad }).ok).toBe(false);
+    expect(parseInspectorToHost({ type: 'rerun' }).ok).toBe(false);
+  });
+
+  test('persisted state round-trips, and unreadable state starts empty', () => {
+    const state = { version: 1, runs: [run], selectedId: 'r1', tab: 'diff', diffLeftId: 'r1', diffRightId: 'r1' };
+    expect(parseInspectorState(JSON.parse(JSON.stringify(state)))).toEqual(state);
+    expect(parseInspectorState({ version: 2, runs: [] })).toEqual(EMPTY_INSPECTOR_STATE);
+    expect(parseInspectorState(undefined)).toEqual(EMPTY_INSPECTOR_STATE);
+  });
+});
