@@ -1,6 +1,7 @@
 import type { CliCommand } from '../usage-error.js';
 import { notebookCommand } from './notebook.js';
 import { runCommand } from './run.js';
+import { sdkCommand } from './sdk.js';
 
 // Every `ptc` subcommand; each lives in its own file next to this one.
-export const COMMANDS: CliCommand[] = [runCommand, notebookCommand];
+export const COMMANDS: CliCommand[] = [runCommand, notebookCommand, sdkCommand];

@@ -1,0 +1,44 @@
+import { parseArgs } from 'node:util';
+import { BindingsModuleError, type BindingsModule } from '../../bindings/module-format.js';
+import { loadBindingsModule } from '../../bindings/module-loader.js';
+import { renderSdk } from '../../sdk/index.js';
+import { UsageError, type CliCommand } from '../usage-error.js';
+
+const USAGE = `ptc sdk --bindings <module> [--language typescript|python] [--declarations]`;
+
+// `ptc sdk`: prints exactly what a harness puts in front of the model (or, with --declarations, the declarations alone).
+export const sdkCommand: CliCommand = {
+  name: 'sdk',
+  summary: 'print the run_code description and SDK the model sees for a bindings module',
+  usage: USAGE,
+  async run(argv, io) {
+    let values;
+    try {
+      ({ values } = parseArgs({
+        args: argv,
+        strict: true,
+        allowPositionals: false,
+        options: { bindings: { type: 'string' }, language: { type: 'string' }, declarations: { type: 'boolean' } },
+      }));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');
+    const language = values.language ?? 'typescript';
+    if (language !== 'typescript' && language !== 'python') throw new UsageError(`--language expects one of typescript|python, got "${language}"`);
+    let module: BindingsModule;
+    try {
+      module = await loadBindingsModule(values.bindings);
+    } catch (error) {
+      if (error instanceof BindingsModuleError) throw new UsageError(error.message);
+      throw error;
+    }
+    try {
+      const sdk = renderSdk(module, language);
+      io.stdout(values.declarations === true ? sdk.declarations : sdk.text);
+      return 0;
+    } finally {
+      await module.dispose();
+    }
+  },
+};

@@ -1,0 +1,78 @@
+import { isAttributeSafe, NameRegistry, pascal, pyString } from './python-names.js';
+import { errorClasses, type SdkNamespace } from './sdk-source.js';
+import { newPyWalk, PY_JSON, pyDocstring, PyStubContext, pyType } from './schema-py.js';
+import { argsOmittable, docLines } from './schema-walk.js';
+
+interface Method {
+  name: string;
+  attribute: boolean;
+  args: string;
+  result: string;
+  optional: boolean;
+  doc: string | undefined;
+}
+
+// The static stub a Python program runs against: typing import, JsonValue alias, error classes, TypedDicts, one Protocol per global.
+export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): string {
+  const names = new NameRegistry();
+  const classes = errorClasses(namespaces);
+  for (const ns of namespaces) names.reserve(ns.global);
+  for (const cls of classes) names.reserve(cls.name);
+  const stub = new PyStubContext(names);
+  const protocols = namespaces.map((ns) => ({ ns, className: names.claim(pascal(ns.global, 'Namespace')) }));
+
+  const bodies = protocols.map(({ ns, className }) => {
+    const methods: Method[] = ns.functions.map((fn) => {
+      const prefix = `${className}${pascal(fn.name, 'Tool')}`;
+      const args = fn.input === undefined ? PY_JSON : pyType(fn.input, newPyWalk(fn.input, stub), `${prefix}Args`);
+      const result = fn.output === undefined ? PY_JSON : pyType(fn.output, newPyWalk(fn.output, stub), `${prefix}Result`);
+      return { name: fn.name, attribute: false, args, result, optional: argsOmittable(fn.input), doc: fn.description };
+    });
+    return { ns, className, methods };
+  });
+  // decided after every TypedDict is named, so no method can shadow a name the annotations use
+  for (const body of bodies) for (const m of body.methods) m.attribute = isAttributeSafe(m.name, names.taken);
+
+  stub.imports.add('Dict').add('List').add('Union');
+  if (namespaces.length > 0) stub.imports.add('Protocol');
+  const subscripted = bodies.map((b) => b.methods.filter((m) => !m.attribute));
+  if (subscripted.some((list) => list.length > 0)) stub.imports.add('Awaitable').add('Callable').add('Literal');
+  if (subscripted.some((list) => list.length > 1)) stub.imports.add('overload');
+
+  const blocks: string[] = [`from typing import ${[...stub.imports].sort().join(', ')}`];
+  blocks.push(`# Every argument and result is lossless JSON (plain dicts and lists; TypedDicts below are static types only).\n${PY_JSON} = Union[None, bool, int, float, str, List["${PY_JSON}"], Dict[str, "${PY_JSON}"]]`);
+  for (const cls of classes) {
+    const where = cls.globals.map((g) => `\`${g}\``).join(', ');
+    blocks.push(
+      [
+        `class ${cls.name}(Exception):`,
+        ...pyDocstring(`Raised by a failed ${where} call; str(error) is the tool's error text.`, '    '),
+        isAttributeSafe(cls.memberNameProperty, new Set()) ? `    ${cls.memberNameProperty}: str` : `    # getattr(error, ${pyString(cls.memberNameProperty)}) names the function that failed`,
+        ...(isAttributeSafe(cls.memberNameProperty, new Set()) ? pyDocstring('The function whose call failed.', '    ') : []),
+      ].join('\n'),
+    );
+  }
+  blocks.push(...stub.definitions);
+  for (const { ns, className, methods } of bodies) {
+    const failure = ns.errorClass === undefined ? 'RuntimeError' : ns.errorClass.name;
+    const lines = [`class ${className}(Protocol):`, ...pyDocstring(`Tools of \`${ns.global}\`; a failed call raises ${failure}.`, '    ')];
+    const exotic = methods.filter((m) => !m.attribute);
+    for (const m of methods.filter((x) => x.attribute)) {
+      lines.push('');
+      lines.push(`    async def ${m.name}(self, args: ${m.args}${m.optional ? ' = ...' : ''}) -> ${m.result}:`);
+      // `...` after the docstring keeps the body a stub for type checkers
+      lines.push(...(m.doc === undefined ? [] : pyDocstring(m.doc, '        ')), '        ...');
+    }
+    for (const m of exotic) {
+      lines.push('');
+      // names that are not plain attributes are reached by subscript: `tools["my-tool"](args)`
+      lines.push(`    # ${ns.global}[${pyString(m.name)}](args${m.optional ? '=…' : ''})${m.doc === undefined ? '' : ':'}`);
+      if (m.doc !== undefined) lines.push(...docLines(m.doc).map((l) => `    #   ${l}`.replace(/\s+$/, '')));
+      if (exotic.length > 1) lines.push('    @overload');
+      lines.push(`    def __getitem__(self, name: Literal[${pyString(m.name)}]) -> Callable[[${m.args}], Awaitable[${m.result}]]: ...`);
+    }
+    blocks.push(lines.join('\n'));
+  }
+  if (namespaces.length > 0) blocks.push(protocols.map(({ ns, className }) => `${ns.global}: ${className}`).join('\n'));
+  return `${blocks.join('\n\n\n')}\n`;
+}
