@@ -1,40 +1,29 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import * as vscode from 'vscode';
 import { encodeChecked } from '../../runtime/json/lossless.js';
-import { cassetteName, defaultCassetteDir } from '../../runtime/notebook/plan.js';
 import { prettyJson } from '../../runtime/notebook/pretty-json.js';
-import type { CellMetadata } from '../../runtime/notebook/schema.js';
 import type { JsonValue } from '../../runtime/protocol/json-value.js';
 import { COMMANDS } from '../constants.js';
 import type { PtcNotebookController } from '../execution/controller.js';
 import type { Logger } from '../log/logger.js';
 import { latestPayload } from '../notebook/cell-results.js';
-import { notebookPlace } from '../notebook/locations.js';
+import { cassettePathOf } from '../notebook/cassette-path.js';
 import { outputMetaOf } from '../notebook/output-meta.js';
 import { targetCell } from './target-cell.js';
 
 export type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
-
-// Where a cell's cassette lives (`.ptc/cassettes/<cell id>.json` next to the notebook).
-export function cassettePathOf(cell: vscode.NotebookCell): string | undefined {
-  const workspaceFolder = vscode.workspace.getWorkspaceFolder(cell.notebook.uri)?.uri.fsPath;
-  const place = notebookPlace({ scheme: cell.notebook.uri.scheme, fsPath: cell.notebook.uri.fsPath, workspaceFolder });
-  if (place === undefined) return undefined;
-  return path.join(defaultCassetteDir(place.dir), `${cassetteName(cell.metadata as CellMetadata, cell.index)}.json`);
-}
 
 function codeCell(arg: unknown): vscode.NotebookCell | undefined {
   const cell = targetCell(arg);
   return cell?.kind === vscode.NotebookCellKind.Code ? cell : undefined;
 }
 
-const NO_CELL: CommandOutcome = { ok: false, message: vscode.l10n.t('Select a code cell of a PTC notebook first.') };
+export const noCell = (): CommandOutcome => ({ ok: false, message: vscode.l10n.t('Select a code cell of a PTC notebook first.') });
 
 // `ptcPlayground.recordCell`: runs the cell with its handlers and writes its calls to the cell's cassette.
 export async function recordCell(controller: PtcNotebookController, log: Logger, arg?: unknown): Promise<CommandOutcome> {
   const cell = codeCell(arg);
-  if (cell === undefined) return NO_CELL;
+  if (cell === undefined) return noCell();
   const ran = await controller.executeWithOverride(cell, { force: { mode: 'record' } });
   if (!ran) return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
   const meta = [...cell.outputs].reverse().map((o) => outputMetaOf(o.metadata)).find((m) => m?.kind === 'result');
@@ -48,7 +37,7 @@ export async function recordCell(controller: PtcNotebookController, log: Logger,
 // `ptcPlayground.replayCell`: runs the cell with every binding call answered from its cassette (no handler runs).
 export async function replayCell(controller: PtcNotebookController, arg?: unknown): Promise<CommandOutcome> {
   const cell = codeCell(arg);
-  if (cell === undefined) return NO_CELL;
+  if (cell === undefined) return noCell();
   const cassette = cassettePathOf(cell);
   if (cassette === undefined || !fs.existsSync(cassette)) {
     return { ok: false, message: vscode.l10n.t('No cassette for this cell yet ({0}). Record the cell first.', cassette === undefined ? '?' : vscode.workspace.asRelativePath(cassette)) };

@@ -32,7 +32,7 @@ export async function switchMode(log: Logger, arg?: unknown, modeArg?: unknown):
   return applied ? mode : undefined;
 }
 
-const CELL_MODE_CHOICES = [
+const cellModeChoices = () => [
   { value: undefined, label: vscode.l10n.t('Use the notebook\'s mode') },
   { value: 'mock', label: 'mock' },
   { value: 'live', label: 'live' },
@@ -49,7 +49,7 @@ export async function setCellMode(log: Logger, cellArg?: unknown, modeArg?: unkn
   else if (CellModeSchema.safeParse(modeArg).success) mode = modeArg as string;
   else {
     const picked = await vscode.window.showQuickPick(
-      CELL_MODE_CHOICES.map((c) => ({ label: c.label, value: c.value })),
+      cellModeChoices().map((c) => ({ label: c.label, value: c.value })),
       { title: vscode.l10n.t('Binding mode for cell {0}', cell.index + 1) },
     );
     if (picked === undefined) return;

@@ -16,7 +16,8 @@ export interface ControllerDeps {
   log: Logger;
   run: CellJobDeps['run'];
   approveRuntimePaths: (language: 'typescript' | 'python', scope: vscode.Uri) => ReturnType<CellJobDeps['approveRuntimePaths']>;
-  // told about every finished cell (status bar, inspector)
+  // told when a cell starts and finishes running (status bar, inspector, renderer buttons)
+  onDidStart?: (cell: vscode.NotebookCell) => void;
   onDidFinish?: (cell: vscode.NotebookCell, outcome: CellJobOutcome) => void;
 }
 
@@ -101,6 +102,7 @@ export class PtcNotebookController implements vscode.Disposable {
     const { config } = readConfig(notebook.uri);
     const notebookMetadata = notebook.metadata as NotebookMetadata;
     this.#running.add(cell);
+    this.#deps.onDidStart?.(cell);
     try {
       const outcome = await runCellJob(
         executionPort(execution, cellId),

@@ -1,13 +1,15 @@
+import fs from 'node:fs';
 import * as vscode from 'vscode';
 import { type HostToRendererMessage, parseRendererToHost, RENDERER_ID, type RendererToHostMessage } from '../../webview/protocol/index.js';
 import type { Logger } from '../log/logger.js';
+import { cassettePathOf } from '../notebook/cassette-path.js';
 
 export type RendererActionOutcome = { ok: true; message?: string } | { ok: false; message: string };
 
 export interface RendererHostDeps {
   log: Logger;
-  // acts on the cell with this id in the editor's notebook
-  act: (type: RendererToHostMessage['type'], notebook: vscode.NotebookDocument, cellId: string | undefined) => Promise<RendererActionOutcome>;
+  // acts on the cell the message names, in the editor's notebook
+  act: (message: RendererToHostMessage, notebook: vscode.NotebookDocument) => Promise<RendererActionOutcome>;
 }
 
 // The host side of renderer messaging: validated requests in, one `ack` back to the editor that asked.
@@ -26,6 +28,17 @@ export class RendererHost implements vscode.Disposable {
     void this.#messaging.postMessage(state, editor).then(undefined, (error: unknown) => this.#deps.log.debug('renderer did not take a cell-state message', error));
   }
 
+  // Tells every editor showing the cell's notebook whether it runs and has a cassette.
+  postCellStateFor(cell: vscode.NotebookCell, running: boolean): void {
+    const cellId: unknown = cell.metadata.id;
+    if (typeof cellId !== 'string') return;
+    const cassette = cassettePathOf(cell);
+    const hasCassette = cassette !== undefined && fs.existsSync(cassette);
+    for (const editor of vscode.window.visibleNotebookEditors) {
+      if (editor.notebook === cell.notebook) this.postCellState(editor, { type: 'cell-state', cellId, hasCassette, running });
+    }
+  }
+
   async #receive(editor: vscode.NotebookEditor, data: unknown): Promise<void> {
     const parsed = parseRendererToHost(data);
     if (!parsed.ok) {
@@ -39,7 +52,7 @@ export class RendererHost implements vscode.Disposable {
       outcome = { ok: false, message: vscode.l10n.t('Cells do not run in Restricted Mode.') };
     } else {
       try {
-        outcome = await this.#deps.act(message.type, editor.notebook, message.cellId);
+        outcome = await this.#deps.act(message, editor.notebook);
       } catch (error) {
         this.#deps.log.error(`renderer action ${message.type} failed`, error);
         outcome = { ok: false, message: error instanceof Error ? error.message : String(error) };

@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import type { BindingsService } from '../bindings/bindings-service.js';
+import type { RuntimePathApprovals } from '../config/runtime-path-approvals.js';
+import { COMMANDS, type CommandId } from '../constants.js';
+import type { PtcNotebookController } from '../execution/controller.js';
+import type { InspectorPanels } from '../inspector/inspector-panel.js';
+import type { Logger } from '../log/logger.js';
+import type { SdkDocuments } from '../sdk/sdk-documents.js';
+import { type CommandOutcome, copyResultJson, noCell, recordCell, replayCell, reportOutcome } from './cell-commands.js';
+import { setCellMode, switchMode } from './mode-commands.js';
+import { newNotebook } from './new-notebook.js';
+import { targetCell, targetNotebook } from './target-cell.js';
+
+export interface CommandDeps {
+  log: Logger;
+  controller: PtcNotebookController;
+  bindings: BindingsService;
+  approvals: RuntimePathApprovals;
+  inspector: InspectorPanels;
+  sdk: SdkDocuments;
+}
+
+// `ptcPlayground.openInspector [cell]`: the run inspector on the cell's latest result.
+export function openInspector(inspector: InspectorPanels, arg?: unknown): CommandOutcome {
+  const cell = targetCell(arg);
+  if (cell === undefined) return noCell();
+  return inspector.open(cell) ? { ok: true } : { ok: false, message: vscode.l10n.t('This cell has no result to inspect yet: run it first.') };
+}
+
+// Every contributed command; each handler resolves to something tests can assert (outcome, mode, uri).
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const { log, controller, bindings, approvals, inspector, sdk } = deps;
+  const withReport = (run: (arg?: unknown) => Promise<CommandOutcome> | CommandOutcome) => async (arg?: unknown) => {
+    const outcome = await run(arg);
+    void reportOutcome(outcome, arg).catch((error: unknown) => log.warn('could not show a command outcome', error));
+    return outcome;
+  };
+  const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
+    [COMMANDS.newNotebook]: (uri) => newNotebook(log, uri),
+    [COMMANDS.showModelView]: async (arg) => {
+      const notebook = targetNotebook(arg) ?? targetCell(arg)?.notebook;
+      if (notebook === undefined) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Open a PTC notebook to see what the model sees.'));
+        return undefined;
+      }
+      const cell = targetCell(arg);
+      const language = cell?.document.languageId === 'python' ? 'python' : 'typescript';
+      await sdk.show(notebook, language);
+      return sdk.uriFor(notebook, language);
+    },
+    [COMMANDS.switchMode]: (arg, mode) => switchMode(log, arg, mode),
+    [COMMANDS.setCellMode]: (cell, mode) => setCellMode(log, cell, mode),
+    [COMMANDS.recordCell]: withReport((arg) => recordCell(controller, log, arg)),
+    [COMMANDS.replayCell]: withReport((arg) => replayCell(controller, arg)),
+    [COMMANDS.openInspector]: withReport((arg) => openInspector(inspector, arg)),
+    [COMMANDS.copyResultJson]: withReport((arg) => copyResultJson(arg)),
+    [COMMANDS.reloadBindings]: () => {
+      bindings.reloadAll();
+      return true;
+    },
+    [COMMANDS.reviewRuntimePaths]: async () => {
+      await approvals.reset();
+      void vscode.window.showInformationMessage(vscode.l10n.t('Interpreter path approvals cleared: the next run asks again.'));
+      return true;
+    },
+    [COMMANDS.showLog]: () => {
+      log.show();
+      return true;
+    },
+  };
+  return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
+}

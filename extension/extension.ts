@@ -1,0 +1,96 @@
+import * as vscode from 'vscode';
+import { createRuntime } from '../runtime/index.js';
+import { BindingsCache } from '../runtime/notebook/bindings-cache.js';
+import { BindingsService } from './bindings/bindings-service.js';
+import { registerCommands } from './commands/register-commands.js';
+import { readConfig, watchConfig } from './config/config.js';
+import { RuntimePathApprovals } from './config/runtime-path-approvals.js';
+import { LOG_CHANNEL_NAME, NOTEBOOK_TYPE } from './constants.js';
+import { PtcNotebookController } from './execution/controller.js';
+import { RuntimePool } from './execution/runtime-pool.js';
+import { InspectorPanels } from './inspector/inspector-panel.js';
+import { BindingsIntelliSense } from './intellisense/bindings-intellisense.js';
+import { createLogger, type Logger } from './log/logger.js';
+import { homeScrubber } from './log/scrub.js';
+import { SerializerRegistration } from './notebook/serializer-registration.js';
+import { rendererAction } from './renderer/renderer-actions.js';
+import { RendererHost } from './renderer/renderer-host.js';
+import { SdkDocuments } from './sdk/sdk-documents.js';
+import { CellStatusProvider } from './status/cell-status.js';
+import { ModeStatusItem } from './status/mode-status.js';
+
+// deactivate() must wait for child processes and MCP servers to stop; disposables cannot be awaited
+let shutdown: (() => Promise<void>) | undefined;
+
+function wire(context: vscode.ExtensionContext, log: Logger): void {
+  const subscriptions = context.subscriptions;
+  const cache = new BindingsCache({ onDisposeError: (file, error) => log.warn(`disposing bindings module ${file} failed`, error) });
+  const pool = new RuntimePool({ create: createRuntime, bindings: cache, log });
+  shutdown = async () => {
+    await pool.dispose();
+    await cache.dispose();
+  };
+  const approvals = new RuntimePathApprovals(context.workspaceState, log);
+  const bindings = new BindingsService(cache, log);
+  const cellStatus = new CellStatusProvider();
+  const inspector = new InspectorPanels({
+    extensionUri: context.extensionUri,
+    log,
+    rerun: async (notebookUri, cellId) => {
+      const notebook = vscode.workspace.notebookDocuments.find((nb) => nb.uri.toString() === notebookUri);
+      const cell = notebook?.getCells().find((c) => c.metadata.id === cellId);
+      if (cell !== undefined) await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: cell.notebook.uri });
+    },
+  });
+  const controller = new PtcNotebookController({
+    log,
+    run: (request, paths) => pool.run(request, paths),
+    approveRuntimePaths: (language, scope) => approvals.approve(language, scope),
+    onDidStart: (cell) => renderers.postCellStateFor(cell, true),
+    onDidFinish: (cell) => {
+      cellStatus.refresh();
+      inspector.noteRun(cell);
+      renderers.postCellStateFor(cell, false);
+    },
+  });
+  const renderers = new RendererHost({ log, act: (message, notebook) => rendererAction({ controller, inspector, log }, message, notebook) });
+  const sdk = new SdkDocuments(bindings, log);
+  subscriptions.push(
+    new SerializerRegistration(log, () => readConfig().config['notebook.saveOutputs']),
+    bindings,
+    controller,
+    inspector,
+    renderers,
+    sdk,
+    cellStatus,
+    vscode.notebooks.registerNotebookCellStatusBarItemProvider(NOTEBOOK_TYPE, cellStatus),
+    new ModeStatusItem(),
+    new BindingsIntelliSense(bindings, log),
+    watchConfig(log, (changed) => log.info(`settings changed: ${changed.join(', ')}`)),
+    ...registerCommands({ log, controller, bindings, approvals, inspector, sdk }),
+    { dispose: () => void shutdown?.().catch((error: unknown) => log.warn('shutdown failed', error)) },
+  );
+  for (const problem of readConfig().problems) log.warn(`setting ptcPlayground.${problem.key}: ${problem.message}`);
+}
+
+// Registers everything; activation failures are shown (VS Code would only log them) and rethrown.
+export function activate(context: vscode.ExtensionContext): void {
+  const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
+  context.subscriptions.push(channel);
+  const log = createLogger(channel, homeScrubber());
+  try {
+    wire(context, log);
+    log.info(`activated (${context.extension.packageJSON.version as string}, VS Code ${vscode.version}, Node ${process.versions.node}, workspace ${vscode.workspace.isTrusted ? 'trusted' : 'restricted'})`);
+  } catch (error) {
+    log.error('activation failed', error);
+    void vscode.window.showErrorMessage(vscode.l10n.t('PTC Playground failed to start: {0}', error instanceof Error ? error.message : String(error)));
+    throw error;
+  }
+}
+
+// Stops every running cell's process and every MCP server the bindings started.
+export async function deactivate(): Promise<void> {
+  const stop = shutdown;
+  shutdown = undefined;
+  await stop?.();
+}
