@@ -76,7 +76,10 @@ export interface RuntimeOptions {
   nodePath?: string;
   // CPython executable for Python programs (default: python3 on PATH, resolved once)
   pythonPath?: string;
-  // number of pre-started spare processes per language (0 = always cold start)
+  // Pre-started, never-used processes kept per language for the settings of its latest run (default 0 = always
+  // cold start). A run whose launch settings match (interpreter, memoryMb, sandbox plan, cwd) takes one instead of
+  // starting a process, and a replacement starts in the background; the first run of new settings is cold.
+  // Worth 1 for interactive hosts (the extension, `ptc notebook`); a one-shot `ptc run` should leave it at 0.
   spares?: number;
   defaults?: Partial<Pick<CodeRunSpec, 'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'sandbox' | 'maxPendingCalls'>>;
 }
@@ -84,5 +87,9 @@ export interface RuntimeOptions {
 export interface Runtime {
   resolve(request: CodeRunRequest): CodeRunSpec;
   run(spec: CodeRunSpec): Promise<RunResult>;
+  // Starts spare processes for runs like `spec` ahead of the first one; true once one is ready
+  // (false when `spares` is 0, the language has no spares, or none could start). Never runs the program.
+  warm(spec: CodeRunSpec): Promise<boolean>;
+  // Stops every run and kills every idle spare.
   dispose(): Promise<void>;
 }

@@ -6,7 +6,9 @@ import { resolveRequest } from './contract/resolve.js';
 import { failedBeforeSpawn } from './engine/early-results.js';
 import type { RunResult } from './protocol/run-result.js';
 import { sandboxCapabilities } from './sandbox/probe.js';
-import { runNodeProgram } from './typescript/node-backend.js';
+import { SparePool } from './engine/spare-pool.js';
+import { runNodeProgram, warmNodeSpare, type NodeBackendDeps } from './typescript/node-backend.js';
+import type { NodeChildProcess } from './typescript/node-child-process.js';
 import { probeNode, type NodeLookup } from './typescript/node-executable.js';
 import { runPythonProgram } from './python/python-backend.js';
 
@@ -26,23 +28,36 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const active = new Set<AbortController>();
   const running = new Set<Promise<RunResult>>();
   let nodeLookup: NodeLookup | undefined;
+  // validated here so a bad count is a misuse at creation, not at the first run
+  const nodeSpares = new SparePool<NodeChildProcess>(options.spares ?? 0);
 
   const resolve = (request: CodeRunRequest): CodeRunSpec => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
     return resolveRequest(request, options);
   };
 
-  const execute = async (spec: CodeRunSpec, signal: AbortSignal): Promise<RunResult> => {
-    const scoped: CodeRunSpec = { ...spec, signal };
-    const caps = sandboxCapabilities();
-    if (spec.language === 'python') return runPythonProgram(scoped, { caps, pythonPath: options.pythonPath });
+  const nodeDeps = (): NodeBackendDeps | string => {
     nodeLookup ??= probeNode(options.nodePath ?? process.execPath);
     const bootstrapPath = locateAsset('runtime/node-child.cjs');
-    if (!nodeLookup.ok || bootstrapPath === undefined) {
-      const message = !nodeLookup.ok ? nodeLookup.message : 'the Node child bootstrap (runtime/node-child.cjs) is missing: run `npm run build`';
-      return failedBeforeSpawn(scoped, unconfined(), { kind: 'worker-exit', message });
-    }
-    return runNodeProgram(scoped, { node: nodeLookup.node, bootstrapPath, caps });
+    if (!nodeLookup.ok) return nodeLookup.message;
+    if (bootstrapPath === undefined) return 'the Node child bootstrap (runtime/node-child.cjs) is missing: run `npm run build`';
+    return { node: nodeLookup.node, bootstrapPath, caps: sandboxCapabilities(), spares: nodeSpares };
+  };
+
+  const execute = async (spec: CodeRunSpec, signal: AbortSignal): Promise<RunResult> => {
+    const scoped: CodeRunSpec = { ...spec, signal };
+    if (spec.language === 'python') return runPythonProgram(scoped, { caps: sandboxCapabilities(), pythonPath: options.pythonPath });
+    const deps = nodeDeps();
+    if (typeof deps === 'string') return failedBeforeSpawn(scoped, unconfined(), { kind: 'worker-exit', message: deps });
+    return runNodeProgram(scoped, deps);
+  };
+
+  const warm = async (spec: CodeRunSpec): Promise<boolean> => {
+    if (disposed) throw new RuntimeMisuseError('runtime is disposed');
+    if (spec === null || typeof spec !== 'object' || spec.resolved !== true) throw new RuntimeMisuseError('warm() takes the spec returned by resolve()');
+    if (spec.language !== 'typescript') return false;
+    const deps = nodeDeps();
+    return typeof deps === 'string' ? false : warmNodeSpare(spec, deps);
   };
 
   const run = async (spec: CodeRunSpec): Promise<RunResult> => {
@@ -68,8 +83,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const dispose = async (): Promise<void> => {
     disposed = true;
     for (const controller of active) controller.abort(new Error('runtime disposed'));
-    await Promise.allSettled([...running]);
+    await Promise.allSettled([...running, nodeSpares.dispose()]);
   };
 
-  return { resolve, run, dispose };
+  return { resolve, run, warm, dispose };
 }

@@ -9,6 +9,8 @@ export interface LaunchOptions {
   env: Record<string, string>;
   // number of extra pipe descriptors after stdio (fd 3, 4, …)
   extraPipes: number;
+  // argv starts a PID namespace whose init takes every descendant with it: no /proc scan needed at kill time
+  ownPidNamespace?: boolean;
 }
 
 export interface ExitInfo {
@@ -57,9 +59,11 @@ export function launchChild(options: LaunchOptions): LaunchedChild {
   const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: options.env, stdio, detached: true, windowsHide: true });
   const pid = child.pid;
   // a descendant snapshot taken before the kill catches grandchildren that left the group (setsid)
+  let exited = false;
   const killTree = (): void => {
     if (pid === undefined) return;
-    const descendants = listDescendants(pid);
+    // the scan costs milliseconds per run; once `pid` is reaped nothing is its descendant any more
+    const descendants = options.ownPidNamespace === true || exited ? [] : listDescendants(pid);
     for (const target of [-pid, pid, ...descendants]) {
       try {
         process.kill(target, 'SIGKILL');
@@ -69,7 +73,10 @@ export function launchChild(options: LaunchOptions): LaunchedChild {
     }
   };
   const closed = new Promise<ExitInfo>((resolve) => {
-    child.once('close', (code, signal) => resolve({ code, signal }));
+    child.once('close', (code, signal) => {
+      exited = true;
+      resolve({ code, signal });
+    });
     child.once('error', (error) => {
       spawnErrorResolve(error);
       resolve({ code: null, signal: null });

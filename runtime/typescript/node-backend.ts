@@ -1,19 +1,17 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
-import { encodeFrame, FrameDecoder } from '../channel/frame-codec.js';
 import { LIMITS } from '../contract/limits.js';
 import { RunSession } from '../engine/run-session.js';
+import type { SpareKey, SparePool } from '../engine/spare-pool.js';
 import { decodeLossless, encodeChecked, checkLossless } from '../json/lossless.js';
 import { captureLines } from '../output/pipe-lines.js';
-import { decodeShimExit, launchChild, type ExitInfo } from '../process/launch.js';
+import { decodeShimExit, type ExitInfo } from '../process/launch.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { ChildFrameSchema, type BootFrame } from '../protocol/node-wire.js';
-import type { RunResult } from '../protocol/run-result.js';
+import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import type { SandboxCapabilities } from '../sandbox/probe.js';
 import { planSandbox } from '../sandbox/plan.js';
 import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
+import { NodeChildProcess, type NodeChildLaunch } from './node-child-process.js';
 import type { NodeExecutable } from './node-executable.js';
 import { stripProgram } from './strip.js';
 
@@ -21,36 +19,65 @@ export interface NodeBackendDeps {
   node: NodeExecutable;
   bootstrapPath: string;
   caps: SandboxCapabilities;
+  // pre-started children; absent or size 0 = every run starts cold
+  spares?: SparePool<NodeChildProcess>;
 }
 
 const SHIM = ['/bin/sh', '-c', '"$@"; exit $?', 'ptc-init'];
 const PERMISSION_MECHANISM = 'node-permission-model';
 
-// Runs one TypeScript program in a fresh Node process and settles it into a RunResult.
-export async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<RunResult> {
+type PlannedRun = { ok: true; report: SandboxReport; launch: NodeChildLaunch; key: SpareKey } | { ok: false; failure: RunFailure; report: SandboxReport };
+
+// Everything a process is launched with, decided before any program is known (so a spare can be launched early).
+function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): PlannedRun {
   const layer = deps.node.permissionFlag === undefined ? undefined : { mechanism: PERMISSION_MECHANISM };
   const plan = planSandbox(spec.sandbox, deps.caps, { filesystem: layer, childProcess: layer });
-  if (spec.signal?.aborted) return failedBeforeSpawn(spec, plan.report, { kind: 'abort', message: abortMessage(spec.signal) });
-  if (!plan.ok) return failedBeforeSpawn(spec, plan.report, { kind: 'sandbox-unavailable', message: plan.message });
+  if (!plan.ok) return { ok: false, report: plan.report, failure: { kind: 'sandbox-unavailable', message: plan.message } };
+  const viaShim = plan.wrapper.length > 0;
+  const prefix = [...plan.wrapper, ...(viaShim ? SHIM : [])];
+  const confine = plan.useBackendLayers;
+  const pidNamespace = plan.wrapper.includes('--pid') && plan.wrapper.includes('--kill-child');
+  const launch: NodeChildLaunch = { argv: (tmpdir) => [...prefix, ...nodeArgv(deps, spec, confine, tmpdir)], cwd: spec.cwd, viaShim, pidNamespace };
+  // every launch setting a program could observe; the temp dir differs per process by design
+  const config = JSON.stringify([deps.node.path, deps.node.permissionFlag ?? null, deps.bootstrapPath, spec.memoryMb, spec.cwd, confine, prefix]);
+  return { ok: true, report: plan.report, launch, key: { language: 'typescript', config } };
+}
+
+// Starts (if needed) a spare for this spec's launch settings; resolves true once one is ready.
+export async function warmNodeSpare(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<boolean> {
+  const planned = planRun(spec, deps);
+  if (!planned.ok || deps.spares === undefined) return false;
+  return deps.spares.warm(planned.key, () => new NodeChildProcess(planned.launch));
+}
+
+// Runs one TypeScript program in a fresh Node process (a never-used spare or a cold start) and settles it.
+export async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<RunResult> {
+  const planned = planRun(spec, deps);
+  if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
+  if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
   const stripped = await stripProgram(spec.program);
   if (!stripped.ok) {
     const failure = stripped.location === undefined ? { kind: 'exception' as const, message: stripped.message } : { kind: 'exception' as const, message: stripped.message, location: stripped.location };
-    return failedBeforeSpawn(spec, plan.report, failure);
+    return failedBeforeSpawn(spec, planned.report, failure);
   }
-  if (spec.signal?.aborted) return failedBeforeSpawn(spec, plan.report, { kind: 'abort', message: abortMessage(spec.signal) });
+  if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
 
-  const session = new RunSession(spec, plan.report);
-  let tmpdir: string;
-  try {
-    tmpdir = await fs.mkdtemp(path.join(os.tmpdir(), 'ptc-run-'));
-  } catch (error) {
-    session.fail({ kind: 'worker-exit', message: `could not create the run's private temp dir: ${(error as Error).message}` });
-    return session.result();
+  const session = new RunSession(spec, planned.report);
+  const start = (): NodeChildProcess => new NodeChildProcess(planned.launch);
+  let child = await deps.spares?.take(planned.key);
+  if (child === undefined) {
+    try {
+      child = start();
+    } catch (error) {
+      session.fail({ kind: 'worker-exit', message: `could not create the run's private temp dir: ${(error as Error).message}` });
+      return session.result();
+    }
   }
   try {
-    return await superviseChild(spec, deps, session, plan.useBackendLayers, plan.wrapper, tmpdir, stripped.code);
+    return await superviseChild(spec, session, child, stripped.code);
   } finally {
-    await fs.rm(tmpdir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+    await child.discard();
+    deps.spares?.refill(planned.key, start);
   }
 }
 
@@ -63,29 +90,15 @@ function nodeArgv(deps: NodeBackendDeps, spec: CodeRunSpec, confine: boolean, tm
   return [deps.node.path, ...flags, deps.bootstrapPath];
 }
 
-async function superviseChild(
-  spec: CodeRunSpec,
-  deps: NodeBackendDeps,
-  session: RunSession,
-  confine: boolean,
-  wrapper: string[],
-  tmpdir: string,
-  code: string,
-): Promise<RunResult> {
-  const viaShim = wrapper.length > 0;
-  const argv = [...wrapper, ...(viaShim ? SHIM : []), ...nodeArgv(deps, spec, confine, tmpdir)];
-  const child = launchChild({ argv, cwd: spec.cwd, env: { ELECTRON_RUN_AS_NODE: '1' }, extraPipes: 2 });
-  const [fromChild, toChild] = child.pipes as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream];
+async function superviseChild(spec: CodeRunSpec, session: RunSession, child: NodeChildProcess, code: string): Promise<RunResult> {
   const send = (text: string): void => {
-    if (session.outcome === undefined) toChild.write(encodeFrame(text));
+    if (session.outcome === undefined) child.send(text);
   };
   const dispatcher = session.createDispatcher({
     firstId: 1,
     sendReply: (id, reply) =>
       send(reply.ok ? `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}}` : JSON.stringify({ type: 'reply', id, ok: false, message: reply.message })),
   });
-  let ready = false;
-  const decoder = new FrameDecoder(LIMITS.maxFrameBytes);
   const protocol = (message: string): void => session.fail({ kind: 'protocol', message });
   const onFrame = (text: string): void => {
     if (session.outcome !== undefined) return;
@@ -94,22 +107,7 @@ async function superviseChild(
     const parsed = ChildFrameSchema.safeParse(decoded.value);
     if (!parsed.success) return protocol(`malformed control frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     const frame = parsed.data;
-    if (frame.type === 'ready') {
-      if (ready) return protocol('second ready frame');
-      ready = true;
-      const boot: BootFrame = {
-        type: 'boot',
-        code,
-        namespaces: spec.bindings.map((ns) => ({ global: ns.global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) })),
-        maxOutputBytes: spec.maxOutputBytes,
-        maxPendingCalls: spec.maxPendingCalls,
-        tmpdir,
-        ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
-      };
-      send(JSON.stringify(boot));
-      return;
-    }
-    if (!ready) return protocol(`${frame.type} frame before ready`);
+    if (frame.type === 'ready') return protocol('second ready frame');
     if (frame.type === 'log') {
       session.log(frame.stream, frame.text);
     } else if (frame.type === 'call') {
@@ -127,9 +125,21 @@ async function superviseChild(
       session.settle({ kind: 'completed', valueBytes: 0 });
     }
   };
-  fromChild.on('data', (chunk: Buffer) =>
-    decoder.push(chunk, (event) => (event.kind === 'frame' ? onFrame(event.text) : protocol(event.message))),
-  );
+  child.attach({ onFrame, onProtocolError: protocol });
+  // a cold child sends ready after attach, a spare before: either way the program goes out once it is ready
+  void child.ready.then((ok) => {
+    if (!ok || session.outcome !== undefined) return;
+    const boot: BootFrame = {
+      type: 'boot',
+      code,
+      namespaces: spec.bindings.map((ns) => ({ global: ns.global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) })),
+      maxOutputBytes: spec.maxOutputBytes,
+      maxPendingCalls: spec.maxPendingCalls,
+      tmpdir: child.tmpdir,
+      ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
+    };
+    send(JSON.stringify(boot));
+  });
   const budget = (): number => session.ledger.maxBytes - session.ledger.used;
   const flushStdout = captureLines(child.stdout, budget, (line) => session.log('stdout', line));
   const flushStderr = captureLines(child.stderr, budget, (line) => session.log('stderr', line));
@@ -143,18 +153,15 @@ async function superviseChild(
 
   let exit: ExitInfo | undefined;
   const closed = child.closed.then((info) => {
-    exit = decodeShimExit(info, viaShim);
+    exit = decodeShimExit(info, child.viaShim);
   });
   await Promise.race([session.settled, closed]);
   clearTimeout(deadline);
   spec.signal?.removeEventListener('abort', onAbort);
-  if (session.outcome !== undefined) {
-    child.killTree();
-    await Promise.race([closed, delay(LIMITS.graceMs)]);
-  } else {
-    // exited on its own without `done`; pipes are closed, so every byte of output is already in
-    child.killTree();
-  }
+  // settled: kill now and wait (bounded) for the pipes to close, so late raw fd writes are in the logs;
+  // exited on its own without `done`: pipes are closed, so every byte of output is already in
+  child.killTree();
+  if (session.outcome !== undefined) await Promise.race([closed, delay(LIMITS.graceMs)]);
   flushStdout();
   flushStderr();
   if (session.outcome === undefined) {

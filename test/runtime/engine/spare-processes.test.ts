@@ -1,0 +1,199 @@
+import fs from 'node:fs';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createRuntime } from '../../../runtime/index.js';
+import type { CodeRunRequest, Runtime } from '../../../runtime/api.js';
+import { listDescendants } from '../../../runtime/process/launch.js';
+import { RunResultSchema, type RunResult } from '../../../runtime/protocol/run-result.js';
+
+// Real processes throughout: spares are found the way an operator would, by their command lines under this host.
+interface SpareProcess {
+  pid: number;
+  tmpdir: string;
+}
+
+function sparesOfThisHost(): SpareProcess[] {
+  const found: SpareProcess[] = [];
+  for (const pid of listDescendants(process.pid)) {
+    let argv: string[];
+    try {
+      argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (!argv.some((a) => a.endsWith('node-child.cjs'))) continue;
+    const write = argv.find((a) => a.startsWith('--allow-fs-write='));
+    if (write !== undefined) found.push({ pid, tmpdir: write.slice('--allow-fs-write='.length).replace(/\/$/, '') });
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+let runtimes: Runtime[] = [];
+// each test disposes its runtimes, so the spares found under this host are the current test's
+afterEach(async () => {
+  await Promise.all(runtimes.map((r) => r.dispose()));
+  runtimes = [];
+});
+
+function runtimeWith(spares: number): Runtime {
+  const runtime = createRuntime({ spares });
+  runtimes.push(runtime);
+  return runtime;
+}
+
+// best-effort sandbox: the permission model puts each process's private temp dir on its command line
+const base: Omit<CodeRunRequest, 'program'> = { language: 'typescript', sandbox: 'best-effort' };
+
+async function runOn(runtime: Runtime, program: string): Promise<RunResult> {
+  const result = await runtime.run(runtime.resolve({ ...base, program }));
+  RunResultSchema.parse(result);
+  return result;
+}
+
+// Everything about its process a program can observe without a clock.
+const PROBE = `
+const os = await import('node:os');
+const fs = await import('node:fs');
+const tmp = os.tmpdir();
+const norm = (v: string) => v.split(tmp).join('<tmp>');
+const stdin = await new Promise((resolve) => {
+  let got = '';
+  process.stdin.on('data', (c) => (got += c));
+  process.stdin.on('end', () => resolve('eof:' + got));
+  process.stdin.on('error', (e) => resolve('error:' + e.message));
+});
+return {
+  tmpdirName: /^ptc-run-/.test(tmp.split('/').pop() ?? ''),
+  tmpdirEntries: fs.readdirSync(tmp),
+  env: Object.keys(process.env),
+  argv: process.argv.map(norm),
+  execArgv: process.execArgv.map(norm),
+  cwd: process.cwd(),
+  pid: process.pid,
+  ppid: process.ppid,
+  title: process.title,
+  globals: Object.getOwnPropertyNames(globalThis).sort(),
+  loadedModules: ((process as any).moduleLoadList as string[]).slice().sort(),
+  resources: process.getActiveResourcesInfo().slice().sort(),
+  listeners: ['uncaughtException', 'unhandledRejection', 'exit', 'beforeExit', 'warning'].map((e) => process.listenerCount(e)),
+  stackTraceLimit: Error.stackTraceLimit,
+  exitCode: process.exitCode ?? null,
+  stdin,
+};`;
+
+describe('spare processes', () => {
+  test('a program cannot tell a spare from a cold start', async () => {
+    const cold = runtimeWith(0);
+    const warm = runtimeWith(1);
+    const coldA = await runOn(cold, PROBE);
+    const coldB = await runOn(cold, PROBE);
+    expect(coldA.error).toBeUndefined();
+    // the probe itself is deterministic across cold starts, so a difference below means something
+    expect(coldB.value).toEqual(coldA.value);
+
+    expect(await warm.warm(warm.resolve({ ...base, program: PROBE }))).toBe(true);
+    const [spare] = await until(() => (sparesOfThisHost().length > 0 ? sparesOfThisHost() : undefined), 'a spare process');
+    const fromSpare = await runOn(warm, `${PROBE.replace('return {', 'return { tmp,')}`);
+    expect(fromSpare.error).toBeUndefined();
+    const { tmp, ...observed } = fromSpare.value as Record<string, unknown>;
+    // it really ran in the pre-started process
+    expect(tmp).toBe(spare?.tmpdir);
+    expect(observed).toEqual(coldA.value);
+    expect((coldA.value as { tmpdirEntries: string[] }).tmpdirEntries).toEqual([]);
+  });
+
+  test('a spare is used once, replaced in the background, and never shows another program its state', async () => {
+    const runtime = runtimeWith(1);
+    const spec = runtime.resolve({ ...base, program: 'return 0' });
+    await runtime.warm(spec);
+    const first = await until(() => sparesOfThisHost()[0], 'the first spare');
+    const leaky = await runOn(
+      runtime,
+      `const os = await import('node:os');
+       const fs = await import('node:fs');
+       fs.writeFileSync(os.tmpdir() + '/left-behind.txt', 'secret');
+       (globalThis as any).leftBehind = 'secret';
+       process.env.LEFT_BEHIND = 'secret';
+       process.on('exit', () => undefined);
+       return os.tmpdir();`,
+    );
+    expect(leaky.value).toBe(first.tmpdir);
+    // the used process and its temp dir are gone
+    expect(alive(first.pid)).toBe(false);
+    expect(fs.existsSync(first.tmpdir)).toBe(false);
+    const second = await until(() => sparesOfThisHost().find((s) => s.pid !== first.pid), 'the replacement spare');
+    expect(second.tmpdir).not.toBe(first.tmpdir);
+    await runtime.warm(spec);
+    const clean = await runOn(
+      runtime,
+      `const os = await import('node:os');
+       const fs = await import('node:fs');
+       return { tmp: os.tmpdir(), files: fs.readdirSync(os.tmpdir()), global: 'leftBehind' in globalThis, env: process.env.LEFT_BEHIND ?? null, exitListeners: process.listenerCount('exit') };`,
+    );
+    expect(clean.value).toEqual({ tmp: second.tmpdir, files: [], global: false, env: null, exitListeners: 0 });
+  });
+
+  test('a spare that died while idle is not used: the run starts cold and succeeds', async () => {
+    const runtime = runtimeWith(1);
+    await runtime.warm(runtime.resolve({ ...base, program: 'return 0' }));
+    const doomed = await until(() => sparesOfThisHost()[0], 'a spare');
+    process.kill(doomed.pid, 'SIGKILL');
+    await until(() => (alive(doomed.pid) ? undefined : true), 'the spare to die');
+    // let the host observe the exit of the wrapper around it
+    await new Promise((r) => setTimeout(r, 300));
+    const result = await runOn(runtime, "const os = await import('node:os'); return os.tmpdir();");
+    expect(result.error).toBeUndefined();
+    expect(result.value).not.toBe(doomed.tmpdir);
+    expect(fs.existsSync(doomed.tmpdir)).toBe(false);
+  });
+
+  test('dispose kills idle spares and removes their temp dirs', async () => {
+    const runtime = createRuntime({ spares: 1 });
+    await runtime.warm(runtime.resolve({ ...base, program: 'return 0' }));
+    const spare = await until(() => sparesOfThisHost()[0], 'a spare');
+    const tree = [spare.pid, ...listDescendants(spare.pid)];
+    await runtime.dispose();
+    expect(tree.filter(alive)).toEqual([]);
+    expect(fs.existsSync(spare.tmpdir)).toBe(false);
+    expect(sparesOfThisHost()).toEqual([]);
+  });
+
+  test('with spares off nothing is pre-started, and other settings start cold', async () => {
+    const none = runtimeWith(0);
+    expect(await none.warm(none.resolve({ ...base, program: 'return 0' }))).toBe(false);
+    expect((await runOn(none, 'return 1')).value).toBe(1);
+    expect(sparesOfThisHost()).toEqual([]);
+
+    const runtime = runtimeWith(1);
+    await runtime.warm(runtime.resolve({ ...base, program: 'return 0' }));
+    const spare = await until(() => sparesOfThisHost()[0], 'a spare');
+    // a different heap limit is a different process: the spare must not serve it, and is retired
+    const other = await runtime.run(runtime.resolve({ ...base, memoryMb: 256, program: "const os = await import('node:os'); return os.tmpdir();" }));
+    expect(other.error).toBeUndefined();
+    expect(other.value).not.toBe(spare.tmpdir);
+    await until(() => (alive(spare.pid) ? undefined : true), 'the retired spare to die');
+  });
+
+  test('misuse: a bad spare count is rejected when the runtime is created', () => {
+    expect(() => createRuntime({ spares: -1 })).toThrow(TypeError);
+    expect(() => createRuntime({ spares: 1.5 })).toThrow(/spares/);
+  });
+});
