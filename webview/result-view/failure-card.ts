@@ -26,10 +26,16 @@ export function failureSection(ctx: ViewContext, payload: ResultPayload): HTMLEl
       const split = splitFailureMessage(error.message);
       const location = error.location ?? split.frames.find((f) => f.location !== undefined)?.location;
       const fileName = payload.language === 'python' ? 'program.py' : 'program.ts';
+      const call = failingCall(payload.result);
+      const explanation = explainFailure(error, {
+        timeoutMs: payload.timeoutMs,
+        durationMs: payload.result.durationMs,
+        failingCall: call === undefined ? undefined : callLabel(call),
+      });
       const card = el(
         'div',
         { class: 'ptc-failure', 'data-kind': error.kind },
-        el('p', { class: 'ptc-failure-head' }, badge, el('strong', {}, FAILURE_TITLES[error.kind]), ' — ', explainFailure(error.kind, { timeoutMs: payload.timeoutMs })),
+        el('p', { class: 'ptc-failure-head' }, badge, el('strong', {}, FAILURE_TITLES[error.kind]), ' — ', explanation),
       );
       const message = el('pre', { class: 'ptc-failure-message', dir: 'auto' });
       appendVisibleText(message, split.headline === '' ? error.message : split.headline);
@@ -46,7 +52,6 @@ export function failureSection(ctx: ViewContext, payload: ResultPayload): HTMLEl
       };
       showFrame(location);
       if (split.frames.length > 0) card.append(stackList(ctx, split.frames, split.hiddenFrames, showFrame));
-      const call = failingCall(payload.result);
       if (call !== undefined) card.append(callNote(ctx, call));
       return card;
     },

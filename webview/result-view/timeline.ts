@@ -8,6 +8,8 @@ import { layoutTimeline, type TimelineBar } from '../shared/timeline-layout.js';
 import { callDetails } from './call-details.js';
 
 const ZOOMS = [1, 2, 4, 8, 16, 32, 64];
+// below this a bar's label would be a sliver of text
+const MIN_LABEL_PX = 44;
 
 // The binding-call waterfall: the run's time axis, concurrent calls in parallel lanes, click or keys to inspect a call.
 export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElement | undefined {
@@ -87,6 +89,7 @@ function buildBody(
   }
   laneBox.append(fragment);
   track.append(axis, laneBox);
+  markNarrowBars(ctx, track, order, bars);
   const details = el('div', { class: 'ptc-call-details', 'aria-live': 'polite' }, el('p', { class: 'ptc-muted' }, 'Select a call to see its arguments and answer.'));
   const byButton = new Map(order.map((b, i) => [b, bars[i] as TimelineBar]));
   let current: HTMLButtonElement | undefined;
@@ -159,6 +162,20 @@ function barButton(bar: TimelineBar, isDiverged: boolean): HTMLButtonElement {
   button.style.setProperty('width', `${bar.width * 100}%`);
   button.style.setProperty('top', `calc(${bar.lane} * var(--ptc-lane-height))`);
   return button;
+}
+
+// Bars too narrow for a readable label show colour only; re-checked whenever the track is resized or zoomed.
+function markNarrowBars(ctx: ViewContext, track: HTMLElement, buttons: HTMLButtonElement[], bars: TimelineBar[]): void {
+  const observer = new ResizeObserver((entries) => {
+    const width = entries[entries.length - 1]?.contentRect.width ?? 0;
+    buttons.forEach((button, i) => {
+      const narrow = (bars[i]?.width ?? 0) * width < MIN_LABEL_PX;
+      // only touch bars whose state changes: each attribute write restyles that bar
+      if (narrow !== button.hasAttribute('data-narrow')) button.toggleAttribute('data-narrow', narrow);
+    });
+  });
+  observer.observe(track);
+  ctx.signal.addEventListener('abort', () => observer.disconnect(), { once: true });
 }
 
 // Up/Down: the bar in the neighbouring lane closest in time.

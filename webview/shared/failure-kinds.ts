@@ -1,26 +1,56 @@
-import type { FailureKind } from '../../runtime/protocol/run-result.js';
+import type { FailureKind, RunFailure } from '../../runtime/protocol/run-result.js';
+import { formatBytes, formatDuration } from './format.js';
+import { splitFailureMessage } from './stack-frames.js';
 
 export interface ExplainOptions {
+  // the deadline the run had (from the output payload); else read from the runtime's message
   timeoutMs?: number | undefined;
+  // how long the run lasted, for cancellations
+  durationMs?: number | undefined;
+  // "tools.forecast" when the exception came from a binding call the program did not catch
+  failingCall?: string | undefined;
 }
 
-// Plain words for each failure kind: what happened, as a user would say it.
-export function explainFailure(kind: FailureKind, options: ExplainOptions = {}): string {
-  switch (kind) {
-    case 'exception':
-      return 'the program threw an error (or could not be parsed) and did not return';
-    case 'timeout':
-      return options.timeoutMs === undefined
-        ? 'the program ran past its deadline and was stopped'
-        : `the program ran past its ${options.timeoutMs} ms deadline and was stopped`;
+type Failure = Pick<RunFailure, 'kind' | 'message'> & Partial<Pick<RunFailure, 'location'>>;
+
+// Plain words for a failure, with the numbers the runtime reported (deadline, exit code, output cap…).
+export function explainFailure(failure: Failure, options: ExplainOptions = {}): string {
+  const message = failure.message;
+  switch (failure.kind) {
+    case 'exception': {
+      if (options.failingCall !== undefined) return `the binding call ${options.failingCall} failed and the program did not catch the error`;
+      // Python puts the exception line after the traceback: take the name from the headline
+      const name = /^([A-Z][\w$.]*(?:Error|Exception|Interrupt|Exit))\b/.exec(splitFailureMessage(message).headline)?.[1];
+      const line = failure.location === undefined ? '' : ` at line ${failure.location.line}`;
+      if (name === 'SyntaxError' || name === 'IndentationError') return `the program could not be parsed (${name}${line})`;
+      return `the program threw ${name === undefined ? 'an error' : article(name)}${line} and did not return`;
+    }
+    case 'timeout': {
+      const ms = options.timeoutMs ?? numberIn(message, /(\d+(?:\.\d+)?)\s*ms\b/);
+      return ms === undefined ? 'the program ran past its deadline and was stopped' : `the program ran past its ${ms} ms deadline and was stopped`;
+    }
     case 'abort':
-      return 'the run was cancelled before the program finished';
-    case 'worker-exit':
+      return options.durationMs === undefined
+        ? 'the run was cancelled before the program finished'
+        : `the run was cancelled after ${formatDuration(options.durationMs)}, before the program finished`;
+    case 'worker-exit': {
+      if (/out of memory|MemoryError/i.test(message)) return 'the process running the program ran out of memory and died before it finished';
+      const signal = /\bsignal (SIG[A-Z0-9]+)/.exec(message)?.[1];
+      if (signal !== undefined) return `the process running the program was killed by ${signal} before it finished`;
+      const code = numberIn(message, /\b(?:exit )?code (-?\d+)/);
+      if (code !== undefined) return `the process running the program exited with code ${code} before it finished`;
       return 'the process running the program died before it finished (out of memory, exit() or a crash)';
-    case 'invalid-output':
-      return 'the program returned something that is not plain JSON (undefined, a function, NaN, a cycle…)';
-    case 'output-limit':
-      return 'the printed output plus the return value went over the output cap; output was cut and the value dropped';
+    }
+    case 'invalid-output': {
+      const at = /(\$[^\s]*) is (.+)$/.exec(message);
+      const where = at === null ? '' : `: at ${at[1]} it is ${at[2]}`;
+      return `the program returned something that is not plain JSON (undefined, a function, NaN, a cycle…)${where}`;
+    }
+    case 'output-limit': {
+      const bytes = numberIn(message, /exceeded (\d+) bytes/);
+      const cap = bytes === undefined ? 'the output cap' : `the ${bytes}-byte output cap${bytes >= 1024 ? ` (${formatBytes(bytes)})` : ''}`;
+      return `the printed output plus the return value went over ${cap}; output was cut and the value dropped`;
+    }
     case 'protocol':
       return 'the program sent the host invalid control traffic (e.g. called an undeclared binding, or too many calls at once)';
     case 'sandbox-unavailable':
@@ -39,3 +69,13 @@ export const FAILURE_TITLES: Readonly<Record<FailureKind, string>> = {
   protocol: 'Protocol violation',
   'sandbox-unavailable': 'Sandbox unavailable',
 };
+
+function numberIn(text: string, pattern: RegExp): number | undefined {
+  const raw = pattern.exec(text)?.[1];
+  const n = raw === undefined ? Number.NaN : Number(raw);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function article(name: string): string {
+  return /^[AEIOU]/.test(name) ? `an ${name}` : `a ${name}`;
+}

@@ -1,5 +1,5 @@
 import type { RunResult } from '../../runtime/protocol/run-result.js';
-import { callLabel } from './call-flags.js';
+import { callLabel, failingCall } from './call-flags.js';
 import { explainFailure } from './failure-kinds.js';
 import { formatDuration, plural } from './format.js';
 import { jsonText } from './json-text.js';
@@ -20,7 +20,7 @@ export function formatResultText(result: RunResult, options: TextOptions = {}): 
   const out: string[] = [];
   if (result.error === undefined) out.push(`✓ succeeded in ${formatDuration(result.durationMs)}`);
   else {
-    out.push(`✗ ${result.error.kind}: ${explainFailure(result.error.kind, options)}`);
+    out.push(`✗ ${result.error.kind}: ${explainFailure(result.error, { ...options, durationMs: result.durationMs, failingCall: failingLabel(result) })}`);
     const where = result.error.location === undefined ? '' : ` (line ${result.error.location.line}${result.error.location.column === undefined ? '' : `, column ${result.error.location.column}`})`;
     out.push(`${result.error.message}${where}`);
   }
@@ -48,6 +48,11 @@ export function formatResultText(result: RunResult, options: TextOptions = {}): 
   const mode = result.mode === undefined ? '' : ` · mode ${result.mode}`;
   out.push('', `${result.language} · ${formatDuration(result.durationMs)} · sandbox ${sandboxText(result.sandbox)}${mode}`);
   return out.join('\n');
+}
+
+function failingLabel(result: RunResult): string | undefined {
+  const call = failingCall(result);
+  return call === undefined ? undefined : callLabel(call);
 }
 
 function prefixLines(text: string, prefix: string): string {

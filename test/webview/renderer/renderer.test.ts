@@ -66,8 +66,8 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     const card = page.locator(out(id, '.ptc-failure'));
     expect(await card.getAttribute('data-kind')).toBe(kind);
     expect(await card.locator('.ptc-failure-head .ptc-kind').textContent()).toBe(kind);
-    const timeoutMs = fixturePayload(id).timeoutMs;
-    expect(await card.locator('.ptc-failure-head').textContent()).toContain(explainFailure(kind, { timeoutMs }));
+    const { timeoutMs, result } = fixturePayload(id);
+    expect(await card.locator('.ptc-failure-head').textContent()).toContain(explainFailure(result.error!, { timeoutMs, durationMs: result.durationMs }));
     expect(await page.locator(out(id, '.ptc-status')).textContent()).toMatch(/^✗Failed: /);
     expect(await page.locator(out(id, '.ptc-result')).getAttribute('data-kind')).toBe(kind);
   });

@@ -19,7 +19,7 @@ describe('formatResultText', () => {
 
   test('explains a failure and shows the truncation explicitly', () => {
     const text = formatResultText(fixturePayload('failure-output-limit').result);
-    expect(text.startsWith('✗ output-limit: the printed output plus the return value went over the output cap')).toBe(true);
+    expect(text.startsWith('✗ output-limit: the printed output plus the return value went over the 4096-byte output cap (4.0 KiB)')).toBe(true);
     expect(text).toContain('[output truncated at 4096 bytes]');
     expect(formatResultText(fixturePayload('failure-timeout').result, { timeoutMs: 1500 })).toContain('ran past its 1500 ms deadline');
   });
