@@ -1,13 +1,39 @@
 // Bundles the VS Code extension host code: one CommonJS file for Node 20, `vscode` left to the editor.
 import { build as esbuild } from 'esbuild';
-import { stat } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const EXTENSION_BUNDLE = 'dist/extension.cjs';
 
+// Bindings modules are bundled at run time by esbuild (runtime/bindings/module-import.ts), which the VSIX has no
+// node_modules for: ship its JS API and this platform's binary where `import('esbuild')` from dist/ resolves them.
+async function copyEsbuild() {
+  const require = createRequire(path.join(root, 'package.json'));
+  const esbuildDir = path.dirname(require.resolve('esbuild/package.json'));
+  const { version } = JSON.parse(await readFile(path.join(esbuildDir, 'package.json'), 'utf8'));
+  const platformPackage = `@esbuild/${process.platform}-${process.arch}`;
+  const binaryDir = path.dirname(require.resolve(`${platformPackage}/package.json`, { paths: [esbuildDir] }));
+  const binary = process.platform === 'win32' ? 'esbuild.exe' : path.join('bin', 'esbuild');
+  const files = [
+    [path.join(esbuildDir, 'package.json'), 'esbuild/package.json'],
+    [path.join(esbuildDir, 'lib', 'main.js'), 'esbuild/lib/main.js'],
+    [path.join(esbuildDir, 'LICENSE.md'), 'esbuild/LICENSE.md'],
+    [path.join(binaryDir, 'package.json'), `${platformPackage}/package.json`],
+    [path.join(binaryDir, binary), `${platformPackage}/${binary.split(path.sep).join('/')}`],
+  ];
+  for (const [from, to] of files) {
+    const target = path.join(root, 'dist', 'node_modules', to);
+    await mkdir(path.dirname(target), { recursive: true });
+    await copyFile(from, target);
+  }
+  return `esbuild ${version} (${platformPackage})`;
+}
+
 export default async function build({ production = false } = {}) {
+  const shipped = await copyEsbuild();
   const result = await esbuild({
     absWorkingDir: root,
     entryPoints: ['extension/extension.ts'],
@@ -27,7 +53,7 @@ export default async function build({ production = false } = {}) {
   });
   for (const warning of result.warnings) process.stderr.write(`build-extension: ${warning.text}\n`);
   const size = (await stat(path.join(root, EXTENSION_BUNDLE))).size;
-  process.stdout.write(`extension: ${path.basename(EXTENSION_BUNDLE)} ${(size / 1024).toFixed(0)} KiB\n`);
+  process.stdout.write(`extension: ${path.basename(EXTENSION_BUNDLE)} ${(size / 1024).toFixed(0)} KiB, ships ${shipped}\n`);
   return result;
 }
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { NOTEBOOK_TYPE } from '../constants.js';
 import type { BindingsService } from '../bindings/bindings-service.js';
 import type { Logger } from '../log/logger.js';
-import { completionContext, completionModel, type GlobalInfo, memberAt } from './completion-model.js';
+import { completionContext, completionModel, type GlobalInfo, memberAt, signatureLine } from './completion-model.js';
 
 const SELECTOR: vscode.DocumentSelector = [
   { notebookType: NOTEBOOK_TYPE, language: 'typescript' },
@@ -47,8 +47,9 @@ export class BindingsIntelliSense implements vscode.CompletionItemProvider, vsco
     if (ns === undefined) return [];
     return ns.functions.map((fn) => {
       const item = new vscode.CompletionItem(fn.name, vscode.CompletionItemKind.Function);
-      item.detail = fn.declaration[python ? 'python' : 'typescript'];
-      item.documentation = documentation(fn.description, item.detail, python);
+      const declaration = fn.declaration[python ? 'python' : 'typescript'];
+      item.detail = signatureLine(declaration);
+      item.documentation = documentation(declaration, python);
       item.sortText = `0${fn.name}`;
       if (!context.bracket && !/^[A-Za-z_$][\w$]*$/.test(fn.name)) {
         // `tools.my-tool` is not valid: complete `.my` into `["my-tool"]` by replacing the dot too
@@ -69,7 +70,7 @@ export class BindingsIntelliSense implements vscode.CompletionItemProvider, vsco
     const fn = globals.find((g) => g.global === at.global)?.functions.find((f) => f.name === at.name);
     if (fn === undefined) return undefined;
     const python = document.languageId === 'python';
-    return new vscode.Hover(documentation(fn.description, fn.declaration[python ? 'python' : 'typescript'], python), new vscode.Range(position.line, at.start, position.line, at.end));
+    return new vscode.Hover(documentation(fn.declaration[python ? 'python' : 'typescript'], python), new vscode.Range(position.line, at.start, position.line, at.end));
   }
 
   async #globalsFor(document: vscode.TextDocument): Promise<GlobalInfo[]> {
@@ -99,9 +100,7 @@ export class BindingsIntelliSense implements vscode.CompletionItemProvider, vsco
   }
 }
 
-function documentation(description: string | undefined, declaration: string, python: boolean): vscode.MarkdownString {
-  const md = new vscode.MarkdownString();
-  md.appendCodeblock(declaration, python ? 'python' : 'typescript');
-  if (description !== undefined) md.appendMarkdown(`\n${description}`);
-  return md;
+// The SDK declaration (its doc comment carries the description) as a code block.
+function documentation(declaration: string, python: boolean): vscode.MarkdownString {
+  return new vscode.MarkdownString().appendCodeblock(declaration, python ? 'python' : 'typescript');
 }

@@ -1,10 +1,12 @@
-import type { BindingsModule } from '../../runtime/bindings/module-format.js';
+import type { BindingsModule, NamespaceDeclaration } from '../../runtime/bindings/module-format.js';
+import { renderSdk } from '../../runtime/sdk/index.js';
+import { byCodeUnit } from '../../runtime/sdk/sdk-source.js';
 import type { Language } from '../../runtime/protocol/run-result.js';
 
 export interface FunctionInfo {
   name: string;
   description: string | undefined;
-  // the declaration shown in completions and hovers, in the cell's language
+  // the SDK declaration shown in completions and hovers, in the cell's language
   declaration: Record<Language, string>;
 }
 
@@ -14,76 +16,47 @@ export interface GlobalInfo {
   functions: FunctionInfo[];
 }
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-const MAX_DEPTH = 4;
-
-type Schema = Record<string, unknown>;
-const isSchema = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-// A compact TypeScript type for a JSON Schema (enough for a signature line; the SDK text is the full truth).
-export function schemaToTs(schema: unknown, depth = 0): string {
-  if (!isSchema(schema) || depth > MAX_DEPTH) return 'unknown';
-  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ') || 'never';
-  if ('const' in schema) return JSON.stringify(schema.const);
-  const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
-  if (alternatives !== undefined) return alternatives.map((s) => schemaToTs(s, depth + 1)).join(' | ') || 'unknown';
-  const type = schema.type;
-  if (Array.isArray(type)) return type.map((t) => schemaToTs({ ...schema, type: t }, depth)).join(' | ');
-  switch (type) {
-    case 'string':
-      return 'string';
-    case 'number':
-    case 'integer':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'null':
-      return 'null';
-    case 'array':
-      return `${wrap(schemaToTs(schema.items, depth + 1))}[]`;
-    case 'object': {
-      const props = isSchema(schema.properties) ? schema.properties : {};
-      const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
-      const fields = Object.entries(props).map(([k, v]) => `${IDENTIFIER.test(k) ? k : JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${schemaToTs(v, depth + 1)}`);
-      if (schema.additionalProperties !== false && fields.length === 0) return 'Record<string, unknown>';
-      return `{ ${fields.join('; ')} }`;
-    }
-    default:
-      return 'unknown';
+// The declaration of one function as the generated SDK spells it (doc comment, signature, the types it names).
+export function sdkDeclaration(global: string, ns: NamespaceDeclaration, name: string, language: Language): string {
+  const fn = ns.functions[name];
+  const source = { namespaces: { [global]: { ...(ns.errorClass === undefined ? {} : { errorClass: ns.errorClass }), functions: fn === undefined ? {} : { [name]: fn } } } };
+  const declarations = renderSdk(source, language).declarations;
+  if (language === 'python') {
+    // drop the typing import and the JsonValue alias: every stub starts with them
+    return declarations.split('\n\n\n').slice(2).join('\n\n').trim();
   }
+  const lines = declarations.split('\n');
+  const open = lines.findIndex((l) => l.startsWith(`declare const ${global}: {`));
+  const close = lines.indexOf('};', open);
+  if (open < 0 || close < 0) return declarations.trim();
+  return lines.slice(open + 1, close).map((l) => l.replace(/^ {2}/, '')).join('\n');
 }
 
-function wrap(type: string): string {
-  return /[|\s]/.test(type) && !type.startsWith('{') ? `(${type})` : type;
-}
-
-function pyName(name: string): string {
-  return IDENTIFIER.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
-}
-
-// What completions and hovers offer for each namespace global of a bindings module.
+// What completions and hovers offer for each namespace global of a bindings module, in SDK order.
 export function completionModel(module: BindingsModule): GlobalInfo[] {
-  return Object.entries(module.namespaces)
-    .map(([global, ns]) => ({
-      global,
-      errorClass: ns.errorClass?.name,
-      functions: Object.entries(ns.functions)
-        .map(([name, decl]) => {
-          const args = schemaToTs(decl.input);
-          const result = decl.output === undefined ? 'unknown' : schemaToTs(decl.output);
-          const member = IDENTIFIER.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
-          return {
+  return Object.keys(module.namespaces)
+    .sort(byCodeUnit)
+    .map((global) => {
+      const ns = module.namespaces[global] as NamespaceDeclaration;
+      return {
+        global,
+        errorClass: ns.errorClass?.name,
+        functions: Object.keys(ns.functions)
+          .sort(byCodeUnit)
+          .map((name) => ({
             name,
-            description: decl.description,
-            declaration: {
-              typescript: `${global}${member}(args: ${args}): Promise<${result}>`,
-              python: `await ${global}${pyName(name)}(args: dict)  # ${args} -> ${result}`,
-            },
-          };
-        })
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-    }))
-    .sort((a, b) => (a.global < b.global ? -1 : 1));
+            description: ns.functions[name]?.description,
+            declaration: { typescript: sdkDeclaration(global, ns, name, 'typescript'), python: sdkDeclaration(global, ns, name, 'python') },
+          })),
+      };
+    });
+}
+
+// The one-line signature of a declaration (`name(args: …): Promise<…>` or `async def name(…) -> …:`).
+export function signatureLine(declaration: string): string {
+  const lines = declaration.split('\n').map((l) => l.trim());
+  const line = lines.find((l) => l.startsWith('async def ') || l.startsWith('def __getitem__')) ?? lines.filter((l) => l !== '' && !l.startsWith('/**') && !l.startsWith('*')).pop();
+  return line ?? declaration;
 }
 
 export type CompletionContext =

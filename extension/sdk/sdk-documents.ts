@@ -1,10 +1,10 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Language } from '../../runtime/protocol/run-result.js';
+import { renderSdk } from '../../runtime/sdk/index.js';
 import type { BindingsService } from '../bindings/bindings-service.js';
 import { SDK_SCHEME } from '../constants.js';
 import type { Logger } from '../log/logger.js';
-import { renderSdkText } from './sdk-text.js';
 
 interface SdkQuery {
   notebook: string;
@@ -41,35 +41,34 @@ export class SdkDocuments implements vscode.TextDocumentContentProvider, vscode.
   uriFor(notebook: vscode.NotebookDocument, language: Language): vscode.Uri {
     const stem = path.posix.basename(notebook.uri.path).replace(/\.ptcnb$/, '');
     const query = new URLSearchParams({ notebook: notebook.uri.toString(), language }).toString();
-    return vscode.Uri.from({ scheme: SDK_SCHEME, path: `/${stem}.sdk${language === 'python' ? '.pyi' : '.d.ts'}`, query });
+    return vscode.Uri.from({ scheme: SDK_SCHEME, path: `/${stem} (${language}) model view.md`, query });
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const query = parseQuery(uri);
     const notebook = query === undefined ? undefined : vscode.workspace.notebookDocuments.find((nb) => nb.uri.toString() === query.notebook);
     if (query === undefined || notebook === undefined) return `${vscode.l10n.t('The notebook of this view is not open any more.')}\n`;
-    const comment = query.language === 'python' ? '#' : '//';
     // bindings modules are code: nothing is imported in Restricted Mode
-    if (!vscode.workspace.isTrusted) return `${comment} ${vscode.l10n.t('Restricted Mode: the bindings module is not loaded until the workspace is trusted.')}\n`;
+    if (!vscode.workspace.isTrusted) return `${vscode.l10n.t('Restricted Mode: the bindings module is not loaded until the workspace is trusted.')}\n`;
     const file = this.#bindings.pathFor(notebook);
-    if (file === undefined) return `${comment} ${vscode.l10n.t('This notebook has no bindings module (set "bindings" in its metadata or ptcPlayground.defaultBindings): programs see no host functions.')}\n`;
+    if (file === undefined) return `${renderSdk({ namespaces: {} }, query.language).text}\n${vscode.l10n.t('(This notebook has no bindings module: set "bindings" in its metadata or ptcPlayground.defaultBindings.)')}\n`;
     const lease = await this.#bindings.load(notebook);
     if (lease === undefined || !lease.ok) {
       const message = lease?.message ?? file;
       this.#log.warn(`what the model sees: ${message}`);
-      return `${comment} ${vscode.l10n.t('The bindings module could not be loaded:')}\n${message.split('\n').map((l) => `${comment} ${l}`).join('\n')}\n`;
+      return `${vscode.l10n.t('The bindings module could not be loaded:')}\n\n\`\`\`text\n${message}\n\`\`\`\n`;
     }
     try {
-      return renderSdkText(lease.module, query.language);
+      return renderSdk(lease.module, query.language).text;
     } finally {
       lease.release();
     }
   }
 
-  // `ptcPlayground.showModelView`: opens the text beside the notebook, in the language of the selected cell.
+  // `ptcPlayground.showModelView`: opens the `run_code` description and SDK beside the notebook, for the selected cell's language.
   async show(notebook: vscode.NotebookDocument, language: Language): Promise<void> {
     const document = await vscode.workspace.openTextDocument(this.uriFor(notebook, language));
-    await vscode.languages.setTextDocumentLanguage(document, language);
+    await vscode.languages.setTextDocumentLanguage(document, 'markdown');
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: false });
   }
 
