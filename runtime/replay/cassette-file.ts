@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { decodeLossless } from '../json/lossless.js';
+import { decodeLossless, parseIterative } from '../json/lossless.js';
 import { prettyJson } from '../notebook/pretty-json.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { CASSETTE_VERSION, CassetteSchema, orderCassette, type Cassette } from './cassette-format.js';
@@ -64,9 +64,10 @@ function formatPath(segments: readonly PropertyKey[]): string {
   return out;
 }
 
-// V8's message names a character position; turn it into line:column.
+// V8's message names a character position only for some errors; the iterative parser always knows one. Shown as line:column.
 function describeSyntaxError(text: string, error: Error): string {
-  const match = /position (\d+)/.exec(error.message);
+  const iterative = parseIterative(text);
+  const match = /position (\d+)/.exec(error.message) ?? (iterative.ok ? null : / at (\d+)\)$/.exec(iterative.reason));
   if (match === null) return error.message;
   const at = Number(match[1]);
   const before = text.slice(0, at);
