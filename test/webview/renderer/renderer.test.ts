@@ -323,6 +323,46 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     expect(await page.evaluate(() => window.harness.active())).toBe(0);
   });
 
+  test('disposeOutputItem releases every listener: detached controls no longer post, select or toggle', async () => {
+    await render('binding-failure', 'disposable');
+    type Kept = Record<'rerun' | 'replay' | 'bar1' | 'bar2' | 'details' | 'toggle', HTMLElement>;
+    const probe = () => page.evaluate(() => {
+      const kept = (window as unknown as { __kept: Kept }).__kept;
+      return {
+        posted: window.harness.posted.length,
+        detailsCall: kept.details.querySelector('.ptc-call')?.getAttribute('data-call-id') ?? null,
+        expanded: kept.toggle.getAttribute('aria-expanded'),
+        replayDisabled: (kept.replay as HTMLButtonElement).disabled,
+      };
+    });
+    await page.evaluate(() => {
+      const shadow = document.querySelector('#disposable')!.shadowRoot!;
+      const q = (s: string) => shadow.querySelector(s) as HTMLElement;
+      (window as unknown as { __kept: Kept }).__kept = {
+        rerun: q('[data-action="rerun"]'),
+        replay: q('[data-action="replay"]'),
+        bar1: q('.ptc-bar[data-call-id="1"]'),
+        bar2: q('.ptc-bar[data-call-id="2"]'),
+        details: q('.ptc-call-details'),
+        toggle: q('[data-section="printed-output"] .ptc-section-toggle'),
+      };
+      (window as unknown as { __kept: Kept }).__kept.bar1.click();
+    });
+    // the listeners are live before disposal (so the checks below can fail)
+    const before = await probe();
+    expect(before).toMatchObject({ detailsCall: '1', expanded: 'true', replayDisabled: false });
+    await page.evaluate(() => window.harness.dispose('disposable'));
+    await page.evaluate(() => {
+      const kept = (window as unknown as { __kept: Kept }).__kept;
+      kept.rerun.click();
+      kept.bar2.click();
+      kept.toggle.click();
+      window.harness.send({ type: 'cell-state', cellId: 'cell-1', hasCassette: false, running: true });
+    });
+    expect(await probe()).toEqual(before);
+    await page.evaluate(() => window.harness.remove('disposable'));
+  });
+
   test('an unreadable output explains itself instead of rendering nothing', async () => {
     await page.evaluate(() => window.harness.renderText('bad-json', '{"result": '));
     expect(await page.locator('#bad-json [data-section="invalid"]').textContent()).toContain('The output is not valid JSON');
