@@ -8,6 +8,7 @@ import type { Translate } from '../l10n.js';
 import type { Logger } from '../log/logger.js';
 import { LogStream } from './log-stream.js';
 import { trustBlock } from './trust.js';
+import { cellLimits } from '../../runtime/notebook/cell-limits.js';
 
 export interface CancellationLike {
   readonly isCancellationRequested: boolean;
@@ -134,13 +135,14 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
       ...(input.override === undefined ? {} : { override: input.override }),
     });
     log.info(`${input.cellLabel}: run ${language.data} (${planLabel(plan)})${input.bindingsPath === undefined ? '' : ` with bindings ${input.bindingsPath}`}`);
+    const limits = cellLimits(input.limits, input.cellMetadata);
     const started = performance.now();
     const outcome = await deps.run({
       language: language.data,
       program: input.program,
       plan,
       bindingsPath: input.bindingsPath,
-      limits: input.limits,
+      limits,
       cwd: input.cwd,
       signal: abort.signal,
       onLog: (entry) => stream.push(entry),
@@ -166,7 +168,7 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
     if (result.error !== undefined) log.debug(`${input.cellLabel}: ${result.error.kind}: ${result.error.message}`);
     await port.showResult(result, {
       program: input.program,
-      timeoutMs: input.limits.timeoutMs,
+      timeoutMs: limits.timeoutMs,
       cassette: cassette === undefined ? undefined : cassette.ok ? cassette.path : undefined,
     });
     if (cassette !== undefined && !cassette.ok) {

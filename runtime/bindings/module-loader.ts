@@ -41,7 +41,7 @@ export async function loadBindingsModule(file: string): Promise<BindingsModule> 
     const namespaces: Record<string, NamespaceDeclaration> = Object.create(null);
     const compiler = new SchemaCompiler();
     // MCP servers start side by side; a slow server should not serialize the others
-    const resolved = await Promise.all(raws.map(async ([global, raw]) => [global, await resolveNamespace(global, raw, sessions)] as const));
+    const resolved = await Promise.all(raws.map(async ([global, raw]) => [global, await resolveNamespace(global, raw, sessions, path.dirname(absolute))] as const));
     for (const [global, ns] of resolved) {
       for (const [name, decl] of Object.entries(ns.functions)) compileDeclaration(compiler, `${global}.functions.${name}`, decl);
       namespaces[global] = ns;
@@ -53,10 +53,11 @@ export async function loadBindingsModule(file: string): Promise<BindingsModule> 
   }
 }
 
-async function resolveNamespace(global: string, raw: RawNamespace, sessions: McpServerSession[]): Promise<NamespaceDeclaration> {
+async function resolveNamespace(global: string, raw: RawNamespace, sessions: McpServerSession[], moduleDir: string): Promise<NamespaceDeclaration> {
   const base = raw.errorClass === undefined ? {} : { errorClass: raw.errorClass };
   if (raw.kind === 'handlers') return { ...base, functions: raw.functions };
-  const session = new McpServerSession(global, raw.mcp);
+  // a module is bundled to a temp file before import, so a server script beside it is found relative to its folder
+  const session = new McpServerSession(global, { ...raw.mcp, cwd: path.resolve(moduleDir, raw.mcp.cwd ?? '.') });
   sessions.push(session);
   let tools;
   try {

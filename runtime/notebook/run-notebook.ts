@@ -6,6 +6,7 @@ import type { CellOutcome, CellRunner, RunLimits } from './cell-runner.js';
 import { type NotebookProblem, parseNotebook } from './parse.js';
 import { type PlanMode, type PlanOverride, resolvePlan } from './plan.js';
 import type { CodeCell, NotebookFile } from './schema.js';
+import { cellLimits } from './cell-limits.js';
 
 export interface NotebookRunOptions {
   notebookPath: string;
@@ -66,7 +67,7 @@ export async function runNotebookFile(runner: CellRunner, options: NotebookRunOp
       program: cell.source,
       plan,
       bindingsPath,
-      limits: options.limits ?? {},
+      limits: cellLimits(options.limits ?? {}, cell.metadata),
       cwd: notebookDir,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(onLog === undefined ? {} : { onLog: (entry: LogEntry) => onLog(index, entry) }),

@@ -32,6 +32,14 @@ export const CellMetadataSchema = z.looseObject({
   mode: CellModeSchema.optional(),
   // cassette name to record to / replay from, when not the cell's own id
   cassette: CellIdSchema.optional(),
+  // the cell's own limits win over the notebook-wide ones (settings, CLI flags); resolve() still caps them
+  limits: z
+    .strictObject({
+      timeoutMs: z.int().positive().optional(),
+      maxOutputBytes: z.int().positive().optional(),
+      memoryMb: z.int().positive().optional(),
+    })
+    .optional(),
 });
 export type CellMetadata = z.infer<typeof CellMetadataSchema>;
 
@@ -73,7 +81,7 @@ export const KEY_ORDER = {
   file: ['version', 'metadata', 'cells'],
   notebookMetadata: ['bindings', 'mode'],
   cell: ['kind', 'language', 'source', 'metadata', 'outputs'],
-  cellMetadata: ['id', 'mode', 'cassette'],
+  cellMetadata: ['id', 'mode', 'cassette', 'limits'],
   output: ['kind', 'result', 'message'],
   result: Object.keys(RunResultSchema.shape),
 } as const;
