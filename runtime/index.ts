@@ -10,7 +10,8 @@ import { SparePool } from './engine/spare-pool.js';
 import { runNodeProgram, warmNodeSpare, type NodeBackendDeps } from './typescript/node-backend.js';
 import type { NodeChildProcess } from './typescript/node-child-process.js';
 import { probeNode, type NodeLookup } from './typescript/node-executable.js';
-import { runPythonProgram } from './python/python-backend.js';
+import { runPythonProgram, warmPythonSpare, type PythonBackendDeps } from './python/python-backend.js';
+import type { PythonChildProcess } from './python/python-child-process.js';
 
 export type * from './api.js';
 export type { JsonValue } from './protocol/json-value.js';
@@ -30,6 +31,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   let nodeLookup: NodeLookup | undefined;
   // validated here so a bad count is a misuse at creation, not at the first run
   const nodeSpares = new SparePool<NodeChildProcess>(options.spares ?? 0);
+  const pythonSpares = new SparePool<PythonChildProcess>(options.spares ?? 0);
+  const pythonDeps = (): PythonBackendDeps => ({ caps: sandboxCapabilities(), pythonPath: options.pythonPath, spares: pythonSpares });
 
   const resolve = (request: CodeRunRequest): CodeRunSpec => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
@@ -46,7 +49,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const execute = async (spec: CodeRunSpec, signal: AbortSignal): Promise<RunResult> => {
     const scoped: CodeRunSpec = { ...spec, signal };
-    if (spec.language === 'python') return runPythonProgram(scoped, { caps: sandboxCapabilities(), pythonPath: options.pythonPath });
+    if (spec.language === 'python') return runPythonProgram(scoped, pythonDeps());
     const deps = nodeDeps();
     if (typeof deps === 'string') return failedBeforeSpawn(scoped, unconfined(), { kind: 'worker-exit', message: deps });
     return runNodeProgram(scoped, deps);
@@ -55,7 +58,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const warm = async (spec: CodeRunSpec): Promise<boolean> => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
     if (spec === null || typeof spec !== 'object' || spec.resolved !== true) throw new RuntimeMisuseError('warm() takes the spec returned by resolve()');
-    if (spec.language !== 'typescript') return false;
+    if (spec.language === 'python') return warmPythonSpare(spec, pythonDeps());
     const deps = nodeDeps();
     return typeof deps === 'string' ? false : warmNodeSpare(spec, deps);
   };
@@ -83,7 +86,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const dispose = async (): Promise<void> => {
     disposed = true;
     for (const controller of active) controller.abort(new Error('runtime disposed'));
-    await Promise.allSettled([...running, nodeSpares.dispose()]);
+    await Promise.allSettled([...running, nodeSpares.dispose(), pythonSpares.dispose()]);
   };
 
   return { resolve, run, warm, dispose };

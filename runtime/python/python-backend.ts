@@ -1,17 +1,87 @@
 import type { CodeRunSpec } from '../api.js';
-import { failedBeforeSpawn } from '../engine/early-results.js';
-import type { RunResult } from '../protocol/run-result.js';
+import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
+import { RunSession } from '../engine/run-session.js';
+import type { SpareKey, SparePool } from '../engine/spare-pool.js';
+import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
+import { planSandbox } from '../sandbox/plan.js';
 import type { SandboxCapabilities } from '../sandbox/probe.js';
+import { PythonChildProcess, type PythonChildLaunch } from './python-child-process.js';
+import { resolvePython, type PythonExecutable } from './python-executable.js';
+import { superviseChild } from './supervise.js';
+import { FILESYSTEM_MECHANISM, PROCESS_MECHANISM, provenLayers, type ProvenLayers } from './python-sandbox.js';
 
 export interface PythonBackendDeps {
   caps: SandboxCapabilities;
   pythonPath: string | undefined;
+  // pre-started children; absent or size 0 = every run starts cold
+  spares?: SparePool<PythonChildProcess>;
 }
 
-// Replaced by the CPython backend (issue 3); until then Python runs report that the backend is missing.
-export async function runPythonProgram(spec: CodeRunSpec, _deps: PythonBackendDeps): Promise<RunResult> {
-  return failedBeforeSpawn(spec, { network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] }, {
-    kind: 'worker-exit',
-    message: 'the Python backend is not available in this build',
+const SHIM = ['/bin/sh', '-c', '"$@"; exit $?', 'ptc-init'];
+const unconfined = (): SandboxReport => ({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] });
+
+type PlannedRun = { ok: true; report: SandboxReport; launch: PythonChildLaunch; key: SpareKey } | { ok: false; failure: RunFailure; report: SandboxReport };
+
+// Everything the process is launched with, decided before any program is known (so a spare can be started early).
+export function planPythonRun(spec: CodeRunSpec, python: PythonExecutable, caps: SandboxCapabilities, layers: ProvenLayers): PlannedRun {
+  const plan = planSandbox(spec.sandbox, caps, {
+    filesystem: layers.filesystem ? { mechanism: FILESYSTEM_MECHANISM } : undefined,
+    childProcess: layers.childProcess ? { mechanism: PROCESS_MECHANISM } : undefined,
   });
+  if (!plan.ok) return { ok: false, report: plan.report, failure: { kind: 'sandbox-unavailable', message: plan.message } };
+  const confine = { filesystem: plan.useBackendLayers && layers.filesystem, childProcess: plan.useBackendLayers && layers.childProcess };
+  // the confined root is assembled inside a private mount namespace
+  const wrapper = confine.filesystem && plan.useNamespaces ? [...plan.wrapper, '--mount'] : plan.wrapper;
+  const viaShim = wrapper.length > 0;
+  const prefix = [...wrapper, ...(viaShim ? SHIM : [])];
+  const pidNamespace = wrapper.includes('--pid') && wrapper.includes('--kill-child');
+  const launch: PythonChildLaunch = { python, prefix, cwd: spec.cwd, viaShim, pidNamespace, confine };
+  // memory, CPU and output limits travel in `run`: only launch settings make a spare unfit
+  const config = JSON.stringify([python.path, spec.cwd, confine, prefix]);
+  return { ok: true, report: plan.report, launch, key: { language: 'python', config } };
 }
+
+async function prepare(spec: CodeRunSpec, deps: PythonBackendDeps): Promise<{ ok: true; planned: PlannedRun } | { ok: false; message: string }> {
+  const lookup = await resolvePython(deps.pythonPath);
+  if (!lookup.ok) return lookup;
+  // 'off' needs no proof of the layers it will not use
+  const layers = spec.sandbox === 'off' ? { filesystem: false, childProcess: false } : await provenLayers(lookup.python, deps.caps);
+  return { ok: true, planned: planPythonRun(spec, lookup.python, deps.caps, layers) };
+}
+
+// Starts (if needed) a spare for this spec's launch settings; resolves true once one is ready.
+export async function warmPythonSpare(spec: CodeRunSpec, deps: PythonBackendDeps): Promise<boolean> {
+  const prepared = await prepare(spec, deps);
+  if (!prepared.ok || !prepared.planned.ok || deps.spares === undefined) return false;
+  const { launch, key } = prepared.planned;
+  return deps.spares.warm(key, () => new PythonChildProcess(launch));
+}
+
+// Runs one Python program in a fresh CPython process (a never-used spare or a cold start) and settles it.
+export async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDeps): Promise<RunResult> {
+  if (spec.signal?.aborted) return failedBeforeSpawn(spec, unconfined(), { kind: 'abort', message: abortMessage(spec.signal) });
+  const prepared = await prepare(spec, deps);
+  if (!prepared.ok) return failedBeforeSpawn(spec, unconfined(), { kind: 'worker-exit', message: prepared.message });
+  const planned = prepared.planned;
+  if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
+  if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
+  const session = new RunSession(spec, planned.report);
+  const start = (): PythonChildProcess => new PythonChildProcess(planned.launch);
+  let child = await deps.spares?.take(planned.key);
+  if (child === undefined) {
+    try {
+      child = start();
+    } catch (error) {
+      session.fail({ kind: 'worker-exit', message: `could not stage the Python runner: ${(error as Error).message}` });
+      return session.result();
+    }
+  }
+  try {
+    return await superviseChild(spec, session, child);
+  } finally {
+    await child.discard();
+    deps.spares?.refill(planned.key, start);
+  }
+}
+
+

@@ -1,0 +1,168 @@
+"""The program's binding globals: one object per namespace whose declared functions are coroutines over fd 3.
+
+`tools.add(...)` and `tools["my-tool"](...)` reach the same function; any other attribute is AttributeError
+and any other key KeyError (lookups are intercepted before normal attribute lookup, so even `__class__`
+or `__init__` route to the bridge when declared). At most `max_in_flight` calls are outstanding on the
+wire; later calls queue in order instead of failing, so asyncio.gather over thousands of calls works.
+"""
+
+import asyncio
+import collections
+import threading
+
+from ptc_json import Lossy, encode, escape_string
+
+_Exception = Exception
+_RuntimeError = RuntimeError
+_type = type
+_setattr = setattr
+_get_running_loop = asyncio.get_running_loop
+
+
+class Bridge:
+    def __init__(self, channel, namespaces, max_in_flight):
+        self._send = channel.send
+        self._max = max_in_flight
+        self._pending = {}
+        self._queued = collections.deque()
+        self._in_flight = 0
+        self._next_id = 1
+        self._lock = threading.RLock()
+        self.objects = {}
+        self.error_classes = {}
+        for ns in namespaces:
+            self._add_namespace(ns)
+
+    def _add_namespace(self, ns):
+        global_name = ns["global"]
+        declared = {}
+        make_error = self._error_factory(ns.get("errorClass"))
+        for name in ns["names"]:
+            declared[name] = self._function(global_name, name, make_error)
+        listing = tuple(sorted(declared))
+        label = global_name
+
+        class Namespace:
+            __slots__ = ()
+
+            def __getattribute__(self, attr):
+                fn = declared.get(attr)
+                if fn is None:
+                    raise AttributeError("%s has no binding %r" % (label, attr))
+                return fn
+
+            def __getitem__(self, key):
+                fn = declared.get(key) if _type(key) is str else None
+                if fn is None:
+                    raise KeyError(key)
+                return fn
+
+            def __contains__(self, key):
+                return _type(key) is str and key in declared
+
+            def __iter__(self):
+                return iter(listing)
+
+            def __len__(self):
+                return len(listing)
+
+            def __dir__(self):
+                return list(listing)
+
+            def __repr__(self):
+                return "<bindings %s: %s>" % (label, ", ".join(listing))
+
+        Namespace.__name__ = Namespace.__qualname__ = "%sBindings" % global_name
+        self.objects[global_name] = Namespace()
+
+    def _error_factory(self, spec):
+        if spec is None:
+            return lambda message, member: _RuntimeError(message)
+        class_name = spec["name"]
+        member_property = spec["memberNameProperty"]
+        cls = _type(class_name, (_Exception,), {"__module__": "builtins", "__qualname__": class_name})
+        self.error_classes[class_name] = cls
+
+        def make(message, member):
+            error = cls(message)
+            _setattr(error, member_property, member)
+            return error
+
+        return make
+
+    def _function(self, global_name, name, make_error):
+        label = "%s.%s" % (global_name, name)
+        prefix = '{"type":"call","id":%d,"global":' + escape_string(global_name).replace("%", "%%") + ',"name":' + escape_string(name).replace("%", "%%") + ',"args":'
+        bridge = self
+
+        async def call(*args, **kwargs):
+            if args and kwargs:
+                raise TypeError("%s takes one JSON argument or keyword arguments, not both" % label)
+            if len(args) > 1:
+                raise TypeError("%s takes one JSON argument (got %d)" % (label, len(args)))
+            payload = args[0] if args else (dict(kwargs) if kwargs else None)
+            try:
+                args_text, _ = encode(payload)
+            except Lossy as reason:
+                raise make_error("arguments to %s must be lossless JSON: %s" % (label, reason), name) from None
+            loop = _get_running_loop()
+            future = loop.create_future()
+            bridge._submit(prefix, args_text, future)
+            ok, value = await future
+            if ok:
+                return value
+            raise make_error(value, name)
+
+        call.__name__ = call.__qualname__ = name if name.isidentifier() else "binding"
+        return call
+
+    def _submit(self, prefix, args_text, future):
+        with self._lock:
+            call_id = self._next_id
+            self._next_id += 1
+            self._pending[call_id] = future
+            text = (prefix % call_id) + args_text + "}"
+            if self._in_flight < self._max and not self._queued:
+                self._in_flight += 1
+                self._send(text)
+            else:
+                self._queued.append(text)
+
+    def on_reply(self, frame):
+        call_id = frame.get("id")
+        if _type(call_id) is not int:
+            return
+        with self._lock:
+            future = self._pending.pop(call_id, None)
+            if future is None:
+                return
+            self._in_flight -= 1
+            if self._queued:
+                self._in_flight += 1
+                self._send(self._queued.popleft())
+        if frame.get("ok") is True:
+            outcome = (True, frame.get("value"))
+        else:
+            message = frame.get("message")
+            outcome = (False, message if _type(message) is str else "binding failed")
+        loop = future.get_loop()
+
+        def settle():
+            if not future.done():
+                future.set_result(outcome)
+
+        try:
+            if loop is _running_loop():
+                settle()
+            else:
+                loop.call_soon_threadsafe(settle)
+        except _RuntimeError:
+            # the caller's loop is closed: nobody is waiting for this answer
+            pass
+
+
+def _running_loop():
+    try:
+        return _get_running_loop()
+    except _RuntimeError:
+        return None

@@ -1,0 +1,341 @@
+"""Lossless JSON for the PTC runner: exact-type checks, ECMAScript number spelling, any nesting depth.
+
+Both directions are iterative so a 10 000-deep value crosses without touching the recursion limit.
+A value is lossless when it is None, bool, str, a finite float other than -0.0, an int that a double
+represents exactly, or an exact list / dict (string keys) of such values. Subclasses, tuples, sets and
+every other object are rejected, so what the host receives is exactly what the program built.
+"""
+
+import json
+import re
+
+__all__ = ["Lossy", "encode", "decode", "string_cost", "escape_string", "fitting_prefix", "js_number"]
+
+_json_str = json.encoder.encode_basestring  # C accelerated when available; escapes like JSON.stringify
+_scanstring = json.decoder.scanstring
+_float_repr = float.__repr__
+_SAFE = 2 ** 53
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
+_WS = re.compile(r"[ \t\n\r]*")
+_END = object()
+
+
+class Lossy(ValueError):
+    """A value (or part of one) that JSON cannot carry without loss."""
+
+
+def _surrogate_escape(match):
+    return "\\u%04x" % ord(match.group())
+
+
+def escape_string(text):
+    """JSON string literal exactly as JSON.stringify spells it (lone surrogates become \\uXXXX escapes)."""
+    out = _json_str(text)
+    if not out.isascii():
+        try:
+            out.encode("utf-8")
+        except UnicodeEncodeError:
+            out = _SURROGATE.sub(_surrogate_escape, out)
+    return out
+
+
+def _byte_len(literal):
+    return len(literal) if literal.isascii() else len(literal.encode("utf-8"))
+
+
+def string_cost(text):
+    """Bytes the string costs inside serialized JSON output (quotes and escapes included)."""
+    return _byte_len(escape_string(text))
+
+
+def fitting_prefix(text, budget):
+    """Longest prefix of text whose JSON string cost is at most budget (cut on a code point)."""
+    if budget < 2:
+        return ""
+    # every character costs at least one byte: longer prefixes cannot fit, so never escape more
+    if len(text) > budget:
+        text = text[:budget]
+    if string_cost(text) <= budget:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if string_cost(text[:mid]) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo]
+
+
+def js_number(value):
+    """A finite float spelled like ECMAScript Number::toString (shortest round-trip digits)."""
+    if value == 0:
+        return "0"
+    text = _float_repr(value)
+    sign = ""
+    if text[0] == "-":
+        sign, text = "-", text[1:]
+    mantissa, _, exponent = text.partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    if fraction == "0":
+        fraction = ""
+    shift = int(exponent) if exponent else 0
+    lead = whole.lstrip("0")
+    if lead:
+        point = len(lead) + shift
+    else:
+        point = shift - (len(fraction) - len(fraction.lstrip("0")))
+    digits = (lead + fraction).lstrip("0").rstrip("0") or "0"
+    k = len(digits)
+    n = point
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    e = n - 1
+    tail = ("e+" if e >= 0 else "e-") + str(abs(e))
+    return sign + (digits if k == 1 else digits[0] + "." + digits[1:]) + tail
+
+
+def _scalar(value, kind):
+    if kind is str:
+        return escape_string(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if kind is int:
+        if -_SAFE <= value <= _SAFE:
+            return str(value)
+        try:
+            as_float = float(value)
+        except OverflowError:
+            raise Lossy("an integer too large for a double") from None
+        if int(as_float) != value:
+            raise Lossy("an integer a double cannot represent exactly (%d)" % value)
+        return js_number(as_float)
+    if kind is float:
+        if value != value:
+            raise Lossy("NaN")
+        if value in (float("inf"), float("-inf")):
+            raise Lossy("Infinity" if value > 0 else "-Infinity")
+        if value == 0 and str(value)[0] == "-":
+            raise Lossy("-0")
+        return js_number(value)
+    return None
+
+
+def _describe(value):
+    kind = type(value)
+    if kind is tuple:
+        return "a tuple"
+    if kind in (set, frozenset):
+        return "a set"
+    if isinstance(value, (dict, list, str, int, float)):
+        return "an instance of %s (a subclass; only exact dict, list, str, int and float cross)" % kind.__name__
+    return "an object of type %s" % kind.__name__
+
+
+def _path(stack):
+    parts = ["$"]
+    for frame in stack:
+        key = frame[3]
+        parts.append("[%d]" % key if type(key) is int else "." + key)
+    return "".join(parts)
+
+
+def encode(root, budget=None):
+    """Validates and serializes root; returns (text, byte_cost). byte_cost > budget means the text was not built.
+
+    Raises Lossy with a path ("$.a[2] is NaN") for anything JSON cannot carry exactly.
+    """
+    parts = []
+    size = 0
+    building = True
+    active = set()
+    # frames: [iterator, closer, is_dict, key, first, container_id]
+    stack = []
+    value = root
+    while True:
+        kind = type(value)
+        try:
+            text = _scalar(value, kind) if kind is not list and kind is not dict else None
+        except Lossy as reason:
+            raise Lossy("%s is %s" % (_path(stack), reason)) from None
+        if text is None:
+            if kind is list or kind is dict:
+                ident = id(value)
+                if ident in active:
+                    raise Lossy("%s is a cycle" % _path(stack))
+                active.add(ident)
+                if kind is list:
+                    stack.append([iter(value), "]", False, 0, True, ident])
+                    text = "["
+                else:
+                    stack.append([iter(value.items()), "}", True, "", True, ident])
+                    text = "{"
+            else:
+                try:
+                    description = _describe(value)
+                except Exception:
+                    description = "an unrenderable object"
+                raise Lossy("%s is %s" % (_path(stack), description))
+        size += _byte_len(text)
+        if building:
+            if budget is not None and size > budget:
+                building = False
+                parts = None
+            else:
+                parts.append(text)
+        # find the next value: close finished containers, emit separators and keys
+        while stack:
+            frame = stack[-1]
+            try:
+                item = next(frame[0], _END)
+            except RuntimeError:
+                raise Lossy("%s changed size while it was serialized" % _path(stack)) from None
+            if item is _END:
+                stack.pop()
+                active.discard(frame[5])
+                size += 1
+                if building:
+                    parts.append(frame[1])
+                continue
+            piece = "" if frame[4] else ","
+            if frame[2]:
+                key, value = item
+                if type(key) is not str:
+                    raise Lossy("%s has a non-string key (%s)" % (_path(stack[:-1]), type(key).__name__))
+                frame[3] = key
+                piece += escape_string(key) + ":"
+            else:
+                if not frame[4]:
+                    frame[3] += 1
+                value = item
+            frame[4] = False
+            if piece:
+                size += _byte_len(piece)
+                if building:
+                    parts.append(piece)
+            break
+        else:
+            break
+        if building and budget is not None and size > budget:
+            building = False
+            parts = None
+    if building and budget is not None and size > budget:
+        building = False
+    return ("".join(parts) if building else None), size
+
+
+def _parse_int(text):
+    value = int(text)
+    # the host's numbers are doubles: a long integer literal means the double nearest to it
+    if -_SAFE <= value <= _SAFE:
+        return value
+    return int(float(text))
+
+
+_decoder = json.JSONDecoder(parse_int=_parse_int)
+_decode_native = _decoder.decode
+
+
+def decode(text):
+    """Parses JSON from the host; falls back to an iterative parser when nesting exceeds the recursion limit."""
+    try:
+        return _decode_native(text)
+    except RecursionError:
+        return _decode_iterative(text)
+
+
+def _decode_iterative(text):
+    i = 0
+    n = len(text)
+    stack = []  # [container, pending_key]
+    result = _END
+
+    def ws(pos):
+        return _WS.match(text, pos).end()
+
+    while True:
+        i = ws(i)
+        if i >= n:
+            raise ValueError("unexpected end of JSON")
+        c = text[i]
+        top = stack[-1] if stack else None
+        if top is not None and type(top[0]) is dict and top[1] is None:
+            # an object expects a key or its end
+            if c == "}" and not top[0]:
+                value = stack.pop()[0]
+                i += 1
+            elif c == '"':
+                key, i = _scanstring(text, i + 1)
+                i = ws(i)
+                if i >= n or text[i] != ":":
+                    raise ValueError("expected ':' at %d" % i)
+                top[1] = key
+                i += 1
+                continue
+            else:
+                raise ValueError("expected a key at %d" % i)
+        elif c == "[":
+            stack.append([[], None])
+            i = ws(i + 1)
+            if i < n and text[i] == "]":
+                value = stack.pop()[0]
+                i += 1
+            else:
+                continue
+        elif c == "{":
+            stack.append([{}, None])
+            continue_at = ws(i + 1)
+            if continue_at < n and text[continue_at] == "}":
+                value = stack.pop()[0]
+                i = continue_at + 1
+            else:
+                i = i + 1
+                continue
+        elif c == '"':
+            value, i = _scanstring(text, i + 1)
+        elif text.startswith("true", i):
+            value, i = True, i + 4
+        elif text.startswith("false", i):
+            value, i = False, i + 5
+        elif text.startswith("null", i):
+            value, i = None, i + 4
+        else:
+            match = _NUMBER.match(text, i)
+            if match is None or match.end() == i:
+                raise ValueError("unexpected character at %d" % i)
+            token = match.group()
+            value = float(token) if (match.group(1) or match.group(2)) else _parse_int(token)
+            i = match.end()
+        # place value into its parent, then consume separators / closers
+        while True:
+            if not stack:
+                if ws(i) != n:
+                    raise ValueError("extra data at %d" % i)
+                return value
+            top = stack[-1]
+            if type(top[0]) is list:
+                top[0].append(value)
+            else:
+                top[0][top[1]] = value
+                top[1] = None
+            i = ws(i)
+            if i >= n:
+                raise ValueError("unexpected end of JSON")
+            closer = "]" if type(top[0]) is list else "}"
+            if text[i] == ",":
+                i += 1
+                break
+            if text[i] == closer:
+                i += 1
+                value = stack.pop()[0]
+                continue
+            raise ValueError("expected ',' or '%s' at %d" % (closer, i))

@@ -1,0 +1,284 @@
+"""Entry of the fresh CPython process that runs one model program (staged per run by the host).
+
+Lifecycle on fd 3: read `boot` -> confine (mount namespace root, seccomp) -> send `boot-ack` -> preload ->
+read `run` -> apply limits, streams, bindings -> run the program under asyncio -> send one `done` -> exit.
+A spare process stops after `boot-ack` until the host has a program for it.
+Every runner internal the program could rebind is captured in a closure before the program runs.
+"""
+
+import os
+import signal
+import sys
+
+_exit = os._exit
+RUNNER_DIR = os.path.dirname(os.path.abspath(__file__))
+# -I leaves the script's own directory off sys.path
+sys.path.insert(0, RUNNER_DIR)
+RUNNER_MODULES = ("ptc_runner", "ptc_wire", "ptc_json", "ptc_logs", "ptc_errors", "ptc_bindings", "ptc_sandbox", "ptc_determinism")
+
+
+def _boot(channel):
+    boot = channel.read_blocking()
+    if boot.get("type") != "boot":
+        _exit(72)
+    # the program sees an empty environment, never the host's variables
+    os.environ.clear()
+    # an inherited ignore or mask would turn a CPU timeout into a silent SIGKILL
+    signal.signal(signal.SIGXCPU, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGXCPU])
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (ImportError, ValueError, OSError):
+        pass
+    confine = boot.get("confine") if type(boot.get("confine")) is dict else {}
+    applied = {"filesystem": False, "childProcess": False}
+    problems = []
+    if confine.get("filesystem") or confine.get("childProcess"):
+        try:
+            import ptc_sandbox
+        except Exception as error:  # ctypes missing in a minimal build
+            ptc_sandbox = None
+            problems.append("confinement unavailable: %s" % error)
+        if ptc_sandbox is not None and confine.get("filesystem"):
+            try:
+                ptc_sandbox.confine_filesystem(boot["root"], boot["tmpdir"], [RUNNER_DIR])
+                applied["filesystem"] = True
+            except Exception as error:
+                problems.append("filesystem: %s" % error)
+        if ptc_sandbox is not None and confine.get("childProcess"):
+            try:
+                ptc_sandbox.confine_processes()
+                applied["childProcess"] = True
+            except Exception as error:
+                problems.append("child processes: %s" % error)
+    from ptc_json import escape_string
+
+    fields = {
+        "filesystem": "true" if applied["filesystem"] else "false",
+        "childProcess": "true" if applied["childProcess"] else "false",
+    }
+    if problems:
+        fields["error"] = escape_string("; ".join(problems))
+    channel.send_frame("boot-ack", **fields)
+    return boot
+
+
+def _clamp_limit(resource, which, soft, hard, keep_gap):
+    infinity = resource.RLIM_INFINITY
+    current_soft, current_hard = resource.getrlimit(which)
+    if current_hard != infinity:
+        hard = min(hard, current_hard)
+    if current_soft != infinity:
+        soft = min(soft, current_soft)
+    soft = min(soft, hard)
+    # equal soft and hard CPU limits make the kernel SIGKILL without the SIGXCPU the host reports as timeout
+    if keep_gap and soft == hard and hard >= 2:
+        soft = hard - 1
+    resource.setrlimit(which, (soft, hard))
+
+
+def _mapped_bytes():
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def main():
+    from ptc_wire import Channel
+
+    channel = Channel()
+    boot = _boot(channel)
+    # preload while the host prepares `run` (or while this process waits as a spare)
+    import ast
+    import asyncio
+    import builtins
+    import linecache
+    import tempfile
+    import traceback
+
+    from ptc_bindings import Bridge
+    from ptc_errors import PROGRAM_FILE, MAIN_NAME, describe
+    from ptc_json import Lossy, encode, escape_string, string_cost
+    from ptc_logs import Ledger, LineStream
+
+    run = channel.read_blocking()
+    if run.get("type") != "run":
+        _exit(72)
+
+    send = channel.send
+    ledger = Ledger(run["maxOutputBytes"])
+    limit_message = "outer output exceeded %d bytes" % ledger.max_bytes
+    state = {"settled": False}
+
+    def finish(text):
+        if not state["settled"]:
+            state["settled"] = True
+            send(text)
+        _exit(0)
+
+    def fail(kind, message, location=None):
+        parts = ['{"type":"done","error":{"kind":"', kind, '","message":', escape_string(message)]
+        if location is not None:
+            parts.append(',"location":{"line":%d' % location["line"])
+            if "column" in location:
+                parts.append(',"column":%d' % location["column"])
+            parts.append("}")
+        parts.append("}}")
+        finish("".join(parts))
+
+    def emit(stream, line):
+        if state["settled"]:
+            return
+        admitted, fitted = ledger.admit(line)
+        if admitted is not None:
+            send('{"type":"log","stream":"%s","text":%s}' % (stream, escape_string(admitted)))
+        if not fitted:
+            fail("output-limit", limit_message)
+
+    budget = ledger.remaining
+    out = LineStream("stdout", 1, emit, budget)
+    err = LineStream("stderr", 2, emit, budget)
+
+    def settle_streams():
+        out.settle()
+        err.settle()
+
+    tmpdir = boot["tmpdir"]
+    tempfile.tempdir = tmpdir
+    cwd = run.get("cwd")
+    try:
+        os.chdir(cwd if type(cwd) is str else tmpdir)
+    except OSError:
+        os.chdir(tmpdir)
+
+    import resource
+
+    try:
+        cpu = int(run["cpuSeconds"])
+        _clamp_limit(resource, resource.RLIMIT_CPU, cpu, cpu + 1, True)
+        address_space = int(run["addressSpaceBytes"])
+        mapped = _mapped_bytes()
+        if mapped and address_space < mapped + 32 * 1024 * 1024:
+            fail(
+                "exception",
+                "memoryMb %d is too small for the Python interpreter, which already maps %d MiB"
+                % (address_space >> 20, (mapped >> 20) + 1),
+            )
+        _clamp_limit(resource, resource.RLIMIT_AS, address_space, address_space, False)
+    except (ValueError, OSError, KeyError, TypeError) as error:
+        fail("exception", "applying resource limits failed: %s" % error)
+
+    deterministic = run.get("deterministic")
+    if type(deterministic) is dict:
+        import ptc_determinism
+
+        ptc_determinism.freeze(deterministic["epochMs"], deterministic["seed"])
+
+    bridge = Bridge(channel, run["namespaces"], run["maxPendingCalls"])
+    on_reply = bridge.on_reply
+
+    def on_frame(frame):
+        if frame.get("type") == "reply":
+            on_reply(frame)
+
+    source = run["program"]
+    # tracebacks show the program's own source lines
+    linecache.cache[PROGRAM_FILE] = (len(source), None, source.splitlines(True), PROGRAM_FILE)
+    sys.stdout = out
+    sys.stderr = err
+    sys.argv = [PROGRAM_FILE]
+    # a 2 MiB cushion released when memory runs out, so the failure can still be rendered and sent
+    reserve = [bytearray(2 * 1024 * 1024)]
+
+    def on_failure(exc):
+        reserve.clear()
+        if isinstance(exc, MemoryError):
+            try:
+                traceback.clear_frames(exc.__traceback__)
+            except BaseException:
+                pass
+        message, location = describe(exc)
+        settle_streams()
+        if not ledger.fits(string_cost(message)):
+            fail("output-limit", limit_message)
+        fail("exception", message, location)
+
+    def on_value(value):
+        settle_streams()
+        try:
+            text, _cost = encode(value, ledger.remaining())
+        except Lossy as reason:
+            fail("invalid-output", "program completion must be lossless JSON: %s" % reason)
+        except MemoryError:
+            fail("output-limit", limit_message)
+        if text is None:
+            fail("output-limit", limit_message)
+        finish('{"type":"done","value":' + text + "}")
+
+    try:
+        tree = ast.parse(source, PROGRAM_FILE, "exec")
+        body = tree.body or [ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)]
+        arguments = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+        function = ast.AsyncFunctionDef(
+            name=MAIN_NAME, args=arguments, body=body, decorator_list=[], returns=None, type_comment=None,
+            lineno=1, col_offset=0, end_lineno=1, end_col_offset=0,
+        )
+        if "type_params" in ast.AsyncFunctionDef._fields:
+            function.type_params = []
+        module = ast.Module(body=[function], type_ignores=[])
+        code = compile(module, PROGRAM_FILE, "exec", dont_inherit=True)
+    except BaseException as error:
+        on_failure(error)
+
+    program_globals = {"__name__": "__main__", "__builtins__": builtins, "__doc__": None}
+    program_globals.update(bridge.error_classes)
+    program_globals.update(bridge.objects)
+    # the runner's own modules are out of the program's reach by import
+    if sys.path and sys.path[0] == RUNNER_DIR:
+        sys.path.pop(0)
+    for name in RUNNER_MODULES:
+        sys.modules.pop(name, None)
+
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    channel.pump(loop, on_frame)
+    try:
+        exec(code, program_globals)
+        coroutine = program_globals.pop(MAIN_NAME)()
+        task = loop.create_task(coroutine)
+        value = loop.run_until_complete(task)
+    except SystemExit as exit_request:
+        settle_streams()
+        code_value = exit_request.code
+        if code_value is None:
+            _exit(0)
+        if type(code_value) is int:
+            _exit(code_value & 0xFF)
+        err.write("%s\n" % (code_value,))
+        settle_streams()
+        _exit(1)
+    except BaseException as error:
+        on_failure(error)
+    on_value(value)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except SystemExit:
+        raise
+    except BaseException:
+        # a runner defect: the host reports the exit code as worker-exit
+        try:
+            import traceback
+
+            traceback.print_exc(file=sys.__stderr__)
+        finally:
+            _exit(75)

@@ -1,0 +1,130 @@
+"""The fd-3 control channel: newline-delimited JSON frames between the host and this runner.
+
+Host -> runner: boot, run, reply.  Runner -> host: boot-ack, log, call, done.
+The field sets below are pinned against runtime/protocol/python-wire.ts by a mirror test.
+"""
+
+import collections
+import os
+import threading
+
+from ptc_json import decode, escape_string
+
+CONTROL_FD = 3
+
+# message type -> field names (required and optional together), for the TS <-> Python mirror test
+HOST_FRAMES = {
+    "boot": ("type", "confine", "tmpdir", "root"),
+    "run": (
+        "type", "program", "namespaces", "maxOutputBytes", "maxPendingCalls", "cpuSeconds",
+        "addressSpaceBytes", "cwd", "deterministic",
+    ),
+    "reply": ("type", "id", "ok", "value", "message"),
+}
+CHILD_FRAMES = {
+    "boot-ack": ("type", "filesystem", "childProcess", "error"),
+    "log": ("type", "stream", "text"),
+    "call": ("type", "id", "global", "name", "args"),
+    "done": ("type", "value", "error"),
+}
+DONE_ERROR_FIELDS = ("kind", "message", "location")
+DONE_ERROR_KINDS = ("exception", "invalid-output", "output-limit")
+
+# a reply larger than this is a broken host; the runner gives up instead of buffering without bound
+MAX_INBOUND_FRAME = 256 * 1024 * 1024
+
+
+class Channel:
+    """Synchronous, thread-safe writes; reads either blocking (handshake) or from an asyncio reader."""
+
+    def __init__(self, fd=CONTROL_FD):
+        self.fd = fd
+        self._lock = threading.RLock()
+        self._chunks = []
+        self._buffered = 0
+        self._ready = collections.deque()
+        self._write = os.write
+        self._read = os.read
+        self._exit = os._exit
+
+    def send(self, text):
+        data = text.encode("utf-8") + b"\n"
+        view = memoryview(data)
+        write = self._write
+        with self._lock:
+            while view:
+                written = write(self.fd, view)
+                view = view[written:]
+
+    def send_frame(self, kind, **fields):
+        parts = ['{"type":', escape_string(kind)]
+        for key, literal in fields.items():
+            parts.append(',"%s":%s' % (key, literal))
+        parts.append("}")
+        self.send("".join(parts))
+
+    def _feed(self, data):
+        start = 0
+        while True:
+            nl = data.find(b"\n", start)
+            if nl < 0:
+                break
+            self._chunks.append(data[start:nl])
+            line = b"".join(self._chunks)
+            self._chunks = []
+            self._buffered = 0
+            if line:
+                self._ready.append(line)
+            start = nl + 1
+        if start < len(data):
+            rest = data[start:]
+            self._chunks.append(rest)
+            self._buffered += len(rest)
+            if self._buffered > MAX_INBOUND_FRAME:
+                self._exit(71)
+
+    def _take(self):
+        line = self._ready.popleft()
+        try:
+            frame = decode(line.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return frame if type(frame) is dict else None
+
+    def read_blocking(self):
+        """Next well-formed frame; exits quietly when the host went away."""
+        while True:
+            while self._ready:
+                frame = self._take()
+                if frame is not None:
+                    return frame
+            data = self._read(self.fd, 1 << 20)
+            if not data:
+                self._exit(70)
+            self._feed(data)
+
+    def pump(self, loop, on_frame):
+        """Delivers every later frame to on_frame from the event loop (no helper thread: threads cost address space)."""
+        read = self._read
+        fd = self.fd
+
+        def readable():
+            try:
+                data = read(fd, 1 << 20)
+            except BlockingIOError:
+                return
+            if not data:
+                # the host is gone: nobody can observe this run any more
+                self._exit(70)
+            self._feed(data)
+            while self._ready:
+                frame = self._take()
+                if frame is not None:
+                    on_frame(frame)
+
+        loop.add_reader(fd, readable)
+        # frames that arrived together with `run` are already buffered
+        while self._ready:
+            frame = self._take()
+            if frame is not None:
+                on_frame(frame)

@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { locateAsset } from '../assets/locate.js';
+
+// The runner's modules (python/), staged per run; compiled once per interpreter so runs skip compiling.
+export const RUNNER_MODULES = ['ptc_runner', 'ptc_wire', 'ptc_json', 'ptc_logs', 'ptc_errors', 'ptc_bindings', 'ptc_sandbox', 'ptc_determinism'] as const;
+export const RUNNER_ENTRY = 'ptc_runner';
+
+export interface PythonExecutable {
+  // the real interpreter binary (a shim such as pyenv's is resolved through sys.executable)
+  path: string;
+  version: string;
+  // file name → bytes, staged into each run's private runner dir
+  runnerFiles: Map<string, Buffer>;
+  entryFile: string;
+}
+
+export type PythonLookup = { ok: true; python: PythonExecutable } | { ok: false; message: string };
+
+// flags of every run: isolated mode, no site import (its .pth hooks cost tens of ms), no bytecode writes,
+// unbuffered stdio, UTF-8 mode whatever the (empty) locale says
+export const PYTHON_FLAGS = ['-I', '-S', '-B', '-u', '-X', 'utf8'];
+
+const IDENTIFY = [
+  'import json, os, sys',
+  'print(json.dumps({"impl": sys.implementation.name, "version": list(sys.version_info[:3]), "executable": os.path.realpath(sys.executable or "")}))',
+].join('\n');
+
+const COMPILE = [
+  'import py_compile, sys',
+  'src, out = sys.argv[1], sys.argv[2]',
+  'for name in sys.argv[3:]:',
+  '    py_compile.compile(f"{src}/{name}.py", cfile=f"{out}/{name}.pyc", doraise=True)',
+].join('\n');
+
+function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ ok: boolean; stdout: string; stderr: string; error?: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env, timeout: 20_000, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8' }, (error, stdout, stderr) => {
+      resolve({ ok: error === null, stdout, stderr, ...(error === null ? {} : { error: error.message }) });
+    });
+  });
+}
+
+function isExecutableFile(candidate: string): boolean {
+  try {
+    const stat = fs.statSync(candidate);
+    if (!stat.isFile()) return false;
+    fs.accessSync(candidate, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// A bare name is looked up on PATH (absolute entries only; directories named like the interpreter are skipped).
+export function findOnPath(name: string, searchPath = process.env.PATH ?? ''): string | undefined {
+  if (name.includes('/')) return isExecutableFile(path.resolve(name)) ? path.resolve(name) : undefined;
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (dir.length === 0 || !path.isAbsolute(dir)) continue;
+    const candidate = path.join(dir, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  for (const dir of ['/usr/local/bin', '/usr/bin', '/bin']) {
+    const candidate = path.join(dir, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+// Resolves the interpreter, verifies it is CPython ≥ 3.10, and compiles the runner with it.
+export async function probePython(requested: string | undefined): Promise<PythonLookup> {
+  const name = requested ?? 'python3';
+  if (name.length === 0 || name.includes('\0')) return { ok: false, message: `pythonPath ${JSON.stringify(name)} is not a usable path` };
+  const found = findOnPath(name);
+  if (found === undefined) {
+    return { ok: false, message: requested === undefined ? 'python3 was not found on PATH: install CPython 3.10 or newer, or set pythonPath' : `Python interpreter not found or not executable: ${name}` };
+  }
+  // shims (pyenv, asdf) need PATH and HOME to pick their interpreter; the program itself never sees them
+  const identify = await run(found, ['-I', '-c', IDENTIFY], { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' });
+  let info: { impl?: unknown; version?: unknown; executable?: unknown } = {};
+  try {
+    info = JSON.parse(identify.stdout.trim().split('\n').pop() ?? '') as typeof info;
+  } catch {
+    return { ok: false, message: `${found} did not answer as a Python interpreter (${identify.error ?? identify.stderr.trim().slice(0, 200)})` };
+  }
+  const version = Array.isArray(info.version) ? info.version.map(Number) : [];
+  const [major = 0, minor = 0] = version;
+  const versionText = version.join('.');
+  if (info.impl !== 'cpython') return { ok: false, message: `${found} is ${String(info.impl)} ${versionText}; PTC Playground needs CPython 3.10 or newer` };
+  if (major !== 3 ? major < 3 : minor < 10) return { ok: false, message: `${found} is CPython ${versionText}; PTC Playground needs CPython 3.10 or newer` };
+  const executable = typeof info.executable === 'string' && isExecutableFile(info.executable) ? info.executable : found;
+  const runnerFiles = await compileRunner(executable);
+  if (!runnerFiles.ok) return { ok: false, message: runnerFiles.message };
+  return { ok: true, python: { path: executable, version: versionText, runnerFiles: runnerFiles.files, entryFile: runnerFiles.entry } };
+}
+
+async function compileRunner(executable: string): Promise<{ ok: true; files: Map<string, Buffer>; entry: string } | { ok: false; message: string }> {
+  const entry = locateAsset(`python/${RUNNER_ENTRY}.py`);
+  if (entry === undefined) return { ok: false, message: 'the Python runner (python/ptc_runner.py) is missing from this installation' };
+  const source = path.dirname(entry);
+  const files = new Map<string, Buffer>();
+  let out: string | undefined;
+  try {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-pyc-'));
+    const compiled = await run(executable, [...PYTHON_FLAGS, '-c', COMPILE, source, out, ...RUNNER_MODULES], {});
+    if (compiled.ok) {
+      for (const name of RUNNER_MODULES) files.set(`${name}.pyc`, fs.readFileSync(path.join(out, `${name}.pyc`)));
+      return { ok: true, files, entry: `${RUNNER_ENTRY}.pyc` };
+    }
+    if (/SyntaxError/.test(compiled.stderr)) return { ok: false, message: `the Python runner does not compile with ${executable}: ${compiled.stderr.trim().split('\n').pop() ?? ''}` };
+  } catch {
+    // fall through to plain sources
+  } finally {
+    if (out !== undefined) fs.rmSync(out, { recursive: true, force: true });
+  }
+  try {
+    for (const name of RUNNER_MODULES) files.set(`${name}.py`, fs.readFileSync(path.join(source, `${name}.py`)));
+  } catch (error) {
+    return { ok: false, message: `the Python runner is incomplete: ${(error as Error).message}` };
+  }
+  return { ok: true, files, entry: `${RUNNER_ENTRY}.py` };
+}
+
+const lookups = new Map<string, Promise<PythonLookup>>();
+
+// Resolved once per requested interpreter (a later PATH change is ignored).
+export function resolvePython(requested: string | undefined): Promise<PythonLookup> {
+  const key = requested ?? '';
+  let lookup = lookups.get(key);
+  if (lookup === undefined) {
+    lookup = probePython(requested);
+    lookups.set(key, lookup);
+  }
+  return lookup;
+}

@@ -1,0 +1,113 @@
+import type { CodeRunSpec } from '../api.js';
+import { LIMITS } from '../contract/limits.js';
+import { abortMessage } from '../engine/early-results.js';
+import type { RunSession } from '../engine/run-session.js';
+import { checkLossless, decodeLossless, encodeChecked } from '../json/lossless.js';
+import { captureLines } from '../output/pipe-lines.js';
+import { decodeShimExit, type ExitInfo } from '../process/launch.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import { PythonChildFrameSchema, type PythonRunFrame } from '../protocol/python-wire.js';
+import type { RunFailure, RunResult } from '../protocol/run-result.js';
+import type { PythonChildProcess } from './python-child-process.js';
+
+function runFrame(spec: CodeRunSpec): PythonRunFrame {
+  return {
+    type: 'run',
+    program: spec.program,
+    namespaces: spec.bindings.map((ns) => ({ global: ns.global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) })),
+    maxOutputBytes: spec.maxOutputBytes,
+    maxPendingCalls: spec.maxPendingCalls,
+    // a backstop above the wall deadline: one Python thread cannot burn CPU faster than the clock runs
+    cpuSeconds: Math.ceil(spec.timeoutMs / 1000) + 1,
+    addressSpaceBytes: spec.memoryMb * 1024 * 1024,
+    cwd: spec.cwd,
+    ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
+  };
+}
+
+// Supervises one run on a booted (or booting) child: frames, pipes, deadline, abort, exit classification.
+export async function superviseChild(spec: CodeRunSpec, session: RunSession, child: PythonChildProcess): Promise<RunResult> {
+  const send = (text: string): void => {
+    if (session.outcome === undefined) child.send(text);
+  };
+  const dispatcher = session.createDispatcher({
+    firstId: 1,
+    sendReply: (id, reply) =>
+      send(reply.ok ? `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}}` : JSON.stringify({ type: 'reply', id, ok: false, message: reply.message })),
+  });
+  const protocol = (message: string): void => session.fail({ kind: 'protocol', message });
+  const onFrame = (text: string): void => {
+    if (session.outcome !== undefined) return;
+    const decoded = decodeLossless(text);
+    if (!decoded.ok) return protocol(`control frame is not lossless JSON (${decoded.reason})`);
+    const parsed = PythonChildFrameSchema.safeParse(decoded.value);
+    if (!parsed.success) return protocol(`malformed control frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    const frame = parsed.data;
+    if (frame.type === 'boot-ack') return protocol('second boot-ack frame');
+    if (frame.type === 'log') {
+      session.log(frame.stream, frame.text);
+    } else if (frame.type === 'call') {
+      const verdict = dispatcher.dispatch(frame.id, frame.global, frame.name, frame.args as JsonValue);
+      if (!verdict.ok) protocol(verdict.message);
+    } else if (frame.error !== undefined) {
+      const { kind, message, location } = frame.error;
+      session.fail(location === undefined ? { kind, message } : { kind, message, location });
+    } else if ('value' in frame && frame.value !== undefined) {
+      const check = checkLossless(frame.value);
+      if (!check.ok) return session.fail({ kind: 'invalid-output', message: `program completion must be lossless JSON: ${check.reason}` });
+      const valueBytes = Buffer.byteLength(encodeChecked(frame.value as JsonValue, check.depth));
+      session.settle({ kind: 'completed', value: frame.value as JsonValue, valueBytes });
+    } else {
+      // Python has no undefined: a done without a value is a forged frame, read as null
+      session.settle({ kind: 'completed', value: null, valueBytes: 4 });
+    }
+  };
+  child.attach({ onFrame, onProtocolError: protocol });
+  // a cold child acks after attach, a spare before: either way the program goes out once the child is booted
+  void child.ready.then((ok) => {
+    if (session.outcome !== undefined) return;
+    if (!ok) {
+      if (child.bootProblem !== undefined) session.fail({ kind: 'sandbox-unavailable', message: child.bootProblem });
+      return;
+    }
+    send(JSON.stringify(runFrame(spec)));
+  });
+  const budget = (): number => session.ledger.maxBytes - session.ledger.used;
+  const flushStdout = captureLines(child.stdout, budget, (line) => session.log('stdout', line));
+  const flushStderr = captureLines(child.stderr, budget, (line) => session.log('stderr', line));
+
+  const deadline = setTimeout(() => session.fail({ kind: 'timeout', message: `execution deadline reached (${spec.timeoutMs}ms)` }), spec.timeoutMs);
+  const onAbort = (): void => session.fail({ kind: 'abort', message: abortMessage(spec.signal) });
+  spec.signal?.addEventListener('abort', onAbort, { once: true });
+  if (spec.signal?.aborted) onAbort();
+  void child.spawnError.then((error) => session.fail({ kind: 'worker-exit', message: `could not start Python: ${error.message}` }));
+
+  let exit: ExitInfo | undefined;
+  const closed = child.closed.then((info) => {
+    exit = decodeShimExit(info, child.viaShim);
+  });
+  await Promise.race([session.settled, closed]);
+  clearTimeout(deadline);
+  spec.signal?.removeEventListener('abort', onAbort);
+  child.killTree();
+  if (session.outcome !== undefined) await Promise.race([closed, delay(LIMITS.graceMs)]);
+  flushStdout();
+  flushStderr();
+  if (session.outcome === undefined) session.fail(exitFailure(exit, spec, session));
+  await dispatcher.drain(50);
+  return session.result();
+}
+
+// The child ended without `done`: SIGXCPU is the CPU limit (timeout); anything else is worker-exit.
+function exitFailure(exit: ExitInfo | undefined, spec: CodeRunSpec, session: RunSession): RunFailure {
+  if (exit?.signal === 'SIGXCPU') {
+    return { kind: 'timeout', message: `CPU time exhausted (limit ${Math.ceil(spec.timeoutMs / 1000) + 1}s of CPU time)` };
+  }
+  const how = exit?.signal ? `signal ${exit.signal}` : `code ${String(exit?.code)}`;
+  const memory = session.ledger.entries.some((e) => e.stream === 'stderr' && /MemoryError|Cannot allocate memory|out of memory/i.test(e.text));
+  return { kind: 'worker-exit', message: `Python process exited before completing (${how})${memory ? `: out of memory (memoryMb ${spec.memoryMb})` : ''}` };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
