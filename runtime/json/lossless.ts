@@ -10,6 +10,7 @@ const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 const numberIsFinite = Number.isFinite;
 const objectIs = Object.is;
 const ObjectProto = Object.prototype;
+const ArrayProto = Array.prototype;
 const stringify = JSON.stringify;
 const parse = JSON.parse;
 const RangeErrorCtor = RangeError;
@@ -98,7 +99,9 @@ function pathOf(item: { parent: unknown; key: string | number }): string {
 
 // Serialises an already-checked value; iterative past the native recursion limit.
 export function encodeChecked(value: JsonValue, depth: number): string {
-  if (depth < NATIVE_DEPTH_LIMIT) {
+  // native JSON.stringify honours an inherited toJSON (a polluted prototype): the checked value would not be what is sent
+  const inheritedToJson = 'toJSON' in ObjectProto || 'toJSON' in ArrayProto;
+  if (depth < NATIVE_DEPTH_LIMIT && !inheritedToJson) {
     try {
       return stringify(value);
     } catch (error) {

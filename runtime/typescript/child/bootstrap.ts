@@ -10,6 +10,7 @@ import { createConsole } from './console-shim.js';
 import { receiveFrames, sendFrame } from './control.js';
 import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
+import { denyUnixSockets } from './socket-guard.js';
 import { createNamespaces, type ReplyHandler } from './namespaces.js';
 import { freezeNondeterminism } from '../../replay/freeze-nondeterminism.js';
 
@@ -60,6 +61,9 @@ function patchStream(stream: NodeJS.WriteStream, lines: LineBuffer): void {
     return true;
   };
   Object.defineProperty(stream, 'write', { value: write, writable: true, configurable: true });
+  // opening the stream made the pipe non-blocking; raw fs.writeSync(1|2) from the program would then fail with
+  // EAGAIN or write short instead of waiting for the host to read (hostile corpus: native floods)
+  (stream as unknown as { _handle?: { setBlocking?: (on: boolean) => unknown } })._handle?.setBlocking?.(true);
 }
 
 function settleWithFailure(thrown: unknown): never {
@@ -125,7 +129,7 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void): void 
 function main(): void {
   let replyHandler: ReplyHandler | undefined;
   let booted = false;
-  receiveFrames(
+  const channel = receiveFrames(
     (text) => {
       const decoded = decodeLossless(text);
       if (!decoded.ok) return;
@@ -141,6 +145,8 @@ function main(): void {
     // the host went away: nothing can observe this run any more
     () => exit(settled ? 0 : 70),
   );
+  // confined (permission model on): no Unix-domain sockets either
+  if ((process as { permission?: unknown }).permission !== undefined) denyUnixSockets(channel);
   sendFrame(stringify({ type: 'ready' }));
 }
 

@@ -6,18 +6,26 @@ const writeSync = fs.writeSync;
 const bufferFrom = Buffer.from;
 const allocUnsafe = Buffer.allocUnsafe;
 const atomicsWait = Atomics.wait;
+// prototype methods too: a program that patches Buffer.prototype must not break the channel (hostile corpus)
+const reflectApply = Reflect.apply;
+const typedArraySet = Uint8Array.prototype.set;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 // Synchronous sends: a frame written before a hot loop or a crash is already in the host's pipe.
 export function sendFrame(text: string): void {
   const body = bufferFrom(text, 'utf8');
-  const frame = allocUnsafe(4 + body.length);
-  frame.writeUInt32BE(body.length, 0);
-  body.copy(frame, 4);
+  const length = body.length;
+  const frame = allocUnsafe(4 + length);
+  frame[0] = (length >>> 24) & 0xff;
+  frame[1] = (length >>> 16) & 0xff;
+  frame[2] = (length >>> 8) & 0xff;
+  frame[3] = length & 0xff;
+  reflectApply(typedArraySet, frame, [body, 4]);
+  const total = 4 + length;
   let offset = 0;
-  while (offset < frame.length) {
+  while (offset < total) {
     try {
-      offset += writeSync(NODE_CHILD_WRITE_FD, frame, offset, frame.length - offset);
+      offset += writeSync(NODE_CHILD_WRITE_FD, frame, offset, total - offset);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
       // the host is behind: wait a moment instead of spinning

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FailureKind, Language } from '../../../runtime/protocol/run-result.js';
+
+// Observable side effects a hostile program may try to cause; the harness measures each one for real.
+export const EFFECTS = ['file-created', 'tcp-received', 'udp-received', 'unix-received', 'secret-leaked'] as const;
+export type Effect = (typeof EFFECTS)[number];
+
+export type Outcome = FailureKind | 'success';
+const OUTCOMES: readonly Outcome[] = ['success', 'exception', 'timeout', 'abort', 'worker-exit', 'invalid-output', 'output-limit', 'protocol', 'sandbox-unavailable'];
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  memoryMb?: number;
+  maxOutputBytes?: number;
+  maxPendingCalls?: number;
+  sandbox?: 'required' | 'best-effort' | 'off';
+}
+
+export interface CorpusEntry {
+  name: string;
+  file: string;
+  language: Language;
+  source: string;
+  about: string;
+  expect: Outcome[];
+  // exact completion value, when the header gives one
+  value?: { json: unknown };
+  message?: RegExp;
+  logs?: RegExp;
+  calls?: number;
+  mustNot: Effect[];
+  must: Effect[];
+  options: RequestOptions;
+  // a runtime gap written down in the findings file: the case is expected to fail until it is fixed
+  knownBug?: string;
+}
+
+// Short limits keep the corpus to a few minutes; a header may widen them per program.
+export const DEFAULT_OPTIONS: Required<Pick<RequestOptions, 'timeoutMs' | 'memoryMb' | 'maxOutputBytes'>> = {
+  timeoutMs: 3_000,
+  memoryMb: 128,
+  maxOutputBytes: 1_000_000,
+};
+
+function parseEffects(text: string, file: string): Effect[] {
+  const out: Effect[] = [];
+  for (const raw of text.split(',')) {
+    const effect = raw.trim().split(/\s+/)[0] ?? '';
+    if (!(EFFECTS as readonly string[]).includes(effect)) throw new Error(`${file}: unknown effect "${effect}"`);
+    out.push(effect as Effect);
+  }
+  return out;
+}
+
+// Reads the header comment block (`// key: value` or `# key: value`) at the top of a corpus program.
+export function parseCorpusFile(file: string): CorpusEntry {
+  const source = fs.readFileSync(file, 'utf8');
+  const language: Language = file.endsWith('.py') ? 'python' : 'typescript';
+  const prefix = language === 'python' ? '#' : '//';
+  const entry: CorpusEntry = { name: path.basename(file), file, language, source, about: '', expect: [], mustNot: [], must: [], options: {} };
+  for (const line of source.split('\n')) {
+    if (!line.startsWith(prefix)) break;
+    const match = /^(?:\/\/|#)\s*([a-z-]+):\s?(.*)$/.exec(line);
+    if (match === null) continue;
+    const [, key, value = ''] = match;
+    switch (key) {
+      case 'about':
+        entry.about = value.trim();
+        break;
+      case 'expect':
+        for (const kind of value.split('|').map((k) => k.trim())) {
+          if (!(OUTCOMES as readonly string[]).includes(kind)) throw new Error(`${file}: unknown outcome "${kind}"`);
+          entry.expect.push(kind as Outcome);
+        }
+        break;
+      case 'value':
+        entry.value = { json: JSON.parse(value) as unknown };
+        break;
+      case 'message':
+        entry.message = new RegExp(value.trim(), 'is');
+        break;
+      case 'logs':
+        entry.logs = new RegExp(value.trim(), 's');
+        break;
+      case 'calls':
+        entry.calls = Number(value);
+        break;
+      case 'must-not':
+        entry.mustNot.push(...parseEffects(value, file));
+        break;
+      case 'must':
+        entry.must.push(...parseEffects(value, file));
+        break;
+      case 'known-bug':
+        entry.knownBug = value.trim();
+        break;
+      case 'options':
+        entry.options = { ...entry.options, ...(JSON.parse(value) as RequestOptions) };
+        break;
+      default:
+        throw new Error(`${file}: unknown header key "${key}"`);
+    }
+  }
+  if (entry.expect.length === 0) throw new Error(`${file}: missing "expect:" header`);
+  if (entry.about === '') throw new Error(`${file}: missing "about:" header`);
+  return entry;
+}
+
+export function loadCorpus(dir: string): CorpusEntry[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') || f.endsWith('.py'))
+    .sort()
+    .map((f) => parseCorpusFile(path.join(dir, f)));
+}

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import type { Runtime } from '../../../runtime/api.js';
+import { encodeLossless } from '../../../runtime/json/lossless.js';
+import { RunResultSchema, type RunResult } from '../../../runtime/protocol/run-result.js';
+import { DEFAULT_OPTIONS, type CorpusEntry, type Effect } from './corpus-format.js';
+import { RunFixtures, type Secrets } from './fixtures.js';
+import { intrinsicsFingerprint, recordingTools } from './host-guard.js';
+import { processesMarkedBy, settleTo, sleep } from './leaks.js';
+
+export interface Verdict {
+  entry: CorpusEntry;
+  outcome: string;
+  problems: string[];
+  result: RunResult | undefined;
+  effects: Effect[];
+  ms: number;
+}
+
+export interface CorpusContext {
+  runtime: Runtime;
+  secrets: Secrets;
+  // a directory outside every run's temp dir; each run gets its own subdirectory as cwd
+  outsideRoot: string;
+}
+
+// JSON.stringify recurses: a 10 000-deep value needs the runtime's iterative encoder
+function serialize(result: RunResult): string {
+  try {
+    return JSON.stringify(result);
+  } catch {
+    const encoded = encodeLossless(result);
+    return encoded.ok ? encoded.text : JSON.stringify({ logs: result.logs, error: result.error, calls: result.calls.length });
+  }
+}
+
+const clip = (text: string, n = 300): string => (text.length > n ? `${text.slice(0, n)}…` : text);
+
+// Runs one corpus program for real and lists every way it differed from its header.
+export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<Verdict> {
+  const started = performance.now();
+  const problems: string[] = [];
+  const outsideDir = path.join(ctx.outsideRoot, entry.name.replace(/[^\w.-]/g, '_'));
+  fs.mkdirSync(outsideDir, { recursive: true });
+  const fixtures = new RunFixtures(outsideDir, ctx.secrets);
+  await fixtures.start(entry.source);
+  const tools = recordingTools();
+  const fingerprint = intrinsicsFingerprint();
+  let result: RunResult | undefined;
+  let settledAt = 0;
+  try {
+    const spec = ctx.runtime.resolve({
+      language: entry.language,
+      program: fixtures.render(entry.source),
+      bindings: [tools.namespace],
+      cwd: outsideDir,
+      ...DEFAULT_OPTIONS,
+      ...entry.options,
+    });
+    result = await ctx.runtime.run(spec);
+    settledAt = performance.now();
+  } catch (error) {
+    problems.push(`run() rejected: ${String(error)}`);
+  }
+  // every process of this run (its cwd is the run's own outside dir) is gone
+  const survivors = await settleTo(() => processesMarkedBy(outsideDir), 3_000);
+  if (survivors.length > 0) problems.push(`processes outlived the run: ${survivors.map((p) => `${p.pid} ${clip(p.cmdline, 80)}`).join('; ')}`);
+  // late side effects (a datagram in flight, a grandchild's delayed write, a timer's handler call) get time to show up
+  await sleep(entry.mustNot.includes('file-created') ? 1_200 : 150);
+  const effects = fixtures.effects(result === undefined ? '' : serialize(result));
+  await fixtures.close();
+  const outcome = result === undefined ? 'rejected' : (result.error?.kind ?? 'success');
+  if (result !== undefined) {
+    const shape = RunResultSchema.safeParse(result);
+    if (!shape.success) problems.push(`result violates the contract schema: ${shape.error.issues[0]?.message}`);
+    if (!(entry.expect as string[]).includes(outcome)) {
+      problems.push(`expected ${entry.expect.join('|')}, got ${outcome}${result.error ? `: ${clip(result.error.message)}` : ''}`);
+    }
+    if (entry.value !== undefined && !isDeepStrictEqual(result.value, entry.value.json)) {
+      problems.push(`expected value ${clip(JSON.stringify(entry.value.json))}, got ${clip(JSON.stringify(result.value) ?? 'undefined')}`);
+    }
+    if (entry.message !== undefined && !entry.message.test(result.error?.message ?? '')) {
+      problems.push(`error message ${JSON.stringify(clip(result.error?.message ?? '(none)'))} does not match ${entry.message}`);
+    }
+    if (entry.logs !== undefined && !result.logs.some((l) => entry.logs?.test(l))) {
+      problems.push(`no log entry matches ${entry.logs}; logs: ${clip(JSON.stringify(result.logs.slice(0, 5)))}`);
+    }
+    if (entry.calls !== undefined && result.calls.length !== entry.calls) problems.push(`expected ${entry.calls} call records, got ${result.calls.length}`);
+  }
+  for (const effect of entry.mustNot) if (effects.has(effect)) problems.push(`must not happen, but did: ${effect}`);
+  for (const effect of entry.must) if (!effects.has(effect)) problems.push(`control effect did not happen: ${effect}`);
+  const late = tools.invocations.filter((i) => settledAt > 0 && i.at > settledAt);
+  if (late.length > 0) problems.push(`binding handlers ran after the run settled: ${late.map((i) => i.name).join(', ')}`);
+  if (intrinsicsFingerprint() !== fingerprint) problems.push('host intrinsics changed during the run');
+  return { entry, outcome, problems, result, effects: [...effects], ms: Math.round(performance.now() - started) };
+}
+
+// Runs `items` with at most `limit` in flight.
+export async function pool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      out[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,3 @@
+// about: awaits a promise that never settles
+// expect: timeout
+await new Promise(() => {});

@@ -1,0 +1,7 @@
+// about: a forged call to an undeclared binding
+// expect: protocol
+// calls: 0
+const frame = (text: string | Buffer): Buffer => { const body = typeof text === 'string' ? Buffer.from(text) : text; const h = Buffer.alloc(4); h.writeUInt32BE(body.length); return Buffer.concat([h, body]); };
+const fs = await import('node:fs');
+fs.writeSync(3, frame(JSON.stringify({ type: 'call', id: 1, global: 'tools', name: 'rm-rf', args: {} })));
+while (true) {}

@@ -1,0 +1,6 @@
+// about: a forged done with both a value and an error
+// expect: protocol
+const frame = (text: string | Buffer): Buffer => { const body = typeof text === 'string' ? Buffer.from(text) : text; const h = Buffer.alloc(4); h.writeUInt32BE(body.length); return Buffer.concat([h, body]); };
+const fs = await import('node:fs');
+fs.writeSync(3, frame(JSON.stringify({ type: 'done', value: 1, error: { kind: 'exception', message: 'x' } })));
+while (true) {}

@@ -1,0 +1,3 @@
+// about: returns a BigInt
+// expect: invalid-output
+return 10n;

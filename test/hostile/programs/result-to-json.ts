@@ -1,0 +1,3 @@
+// about: returns an object with a toJSON method
+// expect: invalid-output
+return { toJSON() { return 'x'; } };

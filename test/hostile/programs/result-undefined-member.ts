@@ -1,0 +1,3 @@
+// about: returns { a: undefined }
+// expect: invalid-output
+return { a: undefined };

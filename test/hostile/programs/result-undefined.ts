@@ -1,0 +1,3 @@
+// about: returns undefined: no value key
+// expect: success
+return undefined;

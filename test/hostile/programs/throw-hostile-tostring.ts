@@ -1,0 +1,3 @@
+// about: throws an object whose toString throws
+// expect: exception
+throw { toString() { throw new Error('toString exploded'); } };

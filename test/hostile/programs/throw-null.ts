@@ -1,0 +1,3 @@
+// about: throws null
+// expect: exception
+throw null;

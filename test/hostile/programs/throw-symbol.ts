@@ -1,0 +1,3 @@
+// about: throws a Symbol
+// expect: exception
+throw Symbol('sym');
