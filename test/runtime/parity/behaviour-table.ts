@@ -1,0 +1,324 @@
+import { expect } from 'vitest';
+import type { Language, RunResult } from '../../../runtime/protocol/run-result.js';
+import type { RunOptions } from '../../helpers/runtime.js';
+import { toolsNamespace } from '../../helpers/runtime.js';
+
+// One behaviour, written once per language; `check` holds the expectation both backends must meet.
+export interface ParityCase {
+  name: string;
+  programs: Record<Language, string>;
+  options?: () => RunOptions;
+  check(result: RunResult, language: Language): void;
+}
+
+const tools = (): RunOptions => ({ bindings: [toolsNamespace()] });
+const deepTs = "let v: unknown = 'leaf';\nfor (let i = 0; i < 10_000; i++) v = [v];";
+const deepPy = "v = 'leaf'\nfor _ in range(10_000):\n    v = [v]";
+
+// Walks a deep value without recursion.
+export function depthOf(value: unknown): { depth: number; leaf: unknown } {
+  let depth = 0;
+  let at = value;
+  while (Array.isArray(at)) {
+    depth++;
+    at = at[0];
+  }
+  return { depth, leaf: at };
+}
+
+export const PARITY_CASES: ParityCase[] = [
+  {
+    name: 'returns its value',
+    programs: { typescript: 'const x: number = 40;\nreturn x + 2;', python: 'x = 40\nreturn x + 2' },
+    check: (r, language) => {
+      expect(r.error).toBeUndefined();
+      expect(r.value).toBe(42);
+      expect(r.language).toBe(language);
+    },
+  },
+  {
+    name: 'logs one entry per line, in order, with stderr marked and empty lines kept',
+    programs: {
+      typescript: "console.log('a', 1);\nprocess.stdout.write('par');\nprocess.stdout.write('tial\\n');\nconsole.error('careful');\nconsole.log('');\nreturn null;",
+      python: "import sys\nprint('a', 1)\nsys.stdout.write('par')\nsys.stdout.write('tial\\n')\nprint('careful', file=sys.stderr)\nprint('')\nreturn None",
+    },
+    check: (r) => {
+      expect(r.logs).toEqual(['a 1', 'partial', 'careful', '']);
+      expect(r.stderrLogs).toEqual([2]);
+      expect(r.value).toBeNull();
+    },
+  },
+  {
+    name: 'an unterminated write is flushed as its own entry',
+    programs: { typescript: "process.stdout.write('no newline');\nreturn 1;", python: "import sys\nsys.stdout.write('no newline')\nreturn 1" },
+    check: (r) => expect(r.logs).toEqual(['no newline']),
+  },
+  {
+    name: 'native fd 1/2 writes land in logs',
+    programs: {
+      typescript: "const fs = await import('node:fs');\nfs.writeSync(1, 'raw €\\n');\nfs.writeSync(2, 'err 😀\\n');\nreturn 0;",
+      python: "import os\nos.write(1, 'raw €\\n'.encode())\nos.write(2, 'err 😀\\n'.encode())\nreturn 0",
+    },
+    check: (r) => {
+      expect(r.logs).toContain('raw €');
+      expect(r.logs).toContain('err 😀');
+    },
+  },
+  {
+    name: 'binding values come back and every call is recorded in order',
+    programs: {
+      typescript: "const a = await tools.add({ a: 1, b: 2 });\nconst b = await tools.echo({ x: [1, 'two', null] });\nreturn { a, b };",
+      python: "a = await tools.add({'a': 1, 'b': 2})\nb = await tools.echo({'x': [1, 'two', None]})\nreturn {'a': a, 'b': b}",
+    },
+    options: tools,
+    check: (r) => {
+      expect(r.value).toEqual({ a: 3, b: { x: [1, 'two', null] } });
+      expect(r.calls.map((c) => [c.id, c.global, c.name, c.ok])).toEqual([
+        [1, 'tools', 'add', true],
+        [2, 'tools', 'echo', true],
+      ]);
+      expect(r.calls[0]).toMatchObject({ args: { a: 1, b: 2 }, value: 3 });
+    },
+  },
+  {
+    name: 'a host throw reaches the program as the namespace error class',
+    programs: {
+      typescript:
+        "try { await tools.fail({}); } catch (e) {\n  return { isClass: e instanceof ToolCallError, name: (e as Error).name, tool: (e as any).toolName, message: (e as Error).message };\n}",
+      python:
+        "try:\n    await tools.fail({})\nexcept ToolCallError as e:\n    return {'isClass': isinstance(e, Exception), 'name': type(e).__name__, 'tool': e.toolName, 'message': str(e)}",
+    },
+    options: tools,
+    check: (r) => {
+      expect(r.value).toEqual({ isClass: true, name: 'ToolCallError', tool: 'fail', message: 'tool exploded' });
+      expect(r.calls[0]).toMatchObject({ ok: false, message: 'tool exploded' });
+    },
+  },
+  {
+    name: 'a namespace without errorClass rejects with the plain error type, keeping a raw string throw',
+    programs: {
+      typescript: 'try { await helpers.failString({}); } catch (e) { return { plain: e.constructor === Error, message: (e as Error).message }; }',
+      python: "try:\n    await helpers.failString({})\nexcept RuntimeError as e:\n    return {'plain': type(e) is RuntimeError, 'message': str(e)}",
+    },
+    options: () => {
+      const ns = { ...toolsNamespace(), global: 'helpers' } as ReturnType<typeof toolsNamespace>;
+      delete (ns as { errorClass?: unknown }).errorClass;
+      return { bindings: [ns] };
+    },
+    check: (r) => expect(r.value).toEqual({ plain: true, message: 'raw string failure' }),
+  },
+  {
+    name: 'an uncaught binding failure is exception naming the error class, at the program line',
+    programs: { typescript: 'const x = 1;\nawait tools.fail({});', python: 'x = 1\nawait tools.fail({})' },
+    options: tools,
+    check: (r) => {
+      expect(r.error?.kind).toBe('exception');
+      expect(r.error?.message).toMatch(/ToolCallError: tool exploded/);
+      expect(r.error?.location?.line).toBe(2);
+    },
+  },
+  {
+    name: 'lossy arguments are rejected in the program before any call is made',
+    programs: {
+      typescript: "try { await tools.echo({ n: NaN }); } catch (e) { return (e as Error).message; }",
+      python: "try:\n    await tools.echo({'n': float('nan')})\nexcept ToolCallError as e:\n    return str(e)",
+    },
+    options: tools,
+    check: (r) => {
+      expect(r.value).toMatch(/arguments to tools\.echo must be lossless JSON/);
+      expect(r.calls).toHaveLength(0);
+    },
+  },
+  {
+    name: 'a non-lossless host resolution becomes a failed call and the run completes',
+    programs: {
+      typescript: "try { await tools.lossy({}); return 'no'; } catch (e) { return (e as Error).message; }",
+      python: "try:\n    await tools.lossy({})\n    return 'no'\nexcept ToolCallError as e:\n    return str(e)",
+    },
+    options: tools,
+    check: (r) => expect(r.value).toMatch(/binding resolution must be lossless JSON/),
+  },
+  {
+    name: 'gather / Promise.all over 10 000 calls queues behind maxPendingCalls',
+    programs: {
+      typescript: 'const xs = await Promise.all(Array.from({ length: 10_000 }, (_, i) => tools.echo(i)));\nreturn xs.reduce((a, b) => (a as number) + (b as number), 0);',
+      python: 'import asyncio\nxs = await asyncio.gather(*(tools.echo(i) for i in range(10_000)))\nreturn sum(xs)',
+    },
+    options: () => ({ ...tools(), maxPendingCalls: 64, timeoutMs: 60_000 }),
+    check: (r) => {
+      expect(r.error).toBeUndefined();
+      expect(r.value).toBe((9_999 * 10_000) / 2);
+      expect(r.calls).toHaveLength(10_000);
+      expect(r.calls.map((c) => c.id)).toEqual(Array.from({ length: 10_000 }, (_, i) => i + 1));
+    },
+  },
+  {
+    name: '10 000-deep values cross as argument, resolution and completion',
+    programs: { typescript: `${deepTs}\nreturn await tools.echo(v as any);`, python: `${deepPy}\nreturn await tools.echo(v)` },
+    options: tools,
+    check: (r) => {
+      expect(r.error).toBeUndefined();
+      expect(depthOf(r.value)).toEqual({ depth: 10_000, leaf: 'leaf' });
+    },
+  },
+  {
+    name: 'an uncaught throw is exception with the program-only trace and its line',
+    programs: {
+      typescript: "console.log('before');\nfunction inner() {\n  throw new RangeError('bad range');\n}\ninner();",
+      python: "print('before')\ndef inner():\n    raise ValueError('bad range')\n\ninner()",
+    },
+    check: (r) => {
+      expect(r.error?.kind).toBe('exception');
+      expect(r.error?.message).toMatch(/(RangeError|ValueError): bad range/);
+      expect(r.error?.message).not.toMatch(/node-child|ptc_runner|node:internal/);
+      expect(r.error?.location?.line).toBe(3);
+      expect(r.logs).toEqual(['before']);
+    },
+  },
+  {
+    name: 'a syntax error is exception pointing at its line',
+    programs: { typescript: 'const ok = 1;\nconst x = ;', python: 'ok = 1\nx = )' },
+    check: (r) => {
+      expect(r.error?.kind).toBe('exception');
+      expect(r.error?.location?.line).toBe(2);
+    },
+  },
+  {
+    name: 'a function in the completion is invalid-output',
+    programs: { typescript: 'return { f: () => 1 };', python: "return {'f': lambda: 1}" },
+    check: (r) => {
+      expect(r.error?.kind).toBe('invalid-output');
+      expect(r.error?.message).toMatch(/program completion must be lossless JSON/);
+      expect('value' in r).toBe(false);
+    },
+  },
+  {
+    name: 'NaN in the completion is invalid-output',
+    programs: { typescript: 'return [1, NaN];', python: "return [1, float('nan')]" },
+    check: (r) => expect(r.error?.kind).toBe('invalid-output'),
+  },
+  {
+    name: 'exiting with code 7 is worker-exit naming code 7',
+    programs: { typescript: 'process.exit(7);', python: 'import os\nos._exit(7)' },
+    check: (r) => {
+      expect(r.error?.kind).toBe('worker-exit');
+      expect(r.error?.message).toMatch(/code 7/);
+    },
+  },
+  {
+    name: 'a hot loop ends at the deadline and keeps the log written right before it',
+    programs: { typescript: "console.log('about to spin');\nwhile (true) {}", python: "print('about to spin')\nwhile True:\n    pass" },
+    options: () => ({ timeoutMs: 1_500 }),
+    check: (r) => {
+      expect(r.error).toEqual({ kind: 'timeout', message: 'execution deadline reached (1500ms)' });
+      expect(r.logs).toEqual(['about to spin']);
+    },
+  },
+  {
+    name: 'a never-settling await ends as timeout',
+    programs: { typescript: 'await new Promise(() => {});', python: 'import asyncio\nawait asyncio.get_running_loop().create_future()' },
+    options: () => ({ timeoutMs: 1_500 }),
+    check: (r) => expect(r.error?.kind).toBe('timeout'),
+  },
+  {
+    name: 'the deadline keeps running while a binding call is pending',
+    programs: { typescript: 'await tools.never({});', python: 'await tools.never({})' },
+    options: () => ({ ...tools(), timeoutMs: 1_500 }),
+    check: (r) => {
+      expect(r.error?.kind).toBe('timeout');
+      expect(r.calls).toHaveLength(1);
+    },
+  },
+  {
+    name: 'a log flood is output-limit keeping a prefix that fits the cap',
+    programs: {
+      typescript: "for (let i = 0; i < 100_000; i++) console.log('line ' + i);\nreturn 'never';",
+      python: "for i in range(100_000):\n    print('line', i)\nreturn 'never'",
+    },
+    options: () => ({ maxOutputBytes: 2_000 }),
+    check: (r) => {
+      expect(r.error).toEqual({ kind: 'output-limit', message: 'outer output exceeded 2000 bytes' });
+      expect(r.logs.length).toBeGreaterThan(10);
+      expect(r.logs[0]).toBe('line 0');
+      expect(Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.error?.message))).toBeLessThanOrEqual(2_000);
+      expect('value' in r).toBe(false);
+    },
+  },
+  {
+    name: 'a single oversized log is cut to a fitting prefix on a code-point boundary',
+    programs: { typescript: "console.log('😀'.repeat(10_000));", python: "print('😀' * 10_000)" },
+    options: () => ({ maxOutputBytes: 200 }),
+    check: (r) => {
+      expect(r.error?.kind).toBe('output-limit');
+      expect(r.logs[0]?.length).toBeGreaterThan(0);
+      expect(/^(😀)+$/u.test(r.logs[0] ?? '')).toBe(true);
+    },
+  },
+  {
+    name: 'an oversized return value is output-limit with no value',
+    programs: { typescript: "return 'x'.repeat(10_000);", python: "return 'x' * 10_000" },
+    options: () => ({ maxOutputBytes: 1_000 }),
+    check: (r) => {
+      expect(r.error?.kind).toBe('output-limit');
+      expect('value' in r).toBe(false);
+    },
+  },
+  {
+    name: 'UTF-8 exact boundary: "€" fits a 7-byte cap',
+    programs: { typescript: "return '€';", python: "return '€'" },
+    options: () => ({ maxOutputBytes: 7 }),
+    check: (r) => expect(r.value).toBe('€'),
+  },
+  {
+    name: 'UTF-8 exact boundary: "€" fails a 6-byte cap',
+    programs: { typescript: "return '€';", python: "return '€'" },
+    options: () => ({ maxOutputBytes: 6 }),
+    check: (r) => expect(r.error?.kind).toBe('output-limit'),
+  },
+  {
+    name: 'logs and value share one ledger: ["abc"] + "xy" fits 11 bytes',
+    programs: { typescript: "console.log('abc');\nreturn 'xy';", python: "print('abc')\nreturn 'xy'" },
+    options: () => ({ maxOutputBytes: 11 }),
+    check: (r) => expect(r.value).toBe('xy'),
+  },
+  {
+    name: 'logs and value share one ledger: ["abc"] + "xy" fails 10 bytes',
+    programs: { typescript: "console.log('abc');\nreturn 'xy';", python: "print('abc')\nreturn 'xy'" },
+    options: () => ({ maxOutputBytes: 10 }),
+    check: (r) => expect(r.error?.kind).toBe('output-limit'),
+  },
+  {
+    name: 'the program sees an empty environment and stdin at EOF',
+    programs: {
+      typescript: "const fs = await import('node:fs');\nconst buf = Buffer.alloc(16);\nconst n = fs.readSync(0, buf, 0, 16, null);\nreturn { env: { ...process.env }, n };",
+      python: "import os, sys\nreturn {'env': dict(os.environ), 'n': len(os.read(0, 16))}",
+    },
+    check: (r) => expect(r.value).toEqual({ env: {}, n: 0 }),
+  },
+  {
+    name: 'the private temp dir is writable during the run',
+    programs: {
+      typescript: "const os = await import('node:os');\nconst fs = await import('node:fs');\nconst f = os.tmpdir() + '/a.txt';\nfs.writeFileSync(f, 'mine');\nreturn [os.tmpdir(), fs.readFileSync(f, 'utf8')];",
+      python: "import tempfile, os\nf = os.path.join(tempfile.gettempdir(), 'a.txt')\nopen(f, 'w').write('mine')\nreturn [tempfile.gettempdir(), open(f).read()]",
+    },
+    check: (r) => {
+      expect(r.error).toBeUndefined();
+      expect((r.value as string[])[1]).toBe('mine');
+    },
+  },
+  {
+    name: 'garbage on the control descriptor is a protocol failure',
+    programs: {
+      typescript: "const fs = await import('node:fs');\nconst b = Buffer.alloc(8); b.writeUInt32BE(4, 0); b.write('nope', 4);\nfs.writeSync(3, b);\nawait new Promise((r) => setTimeout(r, 3000));",
+      python: "import os, asyncio\nos.write(3, b'nope\\n')\nawait asyncio.sleep(3)",
+    },
+    options: () => ({ timeoutMs: 10_000 }),
+    check: (r) => expect(r.error?.kind).toBe('protocol'),
+  },
+];
+
+// The no-return convention differs by design (reference §1.4): TypeScript omits value, Python returns null.
+export const NO_RETURN: Record<Language, { program: string; check(r: RunResult): void }> = {
+  typescript: { program: 'const x = 1;', check: (r) => expect('value' in r).toBe(false) },
+  python: { program: 'x = 1', check: (r) => expect(r.value).toBeNull() },
+};

@@ -1,0 +1,45 @@
+import { describe, expect, test } from 'vitest';
+import type { Language } from '../../../runtime/protocol/run-result.js';
+import { run, toolsNamespace } from '../../helpers/runtime.js';
+import { NO_RETURN, PARITY_CASES } from './behaviour-table.js';
+
+const LANGUAGES: Language[] = ['typescript', 'python'];
+
+// The shared behaviour table: every row runs on both backends, so parity is tested, not assumed.
+describe.concurrent.each(LANGUAGES)('parity (%s)', (language) => {
+  test.each(PARITY_CASES.map((c) => [c.name, c] as const))('%s', async (_name, parityCase) => {
+    const result = await run(language, parityCase.programs[language], parityCase.options?.() ?? {});
+    parityCase.check(result, language);
+  });
+
+  test('no return: TypeScript omits value, Python returns null', async () => {
+    NO_RETURN[language].check(await run(language, NO_RETURN[language].program));
+  });
+
+  test('abort mid-loop is abort with the reason as message', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort('stop'), 500);
+    const program = language === 'python' ? 'while True:\n    pass' : 'while (true) {}';
+    const r = await run(language, program, { signal: controller.signal });
+    expect(r.error).toEqual({ kind: 'abort', message: 'stop' });
+  });
+
+  test('a pre-aborted signal is abort without starting a process', async () => {
+    const controller = new AbortController();
+    controller.abort('already');
+    const r = await run(language, 'return 1', { signal: controller.signal });
+    expect(r.error).toEqual({ kind: 'abort', message: 'already' });
+  });
+
+  test('a forged call to an undeclared binding is a protocol failure and runs no handler', async () => {
+    let ran = false;
+    const program =
+      language === 'python'
+        ? "import os, asyncio\nos.write(3, b'{\"type\":\"call\",\"id\":1,\"global\":\"tools\",\"name\":\"secret\",\"args\":{}}\\n')\nawait asyncio.sleep(3)"
+        : "const fs = await import('node:fs');\nconst body = Buffer.from(JSON.stringify({ type: 'call', id: 1, global: 'tools', name: 'secret', args: {} }));\nconst h = Buffer.alloc(4); h.writeUInt32BE(body.length, 0);\nfs.writeSync(3, Buffer.concat([h, body]));\nawait new Promise((r) => setTimeout(r, 3000));";
+    const r = await run(language, program, { bindings: [toolsNamespace({ echo: async () => ((ran = true), 1) })], timeoutMs: 10_000 });
+    expect(r.error?.kind).toBe('protocol');
+    expect(r.error?.message).toMatch(/undeclared binding/);
+    expect(ran).toBe(false);
+  });
+});

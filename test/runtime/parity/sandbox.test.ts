@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Language } from '../../../runtime/protocol/run-result.js';
+import { run } from '../../helpers/runtime.js';
+
+// Real denials on both backends: a loopback server, a secret in a home-like dir outside the run, a spawn target.
+let server: net.Server;
+let port = 0;
+let connections = 0;
+let outside: string;
+let secret: string;
+
+beforeAll(async () => {
+  server = net.createServer((socket) => {
+    connections++;
+    socket.end('hello');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as net.AddressInfo).port;
+  outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-home-'));
+  fs.mkdirSync(path.join(outside, '.ssh'));
+  secret = path.join(outside, '.ssh', 'id_rsa');
+  fs.writeFileSync(secret, 'TOP SECRET');
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  fs.rmSync(outside, { recursive: true, force: true });
+});
+
+const probes: Record<Language, (target: string) => string> = {
+  typescript: (target) => `
+const fs = await import('node:fs');
+const net = await import('node:net');
+const cp = await import('node:child_process');
+const out: Record<string, string> = {};
+try { out.read = fs.readFileSync(${JSON.stringify(secret)}, 'utf8'); } catch (e: any) { out.read = 'denied:' + e.code; }
+try { fs.writeFileSync(${JSON.stringify(target)}, 'x'); out.write = 'written'; } catch (e: any) { out.write = 'denied:' + e.code; }
+try { out.spawn = String(cp.spawnSync('/bin/echo', ['spawned']).stdout).trim(); } catch (e: any) { out.spawn = 'denied:' + e.code; }
+out.net = await new Promise<string>((res) => {
+  const s = net.connect(${port}, '127.0.0.1');
+  s.setTimeout(2000, () => { s.destroy(); res('denied:timeout'); });
+  s.on('data', (d) => { res(String(d)); s.destroy(); });
+  s.on('error', (e: any) => res('denied:' + e.code));
+});
+return out;`,
+  python: (target) => `
+import socket, subprocess
+out = {}
+try:
+    out['read'] = open(${JSON.stringify(secret)}).read()
+except OSError as e:
+    out['read'] = 'denied:' + type(e).__name__
+try:
+    open(${JSON.stringify(target)}, 'w').write('x')
+    out['write'] = 'written'
+except OSError as e:
+    out['write'] = 'denied:' + type(e).__name__
+try:
+    out['spawn'] = subprocess.run(['/bin/echo', 'spawned'], capture_output=True, text=True).stdout.strip()
+except OSError as e:
+    out['spawn'] = 'denied:' + type(e).__name__
+try:
+    with socket.create_connection(('127.0.0.1', ${port}), timeout=2) as s:
+        out['net'] = s.recv(16).decode()
+except OSError as e:
+    out['net'] = 'denied:' + type(e).__name__
+return out`,
+};
+
+describe.each(['typescript', 'python'] as const)('sandbox parity (%s)', (language) => {
+  test('best-effort denies network, files outside the temp dir and child processes, and says so', async () => {
+    const target = path.join(outside, `written-by-${language}.txt`);
+    const before = connections;
+    const r = await run(language, probes[language](target));
+    expect(r.error).toBeUndefined();
+    const value = r.value as Record<string, string>;
+    expect(value.read).toMatch(/^denied/);
+    expect(value.write).toMatch(/^denied/);
+    expect(value.spawn).toMatch(/^denied/);
+    expect(value.net).toMatch(/^denied/);
+    expect(fs.existsSync(target)).toBe(false);
+    expect(connections).toBe(before);
+    expect(r.sandbox).toMatchObject({ network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full' });
+    expect(r.sandbox.mechanisms[0]).toBe('network-namespace');
+    expect(r.sandbox.mechanisms).toHaveLength(language === 'python' ? 3 : 2);
+  });
+
+  test("'off' is unconfined, which proves the denials above are real", async () => {
+    const target = path.join(outside, `written-when-off-${language}.txt`);
+    const before = connections;
+    const r = await run(language, probes[language](target), { sandbox: 'off' });
+    expect(r.value).toEqual({ read: 'TOP SECRET', write: 'written', spawn: 'spawned', net: 'hello' });
+    expect(fs.existsSync(target)).toBe(true);
+    expect(connections).toBe(before + 1);
+    expect(r.sandbox).toMatchObject({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none' });
+  });
+
+  test("'required' runs when every layer is available", async () => {
+    const r = await run(language, 'return 1', { sandbox: 'required' });
+    expect(r.value).toBe(1);
+    expect(r.sandbox.enforcement).toBe('full');
+  });
+});
