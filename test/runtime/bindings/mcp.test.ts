@@ -56,7 +56,7 @@ describe('MCP-backed namespaces (real stdio server)', () => {
   test('tools are listed with their descriptions and schemas, called, and mapped to values and errors', async () => {
     const m = await load(writeModule('ptc-mcp-tag-calls'));
     const fx = m.namespaces.fx;
-    expect(Object.keys(fx?.functions ?? {}).sort()).toEqual(['add', 'counter', 'explode', 'get-env', 'greet', 'sleep']);
+    expect(Object.keys(fx?.functions ?? {}).sort()).toEqual(['add', 'counter', 'crash', 'explode', 'get-env', 'greet', 'sleep']);
     expect(fx?.functions.greet?.description).toBe('Greets someone in plain text.');
     expect(fx?.functions.add?.input).toMatchObject({ required: ['a', 'b'] });
     const r = await runTs(
@@ -125,6 +125,24 @@ return [await slow, await quick];`,
     expect(after.value).toBe('Hello, Cy!');
   });
 
+  test('a server that dies fails the call in flight and is restarted by the next call', async () => {
+    const m = await load(writeModule('ptc-mcp-tag-crash'));
+    const r = await runTs(
+      `const before = await fx.counter();
+const crash = await fx.crash().then(() => 'answered', (e) => [e instanceof McpToolError, e.message]);
+const after = await fx.counter();
+return { before, crash, after };`,
+      { bindings: namespacesFor(m, 'live') },
+    );
+    expect(r.error).toBeUndefined();
+    const value = r.value as { before: string; crash: [boolean, string]; after: string };
+    expect(value.before).toBe('1');
+    expect(value.crash[0]).toBe(true);
+    expect(value.crash[1]).toMatch(/connection closed/i);
+    // a fresh server process: its call counter starts again
+    expect(value.after).toBe('1');
+  });
+
   test('a missing server binary fails the load with a clear message naming the namespace and command', async () => {
     const file = path.join(dir, 'missing.bindings.mjs');
     fs.writeFileSync(file, "export default { gone: { mcp: { command: '/nonexistent/mcp-server-binary', args: ['--stdio'] } } };\n");
@@ -154,7 +172,7 @@ return [await slow, await quick];`,
       () => undefined,
       (e: unknown) => e,
     );
-    expect((error as Error).message).toMatch(/^fx\.functions\.nope: the MCP server has no tool "nope" \(it has: add, counter, explode, get-env, greet, sleep\)/);
+    expect((error as Error).message).toMatch(/^fx\.functions\.nope: the MCP server has no tool "nope" \(it has: add, counter, crash, explode, get-env, greet, sleep\)/);
   });
 
   test('tools/call results map to program values', () => {
