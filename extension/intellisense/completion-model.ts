@@ -52,11 +52,14 @@ export function completionModel(module: BindingsModule): GlobalInfo[] {
     });
 }
 
-// The one-line signature of a declaration (`name(args: …): Promise<…>` or `async def name(…) -> …:`).
+// The signature of a declaration on one line (`name(args: { … }): Promise<…>;` or `async def name(…) -> …:`).
 export function signatureLine(declaration: string): string {
   const lines = declaration.split('\n').map((l) => l.trim());
-  const line = lines.find((l) => l.startsWith('async def ') || l.startsWith('def __getitem__')) ?? lines.filter((l) => l !== '' && !l.startsWith('/**') && !l.startsWith('*')).pop();
-  return line ?? declaration;
+  const python = lines.find((l) => l.startsWith('async def ') || l.startsWith('def __getitem__'));
+  if (python !== undefined) return python;
+  // TypeScript: everything after the doc comment, multi-line object types folded
+  const closing = lines.findIndex((l) => l.endsWith('*/'));
+  return lines.slice(closing + 1).join(' ').replace(/\s+/g, ' ').trim() || declaration;
 }
 
 export type CompletionContext =
