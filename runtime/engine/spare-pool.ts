@@ -1,8 +1,9 @@
-// Pre-started, never-used child processes, generic over language. A backend hands the pool a `SpareKey`
-// (language + every setting its process is launched with) and a `start` function; `take` gives back a spare
-// launched with exactly that key, or undefined (start cold). A spare serves one run and is never returned.
+// Pre-started, never-used child processes, generic over language. A backend describes a run's process by a
+// `SpareKey` (language + every launch setting a program could observe). Per run it calls `take(key)` — a spare
+// launched with exactly that key, or undefined: start cold — and, once the run has its result, `refill(key, start)`
+// so the next run finds one. `warm(key, start)` pre-starts ahead of a first run. A spare serves one run, ever.
 //
-// Policy (documented in docs/runtime.md § Spare processes and in RuntimeOptions.spares):
+// Policy (also stated at RuntimeOptions.spares in runtime/api.ts):
 // - `size` spares per language are kept for the most recent key of that language; a run with another key
 //   starts cold and retires the old key's spares (a settings change makes them useless).
 // - the first run of a key is cold and primes the pool; the backend calls `refill` once a run has its result, so

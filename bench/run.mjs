@@ -1,0 +1,257 @@
+// `npm run bench [-- --quick] [--skip-install] [--skip-rss] [--skip-render] [--only=workload,…]`
+// Every workload runs through every contender in this one process, interleaved (A B C A B C …), so each figure is
+// compared with floors measured minutes apart at most, on the same machine under the same load.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildRuntimeBundle } from './lib/build-harness.mjs';
+import { workloads, cpuKernelJs } from './lib/workloads.mjs';
+import { summarize, round, sleep } from './lib/stats.mjs';
+import { evaluateTargets } from './lib/targets.mjs';
+import { renderMarkdown, renderSvg } from './lib/report.mjs';
+import { processFloor, socketpairFloor } from './contenders/floors.mjs';
+import { ptcContender } from './contenders/ptc.mjs';
+import { workerContender } from './contenders/worker.mjs';
+import { quickjsContender } from './contenders/quickjs.mjs';
+import { isolatedVmContender, ensureIsolatedVm } from './contenders/isolated-vm.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const skipInstall = args.includes('--skip-install');
+const skipRss = args.includes('--skip-rss');
+const skipRender = args.includes('--skip-render');
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const level = quick ? 1 : 0;
+const log = (line) => process.stderr.write(`${line}\n`);
+const benchStarted = Date.now();
+
+// ---- set-up -------------------------------------------------------------------------------------------------------
+const runtimePath = await buildRuntimeBundle(repo);
+const runtimeModule = await import(pathToFileURL(runtimePath).href);
+const pythonPath = resolvePython();
+const cpu = calibrateCpu(pythonPath);
+log(`cpu kernel: ${cpu.cpuStepsJs.toLocaleString('en')} JS steps, ${cpu.cpuStepsPy?.toLocaleString('en') ?? '–'} Python steps ≈ 200 ms each`);
+const allWorkloads = workloads({ cpuStepsJs: cpu.cpuStepsJs, cpuStepsPy: cpu.cpuStepsPy ?? 1 }).filter((w) => only === undefined || only.includes(w.id));
+
+if (!skipInstall) ensureIsolatedVm({ install: true, log });
+
+const contenders = [
+  processFloor('node'),
+  ...(pythonPath ? [processFloor('python', pythonPath)] : []),
+  socketpairFloor('node'),
+  ...(pythonPath ? [socketpairFloor('python', pythonPath)] : []),
+  ptcContender(runtimeModule, { language: 'typescript', sandbox: true, spare: true }),
+  ptcContender(runtimeModule, { language: 'typescript', sandbox: true, spare: false }),
+  ptcContender(runtimeModule, { language: 'typescript', sandbox: false, spare: true }),
+  ptcContender(runtimeModule, { language: 'typescript', sandbox: false, spare: false }),
+  ptcContender(runtimeModule, { language: 'python', sandbox: true, spare: true, pythonPath }),
+  ptcContender(runtimeModule, { language: 'python', sandbox: true, spare: false, pythonPath }),
+  workerContender(),
+  quickjsContender(),
+  isolatedVmContender({ install: false }),
+];
+
+const notes = [];
+const ready = [];
+for (const contender of contenders) {
+  const status = await contender.init();
+  if (status.ok) ready.push(contender);
+  else {
+    notes.push({ contender: contender.id, label: contender.label, note: status.note });
+    log(`- ${contender.label}: not available (${status.note})`);
+  }
+}
+if (!ready.some((c) => c.id === 'floor-node')) throw new Error('the node floor could not run: nothing to compare against');
+
+// Which contenders take part in which workload: floors only where they are a floor; the cold/no-sandbox PTC
+// variants only where process start-up is what is measured.
+function participates(contender, workload) {
+  if (contender.family === 'floor') return contender.workloads.includes(workload.id);
+  if (contender.family === 'ptc' && workload.id !== 'trivial') return contender.spare && (contender.sandbox || contender.language === 'typescript');
+  return true;
+}
+
+// ---- measurement ----------------------------------------------------------------------------------------------------
+const results = { workloads: {}, memory: [], render: [] };
+for (const workload of allWorkloads) {
+  const members = ready.filter((c) => participates(c, workload));
+  const samples = new Map(members.map((c) => [c.id, { wall: [], roundTrip: [], failures: [] }]));
+  const slow = (c) => c.id === 'quickjs' && workload.slowIterations !== undefined;
+  const iterationsOf = (c) => (slow(c) ? workload.slowIterations : workload.iterations)[level];
+  const rounds = Math.max(...members.map(iterationsOf)) + 1;
+  log(`\n${workload.id}: ${members.length} contenders × ${rounds - 1} interleaved rounds (+1 warm-up)`);
+  for (let round = 0; round < rounds; round++) {
+    // rotate the order each round so no contender always runs right after the same neighbour
+    const order = members.map((_, i) => members[(i + round) % members.length]);
+    for (const contender of order) {
+      if (round > iterationsOf(contender)) continue;
+      const stamps = [];
+      const bindings = { echo: async (value) => (stamps.push(performance.now()), value) };
+      await contender.prepare?.(workload, bindings);
+      const r = await contender.run(workload, bindings);
+      // background work a run leaves behind (a replacement spare) finishes before the next contender is timed
+      await contender.prepare?.(workload, bindings);
+      const callStamps = r.stamps ?? stamps;
+      const ok = r.ok && (contender.family === 'floor' || workload.check({ ...r }, callStamps.length, contender.dialect));
+      if (round === 0) continue;
+      const s = samples.get(contender.id);
+      if (!ok) {
+        s.failures.push(r.error ?? `wrong result (${JSON.stringify(r.value)?.slice(0, 80)}, ${callStamps.length} calls, ${r.logChars ?? 0} log chars)`);
+        continue;
+      }
+      s.wall.push(r.wallMs);
+      for (let i = 1; i < callStamps.length; i++) s.roundTrip.push((callStamps[i] - callStamps[i - 1]) * 1000);
+    }
+    await sleep(20);
+  }
+  const rows = [];
+  for (const contender of members) {
+    const s = samples.get(contender.id);
+    const row = { contender: contender.id, label: contender.label, family: contender.family, floor: contender.floor, failures: s.failures.slice(0, 3) };
+    if (s.wall.length > 0) row.wallMs = stat(s.wall, 2);
+    if (workload.metric === 'round-trip' && s.roundTrip.length > 0) row.roundTripUs = stat(s.roundTrip, 1);
+    rows.push(row);
+    const shown = row.roundTripUs ? `round trip p50 ${row.roundTripUs.p50} µs` : row.wallMs ? `p50 ${row.wallMs.p50} ms, p95 ${row.wallMs.p95} ms` : 'no successful run';
+    log(`  ${contender.label.padEnd(66)} ${shown}${s.failures.length ? `  (${s.failures.length} failed: ${s.failures[0]})` : ''}`);
+  }
+  addRatios(workload, rows);
+  results.workloads[workload.id] = { title: workload.title, metric: workload.metric, rows };
+}
+
+function stat(values, digits) {
+  const s = summarize(values);
+  return { n: s.n, p50: round(s.p50, digits), p95: round(s.p95, digits), min: round(s.min, digits), max: round(s.max, digits) };
+}
+
+// Ratios against the floor of the contender's language, measured in this same run.
+function addRatios(workload, rows) {
+  const find = (id) => rows.find((r) => r.contender === id);
+  for (const row of rows) {
+    if (workload.metric === 'round-trip') {
+      const floor = find(`floor-socketpair-${row.floor}`)?.roundTripUs?.p50;
+      if (floor && row.roundTripUs) row.ratioToFloor = round(row.roundTripUs.p50 / floor, 2);
+    } else {
+      const floor = find(`floor-${row.floor}`)?.wallMs?.p50 ?? results.workloads.trivial?.rows.find((r) => r.contender === `floor-${row.floor}`)?.wallMs?.p50;
+      if (floor && row.wallMs) row.ratioToFloor = round(row.wallMs.p50 / floor, 2);
+    }
+  }
+}
+
+// ---- memory: one fresh host process per contender -------------------------------------------------------------------
+if (!skipRss) {
+  const runs = quick ? 200 : 1000;
+  const specs = [];
+  const want = (id) => ready.some((c) => c.id === id);
+  if (want('ptc-ts-sandbox-spare')) specs.push({ kind: 'ptc', id: 'ptc-ts-sandbox-spare', label: 'PTC TypeScript (sandbox on, spare ready)', language: 'typescript', sandbox: true, spare: true, drip: true });
+  if (want('ptc-py-sandbox-spare')) specs.push({ kind: 'ptc', id: 'ptc-py-sandbox-spare', label: 'PTC Python (sandbox on, spare ready)', language: 'python', sandbox: true, spare: true, pythonPath, drip: true });
+  if (want('worker')) specs.push({ kind: 'worker', id: 'worker', label: 'worker_threads Worker per run' });
+  if (want('quickjs')) specs.push({ kind: 'quickjs', id: 'quickjs', label: 'quickjs-emscripten context per run' });
+  if (want('isolated-vm')) specs.push({ kind: 'isolated-vm', id: 'isolated-vm', label: 'isolated-vm Isolate per run' });
+  log(`\nmemory: ${runs} consecutive trivial runs per contender, each in its own host process`);
+  // two probes at a time: memory figures do not depend on timing, and this keeps the phase short
+  for (let i = 0; i < specs.length; i += 2) {
+    const batch = await Promise.all(specs.slice(i, i + 2).map((spec) => memoryProbe(spec, runs)));
+    for (const m of batch) {
+      results.memory.push(m);
+      log(`  ${m.label.padEnd(50)} ${m.error ? `failed: ${m.error}` : `growth ${round(m.growthMb, 1)} MB, host peak ${round(m.hostPeakRssMb, 0)} MB${m.childPeakRssMb ? `, child peak ${round(m.childPeakRssMb, 0)} MB` : ''}, ${round(m.msPerRun, 1)} ms/run`}`);
+    }
+  }
+}
+
+function memoryProbe(spec, runs) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--expose-gc', path.join(repo, 'bench', 'lib', 'rss-host.mjs'), JSON.stringify(spec), String(runs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.once('close', () => {
+      try {
+        const parsed = JSON.parse(out.trim().split('\n').pop() ?? '{}');
+        resolve({ label: spec.label, ...parsed, ...Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'number').map(([k, v]) => [k, round(v, 2)])) });
+      } catch {
+        resolve({ id: spec.id, label: spec.label, error: `probe printed no result: ${out.slice(0, 200)}` });
+      }
+    });
+  });
+}
+
+// ---- render performance (webview engineer's bench/render.mjs, when present) ------------------------------------------
+const renderModule = path.join(repo, 'bench', 'render.mjs');
+if (!skipRender && fs.existsSync(renderModule)) {
+  try {
+    const { default: measureRender } = await import(pathToFileURL(renderModule).href);
+    results.render = await measureRender(quick ? { samples: 8 } : undefined);
+    for (const r of results.render) log(`  ${r.name}: p50 ${r.p50Ms} ms`);
+  } catch (error) {
+    notes.push({ contender: 'render', label: 'render performance', note: `render bench failed: ${String(error?.message ?? error).split('\n')[0]}` });
+  }
+}
+
+for (const c of ready) await c.dispose();
+
+// ---- report ---------------------------------------------------------------------------------------------------------
+const targets = evaluateTargets(results);
+const report = {
+  generatedAt: new Date().toISOString(),
+  mode: quick ? 'quick' : 'full',
+  durationS: Math.round((Date.now() - benchStarted) / 1000),
+  machine: {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memGiB: round(os.totalmem() / 2 ** 30, 1),
+    loadAvgAtEnd: os.loadavg().map((v) => round(v, 2)),
+    node: process.version,
+    python: pythonVersion(pythonPath),
+    platform: `${os.platform()} ${os.release()}`,
+  },
+  cpuKernel: cpu,
+  contenders: contenders.map((c) => ({ id: c.id, label: c.label, family: c.family, available: ready.includes(c) })),
+  notes,
+  ...results,
+  targets,
+};
+fs.writeFileSync(path.join(repo, 'bench', 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+fs.mkdirSync(path.join(repo, 'docs'), { recursive: true });
+fs.writeFileSync(path.join(repo, 'docs', 'benchmarks.svg'), renderSvg(report));
+fs.writeFileSync(path.join(repo, 'docs', 'benchmarks.md'), renderMarkdown(report));
+log(`\nwrote bench/results.json, docs/benchmarks.md, docs/benchmarks.svg in ${report.durationS} s`);
+process.stdout.write(`\n${targets.map((t) => `${t.pass === true ? 'PASS' : t.pass === false ? 'MISS' : 'n/a '}  ${t.target}: ${t.measured}`).join('\n')}\n`);
+process.exit(0);
+
+// ---- helpers --------------------------------------------------------------------------------------------------------
+// The real interpreter behind `python3` (a pyenv shim is a shell script: timing it would time bash too).
+function resolvePython() {
+  const r = spawnSync('python3', ['-I', '-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', timeout: 20_000 });
+  const exe = r.status === 0 ? r.stdout.trim() : '';
+  return exe.length > 0 ? exe : undefined;
+}
+
+function pythonVersion(exe) {
+  if (exe === undefined) return null;
+  const r = spawnSync(exe, ['-I', '-c', 'import sys; print(sys.version.split()[0])'], { encoding: 'utf8' });
+  return r.stdout.trim() || null;
+}
+
+// Steps of the LCG kernel that take ≈200 ms: in this process's V8 for JS, in a python3 child for Python.
+function calibrateCpu(python) {
+  const kernel = new Function('n', cpuKernelJs('n'));
+  const probeSteps = 5_000_000;
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    kernel(probeSteps);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  const cpuStepsJs = Math.round((probeSteps * 200) / (times[2] ?? 1) / 1000) * 1000;
+  let cpuStepsPy;
+  if (python) {
+    const code = 'import time\nn=300000\nbest=1e9\nfor _ in range(3):\n    t=time.perf_counter()\n    x=1\n    for i in range(n):\n        x=(x*1664525+1013904223)%2147483648\n    best=min(best,time.perf_counter()-t)\nprint(n*0.2/best)';
+    const r = spawnSync(python, ['-I', '-c', code], { encoding: 'utf8', timeout: 60_000 });
+    const steps = Number(r.stdout.trim());
+    if (Number.isFinite(steps) && steps > 0) cpuStepsPy = Math.round(steps / 1000) * 1000;
+  }
+  return { cpuStepsJs, cpuStepsPy };
+}
