@@ -28,8 +28,22 @@ function union(parts: string[]): string {
   return unique.join(' | ');
 }
 
-// Parenthesizes a union or intersection used as an array element or intersection member.
-const wrap = (t: string): string => (/^[\w$.]+$/.test(t) || t.startsWith('{') || t.startsWith('[') || t.endsWith('[]') ? t : `(${t})`);
+// Parenthesizes a type with a top-level `|` or `&` used as an array element or intersection member.
+function wrap(t: string): string {
+  let depth = 0;
+  let quote = false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === '"') quote = false;
+    } else if (c === '"') quote = true;
+    else if (c === '{' || c === '[' || c === '(' || c === '<') depth++;
+    else if (c === '}' || c === ']' || c === ')' || c === '>') depth--;
+    else if (depth === 0 && (c === '|' || c === '&')) return `(${t})`;
+  }
+  return t;
+}
 
 // A TypeScript type for a JSON Schema; constructs it cannot express render as `JsonValue` (any JSON), never `any`.
 export function tsType(schema: Schema, ctx: WalkContext, indent: string): string {

@@ -40,9 +40,12 @@ const counts = await tools.list({ tree: { children: [] } });
 const n: number | undefined = counts['x'];
 const [page] = await Promise.all([web.fetch({ url: 'https://example.com' }), tools.list()]);
 try { await tools.add({ a: 1, b: 2 }); } catch (error) {
-  if (error instanceof ToolCallError) { const which: 'add' | 'search' | 'my-tool' | '__proto__' | 'import' | 'list' = error.toolName; const name: 'ToolCallError' = error.name; void which; void name; }
+  if (error instanceof ToolCallError) { const which: 'add' | 'search' | 'my-tool' | '__proto__' | 'import' | 'list' | 'history' | 'pick' = error.toolName; const name: 'ToolCallError' = error.name; void which; void name; }
 }
-void sum; void url; void n; void (page satisfies string);`;
+const history = await tools.history();
+const at: string | undefined = history[0]?.at;
+await tools.pick({ ids: [1, 'two'] });
+void sum; void url; void n; void at; void (page satisfies string);`;
 
 describe('renderSdk', () => {
   test('byte-stable and lexicographic whatever the declaration order', () => {
@@ -78,7 +81,9 @@ describe('renderSdk', () => {
     expect(declarations).toContain('"my-tool"(args?: { [key: string]: JsonValue }): Promise<JsonValue>;');
     expect(declarations).toContain('"x-mode"?: "fast" | "deep";');
     expect(declarations).toContain('Beware *\\/ and');
-    expect(declarations).toContain('readonly toolName: "__proto__" | "add" | "import" | "list" | "my-tool" | "search";');
+    expect(declarations).toContain('readonly toolName: "__proto__" | "add" | "history" | "import" | "list" | "my-tool" | "pick" | "search";');
+    expect(declarations).toContain('history(args?: JsonValue): Promise<({\n    at?: string;\n  } & { [key: string]: JsonValue })[]>;');
+    expect(declarations).toContain('ids: (number | string)[];');
   });
 
   test('TypeScript: declarations plus a correct program pass tsc --strict', () => {
@@ -92,6 +97,7 @@ describe('renderSdk', () => {
     ['a value outside an enum', "await tools.search({ q: 'x', 'x-mode': 'slow' });", /"slow"/],
     ['misusing a typed result', "const r: string = await tools.add({ a: 1, b: 2 });\nvoid r;", /'number' is not assignable to type 'string'/],
     ['an undeclared tool', 'await tools.nope();', /Property 'nope' does not exist/],
+    ['a wrong element type in an array of a union', 'await tools.pick({ ids: [true] });', /Type 'boolean' is not assignable to type 'string \| number'/],
   ])('TypeScript: tsc rejects %s', (_label, program, pattern) => {
     const diagnostics = typeCheck(renderSdk(sampleSource(), 'typescript').declarations, program);
     expect(diagnostics.join('\n')).toMatch(pattern);

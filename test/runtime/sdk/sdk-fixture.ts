@@ -19,6 +19,8 @@ export function sampleSource(reversed = false): SdkSource {
     },
     'my-tool': { description: 'A tool with a dash.', input: { type: 'object', properties: {} } },
     ['__proto__']: {},
+    history: { output: { type: 'array', items: { type: 'object', properties: { at: { type: 'string' } } } } },
+    pick: { input: { type: 'object', properties: { ids: { type: 'array', items: { type: ['integer', 'string'] } } }, required: ['ids'] } },
     import: { input: { anyOf: [{ type: 'string' }, { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }] } },
     list: {
       input: { type: 'object', properties: { tree: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } } } } },
