@@ -52,43 +52,44 @@ class Ledger:
         return self.used + cost <= self.max_bytes
 
 
-class LineStream(io.TextIOBase):
-    """A text stream that turns writes into one log entry per completed line."""
+class LineSink(io.RawIOBase):
+    """The byte end under sys.stdout / sys.stderr: turns flushed text into one log entry per completed line.
+
+    sys.stdout itself is a C io.TextIOWrapper over this sink (line buffered), so a single-character write
+    costs a C call and this Python code runs once per line or per 8 KiB chunk, never once per write.
+    """
 
     def __init__(self, name, fileno, emit, budget):
+        import codecs
+
         self._name = name
         self._fileno = fileno
         self._emit = emit
         self._budget = budget
+        self._decode = codecs.getincrementaldecoder("utf-8")("surrogatepass").decode
         self._fragments = []
         self._blocks = []
         self._pending = 0
         self._lock = threading.RLock()
-        self.buffer = _ByteSide(self)
 
-    # the hot path: a single-character write is an append and a length check
-    def write(self, text):
-        if type(text) is not str:
-            if isinstance(text, str):
-                text = str.__str__(text)
-            else:
-                raise TypeError("write() argument must be str, not %s" % type(text).__name__)
-        size = len(text)
-        if size == 0:
-            return 0
-        if size < 512 and "\n" not in text:
-            fragments = self._fragments
-            fragments.append(text)
-            self._pending += size
-            if len(fragments) >= SEAL_AT:
-                self._seal()
-            return size
-        self._write_slow(text)
+    def writable(self):
+        return True
+
+    def fileno(self):
+        return self._fileno
+
+    def isatty(self):
+        return False
+
+    def write(self, data):
+        size = len(data)
+        text = self._decode(bytes(data))
+        if text:
+            self._text(text)
         return size
 
-    def _write_slow(self, text):
+    def _text(self, text):
         with self._lock:
-            budget = self._budget()
             start = 0
             nl = text.find("\n")
             while nl >= 0:
@@ -111,17 +112,10 @@ class LineStream(io.TextIOBase):
                 if self._pending > budget:
                     self._line()
                 elif len(self._fragments) >= SEAL_AT:
-                    self._seal()
-
-    def _seal(self):
-        with self._lock:
-            if self._pending > self._budget():
-                self._line()
-                return
-            self._blocks.append("".join(self._fragments))
-            self._fragments = []
-            if len(self._blocks) >= SEAL_AT:
-                self._blocks = ["".join(self._blocks)]
+                    self._blocks.append("".join(self._fragments))
+                    self._fragments = []
+                    if len(self._blocks) >= SEAL_AT:
+                        self._blocks = ["".join(self._blocks)]
 
     def _line(self):
         fragments, blocks = self._fragments, self._blocks
@@ -139,57 +133,18 @@ class LineStream(io.TextIOBase):
             if self._fragments or self._blocks:
                 self._line()
 
-    def flush(self):
-        return None
 
-    def writable(self):
-        return True
+def line_stream(name, fileno, emit, budget):
+    """A text stream for sys.stdout / sys.stderr; returns (stream, settle)."""
+    sink = LineSink(name, fileno, emit, budget)
+    stream = io.TextIOWrapper(sink, encoding="utf-8", errors="surrogatepass", line_buffering=True)
+    flush = stream.flush
 
-    def readable(self):
-        return False
+    def settle():
+        try:
+            flush()
+        except (ValueError, OSError):
+            pass
+        sink.settle()
 
-    def seekable(self):
-        return False
-
-    def isatty(self):
-        return False
-
-    def fileno(self):
-        return self._fileno
-
-    @property
-    def encoding(self):
-        return "utf-8"
-
-    @property
-    def errors(self):
-        return "strict"
-
-    @property
-    def name(self):
-        return "<%s>" % self._name
-
-    @property
-    def line_buffering(self):
-        return True
-
-
-class _ByteSide:
-    """sys.stdout.buffer: bytes are decoded as UTF-8 (split sequences kept) into the same line stream."""
-
-    def __init__(self, stream):
-        import codecs
-
-        self._stream = stream
-        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
-
-    def write(self, data):
-        data = bytes(data)
-        self._stream.write(self._decoder.decode(data))
-        return len(data)
-
-    def flush(self):
-        return None
-
-    def writable(self):
-        return True
+    return stream, settle

@@ -106,7 +106,7 @@ def main():
     from ptc_bindings import Bridge
     from ptc_errors import PROGRAM_FILE, MAIN_NAME, describe
     from ptc_json import Lossy, encode, escape_string, string_cost
-    from ptc_logs import Ledger, LineStream
+    from ptc_logs import Ledger, line_stream
 
     run = channel.read_blocking()
     if run.get("type") != "run":
@@ -143,12 +143,12 @@ def main():
             fail("output-limit", limit_message)
 
     budget = ledger.remaining
-    out = LineStream("stdout", 1, emit, budget)
-    err = LineStream("stderr", 2, emit, budget)
+    out, settle_out = line_stream("stdout", 1, emit, budget)
+    err, settle_err = line_stream("stderr", 2, emit, budget)
 
     def settle_streams():
-        out.settle()
-        err.settle()
+        settle_out()
+        settle_err()
 
     tmpdir = boot["tmpdir"]
     tempfile.tempdir = tmpdir

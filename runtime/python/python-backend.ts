@@ -5,7 +5,7 @@ import type { SpareKey, SparePool } from '../engine/spare-pool.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import { planSandbox } from '../sandbox/plan.js';
 import type { SandboxCapabilities } from '../sandbox/probe.js';
-import { PythonChildProcess, type PythonChildLaunch } from './python-child-process.js';
+import { PYTHON_SHIM, PythonChildProcess, type PythonChildLaunch } from './python-child-process.js';
 import { resolvePython, type PythonExecutable } from './python-executable.js';
 import { superviseChild } from './supervise.js';
 import { FILESYSTEM_MECHANISM, PROCESS_MECHANISM, provenLayers, type ProvenLayers } from './python-sandbox.js';
@@ -17,7 +17,6 @@ export interface PythonBackendDeps {
   spares?: SparePool<PythonChildProcess>;
 }
 
-const SHIM = ['/bin/sh', '-c', '"$@"; exit $?', 'ptc-init'];
 const unconfined = (): SandboxReport => ({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] });
 
 type PlannedRun = { ok: true; report: SandboxReport; launch: PythonChildLaunch; key: SpareKey } | { ok: false; failure: RunFailure; report: SandboxReport };
@@ -33,7 +32,7 @@ export function planPythonRun(spec: CodeRunSpec, python: PythonExecutable, caps:
   // the confined root is assembled inside a private mount namespace
   const wrapper = confine.filesystem && plan.useNamespaces ? [...plan.wrapper, '--mount'] : plan.wrapper;
   const viaShim = wrapper.length > 0;
-  const prefix = [...wrapper, ...(viaShim ? SHIM : [])];
+  const prefix = [...wrapper, ...(viaShim ? PYTHON_SHIM : [])];
   const pidNamespace = wrapper.includes('--pid') && wrapper.includes('--kill-child');
   const launch: PythonChildLaunch = { python, prefix, cwd: spec.cwd, viaShim, pidNamespace, confine };
   // memory, CPU and output limits travel in `run`: only launch settings make a spare unfit

@@ -26,6 +26,11 @@ export interface PythonChildLaunch {
   confine: { filesystem: boolean; childProcess: boolean };
 }
 
+// PID 1 of the namespace: reaps orphans and reports a signal death as 128+N. The interpreter runs in a subshell
+// with the real stderr while the waiting shell's own stderr is /dev/null, so "CPU time limit exceeded" and the
+// like never reach the program's logs.
+export const PYTHON_SHIM = ['/bin/sh', '-c', 'exec 9>&2 2>/dev/null; ("$@" 2>&9 9>&-); exit $?', 'ptc-init'];
+
 // A spare slower than this to boot is treated as dead.
 const STARTUP_LIMIT_MS = 60_000;
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
 import { RunSession } from '../engine/run-session.js';
 import type { SandboxCapabilities } from '../sandbox/probe.js';
-import { PythonChildProcess } from './python-child-process.js';
+import { PYTHON_SHIM, PythonChildProcess } from './python-child-process.js';
 import type { PythonExecutable } from './python-executable.js';
 import { superviseChild } from './supervise.js';
 
@@ -17,7 +17,6 @@ export interface ProvenLayers {
   childProcess: boolean;
 }
 
-const SHIM = ['/bin/sh', '-c', '"$@"; exit $?', 'ptc-init'];
 
 // A real attempt under the real layers: each layer counts only if the program's attempts were actually refused.
 const probeProgram = (secret: string, outside: string): string => `
@@ -69,7 +68,7 @@ async function probe(python: PythonExecutable, caps: SandboxCapabilities): Promi
   try {
     child = new PythonChildProcess({
       python,
-      prefix: [...wrapper, ...(wrapper.length > 0 ? SHIM : [])],
+      prefix: [...wrapper, ...(wrapper.length > 0 ? PYTHON_SHIM : [])],
       cwd: os.tmpdir(),
       viaShim: wrapper.length > 0,
       pidNamespace: wrapper.includes('--pid'),

@@ -17,8 +17,7 @@ function runFrame(spec: CodeRunSpec): PythonRunFrame {
     namespaces: spec.bindings.map((ns) => ({ global: ns.global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) })),
     maxOutputBytes: spec.maxOutputBytes,
     maxPendingCalls: spec.maxPendingCalls,
-    // a backstop above the wall deadline: one Python thread cannot burn CPU faster than the clock runs
-    cpuSeconds: Math.ceil(spec.timeoutMs / 1000) + 1,
+    cpuSeconds: cpuSeconds(spec),
     addressSpaceBytes: spec.memoryMb * 1024 * 1024,
     cwd: spec.cwd,
     ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
@@ -101,11 +100,16 @@ export async function superviseChild(spec: CodeRunSpec, session: RunSession, chi
 // The child ended without `done`: SIGXCPU is the CPU limit (timeout); anything else is worker-exit.
 function exitFailure(exit: ExitInfo | undefined, spec: CodeRunSpec, session: RunSession): RunFailure {
   if (exit?.signal === 'SIGXCPU') {
-    return { kind: 'timeout', message: `CPU time exhausted (limit ${Math.ceil(spec.timeoutMs / 1000) + 1}s of CPU time)` };
+    return { kind: 'timeout', message: `CPU time exhausted (RLIMIT_CPU; the run allows at most ${cpuSeconds(spec)}s of CPU time)` };
   }
   const how = exit?.signal ? `signal ${exit.signal}` : `code ${String(exit?.code)}`;
   const memory = session.ledger.entries.some((e) => e.stream === 'stderr' && /MemoryError|Cannot allocate memory|out of memory/i.test(e.text));
   return { kind: 'worker-exit', message: `Python process exited before completing (${how})${memory ? `: out of memory (memoryMb ${spec.memoryMb})` : ''}` };
+}
+
+// A backstop above the wall deadline: one Python thread cannot burn CPU faster than the clock runs.
+function cpuSeconds(spec: CodeRunSpec): number {
+  return Math.ceil(spec.timeoutMs / 1000) + 1;
 }
 
 function delay(ms: number): Promise<void> {
