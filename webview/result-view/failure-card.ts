@@ -23,8 +23,8 @@ export function failureSection(ctx: ViewContext, payload: ResultPayload): HTMLEl
     meta: badge.cloneNode(true),
     tone: 'error',
     body: () => {
-      const split = splitFailureMessage(error.message);
-      const location = error.location ?? split.frames.find((f) => f.location !== undefined)?.location;
+      const split = splitFailureMessage(error.message, payload.program);
+      const location = bestLocation(error.location, split.frames);
       const fileName = payload.language === 'python' ? 'program.py' : 'program.ts';
       const call = failingCall(payload.result);
       const explanation = explainFailure(error, {
@@ -56,6 +56,14 @@ export function failureSection(ctx: ViewContext, payload: ResultPayload): HTMLEl
       return card;
     },
   }).element;
+}
+
+// The runtime's location, given a column from the matching program frame when it has none (Python).
+function bestLocation(reported: SourceLocation | undefined, frames: StackFrame[]): SourceLocation | undefined {
+  if (reported === undefined) return frames.find((f) => f.location !== undefined)?.location;
+  if (reported.column !== undefined) return reported;
+  const same = [...frames].reverse().find((f) => f.location?.line === reported.line && f.location.column !== undefined);
+  return same?.location ?? reported;
 }
 
 function stackList(ctx: ViewContext, frames: StackFrame[], hidden: number, show: (at: SourceLocation | undefined) => void): HTMLElement {

@@ -20,6 +20,7 @@ export function formatBytes(bytes: number): string {
 
 // Durations: "0.4 ms", "12 ms", "1.25 s", "2 min 5 s".
 export function formatDuration(ms: number): string {
+  if (ms === 0) return '0 ms';
   if (ms < 1) return `${ms.toFixed(1)} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;

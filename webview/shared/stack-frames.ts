@@ -18,8 +18,12 @@ const JS_PROGRAM = /program\.ts:(\d+)(?::(\d+))?/;
 const PY_FRAME = /^\s*File "([^"]+)", line (\d+)/;
 const PY_PROGRAM = /^(?:<program>|program\.py)$/;
 
+// Python 3.11+ marks the failing expression under the source line: `    ~~~~~~^~~~~`
+const PY_MARKER = /^\s*[~^]+\s*$/;
+
 // Splits a failure message into its headline and the program's own stack frames (TypeScript and Python shapes).
-export function splitFailureMessage(message: string): SplitMessage {
+// With the program text, a Python frame's `^` marker becomes a column.
+export function splitFailureMessage(message: string, program?: string): SplitMessage {
   const lines = message.split('\n');
   const headline: string[] = [];
   const frames: StackFrame[] = [];
@@ -43,16 +47,31 @@ export function splitFailureMessage(message: string): SplitMessage {
       inStack = true;
       const next = lines[i + 1];
       const hasSource = next !== undefined && /^\s{4,}\S/.test(next) && PY_FRAME.exec(next) === null;
+      const marker = hasSource ? lines[i + 2] : undefined;
+      const hasMarker = marker !== undefined && PY_MARKER.test(marker);
       if (PY_PROGRAM.test(py[1] ?? '')) {
-        frames.push({ text: hasSource ? `${line.trim()}: ${next.trim()}` : line.trim(), location: toLocation(py[2], undefined) });
+        const location = toLocation(py[2], undefined);
+        const column = hasMarker && location !== undefined ? markerColumn(next, marker, program, location.line) : undefined;
+        frames.push({ text: hasSource ? `${line.trim()}: ${next.trim()}` : line.trim(), location: column === undefined || location === undefined ? location : { ...location, column } });
       } else hiddenFrames += 1;
-      if (hasSource) i += 1;
+      i += (hasSource ? 1 : 0) + (hasMarker ? 1 : 0);
       continue;
     }
     // python puts the exception line after the traceback; keep it as the headline
     if (!inStack || headline.length === 0 || line.trim() !== '') headline.push(line);
   }
   return { headline: headline.join('\n').trim(), frames, hiddenFrames };
+}
+
+// The traceback prints the source line stripped and re-indented; the marker is aligned with that copy.
+function markerColumn(source: string, marker: string, program: string | undefined, line: number): number | undefined {
+  if (program === undefined) return undefined;
+  const original = program.split(/\r\n|\r|\n/)[line - 1];
+  const caret = marker.indexOf('^');
+  const shownIndent = source.length - source.trimStart().length;
+  if (original === undefined || caret < shownIndent || original.trim() !== source.trim()) return undefined;
+  const indent = original.length - original.trimStart().length;
+  return indent + (caret - shownIndent) + 1;
 }
 
 function toLocation(line: string | undefined, column: string | undefined): SourceLocation | undefined {

@@ -118,7 +118,7 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     // an independent oracle: logs joined by newlines, then the value as 2-space JSON (strings raw)
     const cases: [InspectorRun, string][] = [
       [RUNS.success, `${success.logs.join('\n')}\n${JSON.stringify(success.value, null, 2)}`],
-      [RUNS.timeout, 'code run failed (timeout): program exceeded its 1500 ms deadline\n\nCaptured output:\nlooked up u-42'],
+      [RUNS.timeout, 'code run failed (timeout): execution deadline reached (1500ms)\n\nCaptured output:\nlooked up u-42'],
       [stringRun, '→ start\ncafé 👩‍💻\nsecond line'],
     ];
     for (const [selected, expected] of cases) {

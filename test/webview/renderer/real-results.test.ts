@@ -163,5 +163,8 @@ describe.skipIf(!gate.usable)(gate.title('renderer on real runtime results'), ()
     expect(await $$('.ptc-failure-message').textContent()).toBe('ZeroDivisionError: division by zero');
     expect(await $$('.ptc-code-frame .ptc-frame-target').getAttribute('data-line')).toBe('3');
     expect(await $$('.ptc-failure-head').textContent()).toContain('the program threw a ZeroDivisionError at line 3');
+    // CPython 3.11+ marks the failing operator; the caret lands under the `/`
+    const caret = (await $$('.ptc-frame-caret').textContent()) ?? '';
+    expect(caret.slice(caret.indexOf('│ ') + 2)).toBe(`${' '.repeat('total = sum(values) '.length)}^`);
   });
 });

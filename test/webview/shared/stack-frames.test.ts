@@ -20,6 +20,18 @@ describe('splitFailureMessage', () => {
     expect(split.hiddenFrames).toBe(1);
   });
 
+  test('skips the Python 3.11 marker line and turns its caret into a column when the program is known', () => {
+    const message = 'Traceback (most recent call last):\n  File "<program>", line 3, in <module>\n    total = sum(values) / len(values)\n            ~~~~~~~~~~~~^~~~~~~~~~~~~\nZeroDivisionError: division by zero';
+    const program = "print('start')\nif True:\n  total = sum(values) / len(values)";
+    const split = splitFailureMessage(message, program);
+    expect(split.headline).toBe('ZeroDivisionError: division by zero');
+    expect(split.frames).toEqual([{ text: 'File "<program>", line 3, in <module>: total = sum(values) / len(values)', location: { line: 3, column: 23 } }]);
+    expect(program.split('\n')[2]![22]).toBe('/');
+    // without the program (or when the line does not match) there is no column, and never a wrong one
+    expect(splitFailureMessage(message).frames[0]?.location).toEqual({ line: 3 });
+    expect(splitFailureMessage(message, 'a\nb\nc').frames[0]?.location).toEqual({ line: 3 });
+  });
+
   test('leaves a message without frames whole', () => {
     expect(splitFailureMessage('worker exited with code 7 before completing')).toEqual({ headline: 'worker exited with code 7 before completing', frames: [], hiddenFrames: 0 });
   });
