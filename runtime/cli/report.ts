@@ -22,8 +22,13 @@ export function formatReport(result: RunResult, program: string): string {
     for (const call of result.calls.slice(0, 50)) {
       const status = call.ok ? 'ok' : `failed: ${call.message ?? ''}`;
       out.push(`  #${call.id} ${call.global}.${call.name} ${call.durationMs.toFixed(1)} ms ${status}${call.replayed ? ' (replayed)' : ''}`);
+      if (call.schemaViolation !== undefined) out.push(`     output schema violated: ${call.schemaViolation}`);
     }
     if (result.calls.length > 50) out.push(`  … ${result.calls.length - 50} more`);
+  }
+  if (result.replay !== undefined) {
+    const { matched, diverged, unused } = result.replay;
+    out.push(`── replay: ${matched} matched, ${diverged.length} diverged, ${unused} unused ──`);
   }
   const s = result.sandbox;
   out.push(`── ${result.durationMs.toFixed(0)} ms · sandbox ${s.enforcement} (network ${s.network}, filesystem ${s.filesystem}, child processes ${s.childProcess})${result.mode ? ` · ${result.mode}` : ''} ──`);
