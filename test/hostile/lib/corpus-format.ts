@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FailureKind, Language } from '../../../runtime/protocol/run-result.js';
 
 // Observable side effects a hostile program may try to cause; the harness measures each one for real.
-export const EFFECTS = ['file-created', 'tcp-received', 'udp-received', 'unix-received', 'secret-leaked'] as const;
+export const EFFECTS = ['file-created', 'tcp-received', 'udp-received', 'unix-received', 'secret-leaked', 'env-leaked'] as const;
 export type Effect = (typeof EFFECTS)[number];
 
 export type Outcome = FailureKind | 'success';
@@ -37,11 +37,10 @@ export interface CorpusEntry {
 }
 
 // Short limits keep the corpus to a few minutes; a header may widen them per program.
-export const DEFAULT_OPTIONS: Required<Pick<RequestOptions, 'timeoutMs' | 'memoryMb' | 'maxOutputBytes'>> = {
-  timeoutMs: 3_000,
-  memoryMb: 128,
-  maxOutputBytes: 1_000_000,
-};
+// CPython's address-space limit also counts its own mappings, so it gets more room than the V8 heap cap.
+export function defaultOptions(language: Language): Required<Pick<RequestOptions, 'timeoutMs' | 'memoryMb' | 'maxOutputBytes'>> {
+  return { timeoutMs: 3_000, memoryMb: language === 'python' ? 256 : 128, maxOutputBytes: 1_000_000 };
+}
 
 function parseEffects(text: string, file: string): Effect[] {
   const out: Effect[] = [];

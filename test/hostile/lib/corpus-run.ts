@@ -3,8 +3,8 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Runtime } from '../../../runtime/api.js';
 import { encodeLossless } from '../../../runtime/json/lossless.js';
-import { RunResultSchema, type RunResult } from '../../../runtime/protocol/run-result.js';
-import { DEFAULT_OPTIONS, type CorpusEntry, type Effect } from './corpus-format.js';
+import { RunResultSchema, type RunResult, type SandboxReport } from '../../../runtime/protocol/run-result.js';
+import { defaultOptions, type CorpusEntry, type Effect } from './corpus-format.js';
 import { RunFixtures, type Secrets } from './fixtures.js';
 import { intrinsicsFingerprint, recordingTools } from './host-guard.js';
 import { processesMarkedBy, settleTo, sleep } from './leaks.js';
@@ -55,7 +55,7 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
       program: fixtures.render(entry.source),
       bindings: [tools.namespace],
       cwd: outsideDir,
-      ...DEFAULT_OPTIONS,
+      ...defaultOptions(entry.language),
       ...entry.options,
     });
     result = await ctx.runtime.run(spec);
@@ -77,7 +77,7 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     if (!(entry.expect as string[]).includes(outcome)) {
       problems.push(`expected ${entry.expect.join('|')}, got ${outcome}${result.error ? `: ${clip(result.error.message)}` : ''}`);
     }
-    if (entry.value !== undefined && !isDeepStrictEqual(result.value, entry.value.json)) {
+    if (entry.value !== undefined && outcome === 'success' && !isDeepStrictEqual(result.value, entry.value.json)) {
       problems.push(`expected value ${clip(JSON.stringify(entry.value.json))}, got ${clip(JSON.stringify(result.value) ?? 'undefined')}`);
     }
     if (entry.message !== undefined && !entry.message.test(result.error?.message ?? '')) {
@@ -88,12 +88,35 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     }
     if (entry.calls !== undefined && result.calls.length !== entry.calls) problems.push(`expected ${entry.calls} call records, got ${result.calls.length}`);
   }
-  for (const effect of entry.mustNot) if (effects.has(effect)) problems.push(`must not happen, but did: ${effect}`);
+  if (effects.has('env-leaked')) problems.push("the host's environment reached the program");
+  for (const effect of entry.mustNot) {
+    if (!effects.has(effect)) continue;
+    // an effect the report admits (e.g. filesystem "allowed" with partial enforcement) is honest; a claimed denial must hold
+    const denied = result === undefined || claimsDenial(result.sandbox, effect);
+    if (denied) problems.push(`must not happen, but did: ${effect} (sandbox report: ${JSON.stringify(result?.sandbox)})`);
+    else if (result?.sandbox.enforcement === 'full') problems.push(`${effect} happened under enforcement "full"`);
+  }
   for (const effect of entry.must) if (!effects.has(effect)) problems.push(`control effect did not happen: ${effect}`);
   const late = tools.invocations.filter((i) => settledAt > 0 && i.at > settledAt);
   if (late.length > 0) problems.push(`binding handlers ran after the run settled: ${late.map((i) => i.name).join(', ')}`);
   if (intrinsicsFingerprint() !== fingerprint) problems.push('host intrinsics changed during the run');
   return { entry, outcome, problems, result, effects: [...effects], ms: Math.round(performance.now() - started) };
+}
+
+// Whether the run's own sandbox report claims the layer that forbids `effect`.
+export function claimsDenial(sandbox: SandboxReport, effect: Effect): boolean {
+  switch (effect) {
+    case 'file-created':
+      return sandbox.filesystem !== 'allowed';
+    case 'secret-leaked':
+      return sandbox.filesystem === 'denied';
+    case 'tcp-received':
+    case 'udp-received':
+    case 'unix-received':
+      return sandbox.network === 'denied';
+    case 'env-leaked':
+      return true;
+  }
 }
 
 // Runs `items` with at most `limit` in flight.

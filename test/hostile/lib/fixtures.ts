@@ -50,6 +50,7 @@ export class RunFixtures {
     this.values.OUTSIDE_DIR = outsideDir;
     this.values.SECRET_FILE = secrets.file;
     this.values.HOST_PID = String(process.pid);
+    this.values.HOST_HOME = os.homedir();
   }
 
   async start(source: string): Promise<void> {
@@ -93,6 +94,8 @@ export class RunFixtures {
     if (this.udpHits > 0) seen.add('udp-received');
     if (this.unixHits > 0) seen.add('unix-received');
     if (this.secrets.markers().some((m) => resultText.includes(m))) seen.add('secret-leaked');
+    // the host's env set after start can only arrive if the runtime forwards its environment: never allowed
+    if (resultText.includes(this.secrets.envToken)) seen.add('env-leaked');
     return seen;
   }
 

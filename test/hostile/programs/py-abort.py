@@ -1,0 +1,4 @@
+# about: os.abort()
+# expect: worker-exit
+import os
+os.abort()

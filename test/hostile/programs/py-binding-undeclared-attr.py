@@ -1,0 +1,4 @@
+# about: an undeclared binding attribute
+# expect: exception
+# message: AttributeError
+return await tools.rmrf({})

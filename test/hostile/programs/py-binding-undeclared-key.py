@@ -1,0 +1,4 @@
+# about: an undeclared binding subscript
+# expect: exception
+# message: KeyError
+return await tools['rm-rf']({})

@@ -1,0 +1,3 @@
+# about: raises KeyboardInterrupt
+# expect: exception|worker-exit
+raise KeyboardInterrupt

@@ -1,0 +1,4 @@
+# about: a synchronous infinite loop
+# expect: timeout
+while True:
+    pass

@@ -1,0 +1,3 @@
+# about: returns [inf]
+# expect: invalid-output
+return [float('inf')]

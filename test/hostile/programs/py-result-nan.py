@@ -1,0 +1,3 @@
+# about: returns NaN
+# expect: invalid-output
+return float('nan')

@@ -1,0 +1,4 @@
+# about: no return statement is null
+# expect: success
+# value: null
+x = 1

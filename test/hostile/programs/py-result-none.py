@@ -1,0 +1,4 @@
+# about: return None is null
+# expect: success
+# value: null
+return None

@@ -1,0 +1,3 @@
+# about: returns an arbitrary object
+# expect: invalid-output
+return object()

@@ -1,0 +1,3 @@
+# about: returns a set
+# expect: invalid-output
+return {1, 2}

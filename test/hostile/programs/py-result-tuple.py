@@ -1,0 +1,3 @@
+# about: returns a tuple
+# expect: invalid-output
+return (1, 2)
