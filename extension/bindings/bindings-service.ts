@@ -2,7 +2,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { BindingsCache, BindingsLease } from '../../runtime/notebook/bindings-cache.js';
 import { readConfig } from '../config/config.js';
-import { NOTEBOOK_TYPE } from '../constants.js';
+import { CONFIG_SECTION, NOTEBOOK_TYPE } from '../constants.js';
 import type { Logger } from '../log/logger.js';
 import { bindingsPathFor, notebookPlace } from '../notebook/locations.js';
 
@@ -26,8 +26,10 @@ export class BindingsService implements vscode.Disposable {
         if (e.metadata !== undefined) this.#sync();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('ptcPlayground.defaultBindings')) this.#sync();
+        if (e.affectsConfiguration(`${CONFIG_SECTION}.defaultBindings`)) this.#sync();
       }),
+      // nothing is watched (or imported) before the workspace is trusted
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.#sync()),
     );
     this.#sync();
   }

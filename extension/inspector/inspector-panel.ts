@@ -1,8 +1,13 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import * as vscode from 'vscode';
+import { defaultCassetteDir } from '../../runtime/notebook/plan.js';
+import { loadCassette } from '../../runtime/replay/index.js';
 import { INSPECTOR_VIEW_TYPE, type InspectorRun, parseInspectorToHost, type HostToInspectorMessage } from '../../webview/protocol/index.js';
 import { createNonce, inspectorHtml } from '../../webview/inspector/inspector-html.js';
 import type { Logger } from '../log/logger.js';
 import { latestPayload } from '../notebook/cell-results.js';
+import { cassetteRun } from './cassette-run.js';
 import { cellKey, RunHistory } from './run-history.js';
 
 export interface InspectorDeps {
@@ -111,9 +116,43 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
         await this.#deps.rerun(this.#shownNotebook, message.cellId);
         return;
       case 'open-cassette':
-        this.#post({ type: 'error', message: vscode.l10n.t('Opening a cassette file needs the record/replay layer, which this build does not include yet.') });
+        await this.#pickCassette();
         return;
     }
+  }
+
+  // Shows an open dialog (starting in the shown notebook's cassette folder) and adds the cassette as a run.
+  async #pickCassette(): Promise<void> {
+    const notebook = vscode.workspace.notebookDocuments.find((nb) => nb.uri.toString() === this.#shownNotebook);
+    const folder = notebook?.uri.scheme === 'file' ? vscode.Uri.file(defaultCassetteDir(path.dirname(notebook.uri.fsPath))) : undefined;
+    const picked = await vscode.window.showOpenDialog({
+      title: vscode.l10n.t('Open a cassette in the Run Inspector'),
+      canSelectMany: false,
+      filters: { [vscode.l10n.t('Cassettes')]: ['json'] },
+      ...(folder === undefined ? {} : { defaultUri: folder }),
+    });
+    const file = picked?.[0];
+    if (file !== undefined) await this.openCassette(file.fsPath, notebook);
+  }
+
+  // Adds a cassette file to the panel as a run, next to the shown cell's runs so the two can be diffed.
+  async openCassette(file: string, notebook: vscode.NotebookDocument | undefined): Promise<boolean> {
+    const loaded = await loadCassette(file);
+    if (!loaded.ok) {
+      this.#deps.log.warn(`inspector: cassette ${file}: ${loaded.message}`);
+      this.#post({ type: 'error', message: vscode.l10n.t('Cannot open the cassette: {0}', loaded.message) });
+      return false;
+    }
+    const name = path.basename(file, '.json');
+    const cell = notebook?.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code && (c.metadata.cassette ?? c.metadata.id) === name);
+    const language = cell?.document.languageId === 'python' ? 'python' : 'typescript';
+    const modifiedAt = await fs.stat(file).then((s) => s.mtime, () => undefined);
+    const key = this.#shownKey ?? `cassette:${file}`;
+    const run = this.#history.add(key, {}, cassetteRun({ file, cassette: loaded.cassette, language, ...(cell === undefined ? {} : { program: cell.document.getText() }), ...(modifiedAt === undefined ? {} : { modifiedAt }) }));
+    if (this.#panel === undefined) this.#create();
+    this.#shownKey = key;
+    this.#post({ type: 'add-run', run, select: true });
+    return true;
   }
 
   #post(message: HostToInspectorMessage): void {

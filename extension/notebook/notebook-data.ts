@@ -23,7 +23,9 @@ export function toNotebookData(file: NotebookFile): vscode.NotebookData {
     if (cell.metadata !== undefined) data.metadata = { ...cell.metadata };
     data.outputs = savedOutputs(cell.outputs, cell.source, cell.metadata?.id);
     const last = cell.outputs?.[cell.outputs.length - 1];
-    if (last !== undefined) data.executionSummary = { success: last.kind === 'result' && last.result.error === undefined };
+    // a saved cancelled run reopens like it ended: without ✓ or ✗
+    const cancelled = last?.kind === 'result' && last.result.error?.kind === 'abort';
+    if (last !== undefined && !cancelled) data.executionSummary = { success: last.kind === 'result' && last.result.error === undefined };
     return data;
   });
   const data = new vscode.NotebookData(cells);

@@ -35,7 +35,8 @@ export function resultOutput(result: RunResult, context: ResultOutputContext): v
   };
   // NotebookCellOutputItem.json() recurses in JSON.stringify; deep return values are normal here
   const items = [new vscode.NotebookCellOutputItem(encoder.encode(encodeChecked(payload as unknown as JsonValue, 0)), RESULT_MIME)];
-  if (result.error !== undefined) {
+  // a cancelled run is not an error: no red error box, the cell also ends without ✓/✗
+  if (result.error !== undefined && result.error.kind !== 'abort') {
     const error = new Error(result.error.message);
     error.name = result.error.kind;
     error.stack = `${result.error.kind}: ${result.error.message}${result.error.location === undefined ? '' : `\n    at program line ${result.error.location.line}${result.error.location.column === undefined ? '' : `:${result.error.location.column}`}`}`;
