@@ -1,6 +1,6 @@
 // Bundles the VS Code extension host code: one CommonJS file for Node 20, `vscode` left to the editor.
 import { build as esbuild } from 'esbuild';
-import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat, rename } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,10 @@ async function copyEsbuild() {
   for (const [from, to] of files) {
     const target = path.join(root, 'dist', 'node_modules', to);
     await mkdir(path.dirname(target), { recursive: true });
-    await copyFile(from, target);
+    // copy then rename: the binary may be running (a bindings module being bundled), and a busy file cannot be overwritten
+    const partial = `${target}.${process.pid}.partial`;
+    await copyFile(from, partial);
+    await rename(partial, target);
   }
   return `esbuild ${version} (${platformPackage})`;
 }

@@ -103,7 +103,8 @@ export const notebookCommand: CliCommand = {
   async run(argv, io) {
     const flags = parseFlags(argv);
     const runtime = createRuntime();
-    const runner = new CellRunner({ runtime, bindings: new BindingsCache() });
+    const bindings = new BindingsCache();
+    const runner = new CellRunner({ runtime, bindings });
     const controller = new AbortController();
     const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`interrupted by ${signal}`));
     process.on('SIGINT', onSignal);
@@ -129,6 +130,8 @@ export const notebookCommand: CliCommand = {
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      // stops the bindings' MCP servers, which would otherwise keep the CLI alive
+      await bindings.dispose();
       await runtime.dispose();
     }
   },
