@@ -1,33 +1,11 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadBindingsModule } from '../../../runtime/bindings/module-loader.js';
 import { renderSdk } from '../../../runtime/sdk/index.js';
+import { ptc, scratchDir } from './cli-harness.js';
 
-const exec = promisify(execFile);
-const CLI = path.resolve('dist/cli.mjs');
 const SERVER = path.resolve('test/fixtures/mcp/server.mjs');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-sdk-cli-test-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function write(name: string, text: string): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, text);
-  return file;
-}
-
-async function ptc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, ...args], { encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const { write } = scratchDir('ptc-sdk-cli-test-');
 
 const TS_MODULE = `import { defineBindings } from 'ptc-playground/bindings';
 export default defineBindings({

@@ -1,28 +1,14 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { RunResultSchema, type RunResult } from '../../../runtime/protocol/run-result.js';
+import { ptc as runCli, scratchDir } from '../cli/cli-harness.js';
 
-const exec = promisify(execFile);
-const CLI = path.resolve('dist/cli.mjs');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-pyreplay-test-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function write(name: string, text: string): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, text);
-  return file;
-}
+const { dir, write } = scratchDir('ptc-pyreplay-test-');
 
 async function ptc(...args: string[]): Promise<{ code: number; stderr: string; result: RunResult }> {
-  const done = await exec(process.execPath, [CLI, ...args], { encoding: 'utf8' }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => e,
-  );
-  return { code: done.code, stderr: done.stderr, result: RunResultSchema.parse(JSON.parse(done.stdout)) };
+  const out = await runCli(...args);
+  return { code: out.code, stderr: out.stderr, result: RunResultSchema.parse(JSON.parse(out.stdout)) };
 }
 
 const BINDINGS = `import fs from 'node:fs';

@@ -1,34 +1,16 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { RunResultSchema, type RunResult } from '../../../runtime/protocol/run-result.js';
+import { ptc as runCli, scratchDir, type CliOutcome } from '../cli/cli-harness.js';
 
-const exec = promisify(execFile);
-const CLI = path.resolve('dist/cli.mjs');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-replay-test-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const { dir, write } = scratchDir('ptc-replay-test-');
 let badCassettes = 0;
 
-function write(name: string, text: string): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, text);
-  return file;
-}
-
-async function ptc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; result: RunResult | undefined }> {
-  let out: { code: number; stdout: string; stderr: string };
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, ...args], { encoding: 'utf8' });
-    out = { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    out = { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-  const result = out.stdout.startsWith('{') ? RunResultSchema.parse(JSON.parse(out.stdout)) : undefined;
-  return { ...out, result };
+// The CLI outcome plus its --json result, checked against the contract schema.
+async function ptc(...args: string[]): Promise<CliOutcome & { result: RunResult | undefined }> {
+  const out = await runCli(...args);
+  return { ...out, result: out.stdout.startsWith('{') ? RunResultSchema.parse(JSON.parse(out.stdout)) : undefined };
 }
 
 // Every handler appends to a log file, so a replay that ran a handler would be caught.

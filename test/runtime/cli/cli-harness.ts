@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll } from 'vitest';
+
+const exec = promisify(execFile);
+export const CLI = path.resolve('dist/cli.mjs');
+
+export interface CliOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+// Runs the built `ptc` CLI as a real process; a non-zero exit is an outcome, not a throw.
+export async function ptc(...args: string[]): Promise<CliOutcome> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+// A private temp folder for one test file, removed after it; `write` puts a file in it and returns its path.
+export function scratchDir(prefix: string): { dir: string; write(name: string, text: string): string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return {
+    dir,
+    write(name, text) {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, text);
+      return file;
+    },
+  };
+}
