@@ -1,28 +1,165 @@
-// `npm run demo`: installs and builds when needed, then runs the bundled examples headlessly through the `ptc` CLI.
-import { execFileSync, spawnSync } from 'node:child_process';
+// `npm run demo`: on a fresh clone, installs and builds when needed, then runs the bundled example notebooks headlessly
+// through `ptc notebook` (the extension's own code path) and prints every cell's result.
+// The tour fails some cells on purpose (one per failure kind); the demo fails only when something else goes wrong:
+// a usage or internal error, a hang, or a cell ending differently from what the tour promises.
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
-if (!fs.existsSync(path.join(root, 'node_modules', 'esbuild'))) run('npm', ['ci']);
-run(process.execPath, ['scripts/build.mjs']);
-
 const cli = path.join(root, 'dist', 'cli.mjs');
-const steps = [];
-const tour = path.join(root, 'examples', 'tour.ptcnb');
-if (fs.existsSync(tour)) steps.push(['notebook', tour]);
-const bindings = path.join(root, 'examples', 'programs', 'tools.bindings.mjs');
-steps.push(['run', path.join(root, 'examples', 'programs', 'cities.ts'), '--bindings', bindings]);
-steps.push(['run', path.join(root, 'examples', 'programs', 'cities.py'), '--bindings', bindings]);
-steps.push(['run', path.join(root, 'examples', 'programs', 'timeout.ts'), '--timeout-ms', '1000']);
-let unexpected = 0;
-for (const args of steps) {
-  process.stdout.write(`\n$ ptc ${args.map((a) => path.relative(root, a) || a).join(' ')}\n`);
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, stdio: 'inherit' });
-  // the timeout example is meant to fail (exit 1); anything else failing is a real problem
-  const expectedFailure = args[1]?.endsWith('timeout.ts') || args[0] === 'notebook';
-  if (r.status === 2 || r.status === 3 || (r.status !== 0 && !expectedFailure)) unexpected++;
+// a notebook that has not exited by then is reported as hanging, and its process group is stopped
+const WATCHDOG_MS = 3 * 60_000;
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 12)) {
+  process.stderr.write(`demo: Node.js >= 20.12 is required (this is ${process.version})\n`);
+  process.exit(1);
 }
-process.exitCode = unexpected === 0 ? 0 : 1;
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+// node_modules/.package-lock.json is written by every complete npm install
+if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
+  process.stdout.write('demo: installing dependencies (npm ci)…\n');
+  execFileSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+}
+process.stdout.write('demo: building…\n');
+execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+
+// What each example promises per cell id: 'ok', or the failure kind it demonstrates.
+const EXAMPLES = [
+  {
+    notebook: path.join(root, 'examples', 'tour.ptcnb'),
+    expect: {
+      'ts-mock': 'ok',
+      'py-mock': 'ok',
+      'live-host': 'ok',
+      'fail-exception': 'exception',
+      'fail-exception-py': 'exception',
+      'fail-timeout': 'timeout',
+      'fail-output-limit': 'output-limit',
+      'fail-invalid-output': 'invalid-output',
+      'record-host': 'ok',
+      'replay-host': 'ok',
+    },
+  },
+  {
+    notebook: path.join(root, 'examples', 'mcp', 'weather.ptcnb'),
+    expect: { 'mcp-ts': 'ok', 'mcp-py': 'ok', 'mcp-error': 'exception' },
+  },
+];
+
+// Runs `ptc notebook <file> --json` in its own process group; resolves { status, stdout, stderr, hung }.
+function runNotebook(file) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, 'notebook', file, '--json'], { cwd: path.dirname(file), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let hung = false;
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      process.stderr.write(d);
+    });
+    const timer = setTimeout(() => {
+      hung = true;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, WATCHDOG_MS);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr, hung });
+    });
+  });
+}
+
+const indent = (text, pad = '    ') => text.replace(/\n$/, '').split('\n').map((l) => pad + l).join('\n');
+
+// The line that names the error: a Python traceback ends with it, everything else starts with it.
+function headline(message) {
+  const lines = message.split('\n').filter((l) => l.trim() !== '');
+  return (message.startsWith('Traceback') ? lines.at(-1) : lines[0])?.trim() ?? '';
+}
+
+function summarizeValue(value) {
+  const text = JSON.stringify(value, null, 2) ?? 'undefined';
+  const lines = text.split('\n');
+  return lines.length > 16 ? `${lines.slice(0, 16).join('\n')}\n… (${lines.length - 16} more lines)` : text;
+}
+
+// Prints one cell the way a reader wants it: what it printed, what it returned or how it failed, its calls.
+function printCell(cell, programs) {
+  const program = programs.get(cell.index);
+  const id = cell.cellId ?? `cell ${cell.index + 1}`;
+  process.stdout.write(`\n── ${id} · ${cell.language} · ${cell.plan} ──\n`);
+  if (program) process.stdout.write(`${indent(program, '  │ ')}\n`);
+  if (cell.setupError) {
+    process.stdout.write(`  could not run (${cell.setupError.stage}): ${cell.setupError.message}\n`);
+    return;
+  }
+  const r = cell.result;
+  if (r.logs.length > 0) {
+    const shown = r.logs.slice(0, 12);
+    process.stdout.write(`  printed:\n${indent(shown.join('\n'))}\n${r.logs.length > shown.length ? `    … (${r.logs.length - shown.length} more lines)\n` : ''}`);
+  }
+  if (r.error) {
+    process.stdout.write(`  ✗ ${r.error.kind}${r.error.location ? ` at line ${r.error.location.line}` : ''}: ${headline(r.error.message)}\n`);
+  } else {
+    process.stdout.write(`  ✓ returned:\n${indent(summarizeValue(r.value))}\n`);
+  }
+  if (r.calls.length > 0) {
+    const calls = r.calls.map((c) => `${c.global}.${c.name}${c.ok ? '' : ' ✗'}${c.replayed ? ' (replayed)' : ''}`);
+    process.stdout.write(`  ${r.calls.length} binding call(s): ${calls.join(', ')}\n`);
+  }
+  if (cell.cassette) process.stdout.write(`  cassette: ${cell.cassette.ok ? `recorded ${cell.cassette.calls} call(s)` : cell.cassette.message}\n`);
+  process.stdout.write(`  ${Math.round(r.durationMs)} ms, sandbox ${r.sandbox.enforcement}${r.mode ? `, ${r.mode}` : ''}\n`);
+}
+
+let problems = 0;
+for (const example of EXAMPLES) {
+  const relative = path.relative(root, example.notebook);
+  process.stdout.write(`\n━━━━ ptc notebook ${relative} ━━━━\n`);
+  const started = Date.now();
+  const run = await runNotebook(example.notebook);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (run.hung) {
+    process.stdout.write(`demo: ✗ ${relative} did not exit within ${WATCHDOG_MS / 1000} s\n`);
+    problems++;
+  }
+  let report;
+  try {
+    report = JSON.parse(run.stdout);
+  } catch {
+    process.stdout.write(`demo: ✗ ptc notebook ${relative} exited ${run.status} without a JSON report\n${run.stdout.slice(0, 2000)}\n`);
+    problems++;
+    continue;
+  }
+  const notebook = JSON.parse(fs.readFileSync(example.notebook, 'utf8'));
+  const programs = new Map(notebook.cells.map((c, i) => [i, c.kind === 'code' ? c.source : undefined]));
+  const seen = new Set();
+  for (const cell of report.cells) {
+    printCell(cell, programs);
+    const want = example.expect[cell.cellId];
+    if (want === undefined) continue;
+    seen.add(cell.cellId);
+    const got = cell.setupError ? `setup error (${cell.setupError.stage})` : (cell.result.error?.kind ?? 'ok');
+    if (got !== want) {
+      process.stdout.write(`  demo: ✗ expected ${want === 'ok' ? 'success' : `a ${want} failure`}, got ${got}\n`);
+      problems++;
+    }
+  }
+  for (const id of Object.keys(example.expect)) {
+    if (!seen.has(id)) {
+      process.stdout.write(`demo: ✗ ${relative}: cell ${id} did not run\n`);
+      problems++;
+    }
+  }
+  const failedOnPurpose = Object.values(example.expect).filter((k) => k !== 'ok').length;
+  process.stdout.write(`\n${relative}: ${report.cells.length} code cells in ${seconds} s; ${failedOnPurpose} fail on purpose\n`);
+}
+process.stdout.write(problems === 0 ? '\ndemo: every cell ended the way the examples say it should\n' : `\ndemo: ${problems} problem(s) above\n`);
+process.exitCode = problems === 0 ? 0 : 1;
