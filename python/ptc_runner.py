@@ -90,6 +90,25 @@ def _mapped_bytes():
     return 0
 
 
+def _shadow_builtins(builtins):
+    """The program's own copy of the builtins namespace: `import builtins; builtins.len = None` in the program
+    changes what the program sees, not what asyncio and the runner run on."""
+    import types
+
+    shadow = types.ModuleType("builtins", builtins.__doc__)
+    namespace = shadow.__dict__
+    namespace.update(builtins.__dict__)
+    real_import = builtins.__import__
+
+    def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "builtins" and level == 0:
+            return shadow
+        return real_import(name, globals, locals, fromlist, level)
+
+    namespace["__import__"] = guarded_import
+    return namespace
+
+
 def main():
     from ptc_wire import Channel
 
@@ -197,8 +216,13 @@ def main():
     # a 2 MiB cushion released when memory runs out, so the failure can still be rendered and sent
     reserve = [bytearray(2 * 1024 * 1024)]
 
+    # the program may rebind builtins the runner (and the stdlib it renders with) relies on
+    saved_builtins = dict(builtins.__dict__)
+    restore_builtins = builtins.__dict__.update
+
     def on_failure(exc):
         reserve.clear()
+        restore_builtins(saved_builtins)
         if isinstance(exc, MemoryError):
             try:
                 traceback.clear_frames(exc.__traceback__)
@@ -211,6 +235,7 @@ def main():
         fail("exception", message, location)
 
     def on_value(value):
+        restore_builtins(saved_builtins)
         settle_streams()
         try:
             text, _cost = encode(value, ledger.remaining())
@@ -237,7 +262,7 @@ def main():
     except BaseException as error:
         on_failure(error)
 
-    program_globals = {"__name__": "__main__", "__builtins__": builtins, "__doc__": None}
+    program_globals = {"__name__": "__main__", "__builtins__": _shadow_builtins(builtins), "__doc__": None}
     program_globals.update(bridge.error_classes)
     program_globals.update(bridge.objects)
     # the runner's own modules are out of the program's reach by import
@@ -255,6 +280,7 @@ def main():
         task = loop.create_task(coroutine)
         value = loop.run_until_complete(task)
     except SystemExit as exit_request:
+        restore_builtins(saved_builtins)
         settle_streams()
         code_value = exit_request.code
         if code_value is None:

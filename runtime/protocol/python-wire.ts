@@ -46,6 +46,10 @@ export const PythonReplyFrameSchema = z.discriminatedUnion('ok', [
 
 const LocationWire = z.object({ line: z.number().int().positive(), column: z.number().int().positive().optional() }).strict();
 
+const DoneErrorWire = z
+  .object({ kind: z.enum(['exception', 'invalid-output', 'output-limit']), message: z.string(), location: LocationWire.optional() })
+  .strict();
+
 export const PythonBootAckSchema = z
   .object({ type: z.literal('boot-ack'), filesystem: z.boolean(), childProcess: z.boolean(), error: z.string().optional() })
   .strict();
@@ -55,10 +59,7 @@ export const PythonDoneSchema = z
   .object({
     type: z.literal('done'),
     value: z.unknown().optional(),
-    error: z
-      .object({ kind: z.enum(['exception', 'invalid-output', 'output-limit']), message: z.string(), location: LocationWire.optional() })
-      .strict()
-      .optional(),
+    error: DoneErrorWire.optional(),
   })
   .strict()
   .refine((f) => !(f.error !== undefined && 'value' in f), { message: 'done carries both a value and an error' });
@@ -71,8 +72,8 @@ export const PythonChildFrameSchema = z.discriminatedUnion('type', [
 ]);
 export type PythonChildFrame = z.infer<typeof PythonChildFrameSchema>;
 
-// Message type → field names, for the TS ↔ Python mirror test.
-export function pythonWireFields(): { host: Record<string, string[]>; child: Record<string, string[]> } {
+// Message type → field names (plus the done error's fields and kinds), for the TS ↔ Python mirror test.
+export function pythonWireFields(): { host: Record<string, string[]>; child: Record<string, string[]>; doneError: string[]; doneKinds: string[] } {
   const keys = (schema: { shape: Record<string, unknown> }): string[] => Object.keys(schema.shape).sort();
   const reply = [...new Set(PythonReplyFrameSchema.options.flatMap((o) => keys(o)))].sort();
   const child: Record<string, string[]> = {};
@@ -81,5 +82,10 @@ export function pythonWireFields(): { host: Record<string, string[]>; child: Rec
     const type = (option as unknown as { shape: { type: { value: string } } }).shape.type.value;
     child[type] = fields;
   }
-  return { host: { boot: keys(PythonBootFrameSchema), run: keys(PythonRunFrameSchema), reply }, child };
+  return {
+    host: { boot: keys(PythonBootFrameSchema), run: keys(PythonRunFrameSchema), reply },
+    child,
+    doneError: keys(DoneErrorWire),
+    doneKinds: [...DoneErrorWire.shape.kind.options],
+  };
 }

@@ -1,0 +1,25 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { PYTHON_CONTROL_FD, pythonWireFields } from '../../../runtime/protocol/python-wire.js';
+import { findOnPath } from '../../../runtime/python/python-executable.js';
+
+// The TS zod schemas and python/ptc_wire.py must name the same message types and fields.
+describe('Python wire protocol mirror', () => {
+  test('message types, field names, descriptor and done kinds match on both sides', () => {
+    const python = findOnPath('python3') as string;
+    const script = [
+      'import json, sys',
+      `sys.path.insert(0, ${JSON.stringify(path.resolve('python'))})`,
+      'import ptc_wire as w',
+      'print(json.dumps({"fd": w.CONTROL_FD, "host": {k: sorted(v) for k, v in w.HOST_FRAMES.items()}, "child": {k: sorted(v) for k, v in w.CHILD_FRAMES.items()}, "kinds": list(w.DONE_ERROR_KINDS), "errorFields": sorted(w.DONE_ERROR_FIELDS)}))',
+    ].join('\n');
+    const py = JSON.parse(execFileSync(python, ['-I', '-c', script], { encoding: 'utf8' })) as Record<string, unknown>;
+    const ts = pythonWireFields();
+    expect(py.fd).toBe(PYTHON_CONTROL_FD);
+    expect(py.host).toEqual(ts.host);
+    expect(py.child).toEqual(ts.child);
+    expect(py.kinds).toEqual(ts.doneKinds);
+    expect(py.errorFields).toEqual(ts.doneError);
+  });
+});
