@@ -5,7 +5,7 @@ import { hashSeed, seededRandom } from './faults.js';
 import { McpServerSession } from './mcp/mcp-server.js';
 import { BindingsModuleError, type BindingsModule, type FunctionDeclaration, type Mode, type NamespaceDeclaration, type WarningSink } from './module-format.js';
 import { importBindingsFile } from './module-import.js';
-import { isObject, validateNamespace, type RawNamespace } from './module-validate.js';
+import { checkNameCollisions, isObject, validateNamespace, type RawNamespace } from './module-validate.js';
 import { SchemaCompiler, type SchemaCheck } from './schema-check.js';
 import { DEFAULT_CALL_TIMEOUT_MS, serveFunction } from './serve-function.js';
 
@@ -33,6 +33,7 @@ export async function loadBindingsModule(file: string): Promise<BindingsModule> 
   const exported = isObject(mod) ? mod.default : undefined;
   if (!isObject(exported)) throw new BindingsModuleError(`bindings module ${file} must default-export a plain object (one key per namespace global)`);
   const raws: [string, RawNamespace][] = Object.entries(exported).map(([global, raw]) => [global, validateNamespace(global, raw)]);
+  checkNameCollisions(raws);
   const sessions: McpServerSession[] = [];
   const dispose = async (): Promise<void> => {
     await Promise.all(sessions.map((s) => s.dispose()));

@@ -1,4 +1,5 @@
 import type { ErrorClassSpec } from '../api.js';
+import { identifierProblem, memberPropertyProblem } from '../contract/identifiers.js';
 import { BindingsModuleError, type CallPolicy, type FunctionDeclaration, type McpServerConfig } from './module-format.js';
 
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -16,6 +17,9 @@ const fail = (at: string, problem: string): never => {
 
 // Checks one namespace of a module's default export, naming the offending key on failure.
 export function validateNamespace(global: string, raw: unknown): RawNamespace {
+  // the same portable-identifier rules the runtime applies, reported here with the module's key
+  const globalProblem = identifierProblem(global);
+  if (globalProblem !== undefined) fail(global, `not usable as a program global: ${globalProblem}`);
   if (!isObject(raw)) fail(global, 'expected an object with "functions" (handlers) or "mcp" (an MCP server)');
   const ns = raw as Record<string, unknown>;
   const errorClass = ns.errorClass === undefined ? undefined : validateErrorClass(`${global}.errorClass`, ns.errorClass);
@@ -41,6 +45,17 @@ export function validateNamespace(global: string, raw: unknown): RawNamespace {
   return { kind: 'handlers', functions, ...(errorClass ? { errorClass } : {}) };
 }
 
+// Globals and error-class names share the program's scope, so each may appear once across the module.
+export function checkNameCollisions(namespaces: readonly [string, RawNamespace][]): void {
+  const seen = new Set<string>();
+  for (const [global] of namespaces) seen.add(global);
+  for (const [global, ns] of namespaces) {
+    if (ns.errorClass === undefined) continue;
+    if (seen.has(ns.errorClass.name)) fail(`${global}.errorClass.name`, `"${ns.errorClass.name}" collides with another global or error class`);
+    seen.add(ns.errorClass.name);
+  }
+}
+
 function define<T>(target: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
@@ -50,6 +65,10 @@ function validateErrorClass(at: string, e: unknown): ErrorClassSpec {
     fail(at, 'expected { name: string, memberNameProperty: string }');
   }
   const spec = e as { name: string; memberNameProperty: string };
+  const nameProblem = identifierProblem(spec.name);
+  if (nameProblem !== undefined) fail(`${at}.name`, nameProblem);
+  const memberProblem = memberPropertyProblem(spec.memberNameProperty);
+  if (memberProblem !== undefined) fail(`${at}.memberNameProperty`, memberProblem);
   return { name: spec.name, memberNameProperty: spec.memberNameProperty };
 }
 

@@ -80,6 +80,10 @@ describe('bindings modules', () => {
     ['a bad timeout', 'export default { tools: { functions: { add: { timeoutMs: -1, mock: async () => 1 } } } };', /^tools\.functions\.add\.timeoutMs: expected a positive integer/],
     ['a missing handler', "export default { tools: { functions: { add: { description: 'x' } } } };", /^tools\.functions\.add: needs a mock or a live handler/],
     ['a bad error class', "export default { tools: { errorClass: { name: 'E' }, functions: {} } };", /^tools\.errorClass: expected/],
+    ['a global that is not a portable identifier', 'export default { class: { functions: {} } };', /^class: not usable as a program global: "class" is a JavaScript or Python reserved word/],
+    ['an error class owned by the runtime', "export default { tools: { errorClass: { name: 'Error', memberNameProperty: 'tool' }, functions: {} } };", /^tools\.errorClass\.name: "Error" is owned by the runtime/],
+    ['a clashing error member', "export default { tools: { errorClass: { name: 'ToolError', memberNameProperty: 'message' }, functions: {} } };", /^tools\.errorClass\.memberNameProperty: "message" collides/],
+    ['an error class named like a global', "export default { tools: { functions: {} }, web: { errorClass: { name: 'tools', memberNameProperty: 'tool' }, functions: {} } };", /^web\.errorClass\.name: "tools" collides with another global or error class/],
     ['no default export', 'export const tools = {};', /must default-export a plain object/],
     ['a syntax error', 'export default {', /failed to load: .*bad-\d+\.ts:1:\d+: /],
   ])('an invalid module (%s) fails to load naming the offending key', async (_label, source, pattern) => {
