@@ -9,8 +9,6 @@ interface SettingSpec<T extends z.ZodType> {
   scope: SettingScope;
   // interpreter paths and the sandbox level are what Restricted Mode must not take from a workspace
   restricted?: boolean;
-  // changing it needs a fresh runtime (new runs pick it up; running cells finish on the old one)
-  recreatesRuntime?: boolean;
   // changing it re-registers the notebook serializer
   reregistersSerializer?: boolean;
 }
@@ -23,8 +21,8 @@ const intIn = (min: number, max: number): z.ZodNumber => z.number().int().min(mi
 
 // The single source of truth for `ptcPlayground.*`; a test checks package.json against it.
 export const SETTINGS = {
-  pythonPath: spec({ schema: z.string(), default: '', scope: 'machine-overridable', restricted: true, recreatesRuntime: true }),
-  nodePath: spec({ schema: z.string(), default: '', scope: 'machine-overridable', restricted: true, recreatesRuntime: true }),
+  pythonPath: spec({ schema: z.string(), default: '', scope: 'machine-overridable', restricted: true }),
+  nodePath: spec({ schema: z.string(), default: '', scope: 'machine-overridable', restricted: true }),
   'limits.timeoutMs': spec({ schema: intIn(1, LIMITS.timeoutMs.max), default: LIMITS.timeoutMs.default, scope: 'resource' }),
   'limits.maxOutputBytes': spec({
     schema: intIn(LIMITS.maxOutputBytes.min, LIMITS.maxOutputBytes.max),
@@ -70,6 +68,6 @@ export function parseConfig(read: (key: SettingKey) => unknown): { config: Playg
 }
 
 // The settings whose change needs more than reading them again on the next run.
-export function keysWhere(flag: 'recreatesRuntime' | 'reregistersSerializer' | 'restricted'): SettingKey[] {
+export function keysWhere(flag: 'reregistersSerializer' | 'restricted'): SettingKey[] {
   return SETTING_KEYS.filter((key) => (SETTINGS[key] as SettingSpec<z.ZodType>)[flag] === true);
 }

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { PlanOverride } from '../../runtime/notebook/plan.js';
-import type { CellMetadata, NotebookMetadata } from '../../runtime/notebook/schema.js';
 import { readConfig } from '../config/config.js';
 import { CONTROLLER_ID, NOTEBOOK_TYPE } from '../constants.js';
 import type { Logger } from '../log/logger.js';
 import { idForCell } from '../notebook/cell-ids.js';
 import { bindingsPathFor, notebookPlace } from '../notebook/locations.js';
 import { problemOutput } from '../notebook/result-output.js';
+import { cellRunMetadata, notebookRunMetadata } from '../notebook/run-metadata.js';
 import { type CellJobDeps, type CellJobOutcome, runCellJob } from './cell-job.js';
 import { ExecutionOrders } from './execution-order.js';
 import { KeyedSerialQueue } from './queue.js';
@@ -29,7 +29,6 @@ export class PtcNotebookController implements vscode.Disposable {
   readonly #orders = new ExecutionOrders<vscode.NotebookDocument>();
   // one-shot plans (record/replay commands) waiting for VS Code to hand the cell to the execute handler
   readonly #pendingOverrides = new Map<vscode.NotebookCell, PlanOverride>();
-  readonly #running = new Set<vscode.NotebookCell>();
   readonly #disposables: vscode.Disposable[] = [];
 
   constructor(deps: ControllerDeps) {
@@ -84,10 +83,6 @@ export class PtcNotebookController implements vscode.Disposable {
     return consumed;
   }
 
-  isRunning(cell: vscode.NotebookCell): boolean {
-    return this.#running.has(cell);
-  }
-
   async #runOne(cell: vscode.NotebookCell, execution: vscode.NotebookCellExecution, override: PlanOverride | undefined): Promise<void> {
     const notebook = cell.notebook;
     const workspaceFolder = vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -100,18 +95,16 @@ export class PtcNotebookController implements vscode.Disposable {
     }
     const cellId = await this.#ensureCellId(cell, execution);
     const { config } = readConfig(notebook.uri);
-    const notebookMetadata = notebook.metadata as NotebookMetadata;
-    this.#running.add(cell);
+    const notebookMetadata = notebookRunMetadata(notebook.metadata);
     this.#deps.onDidStart?.(cell);
-    try {
-      const outcome = await runCellJob(
+    const outcome = await runCellJob(
         executionPort(execution, cellId),
         {
           languageId: cell.document.languageId,
           program: cell.document.getText(),
           cellIndex: cell.index,
           cellLabel: `${vscode.workspace.asRelativePath(notebook.uri)} cell ${cell.index + 1}`,
-          cellMetadata: { ...(cell.metadata as CellMetadata), ...(cellId === undefined ? {} : { id: cellId }) },
+          cellMetadata: { ...cellRunMetadata(cell.metadata), ...(cellId === undefined ? {} : { id: cellId }) },
           notebookMetadata,
           notebookDir: place.dir,
           cwd: place.cwd,
@@ -129,10 +122,7 @@ export class PtcNotebookController implements vscode.Disposable {
           t: vscode.l10n.t,
         },
       );
-      this.#deps.onDidFinish?.(cell, outcome);
-    } finally {
-      this.#running.delete(cell);
-    }
+    this.#deps.onDidFinish?.(cell, outcome);
   }
 
   // Every run carries a stable, unique cell id (cassette names, renderer actions); copies of a cell get a new one.

@@ -1,7 +1,6 @@
 import type { Runtime, RuntimeOptions } from '../../runtime/api.js';
 import type { BindingsCache } from '../../runtime/notebook/bindings-cache.js';
 import { type CellOutcome, type CellRunRequest, CellRunner } from '../../runtime/notebook/cell-runner.js';
-import type { CassetteLayer } from '../../runtime/notebook/cassettes.js';
 import type { Language } from '../../runtime/protocol/run-result.js';
 import type { Logger } from '../log/logger.js';
 import type { RuntimePaths } from './cell-job.js';
@@ -15,7 +14,6 @@ interface Entry {
 export interface RuntimePoolOptions {
   create: (options: RuntimeOptions) => Runtime;
   bindings: BindingsCache;
-  cassettes?: CassetteLayer;
   log: Logger;
 }
 
@@ -58,7 +56,7 @@ export class RuntimePool {
       const options: RuntimeOptions = {};
       if (interpreter !== undefined) options[language === 'python' ? 'pythonPath' : 'nodePath'] = interpreter;
       const runtime = this.#options.create(options);
-      const runner = new CellRunner({ runtime, bindings: this.#options.bindings, ...(this.#options.cassettes === undefined ? {} : { cassettes: this.#options.cassettes }) });
+      const runner = new CellRunner({ runtime, bindings: this.#options.bindings });
       entry = { runtime, runner, active: 0 };
       this.#entries.set(key, entry);
       this.#options.log.info(`${language} runtime created (interpreter: ${interpreter ?? 'default'})`);
@@ -75,9 +73,5 @@ export class RuntimePool {
       this.#entries.delete(key);
       void entry.runtime.dispose().catch((error: unknown) => this.#options.log.warn('runtime dispose failed', error));
     }
-  }
-
-  get size(): number {
-    return this.#entries.size;
   }
 }

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { cassetteName, defaultCassetteDir } from '../../runtime/notebook/plan.js';
-import type { CellMetadata } from '../../runtime/notebook/schema.js';
 import { notebookPlace } from './locations.js';
+import { cellRunMetadata } from './run-metadata.js';
 
 // Where a cell's cassette lives (`.ptc/cassettes/<cell id>.json` next to the notebook); undefined off disk.
 export function cassettePathOf(cell: vscode.NotebookCell): string | undefined {
   const workspaceFolder = vscode.workspace.getWorkspaceFolder(cell.notebook.uri)?.uri.fsPath;
   const place = notebookPlace({ scheme: cell.notebook.uri.scheme, fsPath: cell.notebook.uri.fsPath, workspaceFolder });
   if (place === undefined) return undefined;
-  return path.join(defaultCassetteDir(place.dir), `${cassetteName(cell.metadata as CellMetadata, cell.index)}.json`);
+  return path.join(defaultCassetteDir(place.dir), `${cassetteName(cellRunMetadata(cell.metadata), cell.index)}.json`);
 }

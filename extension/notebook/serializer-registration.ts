@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { keysWhere } from '../config/settings.js';
 import { CONFIG_SECTION, NOTEBOOK_TYPE } from '../constants.js';
 import type { Logger } from '../log/logger.js';
 import { PtcNotebookSerializer } from './serializer.js';
@@ -17,7 +18,7 @@ export class SerializerRegistration implements vscode.Disposable {
     this.#serializer = new PtcNotebookSerializer({ log, saveOutputs });
     this.#registration = this.#register();
     this.#watch = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!event.affectsConfiguration(`${CONFIG_SECTION}.notebook.saveOutputs`)) return;
+      if (!keysWhere('reregistersSerializer').some((key) => event.affectsConfiguration(`${CONFIG_SECTION}.${key}`))) return;
       this.#registration.dispose();
       this.#registration = this.#register();
     });
