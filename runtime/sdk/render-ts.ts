@@ -10,10 +10,9 @@ export function renderTypeScriptDeclarations(namespaces: readonly SdkNamespace[]
   const blocks: string[] = [JSON_ALIAS];
   for (const cls of errorClasses(namespaces)) {
     const member = cls.names.length === 0 ? 'never' : cls.names.map((n) => JSON.stringify(n)).join(' | ');
-    const where = cls.globals.map((g) => `\`${g}\``).join(', ');
-    blocks.push(
+        blocks.push(
       [
-        `/** Rejection of a failed ${where} call; \`message\` carries the tool's error text. */`,
+        `/** Rejection of a failed \`${cls.global}\` call; \`message\` carries the tool's error text. */`,
         `declare class ${cls.name} extends Error {`,
         `  readonly name: ${JSON.stringify(cls.name)};`,
         `  /** The function whose call failed. */`,

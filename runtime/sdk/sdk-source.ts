@@ -50,22 +50,17 @@ function pick(fn: SdkFunctionSource): SdkFunctionSource {
   return out;
 }
 
-// Error classes shared by several namespaces are declared once, naming every function that can raise them.
+// One declared error class per namespace that has one (the loader keeps class names unique across the module).
 export interface SdkErrorClass {
   name: string;
   memberNameProperty: string;
-  globals: string[];
+  global: string;
   names: string[];
 }
 
 export function errorClasses(namespaces: readonly SdkNamespace[]): SdkErrorClass[] {
-  const byName = new Map<string, SdkErrorClass>();
-  for (const ns of namespaces) {
-    if (ns.errorClass === undefined) continue;
-    const entry = byName.get(ns.errorClass.name) ?? { name: ns.errorClass.name, memberNameProperty: ns.errorClass.memberNameProperty, globals: [], names: [] };
-    entry.globals.push(ns.global);
-    for (const fn of ns.functions) if (!entry.names.includes(fn.name)) entry.names.push(fn.name);
-    byName.set(ns.errorClass.name, entry);
-  }
-  return [...byName.values()].sort((a, b) => byCodeUnit(a.name, b.name)).map((e) => ({ ...e, names: [...e.names].sort(byCodeUnit) }));
+  return namespaces
+    .filter((ns): ns is SdkNamespace & { errorClass: ErrorClassSpec } => ns.errorClass !== undefined)
+    .map((ns) => ({ ...ns.errorClass, global: ns.global, names: ns.functions.map((f) => f.name) }))
+    .sort((a, b) => byCodeUnit(a.name, b.name));
 }
