@@ -4,10 +4,14 @@
 and any other key KeyError (lookups are intercepted before normal attribute lookup, so even `__class__`
 or `__init__` route to the bridge when declared). At most `max_in_flight` calls are outstanding on the
 wire; later calls queue in order instead of failing, so asyncio.gather over thousands of calls works.
+
+Programs that import nothing cannot reach asyncio, so they run without it (importing asyncio costs more than
+starting the interpreter): a call then yields a Waiter to the runner's small driver, which blocks on fd 3
+until the reply arrives. Under asyncio a call awaits an ordinary future of the caller's own loop.
 """
 
-import asyncio
 import collections
+import sys
 import threading
 
 from ptc_json import Lossy, encode, escape_string
@@ -16,7 +20,22 @@ _Exception = Exception
 _RuntimeError = RuntimeError
 _type = type
 _setattr = setattr
-_get_running_loop = asyncio.get_running_loop
+_modules = sys.modules
+
+
+class Waiter:
+    """A reply awaited without an event loop: the runner's driver blocks until `done`."""
+
+    __slots__ = ("done", "outcome")
+
+    def __init__(self):
+        self.done = False
+        self.outcome = None
+
+    def __await__(self):
+        if not self.done:
+            yield self
+        return self.outcome
 
 
 class Bridge:
@@ -105,10 +124,10 @@ class Bridge:
                 args_text, _ = encode(payload)
             except Lossy as reason:
                 raise make_error("arguments to %s must be lossless JSON: %s" % (label, reason), name) from None
-            loop = _get_running_loop()
-            future = loop.create_future()
-            bridge._submit(prefix, args_text, future)
-            ok, value = await future
+            loop = _running_loop()
+            waiter = Waiter() if loop is None else loop.create_future()
+            bridge._submit(prefix, args_text, waiter)
+            ok, value = await waiter
             if ok:
                 return value
             raise make_error(value, name)
@@ -145,6 +164,10 @@ class Bridge:
         else:
             message = frame.get("message")
             outcome = (False, message if _type(message) is str else "binding failed")
+        if _type(future) is Waiter:
+            future.outcome = outcome
+            future.done = True
+            return
         loop = future.get_loop()
 
         def settle():
@@ -162,7 +185,5 @@ class Bridge:
 
 
 def _running_loop():
-    try:
-        return _get_running_loop()
-    except _RuntimeError:
-        return None
+    asyncio = _modules.get("asyncio")
+    return None if asyncio is None else asyncio.events._get_running_loop()

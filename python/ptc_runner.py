@@ -1,6 +1,6 @@
 """Entry of the fresh CPython process that runs one model program (staged per run by the host).
 
-Lifecycle on fd 3: read `boot` -> confine (mount namespace root, seccomp) -> send `boot-ack` -> preload ->
+Lifecycle on fd 3: read `boot` -> confine (mount namespace root, seccomp) -> preload -> send `boot-ack` ->
 read `run` -> apply limits, streams, bindings -> run the program under asyncio -> send one `done` -> exit.
 A spare process stops after `boot-ack` until the host has a program for it.
 Every runner internal the program could rebind is captured in a closure before the program runs.
@@ -33,6 +33,10 @@ def _boot(channel):
     except (ImportError, ValueError, OSError):
         pass
     confine = boot.get("confine") if type(boot.get("confine")) is dict else {}
+    packages = boot.get("sitePackages")
+    site_packages = [p for p in packages if type(p) is str] if type(packages) is list else []
+    # -S skips site (its .pth hooks cost tens of milliseconds); installed packages stay importable
+    sys.path.extend(p for p in site_packages if p not in sys.path)
     applied = {"filesystem": False, "childProcess": False}
     problems = []
     if confine.get("filesystem") or confine.get("childProcess"):
@@ -43,7 +47,7 @@ def _boot(channel):
             problems.append("confinement unavailable: %s" % error)
         if ptc_sandbox is not None and confine.get("filesystem"):
             try:
-                ptc_sandbox.confine_filesystem(boot["root"], boot["tmpdir"], [RUNNER_DIR])
+                ptc_sandbox.confine_filesystem(boot["root"], boot["tmpdir"], [RUNNER_DIR] + site_packages)
                 applied["filesystem"] = True
             except Exception as error:
                 problems.append("filesystem: %s" % error)
@@ -61,8 +65,7 @@ def _boot(channel):
     }
     if problems:
         fields["error"] = escape_string("; ".join(problems))
-    channel.send_frame("boot-ack", **fields)
-    return boot
+    return boot, fields
 
 
 def _clamp_limit(resource, which, soft, hard, keep_gap):
@@ -90,6 +93,38 @@ def _mapped_bytes():
     return 0
 
 
+# names through which a program without import statements could still reach other modules
+_IMPORTING_NAMES = frozenset(("__import__", "exec", "eval", "compile", "globals", "vars", "getattr", "__builtins__", "breakpoint", "__loader__", "__spec__"))
+
+
+def _may_reach_asyncio(ast, tree):
+    """A program that imports nothing (and cannot import indirectly) never needs an event loop."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            return True
+        if isinstance(node, ast.Name) and node.id in _IMPORTING_NAMES:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr.startswith("__"):
+            return True
+    return False
+
+
+def _drive(coroutine, Waiter, read_frame, on_frame):
+    """Runs the program's coroutine without asyncio: every suspension is a binding call awaiting its reply."""
+    error = None
+    while True:
+        try:
+            yielded = coroutine.throw(error) if error is not None else coroutine.send(None)
+        except StopIteration as stop:
+            return stop.value
+        error = None
+        if type(yielded) is Waiter:
+            while not yielded.done:
+                on_frame(read_frame())
+        else:
+            error = RuntimeError("the program awaited %s outside an event loop; `import asyncio` to use it" % type(yielded).__name__)
+
+
 def _shadow_builtins(builtins):
     """The program's own copy of the builtins namespace: `import builtins; builtins.len = None` in the program
     changes what the program sees, not what asyncio and the runner run on."""
@@ -113,20 +148,22 @@ def main():
     from ptc_wire import Channel
 
     channel = Channel()
-    boot = _boot(channel)
-    # preload while the host prepares `run` (or while this process waits as a spare)
+    boot, ack = _boot(channel)
+    # preloaded before boot-ack, so a spare that reports ready is ready to run at once
+    if boot.get("preload") is True:
+        import asyncio  # noqa: F401  (a cold start imports it only for programs that need it)
     import ast
-    import asyncio
     import builtins
     import linecache
     import tempfile
     import traceback
 
-    from ptc_bindings import Bridge
+    from ptc_bindings import Bridge, Waiter
     from ptc_errors import PROGRAM_FILE, MAIN_NAME, describe
     from ptc_json import Lossy, encode, escape_string, string_cost
     from ptc_logs import Ledger, line_stream
 
+    channel.send_frame("boot-ack", **ack)
     run = channel.read_blocking()
     if run.get("type") != "run":
         _exit(72)
@@ -271,14 +308,19 @@ def main():
     for name in RUNNER_MODULES:
         sys.modules.pop(name, None)
 
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    channel.pump(loop, on_frame)
+    use_asyncio = "asyncio" in sys.modules or _may_reach_asyncio(ast, tree)
     try:
         exec(code, program_globals)
         coroutine = program_globals.pop(MAIN_NAME)()
-        task = loop.create_task(coroutine)
-        value = loop.run_until_complete(task)
+        if use_asyncio:
+            import asyncio
+
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            channel.pump(loop, on_frame)
+            value = loop.run_until_complete(loop.create_task(coroutine))
+        else:
+            value = _drive(coroutine, Waiter, channel.read_blocking, on_frame)
     except SystemExit as exit_request:
         restore_builtins(saved_builtins)
         settle_streams()

@@ -14,7 +14,7 @@ CONTROL_FD = 3
 
 # message type -> field names (required and optional together), for the TS <-> Python mirror test
 HOST_FRAMES = {
-    "boot": ("type", "confine", "tmpdir", "root"),
+    "boot": ("type", "confine", "tmpdir", "root", "sitePackages", "preload"),
     "run": (
         "type", "program", "namespaces", "maxOutputBytes", "maxPendingCalls", "cpuSeconds",
         "addressSpaceBytes", "cwd", "deterministic",

@@ -18,6 +18,10 @@ export const PythonBootFrameSchema = z
     tmpdir: z.string(),
     // empty directory the confined root is assembled on
     root: z.string(),
+    // the interpreter's site-packages directories, appended to sys.path (read-only inside the confined root)
+    sitePackages: z.array(z.string()),
+    // import asyncio before boot-ack (spares); a cold start imports it only for programs that need it
+    preload: z.boolean(),
   })
   .strict();
 export type PythonBootFrame = z.infer<typeof PythonBootFrameSchema>;

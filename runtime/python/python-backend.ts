@@ -34,7 +34,7 @@ export function planPythonRun(spec: CodeRunSpec, python: PythonExecutable, caps:
   const viaShim = wrapper.length > 0;
   const prefix = [...wrapper, ...(viaShim ? PYTHON_SHIM : [])];
   const pidNamespace = wrapper.includes('--pid') && wrapper.includes('--kill-child');
-  const launch: PythonChildLaunch = { python, prefix, cwd: spec.cwd, viaShim, pidNamespace, confine };
+  const launch: PythonChildLaunch = { python, prefix, cwd: spec.cwd, viaShim, pidNamespace, confine, preload: false };
   // memory, CPU and output limits travel in `run`: only launch settings make a spare unfit
   const config = JSON.stringify([python.path, spec.cwd, confine, prefix]);
   return { ok: true, report: plan.report, launch, key: { language: 'python', config } };
@@ -53,7 +53,7 @@ export async function warmPythonSpare(spec: CodeRunSpec, deps: PythonBackendDeps
   const prepared = await prepare(spec, deps);
   if (!prepared.ok || !prepared.planned.ok || deps.spares === undefined) return false;
   const { launch, key } = prepared.planned;
-  return deps.spares.warm(key, () => new PythonChildProcess(launch));
+  return deps.spares.warm(key, () => new PythonChildProcess({ ...launch, preload: true }));
 }
 
 // Runs one Python program in a fresh CPython process (a never-used spare or a cold start) and settles it.
@@ -65,11 +65,11 @@ export async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDep
   if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
   const session = new RunSession(spec, planned.report);
-  const start = (): PythonChildProcess => new PythonChildProcess(planned.launch);
+  const startSpare = (): PythonChildProcess => new PythonChildProcess({ ...planned.launch, preload: true });
   let child = await deps.spares?.take(planned.key);
   if (child === undefined) {
     try {
-      child = start();
+      child = new PythonChildProcess(planned.launch);
     } catch (error) {
       session.fail({ kind: 'worker-exit', message: `could not stage the Python runner: ${(error as Error).message}` });
       return session.result();
@@ -79,7 +79,7 @@ export async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDep
     return await superviseChild(spec, session, child);
   } finally {
     await child.discard();
-    deps.spares?.refill(planned.key, start);
+    deps.spares?.refill(planned.key, startSpare);
   }
 }
 

@@ -24,6 +24,8 @@ export interface PythonChildLaunch {
   pidNamespace: boolean;
   // OS layers the runner applies before boot-ack
   confine: { filesystem: boolean; childProcess: boolean };
+  // a spare loads everything it may need while idle; a cold start loads only what its program needs
+  preload: boolean;
 }
 
 // PID 1 of the namespace: reaps orphans and reports a signal death as 128+N. The interpreter runs in a subshell
@@ -92,7 +94,7 @@ export class PythonChildProcess implements Spare {
       this.#decoder.push(chunk, (event) => (event.kind === 'frame' ? this.#onFrame(event.text) : this.#problem(event.message))),
     );
     this.#channel.on('end', () => this.#decoder.end((event) => (event.kind === 'error' ? this.#problem(event.message) : undefined)));
-    const boot: PythonBootFrame = { type: 'boot', confine: launch.confine, tmpdir: this.tmpdir, root: path.join(this.base, 'root') };
+    const boot: PythonBootFrame = { type: 'boot', confine: launch.confine, tmpdir: this.tmpdir, root: path.join(this.base, 'root'), sitePackages: launch.python.sitePackages, preload: launch.preload };
     this.send(JSON.stringify(boot));
   }
 

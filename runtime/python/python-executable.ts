@@ -15,6 +15,8 @@ export interface PythonExecutable {
   // file name → bytes, staged into each run's private runner dir
   runnerFiles: Map<string, Buffer>;
   entryFile: string;
+  // installed third-party packages; added to sys.path without running their .pth hooks
+  sitePackages: string[];
 }
 
 export type PythonLookup = { ok: true; python: PythonExecutable } | { ok: false; message: string };
@@ -25,7 +27,12 @@ export const PYTHON_FLAGS = ['-I', '-S', '-B', '-u', '-X', 'utf8'];
 
 const IDENTIFY = [
   'import json, os, sys',
-  'print(json.dumps({"impl": sys.implementation.name, "version": list(sys.version_info[:3]), "executable": os.path.realpath(sys.executable or "")}))',
+  'try:',
+  '    import site',
+  '    packages = [p for p in site.getsitepackages() if os.path.isdir(p)]',
+  'except Exception:',
+  '    packages = []',
+  'print(json.dumps({"impl": sys.implementation.name, "version": list(sys.version_info[:3]), "executable": os.path.realpath(sys.executable or ""), "sitePackages": packages}))',
 ].join('\n');
 
 const COMPILE = [
@@ -79,7 +86,7 @@ export async function probePython(requested: string | undefined): Promise<Python
   }
   // shims (pyenv, asdf) need PATH and HOME to pick their interpreter; the program itself never sees them
   const identify = await run(found, ['-I', '-c', IDENTIFY], { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' });
-  let info: { impl?: unknown; version?: unknown; executable?: unknown } = {};
+  let info: { impl?: unknown; version?: unknown; executable?: unknown; sitePackages?: unknown } = {};
   try {
     info = JSON.parse(identify.stdout.trim().split('\n').pop() ?? '') as typeof info;
   } catch {
@@ -93,7 +100,8 @@ export async function probePython(requested: string | undefined): Promise<Python
   const executable = typeof info.executable === 'string' && isExecutableFile(info.executable) ? info.executable : found;
   const runnerFiles = await compileRunner(executable);
   if (!runnerFiles.ok) return { ok: false, message: runnerFiles.message };
-  return { ok: true, python: { path: executable, version: versionText, runnerFiles: runnerFiles.files, entryFile: runnerFiles.entry } };
+  const sitePackages = Array.isArray(info.sitePackages) ? info.sitePackages.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p)) : [];
+  return { ok: true, python: { path: executable, version: versionText, runnerFiles: runnerFiles.files, entryFile: runnerFiles.entry, sitePackages } };
 }
 
 async function compileRunner(executable: string): Promise<{ ok: true; files: Map<string, Buffer>; entry: string } | { ok: false; message: string }> {

@@ -73,6 +73,7 @@ async function probe(python: PythonExecutable, caps: SandboxCapabilities): Promi
       viaShim: wrapper.length > 0,
       pidNamespace: wrapper.includes('--pid'),
       confine,
+      preload: false,
     });
     const result = await superviseChild(spec, new RunSession(spec, { network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] }), child);
     const seen = result.value as Record<string, string> | undefined;

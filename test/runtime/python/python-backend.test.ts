@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { resolvePython } from '../../../runtime/python/python-executable.js';
 import { run, toolsNamespace, type RunOptions } from '../../helpers/runtime.js';
 
 const py = (program: string, options: RunOptions = {}) => run('python', program, options);
@@ -34,6 +35,13 @@ describe.concurrent('Python backend: program shape and bindings', () => {
     expect(r.error?.message).not.toMatch(/ptc_|asyncio|runpy/);
     expect(r.error?.message.length).toBeLessThanOrEqual(16 * 1024);
     expect(r.error?.location?.line).toBe(3);
+  });
+
+  test('site-packages of the interpreter are on sys.path (readable inside the confined root)', async () => {
+    const lookup = await resolvePython(undefined);
+    if (!lookup.ok) throw new Error(lookup.message);
+    const r = await py('import sys, os\nreturn [p for p in sys.path if os.path.isdir(p)]');
+    for (const dir of lookup.python.sitePackages) expect(r.value).toContain(dir);
   });
 
   test('the runner\'s own modules are out of the program\'s reach', async () => {
