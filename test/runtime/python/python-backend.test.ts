@@ -37,6 +37,19 @@ describe.concurrent('Python backend: program shape and bindings', () => {
     expect(r.error?.location?.line).toBe(3);
   });
 
+  test('without imports the program runs on the small driver; awaiting a foreign awaitable is a clear error', async () => {
+    const [plain, foreign, mixed] = await Promise.all([
+      py('a = await tools.add({"a": 1, "b": 2})\nb = await tools.add({"a": a, "b": 3})\nreturn b', { bindings: [toolsNamespace()] }),
+      py('class Odd:\n    def __await__(self):\n        yield 42\nawait Odd()'),
+      py('import asyncio\nasync def one(i):\n    return await tools.echo(i)\nreturn await asyncio.gather(one(1), one(2))', { bindings: [toolsNamespace()] }),
+    ]);
+    expect(plain.value).toBe(6);
+    expect(foreign.error?.kind).toBe('exception');
+    expect(foreign.error?.message).toMatch(/RuntimeError: the program awaited int outside an event loop/);
+    expect(foreign.error?.location?.line).toBe(3);
+    expect(mixed.value).toEqual([1, 2]);
+  });
+
   test('site-packages of the interpreter are on sys.path (readable inside the confined root)', async () => {
     const lookup = await resolvePython(undefined);
     if (!lookup.ok) throw new Error(lookup.message);
@@ -222,5 +235,30 @@ describe.concurrent('Python backend: hostile fd-3 traffic', () => {
     expect(plain.error?.message).toMatch(/ValueError: still rendered/);
     expect(broken.error?.kind).toBe('exception');
     expect(value.value).toEqual({ a: [1, 'two'] });
+  });
+});
+
+describe('Python backend: spare processes', () => {
+  test('a warmed spare serves the next run, and dispose leaves no Python process behind', async () => {
+    const { createRuntime } = await import('../../../runtime/index.js');
+    const { listDescendants } = await import('../../../runtime/process/launch.js');
+    const runtime = createRuntime({ spares: 1 });
+    const spec = () => runtime.resolve({ language: 'python', program: 'import asyncio\nprint("from a spare")\nreturn 7' });
+    expect(await runtime.warm(spec())).toBe(true);
+    const runners = () =>
+      listDescendants(process.pid).filter((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('ptc_runner');
+        } catch {
+          return false;
+        }
+      });
+    expect(runners().length).toBeGreaterThan(0);
+    const first = await runtime.run(spec());
+    const second = await runtime.run(spec());
+    expect([first.value, second.value]).toEqual([7, 7]);
+    expect(first.logs).toEqual(['from a spare']);
+    await runtime.dispose();
+    expect(runners()).toEqual([]);
   });
 });
