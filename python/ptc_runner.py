@@ -227,7 +227,9 @@ def main():
                 "memoryMb %d is too small for the Python interpreter, which already maps %d MiB"
                 % (address_space >> 20, (mapped >> 20) + 1),
             )
-        _clamp_limit(resource, resource.RLIMIT_AS, address_space, address_space, False)
+        # Darwin does not enforce RLIMIT_AS (and may refuse it): memory there is bounded by the wall clock only
+        if sys.platform.startswith("linux"):
+            _clamp_limit(resource, resource.RLIMIT_AS, address_space, address_space, False)
     except (ValueError, OSError, KeyError, TypeError) as error:
         fail("exception", "applying resource limits failed: %s" % error)
 

@@ -59,6 +59,8 @@ export async function warmPythonSpare(spec: CodeRunSpec, deps: PythonBackendDeps
 // Runs one Python program in a fresh CPython process (a never-used spare or a cold start) and settles it.
 export async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDeps): Promise<RunResult> {
   if (spec.signal?.aborted) return failedBeforeSpawn(spec, unconfined(), { kind: 'abort', message: abortMessage(spec.signal) });
+  // the runner relies on an inherited fd 3, POSIX signals and rlimits
+  if (process.platform === 'win32') return failedBeforeSpawn(spec, unconfined(), { kind: 'worker-exit', message: 'the Python backend runs on Linux and macOS only' });
   const prepared = await prepare(spec, deps);
   if (!prepared.ok) return failedBeforeSpawn(spec, unconfined(), { kind: 'worker-exit', message: prepared.message });
   const planned = prepared.planned;

@@ -14,7 +14,7 @@ describe('Python wire protocol mirror', () => {
       'import ptc_wire as w',
       'print(json.dumps({"fd": w.CONTROL_FD, "host": {k: sorted(v) for k, v in w.HOST_FRAMES.items()}, "child": {k: sorted(v) for k, v in w.CHILD_FRAMES.items()}, "kinds": list(w.DONE_ERROR_KINDS), "errorFields": sorted(w.DONE_ERROR_FIELDS)}))',
     ].join('\n');
-    const py = JSON.parse(execFileSync(python, ['-I', '-c', script], { encoding: 'utf8' })) as Record<string, unknown>;
+    const py = JSON.parse(execFileSync(python, ['-I', '-B', '-c', script], { encoding: 'utf8' })) as Record<string, unknown>;
     const ts = pythonWireFields();
     expect(py.fd).toBe(PYTHON_CONTROL_FD);
     expect(py.host).toEqual(ts.host);
