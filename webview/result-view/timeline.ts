@@ -157,7 +157,7 @@ function barButton(bar: TimelineBar, isDiverged: boolean): HTMLButtonElement {
     title: description,
     'data-call-id': call.id,
     'data-lane': bar.lane,
-  }, el('span', { class: 'ptc-bar-label' }, label));
+  }, label);
   button.style.setProperty('left', `${bar.start * 100}%`);
   button.style.setProperty('width', `${bar.width * 100}%`);
   button.style.setProperty('top', `calc(${bar.lane} * var(--ptc-lane-height))`);
