@@ -16,6 +16,8 @@ export interface RunFlags {
   record: string | undefined;
   replay: string | undefined;
   deterministic: boolean;
+  // seeds mock fault injection (`failRate`), so the same calls fail again
+  seed: number | undefined;
 }
 
 function integer(flag: string, raw: string | undefined): number | undefined {
@@ -50,6 +52,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
         record: { type: 'string' },
         replay: { type: 'string' },
         deterministic: { type: 'boolean' },
+        seed: { type: 'string' },
       },
     });
   } catch (error) {
@@ -71,6 +74,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     record: values.record,
     replay: values.replay,
     deterministic: values.deterministic === true,
+    seed: integer('seed', values.seed),
   };
 }
 

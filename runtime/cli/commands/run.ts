@@ -12,7 +12,7 @@ import { languageFromFile, parseRunFlags } from '../run-options.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc run <file> [--language typescript|python] [--bindings <module>] [--mode mock|live]
-        [--record <cassette.json> | --replay <cassette.json>] [--deterministic]
+        [--record <cassette.json> | --replay <cassette.json>] [--deterministic] [--seed N]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--sandbox required|best-effort|off] [--json]`;
 
 // `ptc run`: one program, one fresh sandboxed process, one RunResult.
@@ -59,7 +59,8 @@ export const runCommand: CliCommand = {
         replay = replayNamespaces(cassette, module !== undefined ? declaredFromModule(module) : declaredFromCassette(cassette));
         bindings = replay.namespaces;
       } else if (module !== undefined) {
-        bindings = namespacesFor(module, flags.mode, { onWarning: warn, ...(deterministic ? { seed: deterministic.seed } : {}) });
+        const seed = flags.seed ?? deterministic?.seed;
+        bindings = namespacesFor(module, flags.mode, { onWarning: warn, ...(seed === undefined ? {} : { seed }) });
       }
       if (flags.record !== undefined) {
         recorder = createRecorder();

@@ -92,6 +92,19 @@ describe.concurrent('ptc run with bindings', () => {
     expect(JSON.parse(m.stdout).value).toEqual([{ sum: 42 }, 'Hello, CLI!']);
   });
 
+  test('--seed makes mock fault injection repeatable from the command line', async () => {
+    const flaky = write('flaky.bindings.mjs', 'export default { tools: { functions: { flaky: { failRate: 0.5, mock: async ({ i }) => i } } } };\n');
+    const program = write('flaky.ts', 'return await Promise.all(Array.from({ length: 30 }, (_, i) => tools.flaky({ i }).then(() => 1, () => 0)));');
+    const [a, b, c] = await Promise.all(['11', '11', '12'].map((seed) => ptc('run', program, '--bindings', flaky, '--seed', seed, '--json')));
+    const pattern = (r: { stdout: string }): number[] => JSON.parse(r.stdout).value;
+    expect(pattern(a)).toEqual(pattern(b));
+    expect(pattern(a)).not.toEqual(pattern(c));
+    expect(pattern(a).filter((x) => x === 0).length).toBeGreaterThan(3);
+    const bad = await ptc('run', program, '--seed', 'abc');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--seed expects a positive integer, got "abc"/);
+  });
+
   test('invalid arguments fail the run as the namespace error class, with one line per issue', async () => {
     const r = await ptc('run', write('bad-args.ts', "return await tools.add({ a: 'x' });"), '--bindings', write('args.bindings.ts', TS_MODULE), '--json');
     expect(r.code).toBe(1);
