@@ -161,6 +161,21 @@ return { results: await Promise.all([hung, quick]), order };`,
     expect(r.calls[0]?.durationMs).toBeGreaterThanOrEqual(250);
   });
 
+  test("a timed-out handler's signal aborts, so live handlers can cancel their work", async () => {
+    const marker = path.join(dir, 'aborted.txt');
+    const module = await load(
+      'signal.bindings.mjs',
+      `import fs from 'node:fs';
+export default { tools: { functions: { watch: { timeoutMs: 200, mock: (_args, { signal }) => new Promise(() => {
+  signal.addEventListener('abort', () => fs.writeFileSync(${JSON.stringify(marker)}, signal.reason.message));
+}) } } } };
+`,
+    );
+    const r = await runTs('try { await tools.watch(); } catch (e) { return e.message; }', { bindings: namespacesFor(module, 'mock') });
+    expect(r.value).toBe('tools.watch timed out after 200 ms');
+    expect(fs.readFileSync(marker, 'utf8')).toBe('tools.watch timed out after 200 ms');
+  });
+
   test('the default per-call timeout applies to functions without their own', async () => {
     const module = await load('slow.bindings.mjs', 'export default { tools: { functions: { wait: () => new Promise(() => {}), ok: async () => 1 } } };');
     const r = await runTs('try { await tools.wait(); } catch (e) { return [e.message, await tools.ok()]; }', { bindings: namespacesFor(module, 'mock', { defaultTimeoutMs: 200 }) });
