@@ -1,0 +1,44 @@
+import { describe, expect, test } from 'vitest';
+import { run } from '../../helpers/runtime.js';
+
+// What the Python sandbox's confined root looks like from inside; the shared denials are in test/runtime/parity.
+describe.concurrent('Python sandbox (best-effort on Linux)', () => {
+  test('homes, /root secrets, /tmp and the host\'s processes are out of sight; the system is read-only', async () => {
+    const r = await run(
+      'python',
+      [
+        'import os, sys',
+        'out = {}',
+        "out['pids'] = sorted(int(p) for p in os.listdir('/proc') if p.isdigit())",
+        "out['home'] = os.path.exists('/home')",
+        "out['rootEntries'] = sorted(e for e in os.listdir('/root') if not sys.prefix.startswith('/root/' + e)) if os.path.isdir('/root') else []",
+        "out['tmpEntries'] = [e for e in os.listdir('/tmp') if not __import__('tempfile').gettempdir().startswith('/tmp/' + e)]",
+        'def attempt(name, action):',
+        '    try:',
+        '        action()',
+        "        out[name] = 'allowed'",
+        '    except OSError as e:',
+        "        out[name] = 'denied'",
+        "attempt('writeUsr', lambda: open('/usr/ptc-probe', 'w'))",
+        "attempt('sysctl', lambda: open('/proc/sys/kernel/hostname', 'w').write('x'))",
+        "attempt('mknod', lambda: os.mknod(os.path.join(__import__('tempfile').gettempdir(), 'dev'), 0o600 | 0o060000, os.makedev(8, 0)))",
+        "attempt('fork', os.fork)",
+        "attempt('exec', lambda: os.execv('/bin/sh', ['sh']))",
+        'return out',
+      ].join('\n'),
+    );
+    expect(r.error).toBeUndefined();
+    const v = r.value as Record<string, unknown>;
+    // the namespace's own init and the interpreter; the host's PIDs are not there
+    expect((v.pids as number[]).length).toBeLessThanOrEqual(3);
+    expect(v.home).toBe(false);
+    expect(v.rootEntries).toEqual([]);
+    expect(v.tmpEntries).toEqual([]);
+    expect(v).toMatchObject({ writeUsr: 'denied', sysctl: 'denied', mknod: 'denied', fork: 'denied', exec: 'denied' });
+  });
+
+  test('the environment is empty even under sandbox off, and cwd is the requested one', async () => {
+    const r = await run('python', 'import os\nreturn [dict(os.environ), os.getcwd()]', { sandbox: 'off', cwd: '/usr' });
+    expect(r.value).toEqual([{}, '/usr']);
+  });
+});
