@@ -64,10 +64,11 @@ export class FrameDecoder {
   }
 }
 
+// One allocation, the text encoded straight into place.
 export function encodeFrame(text: string): Buffer {
-  const body = Buffer.from(text, 'utf8');
-  const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + body.length);
-  frame.writeUInt32BE(body.length, 0);
-  body.copy(frame, FRAME_HEADER_BYTES);
+  const length = Buffer.byteLength(text, 'utf8');
+  const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + length);
+  frame.writeUInt32BE(length, 0);
+  frame.write(text, FRAME_HEADER_BYTES, 'utf8');
   return frame;
 }

@@ -41,6 +41,7 @@ export class NodeChildProcess implements Spare {
   #handlers: ChildHandlers | undefined;
   #discarded: Promise<void> | undefined;
   #exit: ExitInfo | undefined;
+  #corked = false;
   readonly closed: Promise<ExitInfo>;
   readonly spawnError: Promise<Error>;
 
@@ -113,8 +114,19 @@ export class NodeChildProcess implements Spare {
     this.#handlers = handlers;
   }
 
+  // Frames sent while handling one chunk of the child's frames (all replies resolved in the same microtask drain)
+  // leave in one write: corked until the next tick.
   send(text: string): void {
-    this.#toChild.write(encodeFrame(text));
+    const stream = this.#toChild;
+    if (!this.#corked) {
+      this.#corked = true;
+      stream.cork();
+      process.nextTick(() => {
+        this.#corked = false;
+        stream.uncork();
+      });
+    }
+    stream.write(encodeFrame(text));
   }
 
   killTree(): void {

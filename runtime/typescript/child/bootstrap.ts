@@ -2,12 +2,12 @@
 import Module from 'node:module';
 import os from 'node:os';
 import vm from 'node:vm';
-import { checkLossless, decodeLossless, encodeChecked } from '../../json/lossless.js';
+import { checkLossless, encodeChecked, parseIterative } from '../../json/lossless.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from './console-shim.js';
-import { receiveFrames, sendFrame } from './control.js';
+import { receiveFrames, sendFrame, sendFrames } from './control.js';
 import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
 import { denyUnixSockets } from './socket-guard.js';
@@ -94,7 +94,21 @@ function settleWithValue(value: unknown): never {
   finishWithText(`{"type":"done","value":${text}}`);
 }
 
-function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void): void {
+// Host frames come from the trusted side (the host checked every value it encodes), so plain JSON.parse
+// suffices, falling back to the iterative parser only for values too deep for the native one.
+const parse = JSON.parse;
+const RangeErrorCtor = RangeError;
+function parseHostFrame(text: string): unknown {
+  try {
+    return parse(text) as unknown;
+  } catch (error) {
+    if (!(error instanceof RangeErrorCtor)) return undefined;
+    const deep = parseIterative(text);
+    return deep.ok ? deep.value : undefined;
+  }
+}
+
+function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void, onChunkEnd: (flush: () => void) => void): void {
   ledger = new OutputLedger(boot.maxOutputBytes);
   // the program sees an empty environment and its private temp dir as os.tmpdir()
   process.env = Object.create(null) as NodeJS.ProcessEnv;
@@ -107,8 +121,9 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void): void 
   patchStream(process.stderr, stderrLines);
   processOn('uncaughtException', (error: unknown) => settleWithFailure(error));
   processOn('unhandledRejection', (reason: unknown) => settleWithFailure(reason));
-  const { objects, errorClasses, handleReply } = createNamespaces(boot, (text) => sendFrame(text));
+  const { objects, errorClasses, handleReply, flushOutbox } = createNamespaces(boot, (text) => sendFrame(text), (texts) => sendFrames(texts));
   onReply(handleReply);
+  onChunkEnd(flushOutbox);
   const programConsole = createConsole((stream, text) => emitLog(stream, text));
   const params = [...boot.namespaces.map((n) => n.global), ...errorClasses.map((c) => c.name), 'console'];
   let fn: (...args: unknown[]) => Promise<unknown>;
@@ -128,22 +143,26 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void): void 
 
 function main(): void {
   let replyHandler: ReplyHandler | undefined;
+  let chunkEnd: (() => void) | undefined;
   let booted = false;
   const channel = receiveFrames(
     (text) => {
-      const decoded = decodeLossless(text);
-      if (!decoded.ok) return;
-      const frame = decoded.value as { type?: unknown };
+      const frame = parseHostFrame(text) as { type?: unknown } | null | undefined;
       if (frame === null || typeof frame !== 'object') return;
       if (frame.type === 'boot' && !booted) {
         booted = true;
-        start(frame as unknown as BootFrame, (h) => (replyHandler = h));
+        start(
+          frame as unknown as BootFrame,
+          (h) => (replyHandler = h),
+          (f) => (chunkEnd = f),
+        );
       } else if (frame.type === 'reply' && replyHandler !== undefined) {
         replyHandler(frame as { id: number; ok: boolean; value?: JsonValue; message?: string });
       }
     },
     // the host went away: nothing can observe this run any more
     () => exit(settled ? 0 : 70),
+    () => chunkEnd?.(),
   );
   // confined (permission model on): no Unix-domain sockets either
   if ((process as { permission?: unknown }).permission !== undefined) denyUnixSockets(channel);

@@ -10,18 +10,36 @@ const atomicsWait = Atomics.wait;
 const reflectApply = Reflect.apply;
 const typedArraySet = Uint8Array.prototype.set;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const ArrayCtor = Array;
 
 // Synchronous sends: a frame written before a hot loop or a crash is already in the host's pipe.
 export function sendFrame(text: string): void {
-  const body = bufferFrom(text, 'utf8');
-  const length = body.length;
-  const frame = allocUnsafe(4 + length);
-  frame[0] = (length >>> 24) & 0xff;
-  frame[1] = (length >>> 16) & 0xff;
-  frame[2] = (length >>> 8) & 0xff;
-  frame[3] = length & 0xff;
-  reflectApply(typedArraySet, frame, [body, 4]);
-  const total = 4 + length;
+  sendFrames([text]);
+}
+
+// Several frames in one write (one wake-up of the host instead of one per frame), in order.
+// Indexed loops only: the program may have patched Array.prototype's iterator or push.
+export function sendFrames(texts: readonly string[]): void {
+  const count = texts.length;
+  const bodies: Buffer[] = new ArrayCtor(count);
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const body = bufferFrom(texts[i] as string, 'utf8');
+    bodies[i] = body;
+    total += 4 + body.length;
+  }
+  const frame = allocUnsafe(total);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const body = bodies[i] as Buffer;
+    const length = body.length;
+    frame[at] = (length >>> 24) & 0xff;
+    frame[at + 1] = (length >>> 16) & 0xff;
+    frame[at + 2] = (length >>> 8) & 0xff;
+    frame[at + 3] = length & 0xff;
+    reflectApply(typedArraySet, frame, [body, at + 4]);
+    at += 4 + length;
+  }
   let offset = 0;
   while (offset < total) {
     try {
@@ -34,13 +52,14 @@ export function sendFrame(text: string): void {
   }
 }
 
-// Reads host frames asynchronously from the dedicated read descriptor.
-export function receiveFrames(onFrame: (text: string) => void, onClose: () => void): net.Socket {
+// Reads host frames asynchronously from the dedicated read descriptor; `onChunkEnd` runs after the frames of
+// each chunk (to send, in one write, what they queued).
+export function receiveFrames(onFrame: (text: string) => void, onClose: () => void, onChunkEnd: () => void = () => undefined): net.Socket {
   const socket = new net.Socket({ fd: NODE_CHILD_READ_FD, readable: true, writable: false });
   let chunks: Buffer[] = [];
   let buffered = 0;
   let need = -1;
-  socket.on('data', (chunk: Buffer) => {
+  const take = (chunk: Buffer): void => {
     chunks.push(chunk);
     buffered += chunk.length;
     while (true) {
@@ -58,6 +77,13 @@ export function receiveFrames(onFrame: (text: string) => void, onClose: () => vo
       buffered -= need;
       need = -1;
       onFrame(body.toString('utf8'));
+    }
+  };
+  socket.on('data', (chunk: Buffer) => {
+    try {
+      take(chunk);
+    } finally {
+      onChunkEnd();
     }
   });
   socket.on('close', onClose);

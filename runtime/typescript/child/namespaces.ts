@@ -16,9 +16,20 @@ type ErrorFactory = (message: string, member: string) => Error;
 type Settle = (reply: { ok: true; value: JsonValue } | { ok: false; message: string }) => void;
 
 // Builds the program's binding globals: null-prototype objects of async functions over the control channel.
-export function createNamespaces(boot: BootFrame, send: (text: string) => void) {
+// `sendMany` writes several frames at once: calls released by replies go out together, after the host's chunk.
+export function createNamespaces(boot: BootFrame, send: (text: string) => void, sendMany: (texts: string[]) => void) {
   const pending = new MapCtor<number, Settle>();
   const queued: { id: number; text: string }[] = [];
+  let outbox: string[] = [];
+  let outboxLength = 0;
+  // before any newer call goes out, so ids reach the host in order
+  const flushOutbox = (): void => {
+    if (outboxLength === 0) return;
+    const texts = outbox;
+    outbox = [];
+    outboxLength = 0;
+    sendMany(texts);
+  };
   let nextId = 1;
   let inFlight = 0;
   const max = boot.maxPendingCalls;
@@ -41,15 +52,18 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void) 
     const target = createObject(null) as Record<string, unknown>;
     for (const name of ns.names) {
       const label = `${ns.global}.${name}`;
+      // the constant part of this function's call frames, encoded once
+      const head = `,"global":${stringify(ns.global)},"name":${stringify(name)},"args":`;
       const fn = async (args: unknown = null): Promise<JsonValue> => {
         const check = checkLossless(args);
         if (!check.ok) throw makeError(`arguments to ${label} must be lossless JSON: ${check.reason}`, name);
         const id = nextId++;
-        const text = `{"type":"call","id":${id},"global":${stringify(ns.global)},"name":${stringify(name)},"args":${encodeChecked(args as JsonValue, check.depth)}}`;
+        const text = `{"type":"call","id":${id}${head}${encodeChecked(args as JsonValue, check.depth)}}`;
         const reply = new PromiseCtor<{ ok: true; value: JsonValue } | { ok: false; message: string }>((resolve) => pending.set(id, resolve));
         // bounded in flight; the rest wait here rather than fail
         if (inFlight < max) {
           inFlight++;
+          flushOutbox();
           send(text);
         } else queued.push({ id, text });
         const outcome = await reply;
@@ -71,11 +85,11 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void) 
     const next = queued.shift();
     if (next !== undefined) {
       inFlight++;
-      send(next.text);
+      outbox[outboxLength++] = next.text;
     }
     if (reply.ok) settle({ ok: true, value: reply.value as JsonValue });
     else settle({ ok: false, message: typeof reply.message === 'string' ? reply.message : 'binding failed' });
   };
 
-  return { objects, errorClasses, handleReply };
+  return { objects, errorClasses, handleReply, flushOutbox };
 }
