@@ -93,7 +93,7 @@ export class PythonChildProcess implements Spare {
     this.#channel.on('data', (chunk: Buffer) =>
       this.#decoder.push(chunk, (event) => (event.kind === 'frame' ? this.#onFrame(event.text) : this.#problem(event.message))),
     );
-    this.#channel.on('end', () => this.#decoder.end((event) => (event.kind === 'error' ? this.#problem(event.message) : undefined)));
+    // a frame cut off by the child's death is not a protocol violation: the exit status explains the run
     const boot: PythonBootFrame = { type: 'boot', confine: launch.confine, tmpdir: this.tmpdir, root: path.join(this.base, 'root'), sitePackages: launch.python.sitePackages, preload: launch.preload };
     this.send(JSON.stringify(boot));
   }

@@ -25,21 +25,24 @@ export type PythonLookup = { ok: true; python: PythonExecutable } | { ok: false;
 // unbuffered stdio, UTF-8 mode whatever the (empty) locale says
 export const PYTHON_FLAGS = ['-I', '-S', '-B', '-u', '-X', 'utf8'];
 
-const IDENTIFY = [
+// One interpreter start: who it is, where its packages live, and the runner compiled to bytecode by it.
+const IDENTIFY_AND_COMPILE = [
   'import json, os, sys',
   'try:',
   '    import site',
   '    packages = [p for p in site.getsitepackages() if os.path.isdir(p)]',
   'except Exception:',
   '    packages = []',
-  'print(json.dumps({"impl": sys.implementation.name, "version": list(sys.version_info[:3]), "executable": os.path.realpath(sys.executable or ""), "sitePackages": packages}))',
-].join('\n');
-
-const COMPILE = [
-  'import py_compile, sys',
-  'src, out = sys.argv[1], sys.argv[2]',
-  'for name in sys.argv[3:]:',
-  '    py_compile.compile(f"{src}/{name}.py", cfile=f"{out}/{name}.pyc", doraise=True)',
+  'compiled = None',
+  'if sys.implementation.name == "cpython" and sys.version_info >= (3, 10) and len(sys.argv) > 3:',
+  '    try:',
+  '        import py_compile',
+  '        for name in sys.argv[3:]:',
+  '            py_compile.compile(f"{sys.argv[1]}/{name}.py", cfile=f"{sys.argv[2]}/{name}.pyc", doraise=True)',
+  '        compiled = True',
+  '    except Exception as error:',
+  '        compiled = f"{type(error).__name__}: {error}"',
+  'print(json.dumps({"impl": sys.implementation.name, "version": list(sys.version_info[:3]), "executable": os.path.realpath(sys.executable or ""), "sitePackages": packages, "compiled": compiled}))',
 ].join('\n');
 
 function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ ok: boolean; stdout: string; stderr: string; error?: string }> {
@@ -84,51 +87,49 @@ export async function probePython(requested: string | undefined): Promise<Python
   if (found === undefined) {
     return { ok: false, message: requested === undefined ? 'python3 was not found on PATH: install CPython 3.10 or newer, or set pythonPath' : `Python interpreter not found or not executable: ${name}` };
   }
-  // shims (pyenv, asdf) need PATH and HOME to pick their interpreter; the program itself never sees them
-  const identify = await run(found, ['-I', '-c', IDENTIFY], { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' });
-  let info: { impl?: unknown; version?: unknown; executable?: unknown; sitePackages?: unknown } = {};
-  try {
-    info = JSON.parse(identify.stdout.trim().split('\n').pop() ?? '') as typeof info;
-  } catch {
-    return { ok: false, message: `${found} did not answer as a Python interpreter (${identify.error ?? identify.stderr.trim().slice(0, 200)})` };
-  }
-  const version = Array.isArray(info.version) ? info.version.map(Number) : [];
-  const [major = 0, minor = 0] = version;
-  const versionText = version.join('.');
-  if (info.impl !== 'cpython') return { ok: false, message: `${found} is ${String(info.impl)} ${versionText}; PTC Playground needs CPython 3.10 or newer` };
-  if (major !== 3 ? major < 3 : minor < 10) return { ok: false, message: `${found} is CPython ${versionText}; PTC Playground needs CPython 3.10 or newer` };
-  const executable = typeof info.executable === 'string' && isExecutableFile(info.executable) ? info.executable : found;
-  const runnerFiles = await compileRunner(executable);
-  if (!runnerFiles.ok) return { ok: false, message: runnerFiles.message };
-  const sitePackages = Array.isArray(info.sitePackages) ? info.sitePackages.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p)) : [];
-  return { ok: true, python: { path: executable, version: versionText, runnerFiles: runnerFiles.files, entryFile: runnerFiles.entry, sitePackages } };
-}
-
-async function compileRunner(executable: string): Promise<{ ok: true; files: Map<string, Buffer>; entry: string } | { ok: false; message: string }> {
   const entry = locateAsset(`python/${RUNNER_ENTRY}.py`);
   if (entry === undefined) return { ok: false, message: 'the Python runner (python/ptc_runner.py) is missing from this installation' };
   const source = path.dirname(entry);
-  const files = new Map<string, Buffer>();
-  let out: string | undefined;
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-pyc-'));
   try {
-    out = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-pyc-'));
-    const compiled = await run(executable, [...PYTHON_FLAGS, '-c', COMPILE, source, out, ...RUNNER_MODULES], {});
-    if (compiled.ok) {
-      for (const name of RUNNER_MODULES) files.set(`${name}.pyc`, fs.readFileSync(path.join(out, `${name}.pyc`)));
+    // shims (pyenv, asdf) need PATH and HOME to pick their interpreter; the program itself never sees them
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' };
+    const identify = await run(found, ['-I', '-B', '-c', IDENTIFY_AND_COMPILE, source, out, ...RUNNER_MODULES], env);
+    let info: { impl?: unknown; version?: unknown; executable?: unknown; sitePackages?: unknown; compiled?: unknown } = {};
+    try {
+      info = JSON.parse(identify.stdout.trim().split('\n').pop() ?? '') as typeof info;
+    } catch {
+      return { ok: false, message: `${found} did not answer as a Python interpreter (${identify.error ?? identify.stderr.trim().slice(0, 200)})` };
+    }
+    const version = Array.isArray(info.version) ? info.version.map(Number) : [];
+    const [major = 0, minor = 0] = version;
+    const versionText = version.join('.');
+    if (info.impl !== 'cpython') return { ok: false, message: `${found} is ${String(info.impl)} ${versionText}; PTC Playground needs CPython 3.10 or newer` };
+    if (major !== 3 ? major < 3 : minor < 10) return { ok: false, message: `${found} is CPython ${versionText}; PTC Playground needs CPython 3.10 or newer` };
+    if (typeof info.compiled === 'string' && /SyntaxError/.test(info.compiled)) return { ok: false, message: `the Python runner does not compile with ${found}: ${info.compiled}` };
+    const executable = typeof info.executable === 'string' && isExecutableFile(info.executable) ? info.executable : found;
+    const sitePackages = Array.isArray(info.sitePackages) ? info.sitePackages.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p)) : [];
+    const runner = stageableRunner(source, info.compiled === true ? out : undefined);
+    if (!runner.ok) return runner;
+    return { ok: true, python: { path: executable, version: versionText, runnerFiles: runner.files, entryFile: runner.entry, sitePackages } };
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+}
+
+// The runner's bytes, held in memory and written into each run's private dir: bytecode when it compiled, else sources.
+function stageableRunner(source: string, compiledDir: string | undefined): { ok: true; files: Map<string, Buffer>; entry: string } | { ok: false; message: string } {
+  const files = new Map<string, Buffer>();
+  try {
+    if (compiledDir !== undefined) {
+      for (const name of RUNNER_MODULES) files.set(`${name}.pyc`, fs.readFileSync(path.join(compiledDir, `${name}.pyc`)));
       return { ok: true, files, entry: `${RUNNER_ENTRY}.pyc` };
     }
-    if (/SyntaxError/.test(compiled.stderr)) return { ok: false, message: `the Python runner does not compile with ${executable}: ${compiled.stderr.trim().split('\n').pop() ?? ''}` };
-  } catch {
-    // fall through to plain sources
-  } finally {
-    if (out !== undefined) fs.rmSync(out, { recursive: true, force: true });
-  }
-  try {
     for (const name of RUNNER_MODULES) files.set(`${name}.py`, fs.readFileSync(path.join(source, `${name}.py`)));
+    return { ok: true, files, entry: `${RUNNER_ENTRY}.py` };
   } catch (error) {
     return { ok: false, message: `the Python runner is incomplete: ${(error as Error).message}` };
   }
-  return { ok: true, files, entry: `${RUNNER_ENTRY}.py` };
 }
 
 const lookups = new Map<string, Promise<PythonLookup>>();
