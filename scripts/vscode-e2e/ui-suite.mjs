@@ -12,7 +12,7 @@ import * as wb from './workbench.mjs';
 const TOUR = 'tour.ptcnb';
 const WIDE = { width: 1440, height: 900 };
 // tall enough that the notebook list renders every tour cell (it virtualises rows outside the viewport)
-const TALL = { width: 1440, height: 4200 };
+const TALL = { width: 1440, height: 16000 };
 
 // The palette label of a contributed command ("Category: Title"), with package.nls.json placeholders resolved.
 async function paletteLabel(commandId) {
@@ -90,8 +90,9 @@ export async function runUiSuite({ browser, server, resultsDir }) {
       await wb.openWorkbench(page, server);
       await wb.runCommand(page, 'View: Close All Editors').catch(() => {});
       await wb.switchTheme(page, 'light');
-      // contributions register after the explorer shows files; a notebook opened earlier opens as JSON text
-      await wb.waitForCommand(page, await paletteLabel('ptcPlayground.switchMode'));
+      // contributions register after the explorer shows files; a notebook opened earlier opens as JSON text.
+      // "New PTC Notebook" is the one contributed command the palette lists without a notebook open.
+      await wb.waitForCommand(page, await paletteLabel('ptcPlayground.newNotebook'));
     });
 
     await test('examples/tour.ptcnb opens in the notebook editor', async () => {
