@@ -25,8 +25,9 @@ export function createNonce(): string {
 // The panel document: `default-src 'none'`, the script only by nonce, styles only from the bundle (constructed sheets).
 export function inspectorHtml(options: InspectorHtmlOptions): string {
   if (!NONCE.test(options.nonce)) throw new TypeError(`inspectorHtml: nonce must be 16-128 base64 characters, got ${JSON.stringify(options.nonce)}`);
-  if (/[\s;,'"]/.test(options.cspSource)) {
-    throw new TypeError(`inspectorHtml: cspSource must be one CSP source expression, got ${JSON.stringify(options.cspSource)}`);
+  // code-server's webviews give two expressions ("'self' https://*.vscode-cdn.net"); anything that could add a directive is refused
+  if (!options.cspSource.trim().split(/\s+/).every((source) => /^('self'|[^\s;,'"]+)$/.test(source))) {
+    throw new TypeError(`inspectorHtml: cspSource must be CSP source expressions, got ${JSON.stringify(options.cspSource)}`);
   }
   if (!/^(https?|vscode-webview|vscode-resource|file):/i.test(options.scriptUri)) {
     throw new TypeError(`inspectorHtml: scriptUri must be a webview URI, got ${JSON.stringify(options.scriptUri)}`);
