@@ -4,6 +4,7 @@ import { parseHostToInspector, type HostToInspectorMessage, type InspectorRun, t
 import { InspectorToHostMessageSchema } from '../protocol/inspector-messages.js';
 import { MAX_KEPT_RUNS, parseInspectorState, type InspectorState, type InspectorTab } from '../protocol/inspector-state.js';
 import { renderResultView } from '../result-view/render-result-view.js';
+import { timelineSection } from '../result-view/timeline.js';
 import { diffView } from './diff-view.js';
 import { modelViewPanel } from './model-view-panel.js';
 import { runPicker } from './run-picker.js';
@@ -123,6 +124,7 @@ function panelBody(ctx: ViewContext, state: InspectorState, selected: InspectorR
   if (selected === undefined) {
     return el('p', { class: 'ptc-empty' }, 'No run to show yet. Run a cell and choose "Open in inspector", or open a cassette file.');
   }
+  if (selected.source === 'cassette' && state.tab !== 'diff') return cassetteView(ctx, selected, state.tab);
   if (state.tab === 'run') return el('div', { class: 'ptc-root' }, renderResultView({ ctx, payload: selected.payload, valueDepth: 2 }));
   if (state.tab === 'model') return modelViewPanel(ctx, selected.payload.result);
   const left = state.runs.find((r) => r.id === state.diffLeftId);
@@ -139,6 +141,20 @@ function panelBody(ctx: ViewContext, state: InspectorState, selected: InspectorR
   }
   if (left.id === right.id) return el('div', {}, pickers, el('p', { class: 'ptc-empty' }, 'Pick two different runs to compare.'));
   return el('div', {}, pickers, diffView(ctx, left, right));
+}
+
+// A cassette holds binding calls only: no program ran, so there is no output, value, sandbox or model text.
+function cassetteView(ctx: ViewContext, run: InspectorRun, tab: InspectorTab): HTMLElement {
+  const calls = run.payload.result.calls.length;
+  const note = el(
+    'p',
+    { class: 'ptc-cassette-note' },
+    tab === 'model'
+      ? 'A cassette is a recording of binding calls, not a run: nothing was returned to a model. Pick a cell run to see its text.'
+      : `A cassette records binding calls only (${calls === 1 ? '1 call' : `${calls} calls`}, in recorded order; start times are not kept). Use Diff to compare it with a run.`,
+  );
+  const timeline = tab === 'run' ? timelineSection(ctx, run.payload.result) : undefined;
+  return el('div', { class: 'ptc-root ptc-cassette', 'data-source': 'cassette' }, note, timeline ?? (tab === 'run' ? el('p', { class: 'ptc-empty' }, 'The cassette holds no calls.') : null));
 }
 
 function swapButton(ctx: ViewContext, swap: () => void): HTMLElement {

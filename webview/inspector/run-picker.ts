@@ -24,10 +24,10 @@ export function runPicker(options: {
 // "cell 3 · run 4 · live — failed (timeout) · 12:04:31"
 export function runText(run: InspectorRun): string {
   const result = run.payload.result;
-  const outcome = result.error === undefined ? 'succeeded' : `failed (${result.error.kind})`;
   const when = run.createdAt === undefined ? '' : ` · ${timeOf(run.createdAt)}`;
-  const source = run.source === 'cassette' ? ' · cassette' : '';
-  return `${run.label} — ${outcome}${source}${when}`;
+  if (run.source === 'cassette') return `${run.label} — cassette, ${result.calls.length} recorded call${result.calls.length === 1 ? '' : 's'}${when}`;
+  const outcome = result.error === undefined ? 'succeeded' : `failed (${result.error.kind})`;
+  return `${run.label} — ${outcome}${when}`;
 }
 
 function timeOf(iso: string): string {

@@ -13,3 +13,5 @@ export { canonicalJson, jsonEquals } from './canonical-json.js';
 export { formatBytes, formatDuration, formatCount } from './format.js';
 export { utf8Length } from './utf8-length.js';
 export { jsonText } from './json-text.js';
+export { cassetteRun, PENDING_MESSAGE } from './cassette-run.js';
+export type { CassetteCallLike, CassetteRunOptions } from './cassette-run.js';

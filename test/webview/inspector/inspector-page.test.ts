@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -9,6 +10,9 @@ import { chromiumGate } from '../helpers/browser-gate.js';
 import { launchChromium, type LaunchedChromium } from '../helpers/chromium.mjs';
 import { startPageServer, type PageServer } from '../helpers/page-server.mjs';
 import { fixturePayload } from '../fixtures/run-results.mjs';
+import { EXAMPLE_BINDINGS, ptcRunJson } from '../helpers/ptc-cli.js';
+import { cassetteRun, type CassetteCallLike } from '../../../webview/shared/cassette-run.js';
+import type { RunResult } from '../../../runtime/protocol/run-result.js';
 
 const PAGE = path.resolve(import.meta.dirname, '..', 'page');
 const SHOTS = path.resolve(import.meta.dirname, '..', '..', '..', 'test-results', 'webview');
@@ -19,6 +23,7 @@ type HostWindow = Window & { __posted: unknown[]; __cspViolations: string[]; __i
 let chrome: LaunchedChromium;
 let server: PageServer;
 let hostScript: string;
+let recorded: { result: RunResult; calls: CassetteCallLike[] };
 const nonces: string[] = [];
 
 function run(id: string, fixture: string, label: string): InspectorRun {
@@ -60,6 +65,16 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
       return inspectorHtml({ scriptUri: `${server.origin}/dist/webview/inspector.js`, cspSource: server.origin, nonce });
     });
     await chrome.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    // a real recording: the example program run live against its bindings, its cassette written by ptc run --record
+    const dir = await mkdtemp(path.join(tmpdir(), 'ptc-webview-cassette-'));
+    try {
+      const program = path.resolve(EXAMPLE_BINDINGS, '..', 'cities.ts');
+      const cassette = path.join(dir, 'cities.cassette.json');
+      const result = JSON.parse(await ptcRunJson([program, '--bindings', EXAMPLE_BINDINGS, '--record', cassette], dir)) as RunResult;
+      recorded = { result, calls: (JSON.parse(await readFile(cassette, 'utf8')) as { calls: CassetteCallLike[] }).calls };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   afterAll(async () => {
@@ -197,6 +212,31 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     expect(await page.locator('.ptc-banner b').count()).toBe(0);
     await page.getByRole('button', { name: 'Dismiss' }).click();
     expect(await page.locator('.ptc-banner').count()).toBe(0);
+    await page.close();
+  });
+
+  test('a cassette file shows its recorded calls, says it has no model text, and diffs against the run that recorded it', async () => {
+    const page = await openInspector();
+    const cell: InspectorRun = { id: 'run-cities', label: 'cell 1 · run 1 · mock', source: 'cell', payload: { result: recorded.result, language: 'typescript', cellId: 'cell-1' } };
+    const tape = cassetteRun({ id: 'cassette-cities', label: 'cities.cassette.json', calls: recorded.calls, language: 'typescript' });
+    await send(page, { type: 'load', runs: [cell] });
+    await send(page, { type: 'add-run', run: tape, select: true });
+    expect(await page.locator('#ptc-run-picker option:checked').textContent()).toBe('cities.cassette.json — cassette, 4 recorded calls');
+    expect(await page.locator('.ptc-cassette-note').textContent()).toContain('binding calls only (4 calls');
+    expect(await page.locator('#ptc-tab-panel .ptc-bar').count()).toBe(4);
+    expect(await page.locator('#ptc-tab-panel .ptc-bar.ptc-bar-failed').count()).toBe(1);
+    // nothing ran: no summary, footer or sandbox verdict, and no re-run
+    expect(await page.locator('#ptc-tab-panel [data-section="footer"], #ptc-tab-panel .ptc-summary').count()).toBe(0);
+    expect(await page.locator('[data-action="rerun"]').count()).toBe(0);
+    await page.locator('#ptc-tab-model').click();
+    expect(await page.locator('.ptc-cassette-note').textContent()).toContain('nothing was returned to a model');
+    await page.locator('#ptc-tab-diff').click();
+    expect(await page.locator('#ptc-diff-left').inputValue()).toBe(cell.id);
+    expect(await page.locator('#ptc-diff-right').inputValue()).toBe(tape.id);
+    // the recording answers every call exactly as the run saw it; only the printed output is missing
+    expect(await page.locator('[data-section="diff-calls"] .ptc-section-meta').textContent()).toBe('4 vs 4 · 0 differ');
+    expect(await page.locator('.ptc-diff-summary').textContent()).toMatch(/^First divergence: printed output, line 1/);
+    expect(await violations(page)).toEqual([]);
     await page.close();
   });
 

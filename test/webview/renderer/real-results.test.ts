@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,13 +9,11 @@ import { formatResultText } from '../../../webview/shared/format-result-text.js'
 import { chromiumGate } from '../helpers/browser-gate.js';
 import { launchChromium, type LaunchedChromium } from '../helpers/chromium.mjs';
 import { startPageServer, type PageServer } from '../helpers/page-server.mjs';
+import { EXAMPLE_BINDINGS, ptcRunJson } from '../helpers/ptc-cli.js';
 
 // Results produced by the real runtime (`ptc run --json` from dist/), rendered by the built renderer: the fixtures
 // elsewhere are hand-written, so this is where a drift between runtime messages and the renderer shows up.
 
-const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
-const CLI = path.join(REPO, 'dist', 'cli.mjs');
-const BINDINGS = path.join(REPO, 'examples', 'programs', 'tools.bindings.mjs');
 const gate = chromiumGate();
 
 interface Program {
@@ -44,18 +41,6 @@ let server: PageServer;
 let page: Page;
 const payloads = new Map<string, ResultPayload>();
 
-function runCli(program: Program): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'run', path.join(dir, program.file), '--bindings', BINDINGS, '--json', ...(program.args ?? [])], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => (out.trim() === '' ? reject(new Error(`ptc run ${program.file} exited ${code} without JSON:\n${err}`)) : resolve(out)));
-  });
-}
-
 // Runs the programs a few at a time (two cores, several engineers) and keeps each result as an output payload.
 async function runAll(): Promise<void> {
   const names = Object.keys(PROGRAMS);
@@ -64,7 +49,7 @@ async function runAll(): Promise<void> {
     if (name === undefined) return;
     const program = PROGRAMS[name]!;
     await writeFile(path.join(dir, program.file), program.source);
-    const result = JSON.parse(await runCli(program)) as RunResult;
+    const result = JSON.parse(await ptcRunJson([path.join(dir, program.file), '--bindings', EXAMPLE_BINDINGS, ...(program.args ?? [])], dir)) as RunResult;
     const parsed = parseResultPayload({ result, program: program.source, language: result.language, cellId: `cell-${name}` });
     if (!parsed.ok) throw new Error(`the renderer refuses the runtime's ${name} result:\n${parsed.message}`);
     payloads.set(name, parsed.payload);

@@ -1,0 +1,57 @@
+import type { JsonValue } from '../../runtime/protocol/json-value.js';
+import type { CallRecord, Language, RunResult } from '../../runtime/protocol/run-result.js';
+import type { InspectorRun } from '../protocol/inspector-messages.js';
+
+// One recorded call as a cassette file holds it (runtime/replay/cassette-format.ts), already validated by the host.
+export interface CassetteCallLike {
+  global: string;
+  name: string;
+  args: JsonValue;
+  ok: boolean;
+  value?: JsonValue | undefined;
+  message?: string | undefined;
+  pending?: true | undefined;
+  schemaViolation?: string | undefined;
+  durationMs: number;
+}
+
+export interface CassetteRunOptions {
+  id: string;
+  // e.g. the file name: "cell-3.cassette.json"
+  label: string;
+  calls: readonly CassetteCallLike[];
+  language: Language;
+  createdAt?: string | undefined;
+}
+
+export const PENDING_MESSAGE = 'pending: the recorded run ended before this call was answered';
+
+// A cassette as an inspector run: its calls laid end to end in recorded order (a cassette keeps no start times),
+// no output, value or sandbox. The inspector shows such runs as "calls only" and can diff them against cell runs.
+export function cassetteRun(options: CassetteRunOptions): InspectorRun {
+  let at = 0;
+  const calls: CallRecord[] = options.calls.map((c, i) => {
+    const call: CallRecord = { id: i + 1, global: c.global, name: c.name, args: c.args, ok: c.ok && c.pending !== true, startedAtMs: at, durationMs: c.durationMs };
+    if (c.pending === true) call.message = PENDING_MESSAGE;
+    else if (c.ok) call.value = c.value ?? null;
+    else call.message = c.message ?? '';
+    if (c.schemaViolation !== undefined) call.schemaViolation = c.schemaViolation;
+    at += c.durationMs;
+    return call;
+  });
+  const result: RunResult = {
+    language: options.language,
+    logs: [],
+    calls,
+    // nothing ran: no sandbox applied, which the inspector does not present as a finding for cassettes
+    sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'none', mechanisms: [] },
+    durationMs: at,
+  };
+  return {
+    id: options.id,
+    label: options.label,
+    source: 'cassette',
+    ...(options.createdAt === undefined ? {} : { createdAt: options.createdAt }),
+    payload: { result, language: options.language },
+  };
+}
