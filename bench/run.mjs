@@ -69,6 +69,7 @@ if (!ready.some((c) => c.id === 'floor-node')) throw new Error('the node floor c
 // Which contenders take part in which workload: floors only where they are a floor; the cold/no-sandbox PTC
 // variants only where process start-up is what is measured.
 function participates(contender, workload) {
+  if (workload.skip?.[contender.id] !== undefined) return false;
   if (contender.family === 'floor') return contender.workloads.includes(workload.id);
   if (contender.family === 'ptc' && workload.id !== 'trivial') return contender.spare && (contender.sandbox || contender.language === 'typescript');
   return true;
@@ -81,13 +82,18 @@ for (const workload of allWorkloads) {
   const samples = new Map(members.map((c) => [c.id, { wall: [], roundTrip: [], failures: [] }]));
   const slow = (c) => c.id === 'quickjs' && workload.slowIterations !== undefined;
   const iterationsOf = (c) => (slow(c) ? workload.slowIterations : workload.iterations)[level];
-  const rounds = Math.max(...members.map(iterationsOf)) + 1;
-  log(`\n${workload.id}: ${members.length} contenders × ${rounds - 1} interleaved rounds (+1 warm-up)`);
-  for (let round = 0; round < rounds; round++) {
+  const warmup = workload.warmup === false ? 0 : 1;
+  for (const [id, note] of Object.entries(workload.skip ?? {})) {
+    const c = ready.find((r) => r.id === id);
+    if (c !== undefined) notes.push({ contender: id, label: `${c.label}: ${workload.title}`, note });
+  }
+  const rounds = Math.max(...members.map(iterationsOf)) + warmup;
+  log(`\n${workload.id}: ${members.length} contenders × ${rounds - warmup} interleaved rounds${warmup ? ' (+1 warm-up)' : ''}`);
+  for (let pass = 1 - warmup; pass <= rounds - warmup; pass++) {
     // rotate the order each round so no contender always runs right after the same neighbour
-    const order = members.map((_, i) => members[(i + round) % members.length]);
+    const order = members.map((_, i) => members[(i + pass) % members.length]);
     for (const contender of order) {
-      if (round > iterationsOf(contender)) continue;
+      if (pass > iterationsOf(contender)) continue;
       const stamps = [];
       const bindings = { echo: async (value) => (stamps.push(performance.now()), value) };
       await contender.prepare?.(workload, bindings);
@@ -96,7 +102,8 @@ for (const workload of allWorkloads) {
       await contender.prepare?.(workload, bindings);
       const callStamps = r.stamps ?? stamps;
       const ok = r.ok && (contender.family === 'floor' || workload.check({ ...r }, callStamps.length, contender.dialect));
-      if (round === 0) continue;
+      // pass 0 is the warm-up round
+      if (pass === 0) continue;
       const s = samples.get(contender.id);
       if (!ok) {
         s.failures.push(r.error ?? `wrong result (${JSON.stringify(r.value)?.slice(0, 80)}, ${callStamps.length} calls, ${r.logChars ?? 0} log chars)`);
@@ -150,10 +157,10 @@ if (!skipRss) {
   if (want('worker')) specs.push({ kind: 'worker', id: 'worker', label: 'worker_threads Worker per run' });
   if (want('quickjs')) specs.push({ kind: 'quickjs', id: 'quickjs', label: 'quickjs-emscripten context per run' });
   if (want('isolated-vm')) specs.push({ kind: 'isolated-vm', id: 'isolated-vm', label: 'isolated-vm Isolate per run' });
-  log(`\nmemory: ${runs} consecutive trivial runs per contender, each in its own host process`);
+  log(`\nmemory: ${runs} consecutive trivial runs per PTC backend (a quarter of that per in-process engine), each in its own host process`);
   // two probes at a time: memory figures do not depend on timing, and this keeps the phase short
   for (let i = 0; i < specs.length; i += 2) {
-    const batch = await Promise.all(specs.slice(i, i + 2).map((spec) => memoryProbe(spec, runs)));
+    const batch = await Promise.all(specs.slice(i, i + 2).map((spec) => memoryProbe(spec, spec.kind === 'ptc' ? runs : runs / 4)));
     for (const m of batch) {
       results.memory.push(m);
       log(`  ${m.label.padEnd(50)} ${m.error ? `failed: ${m.error}` : `growth ${round(m.growthMb, 1)} MB, host peak ${round(m.hostPeakRssMb, 0)} MB${m.childPeakRssMb ? `, child peak ${round(m.childPeakRssMb, 0)} MB` : ''}, ${round(m.msPerRun, 1)} ms/run`}`);
