@@ -53,9 +53,9 @@ export class NameRegistry {
 // A Python string literal: JSON string syntax is valid Python (lone surrogates stay `\uXXXX` escapes).
 export const pyString = (text: string): string => JSON.stringify(text);
 
-// A docstring body line: backslashes and quotes escaped so no text can close the literal early.
+// A docstring body line: backslashes escaped, and any quote followed by another, so no text can close the literal early.
 export function pyDocText(line: string): string {
-  return line.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/[\uD800-\uDFFF]/g, (c, offset: number, all: string) => {
+  return line.replace(/\\/g, '\\\\').replace(/"(?=")/g, '\\"').replace(/[\uD800-\uDFFF]/g, (c, offset: number, all: string) => {
     const code = c.charCodeAt(0);
     const paired = code <= 0xdbff ? /[\uDC00-\uDFFF]/.test(all[offset + 1] ?? '') : /[\uD800-\uDBFF]/.test(all[offset - 1] ?? '');
     return paired ? c : `\\u${code.toString(16)}`;

@@ -202,6 +202,7 @@ function typedDict(name: string, fields: Field[], partial: boolean, bases: strin
 // A docstring at `indent`; one line stays on one line.
 export function pyDocstring(text: string, indent: string): string[] {
   const lines = docLines(text).map(pyDocText);
-  if (lines.length === 1) return [`${indent}"""${lines[0]}"""`];
+  // a quote right before the closing `"""` would merge with it
+  if (lines.length === 1) return [`${indent}"""${(lines[0] as string).replace(/"$/, '\\"')}"""`];
   return [`${indent}"""${lines[0]}`, ...lines.slice(1).map((l) => (l.length > 0 ? `${indent}${l}` : '')), `${indent}"""`];
 }

@@ -18,6 +18,7 @@ export function sampleSource(reversed = false): SdkSource {
       output: { type: 'array', items: { type: 'object', properties: { url: { type: 'string' }, score: { type: ['number', 'null'] } }, required: ['url'], additionalProperties: false } },
     },
     'my-tool': { description: 'A tool with a dash.', input: { type: 'object', properties: {} } },
+    quoted: { description: 'Ends with a "quote"' },
     ['__proto__']: {},
     history: { output: { type: 'array', items: { type: 'object', properties: { at: { type: 'string' } } } } },
     pick: { input: { type: 'object', properties: { ids: { type: 'array', items: { type: ['integer', 'string'] } } }, required: ['ids'] } },
