@@ -110,6 +110,8 @@ export const emptyReport = (r: LeakReport): boolean => r.processes.length === 0 
 export class LeakChecker {
   readonly baselineFds: number;
   readonly #baselineFdSet: Set<string>;
+  // long-lived helpers that predate the checked runs (e.g. the esbuild service of the bindings loader)
+  readonly #baselineProcs: Set<string>;
 
   constructor(
     readonly tmpRoot: string,
@@ -118,9 +120,14 @@ export class LeakChecker {
   ) {
     this.baselineFds = openFdCount();
     this.#baselineFdSet = new Set(openFds().map((l) => l.replace(/^\d+ -> /, '')));
+    this.#baselineProcs = new Set(this.#candidates().map((p) => `${p.pid}/${p.start}`));
   }
 
   ourProcesses(): ProcInfo[] {
+    return this.#candidates().filter((p) => !this.#baselineProcs.has(`${p.pid}/${p.start}`));
+  }
+
+  #candidates(): ProcInfo[] {
     const procs = allProcesses();
     const seen = new Map<number, ProcInfo>();
     for (const p of descendants(process.pid, procs)) seen.set(p.pid, p);
