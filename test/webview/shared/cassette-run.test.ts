@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { parseResultPayload } from '../../../webview/protocol/result-payload.js';
-import { cassetteRun, PENDING_MESSAGE } from '../../../webview/shared/cassette-run.js';
+import { cassetteRun, PENDING_MESSAGE, type CassetteCallLike } from '../../../webview/shared/cassette-run.js';
 
 describe('cassetteRun', () => {
-  const calls = [
+  const calls: CassetteCallLike[] = [
     { global: 'tools', name: 'search', args: { q: 'a' }, ok: true, value: [1, 2], durationMs: 4 },
     { global: 'tools', name: 'fetch', args: { url: 'x' }, ok: false, message: 'HTTP 404', durationMs: 2.5, schemaViolation: 'value: expected object' },
-    { global: 'db', name: 'get', args: {}, ok: false, pending: true as const, durationMs: 0 },
+    { global: 'db', name: 'get', args: {}, ok: false, pending: true, durationMs: 0 },
   ];
 
   test('lays recorded calls end to end, keeps answers and failures, marks pending calls, and passes the payload schema', () => {
