@@ -95,7 +95,8 @@ describe.concurrent('ptc run with bindings', () => {
   test('--seed makes mock fault injection repeatable from the command line', async () => {
     const flaky = write('flaky.bindings.mjs', 'export default { tools: { functions: { flaky: { failRate: 0.5, mock: async ({ i }) => i } } } };\n');
     const program = write('flaky.ts', 'return await Promise.all(Array.from({ length: 30 }, (_, i) => tools.flaky({ i }).then(() => 1, () => 0)));');
-    const [a, b, c] = await Promise.all(['11', '11', '12'].map((seed) => ptc('run', program, '--bindings', flaky, '--seed', seed, '--json')));
+    const seeded = (seed: string) => ptc('run', program, '--bindings', flaky, '--seed', seed, '--json');
+    const [a, b, c] = await Promise.all([seeded('11'), seeded('11'), seeded('12')]);
     const pattern = (r: { stdout: string }): number[] => JSON.parse(r.stdout).value;
     expect(pattern(a)).toEqual(pattern(b));
     expect(pattern(a)).not.toEqual(pattern(c));
