@@ -10,9 +10,9 @@ starting the interpreter): a call then yields a Waiter to the runner's small dri
 until the reply arrives. Under asyncio a call awaits an ordinary future of the caller's own loop.
 """
 
-import collections
 import sys
-import threading
+from _collections import deque
+from _thread import RLock
 
 from ptc_json import Lossy, encode, escape_string
 
@@ -43,10 +43,10 @@ class Bridge:
         self._send = channel.send
         self._max = max_in_flight
         self._pending = {}
-        self._queued = collections.deque()
+        self._queued = deque()
         self._in_flight = 0
         self._next_id = 1
-        self._lock = threading.RLock()
+        self._lock = RLock()
         self.objects = {}
         self.error_classes = {}
         for ns in namespaces:

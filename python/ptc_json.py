@@ -6,27 +6,20 @@ represents exactly, or an exact list / dict (string keys) of such values. Subcla
 every other object are rejected, so what the host receives is exactly what the program built.
 """
 
-import json
-import re
+import _json
 
 __all__ = ["Lossy", "encode", "decode", "string_cost", "escape_string", "fitting_prefix", "js_number"]
 
-_json_str = json.encoder.encode_basestring  # C accelerated when available; escapes like JSON.stringify
-_scanstring = json.decoder.scanstring
+# the C accelerators behind the json package: importing json itself (and re) costs more than this whole module
+_json_str = _json.encode_basestring  # escapes exactly like JSON.stringify (non-ASCII kept raw)
+_scanstring = _json.scanstring
 _float_repr = float.__repr__
 _SAFE = 2 ** 53
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
-_WS = re.compile(r"[ \t\n\r]*")
 _END = object()
 
 
 class Lossy(ValueError):
     """A value (or part of one) that JSON cannot carry without loss."""
-
-
-def _surrogate_escape(match):
-    return "\\u%04x" % ord(match.group())
 
 
 def escape_string(text):
@@ -36,7 +29,7 @@ def escape_string(text):
         try:
             out.encode("utf-8")
         except UnicodeEncodeError:
-            out = _SURROGATE.sub(_surrogate_escape, out)
+            out = "".join("\\u%04x" % ord(c) if "\ud800" <= c <= "\udfff" else c for c in out)
     return out
 
 
@@ -241,19 +234,43 @@ def _parse_int(text):
     return int(float(text))
 
 
-_decoder = json.JSONDecoder(parse_int=_parse_int)
-_decode_native = _decoder.decode
+def _reject_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+class _ScanContext:
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = staticmethod(_parse_int)
+    parse_constant = staticmethod(_reject_constant)
+    memo = None
+
+
+_scan_once = _json.make_scanner(_ScanContext())
+_SPACE = " \t\n\r"
 
 
 def decode(text):
     """Parses JSON from the host; falls back to an iterative parser when nesting exceeds the recursion limit."""
+    start = len(text) - len(text.lstrip(_SPACE))
     try:
-        return _decode_native(text)
+        value, end = _scan_once(text, start)
+    except StopIteration:
+        raise ValueError("malformed JSON at %d" % start) from None
     except RecursionError:
         return _decode_iterative(text)
+    if text[end:].strip(_SPACE):
+        raise ValueError("extra data at %d" % end)
+    return value
 
 
 def _decode_iterative(text):
+    import re
+
+    _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
+    _WS = re.compile(r"[ \t\n\r]*")
     i = 0
     n = len(text)
     stack = []  # [container, pending_key]

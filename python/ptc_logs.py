@@ -9,7 +9,7 @@ drip stays linear in bytes; text beyond the remaining budget is cut before it is
 """
 
 import io
-import threading
+from _thread import RLock
 
 from ptc_json import escape_string, fitting_prefix
 
@@ -70,7 +70,7 @@ class LineSink(io.RawIOBase):
         self._fragments = []
         self._blocks = []
         self._pending = 0
-        self._lock = threading.RLock()
+        self._lock = RLock()
 
     def writable(self):
         return True

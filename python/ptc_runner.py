@@ -6,8 +6,8 @@ A spare process stops after `boot-ack` until the host has a program for it.
 Every runner internal the program could rebind is captured in a closure before the program runs.
 """
 
+import _signal
 import os
-import signal
 import sys
 
 _exit = os._exit
@@ -24,8 +24,9 @@ def _boot(channel):
     # the program sees an empty environment, never the host's variables
     os.environ.clear()
     # an inherited ignore or mask would turn a CPU timeout into a silent SIGKILL
-    signal.signal(signal.SIGXCPU, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGXCPU])
+    # _signal, not signal: the wrapper module imports enum, which costs more than the whole runner
+    _signal.signal(_signal.SIGXCPU, _signal.SIG_DFL)
+    _signal.pthread_sigmask(_signal.SIG_UNBLOCK, [_signal.SIGXCPU])
     try:
         import resource
 
@@ -97,16 +98,54 @@ def _mapped_bytes():
 _IMPORTING_NAMES = frozenset(("__import__", "exec", "eval", "compile", "globals", "vars", "getattr", "__builtins__", "breakpoint", "__loader__", "__spec__"))
 
 
-def _may_reach_asyncio(ast, tree):
+def _may_reach_asyncio(_ast, tree):
     """A program that imports nothing (and cannot import indirectly) never needs an event loop."""
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
+    node_type = _ast.AST
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (_ast.Import, _ast.ImportFrom)):
             return True
-        if isinstance(node, ast.Name) and node.id in _IMPORTING_NAMES:
+        if isinstance(node, _ast.Name) and node.id in _IMPORTING_NAMES:
             return True
-        if isinstance(node, ast.Attribute) and node.attr.startswith("__"):
+        if isinstance(node, _ast.Attribute) and node.attr.startswith("__"):
             return True
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, node_type):
+                stack.append(value)
+            elif type(value) is list:
+                stack.extend(item for item in value if isinstance(item, node_type))
     return False
+
+
+def _tempdir_on_import(tmpdir):
+    """tempfile.gettempdir() is the private temp dir, without importing tempfile (and random, shutil) up front."""
+    path_finder = sys.modules["_frozen_importlib_external"].PathFinder
+
+    class Loader:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def create_module(self, spec):
+            return self.inner.create_module(spec)
+
+        def exec_module(self, module):
+            self.inner.exec_module(module)
+            module.tempdir = tmpdir
+
+    class Finder:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name != "tempfile":
+                return None
+            sys.meta_path.remove(Finder)
+            spec = path_finder.find_spec(name, path)
+            if spec is not None and spec.loader is not None:
+                spec.loader = Loader(spec.loader)
+            return spec
+
+    sys.meta_path.insert(0, Finder)
 
 
 def _drive(coroutine, Waiter, read_frame, on_frame):
@@ -128,9 +167,7 @@ def _drive(coroutine, Waiter, read_frame, on_frame):
 def _shadow_builtins(builtins):
     """The program's own copy of the builtins namespace: `import builtins; builtins.len = None` in the program
     changes what the program sees, not what asyncio and the runner run on."""
-    import types
-
-    shadow = types.ModuleType("builtins", builtins.__doc__)
+    shadow = type(sys)("builtins", builtins.__doc__)
     namespace = shadow.__dict__
     namespace.update(builtins.__dict__)
     real_import = builtins.__import__
@@ -151,12 +188,12 @@ def main():
     boot, ack = _boot(channel)
     # preloaded before boot-ack, so a spare that reports ready is ready to run at once
     if boot.get("preload") is True:
-        import asyncio  # noqa: F401  (a cold start imports it only for programs that need it)
-    import ast
+        # a cold start imports these only when its program needs them
+        import asyncio  # noqa: F401
+        import linecache  # noqa: F401
+        import traceback  # noqa: F401
+    import _ast
     import builtins
-    import linecache
-    import tempfile
-    import traceback
 
     from ptc_bindings import Bridge, Waiter
     from ptc_errors import PROGRAM_FILE, MAIN_NAME, describe
@@ -207,7 +244,10 @@ def main():
         settle_err()
 
     tmpdir = boot["tmpdir"]
-    tempfile.tempdir = tmpdir
+    if "tempfile" in sys.modules:
+        sys.modules["tempfile"].tempdir = tmpdir
+    else:
+        _tempdir_on_import(tmpdir)
     cwd = run.get("cwd")
     try:
         os.chdir(cwd if type(cwd) is str else tmpdir)
@@ -247,13 +287,11 @@ def main():
             on_reply(frame)
 
     source = run["program"]
-    # tracebacks show the program's own source lines
-    linecache.cache[PROGRAM_FILE] = (len(source), None, source.splitlines(True), PROGRAM_FILE)
     sys.stdout = out
     sys.stderr = err
     sys.argv = [PROGRAM_FILE]
     # a 2 MiB cushion released when memory runs out, so the failure can still be rendered and sent
-    reserve = [bytearray(2 * 1024 * 1024)]
+    reserve = [bytearray(4 * 1024 * 1024)]
 
     # the program may rebind builtins the runner (and the stdlib it renders with) relies on
     saved_builtins = dict(builtins.__dict__)
@@ -262,12 +300,7 @@ def main():
     def on_failure(exc):
         reserve.clear()
         restore_builtins(saved_builtins)
-        if isinstance(exc, MemoryError):
-            try:
-                traceback.clear_frames(exc.__traceback__)
-            except BaseException:
-                pass
-        message, location = describe(exc)
+        message, location = describe(exc, source, isinstance(exc, MemoryError))
         settle_streams()
         if not ledger.fits(string_cost(message)):
             fail("output-limit", limit_message)
@@ -287,16 +320,17 @@ def main():
         finish('{"type":"done","value":' + text + "}")
 
     try:
-        tree = ast.parse(source, PROGRAM_FILE, "exec")
-        body = tree.body or [ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)]
-        arguments = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-        function = ast.AsyncFunctionDef(
+        # the C parser directly (the ast module's import costs more than the interpreter's start)
+        tree = compile(source, PROGRAM_FILE, "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
+        body = tree.body or [_ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)]
+        arguments = _ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+        function = _ast.AsyncFunctionDef(
             name=MAIN_NAME, args=arguments, body=body, decorator_list=[], returns=None, type_comment=None,
             lineno=1, col_offset=0, end_lineno=1, end_col_offset=0,
         )
-        if "type_params" in ast.AsyncFunctionDef._fields:
+        if "type_params" in _ast.AsyncFunctionDef._fields:
             function.type_params = []
-        module = ast.Module(body=[function], type_ignores=[])
+        module = _ast.Module(body=[function], type_ignores=[])
         code = compile(module, PROGRAM_FILE, "exec", dont_inherit=True)
     except BaseException as error:
         on_failure(error)
@@ -310,7 +344,7 @@ def main():
     for name in RUNNER_MODULES:
         sys.modules.pop(name, None)
 
-    use_asyncio = "asyncio" in sys.modules or _may_reach_asyncio(ast, tree)
+    use_asyncio = "asyncio" in sys.modules or _may_reach_asyncio(_ast, tree)
     try:
         exec(code, program_globals)
         coroutine = program_globals.pop(MAIN_NAME)()

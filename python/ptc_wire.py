@@ -4,9 +4,9 @@ Host -> runner: boot, run, reply.  Runner -> host: boot-ack, log, call, done.
 The field sets below are pinned against runtime/protocol/python-wire.ts by a mirror test.
 """
 
-import collections
 import os
-import threading
+from _collections import deque
+from _thread import RLock
 
 from ptc_json import decode, escape_string
 
@@ -39,10 +39,10 @@ class Channel:
 
     def __init__(self, fd=CONTROL_FD):
         self.fd = fd
-        self._lock = threading.RLock()
+        self._lock = RLock()
         self._chunks = []
         self._buffered = 0
-        self._ready = collections.deque()
+        self._ready = deque()
         self._write = os.write
         self._read = os.read
         self._exit = os._exit
