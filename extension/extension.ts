@@ -25,7 +25,8 @@ let shutdown: (() => Promise<void>) | undefined;
 function wire(context: vscode.ExtensionContext, log: Logger): void {
   const subscriptions = context.subscriptions;
   const cache = new BindingsCache({ onDisposeError: (file, error) => log.warn(`disposing bindings module ${file} failed`, error) });
-  const pool = new RuntimePool({ create: createRuntime, bindings: cache, log });
+  // one pre-started process per language: after the first run of a cell, the next run skips process start-up
+  const pool = new RuntimePool({ create: (options) => createRuntime({ spares: 1, ...options }), bindings: cache, log });
   shutdown = async () => {
     await pool.dispose();
     await cache.dispose();

@@ -49,7 +49,8 @@ export class PtcNotebookController implements vscode.Disposable {
     for (const notebook of vscode.workspace.notebookDocuments) this.#prefer(notebook);
   }
 
-  // Queues cells (shown as pending at once) and runs them one at a time per notebook.
+  // Queues cells (shown as pending at once) and runs them one at a time per notebook; a failed cell does not stop
+  // the cells queued after it, so Run All shows every cell's outcome (cells are independent programs).
   execute(cells: readonly vscode.NotebookCell[], notebook: vscode.NotebookDocument): Promise<void> {
     const jobs: Promise<void>[] = [];
     for (const cell of cells) {

@@ -184,6 +184,12 @@ describe('PtcNotebookController', () => {
     expect(executionsOf(nb)[0]?.success).toBe(true);
   });
 
+  test('a failing cell does not stop the cells queued after it', async () => {
+    const nb = notebook('failure', [{ source: "throw new Error('first fails');", id: 'f1' }, { source: 'return 2;', id: 'f2' }]);
+    await host.state.handler()?.(nb.getCells(), nb);
+    expect(executionsOf(nb).map((e) => e.success)).toEqual([false, true]);
+  });
+
   test('a cell without an id gets one stored in its metadata before it runs (cassette names)', async () => {
     const nb = notebook('ids', [{ source: 'return 1;' }, { source: 'return 2;', id: 'dup' }, { source: 'return 3;', id: 'dup' }]);
     await host.state.handler()?.(nb.getCells(), nb);
