@@ -102,7 +102,8 @@ export const notebookCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const flags = parseFlags(argv);
-    const runtime = createRuntime();
+    // cells run one after another: a spare process makes every cell after the first skip start-up
+    const runtime = createRuntime({ spares: 1 });
     const bindings = new BindingsCache();
     const runner = new CellRunner({ runtime, bindings });
     const controller = new AbortController();
