@@ -50,6 +50,15 @@ describe.concurrent('Python backend: program shape and bindings', () => {
     expect(mixed.value).toEqual([1, 2]);
   });
 
+  test('a thread with its own event loop can call bindings; 1 000 unawaited calls at return do not break the run', async () => {
+    const r = await py(
+      "import asyncio, threading\nbox = {}\ndef worker():\n    box['v'] = asyncio.run(tools.echo({'from': 'thread'}))\nt = threading.Thread(target=worker)\nt.start()\nwhile t.is_alive():\n    await asyncio.sleep(0.01)\npending = [asyncio.ensure_future(tools.echo(i)) for i in range(1000)]\nreturn box['v']",
+      { bindings: [toolsNamespace()] },
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.value).toEqual({ from: 'thread' });
+  });
+
   test('site-packages of the interpreter are on sys.path (readable inside the confined root)', async () => {
     const lookup = await resolvePython(undefined);
     if (!lookup.ok) throw new Error(lookup.message);
