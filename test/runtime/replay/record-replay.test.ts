@@ -100,7 +100,12 @@ describe('ptc run --record / --replay', () => {
       expect(r.result?.calls.every((c) => c.replayed === true)).toBe(true);
       expect(r.result?.calls.find((c) => c.name === 'liar')?.schemaViolation).toBe('$: must be string');
     }
-    // not one handler ran during the three replays
+    // the readable report says the same
+    const report = await ptc('run', program, '--replay', cassette);
+    expect(report.code).toBe(0);
+    expect(report.stdout).toContain('── replay: 6 matched, 0 diverged, 0 unused ──');
+    expect(report.stdout).toMatch(/#6 tools\.liar [\d.]+ ms ok \(replayed\)\n {5}output schema violated: \$: must be string\n/);
+    // not one handler ran during the replays
     expect(fs.readFileSync(log, 'utf8')).toBe(handlerCalls);
   });
 
