@@ -17,7 +17,8 @@ import {
   type Replay,
   saveCassette,
 } from '../replay/index.js';
-import type { BindingsCache } from './bindings-cache.js';
+import type { BindingsCache, BindingsLease } from './bindings-cache.js';
+import { LIMITS } from '../contract/limits.js';
 import { type CallListener, observeNamespaces } from './observe.js';
 import type { RunPlan } from './plan.js';
 
@@ -73,7 +74,7 @@ export class CellRunner {
     let module: BindingsModule | undefined;
     let release = (): void => undefined;
     if (request.bindingsPath !== undefined) {
-      const lease = await this.#deps.bindings.load(request.bindingsPath);
+      const lease = await boundedLoad(this.#deps.bindings.load(request.bindingsPath), request);
       if (!lease.ok) return { kind: 'setup-failed', stage: 'bindings', message: lease.message };
       module = lease.module;
       release = lease.release;
@@ -149,6 +150,28 @@ export class CellRunner {
       return { kind: 'result', result, cassette: { ok: false, path: plan.cassettePath, message: `cannot write ${plan.cassettePath}: ${(error as Error).message}` } };
     }
   }
+}
+
+// An import cannot be cancelled: a module whose top-level await never settles would hold the cell (and the
+// notebook's queue behind it) forever. The cell's deadline and its cancel button also bound the load; a lease that
+// arrives after the cell gave up is released at once.
+async function boundedLoad(load: Promise<BindingsLease>, request: CellRunRequest): Promise<BindingsLease> {
+  const file = request.bindingsPath ?? '';
+  const ms = request.limits.timeoutMs ?? LIMITS.timeoutMs.default;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort = (): void => undefined;
+  const gaveUp = new Promise<BindingsLease>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, path: file, message: `the bindings module did not finish loading within ${ms} ms (a top-level await that never settles?)` }), ms);
+    onAbort = () => resolve({ ok: false, path: file, message: 'cancelled while the bindings module was loading' });
+    if (request.signal?.aborted) onAbort();
+    else request.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  const winner = await Promise.race([load, gaveUp]);
+  clearTimeout(timer);
+  request.signal?.removeEventListener('abort', onAbort);
+  // gave up (or the load itself failed): a module that still arrives is handed back
+  if (!winner.ok) void load.then((late) => (late.ok ? late.release() : undefined));
+  return winner;
 }
 
 function definedLimits(limits: RunLimits): RunLimits {

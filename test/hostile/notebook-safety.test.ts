@@ -114,6 +114,7 @@ const MODULES: Record<string, string> = {
   'syntax-error.mjs': 'export default { tools: { functions: { add: async ({ a, b }) => a + } } };\n',
   'no-default.mjs': 'export const tools = {};\n',
   'rejects-at-import.mjs': "await Promise.reject(new Error('top-level await rejected'));\nexport default {};\n",
+  'hangs-at-import.mjs': 'await new Promise(() => {});\nexport default {};\n',
   'hostile-handlers.mjs': `export default {
   tools: {
     errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' },
@@ -178,6 +179,18 @@ return out;`;
       if (name === 'notAPromise' && status === 'ok') expect(third).toBe(42);
       else expect([name, status, third]).toEqual([name, 'ToolCallError', name]);
     }
+  });
+
+  test('a module whose import never finishes fails the cell at its deadline, and cancelling such a cell ends it at once', async () => {
+    const started = performance.now();
+    const timedOut = await runCell('hangs-at-import.mjs', 'return 1', 1_500);
+    expect(timedOut).toMatchObject({ kind: 'setup-failed', stage: 'bindings' });
+    expect((timedOut as { message: string }).message).toMatch(/did not finish loading within 1500 ms/);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('cancelled')), 300);
+    const cancelled = await runner.run({ language: 'typescript', program: 'return 1', plan: { mode: 'mock' }, bindingsPath: path.join(dir, 'hangs-at-import.mjs'), limits: { timeoutMs: 60_000 }, cwd: dir, signal: controller.signal });
+    expect(cancelled).toMatchObject({ kind: 'setup-failed', stage: 'bindings', message: 'cancelled while the bindings module was loading' });
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   test('a handler that never settles ends at the cell deadline as timeout, and the host keeps serving cells', async () => {
