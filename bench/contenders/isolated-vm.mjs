@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lineBufferSource } from '../lib/vm-prelude.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CONTENDER_CACHE = path.join(repo, '.cache', 'bench-contenders');
@@ -42,7 +43,6 @@ export function ensureIsolatedVm({ install = true, log = () => undefined } = {})
     return { ok: false, note: `isolated-vm installed but does not load: ${error.message.split('\n')[0]}` };
   }
 }
-
 export function isolatedVmContender({ install = false } = {}) {
   let ivm;
   return {
@@ -71,16 +71,8 @@ export function isolatedVmContender({ install = false } = {}) {
         const source = `(async () => {
           const tools = Object.create(null);
           for (const name of ${names}) tools[name] = async (args) => JSON.parse(await __call.apply(undefined, [name, JSON.stringify(args === undefined ? null : args)], { result: { promise: true } }));
-          let fragments = [], blocks = [];
-          const flush = () => { if (fragments.length || blocks.length) { __emit.applySync(undefined, [blocks.join('') + fragments.join('')]); fragments = []; blocks = []; } };
-          const write = (text) => {
-            let start = 0, nl = text.indexOf('\\n');
-            while (nl >= 0) { fragments.push(text.slice(start, nl)); flush(); start = nl + 1; nl = text.indexOf('\\n', start); }
-            if (start < text.length) {
-              fragments.push(start === 0 ? text : text.slice(start));
-              if (fragments.length >= 1024) { blocks.push(fragments.join('')); fragments = []; if (blocks.length >= 1024) blocks = [blocks.join('')]; }
-            }
-          };
+          const emitLine = (text) => __emit.applySync(undefined, [text]);
+          ${lineBufferSource('emitLine')}
           const value = await (async () => {\n${workload.program('js')}\n})();
           flush();
           return JSON.stringify(value === undefined ? null : value);

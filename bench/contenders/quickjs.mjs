@@ -2,6 +2,8 @@
 // Host bindings are asyncified functions: async on the host, synchronous inside QuickJS. The asyncify build can
 // suspend only inside evalCodeAsync (not inside the job queue), so programs call bindings without `await`, and
 // only one call can be suspended at a time: "parallel" calls run one after another.
+import { lineBufferSource } from '../lib/vm-prelude.mjs';
+
 export function quickjsContender() {
   let mod;
   return {
@@ -42,16 +44,7 @@ export function quickjsContender() {
         const source = `
           const tools = Object.create(null);
           for (const name of ${names}) tools[name] = (args) => JSON.parse(__call(name, JSON.stringify(args === undefined ? null : args)));
-          let fragments = [], blocks = [];
-          const flush = () => { if (fragments.length || blocks.length) { __emit(blocks.join('') + fragments.join('')); fragments = []; blocks = []; } };
-          const write = (text) => {
-            let start = 0, nl = text.indexOf('\\n');
-            while (nl >= 0) { fragments.push(text.slice(start, nl)); flush(); start = nl + 1; nl = text.indexOf('\\n', start); }
-            if (start < text.length) {
-              fragments.push(start === 0 ? text : text.slice(start));
-              if (fragments.length >= 1024) { blocks.push(fragments.join('')); fragments = []; if (blocks.length >= 1024) blocks = [blocks.join('')]; }
-            }
-          };
+          ${lineBufferSource('__emit')}
           const __value = (function () {\n${workload.program('js-sync')}\n})();
           flush();
           JSON.stringify(__value === undefined ? null : __value);`;
