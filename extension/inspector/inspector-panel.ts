@@ -5,9 +5,9 @@ import { defaultCassetteDir } from '../../runtime/notebook/plan.js';
 import { loadCassette } from '../../runtime/replay/index.js';
 import { INSPECTOR_VIEW_TYPE, type InspectorRun, parseInspectorToHost, type HostToInspectorMessage } from '../../webview/protocol/index.js';
 import { createNonce, inspectorHtml } from '../../webview/inspector/inspector-html.js';
+import { cassetteRun } from '../../webview/shared/index.js';
 import type { Logger } from '../log/logger.js';
 import { latestPayload } from '../notebook/cell-results.js';
-import { cassetteRun } from './cassette-run.js';
 import { cellKey, RunHistory } from './run-history.js';
 
 export interface InspectorDeps {
@@ -146,9 +146,11 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
     const name = path.basename(file, '.json');
     const cell = notebook?.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code && (c.metadata.cassette ?? c.metadata.id) === name);
     const language = cell?.document.languageId === 'python' ? 'python' : 'typescript';
-    const modifiedAt = await fs.stat(file).then((s) => s.mtime, () => undefined);
+    const modifiedAt = await fs.stat(file).then((s) => s.mtime.toISOString(), () => undefined);
     const key = this.#shownKey ?? `cassette:${file}`;
-    const run = this.#history.add(key, {}, cassetteRun({ file, cassette: loaded.cassette, language, ...(cell === undefined ? {} : { program: cell.document.getText() }), ...(modifiedAt === undefined ? {} : { modifiedAt }) }));
+    // the history assigns ids; the placeholder is dropped
+    const { id: _placeholder, ...shown } = cassetteRun({ id: 'cassette', label: vscode.l10n.t('cassette {0} · {1} call(s)', name, loaded.cassette.calls.length), calls: loaded.cassette.calls, language, createdAt: modifiedAt });
+    const run = this.#history.add(key, {}, shown);
     if (this.#panel === undefined) this.#create();
     this.#shownKey = key;
     this.#post({ type: 'add-run', run, select: true });
