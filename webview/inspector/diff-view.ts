@@ -36,7 +36,7 @@ export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorR
     summary,
     callsSection(ctx, diff, left, right),
     linesSection(ctx, 'logs', 'Printed output', diff.logs, first?.section === 'logs' ? first.row : -1),
-    linesSection(ctx, 'value', 'Return value', diff.value, first?.section === 'value' ? first.row : -1),
+    linesSection(ctx, 'value', 'Return value', diff.value, first?.section === 'value' ? first.row : -1, missingValueNote(left, right)),
     outcomeSection(ctx, diff, left, right),
   );
   return container;
@@ -114,7 +114,15 @@ function callDetailCell(ctx: ViewContext, call: CallRecord | undefined): HTMLEle
   return td;
 }
 
-function linesSection(ctx: ViewContext, key: string, title: string, rows: DiffRow[], firstRow: number): HTMLElement {
+// Says which side returned nothing, so an empty column reads as "no value" rather than as a rendering gap.
+function missingValueNote(left: InspectorRun, right: InspectorRun): string | undefined {
+  const l = left.payload.result.value === undefined;
+  const r = right.payload.result.value === undefined;
+  if (l === r) return undefined;
+  return `${l ? left.label : right.label} returned no value${(l ? left : right).payload.result.error === undefined ? '' : ' (it failed)'}.`;
+}
+
+function linesSection(ctx: ViewContext, key: string, title: string, rows: DiffRow[], firstRow: number, note?: string): HTMLElement {
   const changed = rows.filter((r) => r.op !== 'same').length;
   return section({
     ctx,
@@ -139,6 +147,7 @@ function linesSection(ctx: ViewContext, key: string, title: string, rows: DiffRo
       return el(
         'div',
         { class: 'ptc-diff-scroll' },
+        note === undefined ? null : el('p', { class: 'ptc-note ptc-diff-note' }, note),
         el('table', { class: 'ptc-diff-table ptc-diff-lines' }, body),
         shown >= MAX_ROWS ? el('p', { class: 'ptc-note' }, 'Only the first rows are shown; copy the runs to compare the rest.') : null,
       );

@@ -164,6 +164,7 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     // the calls before it agree
     expect(await page.locator('.ptc-diff-calls tbody tr[data-row]').evaluateAll((rows) => rows.map((r) => r.className.split(' ')[0]))).toEqual(['ptc-diff-same', 'ptc-diff-same', 'ptc-diff-changed', 'ptc-diff-same']);
     expect(await page.locator('[data-section="diff-logs"] .ptc-section-meta').textContent()).toBe('1 line differ');
+    expect(await page.locator('[data-section="diff-value"] .ptc-diff-note').textContent()).toBe('cell 1 · run 4 · replay returned no value (it failed).');
     await page.getByRole('button', { name: 'Jump to it' }).click();
     expect(await page.evaluate(() => document.activeElement?.classList.contains('ptc-first-divergence'))).toBe(true);
     await first.locator('.ptc-row-toggle').click();
