@@ -19,7 +19,8 @@ export function renderMarkdown(report) {
     `${m.cpus} × ${m.cpuModel ?? 'cpu'}, ${m.memGiB} GiB, ${m.platform}, Node ${m.node}, Python ${m.python ?? '–'}; load average at the end ${m.loadAvgAtEnd.join(' / ')}.`,
     'Every workload ran through every contender in one process, interleaved (A B C A B C …, order rotated each round, one warm-up round discarded),',
     'so ratios compare figures taken seconds apart under the same load. Absolute numbers on a shared machine are illustrative; the ratios are the result.',
-    'Raw figures: [`bench/results.json`](../bench/results.json).',
+    'Raw figures: [`bench/results.json`](../bench/results.json). Run it yourself: `npm run bench` (≈10 minutes on 2 cores; the first run also builds',
+    'isolated-vm into `.cache/bench-contenders`), or `npm run bench -- --quick`; `--skip-install`, `--skip-rss`, `--skip-render` and `--only=<workload,…>` trim it.',
     '',
     '![Benchmark chart](benchmarks.svg)',
     '',
@@ -82,8 +83,10 @@ export function renderSvg(report) {
   if (trivial.length > 0) panels.push({ title: 'Trivial program (return 1): request to result, ms (log scale)', unit: 'ms', rows: trivial.map((r) => ({ ...r, v: r.wallMs })) });
   const seq = report.workloads['seq-calls']?.rows.filter((r) => r.roundTripUs) ?? [];
   if (seq.length > 0) panels.push({ title: 'One binding round trip, µs (log scale)', unit: 'µs', rows: seq.map((r) => ({ ...r, v: r.roundTripUs })) });
-  const width = 980;
-  const labelW = 430;
+  const par = report.workloads['parallel-calls']?.rows.filter((r) => r.wallMs) ?? [];
+  if (par.length > 0) panels.push({ title: '10 000 calls via Promise.all / asyncio.gather, whole run, ms (log scale)', unit: 'ms', rows: par.map((r) => ({ ...r, v: r.wallMs })) });
+  const width = 1060;
+  const labelW = 490;
   const barH = 18;
   const gap = 6;
   let y = 16;
