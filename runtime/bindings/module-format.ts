@@ -51,6 +51,8 @@ export interface NamespaceDeclaration {
   functions: Record<string, FunctionDeclaration>;
   // set when the functions are an MCP server's tools
   mcp?: McpServerConfig;
+  // the MCP server could not be started (optional load for a replay): `functions` holds only the module's overrides
+  toolsUnlisted?: true;
 }
 
 // A loaded, validated bindings module: namespace global → declaration. Owns MCP servers until disposed.

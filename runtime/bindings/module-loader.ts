@@ -20,8 +20,14 @@ export interface Compiled {
 // Compiled schemas per declaration, made once at load so a bad schema fails the load, not a call.
 const compiledByDeclaration = new WeakMap<FunctionDeclaration, Compiled>();
 
+export interface LoadOptions {
+  // 'optional' (replays): an MCP server that cannot start leaves its namespace without a tool list instead of failing
+  mcp?: 'required' | 'optional';
+  onWarning?: WarningSink;
+}
+
 // Loads a bindings module, validates its shape and schemas, and starts its MCP servers (kept until `dispose`).
-export async function loadBindingsModule(file: string): Promise<BindingsModule> {
+export async function loadBindingsModule(file: string, options: LoadOptions = {}): Promise<BindingsModule> {
   const absolute = path.resolve(file);
   if (!fs.existsSync(absolute)) throw new BindingsModuleError(`bindings module not found: ${file}`);
   let mod: unknown;
@@ -42,7 +48,7 @@ export async function loadBindingsModule(file: string): Promise<BindingsModule> 
     const namespaces: Record<string, NamespaceDeclaration> = Object.create(null);
     const compiler = new SchemaCompiler();
     // MCP servers start side by side; a slow server should not serialize the others
-    const resolved = await Promise.all(raws.map(async ([global, raw]) => [global, await resolveNamespace(global, raw, sessions, path.dirname(absolute))] as const));
+    const resolved = await Promise.all(raws.map(async ([global, raw]) => [global, await resolveNamespace(global, raw, sessions, path.dirname(absolute), options)] as const));
     for (const [global, ns] of resolved) {
       for (const [name, decl] of Object.entries(ns.functions)) compileDeclaration(compiler, `${global}.functions.${name}`, decl);
       namespaces[global] = ns;
@@ -54,7 +60,7 @@ export async function loadBindingsModule(file: string): Promise<BindingsModule> 
   }
 }
 
-async function resolveNamespace(global: string, raw: RawNamespace, sessions: McpServerSession[], moduleDir: string): Promise<NamespaceDeclaration> {
+async function resolveNamespace(global: string, raw: RawNamespace, sessions: McpServerSession[], moduleDir: string, options: LoadOptions): Promise<NamespaceDeclaration> {
   const base = raw.errorClass === undefined ? {} : { errorClass: raw.errorClass };
   if (raw.kind === 'handlers') return { ...base, functions: raw.functions };
   // a module is bundled to a temp file before import, so a server script beside it is found relative to its folder
@@ -64,7 +70,10 @@ async function resolveNamespace(global: string, raw: RawNamespace, sessions: Mcp
   try {
     tools = await session.listTools();
   } catch (error) {
-    throw new BindingsModuleError(`${global}: ${(error as Error).message}`);
+    if (options.mcp !== 'optional') throw new BindingsModuleError(`${global}: ${(error as Error).message}`);
+    await session.dispose();
+    (options.onWarning ?? defaultWarning)(`${global}: ${(error as Error).message}\n(continuing without the server's tool list: its functions are the ones the cassette recorded)`);
+    return { ...base, functions: raw.overrides, mcp: raw.mcp, toolsUnlisted: true };
   }
   const functions: Record<string, FunctionDeclaration> = Object.create(null);
   for (const tool of tools) {

@@ -28,9 +28,16 @@ export function declaredFrom(namespaces: readonly BindingNamespace[]): DeclaredN
   return namespaces.map((ns) => ({ global: ns.global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) }));
 }
 
-// The namespaces a loaded bindings module declares.
-export function declaredFromModule(module: { namespaces: Record<string, { functions: Record<string, unknown>; errorClass?: ErrorClassSpec }> }): DeclaredNamespace[] {
-  return Object.entries(module.namespaces).map(([global, ns]) => ({ global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) }));
+// The namespaces a loaded bindings module declares; an MCP namespace whose server was not started takes its names from the cassette.
+export function declaredFromModule(
+  module: { namespaces: Record<string, { functions: Record<string, unknown>; errorClass?: ErrorClassSpec; toolsUnlisted?: true }> },
+  cassette?: Cassette,
+): DeclaredNamespace[] {
+  return Object.entries(module.namespaces).map(([global, ns]) => {
+    const names = new Set(Object.keys(ns.functions));
+    if (ns.toolsUnlisted === true) for (const call of cassette?.calls ?? []) if (call.global === global) names.add(call.name);
+    return { global, names: [...names], ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) };
+  });
 }
 
 // The namespaces a cassette implies when no bindings module is given (no error classes: failures are plain Errors).

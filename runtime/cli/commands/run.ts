@@ -45,7 +45,8 @@ export const runCommand: CliCommand = {
     try {
       if (flags.bindings !== undefined) {
         try {
-          module = await loadBindingsModule(flags.bindings);
+          // a replay never calls a server, so one that cannot start (offline, not installed) only costs the drift check
+          module = await loadBindingsModule(flags.bindings, cassette === undefined ? {} : { mcp: 'optional', onWarning: warn });
         } catch (error) {
           if (error instanceof BindingsModuleError) throw new UsageError(error.message);
           throw error;
@@ -56,7 +57,7 @@ export const runCommand: CliCommand = {
       let recorder: Recorder | undefined;
       if (cassette !== undefined) {
         if (module !== undefined) for (const drift of cassetteDrift(cassette, module)) warn(`schema drift: ${drift}`);
-        replay = replayNamespaces(cassette, module !== undefined ? declaredFromModule(module) : declaredFromCassette(cassette));
+        replay = replayNamespaces(cassette, module !== undefined ? declaredFromModule(module, cassette) : declaredFromCassette(cassette));
         bindings = replay.namespaces;
       } else if (module !== undefined) {
         const seed = flags.seed ?? deterministic?.seed;

@@ -208,6 +208,30 @@ return { now: Date.now(), iso: new Date().toISOString(), random: [Math.random(),
     expect(plain.stderr).toMatch(/recorded with --deterministic; add it to reproduce/);
   });
 
+  test('an MCP-backed namespace records live and replays offline; a server update shows up as schema drift', async () => {
+    const server = path.resolve('test/fixtures/mcp/server.mjs');
+    const mcpModule = (name: string, command: string, env: Record<string, string> = {}): string =>
+      write(name, `export default { fx: { errorClass: { name: 'McpToolError', memberNameProperty: 'tool' }, mcp: { command: ${JSON.stringify(command)}, args: [${JSON.stringify(server)}], env: ${JSON.stringify(env)} } } };\n`);
+    const program = write('mcp.ts', "const sum = await fx.add({ a: 20, b: 22 });\nconst failure = await fx.explode().then(() => '', (e) => e.name + ': ' + e.message);\nreturn { sum, greeting: await fx.greet({ name: 'tape' }), failure };");
+    const cassette = path.join(dir, 'mcp.cassette.json');
+    const expected = { sum: { sum: 42 }, greeting: 'Hello, tape!', failure: 'McpToolError: the fixture exploded on purpose' };
+    const recorded = await ptc('run', program, '--bindings', mcpModule('mcp.bindings.mjs', process.execPath), '--mode', 'live', '--record', cassette, '--json');
+    expect(recorded.result?.value).toEqual(expected);
+    const [offline, updated] = await Promise.all([
+      // the server binary is gone: the replay still runs, with the module's error class, and says what it skipped
+      ptc('run', program, '--bindings', mcpModule('mcp-offline.bindings.mjs', '/nonexistent/node'), '--replay', cassette, '--json'),
+      ptc('run', program, '--bindings', mcpModule('mcp-v2.bindings.mjs', process.execPath, { PTC_FIXTURE_ADD_OUTPUT: 'v2' }), '--replay', cassette, '--json'),
+    ]);
+    expect(offline.code).toBe(0);
+    expect(offline.result?.value).toEqual(expected);
+    expect(offline.result?.replay).toEqual({ matched: 3, diverged: [], unused: 0 });
+    expect(offline.stderr).toMatch(/warning: fx: MCP server of fx \(\/nonexistent\/node .*\) could not start: .*ENOENT\n\(continuing without the server's tool list/);
+    expect(offline.stderr).not.toMatch(/schema drift/);
+    expect(updated.code).toBe(0);
+    expect(updated.result?.value).toEqual(expected);
+    expect(updated.stderr).toMatch(/schema drift: cassette call #1 fx\.add: recorded value no longer matches the output schema: \$\.total: is required/);
+  });
+
   test('--record and --replay together is misuse', async () => {
     const r = await ptc('run', write('both.ts', 'return 1;'), '--record', 'a.json', '--replay', 'b.json');
     expect(r.code).toBe(2);
