@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { NOTEBOOK_TYPE } from '../../extension/constants.js';
-import { activateExtension, cellById, closeAllEditors, openNotebook, runCells, sleep, workspaceUri } from './support/notebooks.js';
+import { activateExtension, cellById, closeAllEditors, openNotebook, runCells, sleep, textOf, waitFor, workspaceUri } from './support/notebooks.js';
 
 const UNREADABLE = [
   { file: 'corrupt-field.ptcnb', detail: /line 7|source/ },
@@ -51,17 +51,22 @@ suite('notebook files', () => {
     assert.equal(document.cellCount, 0);
   });
 
-  test('saving a run notebook writes its results in the stable format', async () => {
-    const editor = await openNotebook('fixtures', 'modes.ptcnb');
-    const cell = cellById(editor.notebook, 'which');
+  test('saving a run notebook writes its results in the stable format and keeps unknown metadata', async () => {
+    const editor = await openNotebook('fixtures', 'save.ptcnb');
+    const cell = cellById(editor.notebook, 'save-me');
     await runCells([cell]);
-    assert.ok(await editor.notebook.save(), 'save succeeded');
+    assert.equal(cell.executionSummary?.success, true, textOf(cell));
+    assert.ok(editor.notebook.isDirty, 'a new result makes the notebook dirty (outputs are saved by default)');
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    await waitFor('the notebook to be saved', () => !editor.notebook.isDirty, 15_000);
     const text = readFileSync(editor.notebook.uri.fsPath, 'utf8');
     assert.ok(text.endsWith('}\n'), 'trailing newline');
-    assert.match(text, /^\{\n {2}"version": 1,\n {2}"metadata": \{/, '2-space indent, known keys first');
-    const saved = JSON.parse(text) as { cells: { metadata?: { id?: string }; outputs?: { kind: string; result?: { value?: unknown } }[] }[] };
-    const which = saved.cells.find((c) => c.metadata?.id === 'which');
-    assert.equal(which?.outputs?.[0]?.kind, 'result');
-    assert.equal(which?.outputs?.[0]?.result?.value, 'mock');
+    assert.match(text, /^\{\n {2}"version": 1,\n {2}"metadata": \{\n {4}"bindings": /, '2-space indent, known keys first');
+    const saved = JSON.parse(text) as { metadata: Record<string, unknown>; cells: { metadata?: { id?: string }; outputs?: { kind: string; result?: { value?: unknown; logs?: string[] } }[] }[] };
+    assert.deepEqual(saved.metadata['x-kept'], { note: 'unknown metadata survives a save' });
+    const output = saved.cells.find((c) => c.metadata?.id === 'save-me')?.outputs?.[0];
+    assert.equal(output?.kind, 'result');
+    assert.equal(output?.result?.value, 'mock');
+    assert.deepEqual(output?.result?.logs, ['saved with its result']);
   });
 });

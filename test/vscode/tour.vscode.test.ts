@@ -23,7 +23,7 @@ function checkCell(cell: vscode.NotebookCell, want: string): void {
   const label = `cell ${cell.index + 1} (${String(cell.metadata.id)})`;
   const result = resultOf(cell);
   const got = result.error?.kind ?? 'ok';
-  assert.equal(got, want, `${label} ended ${got}: ${result.error?.message ?? ''}\n${textOf(cell)}`);
+  assert.equal(got, want, `${label} ended ${got}: ${result.error?.message ?? ''}\ncell metadata ${JSON.stringify(cell.metadata)}\n${textOf(cell)}`);
   assert.equal(cell.executionSummary?.success, want === 'ok', `${label}: ✓/✗ does not match its result`);
   // one output: the rich payload first (the renderer's mime), the error view for failures, text/plain last
   const mimes = mimesOf(cell);
