@@ -2,10 +2,10 @@ import type { CodeRunSpec } from '../api.js';
 import { LIMITS } from '../contract/limits.js';
 import { abortMessage } from '../engine/early-results.js';
 import type { RunSession } from '../engine/run-session.js';
-import { checkLossless, decodeLossless, encodeChecked } from '../json/lossless.js';
+import { applyProgramFrame, replyText } from '../engine/program-frames.js';
+import { decodeLossless } from '../json/lossless.js';
 import { captureLines } from '../output/pipe-lines.js';
 import { decodeShimExit, type ExitInfo } from '../process/launch.js';
-import type { JsonValue } from '../protocol/json-value.js';
 import { PythonChildFrameSchema, type PythonRunFrame } from '../protocol/python-wire.js';
 import type { RunFailure, RunResult } from '../protocol/run-result.js';
 import type { PythonChildProcess } from './python-child-process.js';
@@ -29,11 +29,7 @@ export async function superviseChild(spec: CodeRunSpec, session: RunSession, chi
   const send = (text: string): void => {
     if (session.outcome === undefined) child.send(text);
   };
-  const dispatcher = session.createDispatcher({
-    firstId: 1,
-    sendReply: (id, reply) =>
-      send(reply.ok ? `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}}` : JSON.stringify({ type: 'reply', id, ok: false, message: reply.message })),
-  });
+  const dispatcher = session.createDispatcher({ firstId: 1, sendReply: (id, reply) => send(replyText(id, reply)) });
   const protocol = (message: string): void => session.fail({ kind: 'protocol', message });
   const onFrame = (text: string): void => {
     if (session.outcome !== undefined) return;
@@ -41,25 +37,9 @@ export async function superviseChild(spec: CodeRunSpec, session: RunSession, chi
     if (!decoded.ok) return protocol(`control frame is not lossless JSON (${decoded.reason})`);
     const parsed = PythonChildFrameSchema.safeParse(decoded.value);
     if (!parsed.success) return protocol(`malformed control frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    const frame = parsed.data;
-    if (frame.type === 'boot-ack') return protocol('second boot-ack frame');
-    if (frame.type === 'log') {
-      session.log(frame.stream, frame.text);
-    } else if (frame.type === 'call') {
-      const verdict = dispatcher.dispatch(frame.id, frame.global, frame.name, frame.args as JsonValue);
-      if (!verdict.ok) protocol(verdict.message);
-    } else if (frame.error !== undefined) {
-      const { kind, message, location } = frame.error;
-      session.fail(location === undefined ? { kind, message } : { kind, message, location });
-    } else if ('value' in frame && frame.value !== undefined) {
-      const check = checkLossless(frame.value);
-      if (!check.ok) return session.fail({ kind: 'invalid-output', message: `program completion must be lossless JSON: ${check.reason}` });
-      const valueBytes = Buffer.byteLength(encodeChecked(frame.value as JsonValue, check.depth));
-      session.settle({ kind: 'completed', value: frame.value as JsonValue, valueBytes });
-    } else {
-      // Python has no undefined: a done without a value is a forged frame, read as null
-      session.settle({ kind: 'completed', value: null, valueBytes: 4 });
-    }
+    if (parsed.data.type === 'boot-ack') return protocol('second boot-ack frame');
+    // Python has no undefined: a done without a value (only a forged one) reads as null
+    applyProgramFrame(session, dispatcher, parsed.data, 'null');
   };
   child.attach({ onFrame, onProtocolError: protocol });
   // a cold child acks after attach, a spare before: either way the program goes out once the child is booted

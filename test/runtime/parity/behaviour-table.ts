@@ -208,22 +208,22 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'a hot loop ends at the deadline and keeps the log written right before it',
     programs: { typescript: "console.log('about to spin');\nwhile (true) {}", python: "print('about to spin')\nwhile True:\n    pass" },
-    options: () => ({ timeoutMs: 1_500 }),
+    options: () => ({ timeoutMs: 3_000 }),
     check: (r) => {
-      expect(r.error).toEqual({ kind: 'timeout', message: 'execution deadline reached (1500ms)' });
+      expect(r.error).toEqual({ kind: 'timeout', message: 'execution deadline reached (3000ms)' });
       expect(r.logs).toEqual(['about to spin']);
     },
   },
   {
     name: 'a never-settling await ends as timeout',
     programs: { typescript: 'await new Promise(() => {});', python: 'import asyncio\nawait asyncio.get_running_loop().create_future()' },
-    options: () => ({ timeoutMs: 1_500 }),
+    options: () => ({ timeoutMs: 3_000 }),
     check: (r) => expect(r.error?.kind).toBe('timeout'),
   },
   {
     name: 'the deadline keeps running while a binding call is pending',
     programs: { typescript: 'await tools.never({});', python: 'await tools.never({})' },
-    options: () => ({ ...tools(), timeoutMs: 1_500 }),
+    options: () => ({ ...tools(), timeoutMs: 3_000 }),
     check: (r) => {
       expect(r.error?.kind).toBe('timeout');
       expect(r.calls).toHaveLength(1);

@@ -1,0 +1,44 @@
+import type { CallDispatcher } from '../bindings/dispatcher.js';
+import { checkLossless, encodeChecked } from '../json/lossless.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { SourceLocation } from '../protocol/run-result.js';
+import type { RunSession } from './run-session.js';
+
+// The frames every backend's child sends while its program runs, already validated against the backend's schema.
+export type ProgramFrame =
+  | { type: 'log'; stream: 'stdout' | 'stderr'; text: string }
+  | { type: 'call'; id: number; global: string; name: string; args?: unknown }
+  | {
+      type: 'done';
+      value?: unknown;
+      error?: { kind: 'exception' | 'invalid-output' | 'output-limit'; message: string; location?: SourceLocation | undefined } | undefined;
+    };
+
+// Applies one program frame to the run: logs go to the ledger, calls to the dispatcher, done settles (re-metered:
+// the child is hostile, so a forged completion is checked and measured again here). `valueless` is what a done
+// without a value means in the language (TypeScript: no value; Python has no undefined: null).
+export function applyProgramFrame(session: RunSession, dispatcher: CallDispatcher, frame: ProgramFrame, valueless: 'absent' | 'null'): void {
+  if (frame.type === 'log') {
+    session.log(frame.stream, frame.text);
+  } else if (frame.type === 'call') {
+    const verdict = dispatcher.dispatch(frame.id, frame.global, frame.name, frame.args as JsonValue);
+    if (!verdict.ok) session.fail({ kind: 'protocol', message: verdict.message });
+  } else if (frame.error !== undefined) {
+    const { kind, message, location } = frame.error;
+    session.fail(location === undefined ? { kind, message } : { kind, message, location });
+  } else if ('value' in frame && frame.value !== undefined) {
+    const check = checkLossless(frame.value);
+    if (!check.ok) return session.fail({ kind: 'invalid-output', message: `program completion must be lossless JSON: ${check.reason}` });
+    const valueBytes = Buffer.byteLength(encodeChecked(frame.value as JsonValue, check.depth));
+    session.settle({ kind: 'completed', value: frame.value as JsonValue, valueBytes });
+  } else if (valueless === 'null') {
+    session.settle({ kind: 'completed', value: null, valueBytes: 4 });
+  } else {
+    session.settle({ kind: 'completed', valueBytes: 0 });
+  }
+}
+
+// The reply frame for a finished binding call (same JSON on both backends' channels).
+export function replyText(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }): string {
+  return reply.ok ? `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}}` : JSON.stringify({ type: 'reply', id, ok: false, message: reply.message });
+}
