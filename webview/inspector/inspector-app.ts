@@ -42,7 +42,8 @@ export function createInspectorApp(root: HTMLElement, api: WebviewApi): Inspecto
       'header',
       { class: 'ptc-inspector-header' },
       el('h1', {}, 'Run inspector'),
-      runPicker({ id: 'ptc-run-picker', label: 'Run', runs: state.runs, selectedId: selected?.id, signal: view.signal, onChange: (id) => update({ ...state, selectedId: id }) }),
+      // the Diff tab has its own two pickers; the run picker there would only confuse
+      state.tab === 'diff' ? null : runPicker({ id: 'ptc-run-picker', label: 'Run', runs: state.runs, selectedId: selected?.id, signal: view.signal, onChange: (id) => update({ ...state, selectedId: id }) }),
       headerActions(ctx, selected, post),
     );
     const panelId = 'ptc-tab-panel';

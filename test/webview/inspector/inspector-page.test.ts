@@ -254,6 +254,8 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
       await page.keyboard.press('End');
       expect(await page.locator('#ptc-tab-diff').getAttribute('aria-selected')).toBe('true');
       for (const tab of ['run', 'model', 'diff'] as const) {
+        // diff tables scroll inside 60vh: the diff picture needs a taller window to show them whole
+        await page.setViewportSize({ width: 1100, height: tab === 'diff' ? 1100 : 300 });
         await page.locator(`#ptc-tab-${tab}`).click();
         if (tab === 'model') await page.locator('#ptc-run-picker').selectOption(RUNS.timeout.id);
         await page.screenshot({ path: path.join(SHOTS, `inspector-${tab}-${theme}.png`), fullPage: true });
