@@ -1,31 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { RunResultSchema } from '../../../runtime/protocol/run-result.js';
+import { CLI, ptc, scratchDir } from './cli-harness.js';
 
-const exec = promisify(execFile);
-const CLI = path.resolve('dist/cli.mjs');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-cli-test-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function write(name: string, text: string): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, text);
-  return file;
-}
-
-async function ptc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, ...args], { encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const { dir, write } = scratchDir('ptc-cli-test-');
 
 const BINDINGS = `export default {
   tools: {
