@@ -12,8 +12,10 @@ export class LineDecoder {
   #failed = false;
   readonly #utf8 = new TextDecoder('utf-8', { fatal: true });
 
-  // `maxFrameBytes` caps one frame's body (the newline excluded).
-  constructor(private readonly maxFrameBytes: number) {}
+  // `maxFrameBytes` caps one frame's body (the newline excluded); anything but a positive integer is misuse.
+  constructor(private readonly maxFrameBytes: number) {
+    if (!Number.isSafeInteger(maxFrameBytes) || maxFrameBytes < 1) throw new TypeError(`LineDecoder: maxFrameBytes must be a positive integer, got ${String(maxFrameBytes)}`);
+  }
 
   get failed(): boolean {
     return this.#failed;

@@ -55,6 +55,10 @@ describe('line codec (fd-3 NDJSON frames)', () => {
     expect(tail).toEqual([{ kind: 'error', message: 'control stream ended inside a frame (5 bytes without a newline)' }]);
   });
 
+  test('a cap that is not a positive integer is misuse at construction (an unbounded decoder is never built)', () => {
+    for (const cap of [0, -1, Number.NaN, 1.5, Number.POSITIVE_INFINITY]) expect(() => new LineDecoder(cap)).toThrow(TypeError);
+  });
+
   test('random frames in random chunks round-trip exactly', () => {
     let seed = 42;
     const random = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
