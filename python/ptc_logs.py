@@ -4,8 +4,9 @@ The ledger follows the host's rule exactly (runtime/output/ledger.ts): the JSON 
 (2 for "[]", one per separator, exact escape costs) plus the completion. An entry that does not fit is cut
 to the prefix that does, and the run then ends as output-limit.
 
-Pending text is kept as fragments sealed into blocks every 1024 writes, so a 25 million single-character
-drip stays linear in bytes; text beyond the remaining budget is cut before it is ever joined or encoded.
+sys.stdout is a C TextIOWrapper (line buffered) over a LineSink, so a single-character write is one C call; the
+sink sees text once per line or 8 KiB chunk, keeps an unterminated line as fragments sealed into blocks every
+1024 chunks (linear in bytes), and cuts text past the remaining budget before joining it.
 """
 
 import io
