@@ -16,6 +16,18 @@ describe.concurrent.each(LANGUAGES)('parity (%s)', (language) => {
     NO_RETURN[language].check(await run(language, NO_RETURN[language].program));
   });
 
+  test('onLog streams each entry as it arrives, the same entries the result holds', async () => {
+    const streamed: { text: string; stream: string }[] = [];
+    const program = language === 'python' ? "import sys\nprint('one')\nprint('two', file=sys.stderr)\nreturn 3" : "console.log('one');\nconsole.error('two');\nreturn 3;";
+    const r = await run(language, program, { onLog: (entry) => streamed.push(entry) });
+    expect(r.value).toBe(3);
+    expect(streamed).toEqual([
+      { text: 'one', stream: 'stdout' },
+      { text: 'two', stream: 'stderr' },
+    ]);
+    expect(r.logs).toEqual(['one', 'two']);
+  });
+
   test('abort mid-loop is abort with the reason as message', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort('stop'), 500);
