@@ -1,4 +1,4 @@
-import type { BindingNamespace } from '../api.js';
+import type { BindingNamespace, CallContext } from '../api.js';
 import type { JsonValue } from '../protocol/json-value.js';
 
 export interface CallEvent {
@@ -26,7 +26,8 @@ export function observeNamespaces(namespaces: BindingNamespace[], listener: Call
   return namespaces.map((ns) => {
     const functions: BindingNamespace['functions'] = Object.create(null);
     for (const [name, handler] of Object.entries(ns.functions)) {
-      const wrapped = async (args: JsonValue): Promise<JsonValue> => {
+      // the call context carries annotate(): replay and schema checks mark the call record through it
+      const wrapped = async (args: JsonValue, context?: CallContext): Promise<JsonValue> => {
         const started = performance.now();
         const report = (ok: boolean, message?: string): void => {
           try {
@@ -36,7 +37,7 @@ export function observeNamespaces(namespaces: BindingNamespace[], listener: Call
           }
         };
         try {
-          const value = await handler(args);
+          const value = await handler(args, context);
           report(true);
           return value;
         } catch (error) {

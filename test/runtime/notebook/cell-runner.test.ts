@@ -80,7 +80,10 @@ describe('CellRunner', () => {
     expect(recordedValue.mode).toBe('live');
     expect(resultOf(recorded).mode).toBe('live');
 
-    const replayed = resultOf(await runCell(PROGRAM, { cellId: 'rec', override: { force: { mode: 'replay' } } }));
+    const observed: CallEvent[] = [];
+    // observing calls (as the extension always does) must not hide that they were replayed
+    const replayed = resultOf(await runCell(PROGRAM, { cellId: 'rec', override: { force: { mode: 'replay' } }, onCall: (e) => observed.push(e) }));
+    expect(observed).toHaveLength(1);
     expect(replayed.mode).toBe('replay');
     expect(replayed.replay).toMatchObject({ matched: 1, diverged: [], unused: 0 });
     expect(replayed.value).toEqual(recordedValue);
