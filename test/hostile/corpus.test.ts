@@ -21,9 +21,10 @@ const only = process.env.PTC_HOSTILE_ONLY === undefined ? undefined : new RegExp
 const selected = (name: string): boolean => only === undefined || only.test(name);
 const runnable = entries.filter((e) => (e.language === 'typescript' || python.ready) && selected(e.name));
 
-const CONCURRENCY = 3;
-// leak checks need a quiet host: after each chunk nothing of ours may be running
-const CHUNK = 6;
+// PTC_HOSTILE_CONCURRENCY=1 makes every chunk one program, so fd and temp-dir checks run after each program too
+const CONCURRENCY = Math.max(1, Number(process.env.PTC_HOSTILE_CONCURRENCY ?? 3));
+// fd and temp-dir checks need a quiet host: after each chunk nothing of ours may be running
+const CHUNK = CONCURRENCY === 1 ? 1 : CONCURRENCY * 2;
 
 const verdicts = new Map<string, Verdict>();
 const leakReports: { after: string[]; report: LeakReport }[] = [];

@@ -1,22 +1,14 @@
 import { FrameDecoder } from '../../../runtime/channel/frame-codec.js';
 import { LineDecoder } from '../../../runtime/channel/line-codec.js';
 import { CallDispatcher } from '../../../runtime/bindings/dispatcher.js';
+import { seededRandom } from '../../../runtime/bindings/faults.js';
 import { decodeLossless } from '../../../runtime/json/lossless.js';
 import { ChildFrameSchema } from '../../../runtime/protocol/node-wire.js';
 import { PythonChildFrameSchema } from '../../../runtime/protocol/python-wire.js';
 
-// Seeded PRNG (mulberry32): a failing seed replays the exact same frames.
+// Seeded PRNG (the runtime's mulberry32): a failing seed replays the exact same frames.
 export type Rng = () => number;
-export function rngFrom(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rngFrom = (seed: number): Rng => seededRandom(seed);
 const int = (rng: Rng, n: number): number => Math.floor(rng() * n);
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[int(rng, items.length)] as T;
 
