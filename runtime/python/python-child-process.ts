@@ -148,7 +148,12 @@ export class PythonChildProcess implements Spare {
       this.#resolveReady(false);
       this.#child.killTree();
       await Promise.race([this.closed, delay(LIMITS.graceMs)]);
-      await fs.promises.rm(this.base, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+      await removeDir(this.base);
+      // a child still dying on a loaded machine may write into tmp/ while it is removed: once more after it closed
+      if (fs.existsSync(this.base)) {
+        await Promise.race([this.closed, delay(10_000)]);
+        await removeDir(this.base);
+      }
     })();
     return this.#discarded;
   }
@@ -179,6 +184,10 @@ export class PythonChildProcess implements Spare {
     this.#resolveReady(false);
     this.#child.killTree();
   }
+}
+
+function removeDir(dir: string): Promise<void> {
+  return fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
 }
 
 function delay(ms: number): Promise<void> {
