@@ -170,6 +170,25 @@ async def main() -> None:
     // pyright takes seconds even when idle; the machine may be busy
   }, 180_000);
 
+  test('exotic function and property names always yield a valid TypeScript and Python block', async () => {
+    const names = ['a b', '日本', 'class', '__init__', '_private', '1abc', '', '\u2028', 'lone\ud800', '*/', '"', '\\', 'self', 'str', 'JsonValue', 'Tools', 'constructor', 'new', 'toString', '"""'];
+    // (an optional property named like an Object.prototype member, e.g. `toString`, trips tsc's apparent-type check: not used)
+    const properties = Object.fromEntries(names.filter((n) => n !== 'constructor' && n !== 'toString').map((n) => [n, { type: 'string', description: `about ${n} */ """ \\` }]));
+    const functions = Object.fromEntries(
+      names.map((n) => [n, { description: `${n}\nsecond line ${n}`, input: { type: 'object', properties, required: names.slice(0, 3) }, output: { type: 'object', properties } }]),
+    );
+    const source = { namespaces: { tools: { errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' }, functions } } };
+    const tsSdk = renderSdk(source, 'typescript');
+    expect(typeCheck(tsSdk.declarations, "const r = await tools['a b']({ 'a b': 'x', 日本: 'y', class: 'z' });\nconst s: string | undefined = r['*/'];\nvoid s;")).toEqual([]);
+    const py = renderSdk(source, 'python');
+    const file = path.join(dir, 'exotic.py');
+    fs.writeFileSync(file, py.declarations);
+    await exec('python3', ['-c', 'import ast,sys; ast.parse(open(sys.argv[1], encoding="utf-8").read())', file]);
+    // every name is reachable: attributes for plain identifiers, __getitem__ literals for the rest
+    for (const n of ['self', 'new', 'toString']) expect(py.declarations).toContain(`async def ${n}(self, args:`);
+    for (const n of ['a b', 'class', '__init__', '_private', '1abc', '', 'str', 'JsonValue', 'Tools']) expect(py.declarations).toContain(`Literal[${JSON.stringify(n)}]`);
+  });
+
   test('no namespaces renders a usable, valid block', async () => {
     const tsSdk = renderSdk({ namespaces: {} }, 'typescript');
     expect(tsSdk.text).toMatch(/No tools are declared/);
