@@ -1,4 +1,4 @@
-import { CellIdSchema, CellModeSchema, type CellMetadata, type NotebookMetadata, NotebookModeSchema } from '../../runtime/notebook/schema.js';
+import { CellIdSchema, CellMetadataSchema, CellModeSchema, type CellMetadata, type NotebookMetadata, NotebookModeSchema } from '../../runtime/notebook/schema.js';
 
 // Metadata can be edited in the editor without going through the file schema: a run uses only the known keys
 // that are valid (an invalid cassette name must never become a path).
@@ -12,5 +12,11 @@ export function cellRunMetadata(raw: { readonly [key: string]: unknown }): CellM
   const id = CellIdSchema.safeParse(raw.id).data;
   const mode = CellModeSchema.safeParse(raw.mode).data;
   const cassette = CellIdSchema.safeParse(raw.cassette).data;
-  return { ...(id === undefined ? {} : { id }), ...(mode === undefined ? {} : { mode }), ...(cassette === undefined ? {} : { cassette }) };
+  const limits = CellMetadataSchema.shape.limits.safeParse(raw.limits).data;
+  return {
+    ...(id === undefined ? {} : { id }),
+    ...(mode === undefined ? {} : { mode }),
+    ...(cassette === undefined ? {} : { cassette }),
+    ...(limits === undefined ? {} : { limits }),
+  };
 }
