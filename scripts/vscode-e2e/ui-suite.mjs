@@ -13,6 +13,9 @@ const TOUR = 'tour.ptcnb';
 const WIDE = { width: 1440, height: 900 };
 // tall enough that the notebook list renders every tour cell (it virtualises rows outside the viewport)
 const TALL = { width: 1440, height: 16000 };
+// code cells (0-based) photographed for the docs: the first TypeScript cell and the uncaught-exception cell
+const CELL_SHOT = 0;
+const FAILURE_SHOT = 3;
 
 // The palette label of a contributed command ("Category: Title"), with package.nls.json placeholders resolved.
 async function paletteLabel(commandId) {
@@ -58,6 +61,31 @@ async function backgroundLuminance(target, selector) {
     }
     return undefined;
   }, selector);
+}
+
+// Luminance of a CSS colour (rgb/rgba), 0 dark … 1 light.
+function luminance(css) {
+  const match = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)/.exec(css ?? '');
+  if (!match) return undefined;
+  const [r, g, b] = [match[1], match[2], match[3]].map((v) => Number(v) / 255);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+// Text colour luminance of the first rendered result (locators pierce the renderer's shadow root).
+async function outputTextLuminance(page) {
+  for (const frame of wb.outputFrames(page)) {
+    const result = frame.locator('.ptc-result').first();
+    if ((await result.count().catch(() => 0)) === 0) continue;
+    return luminance(await result.evaluate((el) => getComputedStyle(el).color));
+  }
+  return undefined;
+}
+
+// The page area of one notebook row (code, status and outputs), for a clipped screenshot.
+async function rowClip(row) {
+  const box = await row.boundingBox();
+  if (!box || box.height < 50) throw new Error('the cell row to photograph is not rendered');
+  return { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, 2400) };
 }
 
 export async function runUiSuite({ browser, server, resultsDir }) {
@@ -142,26 +170,34 @@ export async function runUiSuite({ browser, server, resultsDir }) {
     for (const kind of ['light', 'dark']) {
       await test(`screenshots in the ${kind} theme`, async () => {
         await wb.switchTheme(page, kind);
+        await page.setViewportSize(TALL);
+        await new Promise((r) => setTimeout(r, 1500));
+        const wantDark = kind === 'dark';
+        const workbenchLum = await backgroundLuminance(page, '.notebook-editor');
+        if (workbenchLum === undefined) throw new Error('no background colour found in the notebook editor');
+        if (wantDark ? workbenchLum > 0.35 : workbenchLum < 0.65) throw new Error(`the notebook editor is not ${kind} (luminance ${workbenchLum.toFixed(2)})`);
+        // the renderer draws on the editor's background, so its text colour tells whether it follows the theme
+        const textLum = await outputTextLuminance(page);
+        if (textLum === undefined) throw new Error('no rendered result found to read its text colour');
+        if (wantDark ? textLum < 0.5 : textLum > 0.5) throw new Error(`the rendered output's text is not styled for ${kind} (luminance ${textLum.toFixed(2)})`);
+        // at the tall viewport every cell is rendered, so a clip of one cell's row holds its code and its output
+        const cells = page.locator('.notebook-editor .code-cell-row');
+        const files = {
+          cell: path.join(resultsDir, `tour-${kind}-cell.png`),
+          failure: path.join(resultsDir, `tour-${kind}-failure.png`),
+          full: path.join(resultsDir, `tour-${kind}.png`),
+        };
+        await page.screenshot({ path: files.cell, clip: await rowClip(cells.nth(CELL_SHOT)) });
+        await page.screenshot({ path: files.failure, clip: await rowClip(cells.nth(FAILURE_SHOT)) });
         await page.setViewportSize(WIDE);
         await wb.runCommand(page, 'Notebook: Focus First Cell').catch(() => {});
-        await new Promise((r) => setTimeout(r, 1500));
-        const workbenchLum = await backgroundLuminance(page, '.notebook-editor');
-        const frame = wb.outputFrames(page)[0];
-        const outputLum = frame ? await backgroundLuminance(frame, '.ptc-result') : undefined;
-        const wantDark = kind === 'dark';
-        for (const [where, lum] of [['notebook editor', workbenchLum], ['rendered output', outputLum]]) {
-          if (lum === undefined) throw new Error(`no background colour found in the ${where}`);
-          if (wantDark ? lum > 0.35 : lum < 0.65) throw new Error(`the ${where} is not ${kind} (luminance ${lum.toFixed(2)})`);
-        }
-        const full = path.join(resultsDir, `tour-${kind}.png`);
-        const editor = path.join(resultsDir, `tour-${kind}-notebook.png`);
-        await page.screenshot({ path: full });
-        await wb.notebookEditor(page).screenshot({ path: editor });
-        for (const file of [full, editor]) {
+        await new Promise((r) => setTimeout(r, 1000));
+        await page.screenshot({ path: files.full });
+        for (const file of Object.values(files)) {
           const { size } = await stat(file);
           if (size < 20_000) throw new Error(`${path.basename(file)} is only ${size} bytes; the page looks blank`);
         }
-        shots[kind] = editor;
+        shots[kind] = files;
       });
     }
   } finally {
@@ -169,7 +205,9 @@ export async function runUiSuite({ browser, server, resultsDir }) {
   }
   if (process.env.PTC_E2E_UPDATE_SCREENSHOTS === '1' && shots.light && shots.dark) {
     await mkdir(SCREENSHOT_DOCS_DIR, { recursive: true });
-    for (const [kind, file] of Object.entries(shots)) await copyFile(file, path.join(SCREENSHOT_DOCS_DIR, `vscode-tour-${kind}.png`));
+    for (const [kind, files] of Object.entries(shots)) {
+      for (const [name, file] of Object.entries(files)) await copyFile(file, path.join(SCREENSHOT_DOCS_DIR, `vscode-${name === 'full' ? 'tour' : name}-${kind}.png`));
+    }
     info('ui', `copied the screenshots into ${path.relative(REPO_ROOT, SCREENSHOT_DOCS_DIR)}`);
   }
   return outcome;
