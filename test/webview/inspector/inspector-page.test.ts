@@ -263,5 +263,5 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
       expect(await violations(page)).toEqual([]);
       await page.close();
     }
-  });
+  }, 180_000);
 });

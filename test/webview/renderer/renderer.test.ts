@@ -212,7 +212,7 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     const list = page.locator(out('logs-1mb', '.ptc-logs'));
     const first = await page.locator(out('logs-1mb', '.ptc-log-entry')).count();
     expect(first).toBeLessThan(logs.logs.length);
-    await expect.poll(() => list.getAttribute('data-complete'), { timeout: 20_000 }).toBe('true');
+    await expect.poll(() => list.getAttribute('data-complete'), { timeout: 60_000 }).toBe('true');
     expect(await page.locator(out('logs-1mb', '.ptc-log-entry')).count()).toBe(logs.logs.length);
     expect(await page.locator(out('logs-1mb', '.ptc-stderr')).count()).toBe(logs.stderrLogs!.length);
     expect(await page.locator(out('logs-1mb', '.ptc-log-entry')).last().textContent()).toContain(logs.logs[logs.logs.length - 1]!);
@@ -383,7 +383,7 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     await page.evaluate(() => window.harness.clear());
     const names = fixtureNames().filter((n) => n !== 'logs-1mb' && n !== 'array-50000' && n !== 'deep-5000').concat(['logs-1mb']);
     for (const name of names) await render(name);
-    await expect.poll(() => page.locator('#logs-1mb .ptc-logs').getAttribute('data-complete'), { timeout: 20_000 }).toBe('true');
+    await expect.poll(() => page.locator('#logs-1mb .ptc-logs').getAttribute('data-complete'), { timeout: 60_000 }).toBe('true');
     const colours: string[] = [];
     for (const theme of THEMES) {
       await page.evaluate((t) => window.harness.setTheme(t), theme);
@@ -392,5 +392,5 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     }
     expect(colours).toEqual(['rgb(59, 59, 59)', 'rgb(204, 204, 204)', 'rgb(255, 255, 255)']);
     expect((await stat(path.join(SHOTS, 'renderer-timeline-300-high-contrast.png'))).size).toBeGreaterThan(10_000);
-  });
+  }, 240_000);
 });

@@ -111,5 +111,5 @@ describe.skipIf(!gate.usable)(gate.title('renderer section screenshots in Chromi
       expect(light.length).toBeGreaterThan(3_000);
       expect(light.equals(dark)).toBe(false);
     }
-  });
+  }, 240_000);
 });
