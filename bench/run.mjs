@@ -158,13 +158,11 @@ if (!skipRss) {
   if (want('quickjs')) specs.push({ kind: 'quickjs', id: 'quickjs', label: 'quickjs-emscripten context per run' });
   if (want('isolated-vm')) specs.push({ kind: 'isolated-vm', id: 'isolated-vm', label: 'isolated-vm Isolate per run' });
   log(`\nmemory: ${runs} consecutive trivial runs per PTC backend (a quarter of that per in-process engine), each in its own host process`);
-  // two probes at a time: memory figures do not depend on timing, and this keeps the phase short
-  for (let i = 0; i < specs.length; i += 2) {
-    const batch = await Promise.all(specs.slice(i, i + 2).map((spec) => memoryProbe(spec, spec.kind === 'ptc' ? runs : runs / 4)));
-    for (const m of batch) {
-      results.memory.push(m);
-      log(`  ${m.label.padEnd(50)} ${m.error ? `failed: ${m.error}` : `growth ${round(m.growthMb, 1)} MB, host peak ${round(m.hostPeakRssMb, 0)} MB${m.childPeakRssMb ? `, child peak ${round(m.childPeakRssMb, 0)} MB` : ''}, ${round(m.msPerRun, 1)} ms/run`}`);
-    }
+  // all probes at once: memory figures do not depend on timing, and the process probes mostly wait on start-ups
+  const probed = await Promise.all(specs.map((spec) => memoryProbe(spec, spec.kind === 'ptc' ? runs : runs / 4)));
+  for (const m of probed) {
+    results.memory.push(m);
+    log(`  ${m.label.padEnd(50)} ${m.error ? `failed: ${m.error}` : `growth ${round(m.growthMb, 1)} MB, host peak ${round(m.hostPeakRssMb, 0)} MB${m.childPeakRssMb ? `, child peak ${round(m.childPeakRssMb, 0)} MB` : ''}, ${round(m.msPerRun, 1)} ms/run`}`);
   }
 }
 

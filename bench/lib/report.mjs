@@ -47,7 +47,7 @@ export function renderMarkdown(report) {
   }
 
   if (report.memory.length > 0) {
-    lines.push('## Memory', '', 'Each contender in its own fresh host process: RSS after 30 warm-up runs vs after the measured runs (after GC).', '');
+    lines.push('## Memory', '', 'Each contender in its own fresh host process (all probes at once, so ms / run is not a latency figure): RSS after 30 warm-up runs vs after the measured runs, both after GC; peaks are VmHWM. The drip column is the host\'s peak growth while one 25 MB drip arrives (as one log line).', '');
     lines.push('| Contender | runs | host RSS growth MB | host peak RSS MB | child peak RSS MB | ms / run | 25 MB drip: host peak growth MB |', '|---|---:|---:|---:|---:|---:|---:|');
     for (const r of report.memory) {
       if (r.error) lines.push(`| ${r.label} | – | failed: ${esc(r.error)} | | | | |`);
