@@ -42,6 +42,7 @@ export default defineBindings({
       liar: { output: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, mock: async () => ({ n: 'not a number' }) },
       explode: async () => { throw new Error('the tool exploded'); },
       throwString: async () => { throw 'a bare string'; },
+      syncThrow: () => { throw new TypeError('thrown synchronously'); },
       hang: { timeoutMs: 300, mock: () => new Promise(() => {}) },
       quick: async (args: unknown) => ({ echoed: args }),
       nonJson: async () => ({ when: new Date(0) }),
@@ -130,7 +131,7 @@ describe('bindings modules', () => {
     const module = await toolsModule();
     const r = await runTs(
       `const out = [];
-for (const name of ['explode', 'throwString']) {
+for (const name of ['explode', 'throwString', 'syncThrow']) {
   try { await tools[name](); } catch (e) { out.push([e instanceof ToolCallError, e instanceof Error, e.name, e.toolName, e.message]); }
 }
 return out;`,
@@ -140,10 +141,12 @@ return out;`,
     expect(r.value).toEqual([
       [true, true, 'ToolCallError', 'explode', 'the tool exploded'],
       [true, true, 'ToolCallError', 'throwString', 'a bare string'],
+      [true, true, 'ToolCallError', 'syncThrow', 'thrown synchronously'],
     ]);
     expect(r.calls.map((c) => [c.ok, c.message])).toEqual([
       [false, 'the tool exploded'],
       [false, 'a bare string'],
+      [false, 'thrown synchronously'],
     ]);
   });
 
