@@ -147,6 +147,8 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
       signal: abort.signal,
       onLog: (entry) => stream.push(entry),
       onCall: (event) => log.debug(`${input.cellLabel}: ${describeCall(event)}`),
+      // schema drift, unused recorded calls, handler warnings: for the developer, never the program's output
+      onWarning: (message) => log.warn(`${input.cellLabel}: ${message}`),
     }, approval.paths);
     await stream.close();
     if (outcome.kind === 'setup-failed') {

@@ -15,6 +15,8 @@ export interface NotebookRunOptions {
   signal?: AbortSignal;
   onCellStart?: (index: number, cell: CodeCell) => void;
   onLog?: (index: number, entry: LogEntry) => void;
+  // schema drift, unused recorded calls, handler warnings (never part of a cell's output)
+  onWarning?: (index: number, message: string) => void;
 }
 
 export interface CellReport {
@@ -61,7 +63,7 @@ export async function runNotebookFile(runner: CellRunner, options: NotebookRunOp
     }
     const plan = resolvePlan({ notebook: notebook.metadata, cell: cell.metadata, cellIndex: index, notebookDir, ...(options.override === undefined ? {} : { override: options.override }) });
     options.onCellStart?.(index, cell);
-    const onLog = options.onLog;
+    const { onLog, onWarning } = options;
     const outcome = await runner.run({
       language: cell.language,
       program: cell.source,
@@ -71,6 +73,7 @@ export async function runNotebookFile(runner: CellRunner, options: NotebookRunOp
       cwd: notebookDir,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(onLog === undefined ? {} : { onLog: (entry: LogEntry) => onLog(index, entry) }),
+      ...(onWarning === undefined ? {} : { onWarning: (message: string) => onWarning(index, message) }),
     });
     if (outcome.kind === 'setup-failed' && outcome.stage === 'bindings') {
       // every later cell would fail the same way; report it once as the notebook's problem

@@ -116,6 +116,7 @@ export const notebookCommand: CliCommand = {
         override: flags.override,
         limits: flags.limits,
         signal: controller.signal,
+        onWarning: (index, message) => io.stderr(`ptc notebook: cell ${index + 1}: ${message}\n`),
       });
       if (!run.ok) {
         const detail = run.problems === undefined ? '' : `\n${describeProblems(run.problems, flags.file)}`;

@@ -91,6 +91,16 @@ describe('ptc notebook', () => {
     expect(result).toMatchObject({ value: 1003, mode: 'replay', replay: { matched: 1, diverged: [], unused: 0 } });
   });
 
+  test('a replay that leaves recorded calls unused warns on stderr, outside the cell results', async () => {
+    const cassettes = path.join(dir, 'cassettes-warn');
+    await ptc(notebook, '--json', '--record', cassettes);
+    const changed = path.join(dir, 'changed.ptcnb');
+    fs.writeFileSync(changed, fs.readFileSync(notebook, 'utf8').replace("console.log('adding');\\nreturn await tools.add({ a: 1, b: 2 });", 'return 0;'));
+    const run = await ptc(changed, '--json', '--replay', cassettes);
+    expect(cellsOf(run)[0]).toMatchObject({ cellId: 'add', plan: 'replay' });
+    expect(run.stderr).toContain('ptc notebook: cell 2: 1 recorded call(s) were not used by this replay');
+  });
+
   test('prints a readable report without --json', async () => {
     const run = await ptc(notebook);
     expect(run.stdout).toContain('nb.ptcnb · cell 2 (add) · typescript · mock');
