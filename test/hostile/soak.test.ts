@@ -68,13 +68,15 @@ describe('soak: consecutive runs in one host process', () => {
     const checker = new LeakChecker(tmpRoot);
     forceGc();
     const rss0 = process.memoryUsage().rss;
+    const heap0 = process.memoryUsage().heapUsed;
     const samples: string[] = [];
     const started = performance.now();
     for (let i = 0; i < RUNS; i++) {
       await runOne(WARMUP + i);
       if ((i + 1) % Math.max(1, Math.floor(RUNS / 5)) === 0) {
         forceGc();
-        samples.push(`${i + 1}: ${((process.memoryUsage().rss - rss0) / 1e6).toFixed(1)} MB`);
+        const m = process.memoryUsage();
+        samples.push(`${i + 1}: rss ${((m.rss - rss0) / 1e6).toFixed(1)} MB / heap ${((m.heapUsed - heap0) / 1e6).toFixed(1)} MB`);
       }
     }
     forceGc();

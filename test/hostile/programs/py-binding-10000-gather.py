@@ -2,7 +2,7 @@
 # expect: success
 # value: 50005000
 # calls: 10000
-# options: {"timeoutMs": 30000}
+# options: {"timeoutMs": 60000}
 import asyncio
 all_ = await asyncio.gather(*(tools.add({'a': i, 'b': 1}) for i in range(10_000)))
 return sum(all_)
