@@ -14,6 +14,7 @@ __all__ = ["Lossy", "encode", "decode", "string_cost", "escape_string", "fitting
 _json_str = _json.encode_basestring  # escapes exactly like JSON.stringify (non-ASCII kept raw)
 _scanstring = _json.scanstring
 _float_repr = float.__repr__
+_int_repr = int.__repr__
 _SAFE = 2 ** 53
 _END = object()
 
@@ -143,23 +144,35 @@ def _path(stack):
 
 
 def encode(root, budget=None):
-    """Validates and serializes root; returns (text, byte_cost). byte_cost > budget means the text was not built.
+    """Validates and serializes root; returns (text, byte_cost), or (None, cost so far) once cost passes budget.
 
-    Raises Lossy with a path ("$.a[2] is NaN") for anything JSON cannot carry exactly.
+    Raises Lossy with a path ("$.a[2] is NaN") for anything JSON cannot carry exactly. The walk stops as soon as
+    the budget is exceeded (a 200 000-item value over a 1 MB cap costs the first megabyte, not the whole walk),
+    so a value both too large and lossy past that point reports output-limit.
     """
     parts = []
     size = 0
-    building = True
+    limit = -1 if budget is None else budget
     active = set()
     # frames: [iterator, closer, is_dict, key, first, container_id]
     stack = []
     value = root
     while True:
         kind = type(value)
-        try:
-            text = _scalar(value, kind) if kind is not list and kind is not dict else None
-        except Lossy as reason:
-            raise Lossy("%s is %s" % (_path(stack), reason)) from None
+        # fast paths for the common scalars; everything else goes through _scalar
+        if kind is str:
+            text = _json_str(value)
+            if not text.isascii():
+                text = escape_string(value)
+        elif kind is int and -_SAFE <= value <= _SAFE:
+            text = _int_repr(value)
+        elif kind is list or kind is dict:
+            text = None
+        else:
+            try:
+                text = _scalar(value, kind)
+            except Lossy as reason:
+                raise Lossy("%s is %s" % (_path(stack), reason)) from None
         if text is None:
             if kind is list or kind is dict:
                 ident = id(value)
@@ -179,12 +192,9 @@ def encode(root, budget=None):
                     description = "an unrenderable object"
                 raise Lossy("%s is %s" % (_path(stack), description))
         size += _byte_len(text)
-        if building:
-            if budget is not None and size > budget:
-                building = False
-                parts = None
-            else:
-                parts.append(text)
+        if size > limit >= 0:
+            return None, size
+        parts.append(text)
         # find the next value: close finished containers, emit separators and keys
         while stack:
             frame = stack[-1]
@@ -196,8 +206,7 @@ def encode(root, budget=None):
                 stack.pop()
                 active.discard(frame[5])
                 size += 1
-                if building:
-                    parts.append(frame[1])
+                parts.append(frame[1])
                 continue
             piece = "" if frame[4] else ","
             if frame[2]:
@@ -213,17 +222,15 @@ def encode(root, budget=None):
             frame[4] = False
             if piece:
                 size += _byte_len(piece)
-                if building:
-                    parts.append(piece)
+                parts.append(piece)
             break
         else:
             break
-        if building and budget is not None and size > budget:
-            building = False
-            parts = None
-    if building and budget is not None and size > budget:
-        building = False
-    return ("".join(parts) if building else None), size
+        if size > limit >= 0:
+            return None, size
+    if size > limit >= 0:
+        return None, size
+    return "".join(parts), size
 
 
 def _parse_int(text):
