@@ -62,7 +62,8 @@ export class SparePool<S extends Spare> {
 
   // Hands over a never-used spare launched with `key`, or undefined when the run must start cold.
   // A spare still starting is awaited: it is further along than a cold start would be. Starts nothing itself.
-  async take(key: SpareKey): Promise<S | undefined> {
+  // An abort while waiting returns undefined at once and leaves the spare in the pool for the next run.
+  async take(key: SpareKey, signal?: AbortSignal): Promise<S | undefined> {
     if (this.#size === 0 || this.#disposed) return undefined;
     this.#retireOtherConfigs(key);
     const slots = this.#slots.get(key.language) ?? [];
@@ -72,7 +73,12 @@ export class SparePool<S extends Spare> {
     for (let i = 0; i < candidates && found === undefined; i++) {
       const slot = slots.shift();
       if (slot === undefined) break;
-      const ok = slot.readyNow || (await slot.spare.ready);
+      const ok = slot.readyNow || (await untilAborted(slot.spare.ready, signal));
+      if (ok === 'aborted') {
+        if (this.#disposed || this.#slots.get(key.language) !== slots) this.#discard(slot.spare);
+        else slots.unshift(slot);
+        return undefined;
+      }
       if (ok && slot.spare.alive() && !this.#disposed) found = slot.spare;
       else this.#discard(slot.spare);
     }
@@ -164,4 +170,17 @@ export class SparePool<S extends Spare> {
     this.#discarding.add(done);
     void done.then(() => this.#discarding.delete(done));
   }
+}
+
+function untilAborted(ready: Promise<boolean>, signal: AbortSignal | undefined): Promise<boolean | 'aborted'> {
+  if (signal === undefined) return ready;
+  if (signal.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    void ready.then((ok) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(ok);
+    });
+  });
 }

@@ -64,7 +64,15 @@ export async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): 
 
   const session = new RunSession(spec, planned.report);
   const start = (): NodeChildProcess => new NodeChildProcess(planned.launch);
-  let child = await deps.spares?.take(planned.key);
+  let child = await deps.spares?.take(planned.key, spec.signal);
+  if (spec.signal?.aborted) {
+    // aborted just after a spare was handed over: it never ran anything, but it serves nobody now
+    if (child !== undefined) {
+      await child.discard();
+      deps.spares?.refill(planned.key, () => new NodeChildProcess(planned.launch));
+    }
+    return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
+  }
   if (child === undefined) {
     try {
       child = start();

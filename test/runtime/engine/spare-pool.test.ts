@@ -72,6 +72,21 @@ describe('SparePool policy', () => {
     await pool.dispose();
   });
 
+  test('an abort while a spare is still starting returns at once and leaves the spare for the next run', async () => {
+    ScriptedSpare.started = [];
+    const pool = new SparePool<ScriptedSpare>(1);
+    void pool.warm(key('a'), startFor('a'));
+    const controller = new AbortController();
+    const taking = pool.take(key('a'), controller.signal);
+    controller.abort();
+    expect(await taking).toBeUndefined();
+    expect(ScriptedSpare.started[0]?.discarded).toBe(false);
+    ScriptedSpare.started[0]?.up();
+    expect(await pool.take(key('a'))).toBe(ScriptedSpare.started[0]);
+    expect(ScriptedSpare.started).toHaveLength(1);
+    await pool.dispose();
+  });
+
   test('a spare that died while idle is discarded and the run starts cold', async () => {
     ScriptedSpare.started = [];
     const pool = new SparePool<ScriptedSpare>(1);
