@@ -1,4 +1,5 @@
 // Where the harness keeps its toolchain cache, results and temporary state; one place so every step agrees.
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -8,10 +9,13 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_MAJOR = '24';
 
-// Resolves the toolchain cache: PTC_E2E_CACHE when set, else .cache/vscode-e2e in the repo (gitignored).
+// Resolves the toolchain cache (about 700 MB, shared by every clone on the machine): PTC_E2E_CACHE when set, else
+// $XDG_CACHE_HOME/ptc-playground/vscode-e2e (~/.cache/...). Outside the repo, so `vsce` never walks it.
 export function cacheDir(env = process.env) {
   const fromEnv = env.PTC_E2E_CACHE;
-  return fromEnv && fromEnv.trim() !== '' ? path.resolve(fromEnv) : path.join(REPO_ROOT, '.cache', 'vscode-e2e');
+  if (fromEnv && fromEnv.trim() !== '') return path.resolve(fromEnv);
+  const xdg = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.trim() !== '' ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
+  return path.join(xdg, 'ptc-playground', 'vscode-e2e');
 }
 
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results', 'vscode');

@@ -181,7 +181,8 @@ export async function runUiSuite({ browser, server, resultsDir }) {
         if (textLum === undefined) throw new Error('no rendered result found to read its text colour');
         if (wantDark ? textLum < 0.5 : textLum > 0.5) throw new Error(`the rendered output's text is not styled for ${kind} (luminance ${textLum.toFixed(2)})`);
         // at the tall viewport every cell is rendered, so a clip of one cell's row holds its code and its output
-        const cells = page.locator('.notebook-editor .code-cell-row');
+        // the list row (sized by the notebook list to hold the code, the status line and the outputs)
+        const cells = page.locator('.notebook-editor .monaco-list-row').filter({ has: page.locator('.code-cell-row') });
         const files = {
           cell: path.join(resultsDir, `tour-${kind}-cell.png`),
           failure: path.join(resultsDir, `tour-${kind}-failure.png`),

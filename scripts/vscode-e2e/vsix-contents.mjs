@@ -9,16 +9,20 @@ import { REPO_ROOT } from './paths.mjs';
 
 const ROOT_FILES = new Set(['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png']);
 const REQUIRED_ROOT_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png'];
+// the extension host bundle loads these: the Node child bootstrap, the webviews, and esbuild for bindings modules
+const DIST_DIRS = ['dist/runtime/', 'dist/webview/', 'dist/node_modules/'];
+const REQUIRED_DIST_FILES = ['dist/runtime/node-child.cjs', 'dist/webview/inspector.js', 'dist/node_modules/esbuild/lib/main.js'];
 
 // Returns the reason a packaged path is not allowed, or undefined when it is.
 export function disallowedReason(file) {
   if (ROOT_FILES.has(file)) return undefined;
   if (file.endsWith('.map')) return 'source map (production builds have none)';
-  if (file.startsWith('dist/')) return undefined;
+  if (file === 'dist/extension.cjs' || DIST_DIRS.some((dir) => file.startsWith(dir))) return undefined;
+  if (file.startsWith('dist/')) return 'a bundle the extension does not load (the CLI and bench bundles stay out of the VSIX)';
   if (file.startsWith('python/')) {
     return file.endsWith('.py') && !file.includes('/__pycache__/') ? undefined : 'not a Python source file';
   }
-  return 'outside the allow-list (dist/**, python/**/*.py and the root metadata files)';
+  return 'outside the allow-list (the extension bundles under dist/, python/**/*.py and the root metadata files)';
 }
 
 // Files the manifest points at (main, renderer and inspector entry points) must be packaged.
@@ -59,7 +63,7 @@ export async function checkVsixContents() {
     if (reason) problems.push(`${file}: ${reason}`);
   }
   const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-  for (const required of [...REQUIRED_ROOT_FILES, ...manifestEntryPoints(manifest)]) {
+  for (const required of [...REQUIRED_ROOT_FILES, ...REQUIRED_DIST_FILES, ...manifestEntryPoints(manifest)]) {
     if (!files.includes(required)) problems.push(`${required}: required but not packaged${existsSync(path.join(REPO_ROOT, required)) ? '' : ' (the file does not exist; run the build)'}`);
   }
   if (typeof manifest.main !== 'string') problems.push('package.json: no "main" entry point, so the VSIX would carry no extension code');

@@ -39,10 +39,12 @@ afterAll(async () => {
 
 describe('VSIX allow-list', () => {
   it('ships the bundles, the Python runner and the root metadata only', () => {
-    for (const ok of ['dist/extension.cjs', 'dist/webview/renderer.js', 'dist/node_modules/esbuild/lib/main.js', 'python/ptc_runner.py', 'package.json', 'README.md', 'LICENSE', 'icon.png', 'CHANGELOG.md']) {
+    for (const ok of ['dist/extension.cjs', 'dist/runtime/node-child.cjs', 'dist/webview/renderer.js', 'dist/node_modules/esbuild/lib/main.js', 'dist/node_modules/@esbuild/linux-x64/bin/esbuild', 'python/ptc_runner.py', 'package.json', 'README.md', 'LICENSE', 'icon.png', 'CHANGELOG.md']) {
       expect(h.disallowedReason(ok), ok).toBeUndefined();
     }
     expect(h.disallowedReason('dist/extension.cjs.map')).toMatch(/source map/);
+    expect(h.disallowedReason('dist/cli.mjs')).toMatch(/does not load/);
+    expect(h.disallowedReason('dist/bench/runtime.mjs')).toMatch(/does not load/);
     expect(h.disallowedReason('python/__pycache__/ptc_wire.cpython-311.pyc')).toMatch(/not a Python source/);
     for (const bad of ['extension/extension.ts', 'node_modules/zod/index.js', 'test/vscode/tour.vscode.test.ts', '.cache/vscode-e2e/x', 'examples/tour.ptcnb']) {
       expect(h.disallowedReason(bad), bad).toMatch(/outside the allow-list/);
