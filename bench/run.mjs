@@ -201,6 +201,7 @@ const targets = evaluateTargets(results);
 const report = {
   generatedAt: new Date().toISOString(),
   mode: quick ? 'quick' : 'full',
+  commit: gitCommit(),
   durationS: Math.round((Date.now() - benchStarted) / 1000),
   machine: {
     cpus: os.cpus().length,
@@ -231,6 +232,14 @@ function resolvePython() {
   const r = spawnSync('python3', ['-I', '-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', timeout: 20_000 });
   const exe = r.status === 0 ? r.stdout.trim() : '';
   return exe.length > 0 ? exe : undefined;
+}
+
+// The measured code: HEAD, marked when the working tree differs from it.
+function gitCommit() {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).stdout?.trim();
+  if (!head) return null;
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'runtime', 'python', 'bench', 'scripts'], { cwd: repo, encoding: 'utf8' }).stdout?.trim();
+  return dirty ? `${head} (+ uncommitted changes)` : head;
 }
 
 function pythonVersion(exe) {
