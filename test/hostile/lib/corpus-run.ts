@@ -55,7 +55,7 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
       program: fixtures.render(entry.source),
       bindings: [tools.namespace],
       cwd: outsideDir,
-      ...defaultOptions(entry.language),
+      ...defaultOptions(entry),
       ...entry.options,
     });
     result = await ctx.runtime.run(spec);
