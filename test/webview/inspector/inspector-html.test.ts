@@ -22,6 +22,13 @@ describe('inspectorHtml', () => {
     expect(html.match(/<script/g)).toHaveLength(1);
   });
 
+  test("takes code-server's two-expression cspSource but no keyword that loosens the policy", () => {
+    const html = inspectorHtml({ ...options, cspSource: "'self' https://*.vscode-cdn.net" });
+    expect(html).toContain("style-src 'self' https://*.vscode-cdn.net 'nonce-AbCdEfGhIjKlMnOpQrStUvWx'");
+    expect(() => inspectorHtml({ ...options, cspSource: "'self' 'unsafe-inline'" })).toThrow(/cspSource must be/);
+    expect(() => inspectorHtml({ ...options, cspSource: "'unsafe-eval'" })).toThrow(TypeError);
+  });
+
   test('escapes the script URI into its attribute', () => {
     const html = inspectorHtml({ ...options, scriptUri: 'https://x/a.js?"><script>alert(1)</script>' });
     expect(html).toContain('src="https://x/a.js?&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
