@@ -210,11 +210,15 @@ def main():
     limit_message = "outer output exceeded %d bytes" % ledger.max_bytes
     state = {"settled": False}
 
+    linger = channel.linger
+
     def finish(text):
         if not state["settled"]:
             state["settled"] = True
             send(text)
-        _exit(0)
+        # wait for the host to end this process: exiting with its replies unread would fail the host's next reply
+        # write (EPIPE), and Node drops the socket, with the unread done frame, on a write error
+        linger()
 
     def fail(kind, message, location=None):
         parts = ['{"type":"done","error":{"kind":"', kind, '","message":', escape_string(message)]

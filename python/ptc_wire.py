@@ -91,6 +91,15 @@ class Channel:
             return None
         return frame if type(frame) is dict else None
 
+    def linger(self):
+        """After `done`: read and drop host traffic until the host kills this process or goes away."""
+        read = self._read
+        try:
+            while read(self.fd, 1 << 16):
+                pass
+        finally:
+            self._exit(0)
+
     def read_blocking(self):
         """Next well-formed frame; exits quietly when the host went away."""
         while True:
