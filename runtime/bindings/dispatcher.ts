@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { BindingNamespace, CallContext } from '../api.js';
 import { checkLossless, encodeChecked } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
@@ -28,6 +29,8 @@ export class CallDispatcher {
 
   constructor(private readonly options: DispatcherOptions) {
     this.#expected = options.firstId;
+    // every in-flight handler listens on the run's signal: up to maxPendingCalls listeners is by design, not a leak
+    setMaxListeners(0, this.#abort.signal);
     for (const ns of options.namespaces) this.#byGlobal.set(ns.global, ns);
   }
 
