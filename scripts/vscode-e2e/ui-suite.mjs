@@ -81,11 +81,23 @@ async function outputTextLuminance(page) {
   return undefined;
 }
 
-// The page area of one notebook row (code, status and outputs), for a clipped screenshot.
-async function rowClip(row) {
-  const box = await row.boundingBox();
-  if (!box || box.height < 50) throw new Error('the cell row to photograph is not rendered');
-  return { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, 2400) };
+// The page area of the nth code cell with its outputs: from its list row's top to the next row's top (outputs are
+// drawn in a webview laid over the gap the list leaves below the cell's editor).
+async function cellClip(page, n) {
+  const clip = await page.evaluate((index) => {
+    const rows = [...document.querySelectorAll('.notebook-editor .monaco-list-row')]
+      .map((el) => ({ el, rect: el.getBoundingClientRect() }))
+      .filter((r) => r.rect.height > 0)
+      .sort((a, b) => a.rect.top - b.rect.top);
+    const code = rows.filter((r) => r.el.classList.contains('code-cell-row') || r.el.querySelector('.code-cell-row'));
+    const row = code[index];
+    if (!row) return undefined;
+    const next = rows.find((r) => r.rect.top > row.rect.top + 1);
+    const bottom = next ? next.rect.top : row.rect.bottom;
+    return { x: row.rect.left, y: row.rect.top, width: row.rect.width, height: Math.min(bottom - row.rect.top, 2400) };
+  }, n);
+  if (!clip || clip.height < 50) throw new Error(`code cell ${n + 1} is not rendered, so it cannot be photographed`);
+  return clip;
 }
 
 export async function runUiSuite({ browser, server, resultsDir }) {
@@ -181,15 +193,13 @@ export async function runUiSuite({ browser, server, resultsDir }) {
         if (textLum === undefined) throw new Error('no rendered result found to read its text colour');
         if (wantDark ? textLum < 0.5 : textLum > 0.5) throw new Error(`the rendered output's text is not styled for ${kind} (luminance ${textLum.toFixed(2)})`);
         // at the tall viewport every cell is rendered, so a clip of one cell's row holds its code and its output
-        // the list row (sized by the notebook list to hold the code, the status line and the outputs)
-        const cells = page.locator('.notebook-editor .monaco-list-row').filter({ has: page.locator('.code-cell-row') });
         const files = {
           cell: path.join(resultsDir, `tour-${kind}-cell.png`),
           failure: path.join(resultsDir, `tour-${kind}-failure.png`),
           full: path.join(resultsDir, `tour-${kind}.png`),
         };
-        await page.screenshot({ path: files.cell, clip: await rowClip(cells.nth(CELL_SHOT)) });
-        await page.screenshot({ path: files.failure, clip: await rowClip(cells.nth(FAILURE_SHOT)) });
+        await page.screenshot({ path: files.cell, clip: await cellClip(page, CELL_SHOT) });
+        await page.screenshot({ path: files.failure, clip: await cellClip(page, FAILURE_SHOT) });
         await page.setViewportSize(WIDE);
         await wb.runCommand(page, 'Notebook: Focus First Cell').catch(() => {});
         await new Promise((r) => setTimeout(r, 1000));
