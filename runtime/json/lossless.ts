@@ -1,21 +1,37 @@
 import type { JsonValue } from '../protocol/json-value.js';
 
-// Intrinsics captured at load: the child bundles this module next to model code that may patch globals.
-const isArray = Array.isArray;
-const getPrototypeOf = Object.getPrototypeOf;
-const objectKeys = Object.keys;
-const getOwnPropertyNames = Object.getOwnPropertyNames;
-const getOwnPropertySymbols = Object.getOwnPropertySymbols;
-const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
-const numberIsFinite = Number.isFinite;
-const objectIs = Object.is;
-const ObjectProto = Object.prototype;
-const ArrayProto = Array.prototype;
-const stringify = JSON.stringify;
-const parse = JSON.parse;
-const RangeErrorCtor = RangeError;
-const StringCtor = String;
+import {
+  ArrayIsArray as isArray,
+  ArrayPrototype as ArrayProto,
+  ArrayPrototypeJoin as join,
+  ArrayPrototypeSort as sort,
+  JSONParse as parse,
+  JSONStringify as stringify,
+  NumberIsFinite as numberIsFinite,
+  ObjectCreate,
+  ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor as getOwnPropertyDescriptor,
+  ObjectGetOwnPropertyNames as getOwnPropertyNames,
+  ObjectGetOwnPropertySymbols as getOwnPropertySymbols,
+  ObjectGetPrototypeOf as getPrototypeOf,
+  ObjectIs as objectIs,
+  ObjectKeys as objectKeys,
+  ObjectPrototype as ObjectProto,
+  ObjectPrototypeHasOwnProperty as hasOwn,
+  FunctionPrototypeHasInstance,
+  RangeErrorCtor,
+  RegExpPrototypeExec,
+  SetCtor,
+  SetPrototypeAdd,
+  SetPrototypeDelete,
+  SetPrototypeHas,
+  StringCtor,
+  StringPrototypeCharCodeAt as charCodeAt,
+  StringPrototypeSlice as slice,
+} from './primordials.js';
 
+// The Node child runs these after model code that may patch Array/String/Set prototypes: captured intrinsics only,
+// and stacks grown by index with their own counters (no push/pop/iterators).
 export type LosslessCheck = { ok: true; depth: number } | { ok: false; reason: string };
 
 // Native JSON recurses; beyond this depth we switch to the iterative encoder/decoder.
@@ -40,61 +56,66 @@ function describe(value: unknown): string {
 // Checks, without recursion, that a value is lossless JSON: finite numbers, no -0, dense arrays, plain objects, no cycles.
 export function checkLossless(root: unknown): LosslessCheck {
   type Item = { value: unknown; depth: number; parent: Item | null; key: string | number };
+  type Exit = { obj: object; at: number };
   const stack: Item[] = [{ value: root, depth: 1, parent: null, key: '$' }];
-  const onPath = new Set<object>();
-  const exits: { obj: object; at: number }[] = [];
+  let top = 1;
+  const onPath = new SetCtor<object>();
+  const exits: Exit[] = [];
+  let exitTop = 0;
   let maxDepth = 0;
-  while (stack.length > 0) {
-    const item = stack.pop() as Item;
-    while (exits.length > 0 && (exits[exits.length - 1] as { at: number }).at >= item.depth) {
-      onPath.delete((exits.pop() as { obj: object }).obj);
+  while (top > 0) {
+    const item = stack[--top] as Item;
+    while (exitTop > 0 && (exits[exitTop - 1] as Exit).at >= item.depth) {
+      SetPrototypeDelete(onPath, (exits[--exitTop] as Exit).obj);
     }
-    const { value, depth } = item;
-    const path = (): string => pathOf(item);
+    const value = item.value;
+    const depth = item.depth;
     if (depth > maxDepth) maxDepth = depth;
     if (value === null || typeof value === 'boolean' || typeof value === 'string') continue;
     if (typeof value === 'number') {
-      if (!numberIsFinite(value) || objectIs(value, -0)) return { ok: false, reason: `${path()} is ${describe(value)}` };
+      if (!numberIsFinite(value) || objectIs(value, -0)) return { ok: false, reason: `${pathOf(item)} is ${describe(value)}` };
       continue;
     }
-    if (typeof value !== 'object') return { ok: false, reason: `${path()} is ${describe(value)}` };
-    if (onPath.has(value)) return { ok: false, reason: `${path()} is a cycle` };
+    if (typeof value !== 'object') return { ok: false, reason: `${pathOf(item)} is ${describe(value)}` };
+    if (SetPrototypeHas(onPath, value)) return { ok: false, reason: `${pathOf(item)} is a cycle` };
     if (isArray(value)) {
       const names = getOwnPropertyNames(value);
-      if (names.length !== value.length + 1) return { ok: false, reason: `${path()} is a sparse or decorated array` };
-      onPath.add(value);
-      exits.push({ obj: value, at: depth });
-      for (let i = value.length - 1; i >= 0; i--) {
+      const length = (value as unknown[]).length;
+      if (names.length !== length + 1) return { ok: false, reason: `${pathOf(item)} is a sparse or decorated array` };
+      SetPrototypeAdd(onPath, value);
+      exits[exitTop++] = { obj: value, at: depth };
+      for (let i = length - 1; i >= 0; i--) {
         const d = getOwnPropertyDescriptor(value, i);
-        if (d === undefined || !('value' in d)) return { ok: false, reason: `${path()}[${i}] is a hole or accessor` };
-        stack.push({ value: d.value, depth: depth + 1, parent: item, key: i });
+        // hasOwn, not `in`: a `value` planted on Object.prototype must not pass an accessor off as data
+        if (d === undefined || !hasOwn(d, 'value')) return { ok: false, reason: `${pathOf(item)}[${i}] is a hole or accessor` };
+        stack[top++] = { value: d.value, depth: depth + 1, parent: item, key: i };
       }
       continue;
     }
-    if (!isPlainObject(value)) return { ok: false, reason: `${path()} is ${describe(value)}` };
-    if (getOwnPropertySymbols(value).length > 0) return { ok: false, reason: `${path()} has symbol keys` };
+    if (!isPlainObject(value)) return { ok: false, reason: `${pathOf(item)} is ${describe(value)}` };
+    if (getOwnPropertySymbols(value).length > 0) return { ok: false, reason: `${pathOf(item)} has symbol keys` };
     const names = getOwnPropertyNames(value);
-    if (names.length !== objectKeys(value).length) return { ok: false, reason: `${path()} has non-enumerable keys` };
-    onPath.add(value);
-    exits.push({ obj: value, at: depth });
+    if (names.length !== objectKeys(value).length) return { ok: false, reason: `${pathOf(item)} has non-enumerable keys` };
+    SetPrototypeAdd(onPath, value);
+    exits[exitTop++] = { obj: value, at: depth };
     for (let i = names.length - 1; i >= 0; i--) {
       const key = names[i] as string;
       const d = getOwnPropertyDescriptor(value, key);
-      if (d === undefined || !('value' in d)) return { ok: false, reason: `${path()}.${key} is an accessor` };
-      stack.push({ value: d.value, depth: depth + 1, parent: item, key });
+      if (d === undefined || !hasOwn(d, 'value')) return { ok: false, reason: `${pathOf(item)}.${key} is an accessor` };
+      stack[top++] = { value: d.value, depth: depth + 1, parent: item, key };
     }
   }
   return { ok: true, depth: maxDepth };
 }
 
 function pathOf(item: { parent: unknown; key: string | number }): string {
-  const parts: string[] = [];
+  let path = '';
   let at: { parent: unknown; key: string | number } | null = item;
   while (at !== null) {
-    parts.push(typeof at.key === 'number' ? `[${at.key}]` : at.parent === null ? at.key : `.${at.key}`);
+    path = (typeof at.key === 'number' ? `[${at.key}]` : at.parent === null ? at.key : `.${at.key}`) + path;
     at = at.parent as { parent: unknown; key: string | number } | null;
   }
-  return parts.reverse().join('');
+  return path;
 }
 
 // Serialises an already-checked value; iterative past the native recursion limit.
@@ -105,44 +126,50 @@ export function encodeChecked(value: JsonValue, depth: number): string {
     try {
       return stringify(value);
     } catch (error) {
-      if (!(error instanceof RangeErrorCtor)) throw error;
+      if (!isRangeError(error)) throw error;
     }
   }
-  return encodeIterative(value);
+  return encodeJson(value, false);
 }
 
-function encodeIterative(root: JsonValue): string {
+const isRangeError = (error: unknown): boolean => FunctionPrototypeHasInstance(RangeErrorCtor, error);
+
+// Iterative JSON text of a checked value (never consults toJSON); `sorted` gives canonical key order.
+function encodeJson(root: JsonValue, sorted: boolean): string {
   const out: string[] = [];
-  type Frame = { kind: 'value'; value: JsonValue } | { kind: 'text'; text: string };
-  const stack: Frame[] = [{ kind: 'value', value: root }];
-  while (stack.length > 0) {
-    const frame = stack.pop() as Frame;
-    if (frame.kind === 'text') {
-      out.push(frame.text);
+  let outTop = 0;
+  // a string is literal output text, a box a value still to encode
+  const stack: (string | { value: JsonValue })[] = [{ value: root }];
+  let top = 1;
+  while (top > 0) {
+    const frame = stack[--top] as string | { value: JsonValue };
+    if (typeof frame === 'string') {
+      out[outTop++] = frame;
       continue;
     }
     const value = frame.value;
     if (value === null || typeof value !== 'object') {
-      out.push(stringify(value));
+      out[outTop++] = stringify(value);
     } else if (isArray(value)) {
-      out.push('[');
-      stack.push({ kind: 'text', text: ']' });
+      out[outTop++] = '[';
+      stack[top++] = ']';
       for (let i = value.length - 1; i >= 0; i--) {
-        stack.push({ kind: 'value', value: value[i] as JsonValue });
-        if (i > 0) stack.push({ kind: 'text', text: ',' });
+        stack[top++] = { value: value[i] as JsonValue };
+        if (i > 0) stack[top++] = ',';
       }
     } else {
-      out.push('{');
-      stack.push({ kind: 'text', text: '}' });
+      out[outTop++] = '{';
+      stack[top++] = '}';
       const keys = objectKeys(value);
+      if (sorted) sort(keys);
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
-        stack.push({ kind: 'value', value: value[key] as JsonValue });
-        stack.push({ kind: 'text', text: (i > 0 ? ',' : '') + stringify(key) + ':' });
+        stack[top++] = { value: value[key] as JsonValue };
+        stack[top++] = (i > 0 ? ',' : '') + stringify(key) + ':';
       }
     }
   }
-  return out.join('');
+  return join(out, '');
 }
 
 export type EncodeResult = { ok: true; text: string } | { ok: false; reason: string };
@@ -162,7 +189,7 @@ export function decodeLossless(text: string): DecodeResult {
   try {
     value = parse(text);
   } catch (error) {
-    if (!(error instanceof RangeErrorCtor)) return { ok: false, reason: 'malformed JSON' };
+    if (!isRangeError(error)) return { ok: false, reason: 'malformed JSON' };
     const deep = parseIterative(text);
     if (!deep.ok) return deep;
     value = deep.value;
@@ -177,11 +204,12 @@ export function parseIterative(text: string): DecodeResult {
   const n = text.length;
   type Container = { kind: 'array'; value: JsonValue[] } | { kind: 'object'; value: Record<string, JsonValue>; key: string | undefined };
   const stack: Container[] = [];
+  let top = 0;
   let result: JsonValue | undefined;
   let done = false;
   const ws = () => {
     while (i < n) {
-      const c = text.charCodeAt(i);
+      const c = charCodeAt(text, i);
       if (c === 32 || c === 9 || c === 10 || c === 13) i++;
       else break;
     }
@@ -189,18 +217,24 @@ export function parseIterative(text: string): DecodeResult {
   const fail = (why: string): DecodeResult => ({ ok: false, reason: `malformed JSON (${why} at ${i})` });
   const scalarEnd = /[,\]}\s]/g;
   const place = (v: JsonValue): boolean => {
-    const top = stack[stack.length - 1];
-    if (top === undefined) {
+    const parent = top > 0 ? stack[top - 1] : undefined;
+    if (parent === undefined) {
       if (done) return false;
       result = v;
       done = true;
       return true;
     }
-    if (top.kind === 'array') top.value.push(v);
+    if (parent.kind === 'array') parent.value[parent.value.length] = v;
     else {
-      if (top.key === undefined) return false;
-      Object.defineProperty(top.value, top.key, { value: v, enumerable: true, writable: true, configurable: true });
-      top.key = undefined;
+      if (parent.key === undefined) return false;
+      // a null-prototype descriptor: `get`/`set` planted on Object.prototype must not be read as part of it
+      const descriptor = ObjectCreate(null) as PropertyDescriptor;
+      descriptor.value = v;
+      descriptor.enumerable = true;
+      descriptor.writable = true;
+      descriptor.configurable = true;
+      ObjectDefineProperty(parent.value, parent.key, descriptor);
+      parent.key = undefined;
     }
     return true;
   };
@@ -209,43 +243,43 @@ export function parseIterative(text: string): DecodeResult {
     ws();
     if (i >= n) break;
     const c = text[i] as string;
-    const top = stack[stack.length - 1];
+    const current = top > 0 ? stack[top - 1] : undefined;
     if (!expectValue) {
-      if (c === ',' && top !== undefined) {
+      if (c === ',' && current !== undefined) {
         i++;
         expectValue = true;
-        if (top.kind === 'object') {
+        if (current.kind === 'object') {
           ws();
           if (text[i] !== '"') return fail('expected key');
         }
         continue;
       }
-      if (c === ']' && top?.kind === 'array') {
+      if (c === ']' && current?.kind === 'array') {
         i++;
-        stack.pop();
-        if (!place(top.value)) return fail('misplaced value');
+        top--;
+        if (!place(current.value)) return fail('misplaced value');
         continue;
       }
-      if (c === '}' && top?.kind === 'object') {
+      if (c === '}' && current?.kind === 'object') {
         i++;
-        stack.pop();
-        if (!place(top.value)) return fail('misplaced value');
+        top--;
+        if (!place(current.value)) return fail('misplaced value');
         continue;
       }
       return fail('unexpected character');
     }
-    if (top?.kind === 'object' && top.key === undefined) {
-      if (c === '}' && objectKeys(top.value).length === 0) {
+    if (current?.kind === 'object' && current.key === undefined) {
+      if (c === '}' && objectKeys(current.value).length === 0) {
         i++;
-        stack.pop();
-        if (!place(top.value)) return fail('misplaced value');
+        top--;
+        if (!place(current.value)) return fail('misplaced value');
         expectValue = false;
         continue;
       }
       if (c !== '"') return fail('expected key');
       const end = scanString(text, i);
       if (end < 0) return fail('bad string');
-      top.key = parse(text.slice(i, end)) as string;
+      current.key = parse(slice(text, i, end)) as string;
       i = end;
       ws();
       if (text[i] !== ':') return fail('expected colon');
@@ -254,11 +288,11 @@ export function parseIterative(text: string): DecodeResult {
     }
     if (c === '[') {
       i++;
-      stack.push({ kind: 'array', value: [] });
+      stack[top++] = { kind: 'array', value: [] };
       ws();
       if (text[i] === ']') {
         i++;
-        const arr = stack.pop() as Container;
+        const arr = stack[--top] as Container;
         if (!place(arr.value)) return fail('misplaced value');
         expectValue = false;
       }
@@ -266,22 +300,22 @@ export function parseIterative(text: string): DecodeResult {
     }
     if (c === '{') {
       i++;
-      stack.push({ kind: 'object', value: {}, key: undefined });
+      stack[top++] = { kind: 'object', value: {}, key: undefined };
       continue;
     }
-    if (c === ']' && top?.kind === 'array' && top.value.length === 0) return fail('unexpected ]');
+    if (c === ']' && current?.kind === 'array' && current.value.length === 0) return fail('unexpected ]');
     let end: number;
     if (c === '"') {
       end = scanString(text, i);
       if (end < 0) return fail('bad string');
     } else {
       scalarEnd.lastIndex = i;
-      const m = scalarEnd.exec(text);
+      const m = RegExpPrototypeExec(scalarEnd, text);
       end = m === null ? n : m.index;
     }
     let v: JsonValue;
     try {
-      v = parse(text.slice(i, end)) as JsonValue;
+      v = parse(slice(text, i, end)) as JsonValue;
     } catch {
       return fail('bad scalar');
     }
@@ -289,14 +323,14 @@ export function parseIterative(text: string): DecodeResult {
     if (!place(v)) return fail('misplaced value');
     expectValue = false;
   }
-  if (stack.length > 0 || !done) return fail('unexpected end');
+  if (top > 0 || !done) return fail('unexpected end');
   return { ok: true, value: result as JsonValue };
 }
 
 function scanString(text: string, start: number): number {
   let i = start + 1;
   while (i < text.length) {
-    const c = text.charCodeAt(i);
+    const c = charCodeAt(text, i);
     if (c === 92) i += 2;
     else if (c === 34) return i + 1;
     else i++;
@@ -306,34 +340,5 @@ function scanString(text: string, start: number): number {
 
 // Canonical JSON (sorted keys) used to match replayed calls regardless of key order.
 export function canonicalJson(value: JsonValue): string {
-  const out: string[] = [];
-  type Frame = { kind: 'value'; value: JsonValue } | { kind: 'text'; text: string };
-  const stack: Frame[] = [{ kind: 'value', value }];
-  while (stack.length > 0) {
-    const frame = stack.pop() as Frame;
-    if (frame.kind === 'text') {
-      out.push(frame.text);
-      continue;
-    }
-    const v = frame.value;
-    if (v === null || typeof v !== 'object') out.push(stringify(v));
-    else if (isArray(v)) {
-      out.push('[');
-      stack.push({ kind: 'text', text: ']' });
-      for (let i = v.length - 1; i >= 0; i--) {
-        stack.push({ kind: 'value', value: v[i] as JsonValue });
-        if (i > 0) stack.push({ kind: 'text', text: ',' });
-      }
-    } else {
-      out.push('{');
-      stack.push({ kind: 'text', text: '}' });
-      const keys = objectKeys(v).sort();
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i] as string;
-        stack.push({ kind: 'value', value: v[key] as JsonValue });
-        stack.push({ kind: 'text', text: (i > 0 ? ',' : '') + stringify(key) + ':' });
-      }
-    }
-  }
-  return out.join('');
+  return encodeJson(value, true);
 }

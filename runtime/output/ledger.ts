@@ -1,6 +1,15 @@
 // One byte ledger for logs and the completion (reference §3.4): the JSON size of the `logs` array plus the value.
-const stringify = JSON.stringify;
-const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
+import {
+  BufferByteLength,
+  JSONStringify as stringify,
+  MathCeil,
+  MathMin,
+  StringPrototypeCharCodeAt as charCodeAt,
+  StringPrototypeSlice as slice,
+} from '../json/primordials.js';
+
+// The Node child uses this ledger after model code may have patched prototypes: captured intrinsics, no push/pop.
+const byteLength = (text: string): number => BufferByteLength(text, 'utf8');
 
 export function jsonStringCost(text: string): number {
   return byteLength(stringify(text));
@@ -11,9 +20,9 @@ export function fittingPrefix(text: string, budget: number): string {
   if (budget < 2) return '';
   if (jsonStringCost(text) <= budget) return text;
   let lo = 0;
-  let hi = Math.min(text.length, budget);
+  let hi = MathMin(text.length, budget);
   while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
+    const mid = MathCeil((lo + hi) / 2);
     if (jsonStringCost(cut(text, mid)) <= budget) lo = mid;
     else hi = mid - 1;
   }
@@ -22,8 +31,8 @@ export function fittingPrefix(text: string, budget: number): string {
 
 function cut(text: string, end: number): string {
   // never split a surrogate pair
-  const last = text.charCodeAt(end - 1);
-  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, end - 1) : text.slice(0, end);
+  const last = charCodeAt(text, end - 1);
+  return last >= 0xd800 && last <= 0xdbff ? slice(text, 0, end - 1) : slice(text, 0, end);
 }
 
 export interface LedgerEntry {
@@ -49,20 +58,26 @@ export class OutputLedger {
   // Appends a log entry; on overflow keeps the fitting prefix and refuses everything after.
   addLog(text: string, stream: 'stdout' | 'stderr'): boolean {
     if (this.#overflowed) return false;
-    const separator = this.entries.length > 0 ? 1 : 0;
+    const entries = this.entries;
+    const separator = entries.length > 0 ? 1 : 0;
     const cost = jsonStringCost(text) + separator;
     if (this.#used + cost <= this.maxBytes) {
-      this.entries.push({ text, stream });
+      entries[entries.length] = { text, stream };
       this.#used += cost;
       return true;
     }
     this.#overflowed = true;
     const prefix = fittingPrefix(text, this.maxBytes - this.#used - separator);
     if (prefix.length > 0) {
-      this.entries.push({ text: prefix, stream });
+      entries[entries.length] = { text: prefix, stream };
       this.#used += jsonStringCost(prefix) + separator;
     }
     return false;
+  }
+
+  // The entry at `index`, or undefined past the end (never reads a missing index, which would consult Array.prototype).
+  entryAt(index: number): LedgerEntry | undefined {
+    return index < this.entries.length ? this.entries[index] : undefined;
   }
 
   // Whether a completion (value JSON or failure message) of `bytes` still fits next to the logs.
@@ -72,14 +87,16 @@ export class OutputLedger {
 
   // Drops trailing log text until `bytes` more fit (so an output-limit diagnostic itself stays within the cap).
   makeRoom(bytes: number): void {
-    while (this.entries.length > 0 && this.#used + bytes > this.maxBytes) {
-      const last = this.entries.pop() as LedgerEntry;
-      const separator = this.entries.length > 0 ? 1 : 0;
+    const entries = this.entries;
+    while (entries.length > 0 && this.#used + bytes > this.maxBytes) {
+      const last = entries[entries.length - 1] as LedgerEntry;
+      entries.length--;
+      const separator = entries.length > 0 ? 1 : 0;
       this.#used -= jsonStringCost(last.text) + separator;
       const room = this.maxBytes - bytes - this.#used - separator;
       const prefix = fittingPrefix(last.text, room);
       if (prefix.length > 0) {
-        this.entries.push({ text: prefix, stream: last.stream });
+        entries[entries.length] = { text: prefix, stream: last.stream };
         this.#used += jsonStringCost(prefix) + separator;
         return;
       }

@@ -3,6 +3,19 @@ import Module from 'node:module';
 import os from 'node:os';
 import vm from 'node:vm';
 import { checkLossless, encodeChecked, parseIterative } from '../../json/lossless.js';
+import {
+  BufferByteLength,
+  BufferPrototypeUtf8Slice as utf8Slice,
+  FunctionPrototypeHasInstance,
+  JSONParse as parse,
+  JSONStringify as stringify,
+  PromisePrototypeThen,
+  RangeErrorCtor,
+  ReflectApply,
+  StringCtor,
+  Uint8ArrayCtor,
+  withOwnApply,
+} from '../../json/primordials.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
@@ -14,11 +27,14 @@ import { denyUnixSockets } from './socket-guard.js';
 import { createNamespaces, type ReplyHandler } from './namespaces.js';
 import { freezeNondeterminism } from '../../replay/freeze-nondeterminism.js';
 
-// Captured before any model code runs: the program shares this realm and may rebind globals.
-const stringify = JSON.stringify;
+// Captured before any model code runs: the program shares this realm and may rebind globals and patch prototypes,
+// so everything that runs after it starts (settling, logging, replies) uses captured intrinsics and builds its
+// frames as text (JSON.stringify of a frame object would honour a toJSON planted on Object.prototype).
 // reallyExit skips 'exit' listeners the program may have added
 const exit = ((process as unknown as { reallyExit: (code: number) => void }).reallyExit.bind(process)) as (code: number) => never;
 const processOn = process.on.bind(process);
+const setCaptureCallback = process.setUncaughtExceptionCaptureCallback.bind(process);
+const enqueueMicrotask = queueMicrotask;
 const ScriptCtor = vm.Script;
 
 let settled = false;
@@ -34,13 +50,18 @@ function emitLog(stream: 'stdout' | 'stderr', text: string): void {
   if (settled || ledger === undefined) return;
   const before = ledger.entries.length;
   const fitted = ledger.addLog(text, stream);
-  const added = ledger.entries[before];
-  if (added !== undefined) sendFrame(stringify({ type: 'log', stream, text: added.text }));
-  if (!fitted) finish({ type: 'done', error: { kind: 'output-limit', message: outputLimitMessage(ledger.maxBytes) } });
+  const added = ledger.entryAt(before);
+  if (added !== undefined) sendFrame(`{"type":"log","stream":"${stream}","text":${stringify(added.text)}}`);
+  if (!fitted) finishWithError('output-limit', outputLimitMessage(ledger.maxBytes));
 }
 
-function finish(frame: Record<string, unknown>): never {
-  return finishWithText(stringify(frame));
+function errorFrame(kind: string, message: string, location?: { line: number; column?: number }): string {
+  const at = location === undefined ? '' : `,"location":{"line":${location.line}${location.column === undefined ? '' : `,"column":${location.column}`}}`;
+  return `{"type":"done","error":{"kind":"${kind}","message":${stringify(message)}${at}}}`;
+}
+
+function finishWithError(kind: string, message: string): never {
+  return finishWithText(errorFrame(kind, message));
 }
 
 function finishWithText(text: string): never {
@@ -55,9 +76,14 @@ function finishWithText(text: string): never {
 function patchStream(stream: NodeJS.WriteStream, lines: LineBuffer): void {
   const write = (chunk: unknown, encoding?: unknown, callback?: unknown): boolean => {
     const cb = typeof encoding === 'function' ? encoding : callback;
-    const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : String(chunk);
+    const text =
+      typeof chunk === 'string'
+        ? chunk
+        : FunctionPrototypeHasInstance(Uint8ArrayCtor, chunk)
+          ? utf8Slice(chunk as Uint8Array, 0, (chunk as Uint8Array).length)
+          : StringCtor(chunk);
     lines.write(text);
-    if (typeof cb === 'function') queueMicrotask(() => (cb as () => void)());
+    if (typeof cb === 'function') enqueueMicrotask(() => ReflectApply(cb, undefined, []));
     return true;
   };
   Object.defineProperty(stream, 'write', { value: write, writable: true, configurable: true });
@@ -67,42 +93,43 @@ function patchStream(stream: NodeJS.WriteStream, lines: LineBuffer): void {
 }
 
 function settleWithFailure(thrown: unknown): never {
-  const failure = describeThrown(thrown);
-  stdoutLines.flush();
-  stderrLines.flush();
-  const l = ledger as OutputLedger;
-  const text = stringify({ type: 'done', error: { kind: 'exception', message: failure.message, ...(failure.location ? { location: failure.location } : {}) } });
-  if (!l.fits(Buffer.byteLength(stringify(failure.message)))) {
-    finish({ type: 'done', error: { kind: 'output-limit', message: outputLimitMessage(l.maxBytes) } });
+  try {
+    const failure = describeThrown(thrown);
+    stdoutLines.flush();
+    stderrLines.flush();
+    const l = ledger as OutputLedger;
+    const text = errorFrame('exception', failure.message, failure.location);
+    if (!l.fits(BufferByteLength(stringify(failure.message), 'utf8'))) finishWithError('output-limit', outputLimitMessage(l.maxBytes));
+    return finishWithText(text);
+  } catch {
+    // the settle path itself failed (an intrinsic it needed was broken beyond what was captured): still a result
+    return finishWithError('exception', 'the program broke the runtime while it was reporting a failure');
   }
-  finishWithText(text);
 }
 
 function settleWithValue(value: unknown): never {
-  stdoutLines.flush();
-  stderrLines.flush();
-  const l = ledger as OutputLedger;
-  if (value === undefined) finish({ type: 'done' });
-  const check = checkLossless(value);
-  if (!check.ok) {
-    finish({ type: 'done', error: { kind: 'invalid-output', message: `program completion must be lossless JSON: ${check.reason}` } });
+  try {
+    stdoutLines.flush();
+    stderrLines.flush();
+    const l = ledger as OutputLedger;
+    if (value === undefined) return finishWithText('{"type":"done"}');
+    const check = checkLossless(value);
+    if (!check.ok) finishWithError('invalid-output', `program completion must be lossless JSON: ${check.reason}`);
+    const text = encodeChecked(value as JsonValue, check.depth);
+    if (!l.fits(BufferByteLength(text, 'utf8'))) finishWithError('output-limit', outputLimitMessage(l.maxBytes));
+    return finishWithText(`{"type":"done","value":${text}}`);
+  } catch (error) {
+    return settleWithFailure(error);
   }
-  const text = encodeChecked(value as JsonValue, check.depth);
-  if (!l.fits(Buffer.byteLength(text))) {
-    finish({ type: 'done', error: { kind: 'output-limit', message: outputLimitMessage(l.maxBytes) } });
-  }
-  finishWithText(`{"type":"done","value":${text}}`);
 }
 
 // Host frames come from the trusted side (the host checked every value it encodes), so plain JSON.parse
 // suffices, falling back to the iterative parser only for values too deep for the native one.
-const parse = JSON.parse;
-const RangeErrorCtor = RangeError;
 function parseHostFrame(text: string): unknown {
   try {
     return parse(text) as unknown;
   } catch (error) {
-    if (!(error instanceof RangeErrorCtor)) return undefined;
+    if (!FunctionPrototypeHasInstance(RangeErrorCtor, error)) return undefined;
     const deep = parseIterative(text);
     return deep.ok ? deep.value : undefined;
   }
@@ -124,8 +151,10 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void, onChun
   for (const name of ['stdout', 'stderr'] as const) {
     Object.defineProperty(process, name, { value: process[name], writable: false, enumerable: true, configurable: true });
   }
-  processOn('uncaughtException', (error: unknown) => settleWithFailure(error));
-  processOn('unhandledRejection', (reason: unknown) => settleWithFailure(reason));
+  // the capture callback is held inside Node, so a program that replaces process.emit (which delivers
+  // 'uncaughtException') still settles; rejections keep their raw reason through the listener
+  setCaptureCallback((error: unknown) => settleWithFailure(error));
+  processOn('unhandledRejection', withOwnApply((reason: unknown) => settleWithFailure(reason)));
   const { objects, errorClasses, handleReply, flushOutbox } = createNamespaces(boot, (text) => sendFrame(text), (texts) => sendFrames(texts));
   onReply(handleReply);
   onChunkEnd(flushOutbox);
@@ -143,7 +172,8 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void, onChun
   } catch (error) {
     settleWithFailure(error);
   }
-  fn(...objects, ...errorClasses, programConsole).then(settleWithValue, settleWithFailure);
+  // the captured `then`: the program's synchronous prefix has run by now and may have replaced Promise.prototype.then
+  void PromisePrototypeThen(fn(...objects, ...errorClasses, programConsole), settleWithValue, settleWithFailure);
 }
 
 function main(): void {
@@ -171,7 +201,7 @@ function main(): void {
   );
   // confined (permission model on): no Unix-domain sockets either
   if ((process as { permission?: unknown }).permission !== undefined) denyUnixSockets(channel);
-  sendFrame(stringify({ type: 'ready' }));
+  sendFrame('{"type":"ready"}');
 }
 
 main();

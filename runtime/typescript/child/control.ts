@@ -1,16 +1,19 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import { Readable } from 'node:stream';
+import { BufferPrototypeUtf8Slice as utf8Slice, ReflectApply, uncurryThis, withOwnApply } from '../../json/primordials.js';
 import { NODE_CHILD_READ_FD, NODE_CHILD_WRITE_FD } from '../../protocol/node-fds.js';
 
 const writeSync = fs.writeSync;
-const bufferFrom = Buffer.from;
+const byteLength = Buffer.byteLength;
 const allocUnsafe = Buffer.allocUnsafe;
 const atomicsWait = Atomics.wait;
 // prototype methods too: a program that patches Buffer.prototype must not break the channel (hostile corpus)
-const reflectApply = Reflect.apply;
-const typedArraySet = Uint8Array.prototype.set;
+const utf8Write = uncurryThis((Buffer.prototype as unknown as { utf8Write: (this: Buffer, text: string, offset: number, length: number) => number }).utf8Write);
+const bufferCopy = uncurryThis(Buffer.prototype.copy) as (source: Buffer, target: Buffer, targetStart: number, sourceStart: number, sourceEnd: number) => number;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const ArrayCtor = Array;
+const readableRead = Readable.prototype.read;
 
 // Synchronous sends: a frame written before a hot loop or a crash is already in the host's pipe.
 export function sendFrame(text: string): void {
@@ -21,23 +24,23 @@ export function sendFrame(text: string): void {
 // Indexed loops only: the program may have patched Array.prototype's iterator or push.
 export function sendFrames(texts: readonly string[]): void {
   const count = texts.length;
-  const bodies: Buffer[] = new ArrayCtor(count);
+  const lengths: number[] = new ArrayCtor(count);
   let total = 0;
   for (let i = 0; i < count; i++) {
-    const body = bufferFrom(texts[i] as string, 'utf8');
-    bodies[i] = body;
-    total += 4 + body.length;
+    const length = byteLength(texts[i] as string, 'utf8');
+    lengths[i] = length;
+    total += 4 + length;
   }
   const frame = allocUnsafe(total);
   let at = 0;
   for (let i = 0; i < count; i++) {
-    const body = bodies[i] as Buffer;
-    const length = body.length;
+    const length = lengths[i] as number;
     frame[at] = (length >>> 24) & 0xff;
     frame[at + 1] = (length >>> 16) & 0xff;
     frame[at + 2] = (length >>> 8) & 0xff;
     frame[at + 3] = length & 0xff;
-    reflectApply(typedArraySet, frame, [body, at + 4]);
+    // encoded straight into the frame with the captured native writer (Buffer.from would look up buf.utf8Write)
+    utf8Write(frame, texts[i] as string, at + 4, length);
     at += 4 + length;
   }
   let offset = 0;
@@ -53,40 +56,71 @@ export function sendFrames(texts: readonly string[]): void {
 }
 
 // Reads host frames asynchronously from the dedicated read descriptor; `onChunkEnd` runs after the frames of
-// each chunk (to send, in one write, what they queued).
+// each chunk (to send, in one write, what they queued). Runs after model code: captured Buffer methods, counted
+// chunk lists, offsets instead of subarray (whose species look-up the program controls).
 export function receiveFrames(onFrame: (text: string) => void, onClose: () => void, onChunkEnd: () => void = () => undefined): net.Socket {
   const socket = new net.Socket({ fd: NODE_CHILD_READ_FD, readable: true, writable: false });
+  // net.Socket.prototype.read reaches Readable's with `Function.prototype.call`, which the program may replace;
+  // what it adds (restarting an `onread` buffer socket) does not apply to this one
+  Object.defineProperty(socket, 'read', { value: (n?: number): unknown => ReflectApply(readableRead, socket, [n]), writable: true, configurable: true });
   let chunks: Buffer[] = [];
+  let chunkCount = 0;
+  // unread bytes start at chunks[0][offset]
+  let offset = 0;
   let buffered = 0;
   let need = -1;
+  // joins the unread bytes into one buffer (only when a header or body spans chunks)
+  const gather = (): Buffer => {
+    if (chunkCount === 1) return chunks[0] as Buffer;
+    const all = allocUnsafe(buffered);
+    let at = 0;
+    for (let i = 0; i < chunkCount; i++) {
+      const chunk = chunks[i] as Buffer;
+      const from = i === 0 ? offset : 0;
+      at += bufferCopy(chunk, all, at, from, chunk.length);
+    }
+    chunks = [all];
+    chunkCount = 1;
+    offset = 0;
+    return all;
+  };
   const take = (chunk: Buffer): void => {
-    chunks.push(chunk);
+    chunks[chunkCount++] = chunk;
     buffered += chunk.length;
     while (true) {
       if (need < 0) {
         if (buffered < 4) return;
-        const all = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        need = all.readUInt32BE(0);
-        chunks = [all.subarray(4)];
+        const all = gather();
+        need = (((all[offset] as number) << 24) | ((all[offset + 1] as number) << 16) | ((all[offset + 2] as number) << 8) | (all[offset + 3] as number)) >>> 0;
+        offset += 4;
         buffered -= 4;
       }
       if (buffered < need) return;
-      const all = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      const body = all.subarray(0, need);
-      chunks = all.length > need ? [all.subarray(need)] : [];
+      const all = gather();
+      const text = utf8Slice(all, offset, offset + need);
+      offset += need;
       buffered -= need;
       need = -1;
-      onFrame(body.toString('utf8'));
+      if (buffered === 0) {
+        chunks = [];
+        chunkCount = 0;
+        offset = 0;
+      }
+      onFrame(text);
     }
   };
-  socket.on('data', (chunk: Buffer) => {
-    try {
-      take(chunk);
-    } finally {
-      onChunkEnd();
-    }
-  });
-  socket.on('close', onClose);
-  socket.on('error', onClose);
+  socket.on(
+    'data',
+    withOwnApply((chunk: Buffer) => {
+      try {
+        take(chunk);
+      } finally {
+        onChunkEnd();
+      }
+    }),
+  );
+  const closed = withOwnApply(() => onClose());
+  socket.on('close', closed);
+  socket.on('error', closed);
   return socket;
 }

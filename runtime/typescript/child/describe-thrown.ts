@@ -1,7 +1,22 @@
+import {
+  ArrayPrototypeJoin as join,
+  isError,
+  MathMax,
+  NumberCtor,
+  RegExpPrototypeExec as exec,
+  StringCtor,
+  StringPrototypeSlice as slice,
+  StringPrototypeSplit as split,
+  StringPrototypeStartsWith as startsWith,
+} from '../../json/primordials.js';
 import type { SourceLocation } from '../../protocol/run-result.js';
 
-const StringCtor = String;
+// Runs after model code (often because it broke something): captured intrinsics only, no regex-driven String methods.
 const FRAME = /program\.ts:(\d+):(\d+)/;
+const FRAME_LINE = /^\s+at /;
+const COMPILE_SITE = /^program\.ts:(\d+)/;
+// the path before "program.ts:" in a frame, with its opening parenthesis if any
+const FRAME_PATH = /\(?[^\s(]*program\.ts:/;
 const MAX_STACK_LINES = 50;
 
 export interface ThrownDescription {
@@ -14,7 +29,7 @@ export function describeThrown(thrown: unknown): ThrownDescription {
   let stack: string | undefined;
   let headline: string;
   try {
-    if (thrown instanceof Error || (thrown !== null && typeof thrown === 'object' && 'stack' in thrown)) {
+    if (isError(thrown) || (thrown !== null && typeof thrown === 'object' && 'stack' in thrown)) {
       const raw: unknown = (thrown as { stack?: unknown }).stack;
       stack = typeof raw === 'string' ? raw : undefined;
       const name = StringCtor((thrown as { name?: unknown }).name ?? 'Error');
@@ -27,16 +42,25 @@ export function describeThrown(thrown: unknown): ThrownDescription {
     return { message: 'program threw an unrenderable value' };
   }
   if (stack === undefined) return { message: headline };
-  const lines = stack.split('\n');
-  const frames = lines.filter((l) => /^\s+at /.test(l));
-  const own = frames.filter((l) => FRAME.test(l)).slice(0, MAX_STACK_LINES);
-  // SyntaxErrors from compilation put "program.ts:LINE" on the first stack line instead of in a frame
-  const compileSite = /^program\.ts:(\d+)/.exec(lines[0] ?? '');
+  const lines = split(stack, '\n');
+  const rendered: string[] = [headline];
+  let count = 1;
   let location: SourceLocation | undefined;
-  const first = own[0] !== undefined ? FRAME.exec(own[0]) : null;
-  if (first !== null) location = { line: Number(first[1]), column: Number(first[2]) };
-  else if (compileSite !== null) location = { line: Math.max(1, Number(compileSite[1])) };
-  const renderedFrames = own.map((l) => l.replace(/\(?[^\s(]*program\.ts:/, (m) => (m.startsWith('(') ? '(program.ts:' : 'program.ts:')));
-  const message = [headline, ...renderedFrames].join('\n');
+  for (let i = 0; i < lines.length && count <= MAX_STACK_LINES; i++) {
+    const line = lines[i] as string;
+    if (exec(FRAME_LINE, line) === null) continue;
+    const frame = exec(FRAME, line);
+    if (frame === null) continue;
+    if (location === undefined) location = { line: NumberCtor(frame[1]), column: NumberCtor(frame[2]) };
+    const path = exec(FRAME_PATH, line);
+    rendered[count++] =
+      path === null ? line : slice(line, 0, path.index) + (startsWith(path[0], '(') ? '(program.ts:' : 'program.ts:') + slice(line, path.index + path[0].length);
+  }
+  // SyntaxErrors from compilation put "program.ts:LINE" on the first stack line instead of in a frame
+  if (location === undefined && lines.length > 0) {
+    const compileSite = exec(COMPILE_SITE, lines[0] as string);
+    if (compileSite !== null) location = { line: MathMax(1, NumberCtor(compileSite[1])) };
+  }
+  const message = join(rendered, '\n');
   return location === undefined ? { message } : { message, location };
 }

@@ -1,9 +1,14 @@
+import { ArrayPrototypeJoin as join, StringPrototypeIndexOf as indexOf, StringPrototypeSlice as slice } from '../../json/primordials.js';
+
 // Joins stream writes into completed lines; fragments are sealed in blocks so a 25 MB one-character drip stays linear.
+// Runs after model code: captured intrinsics and counted arrays only (the program may patch Array/String prototypes).
 const SEAL_AT = 1024;
 
 export class LineBuffer {
   #fragments: string[] = [];
+  #fragmentCount = 0;
   #blocks: string[] = [];
+  #blockCount = 0;
   #pending = 0;
   // the ledger's remaining bytes as last read: it only shrinks, so a cached value errs on the generous side and is
   // re-read whenever pending text passes it and at every seal (25 million one-character writes read it ~25 000 times)
@@ -18,39 +23,46 @@ export class LineBuffer {
   write(text: string): void {
     if (text.length === 0) return;
     let start = 0;
-    let nl = text.indexOf('\n');
+    let nl = indexOf(text, '\n');
     while (nl >= 0) {
-      this.#fragments.push(text.slice(start, nl));
+      this.#fragments[this.#fragmentCount++] = slice(text, start, nl);
       this.#emit();
       start = nl + 1;
-      nl = text.indexOf('\n', start);
+      nl = indexOf(text, '\n', start);
     }
     if (start < text.length) {
-      const tail = start === 0 ? text : text.slice(start);
-      this.#fragments.push(tail);
+      const tail = start === 0 ? text : slice(text, start);
+      this.#fragments[this.#fragmentCount++] = tail;
       this.#pending += tail.length;
       if (this.#pending > this.#budgetSeen && this.#pending > (this.#budgetSeen = this.budget())) {
         this.#emit();
         return;
       }
-      if (this.#fragments.length >= SEAL_AT) {
+      if (this.#fragmentCount >= SEAL_AT) {
         this.#budgetSeen = -1;
-        this.#blocks.push(this.#fragments.join(''));
+        this.#blocks[this.#blockCount++] = join(this.#fragments, '');
         this.#fragments = [];
-        if (this.#blocks.length >= SEAL_AT) this.#blocks = [this.#blocks.join('')];
+        this.#fragmentCount = 0;
+        if (this.#blockCount >= SEAL_AT) {
+          this.#blocks = [join(this.#blocks, '')];
+          this.#blockCount = 1;
+        }
       }
     }
   }
 
   // Emits an unterminated tail as its own entry (at settlement).
   flush(): void {
-    if (this.#fragments.length > 0 || this.#blocks.length > 0) this.#emit();
+    if (this.#fragmentCount > 0 || this.#blockCount > 0) this.#emit();
   }
 
   #emit(): void {
-    const line = this.#blocks.length === 0 ? this.#fragments.join('') : this.#blocks.join('') + this.#fragments.join('');
+    const fragments = join(this.#fragments, '');
+    const line = this.#blockCount === 0 ? fragments : join(this.#blocks, '') + fragments;
     this.#fragments = [];
+    this.#fragmentCount = 0;
     this.#blocks = [];
+    this.#blockCount = 0;
     this.#pending = 0;
     this.#budgetSeen = -1;
     this.onLine(line);

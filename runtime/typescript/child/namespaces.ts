@@ -1,25 +1,45 @@
 import { checkLossless, encodeChecked } from '../../json/lossless.js';
+import {
+  ErrorCtor,
+  JSONStringify as stringify,
+  MapCtor,
+  MapPrototypeDelete,
+  MapPrototypeGet,
+  MapPrototypeSet,
+  ObjectCreate as createObject,
+  ObjectDefineProperty as defineProperty,
+  ObjectFreeze as freeze,
+  PromiseCtor,
+} from '../../json/primordials.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 
-const defineProperty = Object.defineProperty;
-const createObject = Object.create;
-const freeze = Object.freeze;
-const stringify = JSON.stringify;
-const PromiseCtor = Promise;
-const ErrorCtor = Error;
-const MapCtor = Map;
-
-export type ReplyHandler = (reply: { id: number; ok: boolean; value?: JsonValue; message?: string }) => void;
+export type Reply = { id: number; ok: boolean; value?: JsonValue; message?: string };
+export type ReplyHandler = (reply: Reply) => void;
 type ErrorFactory = (message: string, member: string) => Error;
 
-type Settle = (reply: { ok: true; value: JsonValue } | { ok: false; message: string }) => void;
+// A call's waiting side: receives the host's reply frame as parsed.
+type Settle = (reply: Reply) => void;
+
+// Property descriptors without a prototype: `get`/`set` planted on Object.prototype by the program must not be read.
+function dataProperty(value: unknown, enumerable: boolean): PropertyDescriptor {
+  const descriptor = createObject(null) as PropertyDescriptor;
+  descriptor.value = value;
+  descriptor.enumerable = enumerable;
+  descriptor.writable = true;
+  descriptor.configurable = true;
+  return descriptor;
+}
 
 // Builds the program's binding globals: null-prototype objects of async functions over the control channel.
 // `sendMany` writes several frames at once: calls released by replies go out together, after the host's chunk.
+// Runs after model code: captured intrinsics, counted queues (the program may patch Array/Map/Promise prototypes).
 export function createNamespaces(boot: BootFrame, send: (text: string) => void, sendMany: (texts: string[]) => void) {
   const pending = new MapCtor<number, Settle>();
-  const queued: { id: number; text: string }[] = [];
+  // calls over the in-flight bound, oldest at queueHead
+  let queued: (string | undefined)[] = [];
+  let queueHead = 0;
+  let queueTail = 0;
   let outbox: string[] = [];
   let outboxLength = 0;
   // before any newer call goes out, so ids reach the host in order
@@ -44,8 +64,8 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void, 
       errorClasses.push(cls);
       makeError = (message, member) => {
         const error = new cls(message);
-        defineProperty(error, 'name', { value: name, enumerable: true, writable: true, configurable: true });
-        defineProperty(error, memberNameProperty, { value: member, enumerable: true, writable: true, configurable: true });
+        defineProperty(error, 'name', dataProperty(name, true));
+        defineProperty(error, memberNameProperty, dataProperty(member, true));
         return error;
       };
     }
@@ -59,17 +79,25 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void, 
         if (!check.ok) throw makeError(`arguments to ${label} must be lossless JSON: ${check.reason}`, name);
         const id = nextId++;
         const text = `{"type":"call","id":${id}${head}${encodeChecked(args as JsonValue, check.depth)}}`;
-        const reply = new PromiseCtor<{ ok: true; value: JsonValue } | { ok: false; message: string }>((resolve) => pending.set(id, resolve));
+        let outcome: Reply | undefined;
+        // resolved with undefined, not the reply object: a `then` planted on Object.prototype must not hijack it
+        const reply = new PromiseCtor<void>((resolve) => {
+          MapPrototypeSet(pending, id, (r: Reply) => {
+            outcome = r;
+            resolve();
+          });
+        });
         // bounded in flight; the rest wait here rather than fail
         if (inFlight < max) {
           inFlight++;
           flushOutbox();
           send(text);
-        } else queued.push({ id, text });
-        const outcome = await reply;
-        if (outcome.ok) return outcome.value;
+        } else queued[queueTail++] = text;
+        await reply;
+        const settled = outcome as Reply;
+        if (settled.ok === true) return settled.value as JsonValue;
         // created after the await so its stack carries the program's async frames (and so its location)
-        throw makeError(outcome.message, name);
+        throw makeError(typeof settled.message === 'string' ? settled.message : 'binding failed', name);
       };
       defineProperty(fn, 'name', { value: name });
       defineProperty(target, name, { value: fn, enumerable: true });
@@ -78,17 +106,22 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void, 
   });
 
   const handleReply: ReplyHandler = (reply) => {
-    const settle = pending.get(reply.id);
+    const settle = MapPrototypeGet(pending, reply.id);
     if (settle === undefined) return;
-    pending.delete(reply.id);
+    MapPrototypeDelete(pending, reply.id);
     inFlight--;
-    const next = queued.shift();
-    if (next !== undefined) {
+    if (queueHead < queueTail) {
+      const next = queued[queueHead] as string;
+      queued[queueHead++] = undefined;
+      if (queueHead === queueTail) {
+        queued = [];
+        queueHead = 0;
+        queueTail = 0;
+      }
       inFlight++;
-      outbox[outboxLength++] = next.text;
+      outbox[outboxLength++] = next;
     }
-    if (reply.ok) settle({ ok: true, value: reply.value as JsonValue });
-    else settle({ ok: false, message: typeof reply.message === 'string' ? reply.message : 'binding failed' });
+    settle(reply);
   };
 
   return { objects, errorClasses, handleReply, flushOutbox };

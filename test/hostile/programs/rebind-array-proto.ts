@@ -1,7 +1,6 @@
 // about: breaks Array.prototype methods used by naive serializers
 // expect: success
 // value: [1,[2,3]]
-// known-bug: the Node child bootstrap (lossless check, ledger, line buffer) calls Array.prototype.push/pop after model code runs; the run settles as exception/worker-exit instead of returning (see /tmp/ptc/hostile-findings.md)
 const ok = await tools.echo([1, [2, 3]]);
 for (const m of ['push', 'map', 'join', 'forEach', 'pop', 'shift', 'slice', 'concat'] as const) {
   (Array.prototype as unknown as Record<string, unknown>)[m] = () => { throw new Error(m + ' gone'); };
