@@ -27,28 +27,9 @@ if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
 process.stdout.write('demo: building…\n');
 execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 
-// What each example promises per cell id: 'ok', or the failure kind it demonstrates.
-const EXAMPLES = [
-  {
-    notebook: path.join(root, 'examples', 'tour.ptcnb'),
-    expect: {
-      'ts-mock': 'ok',
-      'py-mock': 'ok',
-      'live-host': 'ok',
-      'fail-exception': 'exception',
-      'fail-exception-py': 'exception',
-      'fail-timeout': 'timeout',
-      'fail-output-limit': 'output-limit',
-      'fail-invalid-output': 'invalid-output',
-      'record-host': 'ok',
-      'replay-host': 'ok',
-    },
-  },
-  {
-    notebook: path.join(root, 'examples', 'mcp', 'weather.ptcnb'),
-    expect: { 'mcp-ts': 'ok', 'mcp-py': 'ok', 'mcp-error': 'exception' },
-  },
-];
+// What each example promises per cell id: 'ok', or the failure kind it demonstrates (shared with the tests).
+const expected = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'expected-outcomes.json'), 'utf8'));
+const EXAMPLES = ['tour.ptcnb', 'mcp/weather.ptcnb'].map((name) => ({ notebook: path.join(root, 'examples', name), expect: expected[name] }));
 
 // Runs `ptc notebook <file> --json` in its own process group; resolves { status, stdout, stderr, hung }.
 function runNotebook(file) {
