@@ -63,6 +63,7 @@ export function receiveFrames(onFrame: (text: string) => void, onClose: () => vo
   // net.Socket.prototype.read reaches Readable's with `Function.prototype.call`, which the program may replace;
   // what it adds (restarting an `onread` buffer socket) does not apply to this one
   Object.defineProperty(socket, 'read', { value: (n?: number): unknown => ReflectApply(readableRead, socket, [n]), writable: true, configurable: true });
+  const readableState = (socket as unknown as { _readableState: { readingMore: boolean } })._readableState;
   let chunks: Buffer[] = [];
   let chunkCount = 0;
   // unread bytes start at chunks[0][offset]
@@ -112,6 +113,9 @@ export function receiveFrames(onFrame: (text: string) => void, onClose: () => vo
   socket.on(
     'data',
     withOwnApply((chunk: Buffer) => {
+      // marks a read-ahead as already scheduled: in flowing mode the handle keeps reading anyway, and scheduling it
+      // goes through process.nextTick, which the program may have replaced
+      readableState.readingMore = true;
       try {
         take(chunk);
       } finally {

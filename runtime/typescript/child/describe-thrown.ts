@@ -30,8 +30,13 @@ export function describeThrown(thrown: unknown): ThrownDescription {
   let headline: string;
   try {
     if (isError(thrown) || (thrown !== null && typeof thrown === 'object' && 'stack' in thrown)) {
-      const raw: unknown = (thrown as { stack?: unknown }).stack;
-      stack = typeof raw === 'string' ? raw : undefined;
+      // read on its own: a throwing stack getter or Error.prepareStackTrace still leaves name and message
+      try {
+        const raw: unknown = (thrown as { stack?: unknown }).stack;
+        stack = typeof raw === 'string' ? raw : undefined;
+      } catch {
+        stack = undefined;
+      }
       const name = StringCtor((thrown as { name?: unknown }).name ?? 'Error');
       const message = StringCtor((thrown as { message?: unknown }).message ?? '');
       headline = message.length > 0 ? `${name}: ${message}` : name;
