@@ -5,30 +5,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../extension/constants.js';
 import {
-  activateExtension,
   cellById,
-  closeAllEditors,
   openNotebook,
   resultOf,
-  revertAndClose,
   runCells,
   setCellSource,
   textOf,
   waitFor,
   workspaceUri,
+  withExtension,
 } from './support/notebooks.js';
 import { alive, descendants, supported } from './support/processes.js';
 
 type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
 
 suite('cell execution', () => {
-  suiteSetup(async () => {
-    await activateExtension();
-  });
-  teardown(async () => {
-    await revertAndClose().catch(() => undefined);
-    await closeAllEditors();
-  });
+  withExtension();
 
   for (const id of ['hang', 'hang-py']) {
     test(`stopping a running cell (${id}) ends it with neither ✓ nor ✗ and kills its process`, async () => {

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import expected from '../../examples/expected-outcomes.json' with { type: 'json' };
 import { RESULT_MIME } from '../../extension/constants.js';
-import { activateExtension, cellById, closeAllEditors, codeCells, ERROR_MIME, mimesOf, openNotebook, resultOf, revertAndClose, runAll, textOf } from './support/notebooks.js';
+import { cellById, codeCells, ERROR_MIME, mimesOf, openNotebook, resultOf, runAll, textOf, withExtension } from './support/notebooks.js';
 
 // cell id → 'ok' or the failure kind each example cell demonstrates (one file shared with the demo and unit tests)
 const EXPECTED = expected as unknown as Record<string, Record<string, string>>;
@@ -26,13 +26,7 @@ function checkCell(cell: vscode.NotebookCell, want: string): void {
 }
 
 suite('examples in VS Code', () => {
-  suiteSetup(async () => {
-    await activateExtension();
-  });
-  teardown(async () => {
-    await revertAndClose().catch(() => undefined);
-    await closeAllEditors();
-  });
+  withExtension();
 
   test('examples/tour.ptcnb: Run All ends every cell as the tour promises', async () => {
     const editor = await openNotebook('examples', 'tour.ptcnb');

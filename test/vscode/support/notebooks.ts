@@ -119,6 +119,18 @@ export async function setCellSource(cell: vscode.NotebookCell, source: string): 
   assert.ok(await vscode.workspace.applyEdit(edit), `could not edit cell ${cell.index + 1}`);
 }
 
+// Suite hooks shared by the trusted suites: the extension is active before the first test, and every test leaves no
+// editor (and no unsaved edit) behind for the next one.
+export function withExtension(): void {
+  suiteSetup(async () => {
+    await activateExtension();
+  });
+  teardown(async () => {
+    await revertAndClose().catch(() => undefined);
+    await closeAllEditors();
+  });
+}
+
 export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
