@@ -21,6 +21,7 @@ import {
   FunctionPrototypeHasInstance,
   RangeErrorCtor,
   RegExpPrototypeExec,
+  setIndex,
   SetCtor,
   SetPrototypeAdd,
   SetPrototypeDelete,
@@ -83,12 +84,12 @@ export function checkLossless(root: unknown): LosslessCheck {
       const length = (value as unknown[]).length;
       if (names.length !== length + 1) return { ok: false, reason: `${pathOf(item)} is a sparse or decorated array` };
       SetPrototypeAdd(onPath, value);
-      exits[exitTop++] = { obj: value, at: depth };
+      setIndex(exits, exitTop++, { obj: value, at: depth });
       for (let i = length - 1; i >= 0; i--) {
         const d = getOwnPropertyDescriptor(value, i);
         // hasOwn, not `in`: a `value` planted on Object.prototype must not pass an accessor off as data
         if (d === undefined || !hasOwn(d, 'value')) return { ok: false, reason: `${pathOf(item)}[${i}] is a hole or accessor` };
-        stack[top++] = { value: d.value, depth: depth + 1, parent: item, key: i };
+        setIndex(stack, top++, { value: d.value, depth: depth + 1, parent: item, key: i });
       }
       continue;
     }
@@ -97,12 +98,12 @@ export function checkLossless(root: unknown): LosslessCheck {
     const names = getOwnPropertyNames(value);
     if (names.length !== objectKeys(value).length) return { ok: false, reason: `${pathOf(item)} has non-enumerable keys` };
     SetPrototypeAdd(onPath, value);
-    exits[exitTop++] = { obj: value, at: depth };
+    setIndex(exits, exitTop++, { obj: value, at: depth });
     for (let i = names.length - 1; i >= 0; i--) {
       const key = names[i] as string;
       const d = getOwnPropertyDescriptor(value, key);
       if (d === undefined || !hasOwn(d, 'value')) return { ok: false, reason: `${pathOf(item)}.${key} is an accessor` };
-      stack[top++] = { value: d.value, depth: depth + 1, parent: item, key };
+      setIndex(stack, top++, { value: d.value, depth: depth + 1, parent: item, key });
     }
   }
   return { ok: true, depth: maxDepth };
@@ -144,28 +145,28 @@ function encodeJson(root: JsonValue, sorted: boolean): string {
   while (top > 0) {
     const frame = stack[--top] as string | { value: JsonValue };
     if (typeof frame === 'string') {
-      out[outTop++] = frame;
+      setIndex(out, outTop++, frame);
       continue;
     }
     const value = frame.value;
     if (value === null || typeof value !== 'object') {
-      out[outTop++] = stringify(value);
+      setIndex(out, outTop++, stringify(value) as string);
     } else if (isArray(value)) {
-      out[outTop++] = '[';
-      stack[top++] = ']';
+      setIndex(out, outTop++, '[');
+      setIndex(stack, top++, ']');
       for (let i = value.length - 1; i >= 0; i--) {
-        stack[top++] = { value: value[i] as JsonValue };
-        if (i > 0) stack[top++] = ',';
+        setIndex(stack, top++, { value: value[i] as JsonValue });
+        if (i > 0) setIndex(stack, top++, ',');
       }
     } else {
-      out[outTop++] = '{';
-      stack[top++] = '}';
+      setIndex(out, outTop++, '{');
+      setIndex(stack, top++, '}');
       const keys = objectKeys(value);
       if (sorted) sort(keys);
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
-        stack[top++] = { value: value[key] as JsonValue };
-        stack[top++] = (i > 0 ? ',' : '') + stringify(key) + ':';
+        setIndex(stack, top++, { value: value[key] as JsonValue });
+        setIndex(stack, top++, (i > 0 ? ',' : '') + stringify(key) + ':');
       }
     }
   }
@@ -224,7 +225,7 @@ export function parseIterative(text: string): DecodeResult {
       done = true;
       return true;
     }
-    if (parent.kind === 'array') parent.value[parent.value.length] = v;
+    if (parent.kind === 'array') setIndex(parent.value, parent.value.length, v);
     else {
       if (parent.key === undefined) return false;
       // a null-prototype descriptor: `get`/`set` planted on Object.prototype must not be read as part of it
@@ -288,7 +289,7 @@ export function parseIterative(text: string): DecodeResult {
     }
     if (c === '[') {
       i++;
-      stack[top++] = { kind: 'array', value: [] };
+      setIndex(stack, top++, { kind: 'array', value: [] });
       ws();
       if (text[i] === ']') {
         i++;
@@ -300,7 +301,7 @@ export function parseIterative(text: string): DecodeResult {
     }
     if (c === '{') {
       i++;
-      stack[top++] = { kind: 'object', value: {}, key: undefined };
+      setIndex(stack, top++, { kind: 'object', value: {}, key: undefined });
       continue;
     }
     if (c === ']' && current?.kind === 'array' && current.value.length === 0) return fail('unexpected ]');

@@ -71,3 +71,22 @@ export function withOwnApply<F extends (...args: never[]) => unknown>(listener: 
   ObjectDefineProperty(listener, 'apply', descriptor);
   return listener;
 }
+
+const indexDescriptor = ObjectCreate(null) as PropertyDescriptor;
+indexDescriptor.writable = true;
+indexDescriptor.enumerable = true;
+indexDescriptor.configurable = true;
+
+// `array[index] = value` that still lands when the program planted an accessor for that index on Array.prototype
+// (a write to a new index calls it; a throwing or swallowing setter is detected by the length and the value defined).
+export function setIndex<T>(array: T[], index: number, value: T): void {
+  try {
+    array[index] = value;
+    if (index < array.length) return;
+  } catch {
+    // fall through to the define
+  }
+  indexDescriptor.value = value;
+  ObjectDefineProperty(array, index, indexDescriptor);
+  indexDescriptor.value = undefined;
+}

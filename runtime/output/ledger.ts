@@ -4,6 +4,8 @@ import {
   JSONStringify as stringify,
   MathCeil,
   MathMin,
+  ObjectCreate,
+  ObjectDefineProperty,
   StringPrototypeCharCodeAt as charCodeAt,
   StringPrototypeSlice as slice,
 } from '../json/primordials.js';
@@ -35,6 +37,18 @@ function cut(text: string, end: number): string {
   return last >= 0xd800 && last <= 0xdbff ? slice(text, 0, end - 1) : slice(text, 0, end);
 }
 
+// Appends with a define, not a write: a write to a new index would call an accessor the program planted on
+// Array.prototype (the child keeps logging, and so reporting, after such a patch).
+const entryDescriptor = ObjectCreate(null) as PropertyDescriptor;
+entryDescriptor.writable = true;
+entryDescriptor.enumerable = true;
+entryDescriptor.configurable = true;
+function append(entries: LedgerEntry[], entry: LedgerEntry): void {
+  entryDescriptor.value = entry;
+  ObjectDefineProperty(entries, entries.length, entryDescriptor);
+  entryDescriptor.value = undefined;
+}
+
 export interface LedgerEntry {
   text: string;
   stream: 'stdout' | 'stderr';
@@ -62,14 +76,14 @@ export class OutputLedger {
     const separator = entries.length > 0 ? 1 : 0;
     const cost = jsonStringCost(text) + separator;
     if (this.#used + cost <= this.maxBytes) {
-      entries[entries.length] = { text, stream };
+      append(entries, { text, stream });
       this.#used += cost;
       return true;
     }
     this.#overflowed = true;
     const prefix = fittingPrefix(text, this.maxBytes - this.#used - separator);
     if (prefix.length > 0) {
-      entries[entries.length] = { text: prefix, stream };
+      append(entries, { text: prefix, stream });
       this.#used += jsonStringCost(prefix) + separator;
     }
     return false;
@@ -96,7 +110,7 @@ export class OutputLedger {
       const room = this.maxBytes - bytes - this.#used - separator;
       const prefix = fittingPrefix(last.text, room);
       if (prefix.length > 0) {
-        entries[entries.length] = { text: prefix, stream: last.stream };
+        append(entries, { text: prefix, stream: last.stream });
         this.#used += jsonStringCost(prefix) + separator;
         return;
       }

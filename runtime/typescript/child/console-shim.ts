@@ -1,11 +1,11 @@
 import util from 'node:util';
 import {
-  ArrayPrototypeJoin as join,
   MapCtor,
   MapPrototypeDelete,
   MapPrototypeGet,
   MapPrototypeSet,
   NumberPrototypeToFixed as toFixed,
+  ObjectCreate,
   ObjectFreeze,
   ReflectApply,
   StringPrototypeSplit as split,
@@ -17,13 +17,15 @@ const ErrorCtor = Error;
 
 export type Emit = (stream: 'stdout' | 'stderr', text: string) => void;
 
-// util.format(INSPECT, ...args) without spreading: spread consults Array.prototype[Symbol.iterator], which the
-// program may have replaced.
+// util.format(INSPECT, ...args) without spreading (spread consults Array.prototype[Symbol.iterator]) and with an
+// array-like of our own (writes to new indices of an array would call accessors planted on Array.prototype).
 function format(args: unknown[], prefix?: unknown): string {
-  const list: unknown[] = [INSPECT];
+  const list = ObjectCreate(null) as { [index: number]: unknown; length: number };
+  list[0] = INSPECT;
   let n = 1;
   if (prefix !== undefined) list[n++] = prefix;
   for (let i = 0; i < args.length; i++) list[n++] = args[i];
+  list.length = n;
   return ReflectApply(formatWithOptions, undefined, list) as string;
 }
 
@@ -43,9 +45,9 @@ export function createConsole(emit: Emit): Console {
     error: err,
     trace: (...args: unknown[]) => {
       const lines = split(new ErrorCtor().stack ?? '', '\n');
-      const below: string[] = [];
-      for (let i = 2; i < lines.length; i++) below[i - 2] = lines[i] as string;
-      emit('stderr', `Trace: ${format(args)}\n${join(below, '\n')}`);
+      let below = '';
+      for (let i = 2; i < lines.length; i++) below += (i > 2 ? '\n' : '') + (lines[i] as string);
+      emit('stderr', `Trace: ${format(args)}\n${below}`);
     },
     dir: (value: unknown) => out(value),
     table: (value: unknown) => out(value),

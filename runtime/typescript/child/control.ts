@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { Readable } from 'node:stream';
-import { BufferPrototypeUtf8Slice as utf8Slice, ReflectApply, uncurryThis, withOwnApply } from '../../json/primordials.js';
+import { BufferPrototypeUtf8Slice as utf8Slice, ReflectApply, setIndex, uncurryThis, withOwnApply } from '../../json/primordials.js';
 import { NODE_CHILD_READ_FD, NODE_CHILD_WRITE_FD } from '../../protocol/node-fds.js';
 
 const writeSync = fs.writeSync;
@@ -12,7 +12,6 @@ const atomicsWait = Atomics.wait;
 const utf8Write = uncurryThis((Buffer.prototype as unknown as { utf8Write: (this: Buffer, text: string, offset: number, length: number) => number }).utf8Write);
 const bufferCopy = uncurryThis(Buffer.prototype.copy) as (source: Buffer, target: Buffer, targetStart: number, sourceStart: number, sourceEnd: number) => number;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-const ArrayCtor = Array;
 const readableRead = Readable.prototype.read;
 
 // Synchronous sends: a frame written before a hot loop or a crash is already in the host's pipe.
@@ -21,26 +20,21 @@ export function sendFrame(text: string): void {
 }
 
 // Several frames in one write (one wake-up of the host instead of one per frame), in order.
-// Indexed loops only: the program may have patched Array.prototype's iterator or push.
+// No arrays of our own and indexed loops only: the program may have patched Array.prototype (push, the iterator,
+// even accessors on indices, which a write to a new index would call).
 export function sendFrames(texts: readonly string[]): void {
   const count = texts.length;
-  const lengths: number[] = new ArrayCtor(count);
   let total = 0;
-  for (let i = 0; i < count; i++) {
-    const length = byteLength(texts[i] as string, 'utf8');
-    lengths[i] = length;
-    total += 4 + length;
-  }
+  for (let i = 0; i < count; i++) total += 4 + byteLength(texts[i] as string, 'utf8');
   const frame = allocUnsafe(total);
   let at = 0;
   for (let i = 0; i < count; i++) {
-    const length = lengths[i] as number;
+    // encoded straight into the frame with the captured native writer (Buffer.from would look up buf.utf8Write)
+    const length = utf8Write(frame, texts[i] as string, at + 4, total - at - 4);
     frame[at] = (length >>> 24) & 0xff;
     frame[at + 1] = (length >>> 16) & 0xff;
     frame[at + 2] = (length >>> 8) & 0xff;
     frame[at + 3] = length & 0xff;
-    // encoded straight into the frame with the captured native writer (Buffer.from would look up buf.utf8Write)
-    utf8Write(frame, texts[i] as string, at + 4, length);
     at += 4 + length;
   }
   let offset = 0;
@@ -86,7 +80,7 @@ export function receiveFrames(onFrame: (text: string) => void, onClose: () => vo
     return all;
   };
   const take = (chunk: Buffer): void => {
-    chunks[chunkCount++] = chunk;
+    setIndex(chunks, chunkCount++, chunk);
     buffered += chunk.length;
     while (true) {
       if (need < 0) {

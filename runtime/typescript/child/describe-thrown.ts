@@ -1,5 +1,4 @@
 import {
-  ArrayPrototypeJoin as join,
   isError,
   MathMax,
   NumberCtor,
@@ -48,24 +47,26 @@ export function describeThrown(thrown: unknown): ThrownDescription {
   }
   if (stack === undefined) return { message: headline };
   const lines = split(stack, '\n');
-  const rendered: string[] = [headline];
-  let count = 1;
+  // built as one string, not an array: writes to new array indices would call accessors planted on Array.prototype
+  let rendered = headline;
+  let count = 0;
   let location: SourceLocation | undefined;
-  for (let i = 0; i < lines.length && count <= MAX_STACK_LINES; i++) {
+  for (let i = 0; i < lines.length && count < MAX_STACK_LINES; i++) {
     const line = lines[i] as string;
     if (exec(FRAME_LINE, line) === null) continue;
     const frame = exec(FRAME, line);
     if (frame === null) continue;
     if (location === undefined) location = { line: NumberCtor(frame[1]), column: NumberCtor(frame[2]) };
     const path = exec(FRAME_PATH, line);
-    rendered[count++] =
-      path === null ? line : slice(line, 0, path.index) + (startsWith(path[0], '(') ? '(program.ts:' : 'program.ts:') + slice(line, path.index + path[0].length);
+    rendered +=
+      '\n' +
+      (path === null ? line : slice(line, 0, path.index) + (startsWith(path[0], '(') ? '(program.ts:' : 'program.ts:') + slice(line, path.index + path[0].length));
+    count++;
   }
   // SyntaxErrors from compilation put "program.ts:LINE" on the first stack line instead of in a frame
   if (location === undefined && lines.length > 0) {
     const compileSite = exec(COMPILE_SITE, lines[0] as string);
     if (compileSite !== null) location = { line: MathMax(1, NumberCtor(compileSite[1])) };
   }
-  const message = join(rendered, '\n');
-  return location === undefined ? { message } : { message, location };
+  return location === undefined ? { message: rendered } : { message: rendered, location };
 }

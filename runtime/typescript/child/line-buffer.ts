@@ -1,7 +1,8 @@
 import { ArrayPrototypeJoin as join, StringPrototypeIndexOf as indexOf, StringPrototypeSlice as slice } from '../../json/primordials.js';
 
 // Joins stream writes into completed lines; fragments are sealed in blocks so a 25 MB one-character drip stays linear.
-// Runs after model code: captured intrinsics and counted arrays only (the program may patch Array/String prototypes).
+// Runs after model code: captured intrinsics and counted arrays only (the program may patch Array/String prototypes;
+// an accessor it plants on an Array.prototype index makes a write here throw into the program, never lose text).
 const SEAL_AT = 1024;
 
 export class LineBuffer {
@@ -25,14 +26,16 @@ export class LineBuffer {
     let start = 0;
     let nl = indexOf(text, '\n');
     while (nl >= 0) {
-      this.#fragments[this.#fragmentCount++] = slice(text, start, nl);
+      this.#fragments[this.#fragmentCount] = slice(text, start, nl);
+      this.#fragmentCount++;
       this.#emit();
       start = nl + 1;
       nl = indexOf(text, '\n', start);
     }
     if (start < text.length) {
       const tail = start === 0 ? text : slice(text, start);
-      this.#fragments[this.#fragmentCount++] = tail;
+      this.#fragments[this.#fragmentCount] = tail;
+      this.#fragmentCount++;
       this.#pending += tail.length;
       if (this.#pending > this.#budgetSeen && this.#pending > (this.#budgetSeen = this.budget())) {
         this.#emit();
@@ -40,7 +43,8 @@ export class LineBuffer {
       }
       if (this.#fragmentCount >= SEAL_AT) {
         this.#budgetSeen = -1;
-        this.#blocks[this.#blockCount++] = join(this.#fragments, '');
+        this.#blocks[this.#blockCount] = join(this.#fragments, '');
+        this.#blockCount++;
         this.#fragments = [];
         this.#fragmentCount = 0;
         if (this.#blockCount >= SEAL_AT) {

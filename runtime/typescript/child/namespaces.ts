@@ -10,6 +10,7 @@ import {
   ObjectDefineProperty as defineProperty,
   ObjectFreeze as freeze,
   PromiseCtor,
+  setIndex,
 } from '../../json/primordials.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
@@ -92,7 +93,7 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void, 
           inFlight++;
           flushOutbox();
           send(text);
-        } else queued[queueTail++] = text;
+        } else setIndex(queued, queueTail++, text);
         await reply;
         const settled = outcome as Reply;
         if (settled.ok === true) return settled.value as JsonValue;
@@ -119,7 +120,7 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void, 
         queueTail = 0;
       }
       inFlight++;
-      outbox[outboxLength++] = next;
+      setIndex(outbox, outboxLength++, next);
     }
     settle(reply);
   };
