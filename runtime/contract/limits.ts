@@ -7,6 +7,8 @@ export const LIMITS = {
   // per control frame; the child never needs more than the output cap plus envelope
   maxFrameBytes: 128 * 1024 * 1024,
   graceMs: 3_000,
+  // a child that has not said ready by then is broken, not slow (the program's own deadline starts after it)
+  startupMs: 30_000,
 } as const;
 
 // setTimeout clamps larger delays to 1 ms.

@@ -1,6 +1,7 @@
 import type { CodeRunSpec } from '../api.js';
 import { LIMITS } from '../contract/limits.js';
 import { abortMessage } from '../engine/early-results.js';
+import { armDeadline } from '../engine/deadline.js';
 import type { RunSession } from '../engine/run-session.js';
 import { applyProgramFrame, replyText } from '../engine/program-frames.js';
 import { decodeLossless } from '../json/lossless.js';
@@ -43,19 +44,20 @@ export async function superviseChild(spec: CodeRunSpec, session: RunSession, chi
   };
   child.attach({ onFrame, onProtocolError: protocol });
   // a cold child acks after attach, a spare before: either way the program goes out once the child is booted
-  void child.ready.then((ok) => {
-    if (session.outcome !== undefined) return;
+  const handedOver = child.ready.then((ok) => {
+    if (session.outcome !== undefined) return false;
     if (!ok) {
       if (child.bootProblem !== undefined) session.fail({ kind: 'sandbox-unavailable', message: child.bootProblem });
-      return;
+      return false;
     }
     send(JSON.stringify(runFrame(spec)));
+    return true;
   });
   const budget = (): number => session.ledger.maxBytes - session.ledger.used;
   const flushStdout = captureLines(child.stdout, budget, (line) => session.log('stdout', line));
   const flushStderr = captureLines(child.stderr, budget, (line) => session.log('stderr', line));
 
-  const deadline = setTimeout(() => session.fail({ kind: 'timeout', message: `execution deadline reached (${spec.timeoutMs}ms)` }), spec.timeoutMs);
+  const disarm = armDeadline(session, spec, handedOver, 'the Python process');
   const onAbort = (): void => session.fail({ kind: 'abort', message: abortMessage(spec.signal) });
   spec.signal?.addEventListener('abort', onAbort, { once: true });
   if (spec.signal?.aborted) onAbort();
@@ -66,7 +68,7 @@ export async function superviseChild(spec: CodeRunSpec, session: RunSession, chi
     exit = decodeShimExit(info, child.viaShim);
   });
   await Promise.race([session.settled, closed]);
-  clearTimeout(deadline);
+  disarm();
   spec.signal?.removeEventListener('abort', onAbort);
   child.killTree();
   if (session.outcome !== undefined) await Promise.race([closed, delay(LIMITS.graceMs)]);

@@ -1,5 +1,6 @@
 import type { CodeRunSpec } from '../api.js';
 import { LIMITS } from '../contract/limits.js';
+import { armDeadline } from '../engine/deadline.js';
 import { RunSession } from '../engine/run-session.js';
 import type { SpareKey, SparePool } from '../engine/spare-pool.js';
 import { applyProgramFrame, replyText } from '../engine/program-frames.js';
@@ -115,8 +116,8 @@ async function superviseChild(spec: CodeRunSpec, session: RunSession, child: Nod
   };
   child.attach({ onFrame, onProtocolError: protocol });
   // a cold child sends ready after attach, a spare before: either way the program goes out once it is ready
-  void child.ready.then((ok) => {
-    if (!ok || session.outcome !== undefined) return;
+  const handedOver = child.ready.then((ok) => {
+    if (!ok || session.outcome !== undefined) return false;
     const boot: BootFrame = {
       type: 'boot',
       code,
@@ -127,12 +128,13 @@ async function superviseChild(spec: CodeRunSpec, session: RunSession, child: Nod
       ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
     };
     send(JSON.stringify(boot));
+    return true;
   });
   const budget = (): number => session.ledger.maxBytes - session.ledger.used;
   const flushStdout = captureLines(child.stdout, budget, (line) => session.log('stdout', line));
   const flushStderr = captureLines(child.stderr, budget, (line) => session.log('stderr', line));
 
-  const deadline = setTimeout(() => session.fail({ kind: 'timeout', message: `execution deadline reached (${spec.timeoutMs}ms)` }), spec.timeoutMs);
+  const disarm = armDeadline(session, spec, handedOver, 'the Node process');
   const onAbort = (): void => session.fail({ kind: 'abort', message: abortMessage(spec.signal) });
   spec.signal?.addEventListener('abort', onAbort, { once: true });
   // an abort during staging fired before the listener existed
@@ -144,7 +146,7 @@ async function superviseChild(spec: CodeRunSpec, session: RunSession, child: Nod
     exit = decodeShimExit(info, child.viaShim);
   });
   await Promise.race([session.settled, closed]);
-  clearTimeout(deadline);
+  disarm();
   spec.signal?.removeEventListener('abort', onAbort);
   // settled: kill now and wait (bounded) for the pipes to close, so late raw fd writes are in the logs;
   // exited on its own without `done`: pipes are closed, so every byte of output is already in
