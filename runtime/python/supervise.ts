@@ -1,12 +1,9 @@
 import type { CodeRunSpec } from '../api.js';
-import { LIMITS } from '../contract/limits.js';
-import { abortMessage } from '../engine/early-results.js';
-import { armDeadline } from '../engine/deadline.js';
+import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
 import type { RunSession } from '../engine/run-session.js';
 import { applyProgramFrame, replyText } from '../engine/program-frames.js';
 import { decodeLossless } from '../json/lossless.js';
-import { captureLines } from '../output/pipe-lines.js';
-import { decodeShimExit, type ExitInfo } from '../process/launch.js';
+import type { ExitInfo } from '../process/launch.js';
 import { PythonChildFrameSchema, type PythonRunFrame } from '../protocol/python-wire.js';
 import type { RunFailure, RunResult } from '../protocol/run-result.js';
 import type { PythonChildProcess } from './python-child-process.js';
@@ -53,30 +50,7 @@ export async function superviseChild(spec: CodeRunSpec, session: RunSession, chi
     send(JSON.stringify(runFrame(spec)));
     return true;
   });
-  const budget = (): number => session.ledger.maxBytes - session.ledger.used;
-  const flushStdout = captureLines(child.stdout, budget, (line) => session.log('stdout', line));
-  const flushStderr = captureLines(child.stderr, budget, (line) => session.log('stderr', line));
-
-  const disarm = armDeadline(session, spec, handedOver, 'the Python process');
-  const onAbort = (): void => session.fail({ kind: 'abort', message: abortMessage(spec.signal) });
-  spec.signal?.addEventListener('abort', onAbort, { once: true });
-  if (spec.signal?.aborted) onAbort();
-  void child.spawnError.then((error) => session.fail({ kind: 'worker-exit', message: `could not start Python: ${error.message}` }));
-
-  let exit: ExitInfo | undefined;
-  const closed = child.closed.then((info) => {
-    exit = decodeShimExit(info, child.viaShim);
-  });
-  await Promise.race([session.settled, closed]);
-  disarm();
-  spec.signal?.removeEventListener('abort', onAbort);
-  child.killTree();
-  if (session.outcome !== undefined) await Promise.race([closed, delay(LIMITS.graceMs)]);
-  flushStdout();
-  flushStderr();
-  if (session.outcome === undefined) session.fail(exitFailure(exit, spec, session));
-  await dispatcher.drain(50);
-  return session.result();
+  return superviseLifecycle({ spec, session, dispatcher, child, handedOver, runtimeName: 'Python', exitFailure: (exit) => exitFailure(exit, spec, session) });
 }
 
 // The child ended without `done`: SIGXCPU is the CPU limit (timeout); anything else is worker-exit.
@@ -84,16 +58,11 @@ function exitFailure(exit: ExitInfo | undefined, spec: CodeRunSpec, session: Run
   if (exit?.signal === 'SIGXCPU') {
     return { kind: 'timeout', message: `CPU time exhausted (RLIMIT_CPU; the run allows at most ${cpuSeconds(spec)}s of CPU time)` };
   }
-  const how = exit?.signal ? `signal ${exit.signal}` : `code ${String(exit?.code)}`;
   const memory = session.ledger.entries.some((e) => e.stream === 'stderr' && /MemoryError|Cannot allocate memory|out of memory/i.test(e.text));
-  return { kind: 'worker-exit', message: `Python process exited before completing (${how})${memory ? `: out of memory (memoryMb ${spec.memoryMb})` : ''}` };
+  return { kind: 'worker-exit', message: `Python process exited before completing (${describeExit(exit)})${memory ? `: out of memory (memoryMb ${spec.memoryMb})` : ''}` };
 }
 
 // A backstop above the wall deadline: one Python thread cannot burn CPU faster than the clock runs.
 function cpuSeconds(spec: CodeRunSpec): number {
   return Math.ceil(spec.timeoutMs / 1000) + 1;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

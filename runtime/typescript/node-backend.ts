@@ -1,12 +1,9 @@
 import type { CodeRunSpec } from '../api.js';
-import { LIMITS } from '../contract/limits.js';
-import { armDeadline } from '../engine/deadline.js';
+import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
 import { RunSession } from '../engine/run-session.js';
 import type { SpareKey, SparePool } from '../engine/spare-pool.js';
 import { applyProgramFrame, replyText } from '../engine/program-frames.js';
 import { decodeLossless } from '../json/lossless.js';
-import { captureLines } from '../output/pipe-lines.js';
-import { decodeShimExit, type ExitInfo } from '../process/launch.js';
 import { ChildFrameSchema, type BootFrame } from '../protocol/node-wire.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import type { SandboxCapabilities } from '../sandbox/probe.js';
@@ -130,39 +127,16 @@ async function superviseChild(spec: CodeRunSpec, session: RunSession, child: Nod
     send(JSON.stringify(boot));
     return true;
   });
-  const budget = (): number => session.ledger.maxBytes - session.ledger.used;
-  const flushStdout = captureLines(child.stdout, budget, (line) => session.log('stdout', line));
-  const flushStderr = captureLines(child.stderr, budget, (line) => session.log('stderr', line));
-
-  const disarm = armDeadline(session, spec, handedOver, 'the Node process');
-  const onAbort = (): void => session.fail({ kind: 'abort', message: abortMessage(spec.signal) });
-  spec.signal?.addEventListener('abort', onAbort, { once: true });
-  // an abort during staging fired before the listener existed
-  if (spec.signal?.aborted) onAbort();
-  void child.spawnError.then((error) => session.fail({ kind: 'worker-exit', message: `could not start Node: ${error.message}` }));
-
-  let exit: ExitInfo | undefined;
-  const closed = child.closed.then((info) => {
-    exit = decodeShimExit(info, child.viaShim);
+  return superviseLifecycle({
+    spec,
+    session,
+    dispatcher,
+    child,
+    handedOver,
+    runtimeName: 'Node',
+    exitFailure: (exit) => {
+      const oom = session.ledger.entries.some((e) => e.stream === 'stderr' && /heap out of memory|Reached heap limit/.test(e.text));
+      return { kind: 'worker-exit', message: `Node process exited before completing (${describeExit(exit)})${oom ? ': JavaScript heap out of memory' : ''}` };
+    },
   });
-  await Promise.race([session.settled, closed]);
-  disarm();
-  spec.signal?.removeEventListener('abort', onAbort);
-  // settled: kill now and wait (bounded) for the pipes to close, so late raw fd writes are in the logs;
-  // exited on its own without `done`: pipes are closed, so every byte of output is already in
-  child.killTree();
-  if (session.outcome !== undefined) await Promise.race([closed, delay(LIMITS.graceMs)]);
-  flushStdout();
-  flushStderr();
-  if (session.outcome === undefined) {
-    const how = exit?.signal ? `signal ${exit.signal}` : `code ${String(exit?.code)}`;
-    const oom = session.ledger.entries.some((e) => e.stream === 'stderr' && /heap out of memory|Reached heap limit/.test(e.text));
-    session.fail({ kind: 'worker-exit', message: `Node process exited before completing (${how})${oom ? ': JavaScript heap out of memory' : ''}` });
-  }
-  await dispatcher.drain(50);
-  return session.result();
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,0 +1,75 @@
+import type { Readable } from 'node:stream';
+import type { CodeRunSpec } from '../api.js';
+import { LIMITS } from '../contract/limits.js';
+import { captureLines } from '../output/pipe-lines.js';
+import { decodeShimExit, type ExitInfo } from '../process/launch.js';
+import type { CallDispatcher } from '../bindings/dispatcher.js';
+import type { RunFailure, RunResult } from '../protocol/run-result.js';
+import { armDeadline } from './deadline.js';
+import { abortMessage } from './early-results.js';
+import type { RunSession } from './run-session.js';
+
+// What both backends' child wrappers offer the supervisor.
+export interface SupervisedChild {
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly closed: Promise<ExitInfo>;
+  readonly spawnError: Promise<Error>;
+  readonly viaShim: boolean;
+  killTree(): void;
+}
+
+export interface LifecycleOptions {
+  spec: CodeRunSpec;
+  session: RunSession;
+  dispatcher: CallDispatcher;
+  child: SupervisedChild;
+  // resolves true once the program was sent to the child (the deadline starts then)
+  handedOver: Promise<boolean>;
+  // 'Node' or 'Python', for messages
+  runtimeName: string;
+  // why a child that ended without `done` failed (exit code, signal, out of memory…)
+  exitFailure: (exit: ExitInfo | undefined) => RunFailure;
+}
+
+// Drives one run to its end, identically for both backends: pipes into the ledger, deadline, abort, kill of the whole
+// tree, a bounded wait for late output, then the one result.
+export async function superviseLifecycle(options: LifecycleOptions): Promise<RunResult> {
+  const { spec, session, dispatcher, child } = options;
+  const budget = (): number => session.ledger.maxBytes - session.ledger.used;
+  const flushStdout = captureLines(child.stdout, budget, (line) => session.log('stdout', line));
+  const flushStderr = captureLines(child.stderr, budget, (line) => session.log('stderr', line));
+
+  const disarm = armDeadline(session, spec, options.handedOver, `the ${options.runtimeName} process`);
+  const onAbort = (): void => session.fail({ kind: 'abort', message: abortMessage(spec.signal) });
+  spec.signal?.addEventListener('abort', onAbort, { once: true });
+  // an abort during staging fired before the listener existed
+  if (spec.signal?.aborted) onAbort();
+  void child.spawnError.then((error) => session.fail({ kind: 'worker-exit', message: `could not start ${options.runtimeName}: ${error.message}` }));
+
+  let exit: ExitInfo | undefined;
+  const closed = child.closed.then((info) => {
+    exit = decodeShimExit(info, child.viaShim);
+  });
+  await Promise.race([session.settled, closed]);
+  disarm();
+  spec.signal?.removeEventListener('abort', onAbort);
+  // settled: kill now and wait (bounded) for the pipes to close, so late raw fd writes are in the logs;
+  // exited on its own without `done`: pipes are closed, so every byte of output is already in
+  child.killTree();
+  if (session.outcome !== undefined) await Promise.race([closed, delay(LIMITS.graceMs)]);
+  flushStdout();
+  flushStderr();
+  if (session.outcome === undefined) session.fail(options.exitFailure(exit));
+  await dispatcher.drain(50);
+  return session.result();
+}
+
+// How a child's end reads in a message: `code 7` or `signal SIGKILL`.
+export function describeExit(exit: ExitInfo | undefined): string {
+  return exit?.signal ? `signal ${exit.signal}` : `code ${String(exit?.code)}`;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
