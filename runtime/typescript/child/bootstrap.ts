@@ -9,6 +9,8 @@ import {
   FunctionPrototypeHasInstance,
   JSONParse as parse,
   JSONStringify as stringify,
+  ObjectCreate,
+  ObjectDefineProperty,
   PromisePrototypeThen,
   RangeErrorCtor,
   ReflectApply,
@@ -34,6 +36,7 @@ import { freezeNondeterminism } from '../../replay/freeze-nondeterminism.js';
 const exit = ((process as unknown as { reallyExit: (code: number) => void }).reallyExit.bind(process)) as (code: number) => never;
 const processOn = process.on.bind(process);
 const setCaptureCallback = process.setUncaughtExceptionCaptureCallback.bind(process);
+const hasCaptureCallback = process.hasUncaughtExceptionCaptureCallback.bind(process);
 const enqueueMicrotask = queueMicrotask;
 const ScriptCtor = vm.Script;
 
@@ -90,6 +93,21 @@ function patchStream(stream: NodeJS.WriteStream, lines: LineBuffer): void {
   // opening the stream made the pipe non-blocking; raw fs.writeSync(1|2) from the program would then fail with
   // EAGAIN or write short instead of waiting for the host to read (hostile corpus: native floods)
   (stream as unknown as { _handle?: { setBlocking?: (on: boolean) => unknown } })._handle?.setBlocking?.(true);
+}
+
+// Node delivers 'uncaughtException' through whatever process.emit is at the time: once the program replaces it,
+// uncaught errors go to a capture callback (held inside Node) instead. Installed only then, because it cannot
+// coexist with the `domain` module, which ordinary programs may load.
+function guardProcessEmit(): void {
+  let emit: unknown = process.emit;
+  const descriptor = ObjectCreate(null) as PropertyDescriptor;
+  descriptor.get = () => emit;
+  descriptor.set = (value: unknown) => {
+    emit = value;
+    if (!hasCaptureCallback()) setCaptureCallback((error: unknown) => settleWithFailure(error));
+  };
+  descriptor.configurable = false;
+  ObjectDefineProperty(process, 'emit', descriptor);
 }
 
 function settleWithFailure(thrown: unknown): never {
@@ -151,10 +169,9 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void, onChun
   for (const name of ['stdout', 'stderr'] as const) {
     Object.defineProperty(process, name, { value: process[name], writable: false, enumerable: true, configurable: true });
   }
-  // the capture callback is held inside Node, so a program that replaces process.emit (which delivers
-  // 'uncaughtException') still settles; rejections keep their raw reason through the listener
-  setCaptureCallback((error: unknown) => settleWithFailure(error));
+  processOn('uncaughtException', withOwnApply((error: unknown) => settleWithFailure(error)));
   processOn('unhandledRejection', withOwnApply((reason: unknown) => settleWithFailure(reason)));
+  guardProcessEmit();
   const { objects, errorClasses, handleReply, flushOutbox } = createNamespaces(boot, (text) => sendFrame(text), (texts) => sendFrames(texts));
   onReply(handleReply);
   onChunkEnd(flushOutbox);
