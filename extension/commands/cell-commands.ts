@@ -20,11 +20,12 @@ function codeCell(arg: unknown): vscode.NotebookCell | undefined {
 
 export const noCell = (): CommandOutcome => ({ ok: false, message: vscode.l10n.t('Select a code cell of a PTC notebook first.') });
 
-// `ptcPlayground.recordCell`: runs the cell with its handlers and writes its calls to the cell's cassette.
+// `ptcPlayground.recordCell`: runs the cell with live handlers (what the real tools answer is what is worth replaying;
+// a cell whose own mode is `mock` keeps it) and writes its calls to the cell's cassette.
 export async function recordCell(controller: PtcNotebookController, log: Logger, arg?: unknown): Promise<CommandOutcome> {
   const cell = codeCell(arg);
   if (cell === undefined) return noCell();
-  const ran = await controller.executeWithOverride(cell, { force: { mode: 'record' } });
+  const ran = await controller.executeWithOverride(cell, { mode: 'live', force: { mode: 'record' } });
   if (!ran) return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
   const meta = [...cell.outputs].reverse().map((o) => outputMetaOf(o.metadata)).find((m) => m?.kind === 'result');
   if (meta?.kind !== 'result' || meta.cassette === undefined) {
