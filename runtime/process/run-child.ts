@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { LIMITS } from '../contract/limits.js';
+import type { Spare } from '../engine/spare-pool.js';
+import { launchChild, type ExitInfo, type LaunchedChild, type LaunchOptions } from './launch.js';
+
+// What the run needs from the process once it owns it.
+export interface ChildHandlers {
+  onFrame(text: string): void;
+  onProtocolError(message: string): void;
+}
+
+export interface RunChildOptions {
+  // 'Node' or 'Python', for messages
+  runtimeName: string;
+  // the child's private directory: removed if the launch fails and when the child is discarded
+  privateDir: string;
+  launch: LaunchOptions;
+  viaShim: boolean;
+}
+
+// The child's first frame: ready, a protocol violation, or a well-formed refusal (it could not set itself up).
+export type ReadyVerdict = { ok: true } | { ok: false; kind: 'protocol' | 'unusable'; message: string };
+
+// A child slower than this to become ready is treated as dead (a loaded machine still gets a generous margin).
+const STARTUP_LIMIT_MS = 60_000;
+
+// One fresh child for one run, launched on demand (cold) or ahead of time (spare) through the same code, so a
+// program cannot tell them apart: ready once, attached to exactly one run, then discarded with its private dir.
+export abstract class RunChild implements Spare {
+  readonly viaShim: boolean;
+  readonly ready: Promise<boolean>;
+  readonly closed: Promise<ExitInfo>;
+  readonly spawnError: Promise<Error>;
+  // why the child is not usable, when it failed before serving a run
+  bootProblem: string | undefined;
+  protected readonly child: LaunchedChild;
+  readonly #runtimeName: string;
+  readonly #privateDir: string;
+  #resolveReady: (ok: boolean) => void = () => undefined;
+  #readySeen = false;
+  #exited = false;
+  #exit: ExitInfo | undefined;
+  #handlers: ChildHandlers | undefined;
+  #discarded: Promise<void> | undefined;
+
+  // Spawns; throws only if the process cannot be launched (the private dir is then removed).
+  constructor(options: RunChildOptions) {
+    this.#runtimeName = options.runtimeName;
+    this.#privateDir = options.privateDir;
+    this.viaShim = options.viaShim;
+    this.ready = new Promise<boolean>((resolve) => (this.#resolveReady = resolve));
+    try {
+      this.child = launchChild(options.launch);
+    } catch (error) {
+      fs.rmSync(options.privateDir, { recursive: true, force: true });
+      throw error;
+    }
+    this.closed = this.child.closed.then((info) => {
+      this.#exited = true;
+      this.#exit = info;
+      this.#resolveReady(false);
+      return info;
+    });
+    this.spawnError = this.child.spawnError;
+    const startup = setTimeout(() => {
+      if (!this.#readySeen) this.problem(`the ${this.#runtimeName} child did not become ready within ${STARTUP_LIMIT_MS} ms`);
+    }, STARTUP_LIMIT_MS);
+    startup.unref();
+    void this.ready.then(() => clearTimeout(startup));
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get stdout(): Readable {
+    return this.child.stdout;
+  }
+
+  get stderr(): Readable {
+    return this.child.stderr;
+  }
+
+  get exit(): ExitInfo | undefined {
+    return this.#exit;
+  }
+
+  protected get exited(): boolean {
+    return this.#exited;
+  }
+
+  alive(): boolean {
+    if (this.#exited || this.#discarded !== undefined || this.child.pid === undefined) return false;
+    try {
+      process.kill(this.child.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // Gives the process to one run: every later frame goes to `handlers`.
+  attach(handlers: ChildHandlers): void {
+    if (this.#handlers !== undefined) throw new Error(`a ${this.#runtimeName} child serves exactly one run`);
+    this.#handlers = handlers;
+  }
+
+  killTree(): void {
+    this.child.killTree();
+  }
+
+  // Kills the process tree, waits (bounded) until its pipes closed, and removes the private dir.
+  discard(): Promise<void> {
+    this.#discarded ??= (async () => {
+      this.#resolveReady(false);
+      this.child.killTree();
+      await Promise.race([this.closed, delay(LIMITS.graceMs)]);
+      await removeDir(this.#privateDir);
+      // a child still dying on a loaded machine may write into its dir while it is removed: once more after it closed
+      if (fs.existsSync(this.#privateDir)) {
+        await Promise.race([this.closed, delay(10_000)]);
+        await removeDir(this.#privateDir);
+      }
+    })();
+    return this.#discarded;
+  }
+
+  // One decoded frame from the child: its readiness handshake first, then the run's traffic.
+  protected receive(text: string): void {
+    if (!this.#readySeen) {
+      this.#readySeen = true;
+      const verdict = this.acceptReady(text);
+      if (verdict.ok) this.#resolveReady(true);
+      else if (verdict.kind === 'protocol') this.problem(verdict.message);
+      else {
+        this.bootProblem ??= verdict.message;
+        this.#resolveReady(false);
+      }
+      return;
+    }
+    if (this.#handlers === undefined) return this.problem(`an idle ${this.#runtimeName} spare sent a frame`);
+    this.#handlers.onFrame(text);
+  }
+
+  // Judges the child's first frame.
+  protected abstract acceptReady(text: string): ReadyVerdict;
+
+  protected problem(message: string): void {
+    if (this.#handlers !== undefined) return this.#handlers.onProtocolError(message);
+    // not serving a run yet: this process is unusable
+    this.bootProblem ??= message;
+    this.#resolveReady(false);
+    this.child.killTree();
+  }
+}
+
+function removeDir(dir: string): Promise<void> {
+  return fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
