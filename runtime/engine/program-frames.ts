@@ -1,5 +1,5 @@
 import type { CallDispatcher } from '../bindings/dispatcher.js';
-import { checkLossless, encodeChecked } from '../json/lossless.js';
+import { checkLossless, decodeLossless, encodeChecked } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SourceLocation } from '../protocol/run-result.js';
 import type { RunSession } from './run-session.js';
@@ -41,4 +41,43 @@ export function applyProgramFrame(session: RunSession, dispatcher: CallDispatche
 // The reply frame for a finished binding call (same JSON on both backends' channels).
 export function replyText(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }): string {
   return reply.ok ? `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}}` : JSON.stringify({ type: 'reply', id, ok: false, message: reply.message });
+}
+
+// What a backend's wire schema answers for one decoded frame (zod's safeParse result fits).
+export type FrameParse =
+  | { success: true; data: ProgramFrame | { type: 'ready' } | { type: 'boot-ack' } }
+  | { success: false; error: { issues: readonly { message: string }[] } };
+
+export interface RunConnection {
+  dispatcher: CallDispatcher;
+  // sends to the child until the run has settled
+  send(text: string): void;
+}
+
+// Connects a child to its run, identically for both backends: every frame is decoded as hostile, checked against the
+// backend's wire schema and applied; a second handshake frame is forged traffic.
+export function connectRun(options: {
+  session: RunSession;
+  child: { attach(handlers: { onFrame(text: string): void; onProtocolError(message: string): void }): void; send(text: string): void };
+  parse: (value: unknown) => FrameParse;
+  valueless: 'absent' | 'null';
+}): RunConnection {
+  const { session, child } = options;
+  const send = (text: string): void => {
+    if (session.outcome === undefined) child.send(text);
+  };
+  const dispatcher = session.createDispatcher({ firstId: 1, sendReply: (id, reply) => send(replyText(id, reply)) });
+  const protocol = (message: string): void => session.fail({ kind: 'protocol', message });
+  const onFrame = (text: string): void => {
+    if (session.outcome !== undefined) return;
+    const decoded = decodeLossless(text);
+    if (!decoded.ok) return protocol(`control frame is not lossless JSON (${decoded.reason})`);
+    const parsed = options.parse(decoded.value);
+    if (!parsed.success) return protocol(`malformed control frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    const frame = parsed.data;
+    if (frame.type === 'ready' || frame.type === 'boot-ack') return protocol(`second ${frame.type} frame`);
+    applyProgramFrame(session, dispatcher, frame, options.valueless);
+  };
+  child.attach({ onFrame, onProtocolError: protocol });
+  return { dispatcher, send };
 }

@@ -1,8 +1,7 @@
 import type { CodeRunSpec } from '../api.js';
 import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
 import type { RunSession } from '../engine/run-session.js';
-import { applyProgramFrame, replyText } from '../engine/program-frames.js';
-import { decodeLossless } from '../json/lossless.js';
+import { connectRun } from '../engine/program-frames.js';
 import type { ExitInfo } from '../process/launch.js';
 import { PythonChildFrameSchema, type PythonRunFrame } from '../protocol/python-wire.js';
 import type { RunFailure, RunResult } from '../protocol/run-result.js';
@@ -24,22 +23,8 @@ function runFrame(spec: CodeRunSpec): PythonRunFrame {
 
 // Supervises one run on a booted (or booting) child: frames, pipes, deadline, abort, exit classification.
 export async function superviseChild(spec: CodeRunSpec, session: RunSession, child: PythonChildProcess): Promise<RunResult> {
-  const send = (text: string): void => {
-    if (session.outcome === undefined) child.send(text);
-  };
-  const dispatcher = session.createDispatcher({ firstId: 1, sendReply: (id, reply) => send(replyText(id, reply)) });
-  const protocol = (message: string): void => session.fail({ kind: 'protocol', message });
-  const onFrame = (text: string): void => {
-    if (session.outcome !== undefined) return;
-    const decoded = decodeLossless(text);
-    if (!decoded.ok) return protocol(`control frame is not lossless JSON (${decoded.reason})`);
-    const parsed = PythonChildFrameSchema.safeParse(decoded.value);
-    if (!parsed.success) return protocol(`malformed control frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    if (parsed.data.type === 'boot-ack') return protocol('second boot-ack frame');
-    // Python has no undefined: a done without a value (only a forged one) reads as null
-    applyProgramFrame(session, dispatcher, parsed.data, 'null');
-  };
-  child.attach({ onFrame, onProtocolError: protocol });
+  // Python has no undefined: a done without a value (only a forged one) reads as null
+  const { dispatcher, send } = connectRun({ session, child, parse: (value) => PythonChildFrameSchema.safeParse(value), valueless: 'null' });
   // a cold child acks after attach, a spare before: either way the program goes out once the child is booted
   const handedOver = child.ready.then((ok) => {
     if (session.outcome !== undefined) return false;

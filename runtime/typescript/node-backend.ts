@@ -2,8 +2,7 @@ import type { CodeRunSpec } from '../api.js';
 import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
 import { RunSession } from '../engine/run-session.js';
 import type { SpareKey, SparePool } from '../engine/spare-pool.js';
-import { applyProgramFrame, replyText } from '../engine/program-frames.js';
-import { decodeLossless } from '../json/lossless.js';
+import { connectRun } from '../engine/program-frames.js';
 import { ChildFrameSchema, type BootFrame } from '../protocol/node-wire.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import type { SandboxCapabilities } from '../sandbox/probe.js';
@@ -97,21 +96,7 @@ function nodeArgv(deps: NodeBackendDeps, spec: CodeRunSpec, confine: boolean, tm
 }
 
 async function superviseChild(spec: CodeRunSpec, session: RunSession, child: NodeChildProcess, code: string): Promise<RunResult> {
-  const send = (text: string): void => {
-    if (session.outcome === undefined) child.send(text);
-  };
-  const dispatcher = session.createDispatcher({ firstId: 1, sendReply: (id, reply) => send(replyText(id, reply)) });
-  const protocol = (message: string): void => session.fail({ kind: 'protocol', message });
-  const onFrame = (text: string): void => {
-    if (session.outcome !== undefined) return;
-    const decoded = decodeLossless(text);
-    if (!decoded.ok) return protocol(`control frame is not lossless JSON (${decoded.reason})`);
-    const parsed = ChildFrameSchema.safeParse(decoded.value);
-    if (!parsed.success) return protocol(`malformed control frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    if (parsed.data.type === 'ready') return protocol('second ready frame');
-    applyProgramFrame(session, dispatcher, parsed.data, 'absent');
-  };
-  child.attach({ onFrame, onProtocolError: protocol });
+  const { dispatcher, send } = connectRun({ session, child, parse: (value) => ChildFrameSchema.safeParse(value), valueless: 'absent' });
   // a cold child sends ready after attach, a spare before: either way the program goes out once it is ready
   const handedOver = child.ready.then((ok) => {
     if (!ok || session.outcome !== undefined) return false;
