@@ -5,6 +5,7 @@ import { RuntimeMisuseError } from './contract/misuse.js';
 import { resolveRequest } from './contract/resolve.js';
 import { failedBeforeSpawn } from './engine/early-results.js';
 import type { RunResult } from './protocol/run-result.js';
+import { unconfinedReport } from './sandbox/plan.js';
 import { sandboxCapabilities } from './sandbox/probe.js';
 import { SparePool } from './engine/spare-pool.js';
 import { runNodeProgram, warmNodeSpare, type NodeBackendDeps } from './typescript/node-backend.js';
@@ -17,11 +18,6 @@ export type * from './api.js';
 export type { JsonValue } from './protocol/json-value.js';
 export * from './protocol/run-result.js';
 export { RuntimeMisuseError } from './contract/misuse.js';
-
-import type { SandboxReport } from './protocol/run-result.js';
-
-// Reported when a run fails before its sandbox could even be planned.
-const unconfined = (): SandboxReport => ({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] });
 
 // Creates a runtime: `resolve` validates a request, `run` executes it in a fresh process, `dispose` stops everything.
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
@@ -51,7 +47,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     const scoped: CodeRunSpec = { ...spec, signal };
     if (spec.language === 'python') return runPythonProgram(scoped, pythonDeps());
     const deps = nodeDeps();
-    if (typeof deps === 'string') return failedBeforeSpawn(scoped, unconfined(), { kind: 'worker-exit', message: deps });
+    if (typeof deps === 'string') return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: deps });
     return runNodeProgram(scoped, deps);
   };
 

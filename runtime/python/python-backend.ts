@@ -3,7 +3,7 @@ import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
 import { RunSession } from '../engine/run-session.js';
 import type { SpareKey, SparePool } from '../engine/spare-pool.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
-import { planSandbox } from '../sandbox/plan.js';
+import { planSandbox, unconfinedReport } from '../sandbox/plan.js';
 import type { SandboxCapabilities } from '../sandbox/probe.js';
 import { PYTHON_SHIM, PythonChildProcess, type PythonChildLaunch } from './python-child-process.js';
 import { resolvePython, type PythonExecutable } from './python-executable.js';
@@ -17,7 +17,6 @@ export interface PythonBackendDeps {
   spares?: SparePool<PythonChildProcess>;
 }
 
-const unconfined = (): SandboxReport => ({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] });
 
 type PlannedRun = { ok: true; report: SandboxReport; launch: PythonChildLaunch; key: SpareKey } | { ok: false; failure: RunFailure; report: SandboxReport };
 
@@ -58,11 +57,11 @@ export async function warmPythonSpare(spec: CodeRunSpec, deps: PythonBackendDeps
 
 // Runs one Python program in a fresh CPython process (a never-used spare or a cold start) and settles it.
 export async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDeps): Promise<RunResult> {
-  if (spec.signal?.aborted) return failedBeforeSpawn(spec, unconfined(), { kind: 'abort', message: abortMessage(spec.signal) });
+  if (spec.signal?.aborted) return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'abort', message: abortMessage(spec.signal) });
   // the runner relies on an inherited fd 3, POSIX signals and rlimits
-  if (process.platform === 'win32') return failedBeforeSpawn(spec, unconfined(), { kind: 'worker-exit', message: 'the Python backend runs on Linux and macOS only' });
+  if (process.platform === 'win32') return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: 'the Python backend runs on Linux and macOS only' });
   const prepared = await prepare(spec, deps);
-  if (!prepared.ok) return failedBeforeSpawn(spec, unconfined(), { kind: 'worker-exit', message: prepared.message });
+  if (!prepared.ok) return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: prepared.message });
   const planned = prepared.planned;
   if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);

@@ -7,6 +7,7 @@ import type { SandboxCapabilities } from '../sandbox/probe.js';
 import { PYTHON_SHIM, PythonChildProcess } from './python-child-process.js';
 import type { PythonExecutable } from './python-executable.js';
 import { superviseChild } from './supervise.js';
+import { unconfinedReport } from '../sandbox/plan.js';
 
 // Python has no permission model: these OS layers, applied by the runner itself, confine files and processes.
 export const FILESYSTEM_MECHANISM = 'mount-namespace (read-only root, private temp dir)';
@@ -75,7 +76,7 @@ async function probe(python: PythonExecutable, caps: SandboxCapabilities): Promi
       confine,
       preload: false,
     });
-    const result = await superviseChild(spec, new RunSession(spec, { network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] }), child);
+    const result = await superviseChild(spec, new RunSession(spec, unconfinedReport()), child);
     const seen = result.value as Record<string, string> | undefined;
     if (result.error !== undefined || seen === undefined) return none;
     return {

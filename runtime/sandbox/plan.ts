@@ -12,20 +12,17 @@ export type SandboxPlan =
   | { ok: true; report: SandboxReport; wrapper: string[]; useNamespaces: boolean; useBackendLayers: boolean }
   | { ok: false; message: string; report: SandboxReport };
 
-const UNCONFINED: SandboxReport = {
-  network: 'allowed',
-  filesystem: 'allowed',
-  childProcess: 'allowed',
-  enforcement: 'none',
-  mechanisms: [],
-};
+// What a run reports when nothing confines it (also before its sandbox could be planned); fresh each call.
+export function unconfinedReport(): SandboxReport {
+  return { network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] };
+}
 
 // Decides what confines a run and reports it honestly; 'required' with a missing layer fails before spawning.
 export function planSandbox(level: SandboxLevel, caps: SandboxCapabilities, layers: BackendLayers): SandboxPlan {
   // lifecycle only: a PID namespace lets the kernel reap detached grandchildren; it confines nothing
   const lifecycleWrapper = caps.namespacePrefix !== undefined && !caps.userNamespace ? lifecycleOnly(caps) : [];
   if (level === 'off') {
-    return { ok: true, report: { ...UNCONFINED, mechanisms: lifecycleWrapper.length > 0 ? ['pid-namespace (cleanup only)'] : [] }, wrapper: lifecycleWrapper, useNamespaces: false, useBackendLayers: false };
+    return { ok: true, report: { ...unconfinedReport(), mechanisms: lifecycleWrapper.length > 0 ? ['pid-namespace (cleanup only)'] : [] }, wrapper: lifecycleWrapper, useNamespaces: false, useBackendLayers: false };
   }
   const mechanisms: string[] = [];
   const missing: string[] = [];
