@@ -1,6 +1,6 @@
 import type { CodeRunSpec } from '../api.js';
 import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
-import { RunSession } from '../engine/run-session.js';
+import { runOnFreshChild } from '../engine/fresh-child.js';
 import type { SpareKey, SparePool } from '../engine/spare-pool.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import { planSandbox, unconfinedReport } from '../sandbox/plan.js';
@@ -65,23 +65,16 @@ export async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDep
   const planned = prepared.planned;
   if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
-  const session = new RunSession(spec, planned.report);
-  const startSpare = (): PythonChildProcess => new PythonChildProcess({ ...planned.launch, preload: true });
-  let child = await deps.spares?.take(planned.key);
-  if (child === undefined) {
-    try {
-      child = new PythonChildProcess(planned.launch);
-    } catch (error) {
-      session.fail({ kind: 'worker-exit', message: `could not stage the Python runner: ${(error as Error).message}` });
-      return session.result();
-    }
-  }
-  try {
-    return await superviseChild(spec, session, child);
-  } finally {
-    await child.discard();
-    deps.spares?.refill(planned.key, startSpare);
-  }
+  return runOnFreshChild({
+    spec,
+    report: planned.report,
+    spares: deps.spares,
+    key: planned.key,
+    startCold: () => new PythonChildProcess(planned.launch),
+    startSpare: () => new PythonChildProcess({ ...planned.launch, preload: true }),
+    coldStartProblem: 'could not stage the Python runner',
+    supervise: (session, child) => superviseChild(spec, session, child),
+  });
 }
 
 

@@ -1,6 +1,7 @@
 import type { CodeRunSpec } from '../api.js';
 import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
-import { RunSession } from '../engine/run-session.js';
+import { runOnFreshChild } from '../engine/fresh-child.js';
+import type { RunSession } from '../engine/run-session.js';
 import type { SpareKey, SparePool } from '../engine/spare-pool.js';
 import { connectRun } from '../engine/program-frames.js';
 import { ChildFrameSchema, type BootFrame } from '../protocol/node-wire.js';
@@ -59,31 +60,17 @@ export async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): 
   }
   if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
 
-  const session = new RunSession(spec, planned.report);
   const start = (): NodeChildProcess => new NodeChildProcess(planned.launch);
-  let child = await deps.spares?.take(planned.key, spec.signal);
-  if (spec.signal?.aborted) {
-    // aborted just after a spare was handed over: it never ran anything, but it serves nobody now
-    if (child !== undefined) {
-      await child.discard();
-      deps.spares?.refill(planned.key, () => new NodeChildProcess(planned.launch));
-    }
-    return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
-  }
-  if (child === undefined) {
-    try {
-      child = start();
-    } catch (error) {
-      session.fail({ kind: 'worker-exit', message: `could not create the run's private temp dir: ${(error as Error).message}` });
-      return session.result();
-    }
-  }
-  try {
-    return await superviseChild(spec, session, child, stripped.code);
-  } finally {
-    await child.discard();
-    deps.spares?.refill(planned.key, start);
-  }
+  return runOnFreshChild({
+    spec,
+    report: planned.report,
+    spares: deps.spares,
+    key: planned.key,
+    startCold: start,
+    startSpare: start,
+    coldStartProblem: "could not create the run's private temp dir",
+    supervise: (session, child) => superviseChild(spec, session, child, stripped.code),
+  });
 }
 
 function nodeArgv(deps: NodeBackendDeps, spec: CodeRunSpec, confine: boolean, tmpdir: string): string[] {
