@@ -87,6 +87,7 @@ describe.each(['typescript', 'python'] as const)('sandbox parity (%s)', (languag
     expect(r.sandbox).toMatchObject({ network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full' });
     expect(r.sandbox.mechanisms[0]).toBe('network-namespace');
     expect(r.sandbox.mechanisms).toHaveLength(language === 'python' ? 3 : 2);
+    if (language === 'typescript') expect(r.sandbox.mechanisms).toEqual(['network-namespace', 'node-permission-model']);
   });
 
   test("'off' is unconfined, which proves the denials above are real", async () => {
@@ -103,5 +104,17 @@ describe.each(['typescript', 'python'] as const)('sandbox parity (%s)', (languag
     const r = await run(language, 'return 1', { sandbox: 'required' });
     expect(r.value).toBe(1);
     expect(r.sandbox.enforcement).toBe('full');
+  });
+});
+
+describe('TypeScript sandbox: its own temp dir', () => {
+  test('the program may read and write its own private temp dir', async () => {
+    const r = await run('typescript', "const os = await import('node:os');\nconst fs = await import('node:fs');\nconst f = os.tmpdir() + '/a.txt';\nfs.writeFileSync(f, 'mine');\nreturn fs.readFileSync(f, 'utf8');");
+    expect(r.value).toBe('mine');
+  });
+
+  test('a symlink in the temp dir does not open files outside it', async () => {
+    const r = await run('typescript', `const os = await import('node:os');\nconst fs = await import('node:fs');\nconst link = os.tmpdir() + '/escape';\ntry { fs.symlinkSync(${JSON.stringify(secret)}, link); } catch (e: any) { return 'symlink denied:' + e.code; }\ntry { return fs.readFileSync(link, 'utf8'); } catch (e: any) { return 'read denied:' + e.code; }`);
+    expect(r.value).not.toBe('TOP SECRET');
   });
 });
