@@ -20,13 +20,15 @@ export interface RunFlags {
   seed: number | undefined;
 }
 
-function integer(flag: string, raw: string | undefined): number | undefined {
+// A non-negative integer flag value, or a UsageError naming the flag.
+export function integer(flag: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw)) throw new UsageError(`--${flag} expects a positive integer, got "${raw}"`);
   return Number(raw);
 }
 
-function oneOf<T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
+// One of the allowed words, or a UsageError naming the flag and the choices.
+export function oneOf<T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
   if (raw === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(raw)) throw new UsageError(`--${flag} expects one of ${allowed.join('|')}, got "${raw}"`);
   return raw as T;

@@ -10,6 +10,7 @@ import type { PlanOverride } from '../../notebook/plan.js';
 import { type CellReport, runNotebookFile } from '../../notebook/run-notebook.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import { formatReport } from '../report.js';
+import { integer, oneOf } from '../run-options.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
@@ -20,12 +21,6 @@ interface NotebookFlags {
   json: boolean;
   override: PlanOverride;
   limits: { timeoutMs?: number; maxOutputBytes?: number; memoryMb?: number; sandbox?: SandboxLevel };
-}
-
-function integer(flag: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw new UsageError(`--${flag} expects a positive integer, got "${raw}"`);
-  return Number(raw);
 }
 
 function parseFlags(argv: string[]): NotebookFlags {
@@ -52,12 +47,8 @@ function parseFlags(argv: string[]): NotebookFlags {
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`);
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be combined');
-  const mode = values.mode;
-  if (mode !== undefined && mode !== 'mock' && mode !== 'live') throw new UsageError(`--mode expects one of mock|live, got "${mode}"`);
-  const sandbox = values.sandbox;
-  if (sandbox !== undefined && sandbox !== 'required' && sandbox !== 'best-effort' && sandbox !== 'off') {
-    throw new UsageError(`--sandbox expects one of required|best-effort|off, got "${sandbox}"`);
-  }
+  const mode = oneOf('mode', values.mode, ['mock', 'live'] as const);
+  const sandbox = oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const);
   const override: PlanOverride = {};
   if (mode !== undefined) override.mode = mode;
   if (values.record !== undefined) override.force = { mode: 'record', dir: path.resolve(values.record) };
