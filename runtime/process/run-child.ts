@@ -63,8 +63,9 @@ export abstract class RunChild implements Spare {
       return info;
     });
     this.spawnError = this.child.spawnError;
+    // bounds an idle spare; a child serving a run is bounded by the run's own startup limit (engine/deadline.ts)
     const startup = setTimeout(() => {
-      if (!this.#readySeen) this.problem(`the ${this.#runtimeName} child did not become ready within ${STARTUP_LIMIT_MS} ms`);
+      if (!this.#readySeen && this.#handlers === undefined) this.problem(`the ${this.#runtimeName} child did not become ready within ${STARTUP_LIMIT_MS} ms`);
     }, STARTUP_LIMIT_MS);
     startup.unref();
     void this.ready.then(() => clearTimeout(startup));
