@@ -1,5 +1,7 @@
-// about: an endless microtask chain starving the event loop
+// about: an endless microtask chain starving the event loop (each link is dropped, so only the deadline can end it)
 // expect: timeout
-const spin = (): Promise<void> => Promise.resolve().then(spin);
-void spin();
+const spin = (): void => {
+  void Promise.resolve().then(spin);
+};
+spin();
 await new Promise(() => {});
