@@ -6,7 +6,21 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = ['fs', 'path', 'os', 'child_process', 'net', 'http', 'crypto', 'util', 'stream', 'worker_threads', 'vm'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'out/**', 'test-results/**', 'coverage/**', '**/*.cjs', 'examples/**/*.mjs', 'test/fixtures/**/*.mjs', 'examples/programs/**', 'test/hostile/programs/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.cache/**',
+      'out/**',
+      'test-results/**',
+      'coverage/**',
+      '**/*.cjs',
+      'examples/**/*.mjs',
+      'test/fixtures/**/*.mjs',
+      'examples/programs/**',
+      'test/hostile/programs/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -30,7 +44,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'vscode', message: 'webview/ is browser code' }, ...nodeBuiltins.map((name) => ({ name, message: 'webview/ is browser code' }))], patterns: [{ group: ['node:*'], message: 'webview/ is browser code' }] },
+        {
+          paths: [{ name: 'vscode', message: 'webview/ is browser code' }, ...nodeBuiltins.map((name) => ({ name, message: 'webview/ is browser code' }))],
+          patterns: [{ group: ['node:*'], message: 'webview/ is browser code' }],
+        },
       ],
     },
   },

@@ -26,7 +26,10 @@ export default async function measureRender({ samples = SAMPLES } = {}) {
     const page = await chrome.context.newPage();
     await page.goto(`${server.origin}/page/renderer.html`);
     await page.waitForSelector('body[data-ready="true"]');
-    await page.evaluate((names) => globalThis.harness.preload(names), CASES.map(([fixture]) => fixture));
+    await page.evaluate(
+      (names) => globalThis.harness.preload(names),
+      CASES.map(([fixture]) => fixture),
+    );
     const rows = [];
     for (const [fixture, name] of CASES) {
       const times = [];
@@ -60,6 +63,7 @@ function round(ms) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = await measureRender();
-  for (const row of rows) process.stdout.write(`${row.pass ? 'PASS' : 'FAIL'} ${row.name}: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms (target ≤ ${row.targetMs} ms)\n`);
+  for (const row of rows)
+    process.stdout.write(`${row.pass ? 'PASS' : 'FAIL'} ${row.name}: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms (target ≤ ${row.targetMs} ms)\n`);
   process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
 }

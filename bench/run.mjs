@@ -23,7 +23,10 @@ const quick = args.includes('--quick');
 const skipInstall = args.includes('--skip-install');
 const skipRss = args.includes('--skip-rss');
 const skipRender = args.includes('--skip-render');
-const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const level = quick ? 1 : 0;
 const log = (line) => process.stderr.write(`${line}\n`);
 const benchStarted = Date.now();
@@ -121,7 +124,11 @@ for (const workload of allWorkloads) {
     if (s.wall.length > 0) row.wallMs = stat(s.wall, 2);
     if (workload.metric === 'round-trip' && s.roundTrip.length > 0) row.roundTripUs = stat(s.roundTrip, 1);
     rows.push(row);
-    const shown = row.roundTripUs ? `round trip p50 ${row.roundTripUs.p50} µs` : row.wallMs ? `p50 ${row.wallMs.p50} ms, p95 ${row.wallMs.p95} ms` : 'no successful run';
+    const shown = row.roundTripUs
+      ? `round trip p50 ${row.roundTripUs.p50} µs`
+      : row.wallMs
+        ? `p50 ${row.wallMs.p50} ms, p95 ${row.wallMs.p95} ms`
+        : 'no successful run';
     log(`  ${contender.label.padEnd(66)} ${shown}${s.failures.length ? `  (${s.failures.length} failed: ${s.failures[0]})` : ''}`);
   }
   addRatios(workload, rows);
@@ -152,8 +159,27 @@ if (!skipRss) {
   const runs = quick ? 200 : 1000;
   const specs = [];
   const want = (id) => ready.some((c) => c.id === id);
-  if (want('ptc-ts-sandbox-spare')) specs.push({ kind: 'ptc', id: 'ptc-ts-sandbox-spare', label: 'PTC TypeScript (sandbox on, spare ready)', language: 'typescript', sandbox: true, spare: true, drip: true });
-  if (want('ptc-py-sandbox-spare')) specs.push({ kind: 'ptc', id: 'ptc-py-sandbox-spare', label: 'PTC Python (sandbox on, spare ready)', language: 'python', sandbox: true, spare: true, pythonPath, drip: true });
+  if (want('ptc-ts-sandbox-spare'))
+    specs.push({
+      kind: 'ptc',
+      id: 'ptc-ts-sandbox-spare',
+      label: 'PTC TypeScript (sandbox on, spare ready)',
+      language: 'typescript',
+      sandbox: true,
+      spare: true,
+      drip: true,
+    });
+  if (want('ptc-py-sandbox-spare'))
+    specs.push({
+      kind: 'ptc',
+      id: 'ptc-py-sandbox-spare',
+      label: 'PTC Python (sandbox on, spare ready)',
+      language: 'python',
+      sandbox: true,
+      spare: true,
+      pythonPath,
+      drip: true,
+    });
   if (want('worker')) specs.push({ kind: 'worker', id: 'worker', label: 'worker_threads Worker per run' });
   if (want('quickjs')) specs.push({ kind: 'quickjs', id: 'quickjs', label: 'quickjs-emscripten context per run' });
   if (want('isolated-vm')) specs.push({ kind: 'isolated-vm', id: 'isolated-vm', label: 'isolated-vm Isolate per run' });
@@ -162,19 +188,31 @@ if (!skipRss) {
   const probed = await Promise.all(specs.map((spec) => memoryProbe(spec, spec.kind === 'ptc' ? runs : runs / 4)));
   for (const m of probed) {
     results.memory.push(m);
-    log(`  ${m.label.padEnd(50)} ${m.error ? `failed: ${m.error}` : `growth ${round(m.growthMb, 1)} MB, host peak ${round(m.hostPeakRssMb, 0)} MB${m.childPeakRssMb ? `, child peak ${round(m.childPeakRssMb, 0)} MB` : ''}, ${round(m.msPerRun, 1)} ms/run`}`);
+    log(
+      `  ${m.label.padEnd(50)} ${m.error ? `failed: ${m.error}` : `growth ${round(m.growthMb, 1)} MB, host peak ${round(m.hostPeakRssMb, 0)} MB${m.childPeakRssMb ? `, child peak ${round(m.childPeakRssMb, 0)} MB` : ''}, ${round(m.msPerRun, 1)} ms/run`}`,
+    );
   }
 }
 
 function memoryProbe(spec, runs) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--expose-gc', path.join(repo, 'bench', 'lib', 'rss-host.mjs'), JSON.stringify(spec), String(runs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--expose-gc', path.join(repo, 'bench', 'lib', 'rss-host.mjs'), JSON.stringify(spec), String(runs)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.once('close', () => {
       try {
         const parsed = JSON.parse(out.trim().split('\n').pop() ?? '{}');
-        resolve({ label: spec.label, ...parsed, ...Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'number').map(([k, v]) => [k, round(v, 2)])) });
+        resolve({
+          label: spec.label,
+          ...parsed,
+          ...Object.fromEntries(
+            Object.entries(parsed)
+              .filter(([, v]) => typeof v === 'number')
+              .map(([k, v]) => [k, round(v, 2)]),
+          ),
+        });
       } catch {
         resolve({ id: spec.id, label: spec.label, error: `probe printed no result: ${out.slice(0, 200)}` });
       }
@@ -262,7 +300,8 @@ function calibrateCpu(python) {
   const cpuStepsJs = Math.round((probeSteps * 200) / (times[2] ?? 1) / 1000) * 1000;
   let cpuStepsPy;
   if (python) {
-    const code = 'import time\nn=300000\nbest=1e9\nfor _ in range(3):\n    t=time.perf_counter()\n    x=1\n    for i in range(n):\n        x=(x*1664525+1013904223)%2147483648\n    best=min(best,time.perf_counter()-t)\nprint(n*0.2/best)';
+    const code =
+      'import time\nn=300000\nbest=1e9\nfor _ in range(3):\n    t=time.perf_counter()\n    x=1\n    for i in range(n):\n        x=(x*1664525+1013904223)%2147483648\n    best=min(best,time.perf_counter()-t)\nprint(n*0.2/best)';
     const r = spawnSync(python, ['-I', '-c', code], { encoding: 'utf8', timeout: 60_000 });
     const steps = Number(r.stdout.trim());
     if (Number.isFinite(steps) && steps > 0) cpuStepsPy = Math.round(steps / 1000) * 1000;

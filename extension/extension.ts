@@ -40,7 +40,8 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     rerun: async (notebookUri, cellId) => {
       const notebook = vscode.workspace.notebookDocuments.find((nb) => nb.uri.toString() === notebookUri);
       const cell = notebook?.getCells().find((c) => c.metadata.id === cellId);
-      if (cell !== undefined) await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: cell.notebook.uri });
+      if (cell !== undefined)
+        await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: cell.notebook.uri });
     },
   });
   const controller = new PtcNotebookController({
@@ -81,7 +82,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = createLogger(channel, homeScrubber());
   try {
     wire(context, log);
-    log.info(`activated (${context.extension.packageJSON.version as string}, VS Code ${vscode.version}, Node ${process.versions.node}, workspace ${vscode.workspace.isTrusted ? 'trusted' : 'restricted'})`);
+    log.info(
+      `activated (${context.extension.packageJSON.version as string}, VS Code ${vscode.version}, Node ${process.versions.node}, workspace ${vscode.workspace.isTrusted ? 'trusted' : 'restricted'})`,
+    );
   } catch (error) {
     log.error('activation failed', error);
     void vscode.window.showErrorMessage(vscode.l10n.t('PTC Playground failed to start: {0}', error instanceof Error ? error.message : String(error)));

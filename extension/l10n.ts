@@ -2,7 +2,8 @@
 export type Translate = (message: string, ...args: (string | number | boolean)[]) => string;
 
 // Substitutes {0}, {1}, ... the way vscode.l10n.t does when no translation bundle is loaded.
-export const untranslated: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (whole, index: string) => {
-  const value = args[Number(index)];
-  return value === undefined ? whole : String(value);
-});
+export const untranslated: Translate = (message, ...args) =>
+  message.replace(/\{(\d+)\}/g, (whole, index: string) => {
+    const value = args[Number(index)];
+    return value === undefined ? whole : String(value);
+  });

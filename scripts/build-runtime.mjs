@@ -10,7 +10,9 @@ export default async function build({ production }) {
       entryPoints: ['runtime/cli/main.ts'],
       outfile: 'dist/cli.mjs',
       format: 'esm',
-      banner: { js: "#!/usr/bin/env node\nimport { createRequire as __ptcCreateRequire } from 'node:module'; const require = __ptcCreateRequire(import.meta.url);" },
+      banner: {
+        js: "#!/usr/bin/env node\nimport { createRequire as __ptcCreateRequire } from 'node:module'; const require = __ptcCreateRequire(import.meta.url);",
+      },
     }),
   ]);
 }

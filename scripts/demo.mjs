@@ -58,7 +58,12 @@ function runNotebook(file) {
   });
 }
 
-const indent = (text, pad = '    ') => text.replace(/\n$/, '').split('\n').map((l) => pad + l).join('\n');
+const indent = (text, pad = '    ') =>
+  text
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => pad + l)
+    .join('\n');
 
 // The line that names the error: a Python traceback ends with it, everything else starts with it.
 function headline(message) {
@@ -85,7 +90,9 @@ function printCell(cell, programs) {
   const r = cell.result;
   if (r.logs.length > 0) {
     const shown = r.logs.slice(0, 12);
-    process.stdout.write(`  printed:\n${indent(shown.join('\n'))}\n${r.logs.length > shown.length ? `    … (${r.logs.length - shown.length} more lines)\n` : ''}`);
+    process.stdout.write(
+      `  printed:\n${indent(shown.join('\n'))}\n${r.logs.length > shown.length ? `    … (${r.logs.length - shown.length} more lines)\n` : ''}`,
+    );
   }
   if (r.error) {
     process.stdout.write(`  ✗ ${r.error.kind}${r.error.location ? ` at line ${r.error.location.line}` : ''}: ${headline(r.error.message)}\n`);

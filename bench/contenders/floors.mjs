@@ -77,7 +77,14 @@ export function socketpairFloor(kind, pythonPath) {
       });
       sock.on('error', () => undefined);
       child.once('close', (code) =>
-        resolve({ wallMs: performance.now() - started, ok: code === 0 && stamps.length === calls, value: 1, calls: stamps.length, stamps, error: code === 0 ? undefined : `exit ${code}: ${stderr.slice(0, 200)}` }),
+        resolve({
+          wallMs: performance.now() - started,
+          ok: code === 0 && stamps.length === calls,
+          value: 1,
+          calls: stamps.length,
+          stamps,
+          error: code === 0 ? undefined : `exit ${code}: ${stderr.slice(0, 200)}`,
+        }),
       );
     });
   return {

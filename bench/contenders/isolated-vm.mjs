@@ -30,7 +30,11 @@ export function ensureIsolatedVm({ install = true, log = () => undefined } = {})
   log(`installing ${SPEC} into ${path.relative(repo, CONTENDER_CACHE)} (builds from source; a few minutes, once)…`);
   const started = Date.now();
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', CONTENDER_CACHE, SPEC], { encoding: 'utf8', timeout: 15 * 60_000, cwd: CONTENDER_CACHE });
+  const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', CONTENDER_CACHE, SPEC], {
+    encoding: 'utf8',
+    timeout: 15 * 60_000,
+    cwd: CONTENDER_CACHE,
+  });
   if (r.status !== 0) {
     const tail = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-3).join(' | ');
     return { ok: false, note: `isolated-vm did not install/build here (${r.error?.message ?? `npm exit ${r.status}`}): ${tail.slice(0, 300)}` };

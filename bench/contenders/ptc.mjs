@@ -37,11 +37,18 @@ export function ptcContender(runtimeModule, { language, sandbox, spare, pythonPa
       const result = await runtime.run(runtime.resolve(request(workload, bindings)));
       const wallMs = performance.now() - started;
       const logChars = result.logs.reduce((n, line) => n + line.length, 0);
-      return { wallMs, ok: result.error === undefined, value: result.value, error: result.error && `${result.error.kind}: ${result.error.message.slice(0, 300)}`, logChars };
+      return {
+        wallMs,
+        ok: result.error === undefined,
+        value: result.value,
+        error: result.error && `${result.error.kind}: ${result.error.message.slice(0, 300)}`,
+        logChars,
+      };
     },
     // the child's own peak RSS, as the kernel counts it, reported by a trivial program
     async childPeakRss() {
-      const program = language === 'python' ? 'import resource\nreturn resource.getrusage(resource.RUSAGE_SELF).ru_maxrss' : 'return process.resourceUsage().maxRSS;';
+      const program =
+        language === 'python' ? 'import resource\nreturn resource.getrusage(resource.RUSAGE_SELF).ru_maxrss' : 'return process.resourceUsage().maxRSS;';
       const result = await runtime.run(runtime.resolve({ language, program, sandbox: sandbox ? 'best-effort' : 'off' }));
       return typeof result.value === 'number' ? result.value / 1024 : undefined;
     },

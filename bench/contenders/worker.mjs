@@ -18,7 +18,12 @@ export function workerContender() {
       const started = performance.now();
       const { port1, port2 } = new MessageChannel();
       const names = Object.keys(bindings);
-      const worker = new Worker(SCRIPT, { workerData: { port: port2, program: workload.program('js'), names }, transferList: [port2], stdout: true, stderr: true });
+      const worker = new Worker(SCRIPT, {
+        workerData: { port: port2, program: workload.program('js'), names },
+        transferList: [port2],
+        stdout: true,
+        stderr: true,
+      });
       let logChars = 0;
       const done = new Promise((resolve) => {
         port1.on('message', (message) => {

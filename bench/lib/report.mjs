@@ -36,22 +36,40 @@ export function renderMarkdown(report) {
       lines.push('Round trip = time between consecutive call arrivals at the host handler (program → host → program → host).', '');
       lines.push('| Contender | p50 µs | p95 µs | samples | × socketpair floor | whole run p50 ms |', '|---|---:|---:|---:|---:|---:|');
       for (const r of w.rows) {
-        lines.push(`| ${r.label} | ${num(r.roundTripUs?.p50)} | ${num(r.roundTripUs?.p95)} | ${r.roundTripUs?.n ?? 0} | ${num(r.ratioToFloor, 2)} | ${num(r.wallMs?.p50)} |${failures(r)}`);
+        lines.push(
+          `| ${r.label} | ${num(r.roundTripUs?.p50)} | ${num(r.roundTripUs?.p95)} | ${r.roundTripUs?.n ?? 0} | ${num(r.ratioToFloor, 2)} | ${num(r.wallMs?.p50)} |${failures(r)}`,
+        );
       }
     } else {
       lines.push('| Contender | p50 ms | p95 ms | runs | × process floor |', '|---|---:|---:|---:|---:|');
-      for (const r of w.rows) lines.push(`| ${r.label} | ${num(r.wallMs?.p50, 2)} | ${num(r.wallMs?.p95, 2)} | ${r.wallMs?.n ?? 0} | ${num(r.ratioToFloor, 2)} |${failures(r)}`);
+      for (const r of w.rows)
+        lines.push(`| ${r.label} | ${num(r.wallMs?.p50, 2)} | ${num(r.wallMs?.p95, 2)} | ${r.wallMs?.n ?? 0} | ${num(r.ratioToFloor, 2)} |${failures(r)}`);
     }
-    if (id === 'cpu-200ms') lines.push('', `Kernel: ${report.cpuKernel.cpuStepsJs.toLocaleString('en')} LCG steps (JS) / ${report.cpuKernel.cpuStepsPy?.toLocaleString('en') ?? '–'} (Python), each ≈200 ms when calibrated in-process at the start of the run.`);
+    if (id === 'cpu-200ms')
+      lines.push(
+        '',
+        `Kernel: ${report.cpuKernel.cpuStepsJs.toLocaleString('en')} LCG steps (JS) / ${report.cpuKernel.cpuStepsPy?.toLocaleString('en') ?? '–'} (Python), each ≈200 ms when calibrated in-process at the start of the run.`,
+      );
     lines.push('');
   }
 
   if (report.memory.length > 0) {
-    lines.push('## Memory', '', 'Each contender in its own fresh host process (all probes at once, so ms / run is not a latency figure): RSS after 30 warm-up runs vs after the measured runs, both after GC; peaks are VmHWM. The drip column is the host\'s peak growth while one 25 MB drip arrives (as one log line).', '');
-    lines.push('| Contender | runs | host RSS growth MB | host peak RSS MB | child peak RSS MB | ms / run | 25 MB drip: host peak growth MB |', '|---|---:|---:|---:|---:|---:|---:|');
+    lines.push(
+      '## Memory',
+      '',
+      "Each contender in its own fresh host process (all probes at once, so ms / run is not a latency figure): RSS after 30 warm-up runs vs after the measured runs, both after GC; peaks are VmHWM. The drip column is the host's peak growth while one 25 MB drip arrives (as one log line).",
+      '',
+    );
+    lines.push(
+      '| Contender | runs | host RSS growth MB | host peak RSS MB | child peak RSS MB | ms / run | 25 MB drip: host peak growth MB |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+    );
     for (const r of report.memory) {
       if (r.error) lines.push(`| ${r.label} | – | failed: ${esc(r.error)} | | | | |`);
-      else lines.push(`| ${r.label} | ${r.runs} | ${num(r.growthMb)} | ${num(r.hostPeakRssMb, 0)} | ${num(r.childPeakRssMb, 0)} | ${num(r.msPerRun)} | ${num(r.dripHostPeakGrowthMb, 0)} |`);
+      else
+        lines.push(
+          `| ${r.label} | ${r.runs} | ${num(r.growthMb)} | ${num(r.hostPeakRssMb, 0)} | ${num(r.childPeakRssMb, 0)} | ${num(r.msPerRun)} | ${num(r.dripHostPeakGrowthMb, 0)} |`,
+        );
     }
     lines.push('');
   }
@@ -80,11 +98,17 @@ function failures(row) {
 export function renderSvg(report) {
   const panels = [];
   const trivial = report.workloads.trivial?.rows.filter((r) => r.wallMs) ?? [];
-  if (trivial.length > 0) panels.push({ title: 'Trivial program (return 1): request to result, ms (log scale)', unit: 'ms', rows: trivial.map((r) => ({ ...r, v: r.wallMs })) });
+  if (trivial.length > 0)
+    panels.push({ title: 'Trivial program (return 1): request to result, ms (log scale)', unit: 'ms', rows: trivial.map((r) => ({ ...r, v: r.wallMs })) });
   const seq = report.workloads['seq-calls']?.rows.filter((r) => r.roundTripUs) ?? [];
   if (seq.length > 0) panels.push({ title: 'One binding round trip, µs (log scale)', unit: 'µs', rows: seq.map((r) => ({ ...r, v: r.roundTripUs })) });
   const par = report.workloads['parallel-calls']?.rows.filter((r) => r.wallMs) ?? [];
-  if (par.length > 0) panels.push({ title: '10 000 calls via Promise.all / asyncio.gather, whole run, ms (log scale)', unit: 'ms', rows: par.map((r) => ({ ...r, v: r.wallMs })) });
+  if (par.length > 0)
+    panels.push({
+      title: '10 000 calls via Promise.all / asyncio.gather, whole run, ms (log scale)',
+      unit: 'ms',
+      rows: par.map((r) => ({ ...r, v: r.wallMs })),
+    });
   const width = 1060;
   const labelW = 490;
   const barH = 18;
@@ -104,7 +128,9 @@ export function renderSvg(report) {
       parts.push(`<text x="${labelW - 8}" y="${y + 13}" class="label" text-anchor="end">${esc(r.label)}</text>`);
       parts.push(`<rect x="${labelW}" y="${y}" width="${Math.max(1, x(r.v.p50) - labelW).toFixed(1)}" height="${barH}" fill="${color}" rx="2"/>`);
       parts.push(`<line x1="${x(r.v.p95).toFixed(1)}" x2="${x(r.v.p95).toFixed(1)}" y1="${y + 2}" y2="${y + barH - 2}" stroke="#333" stroke-width="2"/>`);
-      parts.push(`<text x="${(x(Math.max(r.v.p50, r.v.p95)) + 6).toFixed(1)}" y="${y + 13}" class="value">${num(r.v.p50, r.v.p50 < 10 ? 2 : 1)} ${panel.unit}</text>`);
+      parts.push(
+        `<text x="${(x(Math.max(r.v.p50, r.v.p95)) + 6).toFixed(1)}" y="${y + 13}" class="value">${num(r.v.p50, r.v.p50 < 10 ? 2 : 1)} ${panel.unit}</text>`,
+      );
       y += barH + gap;
     }
     for (let t = lo; t <= hi; t *= 10) {
@@ -113,8 +139,12 @@ export function renderSvg(report) {
     }
     y += 34;
   }
-  parts.push(`<rect x="${labelW}" y="${y - 8}" width="12" height="12" fill="#2f6fde"/><text x="${labelW + 18}" y="${y + 2}" class="tick">PTC Playground (fresh process per run)</text>`);
-  parts.push(`<rect x="${labelW + 260}" y="${y - 8}" width="12" height="12" fill="#e08a1e"/><text x="${labelW + 278}" y="${y + 2}" class="tick">in-process engines</text>`);
+  parts.push(
+    `<rect x="${labelW}" y="${y - 8}" width="12" height="12" fill="#2f6fde"/><text x="${labelW + 18}" y="${y + 2}" class="tick">PTC Playground (fresh process per run)</text>`,
+  );
+  parts.push(
+    `<rect x="${labelW + 260}" y="${y - 8}" width="12" height="12" fill="#e08a1e"/><text x="${labelW + 278}" y="${y + 2}" class="tick">in-process engines</text>`,
+  );
   parts.push(`<rect x="${labelW + 410}" y="${y - 8}" width="12" height="12" fill="#8a8a8a"/><text x="${labelW + 428}" y="${y + 2}" class="tick">floors</text>`);
   parts.push(`<text x="8" y="${y + 2}" class="tick">bar = p50, tick = p95</text>`);
   const height = y + 16;

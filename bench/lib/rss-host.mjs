@@ -54,9 +54,10 @@ try {
   out.hostPeakRssMb = peakMb();
   if (spec.drip) {
     // the 25 MB drip's cost in host memory (it arrives as one 25 MB log line)
-    const dripProgram = spec.language === 'python'
-      ? 'import sys\nw = sys.stdout.write\nfor _ in range(25_000_000):\n    w("x")\nreturn 1'
-      : "for (let i = 0; i < 25_000_000; i++) process.stdout.write('x');\nreturn 1;";
+    const dripProgram =
+      spec.language === 'python'
+        ? 'import sys\nw = sys.stdout.write\nfor _ in range(25_000_000):\n    w("x")\nreturn 1'
+        : "for (let i = 0; i < 25_000_000; i++) process.stdout.write('x');\nreturn 1;";
     await settle();
     const base = rssMb();
     // reset VmHWM (Linux), so the peak read afterwards is the drip's own

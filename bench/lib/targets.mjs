@@ -11,13 +11,27 @@ export function evaluateTargets(results) {
   const upTo = (id, issue, target, value, limit, unit, na, digits = 1) => {
     if (value === undefined || limit === undefined) return out.push({ id, issue, target, measured: na, pass: null });
     const pass = value <= limit;
-    out.push({ id, issue, target, measured: `${fmt(value, unit, digits)} (limit ${fmt(limit, unit, digits)})`, pass, ...(pass ? {} : { by: `${((value / limit - 1) * 100).toFixed(0)}% over` }) });
+    out.push({
+      id,
+      issue,
+      target,
+      measured: `${fmt(value, unit, digits)} (limit ${fmt(limit, unit, digits)})`,
+      pass,
+      ...(pass ? {} : { by: `${((value / limit - 1) * 100).toFixed(0)}% over` }),
+    });
   };
   const ratio = (id, issue, target, value, reference, factor, na) => {
     if (value === undefined || reference === undefined) return out.push({ id, issue, target, measured: na, pass: null });
     const r = value / reference;
     const pass = r <= factor;
-    out.push({ id, issue, target, measured: `${r.toFixed(2)}× (${value} vs ${reference})`, pass, ...(pass ? {} : { by: `${((r / factor - 1) * 100).toFixed(0)}% over` }) });
+    out.push({
+      id,
+      issue,
+      target,
+      measured: `${r.toFixed(2)}× (${value} vs ${reference})`,
+      pass,
+      ...(pass ? {} : { by: `${((r / factor - 1) * 100).toFixed(0)}% over` }),
+    });
   };
 
   const pyAvailable = Object.values(results.workloads).some((w) => w.rows.some((r) => r.contender.startsWith('ptc-py') && r.wallMs !== undefined));
@@ -30,7 +44,15 @@ export function evaluateTargets(results) {
   upTo('ts-spare-abs', 8, 'TypeScript trivial program, spare ready (sandbox on): p50 ≤ 15 ms', tsSpare, 15, 'ms', 'not measured');
   ratio('ts-spare-vs-worker', 8, 'TypeScript trivial, spare ready: ≤ 0.5× a fresh Worker (run-and-terminate)', tsSpare, worker, 0.5, 'not measured');
   ratio('ts-cold-vs-floor', '2, 8', 'TypeScript trivial, cold (sandbox on): ≤ 1.5× bare `node -e 0`', tsCold, nodeFloor, 1.5, 'not measured');
-  ratio('ts-cold-off-vs-floor', '2, 8', 'TypeScript trivial, cold (sandbox off): ≤ 1.5× bare `node -e 0`', p50('trivial', 'ptc-ts-nosandbox-cold'), nodeFloor, 1.5, 'not measured');
+  ratio(
+    'ts-cold-off-vs-floor',
+    '2, 8',
+    'TypeScript trivial, cold (sandbox off): ≤ 1.5× bare `node -e 0`',
+    p50('trivial', 'ptc-ts-nosandbox-cold'),
+    nodeFloor,
+    1.5,
+    'not measured',
+  );
   upTo('py-spare-abs', '3, 8', 'Python trivial program, spare ready: p50 ≤ 20 ms', p50('trivial', 'ptc-py-sandbox-spare'), 20, 'ms', pyMissing);
   ratio('py-cold-vs-floor', '3, 8', 'Python trivial, cold: ≤ 1.6× bare `python3 -I -c pass`', p50('trivial', 'ptc-py-sandbox-cold'), pyFloor, 1.6, pyMissing);
 
@@ -38,25 +60,75 @@ export function evaluateTargets(results) {
   const tsRt = rt('ptc-ts-sandbox-spare');
   ratio('ts-rt-vs-worker', 8, 'TypeScript sequential binding round trip p50: ≤ 1.0× the Worker MessagePort bridge', tsRt, rt('worker'), 1.0, 'not measured');
   upTo('ts-rt-abs', 2, 'TypeScript sequential binding round trip p50 ≤ 100 µs', tsRt, 100, 'µs', 'not measured');
-  ratio('ts-rt-vs-socketpair', 8, 'TypeScript round trip: within 1.5× a bare JSON-lines socketpair round trip (Node child)', tsRt, rt('floor-socketpair-node'), 1.5, 'not measured');
+  ratio(
+    'ts-rt-vs-socketpair',
+    8,
+    'TypeScript round trip: within 1.5× a bare JSON-lines socketpair round trip (Node child)',
+    tsRt,
+    rt('floor-socketpair-node'),
+    1.5,
+    'not measured',
+  );
   const pyRt = rt('ptc-py-sandbox-spare');
   upTo('py-rt-abs', '3, 8', 'Python sequential binding round trip p50 ≤ 150 µs', pyRt, 150, 'µs', pyMissing);
-  ratio('py-rt-vs-socketpair', 8, 'Python round trip: within 1.5× a bare JSON-lines socketpair round trip (Python child)', pyRt, rt('floor-socketpair-python'), 1.5, pyMissing);
+  ratio(
+    'py-rt-vs-socketpair',
+    8,
+    'Python round trip: within 1.5× a bare JSON-lines socketpair round trip (Python child)',
+    pyRt,
+    rt('floor-socketpair-python'),
+    1.5,
+    pyMissing,
+  );
 
-  upTo('ts-par', '2, 8', 'TypeScript 10 000 calls via Promise.all ≤ 0.5 s (whole run)', p50('parallel-calls', 'ptc-ts-sandbox-spare'), 500, 'ms', 'not measured', 0);
+  upTo(
+    'ts-par',
+    '2, 8',
+    'TypeScript 10 000 calls via Promise.all ≤ 0.5 s (whole run)',
+    p50('parallel-calls', 'ptc-ts-sandbox-spare'),
+    500,
+    'ms',
+    'not measured',
+    0,
+  );
   upTo('py-par', '3, 8', 'Python 10 000 calls via asyncio.gather ≤ 1 s (whole run)', p50('parallel-calls', 'ptc-py-sandbox-spare'), 1000, 'ms', pyMissing, 0);
   upTo('ts-drip', '2, 8', 'TypeScript 25 MB one-character drip ≤ 3 s', p50('drip-25mb', 'ptc-ts-sandbox-spare'), 3000, 'ms', 'not measured', 0);
   upTo('py-drip', '3, 8', 'Python 25 MB one-character drip ≤ 10 s', p50('drip-25mb', 'ptc-py-sandbox-spare'), 10_000, 'ms', pyMissing, 0);
 
   const mem = (id) => results.memory.find((m) => m.id === id && m.error === undefined);
   const tsMem = mem('ptc-ts-sandbox-spare');
-  upTo('ts-rss-growth', 8, `Host RSS growth over ${tsMem?.runs ?? 1000} consecutive TypeScript runs ≤ 20 MB`, tsMem?.growthMb, 20, 'MB', 'not measured (--skip-rss)');
+  upTo(
+    'ts-rss-growth',
+    8,
+    `Host RSS growth over ${tsMem?.runs ?? 1000} consecutive TypeScript runs ≤ 20 MB`,
+    tsMem?.growthMb,
+    20,
+    'MB',
+    'not measured (--skip-rss)',
+  );
   const pyMem = mem('ptc-py-sandbox-spare');
-  upTo('py-rss-growth', 8, `Host RSS growth over ${pyMem?.runs ?? 1000} consecutive Python runs ≤ 20 MB`, pyMem?.growthMb, 20, 'MB', pyAvailable ? 'not measured (--skip-rss)' : pyMissing);
+  upTo(
+    'py-rss-growth',
+    8,
+    `Host RSS growth over ${pyMem?.runs ?? 1000} consecutive Python runs ≤ 20 MB`,
+    pyMem?.growthMb,
+    20,
+    'MB',
+    pyAvailable ? 'not measured (--skip-rss)' : pyMissing,
+  );
   if (tsMem?.dripHostPeakGrowthMb !== undefined) {
     // issue 2: "host memory bounded by the output cap". The 25 MB arrive as one log frame; its bytes, its text, the
     // parsed value and the ledger's JSON-escaped measure briefly coexist, so the bound is a small multiple of the cap.
-    upTo('ts-drip-memory', 2, 'TypeScript 25 MB drip: host peak RSS growth ≤ 2× the 64 MiB output cap (bounded by the cap, not by the 25 M writes)', tsMem.dripHostPeakGrowthMb, 128, 'MB', 'not measured', 0);
+    upTo(
+      'ts-drip-memory',
+      2,
+      'TypeScript 25 MB drip: host peak RSS growth ≤ 2× the 64 MiB output cap (bounded by the cap, not by the 25 M writes)',
+      tsMem.dripHostPeakGrowthMb,
+      128,
+      'MB',
+      'not measured',
+      0,
+    );
   }
   for (const r of results.render ?? []) {
     upTo(`render-${r.name}`, 6, `${r.name} ≤ 100 ms (p50, headless Chromium)`, r.p50Ms, 100, 'ms', 'not measured');

@@ -39,7 +39,12 @@ export class BindingsService implements vscode.Disposable {
     const workspaceFolder = vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const place = notebookPlace({ scheme: notebook.uri.scheme, fsPath: notebook.uri.fsPath, workspaceFolder });
     if (place === undefined) return undefined;
-    return bindingsPathFor({ metadataBindings: notebook.metadata.bindings, notebookDir: place.dir, defaultBindings: readConfig(notebook.uri).config.defaultBindings, workspaceFolder });
+    return bindingsPathFor({
+      metadataBindings: notebook.metadata.bindings,
+      notebookDir: place.dir,
+      defaultBindings: readConfig(notebook.uri).config.defaultBindings,
+      workspaceFolder,
+    });
   }
 
   // Loads (or reuses) a notebook's bindings module; never rejects.

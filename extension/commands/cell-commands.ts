@@ -27,7 +27,10 @@ export async function recordCell(controller: PtcNotebookController, log: Logger,
   if (cell === undefined) return noCell();
   const ran = await controller.executeWithOverride(cell, { mode: 'live', force: { mode: 'record' } });
   if (!ran) return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
-  const meta = [...cell.outputs].reverse().map((o) => outputMetaOf(o.metadata)).find((m) => m?.kind === 'result');
+  const meta = [...cell.outputs]
+    .reverse()
+    .map((o) => outputMetaOf(o.metadata))
+    .find((m) => m?.kind === 'result');
   if (meta?.kind !== 'result' || meta.cassette === undefined) {
     return { ok: false, message: vscode.l10n.t('Nothing was recorded; see the cell output and the PTC Playground log.') };
   }
@@ -41,11 +44,20 @@ export async function replayCell(controller: PtcNotebookController, arg?: unknow
   if (cell === undefined) return noCell();
   const cassette = cassettePathOf(cell);
   if (cassette === undefined || !fs.existsSync(cassette)) {
-    return { ok: false, message: vscode.l10n.t('No cassette for this cell yet ({0}). Record the cell first.', cassette === undefined ? '?' : vscode.workspace.asRelativePath(cassette)) };
+    return {
+      ok: false,
+      message: vscode.l10n.t(
+        'No cassette for this cell yet ({0}). Record the cell first.',
+        cassette === undefined ? '?' : vscode.workspace.asRelativePath(cassette),
+      ),
+    };
   }
   const ran = await controller.executeWithOverride(cell, { force: { mode: 'replay' } });
   if (!ran) return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
-  const meta = [...cell.outputs].reverse().map((o) => outputMetaOf(o.metadata)).find((m) => m?.kind === 'result');
+  const meta = [...cell.outputs]
+    .reverse()
+    .map((o) => outputMetaOf(o.metadata))
+    .find((m) => m?.kind === 'result');
   if (meta?.kind === 'result' && meta.replay !== undefined && meta.replay.diverged > 0) {
     return { ok: false, message: vscode.l10n.t('The replay diverged: {0} call(s) had no match in the cassette.', meta.replay.diverged) };
   }

@@ -17,8 +17,18 @@ export async function switchMode(log: Logger, arg?: unknown, modeArg?: unknown):
   if (mode === undefined) {
     const picked = await vscode.window.showQuickPick(
       [
-        { label: '$(beaker) mock', mode: 'mock' as const, description: current === 'mock' ? vscode.l10n.t('current') : undefined, detail: vscode.l10n.t('Mock handlers: fast, offline, deterministic') },
-        { label: '$(plug) live', mode: 'live' as const, description: current === 'live' ? vscode.l10n.t('current') : undefined, detail: vscode.l10n.t('Live handlers: the real tools (and MCP servers)') },
+        {
+          label: '$(beaker) mock',
+          mode: 'mock' as const,
+          description: current === 'mock' ? vscode.l10n.t('current') : undefined,
+          detail: vscode.l10n.t('Mock handlers: fast, offline, deterministic'),
+        },
+        {
+          label: '$(plug) live',
+          mode: 'live' as const,
+          description: current === 'live' ? vscode.l10n.t('current') : undefined,
+          detail: vscode.l10n.t('Live handlers: the real tools (and MCP servers)'),
+        },
       ],
       { title: vscode.l10n.t('Binding mode for this notebook') },
     );
@@ -32,13 +42,14 @@ export async function switchMode(log: Logger, arg?: unknown, modeArg?: unknown):
   return applied ? mode : undefined;
 }
 
-const cellModeChoices = () => [
-  { value: undefined, label: vscode.l10n.t('Use the notebook\'s mode') },
-  { value: 'mock', label: 'mock' },
-  { value: 'live', label: 'live' },
-  { value: 'record', label: vscode.l10n.t('record (live handlers, write the cassette)') },
-  { value: 'replay', label: vscode.l10n.t('replay (answer from the cassette)') },
-] as const;
+const cellModeChoices = () =>
+  [
+    { value: undefined, label: vscode.l10n.t("Use the notebook's mode") },
+    { value: 'mock', label: 'mock' },
+    { value: 'live', label: 'live' },
+    { value: 'record', label: vscode.l10n.t('record (live handlers, write the cassette)') },
+    { value: 'replay', label: vscode.l10n.t('replay (answer from the cassette)') },
+  ] as const;
 
 // `ptcPlayground.setCellMode [cell] [mode|"inherit"]`: a per-cell override stored in cell metadata.
 export async function setCellMode(log: Logger, cellArg?: unknown, modeArg?: unknown): Promise<void> {

@@ -11,7 +11,12 @@ export function targetCell(arg: unknown): vscode.NotebookCell | undefined {
   if (isCell(arg)) return arg;
   if (arg !== null && typeof arg === 'object' && 'cellId' in arg) {
     const { cellId, notebook } = arg as { cellId: unknown; notebook?: unknown };
-    const uri = typeof notebook === 'string' ? notebook : notebook instanceof vscode.Uri ? notebook.toString() : vscode.window.activeNotebookEditor?.notebook.uri.toString();
+    const uri =
+      typeof notebook === 'string'
+        ? notebook
+        : notebook instanceof vscode.Uri
+          ? notebook.toString()
+          : vscode.window.activeNotebookEditor?.notebook.uri.toString();
     const doc = vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === uri);
     return doc?.getCells().find((c) => c.metadata.id === cellId);
   }

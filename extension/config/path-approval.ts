@@ -34,7 +34,11 @@ export function approvalKey(key: RuntimePathKey, path: string): string {
 export function decideRuntimePath(key: RuntimePathKey, inspection: PathInspection, memory: ApprovalMemory): PathDecision {
   const folder = inspection.workspaceFolderValue;
   const workspace = inspection.workspaceValue;
-  const fromWorkspace = nonEmpty(folder) ? { path: folder, source: 'workspace folder' as const } : nonEmpty(workspace) ? { path: workspace, source: 'workspace' as const } : undefined;
+  const fromWorkspace = nonEmpty(folder)
+    ? { path: folder, source: 'workspace folder' as const }
+    : nonEmpty(workspace)
+      ? { path: workspace, source: 'workspace' as const }
+      : undefined;
   if (fromWorkspace === undefined) return { kind: 'use', path: nonEmpty(inspection.globalValue) ? inspection.globalValue : undefined };
   // the same path in user settings is already the user's own choice
   if (inspection.globalValue === fromWorkspace.path) return { kind: 'use', path: fromWorkspace.path };

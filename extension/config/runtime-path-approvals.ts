@@ -60,7 +60,13 @@ export class RuntimePathApprovals {
   async #prompt(id: string, key: RuntimePathKey, path: string, source: string): Promise<boolean> {
     const allow = vscode.l10n.t('Allow');
     const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('The {0} settings set {1}.{2} to "{3}". PTC Playground would run this program for notebook cells. Allow it for this workspace?', source, CONFIG_SECTION, key, path),
+      vscode.l10n.t(
+        'The {0} settings set {1}.{2} to "{3}". PTC Playground would run this program for notebook cells. Allow it for this workspace?',
+        source,
+        CONFIG_SECTION,
+        key,
+        path,
+      ),
       { modal: true, detail: vscode.l10n.t('Only allow programs you trust: a workspace can point this setting at any executable.') },
       allow,
     );

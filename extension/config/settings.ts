@@ -61,7 +61,10 @@ export function parseConfig(read: (key: SettingKey) => unknown): { config: Playg
     if (parsed.success) config[key] = parsed.data;
     else {
       config[key] = setting.default;
-      problems.push({ key, message: `${parsed.error.issues[0]?.message ?? 'invalid value'} (got ${JSON.stringify(raw)}); using ${JSON.stringify(setting.default)}` });
+      problems.push({
+        key,
+        message: `${parsed.error.issues[0]?.message ?? 'invalid value'} (got ${JSON.stringify(raw)}); using ${JSON.stringify(setting.default)}`,
+      });
     }
   }
   return { config: config as PlaygroundConfig, problems };

@@ -137,19 +137,22 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
     log.info(`${input.cellLabel}: run ${language.data} (${planLabel(plan)})${input.bindingsPath === undefined ? '' : ` with bindings ${input.bindingsPath}`}`);
     const limits = cellLimits(input.limits, input.cellMetadata);
     const started = performance.now();
-    const outcome = await deps.run({
-      language: language.data,
-      program: input.program,
-      plan,
-      bindingsPath: input.bindingsPath,
-      limits,
-      cwd: input.cwd,
-      signal: abort.signal,
-      onLog: (entry) => stream.push(entry),
-      onCall: (event) => log.debug(`${input.cellLabel}: ${describeCall(event)}`),
-      // schema drift, unused recorded calls, handler warnings: for the developer, never the program's output
-      onWarning: (message) => log.warn(`${input.cellLabel}: ${message}`),
-    }, approval.paths);
+    const outcome = await deps.run(
+      {
+        language: language.data,
+        program: input.program,
+        plan,
+        bindingsPath: input.bindingsPath,
+        limits,
+        cwd: input.cwd,
+        signal: abort.signal,
+        onLog: (entry) => stream.push(entry),
+        onCall: (event) => log.debug(`${input.cellLabel}: ${describeCall(event)}`),
+        // schema drift, unused recorded calls, handler warnings: for the developer, never the program's output
+        onWarning: (message) => log.warn(`${input.cellLabel}: ${message}`),
+      },
+      approval.paths,
+    );
     await stream.close();
     if (outcome.kind === 'setup-failed') {
       const message = t('The cell could not run ({0}): {1}', outcome.stage, outcome.message);

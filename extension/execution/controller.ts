@@ -38,7 +38,7 @@ export class PtcNotebookController implements vscode.Disposable {
     controller.supportedLanguages = ['typescript', 'python'];
     controller.supportsExecutionOrder = true;
     controller.description = vscode.l10n.t('Sandboxed model programs');
-    controller.detail = vscode.l10n.t('Runs each cell in a fresh sandboxed Node.js or CPython process with the notebook\'s bindings');
+    controller.detail = vscode.l10n.t("Runs each cell in a fresh sandboxed Node.js or CPython process with the notebook's bindings");
     // no interruptHandler: with one set, VS Code stops firing execution tokens
     controller.executeHandler = (cells, notebook) => this.execute(cells, notebook);
     this.#controller = controller;
@@ -90,7 +90,9 @@ export class PtcNotebookController implements vscode.Disposable {
     const place = notebookPlace({ scheme: notebook.uri.scheme, fsPath: notebook.uri.fsPath, workspaceFolder });
     if (place === undefined) {
       execution.start(Date.now());
-      await execution.replaceOutput(problemOutput(vscode.l10n.t('Cells run only in notebooks stored on the local disk (this one is {0}).', notebook.uri.scheme), { persist: false }));
+      await execution.replaceOutput(
+        problemOutput(vscode.l10n.t('Cells run only in notebooks stored on the local disk (this one is {0}).', notebook.uri.scheme), { persist: false }),
+      );
       execution.end(false, Date.now());
       return;
     }
@@ -99,30 +101,40 @@ export class PtcNotebookController implements vscode.Disposable {
     const notebookMetadata = notebookRunMetadata(notebook.metadata);
     this.#deps.onDidStart?.(cell);
     const outcome = await runCellJob(
-        executionPort(execution, cellId),
-        {
-          languageId: cell.document.languageId,
-          program: cell.document.getText(),
-          cellIndex: cell.index,
-          cellLabel: `${vscode.workspace.asRelativePath(notebook.uri)} cell ${cell.index + 1}`,
-          cellMetadata: { ...cellRunMetadata(cell.metadata), ...(cellId === undefined ? {} : { id: cellId }) },
-          notebookMetadata,
+      executionPort(execution, cellId),
+      {
+        languageId: cell.document.languageId,
+        program: cell.document.getText(),
+        cellIndex: cell.index,
+        cellLabel: `${vscode.workspace.asRelativePath(notebook.uri)} cell ${cell.index + 1}`,
+        cellMetadata: { ...cellRunMetadata(cell.metadata), ...(cellId === undefined ? {} : { id: cellId }) },
+        notebookMetadata,
+        notebookDir: place.dir,
+        cwd: place.cwd,
+        bindingsPath: bindingsPathFor({
+          metadataBindings: notebookMetadata.bindings,
           notebookDir: place.dir,
-          cwd: place.cwd,
-          bindingsPath: bindingsPathFor({ metadataBindings: notebookMetadata.bindings, notebookDir: place.dir, defaultBindings: config.defaultBindings, workspaceFolder }),
-          defaultMode: config.defaultMode,
-          limits: { timeoutMs: config['limits.timeoutMs'], maxOutputBytes: config['limits.maxOutputBytes'], memoryMb: config['limits.memoryMb'], sandbox: config.sandbox },
-          trusted: vscode.workspace.isTrusted,
-          ...(override === undefined ? {} : { override }),
+          defaultBindings: config.defaultBindings,
+          workspaceFolder,
+        }),
+        defaultMode: config.defaultMode,
+        limits: {
+          timeoutMs: config['limits.timeoutMs'],
+          maxOutputBytes: config['limits.maxOutputBytes'],
+          memoryMb: config['limits.memoryMb'],
+          sandbox: config.sandbox,
         },
-        {
-          run: this.#deps.run,
-          approveRuntimePaths: (language) => this.#deps.approveRuntimePaths(language, notebook.uri),
-          nextExecutionOrder: () => this.#orders.take(notebook),
-          log: this.#deps.log,
-          t: vscode.l10n.t,
-        },
-      );
+        trusted: vscode.workspace.isTrusted,
+        ...(override === undefined ? {} : { override }),
+      },
+      {
+        run: this.#deps.run,
+        approveRuntimePaths: (language) => this.#deps.approveRuntimePaths(language, notebook.uri),
+        nextExecutionOrder: () => this.#orders.take(notebook),
+        log: this.#deps.log,
+        t: vscode.l10n.t,
+      },
+    );
     this.#deps.onDidFinish?.(cell, outcome);
   }
 

@@ -27,7 +27,9 @@ export function executionPort(execution: vscode.NotebookCellExecution, cellId: s
       );
     },
     showProblem: async (problem) => {
-      await execution.appendOutput(problemOutput(problem.message, { persist: problem.persist, ...(problem.markdown === undefined ? {} : { markdown: problem.markdown }) }));
+      await execution.appendOutput(
+        problemOutput(problem.message, { persist: problem.persist, ...(problem.markdown === undefined ? {} : { markdown: problem.markdown }) }),
+      );
     },
     end: (success) => execution.end(success, Date.now()),
   };

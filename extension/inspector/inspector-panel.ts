@@ -105,7 +105,8 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
       case 'ready': {
         const runs = this.#shownKey === undefined ? [] : this.#history.runs(this.#shownKey);
         // after a reload the page already shows its restored runs; an empty load would wipe them
-        if (runs.length > 0 || message.restoredRunIds.length === 0) this.#post({ type: 'load', runs, ...(runs.length > 0 ? { selectedId: (runs[runs.length - 1] as InspectorRun).id } : {}) });
+        if (runs.length > 0 || message.restoredRunIds.length === 0)
+          this.#post({ type: 'load', runs, ...(runs.length > 0 ? { selectedId: (runs[runs.length - 1] as InspectorRun).id } : {}) });
         return;
       }
       case 'rerun':
@@ -146,10 +147,19 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
     const name = path.basename(file, '.json');
     const cell = notebook?.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code && (c.metadata.cassette ?? c.metadata.id) === name);
     const language = cell?.document.languageId === 'python' ? 'python' : 'typescript';
-    const modifiedAt = await fs.stat(file).then((s) => s.mtime.toISOString(), () => undefined);
+    const modifiedAt = await fs.stat(file).then(
+      (s) => s.mtime.toISOString(),
+      () => undefined,
+    );
     const key = this.#shownKey ?? `cassette:${file}`;
     // the history assigns ids; the placeholder is dropped
-    const { id: _placeholder, ...shown } = cassetteRun({ id: 'cassette', label: vscode.l10n.t('cassette {0} · {1} call(s)', name, loaded.cassette.calls.length), calls: loaded.cassette.calls, language, createdAt: modifiedAt });
+    const { id: _placeholder, ...shown } = cassetteRun({
+      id: 'cassette',
+      label: vscode.l10n.t('cassette {0} · {1} call(s)', name, loaded.cassette.calls.length),
+      calls: loaded.cassette.calls,
+      language,
+      createdAt: modifiedAt,
+    });
     const run = this.#history.add(key, {}, shown);
     if (this.#panel === undefined) this.#create();
     this.#shownKey = key;

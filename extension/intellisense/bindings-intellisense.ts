@@ -70,7 +70,10 @@ export class BindingsIntelliSense implements vscode.CompletionItemProvider, vsco
     const fn = globals.find((g) => g.global === at.global)?.functions.find((f) => f.name === at.name);
     if (fn === undefined) return undefined;
     const python = document.languageId === 'python';
-    return new vscode.Hover(documentation(fn.declaration[python ? 'python' : 'typescript'], python), new vscode.Range(position.line, at.start, position.line, at.end));
+    return new vscode.Hover(
+      documentation(fn.declaration[python ? 'python' : 'typescript'], python),
+      new vscode.Range(position.line, at.start, position.line, at.end),
+    );
   }
 
   async #globalsFor(document: vscode.TextDocument): Promise<GlobalInfo[]> {

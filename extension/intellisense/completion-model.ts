@@ -19,7 +19,9 @@ export interface GlobalInfo {
 // The declaration of one function as the generated SDK spells it (doc comment, signature, the types it names).
 export function sdkDeclaration(global: string, ns: NamespaceDeclaration, name: string, language: Language): string {
   const fn = ns.functions[name];
-  const source = { namespaces: { [global]: { ...(ns.errorClass === undefined ? {} : { errorClass: ns.errorClass }), functions: fn === undefined ? {} : { [name]: fn } } } };
+  const source = {
+    namespaces: { [global]: { ...(ns.errorClass === undefined ? {} : { errorClass: ns.errorClass }), functions: fn === undefined ? {} : { [name]: fn } } },
+  };
   const declarations = renderSdk(source, language).declarations;
   if (language === 'python') {
     // drop the typing import and the JsonValue alias: every stub starts with them
@@ -29,7 +31,10 @@ export function sdkDeclaration(global: string, ns: NamespaceDeclaration, name: s
   const open = lines.findIndex((l) => l.startsWith(`declare const ${global}: {`));
   const close = lines.indexOf('};', open);
   if (open < 0 || close < 0) return declarations.trim();
-  return lines.slice(open + 1, close).map((l) => l.replace(/^ {2}/, '')).join('\n');
+  return lines
+    .slice(open + 1, close)
+    .map((l) => l.replace(/^ {2}/, ''))
+    .join('\n');
 }
 
 // What completions and hovers offer for each namespace global of a bindings module, in SDK order.
@@ -59,12 +64,16 @@ export function signatureLine(declaration: string): string {
   if (python !== undefined) return python;
   // TypeScript: everything after the doc comment, multi-line object types folded
   const closing = lines.findIndex((l) => l.endsWith('*/'));
-  return lines.slice(closing + 1).join(' ').replace(/\s+/g, ' ').trim() || declaration;
+  return (
+    lines
+      .slice(closing + 1)
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim() || declaration
+  );
 }
 
-export type CompletionContext =
-  | { kind: 'member'; global: string; prefix: string; bracket: boolean }
-  | { kind: 'global'; prefix: string };
+export type CompletionContext = { kind: 'member'; global: string; prefix: string; bracket: boolean } | { kind: 'global'; prefix: string };
 
 // Reads what is being completed from the text before the cursor on its line.
 export function completionContext(linePrefix: string): CompletionContext | undefined {

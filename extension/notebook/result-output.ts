@@ -49,7 +49,9 @@ export function resultOutput(result: RunResult, context: ResultOutputContext): v
     callCount: result.calls.length,
     ...(result.error === undefined ? {} : { failureKind: result.error.kind }),
     ...(result.mode === undefined ? {} : { mode: result.mode }),
-    ...(result.replay === undefined ? {} : { replay: { matched: result.replay.matched, diverged: result.replay.diverged.length, unused: result.replay.unused } }),
+    ...(result.replay === undefined
+      ? {}
+      : { replay: { matched: result.replay.matched, diverged: result.replay.diverged.length, unused: result.replay.unused } }),
     ...(context.cassette === undefined ? {} : { cassette: context.cassette }),
   };
   return new vscode.NotebookCellOutput(items, { ptc: meta });
@@ -59,7 +61,10 @@ export function resultOutput(result: RunResult, context: ResultOutputContext): v
 export function problemOutput(message: string, options: { markdown?: string; persist: boolean }): vscode.NotebookCellOutput {
   const meta: OutputMeta = { kind: 'problem', message, persist: options.persist };
   return new vscode.NotebookCellOutput(
-    [vscode.NotebookCellOutputItem.text(options.markdown ?? escapeMarkdown(message), 'text/markdown'), vscode.NotebookCellOutputItem.text(message, 'text/plain')],
+    [
+      vscode.NotebookCellOutputItem.text(options.markdown ?? escapeMarkdown(message), 'text/markdown'),
+      vscode.NotebookCellOutputItem.text(message, 'text/plain'),
+    ],
     { ptc: meta },
   );
 }

@@ -1,4 +1,11 @@
-import { CellIdSchema, CellMetadataSchema, CellModeSchema, type CellMetadata, type NotebookMetadata, NotebookModeSchema } from '../../runtime/notebook/schema.js';
+import {
+  CellIdSchema,
+  CellMetadataSchema,
+  CellModeSchema,
+  type CellMetadata,
+  type NotebookMetadata,
+  NotebookModeSchema,
+} from '../../runtime/notebook/schema.js';
 
 // Metadata can be edited in the editor without going through the file schema: a run uses only the known keys
 // that are valid (an invalid cassette name must never become a path).

@@ -23,7 +23,11 @@ function cellFor(message: RendererToHostMessage, notebook: vscode.NotebookDocume
 }
 
 // Carries out what a rendered result's buttons ask for.
-export async function rendererAction(deps: RendererActionDeps, message: RendererToHostMessage, notebook: vscode.NotebookDocument): Promise<RendererActionOutcome> {
+export async function rendererAction(
+  deps: RendererActionDeps,
+  message: RendererToHostMessage,
+  notebook: vscode.NotebookDocument,
+): Promise<RendererActionOutcome> {
   const cell = cellFor(message, notebook);
   if (cell === undefined) return { ok: false, message: vscode.l10n.t('That cell is no longer in the notebook.') };
   switch (message.type) {

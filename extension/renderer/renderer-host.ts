@@ -25,7 +25,9 @@ export class RendererHost implements vscode.Disposable {
 
   // Tells the renderers in one editor about a cell (running, has a cassette) so they can enable their buttons.
   postCellState(editor: vscode.NotebookEditor, state: Extract<HostToRendererMessage, { type: 'cell-state' }>): void {
-    void this.#messaging.postMessage(state, editor).then(undefined, (error: unknown) => this.#deps.log.debug('renderer did not take a cell-state message', error));
+    void this.#messaging
+      .postMessage(state, editor)
+      .then(undefined, (error: unknown) => this.#deps.log.debug('renderer did not take a cell-state message', error));
   }
 
   // Tells every editor showing the cell's notebook whether it runs and has a cassette.
@@ -58,7 +60,12 @@ export class RendererHost implements vscode.Disposable {
         outcome = { ok: false, message: error instanceof Error ? error.message : String(error) };
       }
     }
-    const ack: HostToRendererMessage = { type: 'ack', requestId: message.requestId, ok: outcome.ok, ...(outcome.message === undefined ? {} : { message: outcome.message.slice(0, 2_000) }) };
+    const ack: HostToRendererMessage = {
+      type: 'ack',
+      requestId: message.requestId,
+      ok: outcome.ok,
+      ...(outcome.message === undefined ? {} : { message: outcome.message.slice(0, 2_000) }),
+    };
     await this.#messaging.postMessage(ack, editor);
   }
 

@@ -51,7 +51,8 @@ export class SdkDocuments implements vscode.TextDocumentContentProvider, vscode.
     // bindings modules are code: nothing is imported in Restricted Mode
     if (!vscode.workspace.isTrusted) return `${vscode.l10n.t('Restricted Mode: the bindings module is not loaded until the workspace is trusted.')}\n`;
     const file = this.#bindings.pathFor(notebook);
-    if (file === undefined) return `${renderSdk({ namespaces: {} }, query.language).text}\n${vscode.l10n.t('(This notebook has no bindings module: set "bindings" in its metadata or ptcPlayground.defaultBindings.)')}\n`;
+    if (file === undefined)
+      return `${renderSdk({ namespaces: {} }, query.language).text}\n${vscode.l10n.t('(This notebook has no bindings module: set "bindings" in its metadata or ptcPlayground.defaultBindings.)')}\n`;
     const lease = await this.#bindings.load(notebook);
     if (lease === undefined || !lease.ok) {
       const message = lease?.message ?? file;

@@ -12,12 +12,18 @@ export class CellStatusProvider implements vscode.NotebookCellStatusBarItemProvi
     const items: vscode.NotebookCellStatusBarItem[] = [];
     const mode: unknown = cell.metadata.mode;
     if (typeof mode === 'string') {
-      const item = new vscode.NotebookCellStatusBarItem(`$(symbol-property) ${vscode.l10n.t('cell mode: {0}', mode)}`, vscode.NotebookCellStatusBarAlignment.Right);
-      item.tooltip = vscode.l10n.t('This cell overrides the notebook\'s binding mode. Click to change.');
+      const item = new vscode.NotebookCellStatusBarItem(
+        `$(symbol-property) ${vscode.l10n.t('cell mode: {0}', mode)}`,
+        vscode.NotebookCellStatusBarAlignment.Right,
+      );
+      item.tooltip = vscode.l10n.t("This cell overrides the notebook's binding mode. Click to change.");
       item.command = { title: vscode.l10n.t('Set Cell Binding Mode'), command: COMMANDS.setCellMode, arguments: [cell] };
       items.push(item);
     }
-    const meta = [...cell.outputs].reverse().map((o) => outputMetaOf(o.metadata)).find((m) => m?.kind === 'result');
+    const meta = [...cell.outputs]
+      .reverse()
+      .map((o) => outputMetaOf(o.metadata))
+      .find((m) => m?.kind === 'result');
     if (meta?.kind === 'result' && meta.replay !== undefined) {
       const diverged = meta.replay.diverged > 0;
       const text = diverged
@@ -28,7 +34,10 @@ export class CellStatusProvider implements vscode.NotebookCellStatusBarItemProvi
       item.command = { title: vscode.l10n.t('Open Run Inspector'), command: COMMANDS.openInspector, arguments: [cell] };
       items.push(item);
     } else if (meta?.kind === 'result' && meta.cassette !== undefined) {
-      const item = new vscode.NotebookCellStatusBarItem(`$(record) ${vscode.l10n.t('recorded {0} call(s)', meta.callCount)}`, vscode.NotebookCellStatusBarAlignment.Left);
+      const item = new vscode.NotebookCellStatusBarItem(
+        `$(record) ${vscode.l10n.t('recorded {0} call(s)', meta.callCount)}`,
+        vscode.NotebookCellStatusBarAlignment.Left,
+      );
       item.tooltip = meta.cassette;
       items.push(item);
     }

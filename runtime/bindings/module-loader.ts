@@ -48,7 +48,9 @@ export async function loadBindingsModule(file: string, options: LoadOptions = {}
     const namespaces: Record<string, NamespaceDeclaration> = Object.create(null);
     const compiler = new SchemaCompiler();
     // MCP servers start side by side; a slow server should not serialize the others
-    const resolved = await Promise.all(raws.map(async ([global, raw]) => [global, await resolveNamespace(global, raw, sessions, path.dirname(absolute), options)] as const));
+    const resolved = await Promise.all(
+      raws.map(async ([global, raw]) => [global, await resolveNamespace(global, raw, sessions, path.dirname(absolute), options)] as const),
+    );
     for (const [global, ns] of resolved) {
       for (const [name, decl] of Object.entries(ns.functions)) compileDeclaration(compiler, `${global}.functions.${name}`, decl);
       namespaces[global] = ns;
@@ -60,7 +62,13 @@ export async function loadBindingsModule(file: string, options: LoadOptions = {}
   }
 }
 
-async function resolveNamespace(global: string, raw: RawNamespace, sessions: McpServerSession[], moduleDir: string, options: LoadOptions): Promise<NamespaceDeclaration> {
+async function resolveNamespace(
+  global: string,
+  raw: RawNamespace,
+  sessions: McpServerSession[],
+  moduleDir: string,
+  options: LoadOptions,
+): Promise<NamespaceDeclaration> {
   const base = raw.errorClass === undefined ? {} : { errorClass: raw.errorClass };
   if (raw.kind === 'handlers') return { ...base, functions: raw.functions };
   // a module is bundled to a temp file before import, so a server script beside it is found relative to its folder
@@ -72,7 +80,9 @@ async function resolveNamespace(global: string, raw: RawNamespace, sessions: Mcp
   } catch (error) {
     if (options.mcp !== 'optional') throw new BindingsModuleError(`${global}: ${(error as Error).message}`);
     await session.dispose();
-    (options.onWarning ?? defaultWarning)(`${global}: ${(error as Error).message}\n(continuing without the server's tool list: its functions are the ones the cassette recorded)`);
+    (options.onWarning ?? defaultWarning)(
+      `${global}: ${(error as Error).message}\n(continuing without the server's tool list: its functions are the ones the cassette recorded)`,
+    );
     return { ...base, functions: raw.overrides, mcp: raw.mcp, toolsUnlisted: true };
   }
   const functions: Record<string, FunctionDeclaration> = Object.create(null);
@@ -90,7 +100,10 @@ async function resolveNamespace(global: string, raw: RawNamespace, sessions: Mcp
   }
   for (const name of Object.keys(raw.overrides)) {
     if (!(name in functions)) {
-      const known = tools.map((t) => t.name).sort().join(', ');
+      const known = tools
+        .map((t) => t.name)
+        .sort()
+        .join(', ');
       throw new BindingsModuleError(`${global}.functions.${name}: the MCP server has no tool "${name}" (it has: ${known || 'no tools'})`);
     }
   }

@@ -89,7 +89,8 @@ function validateMcp(at: string, raw: unknown): McpServerConfig {
     if (typeof m.cwd !== 'string') fail(`${at}.cwd`, 'expected a directory path');
     config.cwd = m.cwd as string;
   }
-  for (const key of Object.keys(m)) if (!['command', 'args', 'env', 'cwd'].includes(key)) fail(`${at}.${key}`, 'unknown key (expected command, args, env or cwd)');
+  for (const key of Object.keys(m))
+    if (!['command', 'args', 'env', 'cwd'].includes(key)) fail(`${at}.${key}`, 'unknown key (expected command, args, env or cwd)');
   return config;
 }
 
@@ -124,7 +125,8 @@ function validateFunction(at: string, decl: unknown, allowed: ReadonlySet<string
 function validatePolicy(at: string, d: Record<string, unknown>): CallPolicy {
   const policy: CallPolicy = {};
   if (d.timeoutMs !== undefined) {
-    if (typeof d.timeoutMs !== 'number' || !Number.isSafeInteger(d.timeoutMs) || d.timeoutMs < 1) fail(`${at}.timeoutMs`, 'expected a positive integer (milliseconds)');
+    if (typeof d.timeoutMs !== 'number' || !Number.isSafeInteger(d.timeoutMs) || d.timeoutMs < 1)
+      fail(`${at}.timeoutMs`, 'expected a positive integer (milliseconds)');
     policy.timeoutMs = d.timeoutMs as number;
   }
   if (d.latencyMs !== undefined) {

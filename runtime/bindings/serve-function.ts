@@ -29,9 +29,8 @@ export class CallRefused extends Error {}
 export function serveFunction(options: ServeOptions): BindingFunction {
   const { global, name, declaration, mode } = options;
   const label = `${global}.${name}`;
-  const handler = (mode === 'live' ? declaration.live ?? declaration.mock : declaration.mock ?? declaration.live) as
-    | ((args: JsonValue, context: HandlerContext) => unknown)
-    | undefined;
+  const handler = (mode === 'live' ? (declaration.live ?? declaration.mock) : (declaration.mock ?? declaration.live)) as
+    ((args: JsonValue, context: HandlerContext) => unknown) | undefined;
   const timeoutMs = declaration.timeoutMs ?? options.defaultTimeoutMs;
   const faulty = mode === 'mock' && declaration.mock !== undefined;
 

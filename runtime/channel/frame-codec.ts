@@ -1,9 +1,7 @@
 // Length-prefixed frames (4-byte big-endian length + UTF-8 JSON) on the Node child's control descriptors.
 export const FRAME_HEADER_BYTES = 4;
 
-export type FrameEvent =
-  | { kind: 'frame'; text: string }
-  | { kind: 'error'; message: string };
+export type FrameEvent = { kind: 'frame'; text: string } | { kind: 'error'; message: string };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 

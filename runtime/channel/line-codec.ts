@@ -14,7 +14,8 @@ export class LineDecoder {
 
   // `maxFrameBytes` caps one frame's body (the newline excluded); anything but a positive integer is misuse.
   constructor(private readonly maxFrameBytes: number) {
-    if (!Number.isSafeInteger(maxFrameBytes) || maxFrameBytes < 1) throw new TypeError(`LineDecoder: maxFrameBytes must be a positive integer, got ${String(maxFrameBytes)}`);
+    if (!Number.isSafeInteger(maxFrameBytes) || maxFrameBytes < 1)
+      throw new TypeError(`LineDecoder: maxFrameBytes must be a positive integer, got ${String(maxFrameBytes)}`);
   }
 
   get failed(): boolean {

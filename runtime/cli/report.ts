@@ -31,7 +31,9 @@ export function formatReport(result: RunResult, program: string): string {
     out.push(`── replay: ${matched} matched, ${diverged.length} diverged, ${unused} unused ──`);
   }
   const s = result.sandbox;
-  out.push(`── ${result.durationMs.toFixed(0)} ms · sandbox ${s.enforcement} (network ${s.network}, filesystem ${s.filesystem}, child processes ${s.childProcess})${result.mode ? ` · ${result.mode}` : ''} ──`);
+  out.push(
+    `── ${result.durationMs.toFixed(0)} ms · sandbox ${s.enforcement} (network ${s.network}, filesystem ${s.filesystem}, child processes ${s.childProcess})${result.mode ? ` · ${result.mode}` : ''} ──`,
+  );
   return `${out.join('\n')}\n`;
 }
 

@@ -61,7 +61,8 @@ export function parseRunFlags(argv: string[]): RunFlags {
     throw new UsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing program file' : `expected one program file, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length === 0 ? 'missing program file' : `expected one program file, got ${positionals.length}`);
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be combined');
   return {
     file: positionals[0] as string,

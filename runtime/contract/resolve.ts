@@ -66,9 +66,19 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
   if (typeof request.program !== 'string') throw misuse('program', `expected a string, got ${describeValue(request.program)}`);
   const d = options.defaults ?? {};
   const timeoutMs = positiveInt('timeoutMs', request.timeoutMs ?? d.timeoutMs ?? LIMITS.timeoutMs.default, 1, LIMITS.timeoutMs.max);
-  const maxOutputBytes = positiveInt('maxOutputBytes', request.maxOutputBytes ?? d.maxOutputBytes ?? LIMITS.maxOutputBytes.default, LIMITS.maxOutputBytes.min, LIMITS.maxOutputBytes.max);
+  const maxOutputBytes = positiveInt(
+    'maxOutputBytes',
+    request.maxOutputBytes ?? d.maxOutputBytes ?? LIMITS.maxOutputBytes.default,
+    LIMITS.maxOutputBytes.min,
+    LIMITS.maxOutputBytes.max,
+  );
   const memoryMb = positiveInt('memoryMb', request.memoryMb ?? d.memoryMb ?? LIMITS.memoryMb.default, LIMITS.memoryMb.min, LIMITS.memoryMb.max);
-  const maxPendingCalls = positiveInt('maxPendingCalls', request.maxPendingCalls ?? d.maxPendingCalls ?? LIMITS.maxPendingCalls.default, LIMITS.maxPendingCalls.min, LIMITS.maxPendingCalls.max);
+  const maxPendingCalls = positiveInt(
+    'maxPendingCalls',
+    request.maxPendingCalls ?? d.maxPendingCalls ?? LIMITS.maxPendingCalls.default,
+    LIMITS.maxPendingCalls.min,
+    LIMITS.maxPendingCalls.max,
+  );
   const sandbox = request.sandbox ?? d.sandbox ?? 'best-effort';
   if (!SANDBOX_LEVELS.includes(sandbox)) throw misuse('sandbox', `expected one of ${SANDBOX_LEVELS.join(', ')}, got ${describeValue(sandbox)}`);
   const cwdRaw = request.cwd ?? process.cwd();
@@ -101,7 +111,9 @@ function resolveDeterministic(raw: unknown): DeterministicSettings | undefined {
   if (raw === undefined) return undefined;
   if (raw === null || typeof raw !== 'object') throw misuse('deterministic', `expected { epochMs, seed }, got ${describeValue(raw)}`);
   const { epochMs, seed } = raw as Record<string, unknown>;
-  if (typeof epochMs !== 'number' || !Number.isSafeInteger(epochMs) || epochMs < 0) throw misuse('deterministic.epochMs', `expected an integer ≥ 0, got ${describeValue(epochMs)}`);
-  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff) throw misuse('deterministic.seed', `expected an integer 0..4294967295, got ${describeValue(seed)}`);
+  if (typeof epochMs !== 'number' || !Number.isSafeInteger(epochMs) || epochMs < 0)
+    throw misuse('deterministic.epochMs', `expected an integer ≥ 0, got ${describeValue(epochMs)}`);
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw misuse('deterministic.seed', `expected an integer 0..4294967295, got ${describeValue(seed)}`);
   return { epochMs, seed };
 }

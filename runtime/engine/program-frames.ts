@@ -40,13 +40,14 @@ export function applyProgramFrame(session: RunSession, dispatcher: CallDispatche
 
 // The reply frame for a finished binding call (same JSON on both backends' channels).
 export function replyText(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }): string {
-  return reply.ok ? `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}}` : JSON.stringify({ type: 'reply', id, ok: false, message: reply.message });
+  return reply.ok
+    ? `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}}`
+    : JSON.stringify({ type: 'reply', id, ok: false, message: reply.message });
 }
 
 // What a backend's wire schema answers for one decoded frame (zod's safeParse result fits).
 export type FrameParse =
-  | { success: true; data: ProgramFrame | { type: 'ready' } | { type: 'boot-ack' } }
-  | { success: false; error: { issues: readonly { message: string }[] } };
+  { success: true; data: ProgramFrame | { type: 'ready' } | { type: 'boot-ack' } } | { success: false; error: { issues: readonly { message: string }[] } };
 
 export interface RunConnection {
   dispatcher: CallDispatcher;

@@ -4,9 +4,7 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import { jsonStringCost, OutputLedger, outputLimitMessage } from '../output/ledger.js';
 
-export type Outcome =
-  | { kind: 'completed'; value?: JsonValue; valueBytes: number }
-  | { kind: 'failed'; failure: RunFailure };
+export type Outcome = { kind: 'completed'; value?: JsonValue; valueBytes: number } | { kind: 'failed'; failure: RunFailure };
 
 // Per-run host state shared by both backends: the byte ledger, binding calls, and the first settled outcome.
 export class RunSession {

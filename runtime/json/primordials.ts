@@ -47,7 +47,11 @@ export const MapPrototypeGet = uncurryThis(Map.prototype.get) as <K, V>(self: Ma
 export const MapPrototypeSet = uncurryThis(Map.prototype.set) as <K, V>(self: Map<K, V>, key: K, value: V) => Map<K, V>;
 export const MapPrototypeDelete = uncurryThis(Map.prototype.delete) as <K, V>(self: Map<K, V>, key: K) => boolean;
 export const PromiseCtor = Promise;
-export const PromisePrototypeThen = uncurryThis(Promise.prototype.then) as <T>(self: Promise<T>, onFulfilled: (value: T) => unknown, onRejected: (reason: unknown) => unknown) => Promise<unknown>;
+export const PromisePrototypeThen = uncurryThis(Promise.prototype.then) as <T>(
+  self: Promise<T>,
+  onFulfilled: (value: T) => unknown,
+  onRejected: (reason: unknown) => unknown,
+) => Promise<unknown>;
 export const ErrorCtor = Error;
 export const RangeErrorCtor = RangeError;
 export const FunctionPrototypeHasInstance = uncurryThis(Function.prototype[Symbol.hasInstance]) as (self: unknown, value: unknown) => boolean;
@@ -55,13 +59,14 @@ export const Uint8ArrayCtor = Uint8Array;
 export const BufferByteLength = Buffer.byteLength;
 export const BufferFrom = Buffer.from;
 // native UTF-8 decode of any Uint8Array, bypassing Buffer.prototype.toString's own method look-ups
-export const BufferPrototypeUtf8Slice = uncurryThis((Buffer.prototype as unknown as { utf8Slice: (this: Uint8Array, start: number, end: number) => string }).utf8Slice);
+export const BufferPrototypeUtf8Slice = uncurryThis(
+  (Buffer.prototype as unknown as { utf8Slice: (this: Uint8Array, start: number, end: number) => string }).utf8Slice,
+);
 
 // `value instanceof Error` as at load time, without consulting a patched Symbol.hasInstance
 export function isError(value: unknown): boolean {
   return FunctionPrototypeHasInstance(ErrorCtor, value);
 }
-
 
 // Node 20's EventEmitter calls listeners with `handler.apply(this, args)`: an own `apply` keeps a listener of ours
 // reachable after the program replaces Function.prototype.apply.

@@ -4,8 +4,7 @@ import { loadBindingsModule } from '../bindings/module-loader.js';
 
 // A loaded module held for one use (a run, an IntelliSense query); `release` lets a stale module be disposed.
 export type BindingsLease =
-  | { ok: true; module: BindingsModule; path: string; generation: number; release: () => void }
-  | { ok: false; path: string; message: string };
+  { ok: true; module: BindingsModule; path: string; generation: number; release: () => void } | { ok: false; path: string; message: string };
 
 type Loader = (file: string) => Promise<BindingsModule>;
 

@@ -51,9 +51,7 @@ export type SetupStage = 'bindings' | 'cassette' | 'request';
 
 export type CassetteWrite = { ok: true; path: string; calls: number } | { ok: false; path: string; message: string };
 
-export type CellOutcome =
-  | { kind: 'result'; result: RunResult; cassette?: CassetteWrite }
-  | { kind: 'setup-failed'; stage: SetupStage; message: string };
+export type CellOutcome = { kind: 'result'; result: RunResult; cassette?: CassetteWrite } | { kind: 'setup-failed'; stage: SetupStage; message: string };
 
 export interface CellRunnerDeps {
   runtime: Runtime;
@@ -96,7 +94,11 @@ export class CellRunner {
       const loaded = await loadCassette(plan.cassettePath);
       if (!loaded.ok) {
         const missing = loaded.message.includes('ENOENT');
-        return { kind: 'setup-failed', stage: 'cassette', message: missing ? `no cassette for this cell at ${plan.cassettePath}: record the cell first` : loaded.message };
+        return {
+          kind: 'setup-failed',
+          stage: 'cassette',
+          message: missing ? `no cassette for this cell at ${plan.cassettePath}: record the cell first` : loaded.message,
+        };
       }
       const cassette = loaded.cassette;
       if (module !== undefined) for (const drift of cassetteDrift(cassette, module)) warn(`schema drift: ${drift}`);
@@ -147,7 +149,11 @@ export class CellRunner {
       await saveCassette(plan.cassettePath, cassette);
       return { kind: 'result', result, cassette: { ok: true, path: plan.cassettePath, calls: cassette.calls.length } };
     } catch (error) {
-      return { kind: 'result', result, cassette: { ok: false, path: plan.cassettePath, message: `cannot write ${plan.cassettePath}: ${(error as Error).message}` } };
+      return {
+        kind: 'result',
+        result,
+        cassette: { ok: false, path: plan.cassettePath, message: `cannot write ${plan.cassettePath}: ${(error as Error).message}` },
+      };
     }
   }
 }
@@ -161,7 +167,10 @@ async function boundedLoad(load: Promise<BindingsLease>, request: CellRunRequest
   let timer: NodeJS.Timeout | undefined;
   let onAbort = (): void => undefined;
   const gaveUp = new Promise<BindingsLease>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, path: file, message: `the bindings module did not finish loading within ${ms} ms (a top-level await that never settles?)` }), ms);
+    timer = setTimeout(
+      () => resolve({ ok: false, path: file, message: `the bindings module did not finish loading within ${ms} ms (a top-level await that never settles?)` }),
+      ms,
+    );
     onAbort = () => resolve({ ok: false, path: file, message: 'cancelled while the bindings module was loading' });
     if (request.signal?.aborted) onAbort();
     else request.signal?.addEventListener('abort', onAbort, { once: true });

@@ -7,9 +7,7 @@ export interface Span {
   end: number;
 }
 
-export type ScanResult =
-  | { ok: true; spans: Map<string, Span> }
-  | { ok: false; offset: number; message: string };
+export type ScanResult = { ok: true; spans: Map<string, Span> } | { ok: false; offset: number; message: string };
 
 export interface ScanOptions {
   // spans are recorded for values whose path has at most this many segments

@@ -31,7 +31,14 @@ export function observeNamespaces(namespaces: BindingNamespace[], listener: Call
         const started = performance.now();
         const report = (ok: boolean, message?: string): void => {
           try {
-            listener({ global: ns.global, name, ok, durationMs: performance.now() - started, argsChars: jsonLength(args), ...(message === undefined ? {} : { message }) });
+            listener({
+              global: ns.global,
+              name,
+              ok,
+              durationMs: performance.now() - started,
+              argsChars: jsonLength(args),
+              ...(message === undefined ? {} : { message }),
+            });
           } catch {
             // a failing listener must never change what the program sees
           }

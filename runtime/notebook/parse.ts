@@ -73,18 +73,44 @@ function issueMessages(issue: z.core.$ZodIssue, root: unknown): { path: Property
   const got = valueAt(root, path);
   switch (issue.code) {
     case 'invalid_type':
-      return [{ path, message: got === undefined ? `missing required field (expected ${article(issue.expected)})` : `expected ${article(issue.expected)}, got ${describeJson(got)}` }];
+      return [
+        {
+          path,
+          message:
+            got === undefined
+              ? `missing required field (expected ${article(issue.expected)})`
+              : `expected ${article(issue.expected)}, got ${describeJson(got)}`,
+        },
+      ];
     case 'invalid_value':
-      return [{ path, message: got === undefined ? `missing required field (expected ${quoteList(issue.values)})` : `expected ${quoteList(issue.values)}, got ${describeJson(got)}` }];
+      return [
+        {
+          path,
+          message:
+            got === undefined
+              ? `missing required field (expected ${quoteList(issue.values)})`
+              : `expected ${quoteList(issue.values)}, got ${describeJson(got)}`,
+        },
+      ];
     case 'unrecognized_keys': {
-      const hint = path.length === 2 && path[0] === 'cells' ? ' (extra data belongs in the cell\'s "metadata")' : path.length === 0 ? ' (extra data belongs in "metadata")' : '';
+      const hint =
+        path.length === 2 && path[0] === 'cells'
+          ? ' (extra data belongs in the cell\'s "metadata")'
+          : path.length === 0
+            ? ' (extra data belongs in "metadata")'
+            : '';
       return issue.keys.map((key) => ({ path: [...path, key], message: `unknown field${hint}` }));
     }
     case 'invalid_union': {
       // zod reports a bad discriminator with the allowed values in `options`
       const options: unknown = (issue as { options?: unknown }).options;
       if (Array.isArray(options)) {
-        return [{ path, message: got === undefined ? `missing required field (expected ${quoteList(options)})` : `expected ${quoteList(options)}, got ${describeJson(got)}` }];
+        return [
+          {
+            path,
+            message: got === undefined ? `missing required field (expected ${quoteList(options)})` : `expected ${quoteList(options)}, got ${describeJson(got)}`,
+          },
+        ];
       }
       return [{ path, message: issue.message }];
     }

@@ -15,9 +15,7 @@ export interface PrettyHooks {
 // Below this nesting level values are written compactly: indentation would make deep values quadratic in size.
 export const PRETTY_DEPTH_LIMIT = 48;
 
-type Frame =
-  | { kind: 'text'; text: string }
-  | { kind: 'value'; value: JsonValue; depth: number; path: JsonPath | undefined };
+type Frame = { kind: 'text'; text: string } | { kind: 'value'; value: JsonValue; depth: number; path: JsonPath | undefined };
 
 const stringify = JSON.stringify;
 
@@ -53,8 +51,7 @@ export function prettyJson(root: JsonValue, hooks: PrettyHooks = {}): string {
       out.push(encodeChecked(value, 0));
       continue;
     }
-    const childPath = (segment: string | number): JsonPath | undefined =>
-      path !== undefined && path.length < hookDepth ? [...path, segment] : undefined;
+    const childPath = (segment: string | number): JsonPath | undefined => (path !== undefined && path.length < hookDepth ? [...path, segment] : undefined);
     const inner = indent(depth + 1);
     if (Array.isArray(value)) {
       if (value.length === 0) {

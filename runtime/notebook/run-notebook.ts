@@ -61,7 +61,13 @@ export async function runNotebookFile(runner: CellRunner, options: NotebookRunOp
       stopped = true;
       break;
     }
-    const plan = resolvePlan({ notebook: notebook.metadata, cell: cell.metadata, cellIndex: index, notebookDir, ...(options.override === undefined ? {} : { override: options.override }) });
+    const plan = resolvePlan({
+      notebook: notebook.metadata,
+      cell: cell.metadata,
+      cellIndex: index,
+      notebookDir,
+      ...(options.override === undefined ? {} : { override: options.override }),
+    });
     options.onCellStart?.(index, cell);
     const { onLog, onWarning } = options;
     const outcome = await runner.run({

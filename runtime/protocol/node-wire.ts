@@ -19,9 +19,7 @@ export const BootFrameSchema = z
   .strict();
 export type BootFrame = z.infer<typeof BootFrameSchema>;
 
-export type ReplyFrame =
-  | { type: 'reply'; id: number; ok: true; value: unknown }
-  | { type: 'reply'; id: number; ok: false; message: string };
+export type ReplyFrame = { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; message: string };
 
 export const ReplyFrameSchema = z.discriminatedUnion('ok', [
   z.object({ type: z.literal('reply'), id: z.number().int().positive(), ok: z.literal(true), value: z.unknown() }).strict(),

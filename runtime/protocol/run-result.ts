@@ -2,16 +2,7 @@ import { z } from 'zod';
 import { JsonValueSchema } from './json-value.js';
 
 // The eight orthogonal ways a run can fail (reference §1.1–1.2); never merged.
-export const FAILURE_KINDS = [
-  'exception',
-  'timeout',
-  'abort',
-  'worker-exit',
-  'invalid-output',
-  'output-limit',
-  'protocol',
-  'sandbox-unavailable',
-] as const;
+export const FAILURE_KINDS = ['exception', 'timeout', 'abort', 'worker-exit', 'invalid-output', 'output-limit', 'protocol', 'sandbox-unavailable'] as const;
 export const FailureKindSchema = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKindSchema>;
 

@@ -17,7 +17,6 @@ export interface PythonBackendDeps {
   spares?: SparePool<PythonChildProcess>;
 }
 
-
 type PlannedRun = { ok: true; report: SandboxReport; launch: PythonChildLaunch; key: SpareKey } | { ok: false; failure: RunFailure; report: SandboxReport };
 
 // Everything the process is launched with, decided before any program is known (so a spare can be started early).
@@ -59,7 +58,8 @@ export async function warmPythonSpare(spec: CodeRunSpec, deps: PythonBackendDeps
 export async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDeps): Promise<RunResult> {
   if (spec.signal?.aborted) return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'abort', message: abortMessage(spec.signal) });
   // the runner relies on an inherited fd 3, POSIX signals and rlimits
-  if (process.platform === 'win32') return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: 'the Python backend runs on Linux and macOS only' });
+  if (process.platform === 'win32')
+    return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: 'the Python backend runs on Linux and macOS only' });
   const prepared = await prepare(spec, deps);
   if (!prepared.ok) return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: prepared.message });
   const planned = prepared.planned;
@@ -76,5 +76,3 @@ export async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDep
     supervise: (session, child) => superviseChild(spec, session, child),
   });
 }
-
-

@@ -42,7 +42,12 @@ export class PythonChildProcess extends RunChild {
   constructor(launch: PythonChildLaunch) {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-py-'));
     const argv = stageRunner(base, launch);
-    super({ runtimeName: 'Python', privateDir: base, viaShim: launch.viaShim, launch: { argv, cwd: launch.cwd, env: {}, extraPipes: 1, ownPidNamespace: launch.pidNamespace } });
+    super({
+      runtimeName: 'Python',
+      privateDir: base,
+      viaShim: launch.viaShim,
+      launch: { argv, cwd: launch.cwd, env: {}, extraPipes: 1, ownPidNamespace: launch.pidNamespace },
+    });
     this.base = base;
     this.tmpdir = path.join(base, 'tmp');
     this.#confine = launch.confine;
@@ -50,7 +55,14 @@ export class PythonChildProcess extends RunChild {
       this.#decoder.push(chunk, (event) => (event.kind === 'frame' ? this.receive(event.text) : this.problem(event.message))),
     );
     // a frame cut off by the child's death is not a protocol violation: the exit status explains the run
-    const boot: PythonBootFrame = { type: 'boot', confine: launch.confine, tmpdir: this.tmpdir, root: path.join(base, 'root'), sitePackages: launch.python.sitePackages, preload: launch.preload };
+    const boot: PythonBootFrame = {
+      type: 'boot',
+      confine: launch.confine,
+      tmpdir: this.tmpdir,
+      root: path.join(base, 'root'),
+      sitePackages: launch.python.sitePackages,
+      preload: launch.preload,
+    };
     this.send(JSON.stringify(boot));
   }
 

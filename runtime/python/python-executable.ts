@@ -85,7 +85,13 @@ export async function probePython(requested: string | undefined): Promise<Python
   if (name.length === 0 || name.includes('\0')) return { ok: false, message: `pythonPath ${JSON.stringify(name)} is not a usable path` };
   const found = findOnPath(name);
   if (found === undefined) {
-    return { ok: false, message: requested === undefined ? 'python3 was not found on PATH: install CPython 3.10 or newer, or set pythonPath' : `Python interpreter not found or not executable: ${name}` };
+    return {
+      ok: false,
+      message:
+        requested === undefined
+          ? 'python3 was not found on PATH: install CPython 3.10 or newer, or set pythonPath'
+          : `Python interpreter not found or not executable: ${name}`,
+    };
   }
   const entry = locateAsset(`python/${RUNNER_ENTRY}.py`);
   if (entry === undefined) return { ok: false, message: 'the Python runner (python/ptc_runner.py) is missing from this installation' };
@@ -106,7 +112,8 @@ export async function probePython(requested: string | undefined): Promise<Python
     const versionText = version.join('.');
     if (info.impl !== 'cpython') return { ok: false, message: `${found} is ${String(info.impl)} ${versionText}; PTC Playground needs CPython 3.10 or newer` };
     if (major !== 3 ? major < 3 : minor < 10) return { ok: false, message: `${found} is CPython ${versionText}; PTC Playground needs CPython 3.10 or newer` };
-    if (typeof info.compiled === 'string' && /SyntaxError/.test(info.compiled)) return { ok: false, message: `the Python runner does not compile with ${found}: ${info.compiled}` };
+    if (typeof info.compiled === 'string' && /SyntaxError/.test(info.compiled))
+      return { ok: false, message: `the Python runner does not compile with ${found}: ${info.compiled}` };
     const executable = typeof info.executable === 'string' && isExecutableFile(info.executable) ? info.executable : found;
     const sitePackages = Array.isArray(info.sitePackages) ? info.sitePackages.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p)) : [];
     const runner = stageableRunner(source, info.compiled === true ? out : undefined);
@@ -118,7 +125,10 @@ export async function probePython(requested: string | undefined): Promise<Python
 }
 
 // The runner's bytes, held in memory and written into each run's private dir: bytecode when it compiled, else sources.
-function stageableRunner(source: string, compiledDir: string | undefined): { ok: true; files: Map<string, Buffer>; entry: string } | { ok: false; message: string } {
+function stageableRunner(
+  source: string,
+  compiledDir: string | undefined,
+): { ok: true; files: Map<string, Buffer>; entry: string } | { ok: false; message: string } {
   const files = new Map<string, Buffer>();
   try {
     if (compiledDir !== undefined) {

@@ -18,7 +18,6 @@ export interface ProvenLayers {
   childProcess: boolean;
 }
 
-
 // A real attempt under the real layers: each layer counts only if the program's attempts were actually refused.
 const probeProgram = (secret: string, outside: string): string => `
 import os
@@ -80,7 +79,8 @@ async function probe(python: PythonExecutable, caps: SandboxCapabilities): Promi
     const seen = result.value as Record<string, string> | undefined;
     if (result.error !== undefined || seen === undefined) return none;
     return {
-      filesystem: confine.filesystem && seen.read === 'denied' && seen.write === 'denied' && seen.tmp === 'allowed' && !fs.existsSync(path.join(outside, 'written')),
+      filesystem:
+        confine.filesystem && seen.read === 'denied' && seen.write === 'denied' && seen.tmp === 'allowed' && !fs.existsSync(path.join(outside, 'written')),
       childProcess: seen.fork === 'denied' && seen.spawn === 'denied',
     };
   } catch {

@@ -44,7 +44,10 @@ function exitFailure(exit: ExitInfo | undefined, spec: CodeRunSpec, session: Run
     return { kind: 'timeout', message: `CPU time exhausted (RLIMIT_CPU; the run allows at most ${cpuSeconds(spec)}s of CPU time)` };
   }
   const memory = session.ledger.entries.some((e) => e.stream === 'stderr' && /MemoryError|Cannot allocate memory|out of memory/i.test(e.text));
-  return { kind: 'worker-exit', message: `Python process exited before completing (${describeExit(exit)})${memory ? `: out of memory (memoryMb ${spec.memoryMb})` : ''}` };
+  return {
+    kind: 'worker-exit',
+    message: `Python process exited before completing (${describeExit(exit)})${memory ? `: out of memory (memoryMb ${spec.memoryMb})` : ''}`,
+  };
 }
 
 // A backstop above the wall deadline: one Python thread cannot burn CPU faster than the clock runs.

@@ -22,7 +22,8 @@ export function parseCassette(text: string, label = 'cassette'): CassetteLoad {
   const decoded = decodeLossless(text);
   if (!decoded.ok) return { ok: false, message: `${label} is not valid JSON: ${decoded.reason}` };
   const root = decoded.value;
-  if (root === null || typeof root !== 'object' || Array.isArray(root)) return { ok: false, message: `${label} must be a JSON object { "version": ${CASSETTE_VERSION}, "calls": [...] }` };
+  if (root === null || typeof root !== 'object' || Array.isArray(root))
+    return { ok: false, message: `${label} must be a JSON object { "version": ${CASSETTE_VERSION}, "calls": [...] }` };
   const version = (root as Record<string, JsonValue>).version;
   if (version !== CASSETTE_VERSION) {
     return { ok: false, message: `${label} has version ${JSON.stringify(version ?? null)}; this build reads version ${CASSETTE_VERSION} only` };

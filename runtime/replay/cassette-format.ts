@@ -23,7 +23,8 @@ export const CassetteCallSchema = z
   .strict()
   .superRefine((call, ctx) => {
     if (call.pending === true) {
-      if (call.ok || call.value !== undefined || call.message !== undefined) ctx.addIssue({ code: 'custom', message: 'a pending call has ok false and neither value nor message' });
+      if (call.ok || call.value !== undefined || call.message !== undefined)
+        ctx.addIssue({ code: 'custom', message: 'a pending call has ok false and neither value nor message' });
     } else if (call.ok) {
       if (!('value' in call) || call.value === undefined) ctx.addIssue({ code: 'custom', message: 'ok is true but "value" is missing' });
       if (call.message !== undefined) ctx.addIssue({ code: 'custom', message: 'ok is true but a "message" is given' });

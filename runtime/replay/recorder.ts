@@ -38,7 +38,11 @@ export function createRecorder(): Recorder {
       for (const [name, handler] of Object.entries(ns.functions)) {
         const recorded = async (received: JsonValue, context?: CallContext): Promise<JsonValue> => {
           const args = snapshot(received);
-          const entry: Entry = { id: context?.id ?? order + 1, order: order++, call: { global: ns.global, name, args, ok: false, pending: true, durationMs: 0 } };
+          const entry: Entry = {
+            id: context?.id ?? order + 1,
+            order: order++,
+            call: { global: ns.global, name, args, ok: false, pending: true, durationMs: 0 },
+          };
           entries.push(entry);
           const began = performance.now();
           const answered = (): boolean => context?.signal.aborted !== true;
@@ -62,7 +66,8 @@ export function createRecorder(): Recorder {
             }
             return value;
           } catch (thrown) {
-            if (answered()) entry.call = { global: ns.global, name, args, ok: false, message: renderThrown(thrown), durationMs: round(performance.now() - began) };
+            if (answered())
+              entry.call = { global: ns.global, name, args, ok: false, message: renderThrown(thrown), durationMs: round(performance.now() - began) };
             throw thrown;
           }
         };
@@ -72,7 +77,9 @@ export function createRecorder(): Recorder {
     });
   const cassette = (options: { deterministic?: DeterministicSettings } = {}): Cassette => {
     const calls = [...entries].sort((a, b) => a.id - b.id || a.order - b.order).map((e) => e.call);
-    return options.deterministic === undefined ? { version: CASSETTE_VERSION, calls } : { version: CASSETTE_VERSION, deterministic: options.deterministic, calls };
+    return options.deterministic === undefined
+      ? { version: CASSETTE_VERSION, calls }
+      : { version: CASSETTE_VERSION, deterministic: options.deterministic, calls };
   };
   return { wrap, cassette };
 }
@@ -83,9 +90,18 @@ export function cassetteFromResult(result: RunResult, options: { deterministic?:
     .sort((a, b) => a.id - b.id)
     .map((c) => {
       const base = { global: c.global, name: c.name, args: c.args };
-      if (c.ok) return { ...base, ok: true, value: c.value ?? null, durationMs: round(c.durationMs), ...(c.schemaViolation === undefined ? {} : { schemaViolation: c.schemaViolation }) };
+      if (c.ok)
+        return {
+          ...base,
+          ok: true,
+          value: c.value ?? null,
+          durationMs: round(c.durationMs),
+          ...(c.schemaViolation === undefined ? {} : { schemaViolation: c.schemaViolation }),
+        };
       if (c.message === undefined) return { ...base, ok: false, pending: true, durationMs: round(c.durationMs) };
       return { ...base, ok: false, message: c.message, durationMs: round(c.durationMs) };
     });
-  return options.deterministic === undefined ? { version: CASSETTE_VERSION, calls } : { version: CASSETTE_VERSION, deterministic: options.deterministic, calls };
+  return options.deterministic === undefined
+    ? { version: CASSETTE_VERSION, calls }
+    : { version: CASSETTE_VERSION, deterministic: options.deterministic, calls };
 }

@@ -22,7 +22,13 @@ export function planSandbox(level: SandboxLevel, caps: SandboxCapabilities, laye
   // lifecycle only: a PID namespace lets the kernel reap detached grandchildren; it confines nothing
   const lifecycleWrapper = caps.namespacePrefix !== undefined && !caps.userNamespace ? lifecycleOnly(caps) : [];
   if (level === 'off') {
-    return { ok: true, report: { ...unconfinedReport(), mechanisms: lifecycleWrapper.length > 0 ? ['pid-namespace (cleanup only)'] : [] }, wrapper: lifecycleWrapper, useNamespaces: false, useBackendLayers: false };
+    return {
+      ok: true,
+      report: { ...unconfinedReport(), mechanisms: lifecycleWrapper.length > 0 ? ['pid-namespace (cleanup only)'] : [] },
+      wrapper: lifecycleWrapper,
+      useNamespaces: false,
+      useBackendLayers: false,
+    };
   }
   const mechanisms: string[] = [];
   const missing: string[] = [];

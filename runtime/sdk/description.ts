@@ -21,7 +21,8 @@ function exampleCall(namespaces: readonly SdkNamespace[], language: Language): {
 function failureBullet(namespaces: readonly SdkNamespace[], language: Language): string {
   if (namespaces.length === 0) return '';
   const parts = namespaces.map((ns) => {
-    if (ns.errorClass === undefined) return `a failed \`${ns.global}\` call ${language === 'python' ? 'raises `RuntimeError`' : 'rejects with a plain `Error`'}`;
+    if (ns.errorClass === undefined)
+      return `a failed \`${ns.global}\` call ${language === 'python' ? 'raises `RuntimeError`' : 'rejects with a plain `Error`'}`;
     const { name, memberNameProperty } = ns.errorClass;
     return `a failed \`${ns.global}\` call ${language === 'python' ? 'raises' : 'rejects with'} \`${name}\`, whose \`${memberNameProperty}\` names the tool and whose message is the tool's error text`;
   });
@@ -51,7 +52,9 @@ export function renderDescription(namespaces: readonly SdkNamespace[], language:
       ? '- No tools are declared: the program can only compute, print and return.'
       : `- The program sees ${globals.length === 1 ? 'the global' : 'the globals'} ${list(globals)}. Call a tool as \`${call}\`${exotic === undefined ? '' : `; a name that is not a plain identifier is reached by subscript, e.g. \`${exotic}\``}.`,
   );
-  lines.push('- Arguments and results are lossless JSON: finite numbers, strings, booleans, null, arrays and plain objects (no `undefined`, `NaN`, dates or class instances); results arrive already parsed.');
+  lines.push(
+    '- Arguments and results are lossless JSON: finite numbers, strings, booleans, null, arrays and plain objects (no `undefined`, `NaN`, dates or class instances); results arrive already parsed.',
+  );
   lines.push(
     ts
       ? '- Only what the program prints (`console.log`) and what it returns reaches you. Extract what you need inside the program instead of returning whole tool results.'
@@ -64,7 +67,14 @@ export function renderDescription(namespaces: readonly SdkNamespace[], language:
       ? '- Independent calls can run concurrently: `const [a, b] = await Promise.all([first, second]);`.'
       : '- Independent calls can run concurrently: `a, b = await asyncio.gather(first, second)` (import asyncio).',
   );
-  lines.push('- Every run starts in a fresh, sandboxed process: no state survives between runs, and the network and file system are reachable only through the tools.');
-  lines.push('', ts ? 'The tools, declared in TypeScript:' : 'The tools, declared as Python type stubs (only the globals and error classes exist at run time; build plain dicts):');
+  lines.push(
+    '- Every run starts in a fresh, sandboxed process: no state survives between runs, and the network and file system are reachable only through the tools.',
+  );
+  lines.push(
+    '',
+    ts
+      ? 'The tools, declared in TypeScript:'
+      : 'The tools, declared as Python type stubs (only the globals and error classes exist at run time; build plain dicts):',
+  );
   return `${lines.join('\n')}\n`;
 }

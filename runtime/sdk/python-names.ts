@@ -1,8 +1,40 @@
 // Python naming for the SDK stub: keywords, attribute-safe names, and a registry of unique module-level names.
 export const PY_KEYWORDS: ReadonlySet<string> = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else',
-  'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise',
-  'return', 'try', 'while', 'with', 'yield',
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
 ]);
 
 // Names the stub's annotations use; a method or class with one of these names would shadow it.
@@ -55,9 +87,12 @@ export const pyString = (text: string): string => JSON.stringify(text);
 
 // A docstring body line: backslashes escaped, and any quote followed by another, so no text can close the literal early.
 export function pyDocText(line: string): string {
-  return line.replace(/\\/g, '\\\\').replace(/"(?=")/g, '\\"').replace(/[\uD800-\uDFFF]/g, (c, offset: number, all: string) => {
-    const code = c.charCodeAt(0);
-    const paired = code <= 0xdbff ? /[\uDC00-\uDFFF]/.test(all[offset + 1] ?? '') : /[\uD800-\uDBFF]/.test(all[offset - 1] ?? '');
-    return paired ? c : `\\u${code.toString(16)}`;
-  });
+  return line
+    .replace(/\\/g, '\\\\')
+    .replace(/"(?=")/g, '\\"')
+    .replace(/[\uD800-\uDFFF]/g, (c, offset: number, all: string) => {
+      const code = c.charCodeAt(0);
+      const paired = code <= 0xdbff ? /[\uDC00-\uDFFF]/.test(all[offset + 1] ?? '') : /[\uD800-\uDBFF]/.test(all[offset - 1] ?? '');
+      return paired ? c : `\\u${code.toString(16)}`;
+    });
 }

@@ -40,13 +40,17 @@ export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): s
   if (subscripted.some((list) => list.length > 1)) stub.imports.add('overload');
 
   const blocks: string[] = [`from typing import ${[...stub.imports].sort().join(', ')}`];
-  blocks.push(`# Every argument and result is lossless JSON (plain dicts and lists; TypedDicts below are static types only).\n${PY_JSON} = Union[None, bool, int, float, str, List["${PY_JSON}"], Dict[str, "${PY_JSON}"]]`);
+  blocks.push(
+    `# Every argument and result is lossless JSON (plain dicts and lists; TypedDicts below are static types only).\n${PY_JSON} = Union[None, bool, int, float, str, List["${PY_JSON}"], Dict[str, "${PY_JSON}"]]`,
+  );
   for (const cls of classes) {
-        blocks.push(
+    blocks.push(
       [
         `class ${cls.name}(Exception):`,
         ...pyDocstring(`Raised by a failed \`${cls.global}\` call; str(error) is the tool's error text.`, '    '),
-        isAttributeSafe(cls.memberNameProperty, new Set()) ? `    ${cls.memberNameProperty}: str` : `    # getattr(error, ${pyString(cls.memberNameProperty)}) names the function that failed`,
+        isAttributeSafe(cls.memberNameProperty, new Set())
+          ? `    ${cls.memberNameProperty}: str`
+          : `    # getattr(error, ${pyString(cls.memberNameProperty)}) names the function that failed`,
         ...(isAttributeSafe(cls.memberNameProperty, new Set()) ? pyDocstring('The function whose call failed.', '    ') : []),
       ].join('\n'),
     );

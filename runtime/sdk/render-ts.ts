@@ -10,7 +10,7 @@ export function renderTypeScriptDeclarations(namespaces: readonly SdkNamespace[]
   const blocks: string[] = [JSON_ALIAS];
   for (const cls of errorClasses(namespaces)) {
     const member = cls.names.length === 0 ? 'never' : cls.names.map((n) => JSON.stringify(n)).join(' | ');
-        blocks.push(
+    blocks.push(
       [
         `/** Rejection of a failed \`${cls.global}\` call; \`message\` carries the tool's error text. */`,
         `declare class ${cls.name} extends Error {`,

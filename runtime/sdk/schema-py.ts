@@ -1,5 +1,17 @@
 import { isPyIdentifier, NameRegistry, pascal, pyDocText, pyString } from './python-names.js';
-import { description, docLines, isObject, isObjectSchema, MAX_SCHEMA_DEPTH, propertyEntries, requiredSet, resolveRef, typeList, type Schema, type WalkContext } from './schema-walk.js';
+import {
+  description,
+  docLines,
+  isObject,
+  isObjectSchema,
+  MAX_SCHEMA_DEPTH,
+  propertyEntries,
+  requiredSet,
+  resolveRef,
+  typeList,
+  type Schema,
+  type WalkContext,
+} from './schema-walk.js';
 
 export const PY_JSON = 'JsonValue';
 
@@ -99,11 +111,18 @@ function pyTypeInner(schema: Record<string, unknown>, walk: PyWalk, hint: string
   if ('const' in schema) return literalUnion(walk, [schema.const]);
   if (Array.isArray(schema.enum)) return literalUnion(walk, schema.enum);
   const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
-  if (alternatives !== undefined) return union(walk, alternatives.map((s, i) => pyType(asSchema(s), walk, `${hint}Option${i + 1}`)));
+  if (alternatives !== undefined)
+    return union(
+      walk,
+      alternatives.map((s, i) => pyType(asSchema(s), walk, `${hint}Option${i + 1}`)),
+    );
   if (Array.isArray(schema.allOf)) return allOf(schema.allOf.map(asSchema), walk, hint);
   const types = typeList(schema);
   if (types.length === 0) return isObjectSchema(schema) ? objectType(schema, walk, hint) : PY_JSON;
-  return union(walk, types.map((t) => typeFor(t, schema, walk, hint)));
+  return union(
+    walk,
+    types.map((t) => typeFor(t, schema, walk, hint)),
+  );
 }
 
 // `allOf` of object schemas merges into one TypedDict; other combinations are beyond Python's type system.
@@ -136,7 +155,11 @@ function typeFor(type: string, schema: Record<string, unknown>, walk: PyWalk, hi
       walk.stub.imports.add('List');
       const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined;
       // tuples are lists at run time; their members' union is what any element can be
-      if (tuple !== undefined) return `List[${union(walk, tuple.map((s, i) => pyType(asSchema(s), walk, `${hint}Item${i + 1}`)))}]`;
+      if (tuple !== undefined)
+        return `List[${union(
+          walk,
+          tuple.map((s, i) => pyType(asSchema(s), walk, `${hint}Item${i + 1}`)),
+        )}]`;
       return `List[${pyType(asSchema(schema.items ?? true), walk, `${hint}Item`)}]`;
     }
     case 'object':
@@ -156,7 +179,12 @@ function objectType(schema: Record<string, unknown>, walk: PyWalk, hint: string)
   }
   const name = walk.stub.names.claim(hint);
   const required = requiredSet(schema);
-  const fields = props.map(([key, prop]) => ({ key, type: pyType(prop, walk, `${name}${pascal(key, 'Field')}`), doc: description(prop), required: required.has(key) }));
+  const fields = props.map(([key, prop]) => ({
+    key,
+    type: pyType(prop, walk, `${name}${pascal(key, 'Field')}`),
+    doc: description(prop),
+    required: required.has(key),
+  }));
   walk.stub.imports.add('TypedDict');
   const mandatory = fields.filter((f) => f.required);
   const optional = fields.filter((f) => !f.required);

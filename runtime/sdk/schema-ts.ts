@@ -1,4 +1,16 @@
-import { description, docLines, isObject, isObjectSchema, MAX_SCHEMA_DEPTH, propertyEntries, requiredSet, resolveRef, typeList, type Schema, type WalkContext } from './schema-walk.js';
+import {
+  description,
+  docLines,
+  isObject,
+  isObjectSchema,
+  MAX_SCHEMA_DEPTH,
+  propertyEntries,
+  requiredSet,
+  resolveRef,
+  typeList,
+  type Schema,
+  type WalkContext,
+} from './schema-walk.js';
 
 export const TS_JSON = 'JsonValue';
 
@@ -19,7 +31,9 @@ export function tsDoc(text: string | undefined, indent: string): string[] {
 }
 
 const scalarLiteral = (v: unknown): string | undefined =>
-  v === null || typeof v === 'boolean' || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0)) ? JSON.stringify(v) : undefined;
+  v === null || typeof v === 'boolean' || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))
+    ? JSON.stringify(v)
+    : undefined;
 
 function union(parts: string[]): string {
   const unique = [...new Set(parts)];

@@ -55,7 +55,10 @@ export async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): 
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
   const stripped = await stripProgram(spec.program);
   if (!stripped.ok) {
-    const failure = stripped.location === undefined ? { kind: 'exception' as const, message: stripped.message } : { kind: 'exception' as const, message: stripped.message, location: stripped.location };
+    const failure =
+      stripped.location === undefined
+        ? { kind: 'exception' as const, message: stripped.message }
+        : { kind: 'exception' as const, message: stripped.message, location: stripped.location };
     return failedBeforeSpawn(spec, planned.report, failure);
   }
   if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });

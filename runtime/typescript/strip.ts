@@ -17,9 +17,7 @@ function loadTransform(): Promise<AmaroTransform> {
 const PREFIX = 'async function __ptc_program__() {\n';
 const SUFFIX = '\n}';
 
-export type StripResult =
-  | { ok: true; code: string }
-  | { ok: false; message: string; location?: SourceLocation };
+export type StripResult = { ok: true; code: string } | { ok: false; message: string; location?: SourceLocation };
 
 // Strips TypeScript from a program body; non-erasable syntax (enum, namespace, parameter properties) fails here.
 export async function stripProgram(program: string): Promise<StripResult> {

@@ -124,16 +124,21 @@ export async function startServer({ node, codeServer, profile, folder, trust, lo
   const port = await freePort();
   const args = [
     codeServer.entry,
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--auth', 'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
     '--ignore-last-opened',
-    '--user-data-dir', profile.userData,
-    '--extensions-dir', profile.extensionsDir,
+    '--user-data-dir',
+    profile.userData,
+    '--extensions-dir',
+    profile.extensionsDir,
     // a built VS Code ignores extension-test payloads without it
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--vscode-option',
+    'enable-smoke-test-driver',
     ...(trust === 'disabled' ? ['--disable-workspace-trust'] : []),
     ...extraArgs,
     folder,
@@ -173,6 +178,11 @@ export async function readWorkbenchConfig(server) {
   const html = await response.text();
   const match = /id="vscode-workbench-web-configuration"\s+data-settings="([^"]*)"/.exec(html);
   if (!match?.[1]) throw new Error(`no vscode-workbench-web-configuration meta tag in ${server.url} (HTTP ${response.status})`);
-  const decoded = match[1].replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const decoded = match[1]
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
   return JSON.parse(decoded);
 }

@@ -105,7 +105,11 @@ export async function runElectronPasses({ bundles, vsix, tmp, logs }) {
       info(`electron:${pass}`, `running ${bundle.files.length} suite file(s) in ${executable}`);
       let streamed = '';
       if (pass === 'untrusted') {
-        const { output } = await runRestricted(executable, restrictedModeArgs({ folder, extensionPath, bundle, userData, extensionsDir }), path.join(logs, `electron-${pass}.log`));
+        const { output } = await runRestricted(
+          executable,
+          restrictedModeArgs({ folder, extensionPath, bundle, userData, extensionsDir }),
+          path.join(logs, `electron-${pass}.log`),
+        );
         streamed = output;
       } else {
         try {

@@ -49,7 +49,14 @@ async function installedExtensionPath(listed, extensionsDir) {
 
 // Runs one code-server session (one server start) and records its outcomes; the server always stops.
 async function withServer({ toolchain, profile, folder, trust, name }, body) {
-  const server = await startServer({ node: toolchain.node, codeServer: toolchain.codeServer, profile, folder, trust, logFile: path.join(logs, `server-${name}.log`) });
+  const server = await startServer({
+    node: toolchain.node,
+    codeServer: toolchain.codeServer,
+    profile,
+    folder,
+    trust,
+    logFile: path.join(logs, `server-${name}.log`),
+  });
   try {
     await body(server);
   } finally {
@@ -61,7 +68,13 @@ async function withServer({ toolchain, profile, folder, trust, name }, body) {
 async function runCodeServerSuites({ toolchain, vsix, bundles, tmp }) {
   const extensionsDir = path.join(tmp, 'extensions');
   const trustedProfile = await createProfile(tmp, 'profile-trusted', { extensionsDir });
-  const listed = await installVsix({ node: toolchain.node, codeServer: toolchain.codeServer, profile: trustedProfile, vsix, logFile: path.join(logs, 'install.log') });
+  const listed = await installVsix({
+    node: toolchain.node,
+    codeServer: toolchain.codeServer,
+    profile: trustedProfile,
+    vsix,
+    logFile: path.join(logs, 'install.log'),
+  });
   const extensionPath = await installedExtensionPath(listed, extensionsDir);
   info('install', `installed ${listed.join(', ')} into the throwaway profile`);
   const browser = await launchBrowser(toolchain.chromium);
@@ -71,7 +84,17 @@ async function runCodeServerSuites({ toolchain, vsix, bundles, tmp }) {
       await withServer({ toolchain, profile: trustedProfile, folder, trust: 'disabled', name: 'trusted' }, async (server) => {
         if (bundles.trusted) {
           try {
-            record('extension host (trusted)', await runExtensionHostPass({ browser, server, pass: 'trusted', bundle: bundles.trusted, extensionPath, logFile: path.join(logs, 'exthost-trusted.log') }));
+            record(
+              'extension host (trusted)',
+              await runExtensionHostPass({
+                browser,
+                server,
+                pass: 'trusted',
+                bundle: bundles.trusted,
+                extensionPath,
+                logFile: path.join(logs, 'exthost-trusted.log'),
+              }),
+            );
           } catch (error) {
             recordFailure('extension host (trusted)', 'extension-host pass', error);
           }
@@ -91,7 +114,17 @@ async function runCodeServerSuites({ toolchain, vsix, bundles, tmp }) {
       const folder = await prepareWorkspace(path.join(tmp, 'workspace-untrusted'));
       await withServer({ toolchain, profile, folder, trust: 'enabled', name: 'untrusted' }, async (server) => {
         try {
-          record('extension host (Restricted Mode)', await runExtensionHostPass({ browser, server, pass: 'untrusted', bundle: bundles.untrusted, extensionPath, logFile: path.join(logs, 'exthost-untrusted.log') }));
+          record(
+            'extension host (Restricted Mode)',
+            await runExtensionHostPass({
+              browser,
+              server,
+              pass: 'untrusted',
+              bundle: bundles.untrusted,
+              extensionPath,
+              logFile: path.join(logs, 'exthost-untrusted.log'),
+            }),
+          );
         } catch (error) {
           recordFailure('extension host (Restricted Mode)', 'extension-host pass', error);
         }
@@ -149,7 +182,11 @@ async function main() {
   } finally {
     const leaked = await findLeakedProcesses(tmp);
     if (leaked.length > 0) {
-      recordFailure('cleanup', 'nothing the suites started is still running', new Error(`still running after the servers stopped:\n${leaked.map((p) => `${p.pid} ${p.cmdline}`).join('\n')}`));
+      recordFailure(
+        'cleanup',
+        'nothing the suites started is still running',
+        new Error(`still running after the servers stopped:\n${leaked.map((p) => `${p.pid} ${p.cmdline}`).join('\n')}`),
+      );
       await stopLeakedProcesses(leaked);
     }
     if (!keep) await rm(tmp, { recursive: true, force: true }).catch(() => {});

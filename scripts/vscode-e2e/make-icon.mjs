@@ -61,7 +61,12 @@ function roundedSquare(x, y) {
 
 function insideTriangle(x, y) {
   // play triangle pointing right: a program being run
-  const ax = 48, ay = 40, bx = 48, by = 88, cx = 86, cy = 64;
+  const ax = 48,
+    ay = 40,
+    bx = 48,
+    by = 88,
+    cx = 86,
+    cy = 64;
   const s1 = (bx - ax) * (y - ay) - (by - ay) * (x - ax);
   const s2 = (cx - bx) * (y - by) - (cy - by) * (x - bx);
   const s3 = (ax - cx) * (y - cy) - (ay - cy) * (x - cx);

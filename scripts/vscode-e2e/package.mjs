@@ -58,7 +58,12 @@ export async function packageExtension({ build = true, out, logFile } = {}) {
       await copyFile(path.join(REPO_ROOT, file), path.join(stage, file));
     }
     // --no-dependencies: everything the extension needs is bundled into dist/
-    await run(process.execPath, [vsce, 'package', '--no-dependencies', '--target', targetPlatform(), ...linkBases(manifest), '--out', vsix], { cwd: stage, logFile, timeoutMs: 300_000, input: '' });
+    await run(process.execPath, [vsce, 'package', '--no-dependencies', '--target', targetPlatform(), ...linkBases(manifest), '--out', vsix], {
+      cwd: stage,
+      logFile,
+      timeoutMs: 300_000,
+      input: '',
+    });
   } finally {
     await rm(stage, { recursive: true, force: true });
   }
@@ -71,7 +76,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const outAt = args.indexOf('--out');
   try {
     const { vsix, bytes, files } = await packageExtension({ build: !args.includes('--no-build'), out: outAt >= 0 ? args[outAt + 1] : undefined });
-    process.stdout.write(`packaged ${path.relative(process.cwd(), vsix) || vsix}: ${files.length} files, ${(bytes / 1024).toFixed(1)} KiB\n  ${files.join('\n  ')}\n`);
+    process.stdout.write(
+      `packaged ${path.relative(process.cwd(), vsix) || vsix}: ${files.length} files, ${(bytes / 1024).toFixed(1)} KiB\n  ${files.join('\n  ')}\n`,
+    );
   } catch (error) {
     process.stderr.write(`package: ${error.message}\n`);
     process.exit(1);

@@ -53,7 +53,11 @@ export function installCleanupHandlers(onInterrupt) {
   if (installed) return;
   installed = true;
   process.on('exit', killAllTrackedSync);
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ]) {
     process.on(signal, () => {
       process.stderr.write(`\n[vscode-e2e] ${signal}: stopping everything it started\n`);
       Promise.resolve(onInterrupt?.())

@@ -151,19 +151,15 @@ export async function ensureCodeServer(cache, node, { logFile }) {
   // npm 11 gates dependency install scripts (allowScripts): code-server's postinstall and argon2's install must run.
   // The postinstall's nested project installs cannot take --allow-scripts, so strict mode is switched off for them:
   // their addon builds then run with a notice, and the addon check below proves they did.
-  await run(
-    'npm',
-    ['install', '-g', '--prefix', partial, '--allow-scripts=code-server,argon2', '--loglevel=warn', `code-server@${CODE_SERVER_VERSION}`],
-    {
-      env: cleanNpmEnv({
-        PATH: `${node.binDir}${path.delimiter}${process.env.PATH ?? ''}`,
-        npm_config_nodedir: node.pkgDir,
-        npm_config_strict_allow_scripts: 'false',
-      }),
-      logFile,
-      timeoutMs: 40 * 60_000,
-    },
-  );
+  await run('npm', ['install', '-g', '--prefix', partial, '--allow-scripts=code-server,argon2', '--loglevel=warn', `code-server@${CODE_SERVER_VERSION}`], {
+    env: cleanNpmEnv({
+      PATH: `${node.binDir}${path.delimiter}${process.env.PATH ?? ''}`,
+      npm_config_nodedir: node.pkgDir,
+      npm_config_strict_allow_scripts: 'false',
+    }),
+    logFile,
+    timeoutMs: 40 * 60_000,
+  });
   const partialRoot = path.join(partial, 'lib', 'node_modules', 'code-server');
   const addons = await linuxAddons(partialRoot);
   const missing = REQUIRED_ADDONS.filter((name) => !addons.some((file) => path.basename(file) === name));
@@ -173,7 +169,10 @@ export async function ensureCodeServer(cache, node, { logFile }) {
   await verifyAddons(node, addons);
   info('provision', `code-server ready: ${addons.length} native addons built and loadable in Node ${node.version}`);
   const relative = addons.map((file) => path.relative(partialRoot, file));
-  await writeFile(path.join(partial, READY_MARKER), JSON.stringify({ version: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR, node: node.version, addons: relative }, null, 2));
+  await writeFile(
+    path.join(partial, READY_MARKER),
+    JSON.stringify({ version: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR, node: node.version, addons: relative }, null, 2),
+  );
   await rm(dir, { recursive: true, force: true });
   await rename(partial, dir);
   return { entry, dir, cached: false };
@@ -199,6 +198,9 @@ export async function provisionToolchain(cache, { logFile }) {
   const chromium = await ensureChromium({ logFile });
   const node = await ensureNode(cache, { logFile });
   const codeServer = await ensureCodeServer(cache, node, { logFile });
-  info('provision', `node ${node.version}${node.cached ? ' (cached)' : ''}, code-server ${CODE_SERVER_VERSION}${codeServer.cached ? ' (cached)' : ''}, chromium ${chromium}`);
+  info(
+    'provision',
+    `node ${node.version}${node.cached ? ' (cached)' : ''}, code-server ${CODE_SERVER_VERSION}${codeServer.cached ? ' (cached)' : ''}, chromium ${chromium}`,
+  );
   return { node, codeServer, chromium };
 }

@@ -37,13 +37,23 @@ async function tourCodeCells() {
 // Counts renderer elements across the output frames (Playwright locators pierce the renderer's shadow roots).
 async function countInOutputs(page, selector) {
   let n = 0;
-  for (const frame of wb.outputFrames(page)) n += await frame.locator(selector).count().catch(() => 0);
+  for (const frame of wb.outputFrames(page))
+    n += await frame
+      .locator(selector)
+      .count()
+      .catch(() => 0);
   return n;
 }
 
 async function textsInOutputs(page, selector) {
   const texts = [];
-  for (const frame of wb.outputFrames(page)) texts.push(...(await frame.locator(selector).allInnerTexts().catch(() => [])));
+  for (const frame of wb.outputFrames(page))
+    texts.push(
+      ...(await frame
+        .locator(selector)
+        .allInnerTexts()
+        .catch(() => [])),
+    );
   return texts;
 }
 
@@ -144,7 +154,11 @@ export async function runUiSuite({ browser, server, resultsDir }) {
     await test(`Run All finishes all ${expectedCells} code cells with ✓ or ✗`, async () => {
       await page.setViewportSize(TALL);
       await wb.runCommand(page, 'Notebook: Run All');
-      await wb.waitFor('the PTC Playground kernel to be chosen', async () => (await wb.answerKernelPicker(page, 'PTC Playground')) || !(await page.locator('.quick-input-widget').isVisible()), { timeoutMs: 10_000 });
+      await wb.waitFor(
+        'the PTC Playground kernel to be chosen',
+        async () => (await wb.answerKernelPicker(page, 'PTC Playground')) || !(await page.locator('.quick-input-widget').isVisible()),
+        { timeoutMs: 10_000 },
+      );
       const states = await wb.waitFor(
         `all ${expectedCells} code cells to finish`,
         async () => {
@@ -217,7 +231,8 @@ export async function runUiSuite({ browser, server, resultsDir }) {
   if (process.env.PTC_E2E_UPDATE_SCREENSHOTS === '1' && shots.light && shots.dark) {
     await mkdir(SCREENSHOT_DOCS_DIR, { recursive: true });
     for (const [kind, files] of Object.entries(shots)) {
-      for (const [name, file] of Object.entries(files)) await copyFile(file, path.join(SCREENSHOT_DOCS_DIR, `vscode-${name === 'full' ? 'tour' : name}-${kind}.png`));
+      for (const [name, file] of Object.entries(files))
+        await copyFile(file, path.join(SCREENSHOT_DOCS_DIR, `vscode-${name === 'full' ? 'tour' : name}-${kind}.png`));
     }
     info('ui', `copied the screenshots into ${path.relative(REPO_ROOT, SCREENSHOT_DOCS_DIR)}`);
   }

@@ -56,7 +56,10 @@ async function listPythonSources(dir) {
 export async function checkVsixContents() {
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   const { stdout } = await run(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: REPO_ROOT, timeoutMs: 120_000 });
-  const files = stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+  const files = stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const problems = [];
   for (const file of files) {
     const reason = disallowedReason(file);
@@ -64,7 +67,8 @@ export async function checkVsixContents() {
   }
   const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
   for (const required of [...REQUIRED_ROOT_FILES, ...REQUIRED_DIST_FILES, ...manifestEntryPoints(manifest)]) {
-    if (!files.includes(required)) problems.push(`${required}: required but not packaged${existsSync(path.join(REPO_ROOT, required)) ? '' : ' (the file does not exist; run the build)'}`);
+    if (!files.includes(required))
+      problems.push(`${required}: required but not packaged${existsSync(path.join(REPO_ROOT, required)) ? '' : ' (the file does not exist; run the build)'}`);
   }
   if (typeof manifest.main !== 'string') problems.push('package.json: no "main" entry point, so the VSIX would carry no extension code');
   const pythonSources = await listPythonSources(path.join(REPO_ROOT, 'python'));

@@ -38,7 +38,9 @@ const quickInput = (page) => page.locator('.quick-input-widget');
 
 async function closeQuickInput(page) {
   if (await quickInput(page).isVisible()) await page.keyboard.press('Escape');
-  await quickInput(page).waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+  await quickInput(page)
+    .waitFor({ state: 'hidden', timeout: 5000 })
+    .catch(() => {});
 }
 
 // Opens the command palette, types text, and returns the visible rows' labels.
@@ -54,23 +56,35 @@ async function paletteRows(page, text) {
 
 // Runs a palette command by its exact label ("Notebook: Run All"); waits until the palette lists it.
 export async function runCommand(page, label, { timeoutMs = 30_000 } = {}) {
-  await waitFor(`the command "${label}" in the palette`, async () => {
-    const rows = await paletteRows(page, label);
-    const normalised = rows.map((r) => r.replace(/\s+/g, ' ').trim());
-    if (!normalised.includes(label)) return false;
-    const row = quickInput(page).locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: label }) }).first();
-    await row.click();
-    return true;
-  }, { timeoutMs });
-  await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
+  await waitFor(
+    `the command "${label}" in the palette`,
+    async () => {
+      const rows = await paletteRows(page, label);
+      const normalised = rows.map((r) => r.replace(/\s+/g, ' ').trim());
+      if (!normalised.includes(label)) return false;
+      const row = quickInput(page)
+        .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: label }) })
+        .first();
+      await row.click();
+      return true;
+    },
+    { timeoutMs },
+  );
+  await quickInput(page)
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => {});
 }
 
 // Waits until a contributed command shows in the palette: the extension's contributions are registered.
 export async function waitForCommand(page, label, { timeoutMs = 90_000 } = {}) {
-  await waitFor(`the contributed command "${label}"`, async () => {
-    const rows = await paletteRows(page, label);
-    return rows.some((r) => r.replace(/\s+/g, ' ').trim() === label);
-  }, { timeoutMs, intervalMs: 1000 });
+  await waitFor(
+    `the contributed command "${label}"`,
+    async () => {
+      const rows = await paletteRows(page, label);
+      return rows.some((r) => r.replace(/\s+/g, ' ').trim() === label);
+    },
+    { timeoutMs, intervalMs: 1000 },
+  );
   await closeQuickInput(page);
 }
 
@@ -84,19 +98,30 @@ export async function quickOpen(page, fileName) {
   const row = quickInput(page).locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first();
   await row.waitFor({ state: 'visible', timeout: 20_000 });
   await page.keyboard.press('Enter');
-  await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
+  await quickInput(page)
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => {});
 }
 
 export const notebookEditor = (page) => page.locator('.notebook-editor').first();
 
 // Opens a notebook and confirms it opened as a notebook (not as JSON text): retries while contributions load.
 export async function openNotebook(page, fileName, { timeoutMs = 60_000 } = {}) {
-  await waitFor(`${fileName} to open in the notebook editor`, async () => {
-    await quickOpen(page, fileName);
-    const opened = await notebookEditor(page).waitFor({ state: 'visible', timeout: 8000 }).then(() => true, () => false);
-    if (!opened) await runCommand(page, 'View: Close All Editors').catch(() => {});
-    return opened;
-  }, { timeoutMs, intervalMs: 1000 });
+  await waitFor(
+    `${fileName} to open in the notebook editor`,
+    async () => {
+      await quickOpen(page, fileName);
+      const opened = await notebookEditor(page)
+        .waitFor({ state: 'visible', timeout: 8000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!opened) await runCommand(page, 'View: Close All Editors').catch(() => {});
+      return opened;
+    },
+    { timeoutMs, intervalMs: 1000 },
+  );
 }
 
 // Picks the controller if VS Code asks which kernel to use (it does when none is preselected).

@@ -55,7 +55,11 @@ describe('package.json contributions match the code', () => {
     expect(properties['ptcPlayground.pythonPath']?.scope).toBe('machine-overridable');
     expect(properties['ptcPlayground.nodePath']?.scope).toBe('machine-overridable');
     expect(manifest.capabilities.untrustedWorkspaces.supported).toBe('limited');
-    expect([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort()).toEqual(keysWhere('restricted').map((k) => `${constants.CONFIG_SECTION}.${k}`).sort());
+    expect([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort()).toEqual(
+      keysWhere('restricted')
+        .map((k) => `${constants.CONFIG_SECTION}.${k}`)
+        .sort(),
+    );
   });
 
   test('every command id in extension/constants.ts is contributed with a title and category, and nothing else', () => {
@@ -82,7 +86,12 @@ describe('package.json contributions match the code', () => {
     expect(notebook?.type).toBe(constants.NOTEBOOK_TYPE);
     expect(notebook?.selector).toEqual([{ filenamePattern: '*.ptcnb' }]);
     const [renderer] = manifest.contributes.notebookRenderer;
-    expect(renderer).toMatchObject({ id: constants.RENDERER_ID, mimeTypes: [constants.RESULT_MIME], requiresMessaging: 'optional', entrypoint: './dist/webview/renderer.js' });
+    expect(renderer).toMatchObject({
+      id: constants.RENDERER_ID,
+      mimeTypes: [constants.RESULT_MIME],
+      requiresMessaging: 'optional',
+      entrypoint: './dist/webview/renderer.js',
+    });
     expect(manifest.activationEvents).toEqual([`onNotebook:${constants.NOTEBOOK_TYPE}`, `onWebviewPanel:${constants.INSPECTOR_VIEW_TYPE}`]);
   });
 

@@ -75,7 +75,9 @@ afterAll(() => {
   );
   const kinds: Record<string, number> = {};
   for (const v of all) kinds[v.outcome] = (kinds[v.outcome] ?? 0) + 1;
-  console.log(`[hostile corpus] outcomes: ${JSON.stringify(kinds)}; controls whose effect was seen: ${all.filter((v) => v.entry.must.length > 0 && v.problems.length === 0).length}/${all.filter((v) => v.entry.must.length > 0).length}`);
+  console.log(
+    `[hostile corpus] outcomes: ${JSON.stringify(kinds)}; controls whose effect was seen: ${all.filter((v) => v.entry.must.length > 0 && v.problems.length === 0).length}/${all.filter((v) => v.entry.must.length > 0).length}`,
+  );
   const known = all.filter((v) => v.entry.knownBug !== undefined);
   if (known.length > 0) console.log(`[hostile corpus] known bugs (expected to fail): ${known.map((v) => `${v.entry.name} (${v.outcome})`).join(', ')}`);
   const slow = all.sort((a, b) => b.ms - a.ms).slice(0, 5);

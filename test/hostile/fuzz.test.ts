@@ -127,7 +127,14 @@ describe('protocol fuzzing: real child processes writing mutated frames to their
       return { language, b64: Buffer.from(stream.bytes).toString('base64'), frames: stream.frames };
     });
     const outcomes = await pool(cases, 3, async (c) => {
-      const r = await runtime.run(runtime.resolve({ language: c.language, program: program(c.language, c.b64), timeoutMs: 10_000, bindings: [{ global: 'tools', functions: { echo: async (v) => v } }] }));
+      const r = await runtime.run(
+        runtime.resolve({
+          language: c.language,
+          program: program(c.language, c.b64),
+          timeoutMs: 10_000,
+          bindings: [{ global: 'tools', functions: { echo: async (v) => v } }],
+        }),
+      );
       return { c, kind: r.error?.kind ?? 'success', message: r.error?.message ?? '' };
     });
     const byKind: Record<string, number> = {};
@@ -135,9 +142,15 @@ describe('protocol fuzzing: real child processes writing mutated frames to their
     const frames = cases.reduce((n, c) => n + c.frames, 0);
     console.log(`[fuzz] seed ${SEED}: ${RUNS} real-child runs, ${frames} frames written to fd 3: ${JSON.stringify(byKind)}`);
     const wrong = outcomes.filter((o) => o.kind !== 'protocol' && o.kind !== 'worker-exit');
-    expect(wrong.map((o) => ({ language: o.c.language, kind: o.kind, message: o.message.slice(0, 200), stream: o.c.b64.slice(0, 400) })), withSeed('unexpected outcomes')).toEqual([]);
+    expect(
+      wrong.map((o) => ({ language: o.c.language, kind: o.kind, message: o.message.slice(0, 200), stream: o.c.b64.slice(0, 400) })),
+      withSeed('unexpected outcomes'),
+    ).toEqual([]);
     // both outcomes must actually occur, or the generator is not reaching the protocol checks
-    expect(outcomes.some((o) => o.kind === 'protocol'), withSeed('no run ended as protocol')).toBe(true);
+    expect(
+      outcomes.some((o) => o.kind === 'protocol'),
+      withSeed('no run ended as protocol'),
+    ).toBe(true);
     const leaks = await checker.check();
     if (!emptyReport(leaks)) checker.reap();
     expect(leaks).toEqual({ processes: [], extraFds: [], tempDirs: [] });

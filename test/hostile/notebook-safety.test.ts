@@ -154,13 +154,16 @@ describe('notebook safety: a crashing bindings module or a hanging handler never
   const runCell = (module: string, program: string, timeoutMs = 5_000): Promise<CellOutcome> =>
     runner.run({ language: 'typescript', program, plan: { mode: 'mock' }, bindingsPath: path.join(dir, module), limits: { timeoutMs }, cwd: dir });
 
-  test.each(['throws-at-import.mjs', 'syntax-error.mjs', 'no-default.mjs', 'rejects-at-import.mjs'])('%s: the cell reports a bindings problem, the next cell still runs', async (module) => {
-    const outcome = await runCell(module, 'return 1');
-    expect(outcome).toMatchObject({ kind: 'setup-failed', stage: 'bindings' });
-    expect((outcome as { message: string }).message.length).toBeGreaterThan(0);
-    const next = await runner.run({ language: 'typescript', program: 'return 2', plan: { mode: 'mock' }, bindingsPath: undefined, limits: {}, cwd: dir });
-    expect(next).toMatchObject({ kind: 'result', result: { value: 2 } });
-  });
+  test.each(['throws-at-import.mjs', 'syntax-error.mjs', 'no-default.mjs', 'rejects-at-import.mjs'])(
+    '%s: the cell reports a bindings problem, the next cell still runs',
+    async (module) => {
+      const outcome = await runCell(module, 'return 1');
+      expect(outcome).toMatchObject({ kind: 'setup-failed', stage: 'bindings' });
+      expect((outcome as { message: string }).message.length).toBeGreaterThan(0);
+      const next = await runner.run({ language: 'typescript', program: 'return 2', plan: { mode: 'mock' }, bindingsPath: undefined, limits: {}, cwd: dir });
+      expect(next).toMatchObject({ kind: 'result', result: { value: 2 } });
+    },
+  );
 
   test('hostile handlers (throws, hostile thrown values, NaN, cycles, getters, sync throws, non-promises) all reach the program as typed failures', async () => {
     const names = ['typeError', 'hostileThrow', 'nan', 'cyclic', 'getterTrap', 'syncThrow', 'notAPromise'];
@@ -188,7 +191,15 @@ return out;`;
     expect((timedOut as { message: string }).message).toMatch(/did not finish loading within 1500 ms/);
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('cancelled')), 300);
-    const cancelled = await runner.run({ language: 'typescript', program: 'return 1', plan: { mode: 'mock' }, bindingsPath: path.join(dir, 'hangs-at-import.mjs'), limits: { timeoutMs: 60_000 }, cwd: dir, signal: controller.signal });
+    const cancelled = await runner.run({
+      language: 'typescript',
+      program: 'return 1',
+      plan: { mode: 'mock' },
+      bindingsPath: path.join(dir, 'hangs-at-import.mjs'),
+      limits: { timeoutMs: 60_000 },
+      cwd: dir,
+      signal: controller.signal,
+    });
     expect(cancelled).toMatchObject({ kind: 'setup-failed', stage: 'bindings', message: 'cancelled while the bindings module was loading' });
     expect(performance.now() - started).toBeLessThan(20_000);
   });
@@ -259,7 +270,15 @@ describe('notebook safety: cancelling 50 queued cells leaves nothing running', (
           new Promise((resolve) => {
             jobs.push(
               queue.run('notebook', async () => {
-                resolve(await runCellJob(port, input, { run: (request) => runner.run(request), approveRuntimePaths: async () => ({ ok: true, paths: {} }), nextExecutionOrder: () => ++order, log: logger, t: (m) => m }));
+                resolve(
+                  await runCellJob(port, input, {
+                    run: (request) => runner.run(request),
+                    approveRuntimePaths: async () => ({ ok: true, paths: {} }),
+                    nextExecutionOrder: () => ++order,
+                    log: logger,
+                    t: (m) => m,
+                  }),
+                );
               }),
             );
           }),

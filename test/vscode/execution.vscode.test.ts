@@ -4,17 +4,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../extension/constants.js';
-import {
-  cellById,
-  openNotebook,
-  resultOf,
-  runCells,
-  setCellSource,
-  textOf,
-  waitFor,
-  workspaceUri,
-  withExtension,
-} from './support/notebooks.js';
+import { cellById, openNotebook, resultOf, runCells, setCellSource, textOf, waitFor, workspaceUri, withExtension } from './support/notebooks.js';
 import { alive, descendants, supported } from './support/processes.js';
 
 type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
@@ -28,21 +18,35 @@ suite('cell execution', () => {
       const cell = cellById(editor.notebook, id);
       const before = new Set(descendants().map((p) => p.pid));
       const since = Date.now() - 1;
-      const running = vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: editor.notebook.uri });
+      const running = vscode.commands.executeCommand('notebook.cell.execute', {
+        ranges: [{ start: cell.index, end: cell.index + 1 }],
+        document: editor.notebook.uri,
+      });
       // the program printed, so its process is up and waiting on a promise that never settles
       await waitFor(`${id} to stream its first line`, () => /waiting for a (promise|future)/.test(textOf(cell)), 60_000);
       const spawned = supported() ? descendants().filter((p) => !before.has(p.pid)) : [];
-      await vscode.commands.executeCommand('notebook.cell.cancelExecution', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: editor.notebook.uri });
+      await vscode.commands.executeCommand('notebook.cell.cancelExecution', {
+        ranges: [{ start: cell.index, end: cell.index + 1 }],
+        document: editor.notebook.uri,
+      });
       await running;
       await waitFor(`${id} to end after the stop`, () => (cell.executionSummary?.timing?.endTime ?? 0) >= since, 30_000);
       assert.equal(cell.executionSummary?.success, undefined, `a stopped cell shows neither ✓ nor ✗ (outputs: ${textOf(cell)})`);
       if (supported()) {
         assert.ok(spawned.length > 0 || [...before].some((pid) => !alive(pid)), 'the run started (or took) a process');
-        const left = await waitFor('the stopped program\'s processes to exit', () => {
-          const still = spawned.filter((p) => alive(p.pid) && /node-child|ptc_runner|python|setpriv|unshare|bwrap/.test(p.cmdline));
-          return still.length === 0 ? [] : false;
-        }, 20_000).catch(() => spawned.filter((p) => alive(p.pid)));
-        assert.deepEqual(left.map((p) => `${p.pid} ${p.cmdline}`), [], 'processes left after the stop');
+        const left = await waitFor(
+          "the stopped program's processes to exit",
+          () => {
+            const still = spawned.filter((p) => alive(p.pid) && /node-child|ptc_runner|python|setpriv|unshare|bwrap/.test(p.cmdline));
+            return still.length === 0 ? [] : false;
+          },
+          20_000,
+        ).catch(() => spawned.filter((p) => alive(p.pid)));
+        assert.deepEqual(
+          left.map((p) => `${p.pid} ${p.cmdline}`),
+          [],
+          'processes left after the stop',
+        );
       }
       // the notebook is still usable: the next cell runs normally
       const after = cellById(editor.notebook, 'after');
@@ -74,7 +78,7 @@ suite('cell execution', () => {
     assert.equal(resultOf(cellById(doc, 'which-py')).value, 'live');
   });
 
-  test('record writes the cell\'s cassette; replay answers from it and reports divergence', async () => {
+  test("record writes the cell's cassette; replay answers from it and reports divergence", async () => {
     const editor = await openNotebook('fixtures', 'record.ptcnb');
     const cell = cellById(editor.notebook, 'roll');
     const cassette = workspaceUri('fixtures', '.ptc', 'cassettes', 'roll.json').fsPath;
@@ -98,7 +102,10 @@ suite('cell execution', () => {
     const again = resultOf(cell);
     assert.equal(again.mode, 'replay');
     assert.deepEqual(again.value, live.value, 'the replay returns the recorded (random) rolls');
-    assert.ok(again.calls.length === 2 && again.calls.every((c) => c.replayed === true), `every call is answered from the cassette: ${JSON.stringify(again.calls)}`);
+    assert.ok(
+      again.calls.length === 2 && again.calls.every((c) => c.replayed === true),
+      `every call is answered from the cassette: ${JSON.stringify(again.calls)}`,
+    );
 
     // a program that asks for something the cassette does not hold diverges
     await setCellSource(cell, 'return await dice.roll({ sides: 12 });');

@@ -24,14 +24,11 @@ suite('notebook files', () => {
     test(`${file} opens with an error naming the problem and is not overwritten`, async () => {
       const uri = workspaceUri('fixtures', file);
       const bytes = readFileSync(uri.fsPath);
-      await assert.rejects(
-        Promise.resolve(vscode.workspace.openNotebookDocument(uri)),
-        (error: Error) => {
-          assert.match(error.message, /not a readable PTC notebook/);
-          assert.match(error.message, detail);
-          return true;
-        },
-      );
+      await assert.rejects(Promise.resolve(vscode.workspace.openNotebookDocument(uri)), (error: Error) => {
+        assert.match(error.message, /not a readable PTC notebook/);
+        assert.match(error.message, detail);
+        return true;
+      });
       // the way a person opens it: the editor shows the error in place of a notebook
       await vscode.commands.executeCommand('vscode.openWith', uri, NOTEBOOK_TYPE);
       await sleep(500);
@@ -62,7 +59,10 @@ suite('notebook files', () => {
     const text = readFileSync(editor.notebook.uri.fsPath, 'utf8');
     assert.ok(text.endsWith('}\n'), 'trailing newline');
     assert.match(text, /^\{\n {2}"version": 1,\n {2}"metadata": \{\n {4}"bindings": /, '2-space indent, known keys first');
-    const saved = JSON.parse(text) as { metadata: Record<string, unknown>; cells: { metadata?: { id?: string }; outputs?: { kind: string; result?: { value?: unknown; logs?: string[] } }[] }[] };
+    const saved = JSON.parse(text) as {
+      metadata: Record<string, unknown>;
+      cells: { metadata?: { id?: string }; outputs?: { kind: string; result?: { value?: unknown; logs?: string[] } }[] }[];
+    };
     assert.deepEqual(saved.metadata['x-kept'], { note: 'unknown metadata survives a save' });
     const output = saved.cells.find((c) => c.metadata?.id === 'save-me')?.outputs?.[0];
     assert.equal(output?.kind, 'result');

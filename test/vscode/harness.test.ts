@@ -23,7 +23,9 @@ interface Harness {
 const dir = path.resolve(import.meta.dirname, '../../scripts/vscode-e2e');
 // the harness is plain .mjs (it must run before anything is built); import it by URL
 async function load(): Promise<Harness> {
-  const parts = await Promise.all(['vsix-contents', 'exthost-suite', 'bundle-tests', 'exec', 'processes', 'leaks'].map((m) => import(pathToFileURL(path.join(dir, `${m}.mjs`)).href)));
+  const parts = await Promise.all(
+    ['vsix-contents', 'exthost-suite', 'bundle-tests', 'exec', 'processes', 'leaks'].map((m) => import(pathToFileURL(path.join(dir, `${m}.mjs`)).href)),
+  );
   return Object.assign({}, ...parts) as Harness;
 }
 
@@ -39,14 +41,32 @@ afterAll(async () => {
 
 describe('VSIX allow-list', () => {
   it('ships the bundles, the Python runner and the root metadata only', () => {
-    for (const ok of ['dist/extension.cjs', 'dist/runtime/node-child.cjs', 'dist/webview/renderer.js', 'dist/node_modules/esbuild/lib/main.js', 'dist/node_modules/@esbuild/linux-x64/bin/esbuild', 'python/ptc_runner.py', 'package.json', 'README.md', 'LICENSE', 'icon.png', 'CHANGELOG.md']) {
+    for (const ok of [
+      'dist/extension.cjs',
+      'dist/runtime/node-child.cjs',
+      'dist/webview/renderer.js',
+      'dist/node_modules/esbuild/lib/main.js',
+      'dist/node_modules/@esbuild/linux-x64/bin/esbuild',
+      'python/ptc_runner.py',
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'icon.png',
+      'CHANGELOG.md',
+    ]) {
       expect(h.disallowedReason(ok), ok).toBeUndefined();
     }
     expect(h.disallowedReason('dist/extension.cjs.map')).toMatch(/source map/);
     expect(h.disallowedReason('dist/cli.mjs')).toMatch(/does not load/);
     expect(h.disallowedReason('dist/bench/runtime.mjs')).toMatch(/does not load/);
     expect(h.disallowedReason('python/__pycache__/ptc_wire.cpython-311.pyc')).toMatch(/not a Python source/);
-    for (const bad of ['extension/extension.ts', 'node_modules/zod/index.js', 'test/vscode/tour.vscode.test.ts', '.cache/vscode-e2e/x', 'examples/tour.ptcnb']) {
+    for (const bad of [
+      'extension/extension.ts',
+      'node_modules/zod/index.js',
+      'test/vscode/tour.vscode.test.ts',
+      '.cache/vscode-e2e/x',
+      'examples/tour.ptcnb',
+    ]) {
       expect(h.disallowedReason(bad), bad).toMatch(/outside the allow-list/);
     }
   });
@@ -64,7 +84,11 @@ describe('extension-host report', () => {
 
   it('parses event lines out of console noise and skips cut-off lines', () => {
     expect(h.parseReportLines(lines.join('\n')).map((e) => e.event)).toEqual(['start', 'pass', 'fail', 'pending']);
-    expect(h.summarize(h.parseReportLines(lines.join('\n')))).toEqual({ passed: ['a works'], failed: [{ title: 'b works', error: 'AssertionError: nope' }], pending: ['c later'] });
+    expect(h.summarize(h.parseReportLines(lines.join('\n')))).toEqual({
+      passed: ['a works'],
+      failed: [{ title: 'b works', error: 'AssertionError: nope' }],
+      pending: ['c later'],
+    });
   });
 
   it('counts a run that never reported its end as a failure', async () => {
@@ -75,7 +99,13 @@ describe('extension-host report', () => {
 
   it('prefers results.json when the runner wrote it', async () => {
     const bundleDir = await mkdtemp(path.join(tmp, 'bundle-'));
-    await writeFile(path.join(bundleDir, 'results.json'), JSON.stringify([{ event: 'pass', title: 'from file' }, { event: 'end', passed: 1, failed: 0, pending: 0 }]));
+    await writeFile(
+      path.join(bundleDir, 'results.json'),
+      JSON.stringify([
+        { event: 'pass', title: 'from file' },
+        { event: 'end', passed: 1, failed: 0, pending: 0 },
+      ]),
+    );
     expect(await h.collectOutcome({ dir: bundleDir }, '')).toEqual({ passed: ['from file'], failed: [], pending: [] });
   });
 });

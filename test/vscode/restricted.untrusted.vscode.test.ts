@@ -25,7 +25,10 @@ suite('Restricted Mode', () => {
     const cells = [cellById(editor.notebook, 'ts-mock'), cellById(editor.notebook, 'py-mock')];
     const before = new Set(descendants().map((p) => p.pid));
     // not awaited: VS Code answers the request with a modal trust prompt that nobody in this pass accepts
-    void vscode.commands.executeCommand('notebook.cell.execute', { ranges: cells.map((c) => ({ start: c.index, end: c.index + 1 })), document: editor.notebook.uri });
+    void vscode.commands.executeCommand('notebook.cell.execute', {
+      ranges: cells.map((c) => ({ start: c.index, end: c.index + 1 })),
+      document: editor.notebook.uri,
+    });
     const deadline = Date.now() + WATCH_MS;
     while (Date.now() < deadline) {
       for (const cell of cells) {
@@ -37,7 +40,11 @@ suite('Restricted Mode', () => {
       }
       if (supported()) {
         const started = descendants().filter((p) => !before.has(p.pid) && /node-child|ptc_runner|python|esbuild/.test(p.cmdline));
-        assert.deepEqual(started.map((p) => p.cmdline), [], 'nothing was spawned: no program, no bindings module');
+        assert.deepEqual(
+          started.map((p) => p.cmdline),
+          [],
+          'nothing was spawned: no program, no bindings module',
+        );
       }
       await sleep(250);
     }

@@ -72,7 +72,10 @@ suite('examples in VS Code', () => {
     const editor = await openNotebook('examples', 'mcp', 'weather.ptcnb');
     await runAll(editor);
     const doc = editor.notebook;
-    assert.deepEqual(codeCells(doc).map((c) => String(c.metadata.id)), Object.keys(WEATHER));
+    assert.deepEqual(
+      codeCells(doc).map((c) => String(c.metadata.id)),
+      Object.keys(WEATHER),
+    );
     for (const [id, want] of Object.entries(WEATHER)) checkCell(cellById(doc, id), want);
     const ranking = resultOf(cellById(doc, 'mcp-ts'));
     assert.equal(ranking.calls.filter((c) => c.name === 'forecast').length, 5, 'one forecast per station');

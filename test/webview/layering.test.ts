@@ -26,7 +26,9 @@ describe('webview layering', () => {
   });
 
   test('never parses HTML: no innerHTML, outerHTML, insertAdjacentHTML or document.write', () => {
-    const offenders = sources.filter(({ text }) => /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser)\b/.test(text)).map((s) => s.file);
+    const offenders = sources
+      .filter(({ text }) => /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser)\b/.test(text))
+      .map((s) => s.file);
     expect(offenders).toEqual([]);
   });
 

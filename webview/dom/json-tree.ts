@@ -35,55 +35,71 @@ export function jsonTree(value: JsonValue, options: JsonTreeOptions): HTMLElemen
   tree.appendChild(root);
   expandTo(root, options.expandDepth ?? 1, infos);
 
-  tree.addEventListener('click', (event) => {
-    const target = event.target as Element;
-    const copy = target.closest('.ptc-row-copy');
-    const li = target.closest('[role="treeitem"]');
-    if (li === null || !tree.contains(li)) return;
-    if (copy !== null) {
-      event.stopPropagation();
-      copyNode(li, infos, ctx);
-      return;
-    }
-    if (target.closest('.ptc-row') === null || target.closest('.ptc-string-full') !== null) return;
-    focusItem(tree, li as HTMLElement);
-    toggle(li as HTMLElement, infos);
-  }, { signal: ctx.signal });
-
-  tree.addEventListener('keydown', (event) => {
-    const li = (event.target as Element).closest('[role="treeitem"]') as HTMLElement | null;
-    if (li === null) return;
-    const expanded = li.getAttribute('aria-expanded');
-    let next: HTMLElement | null = null;
-    switch (event.key) {
-      case 'ArrowDown': next = nextVisible(li); break;
-      case 'ArrowUp': next = previousVisible(li); break;
-      case 'Home': next = tree.querySelector('[role="treeitem"]'); break;
-      case 'End': next = lastVisible(tree.lastElementChild as HTMLElement); break;
-      case 'ArrowRight':
-        if (expanded === 'false') toggle(li, infos);
-        else if (expanded === 'true') next = firstChild(li);
-        break;
-      case 'ArrowLeft':
-        if (expanded === 'true') toggle(li, infos);
-        else next = parentItem(li);
-        break;
-      case 'Enter':
-      case ' ':
-        if (expanded !== null) toggle(li, infos);
-        break;
-      case 'c':
-      case 'C':
-        if (!(event.ctrlKey || event.metaKey)) return;
+  tree.addEventListener(
+    'click',
+    (event) => {
+      const target = event.target as Element;
+      const copy = target.closest('.ptc-row-copy');
+      const li = target.closest('[role="treeitem"]');
+      if (li === null || !tree.contains(li)) return;
+      if (copy !== null) {
+        event.stopPropagation();
         copyNode(li, infos, ctx);
-        break;
-      default:
         return;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-    if (next !== null) focusItem(tree, next);
-  }, { signal: ctx.signal });
+      }
+      if (target.closest('.ptc-row') === null || target.closest('.ptc-string-full') !== null) return;
+      focusItem(tree, li as HTMLElement);
+      toggle(li as HTMLElement, infos);
+    },
+    { signal: ctx.signal },
+  );
+
+  tree.addEventListener(
+    'keydown',
+    (event) => {
+      const li = (event.target as Element).closest('[role="treeitem"]') as HTMLElement | null;
+      if (li === null) return;
+      const expanded = li.getAttribute('aria-expanded');
+      let next: HTMLElement | null = null;
+      switch (event.key) {
+        case 'ArrowDown':
+          next = nextVisible(li);
+          break;
+        case 'ArrowUp':
+          next = previousVisible(li);
+          break;
+        case 'Home':
+          next = tree.querySelector('[role="treeitem"]');
+          break;
+        case 'End':
+          next = lastVisible(tree.lastElementChild as HTMLElement);
+          break;
+        case 'ArrowRight':
+          if (expanded === 'false') toggle(li, infos);
+          else if (expanded === 'true') next = firstChild(li);
+          break;
+        case 'ArrowLeft':
+          if (expanded === 'true') toggle(li, infos);
+          else next = parentItem(li);
+          break;
+        case 'Enter':
+        case ' ':
+          if (expanded !== null) toggle(li, infos);
+          break;
+        case 'c':
+        case 'C':
+          if (!(event.ctrlKey || event.metaKey)) return;
+          copyNode(li, infos, ctx);
+          break;
+        default:
+          return;
+      }
+      event.preventDefault();
+      event.stopPropagation();
+      if (next !== null) focusItem(tree, next);
+    },
+    { signal: ctx.signal },
+  );
   return tree;
 }
 
@@ -91,7 +107,11 @@ export function jsonTree(value: JsonValue, options: JsonTreeOptions): HTMLElemen
 export function nodeJson(info: NodeInfo): string {
   if (info.type === 'value') return jsonText(info.value, { indent: 2 });
   const slice = info.entries.slice(info.from, info.to);
-  if (info.isArray) return jsonText(slice.map(([, v]) => v), { indent: 2 });
+  if (info.isArray)
+    return jsonText(
+      slice.map(([, v]) => v),
+      { indent: 2 },
+    );
   return jsonText(Object.fromEntries(slice as [string, JsonValue][]), { indent: 2 });
 }
 
@@ -149,7 +169,8 @@ function toggle(li: HTMLElement, infos: WeakMap<Element, NodeInfo>): void {
   if (info.type === 'value' && typeof info.value === 'string') {
     const full = el('pre', { class: 'ptc-string-full' });
     appendVisibleText(full, info.value.length > MAX_STRING_VIEW ? `${info.value.slice(0, MAX_STRING_VIEW)}…` : info.value);
-    if (info.value.length > MAX_STRING_VIEW) full.append(el('span', { class: 'ptc-note' }, ` (first ${formatCount(MAX_STRING_VIEW)} characters; copy for all)`));
+    if (info.value.length > MAX_STRING_VIEW)
+      full.append(el('span', { class: 'ptc-note' }, ` (first ${formatCount(MAX_STRING_VIEW)} characters; copy for all)`));
     li.appendChild(full);
     return;
   }

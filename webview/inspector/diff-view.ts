@@ -25,11 +25,15 @@ export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorR
   if (first === undefined) summary.append('The two runs agree: same calls, printed output, return value and outcome.');
   else {
     const jump = el('button', { type: 'button', class: 'ptc-button ptc-primary' }, 'Jump to it');
-    jump.addEventListener('click', () => {
-      const target = container.querySelector<HTMLElement>('.ptc-first-divergence');
-      target?.scrollIntoView({ block: 'center' });
-      target?.focus();
-    }, { signal: ctx.signal });
+    jump.addEventListener(
+      'click',
+      () => {
+        const target = container.querySelector<HTMLElement>('.ptc-first-divergence');
+        target?.scrollIntoView({ block: 'center' });
+        target?.focus();
+      },
+      { signal: ctx.signal },
+    );
     summary.append(el('strong', {}, 'First divergence: '), first.description, ' ', jump);
   }
   container.append(
@@ -58,7 +62,12 @@ function callsSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right
       return el(
         'div',
         { class: 'ptc-diff-scroll' },
-        el('table', { class: 'ptc-diff-table ptc-diff-calls' }, el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, ''), el('th', { scope: 'col' }, left.label), el('th', { scope: 'col' }, right.label))), body),
+        el(
+          'table',
+          { class: 'ptc-diff-table ptc-diff-calls' },
+          el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, ''), el('th', { scope: 'col' }, left.label), el('th', { scope: 'col' }, right.label))),
+          body,
+        ),
         diff.calls.length > MAX_ROWS ? el('p', { class: 'ptc-note' }, `${formatCount(diff.calls.length - MAX_ROWS)} more rows not shown`) : null,
       );
     },
@@ -67,26 +76,39 @@ function callsSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right
 
 function callRows(ctx: ViewContext, row: CallDiffRow, isFirst: boolean): HTMLElement[] {
   const state = row.differences.length === 0 ? 'same' : row.differences[0] === 'missing' ? 'missing' : 'changed';
-  const toggle = el('button', { type: 'button', class: 'ptc-row-toggle', 'aria-expanded': 'false', 'aria-label': `Compare call ${row.index + 1} in detail` }, '▸');
+  const toggle = el(
+    'button',
+    { type: 'button', class: 'ptc-row-toggle', 'aria-expanded': 'false', 'aria-label': `Compare call ${row.index + 1} in detail` },
+    '▸',
+  );
   const tr = el(
     'tr',
-    { class: `ptc-diff-${state}${isFirst ? ' ptc-first-divergence' : ''}`, tabindex: isFirst ? -1 : undefined, 'data-row': row.index, 'data-differences': row.differences.join(' ') },
+    {
+      class: `ptc-diff-${state}${isFirst ? ' ptc-first-divergence' : ''}`,
+      tabindex: isFirst ? -1 : undefined,
+      'data-row': row.index,
+      'data-differences': row.differences.join(' '),
+    },
     el('td', { class: 'ptc-diff-no' }, toggle),
     callCell(row.left, row.differences),
     callCell(row.right, row.differences),
   );
   const detail = el('tr', { class: 'ptc-diff-detail', hidden: true });
   let built = false;
-  toggle.addEventListener('click', () => {
-    const open = toggle.getAttribute('aria-expanded') !== 'true';
-    toggle.setAttribute('aria-expanded', String(open));
-    toggle.textContent = open ? '▾' : '▸';
-    if (open && !built) {
-      built = true;
-      detail.append(el('td', {}), callDetailCell(ctx, row.left), callDetailCell(ctx, row.right));
-    }
-    detail.hidden = !open;
-  }, { signal: ctx.signal });
+  toggle.addEventListener(
+    'click',
+    () => {
+      const open = toggle.getAttribute('aria-expanded') !== 'true';
+      toggle.setAttribute('aria-expanded', String(open));
+      toggle.textContent = open ? '▾' : '▸';
+      if (open && !built) {
+        built = true;
+        detail.append(el('td', {}), callDetailCell(ctx, row.left), callDetailCell(ctx, row.right));
+      }
+      detail.hidden = !open;
+    },
+    { signal: ctx.signal },
+  );
   return [tr, detail];
 }
 
@@ -97,15 +119,26 @@ function callCell(call: CallRecord | undefined, differences: readonly string[]):
   const args = el('code', { class: differences.includes('args') ? 'ptc-diff-mark ptc-diff-args' : 'ptc-diff-args' });
   appendVisibleText(args, previewText(call.args));
   const answer = el('span', { class: differences.some((d) => d === 'outcome' || d === 'value' || d === 'message') ? 'ptc-diff-mark' : undefined });
-  appendVisibleText(answer, call.ok ? `→ ${call.value === undefined ? '(no value)' : previewText(call.value)}` : `✗ ${(call.message ?? '').split('\n')[0] ?? ''}`);
-  td.append(head, ' ', args, el('br', {}), answer, el('span', { class: 'ptc-muted' }, ` · ${formatDuration(call.durationMs)}${call.replayed === true ? ' · replayed' : ''}`));
+  appendVisibleText(
+    answer,
+    call.ok ? `→ ${call.value === undefined ? '(no value)' : previewText(call.value)}` : `✗ ${(call.message ?? '').split('\n')[0] ?? ''}`,
+  );
+  td.append(
+    head,
+    ' ',
+    args,
+    el('br', {}),
+    answer,
+    el('span', { class: 'ptc-muted' }, ` · ${formatDuration(call.durationMs)}${call.replayed === true ? ' · replayed' : ''}`),
+  );
   return td;
 }
 
 function callDetailCell(ctx: ViewContext, call: CallRecord | undefined): HTMLElement {
   if (call === undefined) return el('td', { class: 'ptc-diff-empty' }, '(no call)');
   const td = el('td', {}, el('p', { class: 'ptc-label' }, 'Arguments'), jsonTree(call.args, { ctx, label: `Arguments of call #${call.id}`, expandDepth: 2 }));
-  if (call.ok && call.value !== undefined) td.append(el('p', { class: 'ptc-label' }, 'Value'), jsonTree(call.value, { ctx, label: `Value of call #${call.id}`, expandDepth: 1 }));
+  if (call.ok && call.value !== undefined)
+    td.append(el('p', { class: 'ptc-label' }, 'Value'), jsonTree(call.value, { ctx, label: `Value of call #${call.id}`, expandDepth: 1 }));
   if (!call.ok) {
     const pre = el('pre', { class: 'ptc-call-message' });
     appendVisibleText(pre, call.message ?? '');
@@ -185,9 +218,13 @@ function fold(rows: DiffRow[]): Part[] {
 function foldRow(ctx: ViewContext, rows: { row: DiffRow; index: number }[], firstRow: number): HTMLElement {
   const button = el('button', { type: 'button', class: 'ptc-button ptc-link' }, `⋯ ${formatCount(rows.length)} identical lines`);
   const tr = el('tr', { class: 'ptc-diff-fold' }, el('td', { colspan: 4 }, button));
-  button.addEventListener('click', () => {
-    tr.replaceWith(...rows.slice(0, MAX_ROWS).map((r) => lineRow(r.row, r.index === firstRow)));
-  }, { signal: ctx.signal, once: true });
+  button.addEventListener(
+    'click',
+    () => {
+      tr.replaceWith(...rows.slice(0, MAX_ROWS).map((r) => lineRow(r.row, r.index === firstRow)));
+    },
+    { signal: ctx.signal, once: true },
+  );
   return tr;
 }
 

@@ -43,7 +43,16 @@ export function createInspectorApp(root: HTMLElement, api: WebviewApi): Inspecto
       { class: 'ptc-inspector-header' },
       el('h1', {}, 'Run inspector'),
       // the Diff tab has its own two pickers; the run picker there would only confuse
-      state.tab === 'diff' ? null : runPicker({ id: 'ptc-run-picker', label: 'Run', runs: state.runs, selectedId: selected?.id, signal: view.signal, onChange: (id) => update({ ...state, selectedId: id }) }),
+      state.tab === 'diff'
+        ? null
+        : runPicker({
+            id: 'ptc-run-picker',
+            label: 'Run',
+            runs: state.runs,
+            selectedId: selected?.id,
+            signal: view.signal,
+            onChange: (id) => update({ ...state, selectedId: id }),
+          }),
       headerActions(ctx, selected, post),
     );
     const panelId = 'ptc-tab-panel';
@@ -51,10 +60,16 @@ export function createInspectorApp(root: HTMLElement, api: WebviewApi): Inspecto
     panel.append(panelBody(ctx, state, selected, (patch) => update({ ...state, ...patch })));
     root.replaceChildren(live, header);
     if (banner !== undefined) {
-      root.append(bannerView(banner, () => {
-        banner = undefined;
-        render();
-      }, view.signal));
+      root.append(
+        bannerView(
+          banner,
+          () => {
+            banner = undefined;
+            render();
+          },
+          view.signal,
+        ),
+      );
     }
     root.append(tabList({ selected: state.tab, panelId, signal: view.signal, onSelect: (tab) => selectTab(tab) }), panel);
   };
@@ -135,7 +150,14 @@ function panelBody(ctx: ViewContext, state: InspectorState, selected: InspectorR
     { class: 'ptc-diff-pickers' },
     runPicker({ id: 'ptc-diff-left', label: 'Left', runs: state.runs, selectedId: left?.id, signal: ctx.signal, onChange: (id) => patch({ diffLeftId: id }) }),
     swapButton(ctx, () => patch({ diffLeftId: state.diffRightId, diffRightId: state.diffLeftId })),
-    runPicker({ id: 'ptc-diff-right', label: 'Right', runs: state.runs, selectedId: right?.id, signal: ctx.signal, onChange: (id) => patch({ diffRightId: id }) }),
+    runPicker({
+      id: 'ptc-diff-right',
+      label: 'Right',
+      runs: state.runs,
+      selectedId: right?.id,
+      signal: ctx.signal,
+      onChange: (id) => patch({ diffRightId: id }),
+    }),
   );
   if (state.runs.length < 2 || left === undefined || right === undefined) {
     return el('div', {}, pickers, el('p', { class: 'ptc-empty' }, 'Diff needs two runs: run the cell again (e.g. live, then replay) or open a cassette.'));
@@ -155,7 +177,12 @@ function cassetteView(ctx: ViewContext, run: InspectorRun, tab: InspectorTab): H
       : `A cassette records binding calls only (${calls === 1 ? '1 call' : `${calls} calls`}, in recorded order; start times are not kept). Use Diff to compare it with a run.`,
   );
   const timeline = tab === 'run' ? timelineSection(ctx, run.payload.result) : undefined;
-  return el('div', { class: 'ptc-root ptc-cassette', 'data-source': 'cassette' }, note, timeline ?? (tab === 'run' ? el('p', { class: 'ptc-empty' }, 'The cassette holds no calls.') : null));
+  return el(
+    'div',
+    { class: 'ptc-root ptc-cassette', 'data-source': 'cassette' },
+    note,
+    timeline ?? (tab === 'run' ? el('p', { class: 'ptc-empty' }, 'The cassette holds no calls.') : null),
+  );
 }
 
 function swapButton(ctx: ViewContext, swap: () => void): HTMLElement {

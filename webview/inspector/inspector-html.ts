@@ -26,7 +26,12 @@ export function createNonce(): string {
 export function inspectorHtml(options: InspectorHtmlOptions): string {
   if (!NONCE.test(options.nonce)) throw new TypeError(`inspectorHtml: nonce must be 16-128 base64 characters, got ${JSON.stringify(options.nonce)}`);
   // code-server's webviews give two expressions ("'self' https://*.vscode-cdn.net"); anything that could add a directive is refused
-  if (!options.cspSource.trim().split(/\s+/).every((source) => /^('self'|[^\s;,'"]+)$/.test(source))) {
+  if (
+    !options.cspSource
+      .trim()
+      .split(/\s+/)
+      .every((source) => /^('self'|[^\s;,'"]+)$/.test(source))
+  ) {
     throw new TypeError(`inspectorHtml: cspSource must be CSP source expressions, got ${JSON.stringify(options.cspSource)}`);
   }
   if (!/^(https?|vscode-webview|vscode-resource|file):/i.test(options.scriptUri)) {

@@ -37,6 +37,8 @@ export function modelViewPanel(ctx: ViewContext, result: RunResult): HTMLElement
       copyButton(ctx, 'Copy what the model sees', () => view.text, 'text'),
     ),
     text,
-    view.text.length > MAX_SHOWN_CHARS ? el('p', { class: 'ptc-note' }, `Showing the first ${formatCount(MAX_SHOWN_CHARS)} characters; Copy takes all of it.`) : null,
+    view.text.length > MAX_SHOWN_CHARS
+      ? el('p', { class: 'ptc-note' }, `Showing the first ${formatCount(MAX_SHOWN_CHARS)} characters; Copy takes all of it.`)
+      : null,
   );
 }

@@ -15,33 +15,41 @@ export function tabList(options: TabsOptions): HTMLElement {
   const list = el('div', { role: 'tablist', class: 'ptc-tabs', 'aria-label': 'Inspector views' });
   const tabs = (Object.keys(TITLES) as InspectorTab[]).map((tab) => {
     const selected = tab === options.selected;
-    const button = el('button', {
-      type: 'button',
-      role: 'tab',
-      class: 'ptc-tab',
-      id: `ptc-tab-${tab}`,
-      'aria-selected': String(selected),
-      'aria-controls': options.panelId,
-      tabindex: selected ? 0 : -1,
-      'data-tab': tab,
-    }, TITLES[tab]);
+    const button = el(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        class: 'ptc-tab',
+        id: `ptc-tab-${tab}`,
+        'aria-selected': String(selected),
+        'aria-controls': options.panelId,
+        tabindex: selected ? 0 : -1,
+        'data-tab': tab,
+      },
+      TITLES[tab],
+    );
     button.addEventListener('click', () => options.onSelect(tab), { signal: options.signal });
     list.append(button);
     return button;
   });
-  list.addEventListener('keydown', (event) => {
-    const at = tabs.findIndex((t) => t === event.target);
-    if (at === -1) return;
-    let next: number;
-    if (event.key === 'ArrowRight') next = (at + 1) % tabs.length;
-    else if (event.key === 'ArrowLeft') next = (at - 1 + tabs.length) % tabs.length;
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = tabs.length - 1;
-    else return;
-    event.preventDefault();
-    const tab = tabs[next]?.dataset.tab as InspectorTab | undefined;
-    if (tab !== undefined) options.onSelect(tab);
-  }, { signal: options.signal });
+  list.addEventListener(
+    'keydown',
+    (event) => {
+      const at = tabs.findIndex((t) => t === event.target);
+      if (at === -1) return;
+      let next: number;
+      if (event.key === 'ArrowRight') next = (at + 1) % tabs.length;
+      else if (event.key === 'ArrowLeft') next = (at - 1 + tabs.length) % tabs.length;
+      else if (event.key === 'Home') next = 0;
+      else if (event.key === 'End') next = tabs.length - 1;
+      else return;
+      event.preventDefault();
+      const tab = tabs[next]?.dataset.tab as InspectorTab | undefined;
+      if (tab !== undefined) options.onSelect(tab);
+    },
+    { signal: options.signal },
+  );
   return list;
 }
 

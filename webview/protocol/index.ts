@@ -1,13 +1,7 @@
 // The webview's boundary schemas, imported by the extension host (renderer messaging, inspector panel).
 export { RESULT_MIME, ResultPayloadSchema, parseResultPayload } from './result-payload.js';
 export type { ResultPayload, PayloadParse } from './result-payload.js';
-export {
-  RENDERER_ID,
-  RendererToHostMessageSchema,
-  HostToRendererMessageSchema,
-  parseRendererToHost,
-  parseHostToRenderer,
-} from './renderer-messages.js';
+export { RENDERER_ID, RendererToHostMessageSchema, HostToRendererMessageSchema, parseRendererToHost, parseHostToRenderer } from './renderer-messages.js';
 export type { RendererToHostMessage, HostToRendererMessage, RendererAction, MessageParse } from './renderer-messages.js';
 export {
   INSPECTOR_VIEW_TYPE,

@@ -7,7 +7,12 @@ const RequestBase = { requestId: z.string().check(z.minLength(1), z.maxLength(64
 
 // Renderer → extension host. Every request carries an id the host echoes in its `ack`.
 export const RendererToHostMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('open-inspector'), ...RequestBase, outputId: z.string().check(z.minLength(1)), cellId: z.optional(z.string().check(z.minLength(1))) }),
+  z.object({
+    type: z.literal('open-inspector'),
+    ...RequestBase,
+    outputId: z.string().check(z.minLength(1)),
+    cellId: z.optional(z.string().check(z.minLength(1))),
+  }),
   z.object({ type: z.literal('rerun'), ...RequestBase, cellId: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal('record'), ...RequestBase, cellId: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal('replay'), ...RequestBase, cellId: z.string().check(z.minLength(1)) }),
@@ -18,7 +23,12 @@ export type RendererAction = RendererToHostMessage['type'];
 // Extension host → renderer.
 export const HostToRendererMessageSchema = z.discriminatedUnion('type', [
   // the outcome of one request; `message` is shown next to the buttons (e.g. "no cassette for this cell yet")
-  z.object({ type: z.literal('ack'), requestId: z.string().check(z.minLength(1), z.maxLength(64)), ok: z.boolean(), message: z.optional(z.string().check(z.maxLength(2_000))) }),
+  z.object({
+    type: z.literal('ack'),
+    requestId: z.string().check(z.minLength(1), z.maxLength(64)),
+    ok: z.boolean(),
+    message: z.optional(z.string().check(z.maxLength(2_000))),
+  }),
   // optional: lets the renderer disable Replay without a cassette and show that a cell is busy
   z.object({
     type: z.literal('cell-state'),

@@ -1,12 +1,7 @@
 import type { RendererContext } from 'vscode-notebook-renderer';
 import { el } from '../dom/el.js';
 import type { ViewContext } from '../dom/view-context.js';
-import {
-  RendererToHostMessageSchema,
-  type HostToRendererMessage,
-  type RendererAction,
-  type RendererToHostMessage,
-} from '../protocol/renderer-messages.js';
+import { RendererToHostMessageSchema, type HostToRendererMessage, type RendererAction, type RendererToHostMessage } from '../protocol/renderer-messages.js';
 
 type CellState = Extract<HostToRendererMessage, { type: 'cell-state' }>;
 type Ack = Extract<HostToRendererMessage, { type: 'ack' }>;
@@ -41,39 +36,47 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
   const buttons = new Map<RendererAction, HTMLButtonElement>();
   const make = (action: RendererAction, title: string): HTMLButtonElement => {
     const needsCell = action !== 'open-inspector';
-    const button = el('button', {
-      type: 'button',
-      class: action === 'open-inspector' ? 'ptc-button ptc-primary' : 'ptc-button',
-      title: needsCell && options.cellId === undefined ? `${title} (this output is not linked to a cell)` : title,
-      disabled: needsCell && options.cellId === undefined,
-      'data-action': action,
-    }, LABELS[action]);
-    button.addEventListener('click', () => {
-      const requestId = options.expectAck((ack) => {
-        button.disabled = false;
-        status.dataset.ok = String(ack.ok);
-        status.textContent = ack.message ?? (ack.ok ? '' : `${LABELS[action]} failed`);
-      });
-      const message = buildMessage(action, requestId, options);
-      const checked = message === undefined ? undefined : RendererToHostMessageSchema.safeParse(message);
-      if (checked === undefined || !checked.success) {
-        status.dataset.ok = 'false';
-        status.textContent = `${LABELS[action]} is unavailable for this output`;
-        return;
-      }
-      button.disabled = true;
-      status.dataset.ok = 'true';
-      status.textContent = `${LABELS[action]}…`;
-      post(checked.data);
-    }, { signal: ctx.signal });
+    const button = el(
+      'button',
+      {
+        type: 'button',
+        class: action === 'open-inspector' ? 'ptc-button ptc-primary' : 'ptc-button',
+        title: needsCell && options.cellId === undefined ? `${title} (this output is not linked to a cell)` : title,
+        disabled: needsCell && options.cellId === undefined,
+        'data-action': action,
+      },
+      LABELS[action],
+    );
+    button.addEventListener(
+      'click',
+      () => {
+        const requestId = options.expectAck((ack) => {
+          button.disabled = false;
+          status.dataset.ok = String(ack.ok);
+          status.textContent = ack.message ?? (ack.ok ? '' : `${LABELS[action]} failed`);
+        });
+        const message = buildMessage(action, requestId, options);
+        const checked = message === undefined ? undefined : RendererToHostMessageSchema.safeParse(message);
+        if (checked === undefined || !checked.success) {
+          status.dataset.ok = 'false';
+          status.textContent = `${LABELS[action]} is unavailable for this output`;
+          return;
+        }
+        button.disabled = true;
+        status.dataset.ok = 'true';
+        status.textContent = `${LABELS[action]}…`;
+        post(checked.data);
+      },
+      { signal: ctx.signal },
+    );
     buttons.set(action, button);
     return button;
   };
   const elements = [
     make('open-inspector', 'Open this run in the run inspector (full result, what the model sees, diff)'),
     make('rerun', 'Run this cell again'),
-    make('record', "Run this cell with live handlers and record its binding calls to a cassette"),
-    make('replay', "Run this cell against its recorded cassette (no handler runs)"),
+    make('record', 'Run this cell with live handlers and record its binding calls to a cassette'),
+    make('replay', 'Run this cell against its recorded cassette (no handler runs)'),
     status,
   ];
   return {
@@ -83,7 +86,9 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
       const replay = buttons.get('replay');
       if (replay !== undefined) {
         replay.disabled = !state.hasCassette || state.running;
-        replay.title = state.hasCassette ? 'Run this cell against its recorded cassette (no handler runs)' : 'No cassette recorded for this cell yet: use Record first';
+        replay.title = state.hasCassette
+          ? 'Run this cell against its recorded cassette (no handler runs)'
+          : 'No cassette recorded for this cell yet: use Record first';
       }
       for (const action of ['rerun', 'record'] as const) {
         const b = buttons.get(action);

@@ -17,18 +17,33 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
   const box = el(
     'div',
     { class: 'ptc-call', 'data-call-id': call.id },
-    el('p', { class: 'ptc-call-head' }, el('code', {}, `#${call.id} ${callLabel(call)}`), ' ', flags, el('span', { class: 'ptc-muted' }, ` started at ${formatDuration(call.startedAtMs)}, took ${formatDuration(call.durationMs)}`)),
+    el(
+      'p',
+      { class: 'ptc-call-head' },
+      el('code', {}, `#${call.id} ${callLabel(call)}`),
+      ' ',
+      flags,
+      el('span', { class: 'ptc-muted' }, ` started at ${formatDuration(call.startedAtMs)}, took ${formatDuration(call.durationMs)}`),
+    ),
   );
   if (call.schemaViolation !== undefined) {
     const note = el('p', { class: 'ptc-schema-violation', role: 'note' }, '⚠ The answer does not match the declared output schema: ');
     appendVisibleText(note, call.schemaViolation);
     box.append(note);
   }
-  box.append(part(ctx, 'Arguments', 'ptc-call-args', jsonTree(call.args, { ctx, label: `Arguments of call #${call.id}`, expandDepth: 2 }), () => jsonText(call.args, { indent: 2 })));
+  box.append(
+    part(ctx, 'Arguments', 'ptc-call-args', jsonTree(call.args, { ctx, label: `Arguments of call #${call.id}`, expandDepth: 2 }), () =>
+      jsonText(call.args, { indent: 2 }),
+    ),
+  );
   if (call.ok) {
     if (call.value !== undefined) {
       const value = call.value;
-      box.append(part(ctx, 'Value', 'ptc-call-value', jsonTree(value, { ctx, label: `Value of call #${call.id}`, expandDepth: 1 }), () => jsonText(value, { indent: 2 })));
+      box.append(
+        part(ctx, 'Value', 'ptc-call-value', jsonTree(value, { ctx, label: `Value of call #${call.id}`, expandDepth: 1 }), () =>
+          jsonText(value, { indent: 2 }),
+        ),
+      );
     }
   } else {
     const message = el('pre', { class: 'ptc-call-message', dir: 'auto' });
@@ -40,5 +55,10 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
 
 function part(ctx: ViewContext, title: string, cls: string, content: Node, json: () => string): HTMLElement {
   const what = title === 'Error message' ? 'text' : 'JSON';
-  return el('div', { class: `ptc-call-part ${cls}` }, el('p', { class: 'ptc-label' }, title, ' ', copyButton(ctx, `Copy ${title.toLowerCase()}`, json, what)), content);
+  return el(
+    'div',
+    { class: `ptc-call-part ${cls}` },
+    el('p', { class: 'ptc-label' }, title, ' ', copyButton(ctx, `Copy ${title.toLowerCase()}`, json, what)),
+    content,
+  );
 }

@@ -18,7 +18,12 @@ export function codeFrameView(program: string, location: SourceLocation, fileNam
     code.append(row);
     if (line.target && frame.caretPrefix !== undefined) {
       code.append(
-        el('span', { class: 'ptc-frame-caret', 'aria-hidden': 'true' }, el('span', { class: 'ptc-gutter' }, `  ${' '.repeat(width)} │ `), `${frame.caretPrefix}^`),
+        el(
+          'span',
+          { class: 'ptc-frame-caret', 'aria-hidden': 'true' },
+          el('span', { class: 'ptc-gutter' }, `  ${' '.repeat(width)} │ `),
+          `${frame.caretPrefix}^`,
+        ),
       );
     }
   }

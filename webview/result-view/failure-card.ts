@@ -71,11 +71,15 @@ function stackList(ctx: ViewContext, frames: StackFrame[], hidden: number, show:
   for (const frame of frames) {
     const button = el('button', { type: 'button', class: 'ptc-frame-button', disabled: frame.location === undefined }, '');
     appendVisibleText(button, frame.text);
-    button.addEventListener('click', () => {
-      for (const b of Array.from(list.querySelectorAll('[aria-current]'))) b.removeAttribute('aria-current');
-      button.setAttribute('aria-current', 'true');
-      show(frame.location);
-    }, { signal: ctx.signal });
+    button.addEventListener(
+      'click',
+      () => {
+        for (const b of Array.from(list.querySelectorAll('[aria-current]'))) b.removeAttribute('aria-current');
+        button.setAttribute('aria-current', 'true');
+        show(frame.location);
+      },
+      { signal: ctx.signal },
+    );
     list.append(el('li', {}, button));
   }
   const wrap = el('div', { class: 'ptc-stack-wrap' }, el('p', { class: 'ptc-label' }, 'Stack'), list);
@@ -85,9 +89,13 @@ function stackList(ctx: ViewContext, frames: StackFrame[], hidden: number, show:
 
 function callNote(ctx: ViewContext, call: CallRecord): HTMLElement {
   const show = el('button', { type: 'button', class: 'ptc-button ptc-link' }, 'Show in timeline');
-  show.addEventListener('click', () => {
-    ctx.bus.dispatchEvent(new CustomEvent<SelectCallDetail>(SELECT_CALL, { detail: { callId: call.id, focus: true } }));
-  }, { signal: ctx.signal });
+  show.addEventListener(
+    'click',
+    () => {
+      ctx.bus.dispatchEvent(new CustomEvent<SelectCallDetail>(SELECT_CALL, { detail: { callId: call.id, focus: true } }));
+    },
+    { signal: ctx.signal },
+  );
   const text = el('span', {});
   appendVisibleText(text, ` failed after ${formatDuration(call.durationMs)}${call.message === undefined ? '' : `: ${call.message.split('\n')[0] ?? ''}`}`);
   return el(

@@ -29,7 +29,9 @@ export function printedOutputSection(ctx: ViewContext, result: RunResult): HTMLE
     stderr.size > 0 ? `${formatCount(stderr.size)} stderr` : '',
     chars > 5_000_000 ? `≈ ${formatBytes(bytes)}` : formatBytes(bytes),
     truncation === undefined ? '' : truncationText(truncation),
-  ].filter((s) => s !== '').join(' · ');
+  ]
+    .filter((s) => s !== '')
+    .join(' · ');
   return section({
     ctx,
     key: 'printed-output',
@@ -43,7 +45,8 @@ export function printedOutputSection(ctx: ViewContext, result: RunResult): HTMLE
 
 function logsBody(ctx: ViewContext, result: RunResult, stderr: Set<number>, truncated: string | undefined): Node {
   const list = el('div', { class: 'ptc-logs', role: 'list', 'aria-label': 'Printed output', tabindex: 0, 'data-complete': 'false' });
-  const notice = truncated === undefined ? null : el('p', { class: 'ptc-truncated', role: 'note' }, `⚠ ${capitalize(truncated)}: later output was not captured.`);
+  const notice =
+    truncated === undefined ? null : el('p', { class: 'ptc-truncated', role: 'note' }, `⚠ ${capitalize(truncated)}: later output was not captured.`);
   const logs = result.logs;
   let index = 0;
   const chunk = (maxEntries: number, maxChars: number): void => {
@@ -76,11 +79,15 @@ function entry(ctx: ViewContext, text: string, index: number, isStderr: boolean)
   }
   appendVisibleText(textBox, text.slice(0, ENTRY_PREVIEW_CHARS));
   const more = el('button', { type: 'button', class: 'ptc-button ptc-link' }, `Show all ${formatCount(text.length)} characters`);
-  more.addEventListener('click', () => {
-    textBox.textContent = '';
-    appendVisibleText(textBox, text);
-    more.remove();
-  }, { signal: ctx.signal, once: true });
+  more.addEventListener(
+    'click',
+    () => {
+      textBox.textContent = '';
+      appendVisibleText(textBox, text);
+      more.remove();
+    },
+    { signal: ctx.signal, once: true },
+  );
   row.append(el('span', { class: 'ptc-note' }, ' …'), more);
   return row;
 }

@@ -22,19 +22,25 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
     failed > 0 ? `${formatCount(failed)} failed` : '',
     diverged.size > 0 ? `${formatCount(diverged.size)} diverged` : '',
     plural(layout.lanes, 'lane', 'lanes'),
-  ].filter((s) => s !== '').join(' · ');
+  ]
+    .filter((s) => s !== '')
+    .join(' · ');
   let zoom = 0;
   const track = el('div', { class: 'ptc-track', role: 'group', 'aria-label': `Binding calls on a ${formatDuration(layout.spanMs)} time axis` });
   const zoomLabel = el('span', { class: 'ptc-zoom-level', 'aria-live': 'polite' }, '1×');
   const zoomButton = (label: string, text: string, delta: number | 'fit'): HTMLButtonElement => {
     const b = el('button', { type: 'button', class: 'ptc-button ptc-icon-button', title: label, 'aria-label': label }, text);
-    b.addEventListener('click', () => {
-      zoom = delta === 'fit' ? 0 : Math.max(0, Math.min(ZOOMS.length - 1, zoom + delta));
-      const factor = ZOOMS[zoom] ?? 1;
-      track.style.setProperty('width', `${factor * 100}%`);
-      zoomLabel.textContent = `${factor}×`;
-      selected()?.scrollIntoView({ block: 'nearest', inline: 'center' });
-    }, { signal: ctx.signal });
+    b.addEventListener(
+      'click',
+      () => {
+        zoom = delta === 'fit' ? 0 : Math.max(0, Math.min(ZOOMS.length - 1, zoom + delta));
+        const factor = ZOOMS[zoom] ?? 1;
+        track.style.setProperty('width', `${factor * 100}%`);
+        zoomLabel.textContent = `${factor}×`;
+        selected()?.scrollIntoView({ block: 'nearest', inline: 'center' });
+      },
+      { signal: ctx.signal },
+    );
     return b;
   };
   const actions = [zoomButton('Zoom out', '−', -1), zoomLabel, zoomButton('Zoom in', '+', 1), zoomButton('Fit to width', 'Fit', 'fit')];
@@ -51,14 +57,18 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
       return body.element;
     },
   });
-  ctx.bus.addEventListener(SELECT_CALL, (event) => {
-    const detail = (event as CustomEvent<SelectCallDetail>).detail;
-    built.setOpen(true);
-    const bar = track.querySelector<HTMLButtonElement>(`[data-call-id="${detail.callId}"]`);
-    bar?.click();
-    if (detail.focus) bar?.focus();
-    bar?.scrollIntoView({ block: 'nearest', inline: 'center' });
-  }, { signal: ctx.signal });
+  ctx.bus.addEventListener(
+    SELECT_CALL,
+    (event) => {
+      const detail = (event as CustomEvent<SelectCallDetail>).detail;
+      built.setOpen(true);
+      const bar = track.querySelector<HTMLButtonElement>(`[data-call-id="${detail.callId}"]`);
+      bar?.click();
+      if (detail.focus) bar?.focus();
+      bar?.scrollIntoView({ block: 'nearest', inline: 'center' });
+    },
+    { signal: ctx.signal },
+  );
   return built.element;
 }
 
@@ -90,7 +100,11 @@ function buildBody(
   laneBox.append(fragment);
   track.append(axis, laneBox);
   labelWideBars(ctx, track, order, bars);
-  const details = el('div', { class: 'ptc-call-details', 'aria-live': 'polite' }, el('p', { class: 'ptc-muted' }, 'Select a call to see its arguments and answer.'));
+  const details = el(
+    'div',
+    { class: 'ptc-call-details', 'aria-live': 'polite' },
+    el('p', { class: 'ptc-muted' }, 'Select a call to see its arguments and answer.'),
+  );
   const byButton = new Map(order.map((b, i) => [b, bars[i] as TimelineBar]));
   let current: HTMLButtonElement | undefined;
   const select = (button: HTMLButtonElement): void => {
@@ -105,35 +119,37 @@ function buildBody(
     if (bar !== undefined) details.replaceChildren(callDetails(ctx, bar.call, diverged.has(bar.call.id)));
   };
   if (order[0] !== undefined) order[0].tabIndex = 0;
-  laneBox.addEventListener('click', (event) => {
-    const button = (event.target as Element).closest('.ptc-bar') as HTMLButtonElement | null;
-    if (button !== null) select(button);
-  }, { signal: ctx.signal });
-  laneBox.addEventListener('keydown', (event) => {
-    const button = (event.target as Element).closest('.ptc-bar') as HTMLButtonElement | null;
-    if (button === null) return;
-    const at = order.indexOf(button);
-    let next: HTMLButtonElement | undefined;
-    if (event.key === 'ArrowRight') next = order[at + 1];
-    else if (event.key === 'ArrowLeft') next = order[at - 1];
-    else if (event.key === 'Home') next = order[0];
-    else if (event.key === 'End') next = order[order.length - 1];
-    else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') next = nearestInLane(order, byButton, button, event.key === 'ArrowDown' ? 1 : -1);
-    else return;
-    event.preventDefault();
-    if (next === undefined) return;
-    if (current !== button) button.tabIndex = -1;
-    select(next);
-    next.focus();
-    next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, { signal: ctx.signal });
-  const element = el(
-    'div',
-    { class: 'ptc-timeline' },
-    legend(result, diverged),
-    el('div', { class: 'ptc-timeline-scroll' }, track),
-    details,
+  laneBox.addEventListener(
+    'click',
+    (event) => {
+      const button = (event.target as Element).closest('.ptc-bar') as HTMLButtonElement | null;
+      if (button !== null) select(button);
+    },
+    { signal: ctx.signal },
   );
+  laneBox.addEventListener(
+    'keydown',
+    (event) => {
+      const button = (event.target as Element).closest('.ptc-bar') as HTMLButtonElement | null;
+      if (button === null) return;
+      const at = order.indexOf(button);
+      let next: HTMLButtonElement | undefined;
+      if (event.key === 'ArrowRight') next = order[at + 1];
+      else if (event.key === 'ArrowLeft') next = order[at - 1];
+      else if (event.key === 'Home') next = order[0];
+      else if (event.key === 'End') next = order[order.length - 1];
+      else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') next = nearestInLane(order, byButton, button, event.key === 'ArrowDown' ? 1 : -1);
+      else return;
+      event.preventDefault();
+      if (next === undefined) return;
+      if (current !== button) button.tabIndex = -1;
+      select(next);
+      next.focus();
+      next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    },
+    { signal: ctx.signal },
+  );
+  const element = el('div', { class: 'ptc-timeline' }, legend(result, diverged), el('div', { class: 'ptc-timeline-scroll' }, track), details);
   return { element, selected: () => current };
 }
 
@@ -144,7 +160,12 @@ function barButton(bar: TimelineBar, isDiverged: boolean): HTMLButtonElement {
   if (call.replayed === true) classes.push('ptc-bar-replayed');
   if (isDiverged) classes.push('ptc-bar-diverged');
   if (call.schemaViolation !== undefined) classes.push('ptc-bar-schema');
-  const states = [call.ok ? 'ok' : 'failed', call.replayed === true ? 'replayed' : '', isDiverged ? 'diverged from the cassette' : '', call.schemaViolation === undefined ? '' : 'schema violation']
+  const states = [
+    call.ok ? 'ok' : 'failed',
+    call.replayed === true ? 'replayed' : '',
+    isDiverged ? 'diverged from the cassette' : '',
+    call.schemaViolation === undefined ? '' : 'schema violation',
+  ]
     .filter((s) => s !== '')
     .join(', ');
   const description = `#${call.id} ${label}, started at ${formatDuration(call.startedAtMs)}, took ${formatDuration(call.durationMs)}, ${states}`;
@@ -183,7 +204,12 @@ function labelWideBars(ctx: ViewContext, track: HTMLElement, buttons: HTMLButton
 }
 
 // Up/Down: the bar in the neighbouring lane closest in time.
-function nearestInLane(order: HTMLButtonElement[], bars: Map<HTMLButtonElement, TimelineBar>, from: HTMLButtonElement, step: number): HTMLButtonElement | undefined {
+function nearestInLane(
+  order: HTMLButtonElement[],
+  bars: Map<HTMLButtonElement, TimelineBar>,
+  from: HTMLButtonElement,
+  step: number,
+): HTMLButtonElement | undefined {
   const origin = bars.get(from);
   if (origin === undefined) return undefined;
   const lane = origin.lane + step;
@@ -208,10 +234,17 @@ function legend(result: RunResult, diverged: Set<number>): HTMLElement {
   if (diverged.size > 0) items.push(['ptc-bar-diverged', 'diverged']);
   if (result.calls.some((c) => c.schemaViolation !== undefined)) items.push(['ptc-bar-schema', 'schema violation']);
   const box = el('div', { class: 'ptc-legend' });
-  for (const [cls, text] of items) box.append(el('span', { class: 'ptc-legend-item' }, el('span', { class: `ptc-swatch ${cls}`, 'aria-hidden': 'true' }), text));
+  for (const [cls, text] of items)
+    box.append(el('span', { class: 'ptc-legend-item' }, el('span', { class: `ptc-swatch ${cls}`, 'aria-hidden': 'true' }), text));
   const replay = result.replay;
   if (replay !== undefined) {
-    box.append(el('span', { class: 'ptc-replay-summary' }, `replay: ${formatCount(replay.matched)} matched · ${formatCount(replay.diverged.length)} diverged · ${formatCount(replay.unused)} unused`));
+    box.append(
+      el(
+        'span',
+        { class: 'ptc-replay-summary' },
+        `replay: ${formatCount(replay.matched)} matched · ${formatCount(replay.diverged.length)} diverged · ${formatCount(replay.unused)} unused`,
+      ),
+    );
   }
   return box;
 }

@@ -31,7 +31,15 @@ export const PENDING_MESSAGE = 'pending: the recorded run ended before this call
 export function cassetteRun(options: CassetteRunOptions): InspectorRun {
   let at = 0;
   const calls: CallRecord[] = options.calls.map((c, i) => {
-    const call: CallRecord = { id: i + 1, global: c.global, name: c.name, args: c.args, ok: c.ok && c.pending !== true, startedAtMs: at, durationMs: c.durationMs };
+    const call: CallRecord = {
+      id: i + 1,
+      global: c.global,
+      name: c.name,
+      args: c.args,
+      ok: c.ok && c.pending !== true,
+      startedAtMs: at,
+      durationMs: c.durationMs,
+    };
     if (c.pending === true) call.message = PENDING_MESSAGE;
     else if (c.ok) call.value = c.value ?? null;
     else call.message = c.message ?? '';

@@ -21,7 +21,10 @@ export function formatResultText(result: RunResult, options: TextOptions = {}): 
   if (result.error === undefined) out.push(`✓ succeeded in ${formatDuration(result.durationMs)}`);
   else {
     out.push(`✗ ${result.error.kind}: ${explainFailure(result.error, { ...options, durationMs: result.durationMs, failingCall: failingLabel(result) })}`);
-    const where = result.error.location === undefined ? '' : ` (line ${result.error.location.line}${result.error.location.column === undefined ? '' : `, column ${result.error.location.column}`})`;
+    const where =
+      result.error.location === undefined
+        ? ''
+        : ` (line ${result.error.location.line}${result.error.location.column === undefined ? '' : `, column ${result.error.location.column}`})`;
     out.push(`${result.error.message}${where}`);
   }
   if (result.logs.length > 0) {

@@ -7,7 +7,9 @@ export interface JsonTextOptions {
   sortKeys?: boolean;
 }
 
-type Frame = { kind: 'array'; items: JsonValue[]; next: number; pad: string } | { kind: 'object'; record: Record<string, JsonValue>; keys: string[]; next: number; pad: string };
+type Frame =
+  | { kind: 'array'; items: JsonValue[]; next: number; pad: string }
+  | { kind: 'object'; record: Record<string, JsonValue>; keys: string[]; next: number; pad: string };
 
 // JSON.stringify for JSON values without recursion: V8's own overflows the stack near 5 000 levels.
 export function jsonText(value: JsonValue, options: JsonTextOptions = {}): string {

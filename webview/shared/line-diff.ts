@@ -12,11 +12,7 @@ export function diffLines(left: readonly string[], right: readonly string[]): Di
   let prefix = 0;
   while (prefix < left.length && prefix < right.length && left[prefix] === right[prefix]) prefix += 1;
   let suffix = 0;
-  while (
-    suffix < left.length - prefix &&
-    suffix < right.length - prefix &&
-    left[left.length - 1 - suffix] === right[right.length - 1 - suffix]
-  ) suffix += 1;
+  while (suffix < left.length - prefix && suffix < right.length - prefix && left[left.length - 1 - suffix] === right[right.length - 1 - suffix]) suffix += 1;
   const rows: DiffRow[] = [];
   for (let i = 0; i < prefix; i += 1) rows.push(same(left, right, i, i));
   const a = left.slice(prefix, left.length - suffix);

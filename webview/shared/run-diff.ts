@@ -80,12 +80,7 @@ function outcomeText(result: RunResult): string {
   return result.error === undefined ? 'succeeded' : `failed (${result.error.kind}): ${result.error.message.split('\n')[0] ?? ''}`;
 }
 
-function firstDivergence(
-  calls: CallDiffRow[],
-  logs: DiffRow[],
-  value: DiffRow[],
-  outcome: RunDiff['outcome'],
-): Divergence | undefined {
+function firstDivergence(calls: CallDiffRow[], logs: DiffRow[], value: DiffRow[], outcome: RunDiff['outcome']): Divergence | undefined {
   const call = calls.findIndex((c) => c.differences.length > 0);
   if (call !== -1) {
     const row = calls[call] as CallDiffRow;

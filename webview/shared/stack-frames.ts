@@ -52,7 +52,10 @@ export function splitFailureMessage(message: string, program?: string): SplitMes
       if (PY_PROGRAM.test(py[1] ?? '')) {
         const location = toLocation(py[2], undefined);
         const column = hasMarker && next !== undefined && location !== undefined ? markerColumn(next, marker, program, location.line) : undefined;
-        frames.push({ text: hasSource ? `${line.trim()}: ${next.trim()}` : line.trim(), location: column === undefined || location === undefined ? location : { ...location, column } });
+        frames.push({
+          text: hasSource ? `${line.trim()}: ${next.trim()}` : line.trim(),
+          location: column === undefined || location === undefined ? location : { ...location, column },
+        });
       } else hiddenFrames += 1;
       i += (hasSource ? 1 : 0) + (hasMarker ? 1 : 0);
       continue;

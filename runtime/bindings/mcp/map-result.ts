@@ -10,7 +10,10 @@ export function mapToolResult(result: unknown): McpCallOutcome {
   const content = Array.isArray(result.content) ? result.content : [];
   const texts = content.filter((c): c is { type: 'text'; text: string } => isObject(c) && c.type === 'text' && typeof c.text === 'string');
   if (result.isError === true) {
-    const message = texts.map((t) => t.text).join('\n').trim();
+    const message = texts
+      .map((t) => t.text)
+      .join('\n')
+      .trim();
     return { ok: false, message: message.length > 0 ? message : 'MCP tool reported an error without a message' };
   }
   if (result.structuredContent !== undefined) return { ok: true, value: result.structuredContent as JsonValue };

@@ -45,7 +45,8 @@ function parseFlags(argv: string[]): NotebookFlags {
     throw new UsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`);
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be combined');
   const mode = oneOf('mode', values.mode, ['mock', 'live'] as const);
   const sandbox = oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const);
@@ -77,7 +78,12 @@ function cellText(report: CellReport, file: string): string {
   const title = `━━ ${path.basename(file)} · cell ${report.index + 1}${report.cellId === undefined ? '' : ` (${report.cellId})`} · ${report.language} · ${report.plan} ━━\n`;
   const { outcome } = report;
   if (outcome.kind === 'setup-failed') return `${title}── could not run (${outcome.stage}) ──\n${outcome.message}\n`;
-  const cassette = outcome.cassette === undefined ? '' : outcome.cassette.ok ? `── recorded ${outcome.cassette.calls} call(s) to ${outcome.cassette.path} ──\n` : `── cassette not written: ${outcome.cassette.message} ──\n`;
+  const cassette =
+    outcome.cassette === undefined
+      ? ''
+      : outcome.cassette.ok
+        ? `── recorded ${outcome.cassette.calls} call(s) to ${outcome.cassette.path} ──\n`
+        : `── cassette not written: ${outcome.cassette.message} ──\n`;
   return `${title}${formatReport(outcome.result, report.program)}${cassette}`;
 }
 

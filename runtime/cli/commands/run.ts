@@ -6,7 +6,19 @@ import { loadBindingsModule, namespacesFor } from '../../bindings/module-loader.
 import { RuntimeMisuseError } from '../../contract/misuse.js';
 import { createRuntime } from '../../index.js';
 import type { RunResult } from '../../protocol/run-result.js';
-import { cassetteDrift, createRecorder, declaredFromCassette, declaredFromModule, DEFAULT_DETERMINISTIC, loadCassette, replayNamespaces, saveCassette, type Cassette, type Recorder, type Replay } from '../../replay/index.js';
+import {
+  cassetteDrift,
+  createRecorder,
+  declaredFromCassette,
+  declaredFromModule,
+  DEFAULT_DETERMINISTIC,
+  loadCassette,
+  replayNamespaces,
+  saveCassette,
+  type Cassette,
+  type Recorder,
+  type Replay,
+} from '../../replay/index.js';
 import { formatReport } from '../report.js';
 import { languageFromFile, parseRunFlags } from '../run-options.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
@@ -40,7 +52,8 @@ export const runCommand: CliCommand = {
     }
     // a deterministic replay reuses the clock and seed the cassette was recorded with
     const deterministic = flags.deterministic ? (cassette?.deterministic ?? DEFAULT_DETERMINISTIC) : undefined;
-    if (cassette?.deterministic !== undefined && !flags.deterministic) warn('the cassette was recorded with --deterministic; add it to reproduce clock and random values');
+    if (cassette?.deterministic !== undefined && !flags.deterministic)
+      warn('the cassette was recorded with --deterministic; add it to reproduce clock and random values');
     let module: BindingsModule | undefined;
     try {
       if (flags.bindings !== undefined) {

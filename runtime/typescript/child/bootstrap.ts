@@ -33,7 +33,7 @@ import { freezeNondeterminism } from '../../replay/freeze-nondeterminism.js';
 // so everything that runs after it starts (settling, logging, replies) uses captured intrinsics and builds its
 // frames as text (JSON.stringify of a frame object would honour a toJSON planted on Object.prototype).
 // reallyExit skips 'exit' listeners the program may have added
-const exit = ((process as unknown as { reallyExit: (code: number) => void }).reallyExit.bind(process)) as (code: number) => never;
+const exit = (process as unknown as { reallyExit: (code: number) => void }).reallyExit.bind(process) as (code: number) => never;
 const processOn = process.on.bind(process);
 const setCaptureCallback = process.setUncaughtExceptionCaptureCallback.bind(process);
 const hasCaptureCallback = process.hasUncaughtExceptionCaptureCallback.bind(process);
@@ -42,8 +42,14 @@ const ScriptCtor = vm.Script;
 
 let settled = false;
 let ledger: OutputLedger | undefined;
-const stdoutLines = new LineBuffer((line) => emitLog('stdout', line), () => remainingBudget());
-const stderrLines = new LineBuffer((line) => emitLog('stderr', line), () => remainingBudget());
+const stdoutLines = new LineBuffer(
+  (line) => emitLog('stdout', line),
+  () => remainingBudget(),
+);
+const stderrLines = new LineBuffer(
+  (line) => emitLog('stderr', line),
+  () => remainingBudget(),
+);
 
 function remainingBudget(): number {
   return ledger === undefined ? Number.MAX_SAFE_INTEGER : ledger.maxBytes - ledger.used;
@@ -169,10 +175,20 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void, onChun
   for (const name of ['stdout', 'stderr'] as const) {
     Object.defineProperty(process, name, { value: process[name], writable: false, enumerable: true, configurable: true });
   }
-  processOn('uncaughtException', withOwnApply((error: unknown) => settleWithFailure(error)));
-  processOn('unhandledRejection', withOwnApply((reason: unknown) => settleWithFailure(reason)));
+  processOn(
+    'uncaughtException',
+    withOwnApply((error: unknown) => settleWithFailure(error)),
+  );
+  processOn(
+    'unhandledRejection',
+    withOwnApply((reason: unknown) => settleWithFailure(reason)),
+  );
   guardProcessEmit();
-  const { objects, errorClasses, handleReply, flushOutbox } = createNamespaces(boot, (text) => sendFrame(text), (texts) => sendFrames(texts));
+  const { objects, errorClasses, handleReply, flushOutbox } = createNamespaces(
+    boot,
+    (text) => sendFrame(text),
+    (texts) => sendFrames(texts),
+  );
   onReply(handleReply);
   onChunkEnd(flushOutbox);
   const programConsole = createConsole((stream, text) => emitLog(stream, text));

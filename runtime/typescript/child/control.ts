@@ -10,7 +10,13 @@ const allocUnsafe = Buffer.allocUnsafe;
 const atomicsWait = Atomics.wait;
 // prototype methods too: a program that patches Buffer.prototype must not break the channel (hostile corpus)
 const utf8Write = uncurryThis((Buffer.prototype as unknown as { utf8Write: (this: Buffer, text: string, offset: number, length: number) => number }).utf8Write);
-const bufferCopy = uncurryThis(Buffer.prototype.copy) as (source: Buffer, target: Buffer, targetStart: number, sourceStart: number, sourceEnd: number) => number;
+const bufferCopy = uncurryThis(Buffer.prototype.copy) as (
+  source: Buffer,
+  target: Buffer,
+  targetStart: number,
+  sourceStart: number,
+  sourceEnd: number,
+) => number;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const readableRead = Readable.prototype.read;
 

@@ -60,7 +60,9 @@ export function describeThrown(thrown: unknown): ThrownDescription {
     const path = exec(FRAME_PATH, line);
     rendered +=
       '\n' +
-      (path === null ? line : slice(line, 0, path.index) + (startsWith(path[0], '(') ? '(program.ts:' : 'program.ts:') + slice(line, path.index + path[0].length));
+      (path === null
+        ? line
+        : slice(line, 0, path.index) + (startsWith(path[0], '(') ? '(program.ts:' : 'program.ts:') + slice(line, path.index + path[0].length));
     count++;
   }
   // SyntaxErrors from compilation put "program.ts:LINE" on the first stack line instead of in a frame

@@ -6,7 +6,13 @@ describe('parseConfig', () => {
   test('unset settings take their defaults', () => {
     const { config, problems } = parseConfig(() => undefined);
     expect(problems).toEqual([]);
-    expect(config).toMatchObject({ pythonPath: '', defaultMode: 'mock', sandbox: 'best-effort', 'limits.timeoutMs': SETTINGS['limits.timeoutMs'].default, 'notebook.saveOutputs': true });
+    expect(config).toMatchObject({
+      pythonPath: '',
+      defaultMode: 'mock',
+      sandbox: 'best-effort',
+      'limits.timeoutMs': SETTINGS['limits.timeoutMs'].default,
+      'notebook.saveOutputs': true,
+    });
   });
 
   test('valid values are used as given', () => {
@@ -46,17 +52,28 @@ describe('decideRuntimePath', () => {
 
   test('a path from workspace or folder settings needs approval, folder first', () => {
     expect(decideRuntimePath('nodePath', { workspaceValue: '/opt/node' }, none)).toEqual({ kind: 'ask', path: '/opt/node', source: 'workspace' });
-    expect(decideRuntimePath('nodePath', { workspaceValue: '/opt/node', workspaceFolderValue: './bin/node' }, none)).toEqual({ kind: 'ask', path: './bin/node', source: 'workspace folder' });
+    expect(decideRuntimePath('nodePath', { workspaceValue: '/opt/node', workspaceFolderValue: './bin/node' }, none)).toEqual({
+      kind: 'ask',
+      path: './bin/node',
+      source: 'workspace folder',
+    });
   });
 
   test('an approval is remembered per key and path; a denial lasts for the session', () => {
     const inspection = { workspaceValue: '/opt/python' };
-    expect(decideRuntimePath('pythonPath', inspection, { approved: ['pythonPath=/opt/python'], deniedThisSession: new Set() })).toEqual({ kind: 'use', path: '/opt/python' });
+    expect(decideRuntimePath('pythonPath', inspection, { approved: ['pythonPath=/opt/python'], deniedThisSession: new Set() })).toEqual({
+      kind: 'use',
+      path: '/opt/python',
+    });
     expect(decideRuntimePath('pythonPath', inspection, { approved: ['nodePath=/opt/python'], deniedThisSession: new Set() }).kind).toBe('ask');
-    expect(decideRuntimePath('pythonPath', inspection, { approved: [], deniedThisSession: new Set(['pythonPath=/opt/python']) })).toEqual({ kind: 'denied', path: '/opt/python', source: 'workspace' });
+    expect(decideRuntimePath('pythonPath', inspection, { approved: [], deniedThisSession: new Set(['pythonPath=/opt/python']) })).toEqual({
+      kind: 'denied',
+      path: '/opt/python',
+      source: 'workspace',
+    });
   });
 
-  test('the same path in user settings counts as the user\'s own choice', () => {
+  test("the same path in user settings counts as the user's own choice", () => {
     expect(decideRuntimePath('pythonPath', { globalValue: '/opt/python', workspaceValue: '/opt/python' }, none)).toEqual({ kind: 'use', path: '/opt/python' });
   });
 

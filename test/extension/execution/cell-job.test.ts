@@ -57,7 +57,7 @@ function recordingPort(onEvent: (event: PortEvent, token: Token) => void = () =>
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-cell-job-'));
 const bindingsPath = path.join(dir, 'jobs.bindings.mjs');
-fs.writeFileSync(bindingsPath, "export default { tools: { functions: { add: { mock: async ({ a, b }) => a + b } } } };\n");
+fs.writeFileSync(bindingsPath, 'export default { tools: { functions: { add: { mock: async ({ a, b }) => a + b } } } };\n');
 const cache = new BindingsCache();
 const { logger, lines } = recordingLogger();
 const pool = new RuntimePool({ create: createRuntime, bindings: cache, log: logger });
@@ -112,13 +112,24 @@ function childPids(): Set<string> {
 describe('runCellJob', () => {
   test('streams logs into the cell, then replaces them with the result and ends with ✓', async () => {
     const { port, events } = recordingPort();
-    const outcome = await runCellJob(port, input("for (let i = 0; i < 3; i++) console.log('line', i);\n// lets the batched log stream flush before the result replaces it\nawait new Promise((r) => setTimeout(r, 500));\nreturn await tools.add({ a: 2, b: 3 });"), deps());
+    const outcome = await runCellJob(
+      port,
+      input(
+        "for (let i = 0; i < 3; i++) console.log('line', i);\n// lets the batched log stream flush before the result replaces it\nawait new Promise((r) => setTimeout(r, 500));\nreturn await tools.add({ a: 2, b: 3 });",
+      ),
+      deps(),
+    );
     expect(outcome).toBe('succeeded');
     const types = events.map((e) => e.type);
     expect(types.slice(0, 3)).toEqual(['order', 'start', 'clear']);
     expect(types.indexOf('log')).toBeGreaterThan(types.indexOf('clear'));
     expect(types.lastIndexOf('log')).toBeLessThan(types.indexOf('result'));
-    expect(events.filter((e) => e.type === 'log').map((e) => (e as { text: string }).text).join('')).toBe('line 0\nline 1\nline 2\n');
+    expect(
+      events
+        .filter((e) => e.type === 'log')
+        .map((e) => (e as { text: string }).text)
+        .join(''),
+    ).toBe('line 0\nline 1\nline 2\n');
     expect(events.at(-1)).toEqual({ type: 'end', success: true });
     const result = (events.find((e) => e.type === 'result') as { result: RunResult }).result;
     expect(result).toMatchObject({ value: 5, mode: 'mock' });
@@ -160,7 +171,9 @@ describe('runCellJob', () => {
     const { port, events, token } = recordingPort();
     token.cancel();
     let ran = false;
-    expect(await runCellJob(port, input('return 1;'), deps({ run: async () => ((ran = true), { kind: 'setup-failed', stage: 'request', message: 'x' }) }))).toBe('cancelled');
+    expect(
+      await runCellJob(port, input('return 1;'), deps({ run: async () => ((ran = true), { kind: 'setup-failed', stage: 'request', message: 'x' }) })),
+    ).toBe('cancelled');
     expect(ran).toBe(false);
     expect(events).toEqual([{ type: 'end', success: undefined }]);
   });
@@ -168,7 +181,11 @@ describe('runCellJob', () => {
   test('in Restricted Mode the cell does not run and says why, ending with ✗', async () => {
     const { port, events } = recordingPort();
     let ran = false;
-    const outcome = await runCellJob(port, input('return 1;', { trusted: false }), deps({ run: async () => ((ran = true), { kind: 'setup-failed', stage: 'request', message: 'x' }) }));
+    const outcome = await runCellJob(
+      port,
+      input('return 1;', { trusted: false }),
+      deps({ run: async () => ((ran = true), { kind: 'setup-failed', stage: 'request', message: 'x' }) }),
+    );
     expect(outcome).toBe('refused');
     expect(ran).toBe(false);
     const problem = events.find((e) => e.type === 'problem') as { message: string; persist: boolean };
@@ -186,7 +203,12 @@ describe('runCellJob', () => {
 
   test.each([
     ['a language other than TypeScript or Python', input('puts 1', { languageId: 'ruby' }), deps(), /runs TypeScript and Python cells; this cell is "ruby"/],
-    ['an interpreter path the user did not approve', input('return 1;'), deps({ approveRuntimePaths: async () => ({ ok: false, message: 'not allowed: /opt/evil/node' }) }), /not allowed: \/opt\/evil\/node/],
+    [
+      'an interpreter path the user did not approve',
+      input('return 1;'),
+      deps({ approveRuntimePaths: async () => ({ ok: false, message: 'not allowed: /opt/evil/node' }) }),
+      /not allowed: \/opt\/evil\/node/,
+    ],
   ])('%s is refused with a message on the cell', async (_name, cellInput, cellDeps, message) => {
     const { port, events } = recordingPort();
     expect(await runCellJob(port, cellInput, cellDeps)).toBe('refused');

@@ -140,17 +140,32 @@ function notebook(name: string, programs: { source: string; id?: string }[]): Fa
     notebookType: 'ptc-notebook',
     getCells: () => cells,
   };
-  programs.forEach((p, index) => cells.push({ index, kind: 2, metadata: p.id === undefined ? {} : { id: p.id }, document: { languageId: 'typescript', getText: () => p.source }, notebook: nb }));
+  programs.forEach((p, index) =>
+    cells.push({
+      index,
+      kind: 2,
+      metadata: p.id === undefined ? {} : { id: p.id },
+      document: { languageId: 'typescript', getText: () => p.source },
+      notebook: nb,
+    }),
+  );
   return nb;
 }
 
 const executionsOf = (nb: FakeNotebook) => host.state.executions.filter((e) => e.cell.notebook === nb);
 
 describe('PtcNotebookController', () => {
-  test('queues a notebook\'s cells at once and runs them one at a time with per-notebook execution order', async () => {
-    const slow = "await new Promise((r) => setTimeout(r, 300));\nreturn 1;";
-    const first = notebook('first', [{ source: slow, id: 'a' }, { source: 'return 2;', id: 'b' }, { source: slow, id: 'c' }]);
-    const second = notebook('second', [{ source: slow, id: 'x' }, { source: 'return 3;', id: 'y' }]);
+  test("queues a notebook's cells at once and runs them one at a time with per-notebook execution order", async () => {
+    const slow = 'await new Promise((r) => setTimeout(r, 300));\nreturn 1;';
+    const first = notebook('first', [
+      { source: slow, id: 'a' },
+      { source: 'return 2;', id: 'b' },
+      { source: slow, id: 'c' },
+    ]);
+    const second = notebook('second', [
+      { source: slow, id: 'x' },
+      { source: 'return 3;', id: 'y' },
+    ]);
     const handler = host.state.handler();
     if (handler === undefined) throw new Error('no execute handler');
     const running = [handler(first.getCells(), first), handler(second.getCells(), second)];
@@ -173,7 +188,10 @@ describe('PtcNotebookController', () => {
   });
 
   test('a cell cancelled while it waits in the queue never starts and ends without a mark', async () => {
-    const nb = notebook('cancel', [{ source: "await new Promise((r) => setTimeout(r, 500));\nreturn 1;", id: 'long' }, { source: 'return 2;', id: 'queued' }]);
+    const nb = notebook('cancel', [
+      { source: 'await new Promise((r) => setTimeout(r, 500));\nreturn 1;', id: 'long' },
+      { source: 'return 2;', id: 'queued' },
+    ]);
     const done = host.state.handler()?.(nb.getCells(), nb);
     const [, queued] = executionsOf(nb);
     queued?.token.cancel();
@@ -185,7 +203,10 @@ describe('PtcNotebookController', () => {
   });
 
   test('a failing cell does not stop the cells queued after it', async () => {
-    const nb = notebook('failure', [{ source: "throw new Error('first fails');", id: 'f1' }, { source: 'return 2;', id: 'f2' }]);
+    const nb = notebook('failure', [
+      { source: "throw new Error('first fails');", id: 'f1' },
+      { source: 'return 2;', id: 'f2' },
+    ]);
     await host.state.handler()?.(nb.getCells(), nb);
     expect(executionsOf(nb).map((e) => e.success)).toEqual([false, true]);
   });

@@ -77,7 +77,12 @@ export function throughVsCode(data: NotebookData): NotebookData {
       const c = new NotebookCellData(cell.kind, cell.value, cell.languageId);
       c.metadata = JSON.parse(JSON.stringify(cell.metadata ?? {})) as { [key: string]: unknown };
       c.outputs = (cell.outputs ?? []).map(
-        (o) => new NotebookCellOutput(o.items.map((i) => new NotebookCellOutputItem(new Uint8Array(i.data), i.mime)), o.id, JSON.parse(JSON.stringify(o.metadata ?? {})) as { [key: string]: unknown }),
+        (o) =>
+          new NotebookCellOutput(
+            o.items.map((i) => new NotebookCellOutputItem(new Uint8Array(i.data), i.mime)),
+            o.id,
+            JSON.parse(JSON.stringify(o.metadata ?? {})) as { [key: string]: unknown },
+          ),
       );
       return c;
     }),

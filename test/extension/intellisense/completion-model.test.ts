@@ -24,7 +24,7 @@ const module: BindingsModule = {
 describe('completionModel', () => {
   const model = completionModel(module);
 
-  test('lists globals and functions in the SDK\'s order', () => {
+  test("lists globals and functions in the SDK's order", () => {
     expect(model.map((g) => [g.global, g.errorClass, g.functions.map((f) => f.name)])).toEqual([
       ['db', undefined, ['get']],
       ['tools', 'ToolError', ['my-tool', 'search']],

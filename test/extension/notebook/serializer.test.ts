@@ -44,7 +44,11 @@ describe('PtcNotebookSerializer', () => {
   test.each([
     ['corrupt JSON', '{"version": 1, "cells": [', /line 1, column 26: invalid JSON: unexpected end of file/],
     ['a future version', '{"version": 7, "cells": []}', /notebook format version 7/],
-    ['a wrong field', '{"version": 1, "cells": [{"kind": "code", "language": "ruby", "source": ""}]}', /cells\[0\]\.language: expected "typescript" or "python"/],
+    [
+      'a wrong field',
+      '{"version": 1, "cells": [{"kind": "code", "language": "ruby", "source": ""}]}',
+      /cells\[0\]\.language: expected "typescript" or "python"/,
+    ],
   ])('refuses to open %s, naming the problem, instead of returning an empty notebook', (_name, text, message) => {
     const s = serializer();
     const open = (): unknown => s.deserializeNotebook(new TextEncoder().encode(text));
@@ -57,7 +61,7 @@ describe('PtcNotebookSerializer', () => {
     expect(() => serializer().deserializeNotebook(new Uint8Array([0x7b, 0xff, 0x7d]))).toThrow(/not valid UTF-8/);
   });
 
-  test('saves only the result and could-not-run outputs, never live log streams or other extensions\' outputs', () => {
+  test("saves only the result and could-not-run outputs, never live log streams or other extensions' outputs", () => {
     const s = serializer();
     const data = s.deserializeNotebook(canonical) as unknown as fake.NotebookData;
     const cell = data.cells[1] as fake.NotebookCellData;

@@ -7,7 +7,17 @@ export const EFFECTS = ['file-created', 'tcp-received', 'udp-received', 'unix-re
 export type Effect = (typeof EFFECTS)[number];
 
 export type Outcome = FailureKind | 'success';
-const OUTCOMES: readonly Outcome[] = ['success', 'exception', 'timeout', 'abort', 'worker-exit', 'invalid-output', 'output-limit', 'protocol', 'sandbox-unavailable'];
+const OUTCOMES: readonly Outcome[] = [
+  'success',
+  'exception',
+  'timeout',
+  'abort',
+  'worker-exit',
+  'invalid-output',
+  'output-limit',
+  'protocol',
+  'sandbox-unavailable',
+];
 
 export interface RequestOptions {
   timeoutMs?: number;

@@ -72,13 +72,20 @@ const encoder = new TextEncoder();
 function mutateBody(rng: Rng, body: Uint8Array): Uint8Array {
   const bytes = Array.from(body);
   const r = int(rng, 10);
-  if (r === 0 && bytes.length > 0) bytes.length = int(rng, bytes.length); // truncated
-  else if (r === 1 && bytes.length > 0) bytes[int(rng, bytes.length)] = int(rng, 256); // flipped byte
-  else if (r === 2) bytes.splice(int(rng, bytes.length + 1), 0, pick(rng, [0xff, 0xfe, 0xc3, 0xed, 0x80, 0x00, 0x0a])); // invalid UTF-8 / NUL / newline
-  else if (r === 3) return encoder.encode(pick(rng, WEIRD_NUMBERS)); // a bare number
-  else if (r === 4) return encoder.encode('['.repeat(1 + int(rng, 20_000)) + ']'.repeat(int(rng, 20_000))); // deep or unbalanced
-  else if (r === 5) return encoder.encode(new TextDecoder().decode(body).replace(/-?\d+(\.\d+)?/, pick(rng, WEIRD_NUMBERS))); // weird number token
-  else if (r === 6 && bytes.length > 2) bytes.splice(int(rng, bytes.length), int(rng, 8)); // deleted slice
+  if (r === 0 && bytes.length > 0)
+    bytes.length = int(rng, bytes.length); // truncated
+  else if (r === 1 && bytes.length > 0)
+    bytes[int(rng, bytes.length)] = int(rng, 256); // flipped byte
+  else if (r === 2)
+    bytes.splice(int(rng, bytes.length + 1), 0, pick(rng, [0xff, 0xfe, 0xc3, 0xed, 0x80, 0x00, 0x0a])); // invalid UTF-8 / NUL / newline
+  else if (r === 3)
+    return encoder.encode(pick(rng, WEIRD_NUMBERS)); // a bare number
+  else if (r === 4)
+    return encoder.encode('['.repeat(1 + int(rng, 20_000)) + ']'.repeat(int(rng, 20_000))); // deep or unbalanced
+  else if (r === 5)
+    return encoder.encode(new TextDecoder().decode(body).replace(/-?\d+(\.\d+)?/, pick(rng, WEIRD_NUMBERS))); // weird number token
+  else if (r === 6 && bytes.length > 2)
+    bytes.splice(int(rng, bytes.length), int(rng, 8)); // deleted slice
   else if (r === 7) return encoder.encode(JSON.stringify(randomValue(rng))); // valid JSON, wrong shape
   return Uint8Array.from(bytes);
 }
@@ -92,7 +99,16 @@ function frameBody(rng: Rng, wire: Wire, body: Uint8Array, maxFrameBytes: number
   // framing damage ends a stream at once, so it is rarer than body damage: most frames reach the JSON and schema checks
   if (wire === 'node') {
     const r = int(rng, 40);
-    const length = r === 0 ? 0 : r === 1 ? maxFrameBytes + 1 + int(rng, 1000) : r === 2 ? int(rng, 2 ** 32) : r === 3 ? Math.max(1, body.length + int(rng, 9) - 4) : body.length;
+    const length =
+      r === 0
+        ? 0
+        : r === 1
+          ? maxFrameBytes + 1 + int(rng, 1000)
+          : r === 2
+            ? int(rng, 2 ** 32)
+            : r === 3
+              ? Math.max(1, body.length + int(rng, 9) - 4)
+              : body.length;
     if (r === 4) return [u32(length)]; // header only
     return [u32(length), body];
   }
@@ -174,14 +190,14 @@ export function feedPipeline(rng: Rng, wire: Wire, bytes: Uint8Array, maxFrameBy
   };
   if (wire === 'node') {
     const decoder = new FrameDecoder(maxFrameBytes);
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const n = 1 + int(rng, 4096);
       decoder.push(Buffer.from(bytes.subarray(at, at + n)), onEvent);
       at += n;
     }
   } else {
     const decoder = new LineDecoder(maxFrameBytes);
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const n = 1 + int(rng, 4096);
       decoder.push(bytes.subarray(at, at + n), onEvent);
       if (decoder.buffered > maxFrameBytes) throw new Error(`line decoder holds ${decoder.buffered} bytes > cap ${maxFrameBytes}`);

@@ -56,7 +56,9 @@ export function descendants(root = process.pid, procs = allProcesses()): ProcInf
 
 // Processes that belong to a run rooted at `marker` (its cwd or a temp dir) even after they escaped the tree (setsid).
 export function processesMarkedBy(marker: string, procs = allProcesses()): ProcInfo[] {
-  return procs.filter((p) => p.pid !== process.pid && (p.cmdline.includes(marker) || (p.cwd !== undefined && (p.cwd === marker || p.cwd.startsWith(`${marker}/`)))));
+  return procs.filter(
+    (p) => p.pid !== process.pid && (p.cmdline.includes(marker) || (p.cwd !== undefined && (p.cwd === marker || p.cwd.startsWith(`${marker}/`)))),
+  );
 }
 
 export function openFdCount(): number {
@@ -140,7 +142,11 @@ export class LeakChecker {
     const fdsOk = await settleTo(() => (openFdCount() > this.baselineFds ? [1] : []), waitMs);
     const extraFds = fdsOk.length === 0 ? [] : openFds().filter((l) => !this.#baselineFdSet.has(l.replace(/^\d+ -> /, '')));
     const tempDirs = await settleTo(() => leftoverTempDirs(this.tmpRoot), waitMs);
-    return { processes, extraFds: extraFds.length === 0 && fdsOk.length > 0 ? [`fd count ${openFdCount()} > baseline ${this.baselineFds}`] : extraFds, tempDirs };
+    return {
+      processes,
+      extraFds: extraFds.length === 0 && fdsOk.length > 0 ? [`fd count ${openFdCount()} > baseline ${this.baselineFds}`] : extraFds,
+      tempDirs,
+    };
   }
 
   // Kills whatever a failing case left behind so one leak does not cascade into every later check.

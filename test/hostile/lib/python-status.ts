@@ -11,7 +11,10 @@ export function pythonBackendStatus(): Promise<PythonStatus> {
     try {
       const r = await runtime.run(runtime.resolve({ language: 'python', program: 'return 6 * 7', timeoutMs: 20_000 }));
       if (r.value === 42 && r.error === undefined) return { ready: true };
-      return { ready: false, reason: `a trivial Python program did not return 42 (${r.error?.kind ?? 'no error'}: ${r.error?.message ?? JSON.stringify(r.value)})` };
+      return {
+        ready: false,
+        reason: `a trivial Python program did not return 42 (${r.error?.kind ?? 'no error'}: ${r.error?.message ?? JSON.stringify(r.value)})`,
+      };
     } catch (error) {
       return { ready: false, reason: `running a trivial Python program threw: ${String(error)}` };
     } finally {

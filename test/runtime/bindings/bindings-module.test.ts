@@ -75,16 +75,48 @@ describe('bindings modules', () => {
 
   test.each([
     ['a function that is not a handler', 'export default { tools: { functions: { add: 42 } } };', /^tools\.functions\.add: expected a handler function/],
-    ['an unknown function key', 'export default { tools: { functions: { add: { mock: async () => 1, latency: 5 } } } };', /^tools\.functions\.add\.latency: unknown key/],
-    ['an invalid JSON Schema', "export default { tools: { functions: { add: { input: { type: 'nope' }, mock: async () => 1 } } } };", /^tools\.functions\.add\.input: invalid JSON Schema/],
-    ['a bad failRate', 'export default { tools: { functions: { add: { failRate: 2, mock: async () => 1 } } } };', /^tools\.functions\.add\.failRate: expected a number between 0 and 1/],
-    ['a bad timeout', 'export default { tools: { functions: { add: { timeoutMs: -1, mock: async () => 1 } } } };', /^tools\.functions\.add\.timeoutMs: expected a positive integer/],
+    [
+      'an unknown function key',
+      'export default { tools: { functions: { add: { mock: async () => 1, latency: 5 } } } };',
+      /^tools\.functions\.add\.latency: unknown key/,
+    ],
+    [
+      'an invalid JSON Schema',
+      "export default { tools: { functions: { add: { input: { type: 'nope' }, mock: async () => 1 } } } };",
+      /^tools\.functions\.add\.input: invalid JSON Schema/,
+    ],
+    [
+      'a bad failRate',
+      'export default { tools: { functions: { add: { failRate: 2, mock: async () => 1 } } } };',
+      /^tools\.functions\.add\.failRate: expected a number between 0 and 1/,
+    ],
+    [
+      'a bad timeout',
+      'export default { tools: { functions: { add: { timeoutMs: -1, mock: async () => 1 } } } };',
+      /^tools\.functions\.add\.timeoutMs: expected a positive integer/,
+    ],
     ['a missing handler', "export default { tools: { functions: { add: { description: 'x' } } } };", /^tools\.functions\.add: needs a mock or a live handler/],
     ['a bad error class', "export default { tools: { errorClass: { name: 'E' }, functions: {} } };", /^tools\.errorClass: expected/],
-    ['a global that is not a portable identifier', 'export default { class: { functions: {} } };', /^class: not usable as a program global: "class" is a JavaScript or Python reserved word/],
-    ['an error class owned by the runtime', "export default { tools: { errorClass: { name: 'Error', memberNameProperty: 'tool' }, functions: {} } };", /^tools\.errorClass\.name: "Error" is owned by the runtime/],
-    ['a clashing error member', "export default { tools: { errorClass: { name: 'ToolError', memberNameProperty: 'message' }, functions: {} } };", /^tools\.errorClass\.memberNameProperty: "message" collides/],
-    ['an error class named like a global', "export default { tools: { functions: {} }, web: { errorClass: { name: 'tools', memberNameProperty: 'tool' }, functions: {} } };", /^web\.errorClass\.name: "tools" collides with another global or error class/],
+    [
+      'a global that is not a portable identifier',
+      'export default { class: { functions: {} } };',
+      /^class: not usable as a program global: "class" is a JavaScript or Python reserved word/,
+    ],
+    [
+      'an error class owned by the runtime',
+      "export default { tools: { errorClass: { name: 'Error', memberNameProperty: 'tool' }, functions: {} } };",
+      /^tools\.errorClass\.name: "Error" is owned by the runtime/,
+    ],
+    [
+      'a clashing error member',
+      "export default { tools: { errorClass: { name: 'ToolError', memberNameProperty: 'message' }, functions: {} } };",
+      /^tools\.errorClass\.memberNameProperty: "message" collides/,
+    ],
+    [
+      'an error class named like a global',
+      "export default { tools: { functions: {} }, web: { errorClass: { name: 'tools', memberNameProperty: 'tool' }, functions: {} } };",
+      /^web\.errorClass\.name: "tools" collides with another global or error class/,
+    ],
     ['no default export', 'export const tools = {};', /must default-export a plain object/],
     ['a syntax error', 'export default {', /failed to load: .*bad-\d+\.ts:1:\d+: /],
   ])('an invalid module (%s) fails to load naming the offending key', async (_label, source, pattern) => {
@@ -108,7 +140,11 @@ describe('bindings modules', () => {
       is: true,
       name: 'ToolCallError',
       tool: 'add',
-      message: ['invalid arguments for tools.add: $.b: is required', 'invalid arguments for tools.add: $.c: is not allowed', 'invalid arguments for tools.add: $.a: must be number'].join('\n'),
+      message: [
+        'invalid arguments for tools.add: $.b: is required',
+        'invalid arguments for tools.add: $.c: is not allowed',
+        'invalid arguments for tools.add: $.a: must be number',
+      ].join('\n'),
     });
     expect(r.calls).toHaveLength(1);
     expect(r.calls[0]).toMatchObject({ ok: false, message: expect.stringMatching(/^invalid arguments for tools\.add: /) });
@@ -120,7 +156,9 @@ describe('bindings modules', () => {
   test('a result violating the output schema is passed on but marked in the call record and warned about', async () => {
     const module = await toolsModule();
     const warnings: string[] = [];
-    const r = await runTs('return [await tools.liar(), await tools.add({ a: 1, b: 1 })];', { bindings: namespacesFor(module, 'mock', { onWarning: (w) => warnings.push(w) }) });
+    const r = await runTs('return [await tools.liar(), await tools.add({ a: 1, b: 1 })];', {
+      bindings: namespacesFor(module, 'mock', { onWarning: (w) => warnings.push(w) }),
+    });
     expect(r.value).toEqual([{ n: 'not a number' }, 2]);
     expect(r.calls[0]).toMatchObject({ ok: true, schemaViolation: '$.n: must be number' });
     expect(r.calls[1]?.schemaViolation).toBeUndefined();
@@ -181,7 +219,9 @@ export default { tools: { functions: { watch: { timeoutMs: 200, mock: (_args, { 
 
   test('the default per-call timeout applies to functions without their own', async () => {
     const module = await load('slow.bindings.mjs', 'export default { tools: { functions: { wait: () => new Promise(() => {}), ok: async () => 1 } } };');
-    const r = await runTs('try { await tools.wait(); } catch (e) { return [e.message, await tools.ok()]; }', { bindings: namespacesFor(module, 'mock', { defaultTimeoutMs: 200 }) });
+    const r = await runTs('try { await tools.wait(); } catch (e) { return [e.message, await tools.ok()]; }', {
+      bindings: namespacesFor(module, 'mock', { defaultTimeoutMs: 200 }),
+    });
     expect(r.value).toEqual(['tools.wait timed out after 200 ms', 1]);
   });
 
@@ -196,7 +236,8 @@ return out;`,
     expect(r.error).toBeUndefined();
     const out = r.value as string[];
     expect(out).toHaveLength(3);
-    for (const [i, name] of ['nonJson', 'nan', 'fn'].entries()) expect(out[i]).toMatch(new RegExp(`^ToolCallError: tools\\.${name} returned a value that is not lossless JSON: `));
+    for (const [i, name] of ['nonJson', 'nan', 'fn'].entries())
+      expect(out[i]).toMatch(new RegExp(`^ToolCallError: tools\\.${name} returned a value that is not lossless JSON: `));
     expect(r.calls.every((c) => !c.ok)).toBe(true);
   });
 });

@@ -110,7 +110,9 @@ return out;`,
   });
 
   test('per-tool overrides: a timeout on a slow tool fails that call only; a mock replaces the server in mock mode', async () => {
-    const m = await load(writeModule('ptc-mcp-tag-over', "functions: { sleep: { timeoutMs: 300 }, greet: { mock: async ({ name }) => 'mock hello ' + name } },"));
+    const m = await load(
+      writeModule('ptc-mcp-tag-over', "functions: { sleep: { timeoutMs: 300 }, greet: { mock: async ({ name }) => 'mock hello ' + name } },"),
+    );
     const r = await runTs(
       `const slow = fx.sleep({ ms: 20000 }).then(() => 'answered', (e) => e.message);
 const quick = fx.add({ a: 1, b: 1 });
@@ -172,14 +174,30 @@ return { before, crash, after };`,
       () => undefined,
       (e: unknown) => e,
     );
-    expect((error as Error).message).toMatch(/^fx\.functions\.nope: the MCP server has no tool "nope" \(it has: add, counter, crash, explode, get-env, greet, sleep\)/);
+    expect((error as Error).message).toMatch(
+      /^fx\.functions\.nope: the MCP server has no tool "nope" \(it has: add, counter, crash, explode, get-env, greet, sleep\)/,
+    );
   });
 
   test('tools/call results map to program values', () => {
-    expect(mapToolResult({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toEqual({ ok: true, value: 'a\nb' });
+    expect(
+      mapToolResult({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ).toEqual({ ok: true, value: 'a\nb' });
     expect(mapToolResult({ content: [{ type: 'text', text: '{}' }], structuredContent: { x: 1 } })).toEqual({ ok: true, value: { x: 1 } });
     expect(mapToolResult({ content: [] })).toEqual({ ok: true, value: null });
-    expect(mapToolResult({ content: [{ type: 'text', text: 'see' }, { type: 'image', data: 'AA==', mimeType: 'image/png' }] })).toEqual({
+    expect(
+      mapToolResult({
+        content: [
+          { type: 'text', text: 'see' },
+          { type: 'image', data: 'AA==', mimeType: 'image/png' },
+        ],
+      }),
+    ).toEqual({
       ok: true,
       value: ['see', { type: 'image', data: 'AA==', mimeType: 'image/png' }],
     });

@@ -66,7 +66,7 @@ describe.concurrent('ptc run', () => {
   });
 
   test('an invalid bindings module exits 2 naming the offending key', async () => {
-    const bindings = write('bad.bindings.mjs', "export default { tools: { functions: { add: 42 } } };\n");
+    const bindings = write('bad.bindings.mjs', 'export default { tools: { functions: { add: 42 } } };\n');
     const file = write('any.ts', 'return 1;');
     const r = await ptc('run', file, '--bindings', bindings);
     expect(r.code).toBe(2);
@@ -76,7 +76,10 @@ describe.concurrent('ptc run', () => {
   test('SIGINT during a run aborts it, still prints the result, and leaves no process behind', async () => {
     const marker = path.join(dir, 'started.marker');
     // unconfined so the program can tell the test it is running
-    const file = write('forever.ts', `console.log('started');\n(await import('node:fs')).writeFileSync(${JSON.stringify(marker)}, 'x');\nawait new Promise(() => {});`);
+    const file = write(
+      'forever.ts',
+      `console.log('started');\n(await import('node:fs')).writeFileSync(${JSON.stringify(marker)}, 'x');\nawait new Promise(() => {});`,
+    );
     const child = spawn(process.execPath, [CLI, 'run', file, '--json', '--sandbox', 'off'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -87,13 +90,18 @@ describe.concurrent('ptc run', () => {
     const result = JSON.parse(stdout);
     expect(result.error.kind).toBe('abort');
     expect(result.logs).toEqual(['started']);
-    const leftovers = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('node-child.cjs') && fs.readFileSync(`/proc/${p}/stat`, 'utf8').includes(` ${child.pid} `);
-      } catch {
-        return false;
-      }
-    });
+    const leftovers = fs
+      .readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return (
+            fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('node-child.cjs') && fs.readFileSync(`/proc/${p}/stat`, 'utf8').includes(` ${child.pid} `)
+          );
+        } catch {
+          return false;
+        }
+      });
     expect(leftovers).toEqual([]);
   });
 });

@@ -68,7 +68,11 @@ describe.concurrent('ptc sdk', () => {
   });
 
   test('an invalid module and a missing MCP server binary exit 2 naming the problem', async () => {
-    const bad = await ptc('sdk', '--bindings', write('bad.bindings.ts', "export default { tools: { functions: { add: { input: 'x', mock: async () => 1 } } } };\n"));
+    const bad = await ptc(
+      'sdk',
+      '--bindings',
+      write('bad.bindings.ts', "export default { tools: { functions: { add: { input: 'x', mock: async () => 1 } } } };\n"),
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/tools\.functions\.add\.input: expected a JSON Schema object/);
     const missing = write('missing.bindings.mjs', "export default { gone: { mcp: { command: '/nonexistent/server' } } };\n");
@@ -87,7 +91,15 @@ describe.concurrent('ptc run with bindings', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).value).toEqual([3, 'ok']);
     const mcp = write('run-mcp.bindings.mjs', MCP_MODULE);
-    const m = await ptc('run', write('mcp.ts', "return [await fx.add({ a: 20, b: 22 }), await fx.greet({ name: 'CLI' })];"), '--bindings', mcp, '--mode', 'live', '--json');
+    const m = await ptc(
+      'run',
+      write('mcp.ts', "return [await fx.add({ a: 20, b: 22 }), await fx.greet({ name: 'CLI' })];"),
+      '--bindings',
+      mcp,
+      '--mode',
+      'live',
+      '--json',
+    );
     expect(m.code).toBe(0);
     expect(JSON.parse(m.stdout).value).toEqual([{ sum: 42 }, 'Hello, CLI!']);
   });
@@ -110,7 +122,12 @@ describe.concurrent('ptc run with bindings', () => {
     const r = await ptc('run', write('bad-args.ts', "return await tools.add({ a: 'x' });"), '--bindings', write('args.bindings.ts', TS_MODULE), '--json');
     expect(r.code).toBe(1);
     const result = JSON.parse(r.stdout);
-    expect(result.error.message).toMatch(/^ToolCallError: invalid arguments for tools\.add: \$\.b: is required\ninvalid arguments for tools\.add: \$\.a: must be number\n/);
-    expect(result.calls[0]).toMatchObject({ ok: false, message: 'invalid arguments for tools.add: $.b: is required\ninvalid arguments for tools.add: $.a: must be number' });
+    expect(result.error.message).toMatch(
+      /^ToolCallError: invalid arguments for tools\.add: \$\.b: is required\ninvalid arguments for tools\.add: \$\.a: must be number\n/,
+    );
+    expect(result.calls[0]).toMatchObject({
+      ok: false,
+      message: 'invalid arguments for tools.add: $.b: is required\ninvalid arguments for tools.add: $.a: must be number',
+    });
   });
 });

@@ -5,7 +5,11 @@ import type { BindingNamespace, CodeRunRequest } from '../../../runtime/api.js';
 
 const runtime = createRuntime();
 const resolve = (extra: Partial<CodeRunRequest>) => runtime.resolve({ language: 'typescript', program: 'return 1', ...extra });
-const ns = (global: string, errorClass?: BindingNamespace['errorClass']): BindingNamespace => ({ global, functions: { f: async () => 1 }, ...(errorClass ? { errorClass } : {}) });
+const ns = (global: string, errorClass?: BindingNamespace['errorClass']): BindingNamespace => ({
+  global,
+  functions: { f: async () => 1 },
+  ...(errorClass ? { errorClass } : {}),
+});
 
 describe('resolve', () => {
   test('applies the documented defaults', () => {
@@ -35,9 +39,12 @@ describe('resolve', () => {
     expect(() => resolve(extra)).toThrow(pattern);
   });
 
-  test.each(['lambda', 'typeof', 'type', 'match', '_', 'console', '__ptc_main__', '__builtins__', '1abc', 'a-b', 'a$b', ''])('rejects the global %j', (global) => {
-    expect(() => resolve({ bindings: [ns(global)] })).toThrow(/bindings\[0\]\.global/);
-  });
+  test.each(['lambda', 'typeof', 'type', 'match', '_', 'console', '__ptc_main__', '__builtins__', '1abc', 'a-b', 'a$b', ''])(
+    'rejects the global %j',
+    (global) => {
+      expect(() => resolve({ bindings: [ns(global)] })).toThrow(/bindings\[0\]\.global/);
+    },
+  );
 
   test('rejects duplicate globals and error classes that collide with a global', () => {
     expect(() => resolve({ bindings: [ns('tools'), ns('tools')] })).toThrow(/declared twice/);
@@ -54,7 +61,13 @@ describe('resolve', () => {
 
   test('rejects non-function handlers and reads each field once', () => {
     let reads = 0;
-    const hostile = { get global() { reads++; return 'tools'; }, functions: { f: async () => 1 } };
+    const hostile = {
+      get global() {
+        reads++;
+        return 'tools';
+      },
+      functions: { f: async () => 1 },
+    };
     resolve({ bindings: [hostile as BindingNamespace] });
     expect(reads).toBe(1);
     expect(() => resolve({ bindings: [{ global: 'tools', functions: { f: 'nope' } } as never] })).toThrow(/expected a function/);

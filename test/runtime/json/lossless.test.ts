@@ -9,7 +9,14 @@ describe('lossless JSON', () => {
     [undefined, /undefined/],
     [() => 1, /function/],
     [new Date(), /non-plain/],
-    [(() => { const a: number[] = [1]; a[2] = 3; return a; })(), /sparse/],
+    [
+      (() => {
+        const a: number[] = [1];
+        a[2] = 3;
+        return a;
+      })(),
+      /sparse/,
+    ],
     [Object.assign([1], { extra: 1 }), /decorated/],
     [{ [Symbol('s')]: 1 }, /symbol/],
     [Object.defineProperty({}, 'x', { get: () => 1, enumerable: true }), /accessor/],

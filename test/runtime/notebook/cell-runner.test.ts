@@ -36,8 +36,17 @@ afterAll(async () => {
 
 const runner = (): CellRunner => new CellRunner({ runtime: sharedRuntime(), bindings: cache });
 
-async function runCell(program: string, options: { override?: PlanOverride; cellId?: string; bindings?: string | null; onLog?: (e: LogEntry) => void; onCall?: (e: CallEvent) => void } = {}): Promise<CellOutcome> {
-  const plan = resolvePlan({ notebook: { mode: 'mock' }, cell: { id: options.cellId ?? 'cell-a' }, cellIndex: 0, notebookDir: dir, ...(options.override === undefined ? {} : { override: options.override }) });
+async function runCell(
+  program: string,
+  options: { override?: PlanOverride; cellId?: string; bindings?: string | null; onLog?: (e: LogEntry) => void; onCall?: (e: CallEvent) => void } = {},
+): Promise<CellOutcome> {
+  const plan = resolvePlan({
+    notebook: { mode: 'mock' },
+    cell: { id: options.cellId ?? 'cell-a' },
+    cellIndex: 0,
+    notebookDir: dir,
+    ...(options.override === undefined ? {} : { override: options.override }),
+  });
   const outcome = await runner().run({
     language: 'typescript',
     program,
@@ -60,7 +69,7 @@ function resultOf(outcome: CellOutcome) {
 const PROGRAM = "const a = await tools.next({ label: 'a' });\nconsole.log('got', a.served);\nreturn a;";
 
 describe('CellRunner', () => {
-  test('runs a cell with the notebook mode\'s handlers, streaming logs and reporting each call', async () => {
+  test("runs a cell with the notebook mode's handlers, streaming logs and reporting each call", async () => {
     const logs: LogEntry[] = [];
     const calls: CallEvent[] = [];
     const result = resultOf(await runCell(PROGRAM, { cellId: 'plain', onLog: (e) => logs.push(e), onCall: (e) => calls.push(e) }));
@@ -96,7 +105,12 @@ describe('CellRunner', () => {
 
   test('a replay whose calls differ from the cassette reports the divergence', async () => {
     await runCell(PROGRAM, { cellId: 'div', override: { force: { mode: 'record' } } });
-    const replayed = resultOf(await runCell("try { await tools.next({ label: 'b' }); } catch (e) { console.log('diverged'); }\nreturn 1;", { cellId: 'div', override: { force: { mode: 'replay' } } }));
+    const replayed = resultOf(
+      await runCell("try { await tools.next({ label: 'b' }); } catch (e) { console.log('diverged'); }\nreturn 1;", {
+        cellId: 'div',
+        override: { force: { mode: 'replay' } },
+      }),
+    );
     expect(replayed.replay?.diverged).toEqual([{ global: 'tools', name: 'next', args: { label: 'b' } }]);
     expect(replayed.replay?.unused).toBe(1);
   });

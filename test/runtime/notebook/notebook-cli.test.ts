@@ -118,7 +118,10 @@ describe('ptc notebook', () => {
 
   test('a broken bindings module is reported once, naming the file', async () => {
     const broken = path.join(dir, 'broken.ptcnb');
-    fs.writeFileSync(broken, serializeNotebook({ version: 1, metadata: { bindings: './nope.bindings.ts' }, cells: [{ kind: 'code', language: 'typescript', source: 'return 1;' }] }));
+    fs.writeFileSync(
+      broken,
+      serializeNotebook({ version: 1, metadata: { bindings: './nope.bindings.ts' }, cells: [{ kind: 'code', language: 'typescript', source: 'return 1;' }] }),
+    );
     const run = await ptc(broken);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/bindings module not found: .*nope\.bindings\.ts/);

@@ -92,7 +92,9 @@ describe('parseNotebook', () => {
 
   test('reports a missing required field at its parent object', () => {
     const problems = problemsOf('{\n  "version": 1,\n  "cells": [\n    { "kind": "code", "source": "x" }\n  ]\n}');
-    expect(problems).toEqual([{ kind: 'schema', field: 'cells[0].language', message: 'missing required field (expected "typescript" or "python")', line: 4, column: 5 }]);
+    expect(problems).toEqual([
+      { kind: 'schema', field: 'cells[0].language', message: 'missing required field (expected "typescript" or "python")', line: 4, column: 5 },
+    ]);
   });
 
   test('refuses duplicate structural keys instead of silently keeping the last one', () => {

@@ -96,8 +96,19 @@ describe('serializeNotebook', () => {
   test('writes a 5 000-deep return value and reads it back', () => {
     let value: unknown = 0;
     for (let i = 0; i < 5000; i++) value = [value];
-    const result = { language: 'typescript', value, logs: [], calls: [], sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] }, durationMs: 1 };
-    const notebook = { version: 1, metadata: {}, cells: [{ kind: 'code', language: 'typescript', source: 'return x', outputs: [{ kind: 'result', result }] }] } as unknown as NotebookFile;
+    const result = {
+      language: 'typescript',
+      value,
+      logs: [],
+      calls: [],
+      sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] },
+      durationMs: 1,
+    };
+    const notebook = {
+      version: 1,
+      metadata: {},
+      cells: [{ kind: 'code', language: 'typescript', source: 'return x', outputs: [{ kind: 'result', result }] }],
+    } as unknown as NotebookFile;
     const text = serializeNotebook(notebook);
     expect(text.length).toBeLessThan(20_000);
     expect(serializeNotebook(parsed(text))).toBe(text);

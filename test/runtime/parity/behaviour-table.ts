@@ -39,7 +39,8 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'logs one entry per line, in order, with stderr marked and empty lines kept',
     programs: {
-      typescript: "console.log('a', 1);\nprocess.stdout.write('par');\nprocess.stdout.write('tial\\n');\nconsole.error('careful');\nconsole.log('');\nreturn null;",
+      typescript:
+        "console.log('a', 1);\nprocess.stdout.write('par');\nprocess.stdout.write('tial\\n');\nconsole.error('careful');\nconsole.log('');\nreturn null;",
       python: "import sys\nprint('a', 1)\nsys.stdout.write('par')\nsys.stdout.write('tial\\n')\nprint('careful', file=sys.stderr)\nprint('')\nreturn None",
     },
     check: (r) => {
@@ -84,7 +85,7 @@ export const PARITY_CASES: ParityCase[] = [
     name: 'a host throw reaches the program as the namespace error class',
     programs: {
       typescript:
-        "try { await tools.fail({}); } catch (e) {\n  return { isClass: e instanceof ToolCallError, name: (e as Error).name, tool: (e as any).toolName, message: (e as Error).message };\n}",
+        'try { await tools.fail({}); } catch (e) {\n  return { isClass: e instanceof ToolCallError, name: (e as Error).name, tool: (e as any).toolName, message: (e as Error).message };\n}',
       python:
         "try:\n    await tools.fail({})\nexcept ToolCallError as e:\n    return {'isClass': isinstance(e, Exception), 'name': type(e).__name__, 'tool': e.toolName, 'message': str(e)}",
     },
@@ -120,7 +121,7 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'lossy arguments are rejected in the program before any call is made',
     programs: {
-      typescript: "try { await tools.echo({ n: NaN }); } catch (e) { return (e as Error).message; }",
+      typescript: 'try { await tools.echo({ n: NaN }); } catch (e) { return (e as Error).message; }',
       python: "try:\n    await tools.echo({'n': float('nan')})\nexcept ToolCallError as e:\n    return str(e)",
     },
     options: tools,
@@ -141,7 +142,8 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'gather / Promise.all over 10 000 calls queues behind maxPendingCalls',
     programs: {
-      typescript: 'const xs = await Promise.all(Array.from({ length: 10_000 }, (_, i) => tools.echo(i)));\nreturn xs.reduce((a, b) => (a as number) + (b as number), 0);',
+      typescript:
+        'const xs = await Promise.all(Array.from({ length: 10_000 }, (_, i) => tools.echo(i)));\nreturn xs.reduce((a, b) => (a as number) + (b as number), 0);',
       python: 'import asyncio\nxs = await asyncio.gather(*(tools.echo(i) for i in range(10_000)))\nreturn sum(xs)',
     },
     options: () => ({ ...tools(), maxPendingCalls: 64, timeoutMs: 60_000 }),
@@ -290,7 +292,8 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'the program sees an empty environment and stdin at EOF',
     programs: {
-      typescript: "const fs = await import('node:fs');\nconst buf = Buffer.alloc(16);\nconst n = fs.readSync(0, buf, 0, 16, null);\nreturn { env: { ...process.env }, n };",
+      typescript:
+        "const fs = await import('node:fs');\nconst buf = Buffer.alloc(16);\nconst n = fs.readSync(0, buf, 0, 16, null);\nreturn { env: { ...process.env }, n };",
       python: "import os, sys\nreturn {'env': dict(os.environ), 'n': len(os.read(0, 16))}",
     },
     check: (r) => expect(r.value).toEqual({ env: {}, n: 0 }),
@@ -298,8 +301,10 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'the private temp dir is writable during the run',
     programs: {
-      typescript: "const os = await import('node:os');\nconst fs = await import('node:fs');\nconst f = os.tmpdir() + '/a.txt';\nfs.writeFileSync(f, 'mine');\nreturn [os.tmpdir(), fs.readFileSync(f, 'utf8')];",
-      python: "import tempfile, os\nf = os.path.join(tempfile.gettempdir(), 'a.txt')\nopen(f, 'w').write('mine')\nreturn [tempfile.gettempdir(), open(f).read()]",
+      typescript:
+        "const os = await import('node:os');\nconst fs = await import('node:fs');\nconst f = os.tmpdir() + '/a.txt';\nfs.writeFileSync(f, 'mine');\nreturn [os.tmpdir(), fs.readFileSync(f, 'utf8')];",
+      python:
+        "import tempfile, os\nf = os.path.join(tempfile.gettempdir(), 'a.txt')\nopen(f, 'w').write('mine')\nreturn [tempfile.gettempdir(), open(f).read()]",
     },
     check: (r) => {
       expect(r.error).toBeUndefined();
@@ -309,7 +314,8 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'garbage on the control descriptor is a protocol failure',
     programs: {
-      typescript: "const fs = await import('node:fs');\nconst b = Buffer.alloc(8); b.writeUInt32BE(4, 0); b.write('nope', 4);\nfs.writeSync(3, b);\nawait new Promise((r) => setTimeout(r, 3000));",
+      typescript:
+        "const fs = await import('node:fs');\nconst b = Buffer.alloc(8); b.writeUInt32BE(4, 0); b.write('nope', 4);\nfs.writeSync(3, b);\nawait new Promise((r) => setTimeout(r, 3000));",
       python: "import os, asyncio\nos.write(3, b'nope\\n')\nawait asyncio.sleep(3)",
     },
     options: () => ({ timeoutMs: 10_000 }),

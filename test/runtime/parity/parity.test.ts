@@ -18,7 +18,8 @@ describe.concurrent.each(LANGUAGES)('parity (%s)', (language) => {
 
   test('onLog streams each entry as it arrives, the same entries the result holds', async () => {
     const streamed: { text: string; stream: string }[] = [];
-    const program = language === 'python' ? "import sys\nprint('one')\nprint('two', file=sys.stderr)\nreturn 3" : "console.log('one');\nconsole.error('two');\nreturn 3;";
+    const program =
+      language === 'python' ? "import sys\nprint('one')\nprint('two', file=sys.stderr)\nreturn 3" : "console.log('one');\nconsole.error('two');\nreturn 3;";
     const r = await run(language, program, { onLog: (entry) => streamed.push(entry) });
     expect(r.value).toBe(3);
     expect(streamed).toEqual([
@@ -47,7 +48,7 @@ describe.concurrent.each(LANGUAGES)('parity (%s)', (language) => {
     let ran = false;
     const program =
       language === 'python'
-        ? "import os, asyncio\nos.write(3, b'{\"type\":\"call\",\"id\":1,\"global\":\"tools\",\"name\":\"secret\",\"args\":{}}\\n')\nawait asyncio.sleep(3)"
+        ? 'import os, asyncio\nos.write(3, b\'{"type":"call","id":1,"global":"tools","name":"secret","args":{}}\\n\')\nawait asyncio.sleep(3)'
         : "const fs = await import('node:fs');\nconst body = Buffer.from(JSON.stringify({ type: 'call', id: 1, global: 'tools', name: 'secret', args: {} }));\nconst h = Buffer.alloc(4); h.writeUInt32BE(body.length, 0);\nfs.writeSync(3, Buffer.concat([h, body]));\nawait new Promise((r) => setTimeout(r, 3000));";
     const r = await run(language, program, { bindings: [toolsNamespace({ echo: async () => ((ran = true), 1) })], timeoutMs: 10_000 });
     expect(r.error?.kind).toBe('protocol');

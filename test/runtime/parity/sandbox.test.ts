@@ -109,12 +109,18 @@ describe.each(['typescript', 'python'] as const)('sandbox parity (%s)', (languag
 
 describe('TypeScript sandbox: its own temp dir', () => {
   test('the program may read and write its own private temp dir', async () => {
-    const r = await run('typescript', "const os = await import('node:os');\nconst fs = await import('node:fs');\nconst f = os.tmpdir() + '/a.txt';\nfs.writeFileSync(f, 'mine');\nreturn fs.readFileSync(f, 'utf8');");
+    const r = await run(
+      'typescript',
+      "const os = await import('node:os');\nconst fs = await import('node:fs');\nconst f = os.tmpdir() + '/a.txt';\nfs.writeFileSync(f, 'mine');\nreturn fs.readFileSync(f, 'utf8');",
+    );
     expect(r.value).toBe('mine');
   });
 
   test('a symlink in the temp dir does not open files outside it', async () => {
-    const r = await run('typescript', `const os = await import('node:os');\nconst fs = await import('node:fs');\nconst link = os.tmpdir() + '/escape';\ntry { fs.symlinkSync(${JSON.stringify(secret)}, link); } catch (e: any) { return 'symlink denied:' + e.code; }\ntry { return fs.readFileSync(link, 'utf8'); } catch (e: any) { return 'read denied:' + e.code; }`);
+    const r = await run(
+      'typescript',
+      `const os = await import('node:os');\nconst fs = await import('node:fs');\nconst link = os.tmpdir() + '/escape';\ntry { fs.symlinkSync(${JSON.stringify(secret)}, link); } catch (e: any) { return 'symlink denied:' + e.code; }\ntry { return fs.readFileSync(link, 'utf8'); } catch (e: any) { return 'read denied:' + e.code; }`,
+    );
     expect(r.value).not.toBe('TOP SECRET');
   });
 });

@@ -61,9 +61,11 @@ describe('line codec (fd-3 NDJSON frames)', () => {
 
   test('random frames in random chunks round-trip exactly', () => {
     let seed = 42;
-    const random = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const alphabet = ['a', 'é', '€', '😀', '"', '\\', ' ', '{', '}'];
-    const texts = Array.from({ length: 2_000 }, () => Array.from({ length: 1 + Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    const texts = Array.from({ length: 2_000 }, () =>
+      Array.from({ length: 1 + Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''),
+    );
     const wire = new Uint8Array(texts.reduce((n, t) => n + encodeLine(t).length, 0));
     let offset = 0;
     for (const t of texts) {
@@ -72,7 +74,7 @@ describe('line codec (fd-3 NDJSON frames)', () => {
       offset += line.length;
     }
     const chunks: Uint8Array[] = [];
-    for (let at = 0; at < wire.length; ) {
+    for (let at = 0; at < wire.length;) {
       const size = 1 + Math.floor(random() * 97);
       chunks.push(wire.subarray(at, at + size));
       at += size;

@@ -23,14 +23,16 @@ describe.concurrent('Python backend: program shape and bindings', () => {
     expect(r.value).toEqual(['attr', 'key']);
   });
 
-  test('top-level await and return work, and error lines are the author\'s', async () => {
+  test("top-level await and return work, and error lines are the author's", async () => {
     const r = await py("import asyncio\nawait asyncio.sleep(0)\n\n\nraise KeyError('k')");
     expect(r.error?.location?.line).toBe(5);
     expect(r.error?.message).toMatch(/File "<program>", line 5, in <module>/);
   });
 
-  test('tracebacks keep only the program\'s frames, and a 300-link chain is capped quickly', async () => {
-    const r = await py('def f(n):\n    try:\n        raise ValueError(n)\n    except ValueError:\n        if n:\n            f(n - 1)\n        else:\n            raise\nf(300)');
+  test("tracebacks keep only the program's frames, and a 300-link chain is capped quickly", async () => {
+    const r = await py(
+      'def f(n):\n    try:\n        raise ValueError(n)\n    except ValueError:\n        if n:\n            f(n - 1)\n        else:\n            raise\nf(300)',
+    );
     expect(r.error?.kind).toBe('exception');
     expect(r.error?.message).not.toMatch(/ptc_|asyncio|runpy/);
     expect(r.error?.message.length).toBeLessThanOrEqual(16 * 1024);
@@ -66,7 +68,7 @@ describe.concurrent('Python backend: program shape and bindings', () => {
     for (const dir of lookup.python.sitePackages) expect(r.value).toContain(dir);
   });
 
-  test('the runner\'s own modules are out of the program\'s reach', async () => {
+  test("the runner's own modules are out of the program's reach", async () => {
     const r = await py('import ptc_json');
     expect(r.error?.message).toMatch(/ModuleNotFoundError: No module named 'ptc_json'/);
   });
@@ -76,7 +78,11 @@ describe.concurrent('Python backend: program shape and bindings', () => {
       "print('a', end='', flush=True)\nprint('b')\nprint('x', 'y')\nimport threading\ndef w(i):\n    for j in range(50):\n        print(f'{i}-{j}')\nts = [threading.Thread(target=w, args=(i,)) for i in range(4)]\n[t.start() for t in ts]\n[t.join() for t in ts]\nreturn 1",
     );
     expect(r.logs.slice(0, 2)).toEqual(['ab', 'x y']);
-    expect(r.logs.slice(2).sort()).toEqual(Array.from({ length: 4 }, (_, i) => Array.from({ length: 50 }, (_, j) => `${i}-${j}`)).flat().sort());
+    expect(r.logs.slice(2).sort()).toEqual(
+      Array.from({ length: 4 }, (_, i) => Array.from({ length: 50 }, (_, j) => `${i}-${j}`))
+        .flat()
+        .sort(),
+    );
   });
 
   test('sys.exit(3) is worker-exit naming code 3; a string exit message lands in the logs', async () => {
@@ -175,14 +181,17 @@ describe.concurrent('Python backend: limits and process control', () => {
     const r = await py("import subprocess\np = subprocess.Popen(['/bin/sleep', '31'], start_new_session=True)\nreturn p.pid", { sandbox: 'off' });
     expect(typeof r.value).toBe('number');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const survivors = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === '/bin/sleep\u000031\u0000' && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-      } catch {
-        return false;
-      }
-    });
+    const survivors = fs
+      .readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === '/bin/sleep\u000031\u0000' && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+        } catch {
+          return false;
+        }
+      });
     expect(survivors).toEqual([]);
   });
 
@@ -195,7 +204,8 @@ describe.concurrent('Python backend: limits and process control', () => {
   });
 
   test('deterministic settings freeze the clock and seed randomness, so runs repeat exactly', async () => {
-    const program = 'import time, random, datetime, uuid\nreturn [time.time(), time.time_ns(), random.random(), datetime.datetime.now(datetime.timezone.utc).isoformat(), str(uuid.uuid4())]';
+    const program =
+      'import time, random, datetime, uuid\nreturn [time.time(), time.time_ns(), random.random(), datetime.datetime.now(datetime.timezone.utc).isoformat(), str(uuid.uuid4())]';
     const deterministic = { epochMs: 1_700_000_000_000, seed: 7 };
     const [a, b, c] = await Promise.all([py(program, { deterministic }), py(program, { deterministic }), py(program)]);
     expect(a.value).toEqual(b.value);
@@ -211,7 +221,7 @@ describe.concurrent('Python backend: hostile fd-3 traffic', () => {
     ['an out-of-sequence call id', 'os.write(3, b\'{"type":"call","id":5,"global":"tools","name":"echo","args":1}\\n\')', /out of sequence/],
     ['an unknown frame type', 'os.write(3, b\'{"type":"hello"}\\n\')', /malformed control frame/],
     ['a forged done with a timeout kind', 'os.write(3, b\'{"type":"done","error":{"kind":"timeout","message":"x"}}\\n\')', /malformed control frame/],
-    ['invalid UTF-8', "os.write(3, b'{\"type\":\"log\",\"stream\":\"stdout\",\"text\":\"\\xff\"}\\n')", /not valid UTF-8/],
+    ['invalid UTF-8', 'os.write(3, b\'{"type":"log","stream":"stdout","text":"\\xff"}\\n\')', /not valid UTF-8/],
     ['an empty line', "os.write(3, b'\\n')", /empty control frame/],
   ])('%s is a protocol failure', async (_name, write, message) => {
     const r = await py(`import os, asyncio\n${write}\nawait asyncio.sleep(3)`, { bindings: [toolsNamespace()], timeoutMs: 15_000 });
@@ -227,8 +237,8 @@ describe.concurrent('Python backend: hostile fd-3 traffic', () => {
 
   test('a forged done is re-metered by the host ledger', async () => {
     const [lossless, over] = await Promise.all([
-      py("import os, asyncio\nos.write(3, b'{\"type\":\"done\",\"value\":5}\\n')\nawait asyncio.sleep(3)"),
-      py("import os, asyncio\nos.write(3, b'{\"type\":\"done\",\"value\":\"' + b'x' * 5000 + b'\"}\\n')\nawait asyncio.sleep(3)", { maxOutputBytes: 1_000 }),
+      py('import os, asyncio\nos.write(3, b\'{"type":"done","value":5}\\n\')\nawait asyncio.sleep(3)'),
+      py('import os, asyncio\nos.write(3, b\'{"type":"done","value":"\' + b\'x\' * 5000 + b\'"}\\n\')\nawait asyncio.sleep(3)', { maxOutputBytes: 1_000 }),
     ]);
     expect(lossless.value).toBe(5);
     expect(over.error?.kind).toBe('output-limit');
@@ -236,7 +246,9 @@ describe.concurrent('Python backend: hostile fd-3 traffic', () => {
 
   test('rebinding builtins and stdlib the runner renders with does not change the verdict', async () => {
     const [plain, broken, value] = await Promise.all([
-      py("import builtins, json, traceback\nbuiltins.RuntimeError = None\nbuiltins.setattr = None\njson.dumps = None\ntraceback.TracebackException = None\nraise ValueError('still rendered')"),
+      py(
+        "import builtins, json, traceback\nbuiltins.RuntimeError = None\nbuiltins.setattr = None\njson.dumps = None\ntraceback.TracebackException = None\nraise ValueError('still rendered')",
+      ),
       py("import builtins\nbuiltins.isinstance = None\nbuiltins.len = None\nraise ValueError('x')"),
       py("import builtins\nbuiltins.type = None\nbuiltins.len = None\nreturn {'a': [1, 'two']}"),
     ]);

@@ -3,7 +3,7 @@ import { run } from '../../helpers/runtime.js';
 
 // What the Python sandbox's confined root looks like from inside; the shared denials are in test/runtime/parity.
 describe.concurrent('Python sandbox (best-effort on Linux)', () => {
-  test('homes, /root secrets, /tmp and the host\'s processes are out of sight; the system is read-only', async () => {
+  test("homes, /root secrets, /tmp and the host's processes are out of sight; the system is read-only", async () => {
     const r = await run(
       'python',
       [

@@ -59,7 +59,13 @@ describe('Python programs: bindings, record and replay', () => {
     });
     const handlerLog = fs.readFileSync(path.join(dir, 'handlers.log'), 'utf8');
     // the same calls issued in another order still match, and no handler runs
-    const reordered = write('reordered.py', PROGRAM.replace('x, y = await asyncio.gather(tools.add({"a": 1, "b": 2}), tools.add({"a": 2, "b": 2}))', 'y, x = await asyncio.gather(tools.add({"b": 2, "a": 2}), tools.add({"b": 2, "a": 1}))'));
+    const reordered = write(
+      'reordered.py',
+      PROGRAM.replace(
+        'x, y = await asyncio.gather(tools.add({"a": 1, "b": 2}), tools.add({"a": 2, "b": 2}))',
+        'y, x = await asyncio.gather(tools.add({"b": 2, "a": 2}), tools.add({"b": 2, "a": 1}))',
+      ),
+    );
     const [replayed, again] = await Promise.all([
       ptc('run', program, '--bindings', bindings, '--replay', cassette, '--deterministic', '--json'),
       ptc('run', reordered, '--bindings', bindings, '--replay', cassette, '--deterministic', '--json'),

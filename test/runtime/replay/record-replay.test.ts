@@ -72,7 +72,9 @@ describe('ptc run --record / --replay', () => {
 
     // the cassette: versioned, stable key order, pretty-printed, in call-id order
     const text = fs.readFileSync(cassette, 'utf8');
-    expect(text.startsWith('{\n  "version": 1,\n  "calls": [\n    {\n      "global": "tools",\n      "name": "add",\n      "args": {\n        "a": 1,')).toBe(true);
+    expect(text.startsWith('{\n  "version": 1,\n  "calls": [\n    {\n      "global": "tools",\n      "name": "add",\n      "args": {\n        "a": 1,')).toBe(
+      true,
+    );
     const file = JSON.parse(text) as { version: number; calls: Record<string, unknown>[] };
     expect(file.calls.map((c) => Object.keys(c).join(','))).toEqual([
       'global,name,args,ok,value,durationMs',
@@ -126,7 +128,9 @@ return out;`,
     const value = r.result?.value as string[];
     expect(value[0]).toBe(3);
     expect(value[1]).toBe('ToolCallError');
-    expect(value[2]).toMatch(/^replay divergence: tools\.add\(\{"a":100,"b":1\}\) matches no unused recorded call \(2 unused tools\.add call\(s\) recorded with other arguments/);
+    expect(value[2]).toMatch(
+      /^replay divergence: tools\.add\(\{"a":100,"b":1\}\) matches no unused recorded call \(2 unused tools\.add call\(s\) recorded with other arguments/,
+    );
     expect(r.result?.replay).toEqual({ matched: 1, diverged: [{ global: 'tools', name: 'add', args: { a: 100, b: 1 } }], unused: 5 });
     expect(r.stderr).toMatch(/5 recorded call\(s\) in .* were not used/);
     expect(fs.readFileSync(log, 'utf8')).toBe(before);
@@ -138,16 +142,28 @@ return out;`,
     expect(partial.code).toBe(0);
     expect(partial.result?.replay).toEqual({ matched: 1, diverged: [], unused: 5 });
     // a repeated call finds every matching recording used up
-    const twice = await ptc('run', write('twice.ts', 'await tools.search({ q: "ptc" }); return await tools.search({ q: "ptc" });'), '--replay', cassette, '--json');
+    const twice = await ptc(
+      'run',
+      write('twice.ts', 'await tools.search({ q: "ptc" }); return await tools.search({ q: "ptc" });'),
+      '--replay',
+      cassette,
+      '--json',
+    );
     expect(twice.code).toBe(1);
-    expect(twice.result?.error?.message).toMatch(/^Error: replay divergence: tools\.search\(\{"q":"ptc"\}\) matches no unused recorded call \(every recorded tools\.search call is already used\)/);
+    expect(twice.result?.error?.message).toMatch(
+      /^Error: replay divergence: tools\.search\(\{"q":"ptc"\}\) matches no unused recorded call \(every recorded tools\.search call is already used\)/,
+    );
   });
 
   test.each([
     ['not JSON', '{ "version": 1, "calls": [ }', /^ptc run: cassette .*bad-\d\.json is not valid JSON: .*\(line 1, column \d+\)$/m],
     ['a wrong version', '{ "version": 2, "calls": [] }', /^ptc run: cassette .* has version 2; this build reads version 1 only$/m],
     ['no version', '{ "calls": [] }', /has version null; this build reads version 1 only/],
-    ['a bad call', '{ "version": 1, "calls": [{ "global": "tools", "name": "add", "args": {}, "ok": true, "durationMs": 1 }] }', /is not a valid cassette:\n\$\.calls\[0\]: ok is true but "value" is missing/],
+    [
+      'a bad call',
+      '{ "version": 1, "calls": [{ "global": "tools", "name": "add", "args": {}, "ok": true, "durationMs": 1 }] }',
+      /is not a valid cassette:\n\$\.calls\[0\]: ok is true but "value" is missing/,
+    ],
     ['an array', '[]', /must be a JSON object \{ "version": 1, "calls": \[\.\.\.\] \}/],
   ])('a cassette with %s is exit 2 with a clear message', async (_label, text, pattern) => {
     const cassette = write(`bad-${++badCassettes}.json`, text);
@@ -177,7 +193,9 @@ return out;`,
     const r = await ptc('run', program, '--bindings', changed, '--replay', cassette, '--json');
     expect(r.code).toBe(0);
     expect(r.result?.value).toBe(3);
-    expect(r.stderr).toMatch(/^ptc run: warning: schema drift: cassette call #1 tools\.add: recorded value no longer matches the output schema: \$: must be object$/m);
+    expect(r.stderr).toMatch(
+      /^ptc run: warning: schema drift: cassette call #1 tools\.add: recorded value no longer matches the output schema: \$: must be object$/m,
+    );
     // a function that no longer exists
     const gone = write('drift-gone.bindings.mjs', 'export default { tools: { functions: { other: async () => 1 } } };\n');
     const r2 = await ptc('run', program, '--bindings', gone, '--replay', cassette, '--json');
@@ -211,8 +229,14 @@ return { now: Date.now(), iso: new Date().toISOString(), random: [Math.random(),
   test('an MCP-backed namespace records live and replays offline; a server update shows up as schema drift', async () => {
     const server = path.resolve('test/fixtures/mcp/server.mjs');
     const mcpModule = (name: string, command: string, env: Record<string, string> = {}): string =>
-      write(name, `export default { fx: { errorClass: { name: 'McpToolError', memberNameProperty: 'tool' }, mcp: { command: ${JSON.stringify(command)}, args: [${JSON.stringify(server)}], env: ${JSON.stringify(env)} } } };\n`);
-    const program = write('mcp.ts', "const sum = await fx.add({ a: 20, b: 22 });\nconst failure = await fx.explode().then(() => '', (e) => e.name + ': ' + e.message);\nreturn { sum, greeting: await fx.greet({ name: 'tape' }), failure };");
+      write(
+        name,
+        `export default { fx: { errorClass: { name: 'McpToolError', memberNameProperty: 'tool' }, mcp: { command: ${JSON.stringify(command)}, args: [${JSON.stringify(server)}], env: ${JSON.stringify(env)} } } };\n`,
+      );
+    const program = write(
+      'mcp.ts',
+      "const sum = await fx.add({ a: 20, b: 22 });\nconst failure = await fx.explode().then(() => '', (e) => e.name + ': ' + e.message);\nreturn { sum, greeting: await fx.greet({ name: 'tape' }), failure };",
+    );
     const cassette = path.join(dir, 'mcp.cassette.json');
     const expected = { sum: { sum: 42 }, greeting: 'Hello, tape!', failure: 'McpToolError: the fixture exploded on purpose' };
     const recorded = await ptc('run', program, '--bindings', mcpModule('mcp.bindings.mjs', process.execPath), '--mode', 'live', '--record', cassette, '--json');
@@ -225,7 +249,9 @@ return { now: Date.now(), iso: new Date().toISOString(), random: [Math.random(),
     expect(offline.code).toBe(0);
     expect(offline.result?.value).toEqual(expected);
     expect(offline.result?.replay).toEqual({ matched: 3, diverged: [], unused: 0 });
-    expect(offline.stderr).toMatch(/warning: fx: MCP server of fx \(\/nonexistent\/node .*\) could not start: .*ENOENT\n\(continuing without the server's tool list/);
+    expect(offline.stderr).toMatch(
+      /warning: fx: MCP server of fx \(\/nonexistent\/node .*\) could not start: .*ENOENT\n\(continuing without the server's tool list/,
+    );
     expect(offline.stderr).not.toMatch(/schema drift/);
     expect(updated.code).toBe(0);
     expect(updated.result?.value).toEqual(expected);

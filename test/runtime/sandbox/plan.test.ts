@@ -10,7 +10,13 @@ describe('sandbox plan', () => {
   test('all layers present is full enforcement with every mechanism named', () => {
     const plan = planSandbox('required', linux, { filesystem: layer, childProcess: layer });
     expect(plan.ok).toBe(true);
-    expect(plan.report).toEqual({ network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: ['network-namespace', 'node-permission-model'] });
+    expect(plan.report).toEqual({
+      network: 'denied',
+      filesystem: 'denied',
+      childProcess: 'denied',
+      enforcement: 'full',
+      mechanisms: ['network-namespace', 'node-permission-model'],
+    });
   });
 
   test('a missing layer is partial under best-effort and sandbox-unavailable under required', () => {
@@ -25,6 +31,11 @@ describe('sandbox plan', () => {
   });
 
   test('off reports everything allowed', () => {
-    expect(planSandbox('off', linux, { filesystem: layer, childProcess: layer }).report).toMatchObject({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none' });
+    expect(planSandbox('off', linux, { filesystem: layer, childProcess: layer }).report).toMatchObject({
+      network: 'allowed',
+      filesystem: 'allowed',
+      childProcess: 'allowed',
+      enforcement: 'none',
+    });
   });
 });

@@ -20,7 +20,14 @@ function typeCheck(declarations: string, program: string): string[] {
     ['/virtual/sdk.d.ts', declarations],
     ['/virtual/main.ts', `${program}\nexport {};\n`],
   ]);
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022, lib: ['lib.es2022.d.ts'], types: [] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ES2022,
+    lib: ['lib.es2022.d.ts'],
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
   host.readFile = (f) => files.get(f) ?? readFile(f);
@@ -35,7 +42,10 @@ function typeCheck(declarations: string, program: string): string[] {
     }
     return cached;
   };
-  host.fileExists = ((exists) => (f: string) => files.has(f) || exists(f))(host.fileExists.bind(host));
+  host.fileExists = (
+    (exists) => (f: string) =>
+      files.has(f) || exists(f)
+  )(host.fileExists.bind(host));
   const prog = ts.createProgram([...files.keys()], options, host);
   return ts.getPreEmitDiagnostics(prog).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
@@ -106,7 +116,7 @@ describe('renderSdk', () => {
     ['a missing required argument', 'await tools.add({ a: 1 });', /Property 'b' is missing/],
     ['an extra key on a closed object', 'await tools.add({ a: 1, b: 2, c: 3 });', /'c' does not exist/],
     ['a value outside an enum', "await tools.search({ q: 'x', 'x-mode': 'slow' });", /"slow"/],
-    ['misusing a typed result', "const r: string = await tools.add({ a: 1, b: 2 });\nvoid r;", /'number' is not assignable to type 'string'/],
+    ['misusing a typed result', 'const r: string = await tools.add({ a: 1, b: 2 });\nvoid r;', /'number' is not assignable to type 'string'/],
     ['an undeclared tool', 'await tools.nope();', /Property 'nope' does not exist/],
     ['a wrong element type in an array of a union', 'await tools.pick({ ids: [true] });', /Type 'boolean' is not assignable to type 'string \| number'/],
   ])('TypeScript: tsc rejects %s', (_label, program, pattern) => {
@@ -118,7 +128,11 @@ describe('renderSdk', () => {
     const { text, declarations } = renderSdk(sampleSource(), 'python');
     const file = path.join(dir, 'sdk_block.py');
     fs.writeFileSync(file, fencedBlock(text, 'python'));
-    const { stdout } = await exec('python3', ['-c', 'import ast,sys; tree = ast.parse(open(sys.argv[1], encoding="utf-8").read()); print(len(tree.body))', file]);
+    const { stdout } = await exec('python3', [
+      '-c',
+      'import ast,sys; tree = ast.parse(open(sys.argv[1], encoding="utf-8").read()); print(len(tree.body))',
+      file,
+    ]);
     expect(Number(stdout)).toBeGreaterThan(5);
     expect(declarations).toMatch(/^from typing import [A-Za-z, ]+\n/);
     expect(declarations).toContain('class ToolCallError(Exception):');
@@ -128,8 +142,16 @@ describe('renderSdk', () => {
     expect(declarations).toContain('def __getitem__(self, name: Literal["my-tool"])');
     expect(declarations).toContain('def __getitem__(self, name: Literal["import"])');
     // docstrings read back as the exact description, whatever quotes and backslashes it holds
-    const docs = await exec('python3', ['-c', 'import ast,json,sys; tree = ast.parse(open(sys.argv[1], encoding="utf-8").read()); print(json.dumps({f.name: ast.get_docstring(f) for c in tree.body if isinstance(c, ast.ClassDef) for f in c.body if isinstance(f, ast.AsyncFunctionDef)}))', file]);
-    expect(JSON.parse(docs.stdout)).toMatchObject({ add: 'Add two numbers.', search: sampleSource().namespaces.tools?.functions.search?.description, fetch: 'Fetch a URL.' });
+    const docs = await exec('python3', [
+      '-c',
+      'import ast,json,sys; tree = ast.parse(open(sys.argv[1], encoding="utf-8").read()); print(json.dumps({f.name: ast.get_docstring(f) for c in tree.body if isinstance(c, ast.ClassDef) for f in c.body if isinstance(f, ast.AsyncFunctionDef)}))',
+      file,
+    ]);
+    expect(JSON.parse(docs.stdout)).toMatchObject({
+      add: 'Add two numbers.',
+      search: sampleSource().namespaces.tools?.functions.search?.description,
+      fetch: 'Fetch a URL.',
+    });
     expect(declarations).toMatch(/\ntools: Tools\nweb: Web\n$/);
   });
 
@@ -152,41 +174,74 @@ async def main() -> None:
 `;
 
   // pyright (npm, offline) is the stock checker; a correct call passes and a wrong argument type fails
-  test.runIf(fs.existsSync(pyright))('Python: pyright accepts a correct program and rejects a wrong argument type', async () => {
-    const { declarations } = renderSdk(sampleSource(), 'python');
-    const good = path.join(dir, 'good.py');
-    const bad = path.join(dir, 'bad.py');
-    fs.writeFileSync(good, declarations + GOOD_PY);
-    fs.writeFileSync(bad, `${declarations}\n\nasync def main() -> None:\n    await tools.add({"a": "one", "b": 2})\n`);
-    const check = async (file: string): Promise<{ errorCount: number; messages: string[] }> => {
-      const out = await exec(process.execPath, [pyright, '--outputjson', file], { cwd: dir }).catch((e: { stdout: string }) => e);
-      const report = JSON.parse(out.stdout) as { summary: { errorCount: number }; generalDiagnostics: { message: string }[] };
-      return { errorCount: report.summary.errorCount, messages: report.generalDiagnostics.map((d) => d.message) };
-    };
-    const [ok, ko] = await Promise.all([check(good), check(bad)]);
-    expect(ok).toEqual({ errorCount: 0, messages: [] });
-    expect(ko.errorCount).toBe(1);
-    expect(ko.messages[0]).toMatch(/"Literal\['one'\]" is not assignable to "float"/);
-    // pyright takes seconds even when idle; the machine may be busy
-  }, 180_000);
+  test.runIf(fs.existsSync(pyright))(
+    'Python: pyright accepts a correct program and rejects a wrong argument type',
+    async () => {
+      const { declarations } = renderSdk(sampleSource(), 'python');
+      const good = path.join(dir, 'good.py');
+      const bad = path.join(dir, 'bad.py');
+      fs.writeFileSync(good, declarations + GOOD_PY);
+      fs.writeFileSync(bad, `${declarations}\n\nasync def main() -> None:\n    await tools.add({"a": "one", "b": 2})\n`);
+      const check = async (file: string): Promise<{ errorCount: number; messages: string[] }> => {
+        const out = await exec(process.execPath, [pyright, '--outputjson', file], { cwd: dir }).catch((e: { stdout: string }) => e);
+        const report = JSON.parse(out.stdout) as { summary: { errorCount: number }; generalDiagnostics: { message: string }[] };
+        return { errorCount: report.summary.errorCount, messages: report.generalDiagnostics.map((d) => d.message) };
+      };
+      const [ok, ko] = await Promise.all([check(good), check(bad)]);
+      expect(ok).toEqual({ errorCount: 0, messages: [] });
+      expect(ko.errorCount).toBe(1);
+      expect(ko.messages[0]).toMatch(/"Literal\['one'\]" is not assignable to "float"/);
+      // pyright takes seconds even when idle; the machine may be busy
+    },
+    180_000,
+  );
 
   test('exotic function and property names always yield a valid TypeScript and Python block', async () => {
-    const names = ['a b', '日本', 'class', '__init__', '_private', '1abc', '', '\u2028', 'lone\ud800', '*/', '"', '\\', 'self', 'str', 'JsonValue', 'Tools', 'constructor', 'new', 'toString', '"""'];
+    const names = [
+      'a b',
+      '日本',
+      'class',
+      '__init__',
+      '_private',
+      '1abc',
+      '',
+      '\u2028',
+      'lone\ud800',
+      '*/',
+      '"',
+      '\\',
+      'self',
+      'str',
+      'JsonValue',
+      'Tools',
+      'constructor',
+      'new',
+      'toString',
+      '"""',
+    ];
     // (an optional property named like an Object.prototype member, e.g. `toString`, trips tsc's apparent-type check: not used)
-    const properties = Object.fromEntries(names.filter((n) => n !== 'constructor' && n !== 'toString').map((n) => [n, { type: 'string', description: `about ${n} */ """ \\` }]));
+    const properties = Object.fromEntries(
+      names.filter((n) => n !== 'constructor' && n !== 'toString').map((n) => [n, { type: 'string', description: `about ${n} */ """ \\` }]),
+    );
     const functions = Object.fromEntries(
-      names.map((n) => [n, { description: `${n}\nsecond line ${n}`, input: { type: 'object', properties, required: names.slice(0, 3) }, output: { type: 'object', properties } }]),
+      names.map((n) => [
+        n,
+        { description: `${n}\nsecond line ${n}`, input: { type: 'object', properties, required: names.slice(0, 3) }, output: { type: 'object', properties } },
+      ]),
     );
     const source = { namespaces: { tools: { errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' }, functions } } };
     const tsSdk = renderSdk(source, 'typescript');
-    expect(typeCheck(tsSdk.declarations, "const r = await tools['a b']({ 'a b': 'x', 日本: 'y', class: 'z' });\nconst s: string | undefined = r['*/'];\nvoid s;")).toEqual([]);
+    expect(
+      typeCheck(tsSdk.declarations, "const r = await tools['a b']({ 'a b': 'x', 日本: 'y', class: 'z' });\nconst s: string | undefined = r['*/'];\nvoid s;"),
+    ).toEqual([]);
     const py = renderSdk(source, 'python');
     const file = path.join(dir, 'exotic.py');
     fs.writeFileSync(file, py.declarations);
     await exec('python3', ['-c', 'import ast,sys; ast.parse(open(sys.argv[1], encoding="utf-8").read())', file]);
     // every name is reachable: attributes for plain identifiers, __getitem__ literals for the rest
     for (const n of ['self', 'new', 'toString']) expect(py.declarations).toContain(`async def ${n}(self, args:`);
-    for (const n of ['a b', 'class', '__init__', '_private', '1abc', '', 'str', 'JsonValue', 'Tools']) expect(py.declarations).toContain(`Literal[${JSON.stringify(n)}]`);
+    for (const n of ['a b', 'class', '__init__', '_private', '1abc', '', 'str', 'JsonValue', 'Tools'])
+      expect(py.declarations).toContain(`Literal[${JSON.stringify(n)}]`);
   });
 
   test('no namespaces renders a usable, valid block', async () => {

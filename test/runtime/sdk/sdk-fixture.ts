@@ -5,7 +5,12 @@ export function sampleSource(reversed = false): SdkSource {
   const tools: Record<string, Record<string, unknown>> = {
     add: {
       description: 'Add two numbers.',
-      input: { type: 'object', properties: { a: { type: 'number', description: 'left' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false },
+      input: {
+        type: 'object',
+        properties: { a: { type: 'number', description: 'left' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+        additionalProperties: false,
+      },
       output: { type: 'number' },
     },
     search: {
@@ -15,7 +20,10 @@ export function sampleSource(reversed = false): SdkSource {
         properties: { q: { type: 'string', description: 'query text' }, limit: { type: 'integer', minimum: 1 }, 'x-mode': { enum: ['fast', 'deep'] } },
         required: ['q'],
       },
-      output: { type: 'array', items: { type: 'object', properties: { url: { type: 'string' }, score: { type: ['number', 'null'] } }, required: ['url'], additionalProperties: false } },
+      output: {
+        type: 'array',
+        items: { type: 'object', properties: { url: { type: 'string' }, score: { type: ['number', 'null'] } }, required: ['url'], additionalProperties: false },
+      },
     },
     'my-tool': { description: 'A tool with a dash.', input: { type: 'object', properties: {} } },
     quoted: { description: 'Ends with a "quote"' },
@@ -24,7 +32,11 @@ export function sampleSource(reversed = false): SdkSource {
     pick: { input: { type: 'object', properties: { ids: { type: 'array', items: { type: ['integer', 'string'] } } }, required: ['ids'] } },
     import: { input: { anyOf: [{ type: 'string' }, { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }] } },
     list: {
-      input: { type: 'object', properties: { tree: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } } } } },
+      input: {
+        type: 'object',
+        properties: { tree: { $ref: '#/$defs/node' } },
+        $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } } } },
+      },
       output: { type: 'object', additionalProperties: { type: 'integer' } },
     },
   };
@@ -33,7 +45,15 @@ export function sampleSource(reversed = false): SdkSource {
   for (const name of reversed ? names.reverse() : names) functions[name] = tools[name] as Record<string, unknown>;
   const namespaces = {
     tools: { errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' }, functions },
-    web: { functions: { fetch: { description: 'Fetch a URL.', input: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] }, output: { type: 'string' } } } },
+    web: {
+      functions: {
+        fetch: {
+          description: 'Fetch a URL.',
+          input: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
+          output: { type: 'string' },
+        },
+      },
+    },
   };
   return { namespaces: reversed ? { web: namespaces.web, tools: namespaces.tools } : namespaces };
 }

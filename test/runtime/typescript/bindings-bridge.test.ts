@@ -5,7 +5,9 @@ import { deepArray, runTs, toolsNamespace } from '../../helpers/runtime.js';
 
 describe.concurrent('TypeScript backend: bindings', () => {
   test('binding values come back and every call is recorded in order', async () => {
-    const r = await runTs("const a = await tools.add({ a: 1, b: 2 });\nconst b = await tools.echo({ x: [1, 'two', null] });\nreturn { a, b };", { bindings: [toolsNamespace()] });
+    const r = await runTs("const a = await tools.add({ a: 1, b: 2 });\nconst b = await tools.echo({ x: [1, 'two', null] });\nreturn { a, b };", {
+      bindings: [toolsNamespace()],
+    });
     expect(r.value).toEqual({ a: 3, b: { x: [1, 'two', null] } });
     expect(r.calls.map((c) => [c.id, c.global, c.name, c.ok])).toEqual([
       [1, 'tools', 'add', true],
@@ -17,7 +19,7 @@ describe.concurrent('TypeScript backend: bindings', () => {
 
   test('a host throw reaches the program as the namespace error class', async () => {
     const r = await runTs(
-      "try { await tools.fail({}); } catch (e) {\n  return { isClass: e instanceof ToolCallError, isError: e instanceof Error, name: e.name, tool: (e as any).toolName, message: e.message };\n}",
+      'try { await tools.fail({}); } catch (e) {\n  return { isClass: e instanceof ToolCallError, isError: e instanceof Error, name: e.name, tool: (e as any).toolName, message: e.message };\n}',
       { bindings: [toolsNamespace()] },
     );
     expect(r.value).toEqual({ isClass: true, isError: true, name: 'ToolCallError', tool: 'fail', message: 'tool exploded' });
@@ -27,10 +29,9 @@ describe.concurrent('TypeScript backend: bindings', () => {
   test('a raw string throw keeps its text; a namespace without errorClass rejects with a plain Error', async () => {
     const ns = { ...toolsNamespace(), global: 'helpers' } as ReturnType<typeof toolsNamespace>;
     delete (ns as { errorClass?: unknown }).errorClass;
-    const r = await runTs(
-      "try { await helpers.failString({}); } catch (e) { return { ctor: e.constructor === Error, message: e.message }; }",
-      { bindings: [ns] },
-    );
+    const r = await runTs('try { await helpers.failString({}); } catch (e) { return { ctor: e.constructor === Error, message: e.message }; }', {
+      bindings: [ns],
+    });
     expect(r.value).toEqual({ ctor: true, message: 'raw string failure' });
   });
 
@@ -47,7 +48,7 @@ describe.concurrent('TypeScript backend: bindings', () => {
   });
 
   test('lossy arguments are rejected in the program before any call is made', async () => {
-    const r = await runTs("try { await tools.echo({ n: NaN }); } catch (e) { return e.message; }", { bindings: [toolsNamespace()] });
+    const r = await runTs('try { await tools.echo({ n: NaN }); } catch (e) { return e.message; }', { bindings: [toolsNamespace()] });
     expect(r.value).toMatch(/arguments to tools\.echo must be lossless JSON/);
     expect(r.calls).toHaveLength(0);
   });
@@ -56,12 +57,17 @@ describe.concurrent('TypeScript backend: bindings', () => {
     const bindings = [toolsNamespace({ __proto__: async () => 'proto', constructor: async () => 'ctor', 'my-tool': async () => 'dash' } as never)];
     const functions = bindings[0]!.functions;
     Object.defineProperty(functions, '__proto__', { value: async () => 'proto', enumerable: true });
-    const r = await runTs("return [await tools['__proto__']({}), await tools.constructor({}), await tools['my-tool']({}), Object.getPrototypeOf(tools), typeof (tools as any).toString];", { bindings });
+    const r = await runTs(
+      "return [await tools['__proto__']({}), await tools.constructor({}), await tools['my-tool']({}), Object.getPrototypeOf(tools), typeof (tools as any).toString];",
+      { bindings },
+    );
     expect(r.value).toEqual(['proto', 'ctor', 'dash', null, 'undefined']);
   });
 
   test('10 000-deep values cross as argument, resolution and completion', async () => {
-    const r = await runTs("let v: unknown = 'leaf';\nfor (let i = 0; i < 10_000; i++) v = [v];\nreturn await tools.echo(v as any);", { bindings: [toolsNamespace()] });
+    const r = await runTs("let v: unknown = 'leaf';\nfor (let i = 0; i < 10_000; i++) v = [v];\nreturn await tools.echo(v as any);", {
+      bindings: [toolsNamespace()],
+    });
     expect(r.error).toBeUndefined();
     expect(canonicalJson(r.value as JsonValue)).toBe(canonicalJson(deepArray(10_000) as JsonValue));
   });
@@ -78,7 +84,10 @@ describe.concurrent('TypeScript backend: bindings', () => {
         return args.i;
       },
     });
-    const r = await runTs('const xs = await Promise.all(Array.from({ length: 10_000 }, (_, i) => tools.inc({ i })));\nreturn xs.reduce((a, b) => a + b, 0);', { bindings: [counting], maxPendingCalls: 64 });
+    const r = await runTs('const xs = await Promise.all(Array.from({ length: 10_000 }, (_, i) => tools.inc({ i })));\nreturn xs.reduce((a, b) => a + b, 0);', {
+      bindings: [counting],
+      maxPendingCalls: 64,
+    });
     expect(r.error).toBeUndefined();
     expect(r.value).toBe((9_999 * 10_000) / 2);
     expect(r.calls).toHaveLength(10_000);
@@ -93,7 +102,10 @@ describe.concurrent('TypeScript backend: bindings', () => {
   });
 
   test('a program writing garbage to the control descriptor is a protocol failure', async () => {
-    const r = await runTs("const fs = await import('node:fs');\nconst b = Buffer.alloc(8); b.writeUInt32BE(4, 0); b.write('nope', 4);\nfs.writeSync(3, b);\nawait new Promise((r) => setTimeout(r, 1000));", { timeoutMs: 5_000 });
+    const r = await runTs(
+      "const fs = await import('node:fs');\nconst b = Buffer.alloc(8); b.writeUInt32BE(4, 0); b.write('nope', 4);\nfs.writeSync(3, b);\nawait new Promise((r) => setTimeout(r, 1000));",
+      { timeoutMs: 5_000 },
+    );
     expect(r.error?.kind).toBe('protocol');
   });
 
@@ -109,7 +121,10 @@ describe.concurrent('TypeScript backend: bindings', () => {
   });
 
   test('a huge length header on the control descriptor is a protocol failure', async () => {
-    const r = await runTs("const fs = await import('node:fs');\nconst h = Buffer.alloc(4); h.writeUInt32BE(0xffffffff, 0);\nfs.writeSync(3, h);\nawait new Promise((r) => setTimeout(r, 1000));", { timeoutMs: 5_000 });
+    const r = await runTs(
+      "const fs = await import('node:fs');\nconst h = Buffer.alloc(4); h.writeUInt32BE(0xffffffff, 0);\nfs.writeSync(3, h);\nawait new Promise((r) => setTimeout(r, 1000));",
+      { timeoutMs: 5_000 },
+    );
     expect(r.error?.kind).toBe('protocol');
   });
 });

@@ -58,7 +58,9 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
   });
 
   test('the private temp dir exists during the run and is removed afterwards', async () => {
-    const r = await runTs("const os = await import('node:os');\nconst fs = await import('node:fs');\nfs.writeFileSync(os.tmpdir() + '/note.txt', 'hi');\nreturn os.tmpdir();");
+    const r = await runTs(
+      "const os = await import('node:os');\nconst fs = await import('node:fs');\nfs.writeFileSync(os.tmpdir() + '/note.txt', 'hi');\nreturn os.tmpdir();",
+    );
     expect(typeof r.value).toBe('string');
     expect(r.value).toMatch(/ptc-run-/);
     expect(fs.existsSync(r.value as string)).toBe(false);
@@ -72,13 +74,16 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
     expect(typeof r.value).toBe('number');
     // the program saw a namespaced pid; find the real one through /proc is not possible, so check no `sleep 30` of ours survives
     await new Promise((res) => setTimeout(res, 200));
-    const survivors = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === '/bin/sleep\u000030\u0000';
-      } catch {
-        return false;
-      }
-    });
+    const survivors = fs
+      .readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === '/bin/sleep\u000030\u0000';
+        } catch {
+          return false;
+        }
+      });
     expect(survivors.filter((p) => alive(Number(p)))).toEqual([]);
   });
 });

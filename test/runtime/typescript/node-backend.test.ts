@@ -12,7 +12,9 @@ describe.concurrent('TypeScript backend: programs, values and logs', () => {
   });
 
   test('keeps logs in order: console, object inspection, partial stream writes, stderr marked', async () => {
-    const r = await runTs("console.log('a', { b: 1 });\nprocess.stdout.write('par');\nprocess.stdout.write('tial\\n');\nconsole.warn('careful');\nconsole.log('');\nreturn 1;");
+    const r = await runTs(
+      "console.log('a', { b: 1 });\nprocess.stdout.write('par');\nprocess.stdout.write('tial\\n');\nconsole.warn('careful');\nconsole.log('');\nreturn 1;",
+    );
     expect(r.logs).toEqual(['a { b: 1 }', 'partial', 'careful', '']);
     expect(r.stderrLogs).toEqual([2]);
   });
@@ -37,7 +39,9 @@ describe.concurrent('TypeScript backend: programs, values and logs', () => {
   });
 
   test('the program sees an empty environment and stdin at EOF', async () => {
-    const r = await runTs("const fs = await import('node:fs');\nconst buf = Buffer.alloc(16);\nlet n = -1;\ntry { n = fs.readSync(0, buf, 0, 16, null); } catch (e) { n = -2; }\nreturn { env: { ...process.env }, keys: Object.keys(process.env).length, n };");
+    const r = await runTs(
+      "const fs = await import('node:fs');\nconst buf = Buffer.alloc(16);\nlet n = -1;\ntry { n = fs.readSync(0, buf, 0, 16, null); } catch (e) { n = -2; }\nreturn { env: { ...process.env }, keys: Object.keys(process.env).length, n };",
+    );
     expect(r.value).toEqual({ env: {}, keys: 0, n: 0 });
   });
 
@@ -49,7 +53,7 @@ describe.concurrent('TypeScript backend: programs, values and logs', () => {
 
   test('runs are isolated: globals from one run are absent in the next', async () => {
     await runTs('(globalThis as any).leak = 1; return 1;');
-    const r = await runTs("return typeof (globalThis as any).leak;");
+    const r = await runTs('return typeof (globalThis as any).leak;');
     expect(r.value).toBe('undefined');
   });
 
@@ -125,7 +129,10 @@ describe.concurrent('TypeScript backend: failures', () => {
   });
 
   test('heap exhaustion under a small heap is worker-exit, and the next run succeeds', async () => {
-    const r = await runTs('const keep: unknown[] = [];\nwhile (true) keep.push(new Array(100_000).fill({ x: Math.random() }));', { memoryMb: 32, timeoutMs: 30_000 });
+    const r = await runTs('const keep: unknown[] = [];\nwhile (true) keep.push(new Array(100_000).fill({ x: Math.random() }));', {
+      memoryMb: 32,
+      timeoutMs: 30_000,
+    });
     expect(r.error?.kind).toBe('worker-exit');
     expect(r.error?.message).toMatch(/heap out of memory/);
     const next = await runTs('return 1;', { memoryMb: 32 });

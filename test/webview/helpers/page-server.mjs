@@ -8,7 +8,14 @@ import { fixtureText } from '../fixtures/run-results.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..', '..');
 const roots = { '/dist/webview/': path.join(repo, 'dist', 'webview'), '/page/': path.join(here, '..', 'page') };
-const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.json': 'application/json', '.map': 'application/json' };
+const TYPES = {
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.html': 'text/html',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
 
 export async function startPageServer() {
   const routes = new Map();

@@ -162,7 +162,12 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     expect(await first.getAttribute('data-differences')).toContain('args');
     expect(await first.locator('.ptc-diff-mark').count()).toBeGreaterThan(0);
     // the calls before it agree
-    expect(await page.locator('.ptc-diff-calls tbody tr[data-row]').evaluateAll((rows) => rows.map((r) => r.className.split(' ')[0]))).toEqual(['ptc-diff-same', 'ptc-diff-same', 'ptc-diff-changed', 'ptc-diff-same']);
+    expect(await page.locator('.ptc-diff-calls tbody tr[data-row]').evaluateAll((rows) => rows.map((r) => r.className.split(' ')[0]))).toEqual([
+      'ptc-diff-same',
+      'ptc-diff-same',
+      'ptc-diff-changed',
+      'ptc-diff-same',
+    ]);
     expect(await page.locator('[data-section="diff-logs"] .ptc-section-meta').textContent()).toBe('1 line differ');
     expect(await page.locator('[data-section="diff-value"] .ptc-diff-note').textContent()).toBe('cell 1 · run 4 · replay returned no value (it failed).');
     await page.getByRole('button', { name: 'Jump to it' }).click();
@@ -218,7 +223,12 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
 
   test('a cassette file shows its recorded calls, says it has no model text, and diffs against the run that recorded it', async () => {
     const page = await openInspector();
-    const cell: InspectorRun = { id: 'run-cities', label: 'cell 1 · run 1 · mock', source: 'cell', payload: { result: recorded.result, language: 'typescript', cellId: 'cell-1' } };
+    const cell: InspectorRun = {
+      id: 'run-cities',
+      label: 'cell 1 · run 1 · mock',
+      source: 'cell',
+      payload: { result: recorded.result, language: 'typescript', cellId: 'cell-1' },
+    };
     const tape = cassetteRun({ id: 'cassette-cities', label: 'cities.cassette.json', calls: recorded.calls, language: 'typescript' });
     await send(page, { type: 'load', runs: [cell] });
     await send(page, { type: 'add-run', run: tape, select: true });

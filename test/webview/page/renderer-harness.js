@@ -9,7 +9,9 @@ let state;
 const context = {
   workspace: { isTrusted: params.get('trusted') !== '0' },
   getState: () => state,
-  setState: (value) => { state = value; },
+  setState: (value) => {
+    state = value;
+  },
   getRenderer: async () => undefined,
 };
 if (messaging) {
@@ -57,11 +59,13 @@ function elementFor(id) {
 
 // resolves after the frame that follows the render has been produced (rAF, then a task after it)
 function afterPaint() {
-  return new Promise((resolve) => requestAnimationFrame(() => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(null);
-  }));
+  return new Promise((resolve) =>
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    }),
+  );
 }
 
 window.harness = {

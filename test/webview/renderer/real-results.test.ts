@@ -23,15 +23,34 @@ interface Program {
 }
 
 const PROGRAMS: Record<string, Program> = {
-  cities: { file: 'cities.ts', source: "const names = ['Paris', 'Lyon', 'Atlantis'];\nconst settled = await Promise.allSettled(names.map((name) => tools.lookupCity({ name })));\nconsole.log(`found ${settled.filter((s) => s.status === 'fulfilled').length}`);\nreturn settled.map((s) => s.status);" },
-  parallel: { file: 'parallel.ts', source: "const sums = await Promise.all(Array.from({ length: 12 }, (_, i) => tools.add({ a: i, b: 1 })));\nconsole.error('warn: twelve calls');\nreturn sums;" },
-  binding: { file: 'binding.ts', source: "console.log('looking up');\nconst paris = await tools.lookupCity({ name: 'Paris' });\nconst nowhere = await tools.lookupCity({ name: 'Atlantis' });\nreturn { paris, nowhere };" },
-  exception: { file: 'exception.ts', source: "console.log('about to fail');\nconst user = { manager: null as null | { name: string } };\nreturn user.manager!.name.toUpperCase();" },
+  cities: {
+    file: 'cities.ts',
+    source:
+      "const names = ['Paris', 'Lyon', 'Atlantis'];\nconst settled = await Promise.allSettled(names.map((name) => tools.lookupCity({ name })));\nconsole.log(`found ${settled.filter((s) => s.status === 'fulfilled').length}`);\nreturn settled.map((s) => s.status);",
+  },
+  parallel: {
+    file: 'parallel.ts',
+    source:
+      "const sums = await Promise.all(Array.from({ length: 12 }, (_, i) => tools.add({ a: i, b: 1 })));\nconsole.error('warn: twelve calls');\nreturn sums;",
+  },
+  binding: {
+    file: 'binding.ts',
+    source:
+      "console.log('looking up');\nconst paris = await tools.lookupCity({ name: 'Paris' });\nconst nowhere = await tools.lookupCity({ name: 'Atlantis' });\nreturn { paris, nowhere };",
+  },
+  exception: {
+    file: 'exception.ts',
+    source: "console.log('about to fail');\nconst user = { manager: null as null | { name: string } };\nreturn user.manager!.name.toUpperCase();",
+  },
   timeout: { file: 'timeout.ts', source: "console.log('spinning');\nfor (;;) {}", args: ['--timeout-ms', '1500'] },
   'output-limit': { file: 'big.ts', source: "for (let i = 0; ; i++) console.log('line', i, '#'.repeat(60));", args: ['--max-output-bytes', '4096'] },
   exit: { file: 'exit.ts', source: "console.log('bye');\nprocess.exit(7);" },
   'invalid-output': { file: 'invalid.ts', source: 'return { a: undefined };' },
-  python: { file: 'cities.py', source: "import asyncio\nnames = ['Paris', 'Atlantis']\nres = await asyncio.gather(*(tools.lookupCity({'name': n}) for n in names), return_exceptions=True)\nprint('looked up', len(res))\nreturn [r if isinstance(r, dict) else str(r) for r in res]" },
+  python: {
+    file: 'cities.py',
+    source:
+      "import asyncio\nnames = ['Paris', 'Atlantis']\nres = await asyncio.gather(*(tools.lookupCity({'name': n}) for n in names), return_exceptions=True)\nprint('looked up', len(res))\nreturn [r if isinstance(r, dict) else str(r) for r in res]",
+  },
   'python-exception': { file: 'boom.py', source: "print('start')\nvalues = []\ntotal = sum(values) / len(values)\nreturn total" },
 };
 
@@ -69,7 +88,7 @@ async function show(name: string): Promise<(selector: string) => ReturnType<Page
 describe.skipIf(!gate.usable)(gate.title('renderer on real runtime results'), () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'ptc-webview-real-'));
-    [server, chrome] = await Promise.all([startPageServer(), launchChromium(), runAll()]) as [PageServer, LaunchedChromium, void];
+    [server, chrome] = (await Promise.all([startPageServer(), launchChromium(), runAll()])) as [PageServer, LaunchedChromium, void];
     page = await chrome.context.newPage();
     await page.goto(`${server.origin}/page/renderer.html`);
     await page.waitForSelector('body[data-ready="true"]');

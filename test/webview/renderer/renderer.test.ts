@@ -82,17 +82,25 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     expect(caret.slice(caret.indexOf('│ ') + 2)).toBe(`${' '.repeat(15)}^`);
     expect(await page.locator(out('failure-exception', '.ptc-stack li')).allTextContents()).toEqual(['at program.ts:4:16']);
     expect(await page.locator(out('failure-exception', '.ptc-stack-wrap')).textContent()).toContain('2 runtime frames hidden');
-    expect(await page.locator(out('failure-exception', '.ptc-failure-message')).textContent()).toBe("TypeError: Cannot read properties of null (reading 'name')");
+    expect(await page.locator(out('failure-exception', '.ptc-failure-message')).textContent()).toBe(
+      "TypeError: Cannot read properties of null (reading 'name')",
+    );
   });
 
   test('a timeout names the deadline, output-limit says where output was cut, a missing sandbox lists what it left open', async () => {
     await render('failure-timeout');
     expect(await page.locator(out('failure-timeout', '.ptc-failure-head')).textContent()).toContain('ran past its 1500 ms deadline');
     await render('failure-output-limit');
-    expect(await page.locator(out('failure-output-limit', '.ptc-truncated')).textContent()).toBe('⚠ Output truncated at 4096 bytes: later output was not captured.');
-    expect(await page.locator(out('failure-output-limit', '[data-section="printed-output"] .ptc-section-meta')).textContent()).toContain('output truncated at 4096 bytes');
+    expect(await page.locator(out('failure-output-limit', '.ptc-truncated')).textContent()).toBe(
+      '⚠ Output truncated at 4096 bytes: later output was not captured.',
+    );
+    expect(await page.locator(out('failure-output-limit', '[data-section="printed-output"] .ptc-section-meta')).textContent()).toContain(
+      'output truncated at 4096 bytes',
+    );
     await render('failure-sandbox-unavailable');
-    expect(await page.locator(out('failure-sandbox-unavailable', '.ptc-sandbox-missing')).textContent()).toBe(' — not enforced: network is reachable; filesystem is writable; child processes can be started');
+    expect(await page.locator(out('failure-sandbox-unavailable', '.ptc-sandbox-missing')).textContent()).toBe(
+      ' — not enforced: network is reachable; filesystem is writable; child processes can be started',
+    );
     expect(await page.locator(out('failure-sandbox-unavailable', '.ptc-enforcement')).textContent()).toBe('none');
   });
 
@@ -125,7 +133,10 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     const calls = fixturePayload('timeline-300').result.calls;
     expect(await page.locator(out('timeline-300', '.ptc-bar.ptc-bar-failed')).count()).toBe(calls.filter((c) => !c.ok).length);
     expect(await page.locator(out('timeline-300', '.ptc-bar.ptc-bar-replayed')).count()).toBe(calls.filter((c) => c.replayed === true).length);
-    expect(await page.locator(out('timeline-300', '.ptc-bar.ptc-bar-diverged')).evaluateAll((els) => els.map((e) => e.getAttribute('data-call-id')))).toEqual(['142', '143']);
+    expect(await page.locator(out('timeline-300', '.ptc-bar.ptc-bar-diverged')).evaluateAll((els) => els.map((e) => e.getAttribute('data-call-id')))).toEqual([
+      '142',
+      '143',
+    ]);
     expect(await page.locator(out('timeline-300', '.ptc-bar.ptc-bar-schema')).count()).toBe(1);
     expect(await page.locator(out('timeline-300', '.ptc-replay-summary')).textContent()).toBe('replay: 298 matched · 2 diverged · 2 unused');
   });
@@ -157,7 +168,9 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     expect((await track.boundingBox())!.width).toBeCloseTo(before * 4, 0);
     await expect.poll(() => narrow.count()).toBeLessThan(narrowBefore);
     // a label shows exactly on the bars at least 44 px wide
-    const mismatched = await page.locator(out('timeline-300', '.ptc-bar')).evaluateAll((bars) => bars.filter((b) => (b.textContent === '') !== b.getBoundingClientRect().width < 44).length);
+    const mismatched = await page
+      .locator(out('timeline-300', '.ptc-bar'))
+      .evaluateAll((bars) => bars.filter((b) => (b.textContent === '') !== b.getBoundingClientRect().width < 44).length);
     expect(mismatched).toBe(0);
     await page.locator(out('timeline-300', 'button[aria-label="Fit to width"]')).click();
     expect((await track.boundingBox())!.width).toBeCloseTo(before, 0);
@@ -197,9 +210,18 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     await render('array-50000');
     expect(await page.locator(out('array-50000', '[data-section="return-value"] .ptc-section-meta')).textContent()).toBe('array(50\u202f000)');
     const ranges = page.locator(out('array-50000', '.ptc-range'));
-    expect(await ranges.allTextContents()).toEqual(['[0 … 9\u202f999]', '[10\u202f000 … 19\u202f999]', '[20\u202f000 … 29\u202f999]', '[30\u202f000 … 39\u202f999]', '[40\u202f000 … 49\u202f999]']);
+    expect(await ranges.allTextContents()).toEqual([
+      '[0 … 9\u202f999]',
+      '[10\u202f000 … 19\u202f999]',
+      '[20\u202f000 … 29\u202f999]',
+      '[30\u202f000 … 39\u202f999]',
+      '[40\u202f000 … 49\u202f999]',
+    ]);
     await ranges.nth(1).click();
-    await page.locator(out('array-50000', '.ptc-range')).filter({ hasText: /^\[10\u202f100 … / }).click();
+    await page
+      .locator(out('array-50000', '.ptc-range'))
+      .filter({ hasText: /^\[10\u202f100 … / })
+      .click();
     const keys = await page.locator(out('array-50000', '.ptc-key')).allTextContents();
     expect(keys).toContain('10100');
     expect(keys).toContain('10199');
@@ -219,7 +241,9 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
   });
 
   test('hostile strings stay text: no elements or scripts from program data, markers for controls, RTL isolated', async () => {
-    await page.evaluate(() => { (window as unknown as { __htmlWrites: string[] }).__htmlWrites.length = 0; });
+    await page.evaluate(() => {
+      (window as unknown as { __htmlWrites: string[] }).__htmlWrites.length = 0;
+    });
     await render('hostile');
     const root = await page.evaluate(() => {
       const shadow = document.querySelector('#hostile')!.shadowRoot!;
@@ -240,7 +264,9 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     expect(await entries.nth(4).textContent()).toBe(HOSTILE.emoji);
     expect(await entries.nth(5).textContent()).toBe('before␀after');
     expect(await entries.nth(6).textContent()).toBe('␛[31mred␛[0m');
-    expect(await page.locator(out('hostile', '.ptc-frame-target .ptc-frame-text')).textContent()).toBe(`throw new Error("${HOSTILE.closeDiv.replace(/"/g, '\\"')}");`);
+    expect(await page.locator(out('hostile', '.ptc-frame-target .ptc-frame-text')).textContent()).toBe(
+      `throw new Error("${HOSTILE.closeDiv.replace(/"/g, '\\"')}");`,
+    );
     // bar labels are set by a ResizeObserver before the first paint, so wait for that frame
     await expect.poll(() => page.locator(out('hostile', '.ptc-bar')).textContent()).toBe(`tools[${JSON.stringify(HOSTILE.closeDiv)}]`);
     expect(await page.locator(out('hostile', '.ptc-tree .ptc-key')).first().textContent()).toBe(JSON.stringify(HOSTILE.script));
@@ -253,13 +279,32 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     const seen: string[] = [];
     for (let i = 0; i < 24; i += 1) {
       await page.keyboard.press('Tab');
-      seen.push(await page.evaluate(() => {
-        const a = document.querySelector('#success')?.shadowRoot?.activeElement;
-        if (a === null || a === undefined) return 'outside';
-        return a.getAttribute('data-action') ?? a.getAttribute('role') ?? (a.closest('[data-section]')?.getAttribute('data-section') ?? '') + ':' + a.className.split(' ')[0];
-      }));
+      seen.push(
+        await page.evaluate(() => {
+          const a = document.querySelector('#success')?.shadowRoot?.activeElement;
+          if (a === null || a === undefined) return 'outside';
+          return (
+            a.getAttribute('data-action') ??
+            a.getAttribute('role') ??
+            (a.closest('[data-section]')?.getAttribute('data-section') ?? '') + ':' + a.className.split(' ')[0]
+          );
+        }),
+      );
     }
-    for (const expected of ['open-inspector', 'rerun', 'record', 'replay', 'printed-output:ptc-section-toggle', 'printed-output:ptc-button', 'list', 'return-value:ptc-section-toggle', 'treeitem', 'timeline:ptc-section-toggle', 'timeline:ptc-bar', 'footer:ptc-section-toggle']) {
+    for (const expected of [
+      'open-inspector',
+      'rerun',
+      'record',
+      'replay',
+      'printed-output:ptc-section-toggle',
+      'printed-output:ptc-button',
+      'list',
+      'return-value:ptc-section-toggle',
+      'treeitem',
+      'timeline:ptc-section-toggle',
+      'timeline:ptc-bar',
+      'footer:ptc-section-toggle',
+    ]) {
       expect(seen).toContain(expected);
     }
     const toggle = page.locator(out('success', '[data-section="printed-output"] .ptc-section-toggle'));
@@ -334,15 +379,16 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
   test('disposeOutputItem releases every listener: detached controls no longer post, select or toggle', async () => {
     await render('binding-failure', 'disposable');
     type Kept = Record<'rerun' | 'replay' | 'bar1' | 'bar2' | 'details' | 'toggle', HTMLElement>;
-    const probe = () => page.evaluate(() => {
-      const kept = (window as unknown as { __kept: Kept }).__kept;
-      return {
-        posted: window.harness.posted.length,
-        detailsCall: kept.details.querySelector('.ptc-call')?.getAttribute('data-call-id') ?? null,
-        expanded: kept.toggle.getAttribute('aria-expanded'),
-        replayDisabled: (kept.replay as HTMLButtonElement).disabled,
-      };
-    });
+    const probe = () =>
+      page.evaluate(() => {
+        const kept = (window as unknown as { __kept: Kept }).__kept;
+        return {
+          posted: window.harness.posted.length,
+          detailsCall: kept.details.querySelector('.ptc-call')?.getAttribute('data-call-id') ?? null,
+          expanded: kept.toggle.getAttribute('aria-expanded'),
+          replayDisabled: (kept.replay as HTMLButtonElement).disabled,
+        };
+      });
     await page.evaluate(() => {
       const shadow = document.querySelector('#disposable')!.shadowRoot!;
       const q = (s: string) => shadow.querySelector(s) as HTMLElement;
@@ -382,13 +428,20 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
 
   test('themes change the colours (light, dark, high contrast) and every fixture is screenshotted in each', async () => {
     await page.evaluate(() => window.harness.clear());
-    const names = fixtureNames().filter((n) => n !== 'logs-1mb' && n !== 'array-50000' && n !== 'deep-5000').concat(['logs-1mb']);
+    const names = fixtureNames()
+      .filter((n) => n !== 'logs-1mb' && n !== 'array-50000' && n !== 'deep-5000')
+      .concat(['logs-1mb']);
     for (const name of names) await render(name);
     await expect.poll(() => page.locator('#logs-1mb .ptc-logs').getAttribute('data-complete'), { timeout: 60_000 }).toBe('true');
     const colours: string[] = [];
     for (const theme of THEMES) {
       await page.evaluate((t) => window.harness.setTheme(t), theme);
-      colours.push(await page.locator(out('success', '.ptc-section-title')).first().evaluate((e) => getComputedStyle(e).color));
+      colours.push(
+        await page
+          .locator(out('success', '.ptc-section-title'))
+          .first()
+          .evaluate((e) => getComputedStyle(e).color),
+      );
       for (const name of names) await page.locator(`#${name}`).screenshot({ path: path.join(SHOTS, `renderer-${name}-${theme}.png`) });
     }
     expect(colours).toEqual(['rgb(59, 59, 59)', 'rgb(204, 204, 204)', 'rgb(255, 255, 255)']);

@@ -13,18 +13,82 @@ describe('failure explanations', () => {
 
   // messages exactly as runtime/ writes them (see runtime/typescript/node-backend.ts, runtime/output/ledger.ts)
   test.each([
-    ['a timeout names the deadline from the payload', { kind: 'timeout', message: 'x' }, { timeoutMs: 1500 }, 'the program ran past its 1500 ms deadline and was stopped'],
-    ['a timeout reads the deadline from the runtime message', { kind: 'timeout', message: 'execution deadline reached (1500ms)' }, {}, 'the program ran past its 1500 ms deadline and was stopped'],
-    ['an exit names the code', { kind: 'worker-exit', message: 'Node process exited before completing (code 7)' }, {}, 'the process running the program exited with code 7 before it finished'],
-    ['a kill names the signal', { kind: 'worker-exit', message: 'Node process exited before completing (signal SIGKILL)' }, {}, 'the process running the program was killed by SIGKILL before it finished'],
-    ['an out-of-memory death says so', { kind: 'worker-exit', message: 'Node process exited before completing (signal SIGABRT): JavaScript heap out of memory' }, {}, 'the process running the program ran out of memory and died before it finished'],
-    ['the output cap is named', { kind: 'output-limit', message: 'outer output exceeded 65536 bytes' }, {}, 'the printed output plus the return value went over the 65536-byte output cap (64 KiB); output was cut and the value dropped'],
-    ['a non-JSON value names the path', { kind: 'invalid-output', message: 'program completion must be lossless JSON: $.a is undefined' }, {}, 'the program returned something that is not plain JSON (undefined, a function, NaN, a cycle…): at $.a it is undefined'],
-    ['a cancellation says when', { kind: 'abort', message: 'the run was cancelled' }, { durationMs: 212 }, 'the run was cancelled after 212 ms, before the program finished'],
-    ['an exception names the error and line', { kind: 'exception', message: "TypeError: Cannot read properties of null (reading 'name')\n    at program.ts:3:22", location: { line: 3, column: 22 } }, {}, 'the program threw a TypeError at line 3 and did not return'],
-    ['a Python exception is named from the last traceback line', { kind: 'exception', message: 'Traceback (most recent call last):\n  File "<program>", line 3, in main\nZeroDivisionError: division by zero', location: { line: 3 } }, {}, 'the program threw a ZeroDivisionError at line 3 and did not return'],
-    ['a syntax error is a parse failure', { kind: 'exception', message: 'SyntaxError: Unexpected token', location: { line: 2 } }, {}, 'the program could not be parsed (SyntaxError at line 2)'],
-    ['an uncaught binding failure names the call', { kind: 'exception', message: 'ToolCallError: no such city: Atlantis' }, { failingCall: 'tools.lookupCity' }, 'the binding call tools.lookupCity failed and the program did not catch the error'],
+    [
+      'a timeout names the deadline from the payload',
+      { kind: 'timeout', message: 'x' },
+      { timeoutMs: 1500 },
+      'the program ran past its 1500 ms deadline and was stopped',
+    ],
+    [
+      'a timeout reads the deadline from the runtime message',
+      { kind: 'timeout', message: 'execution deadline reached (1500ms)' },
+      {},
+      'the program ran past its 1500 ms deadline and was stopped',
+    ],
+    [
+      'an exit names the code',
+      { kind: 'worker-exit', message: 'Node process exited before completing (code 7)' },
+      {},
+      'the process running the program exited with code 7 before it finished',
+    ],
+    [
+      'a kill names the signal',
+      { kind: 'worker-exit', message: 'Node process exited before completing (signal SIGKILL)' },
+      {},
+      'the process running the program was killed by SIGKILL before it finished',
+    ],
+    [
+      'an out-of-memory death says so',
+      { kind: 'worker-exit', message: 'Node process exited before completing (signal SIGABRT): JavaScript heap out of memory' },
+      {},
+      'the process running the program ran out of memory and died before it finished',
+    ],
+    [
+      'the output cap is named',
+      { kind: 'output-limit', message: 'outer output exceeded 65536 bytes' },
+      {},
+      'the printed output plus the return value went over the 65536-byte output cap (64 KiB); output was cut and the value dropped',
+    ],
+    [
+      'a non-JSON value names the path',
+      { kind: 'invalid-output', message: 'program completion must be lossless JSON: $.a is undefined' },
+      {},
+      'the program returned something that is not plain JSON (undefined, a function, NaN, a cycle…): at $.a it is undefined',
+    ],
+    [
+      'a cancellation says when',
+      { kind: 'abort', message: 'the run was cancelled' },
+      { durationMs: 212 },
+      'the run was cancelled after 212 ms, before the program finished',
+    ],
+    [
+      'an exception names the error and line',
+      { kind: 'exception', message: "TypeError: Cannot read properties of null (reading 'name')\n    at program.ts:3:22", location: { line: 3, column: 22 } },
+      {},
+      'the program threw a TypeError at line 3 and did not return',
+    ],
+    [
+      'a Python exception is named from the last traceback line',
+      {
+        kind: 'exception',
+        message: 'Traceback (most recent call last):\n  File "<program>", line 3, in main\nZeroDivisionError: division by zero',
+        location: { line: 3 },
+      },
+      {},
+      'the program threw a ZeroDivisionError at line 3 and did not return',
+    ],
+    [
+      'a syntax error is a parse failure',
+      { kind: 'exception', message: 'SyntaxError: Unexpected token', location: { line: 2 } },
+      {},
+      'the program could not be parsed (SyntaxError at line 2)',
+    ],
+    [
+      'an uncaught binding failure names the call',
+      { kind: 'exception', message: 'ToolCallError: no such city: Atlantis' },
+      { failingCall: 'tools.lookupCity' },
+      'the binding call tools.lookupCity failed and the program did not catch the error',
+    ],
   ] as const)('%s', (_name, failure, options, expected) => {
     expect(explainFailure(failure, options)).toBe(expected);
   });

@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { diffLines, firstDifference } from '../../../webview/shared/line-diff.js';
 
-const ops = (left: string[], right: string[]): string => diffLines(left, right).map((r) => r.op[0]).join('');
+const ops = (left: string[], right: string[]): string =>
+  diffLines(left, right)
+    .map((r) => r.op[0])
+    .join('');
 
 describe('diffLines', () => {
   test('identical input is all same rows', () => {

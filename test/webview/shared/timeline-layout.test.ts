@@ -3,7 +3,16 @@ import type { CallRecord } from '../../../runtime/protocol/run-result.js';
 import { layoutTimeline, niceTicks } from '../../../webview/shared/timeline-layout.js';
 import { fixturePayload } from '../fixtures/run-results.mjs';
 
-const call = (id: number, startedAtMs: number, durationMs: number): CallRecord => ({ id, global: 'tools', name: 'x', args: null, ok: true, value: null, startedAtMs, durationMs });
+const call = (id: number, startedAtMs: number, durationMs: number): CallRecord => ({
+  id,
+  global: 'tools',
+  name: 'x',
+  args: null,
+  ok: true,
+  value: null,
+  startedAtMs,
+  durationMs,
+});
 
 describe('layoutTimeline', () => {
   test('sequential calls share one lane; overlapping calls get their own', () => {
