@@ -1,6 +1,6 @@
 """Entry of the fresh CPython process that runs one model program (staged per run by the host).
 
-Lifecycle on fd 3: read `boot` -> confine (mount namespace root, seccomp) -> preload -> send `boot-ack` ->
+Lifecycle on fd 3: read `boot` -> install the host's seccomp filters -> preload -> send `boot-ack` ->
 read `run` -> apply limits, streams, bindings -> run the program under asyncio -> send one `done` -> exit.
 A spare process stops after `boot-ack` until the host has a program for it.
 Every runner internal the program could rebind is captured in a closure before the program runs.
@@ -33,39 +33,29 @@ def _boot(channel):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     except (ImportError, ValueError, OSError):
         pass
-    confine = boot.get("confine") if type(boot.get("confine")) is dict else {}
     packages = boot.get("sitePackages")
     site_packages = [p for p in packages if type(p) is str] if type(packages) is list else []
     # -S skips site (its .pth hooks cost tens of milliseconds); installed packages stay importable
     sys.path.extend(p for p in site_packages if p not in sys.path)
-    applied = {"filesystem": False, "childProcess": False}
-    problems = []
-    if confine.get("filesystem") or confine.get("childProcess"):
+    filters = boot.get("filters")
+    filters = [f for f in filters if type(f) is str] if type(filters) is list else []
+    confined = False
+    problem = None
+    if filters:
         try:
+            import binascii
+
             import ptc_sandbox
-        except Exception as error:  # ctypes missing in a minimal build
-            ptc_sandbox = None
-            problems.append("confinement unavailable: %s" % error)
-        if ptc_sandbox is not None and confine.get("filesystem"):
-            try:
-                ptc_sandbox.confine_filesystem(boot["root"], boot["tmpdir"], [RUNNER_DIR] + site_packages)
-                applied["filesystem"] = True
-            except Exception as error:
-                problems.append("filesystem: %s" % error)
-        if ptc_sandbox is not None and confine.get("childProcess"):
-            try:
-                ptc_sandbox.confine_processes()
-                applied["childProcess"] = True
-            except Exception as error:
-                problems.append("child processes: %s" % error)
+
+            ptc_sandbox.install([binascii.a2b_base64(f) for f in filters])
+            confined = True
+        except Exception as error:  # ctypes missing in a minimal build, or the kernel refused
+            problem = "seccomp: %s" % error
     from ptc_json import escape_string
 
-    fields = {
-        "filesystem": "true" if applied["filesystem"] else "false",
-        "childProcess": "true" if applied["childProcess"] else "false",
-    }
-    if problems:
-        fields["error"] = escape_string("; ".join(problems))
+    fields = {"confined": "true" if confined else "false"}
+    if problem is not None:
+        fields["error"] = escape_string(problem)
     return boot, fields
 
 

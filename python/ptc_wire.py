@@ -14,7 +14,7 @@ CONTROL_FD = 3
 
 # message type -> field names (required and optional together), for the TS <-> Python mirror test
 HOST_FRAMES = {
-    "boot": ("type", "confine", "tmpdir", "root", "sitePackages", "preload"),
+    "boot": ("type", "filters", "tmpdir", "sitePackages", "preload"),
     "run": (
         "type", "program", "namespaces", "maxOutputBytes", "maxPendingCalls", "cpuSeconds",
         "addressSpaceBytes", "cwd", "deterministic",
@@ -22,7 +22,7 @@ HOST_FRAMES = {
     "reply": ("type", "id", "ok", "value", "message"),
 }
 CHILD_FRAMES = {
-    "boot-ack": ("type", "filesystem", "childProcess", "error"),
+    "boot-ack": ("type", "confined", "error"),
     "log": ("type", "stream", "text"),
     "call": ("type", "id", "global", "name", "args"),
     "done": ("type", "value", "error"),

@@ -46,6 +46,8 @@ export interface CodeRunRequest {
   timeoutMs?: number;
   maxOutputBytes?: number;
   memoryMb?: number;
+  // size of the sandbox's tmpfs /tmp (the program's temp dir and working directory)
+  tmpMb?: number;
   cwd?: string;
   sandbox?: SandboxLevel;
   signal?: AbortSignal;
@@ -63,6 +65,7 @@ export interface CodeRunSpec {
   timeoutMs: number;
   maxOutputBytes: number;
   memoryMb: number;
+  tmpMb: number;
   cwd: string;
   sandbox: SandboxLevel;
   signal: AbortSignal | undefined;
@@ -81,7 +84,7 @@ export interface RuntimeOptions {
   // starting a process, and a replacement starts in the background; the first run of new settings is cold.
   // Worth 1 for interactive hosts (the extension, `ptc notebook`); a one-shot `ptc run` should leave it at 0.
   spares?: number;
-  defaults?: Partial<Pick<CodeRunSpec, 'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'sandbox' | 'maxPendingCalls'>>;
+  defaults?: Partial<Pick<CodeRunSpec, 'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'tmpMb' | 'sandbox' | 'maxPendingCalls'>>;
 }
 
 export interface Runtime {

@@ -6,7 +6,8 @@ import { resolveRequest } from './contract/resolve.js';
 import { failedBeforeSpawn } from './engine/early-results.js';
 import type { RunResult } from './protocol/run-result.js';
 import { unconfinedReport } from './sandbox/plan.js';
-import { sandboxCapabilities } from './sandbox/probe.js';
+import { sandboxHost } from './sandbox/probe.js';
+import { provenNodeLayers } from './typescript/node-sandbox.js';
 import { SparePool } from './engine/spare-pool.js';
 import { runNodeProgram, warmNodeSpare, type NodeBackendDeps } from './typescript/node-backend.js';
 import type { NodeChildProcess } from './typescript/node-child-process.js';
@@ -24,29 +25,34 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   let disposed = false;
   const active = new Set<AbortController>();
   const running = new Set<Promise<RunResult>>();
-  let nodeLookup: NodeLookup | undefined;
+  let nodeLookup: Promise<NodeLookup> | undefined;
   // validated here so a bad count is a misuse at creation, not at the first run
   const nodeSpares = new SparePool<NodeChildProcess>(options.spares ?? 0);
   const pythonSpares = new SparePool<PythonChildProcess>(options.spares ?? 0);
-  const pythonDeps = (): PythonBackendDeps => ({ caps: sandboxCapabilities(), pythonPath: options.pythonPath, spares: pythonSpares });
+  const pythonDeps = async (): Promise<PythonBackendDeps> => ({ host: await sandboxHost(), pythonPath: options.pythonPath, spares: pythonSpares });
 
   const resolve = (request: CodeRunRequest): CodeRunSpec => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
     return resolveRequest(request, options);
   };
 
-  const nodeDeps = (): NodeBackendDeps | string => {
+  // the sandbox proof runs only for runs that use it: 'off' needs no proof of layers it will not use
+  const nodeDeps = async (spec: CodeRunSpec): Promise<NodeBackendDeps | string> => {
     nodeLookup ??= probeNode(options.nodePath ?? process.execPath);
+    const lookup = await nodeLookup;
     const bootstrapPath = locateAsset('runtime/node-child.cjs');
-    if (!nodeLookup.ok) return nodeLookup.message;
+    if (!lookup.ok) return lookup.message;
     if (bootstrapPath === undefined) return 'the Node child bootstrap (runtime/node-child.cjs) is missing: run `npm run build`';
-    return { node: nodeLookup.node, bootstrapPath, caps: sandboxCapabilities(), spares: nodeSpares };
+    const host = await sandboxHost();
+    const layers =
+      spec.sandbox === 'off' ? { os: undefined, osProblem: undefined, runtime: undefined } : await provenNodeLayers(lookup.node, bootstrapPath, host);
+    return { node: lookup.node, bootstrapPath, host, layers, spares: nodeSpares };
   };
 
   const execute = async (spec: CodeRunSpec, signal: AbortSignal): Promise<RunResult> => {
     const scoped: CodeRunSpec = { ...spec, signal };
-    if (spec.language === 'python') return runPythonProgram(scoped, pythonDeps());
-    const deps = nodeDeps();
+    if (spec.language === 'python') return runPythonProgram(scoped, await pythonDeps());
+    const deps = await nodeDeps(spec);
     if (typeof deps === 'string') return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: deps });
     return runNodeProgram(scoped, deps);
   };
@@ -54,8 +60,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const warm = async (spec: CodeRunSpec): Promise<boolean> => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
     if (spec === null || typeof spec !== 'object' || spec.resolved !== true) throw new RuntimeMisuseError('warm() takes the spec returned by resolve()');
-    if (spec.language === 'python') return warmPythonSpare(spec, pythonDeps());
-    const deps = nodeDeps();
+    if (spec.language === 'python') return warmPythonSpare(spec, await pythonDeps());
+    const deps = await nodeDeps(spec);
     return typeof deps === 'string' ? false : warmNodeSpare(spec, deps);
   };
 

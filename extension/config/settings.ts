@@ -29,6 +29,7 @@ export const SETTINGS = {
     default: LIMITS.maxOutputBytes.default,
     scope: 'resource',
   }),
+  'limits.tmpMb': spec({ schema: intIn(LIMITS.tmpMb.min, LIMITS.tmpMb.max), default: LIMITS.tmpMb.default, scope: 'resource' }),
   'limits.memoryMb': spec({ schema: intIn(LIMITS.memoryMb.min, LIMITS.memoryMb.max), default: LIMITS.memoryMb.default, scope: 'resource' }),
   sandbox: spec({ schema: z.enum(['required', 'best-effort', 'off']), default: 'best-effort', scope: 'machine-overridable', restricted: true }),
   defaultMode: spec({ schema: z.enum(['mock', 'live']), default: 'mock', scope: 'resource' }),

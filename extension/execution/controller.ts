@@ -122,6 +122,7 @@ export class PtcNotebookController implements vscode.Disposable {
           timeoutMs: config['limits.timeoutMs'],
           maxOutputBytes: config['limits.maxOutputBytes'],
           memoryMb: config['limits.memoryMb'],
+          tmpMb: config['limits.tmpMb'],
           sandbox: config.sandbox,
         },
         trusted: vscode.workspace.isTrusted,

@@ -11,6 +11,7 @@ export interface RunFlags {
   timeoutMs: number | undefined;
   maxOutputBytes: number | undefined;
   memoryMb: number | undefined;
+  tmpMb: number | undefined;
   sandbox: SandboxLevel | undefined;
   json: boolean;
   record: string | undefined;
@@ -49,6 +50,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
         'timeout-ms': { type: 'string' },
         'max-output-bytes': { type: 'string' },
         'memory-mb': { type: 'string' },
+        'tmp-mb': { type: 'string' },
         sandbox: { type: 'string' },
         json: { type: 'boolean' },
         record: { type: 'string' },
@@ -72,6 +74,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     timeoutMs: integer('timeout-ms', values['timeout-ms']),
     maxOutputBytes: integer('max-output-bytes', values['max-output-bytes']),
     memoryMb: integer('memory-mb', values['memory-mb']),
+    tmpMb: integer('tmp-mb', values['tmp-mb']),
     sandbox: oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const),
     json: values.json === true,
     record: values.record,

@@ -3,6 +3,8 @@ export const LIMITS = {
   timeoutMs: { default: 120_000, max: 600_000 },
   maxOutputBytes: { default: 64 * 1024 * 1024, min: 4, max: 1024 * 1024 * 1024 },
   memoryMb: { default: 512, min: 16, max: 16_384 },
+  // the sandbox's tmpfs: the program's temp dir and working directory (in memory, gone with the run)
+  tmpMb: { default: 256, min: 1, max: 16_384 },
   maxPendingCalls: { default: 128, min: 1, max: 65_536 },
   // per control frame; the child never needs more than the output cap plus envelope
   maxFrameBytes: 128 * 1024 * 1024,

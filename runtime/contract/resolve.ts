@@ -73,6 +73,7 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
     LIMITS.maxOutputBytes.max,
   );
   const memoryMb = positiveInt('memoryMb', request.memoryMb ?? d.memoryMb ?? LIMITS.memoryMb.default, LIMITS.memoryMb.min, LIMITS.memoryMb.max);
+  const tmpMb = positiveInt('tmpMb', request.tmpMb ?? d.tmpMb ?? LIMITS.tmpMb.default, LIMITS.tmpMb.min, LIMITS.tmpMb.max);
   const maxPendingCalls = positiveInt(
     'maxPendingCalls',
     request.maxPendingCalls ?? d.maxPendingCalls ?? LIMITS.maxPendingCalls.default,
@@ -98,6 +99,7 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
     timeoutMs,
     maxOutputBytes,
     memoryMb,
+    tmpMb,
     cwd: cwdRaw,
     sandbox,
     signal,

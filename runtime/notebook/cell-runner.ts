@@ -26,6 +26,7 @@ export interface RunLimits {
   timeoutMs?: number;
   maxOutputBytes?: number;
   memoryMb?: number;
+  tmpMb?: number;
   sandbox?: SandboxLevel;
 }
 
@@ -188,6 +189,7 @@ function definedLimits(limits: RunLimits): RunLimits {
   if (limits.timeoutMs !== undefined) out.timeoutMs = limits.timeoutMs;
   if (limits.maxOutputBytes !== undefined) out.maxOutputBytes = limits.maxOutputBytes;
   if (limits.memoryMb !== undefined) out.memoryMb = limits.memoryMb;
+  if (limits.tmpMb !== undefined) out.tmpMb = limits.tmpMb;
   if (limits.sandbox !== undefined) out.sandbox = limits.sandbox;
   return out;
 }

@@ -9,8 +9,12 @@ export interface LaunchOptions {
   env: Record<string, string>;
   // number of extra pipe descriptors after stdio (fd 3, 4, …)
   extraPipes: number;
+  // bytes for descriptors after the pipes (fd 3 + extraPipes, …), written once and closed (a seccomp program)
+  feeds?: Buffer[];
   // argv starts a PID namespace whose init takes every descendant with it: no /proc scan needed at kill time
   ownPidNamespace?: boolean;
+  // argv already makes the child die with this process (bubblewrap's --die-with-parent): no setpriv prefix
+  diesWithParent?: boolean;
 }
 
 export interface ExitInfo {
@@ -50,10 +54,11 @@ function parentDeathPrefix(): string[] {
 
 // Spawns a child in its own process group, so the whole group can be killed at settlement.
 export function launchChild(options: LaunchOptions): LaunchedChild {
-  const [command, ...args] = [...parentDeathPrefix(), ...options.argv];
+  const [command, ...args] = [...(options.diesWithParent === true ? [] : parentDeathPrefix()), ...options.argv];
   if (command === undefined) throw new TypeError('launchChild: empty argv');
   const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe'];
-  for (let i = 0; i < options.extraPipes; i++) stdio.push('pipe');
+  const feeds = options.feeds ?? [];
+  for (let i = 0; i < options.extraPipes + feeds.length; i++) stdio.push('pipe');
   let spawnErrorResolve: (error: Error) => void = () => undefined;
   const spawnError = new Promise<Error>((resolve) => (spawnErrorResolve = resolve));
   const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: options.env, stdio, detached: true, windowsHide: true });
@@ -83,11 +88,12 @@ export function launchChild(options: LaunchOptions): LaunchedChild {
     });
   });
   for (const stream of child.stdio) stream?.on('error', () => undefined);
+  feeds.forEach((bytes, i) => (child.stdio[3 + options.extraPipes + i] as Writable | null)?.end(bytes));
   return {
     pid,
     stdout: child.stdout as Readable,
     stderr: child.stderr as Readable,
-    pipes: child.stdio.slice(3) as (Readable & Writable)[],
+    pipes: child.stdio.slice(3, 3 + options.extraPipes) as (Readable & Writable)[],
     closed,
     spawnError,
     killTree,

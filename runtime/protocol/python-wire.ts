@@ -6,18 +6,15 @@ import { z } from 'zod';
 export const PYTHON_CONTROL_FD = 3;
 
 const ErrorClassWire = z.object({ name: z.string(), memberNameProperty: z.string() }).strict();
-const LayersWire = z.object({ filesystem: z.boolean(), childProcess: z.boolean() }).strict();
 
 // Process-level setup, sent before the program is known (so a spare can be booted ahead of time).
 export const PythonBootFrameSchema = z
   .object({
     type: z.literal('boot'),
-    // OS layers the runner must apply before boot-ack
-    confine: LayersWire,
-    // the program's private, writable temp dir
+    // base64 seccomp programs (runtime/sandbox/seccomp.ts) the runner installs on itself before boot-ack, in order
+    filters: z.array(z.string()),
+    // the program's private, writable temp dir (the sandbox's tmpfs /tmp, or a host dir when unconfined)
     tmpdir: z.string(),
-    // empty directory the confined root is assembled on
-    root: z.string(),
     // the interpreter's site-packages directories, appended to sys.path (read-only inside the confined root)
     sitePackages: z.array(z.string()),
     // import asyncio before boot-ack (spares); a cold start imports it only for programs that need it
@@ -54,9 +51,7 @@ const DoneErrorWire = z
   .object({ kind: z.enum(['exception', 'invalid-output', 'output-limit']), message: z.string(), location: LocationWire.optional() })
   .strict();
 
-export const PythonBootAckSchema = z
-  .object({ type: z.literal('boot-ack'), filesystem: z.boolean(), childProcess: z.boolean(), error: z.string().optional() })
-  .strict();
+export const PythonBootAckSchema = z.object({ type: z.literal('boot-ack'), confined: z.boolean(), error: z.string().optional() }).strict();
 
 // The runner may only report failures it observes itself; timeouts, aborts and deaths are host observations.
 export const PythonDoneSchema = z

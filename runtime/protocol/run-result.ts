@@ -45,6 +45,8 @@ export const SandboxReportSchema = z.object({
   childProcess: z.enum(['denied', 'allowed']),
   enforcement: z.enum(['full', 'partial', 'none']),
   mechanisms: z.array(z.string()),
+  // what is not confined and why (with the package to install), when enforcement is not 'full'
+  missing: z.array(z.string()).optional(),
 });
 export type SandboxReport = z.infer<typeof SandboxReportSchema>;
 

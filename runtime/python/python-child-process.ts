@@ -7,19 +7,25 @@ import { LIMITS } from '../contract/limits.js';
 import { decodeLossless } from '../json/lossless.js';
 import { RunChild, type ReadyVerdict } from '../process/run-child.js';
 import { PythonBootAckSchema, type PythonBootFrame } from '../protocol/python-wire.js';
-import { PYTHON_FLAGS, type PythonExecutable } from './python-executable.js';
+import type { PythonExecutable } from './python-executable.js';
 
 export type { ChildHandlers } from '../process/run-child.js';
 
 export interface PythonChildLaunch {
   python: PythonExecutable;
-  // wrapper + shim, prepended to the interpreter's argv
-  prefix: string[];
+  // full argv (wrapper, interpreter, flags, entry) given the staged runner dir
+  argv(runnerDir: string): string[];
   cwd: string;
   viaShim: boolean;
   pidNamespace: boolean;
-  // OS layers the runner applies before boot-ack
-  confine: { filesystem: boolean; childProcess: boolean };
+  diesWithParent: boolean;
+  // base64 seccomp programs the runner installs on itself before boot-ack
+  filters: string[];
+  // the program's temp dir and working directory as it sees them: the sandbox's tmpfs, or (unconfined) host dirs
+  programTmpdir: string | undefined;
+  programCwd: string | undefined;
+  // bytes for descriptors after the control channel (the seccomp program bubblewrap reads from fd 4)
+  feeds: Buffer[];
   // a spare loads everything it may need while idle; a cold start loads only what its program needs
   preload: boolean;
 }
@@ -32,34 +38,44 @@ export const PYTHON_SHIM = ['/bin/sh', '-c', 'exec 9>&2 2>/dev/null; ("$@" 2>&9 
 // One fresh CPython child: staged runner files in a private dir, launched, booted (confined) and then idle until
 // its one run sends `run`. Cold starts and spares take the same path, so a program cannot tell them apart.
 export class PythonChildProcess extends RunChild {
-  // private per-process dir: runner/ (staged runner), tmp/ (the program's temp dir), root/ (confined root mountpoint)
+  // private per-process dir: runner/ (staged runner), tmp/ (the unconfined program's temp dir)
   readonly base: string;
   readonly tmpdir: string;
+  // the working directory the run frame asks for; undefined = the run's requested cwd
+  readonly programCwd: string | undefined;
   readonly #decoder = new LineDecoder(LIMITS.maxFrameBytes);
-  readonly #confine: { filesystem: boolean; childProcess: boolean };
+  readonly #confining: boolean;
 
   // Stages the runner and spawns; throws only if the private dir cannot be created or written.
   constructor(launch: PythonChildLaunch) {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-py-'));
-    const argv = stageRunner(base, launch);
+    const argv = launch.argv(stageRunner(base, launch));
     super({
       runtimeName: 'Python',
       privateDir: base,
       viaShim: launch.viaShim,
-      launch: { argv, cwd: launch.cwd, env: {}, extraPipes: 1, ownPidNamespace: launch.pidNamespace },
+      launch: {
+        argv,
+        cwd: launch.cwd,
+        env: {},
+        extraPipes: 1,
+        feeds: launch.feeds,
+        ownPidNamespace: launch.pidNamespace,
+        diesWithParent: launch.diesWithParent,
+      },
     });
     this.base = base;
-    this.tmpdir = path.join(base, 'tmp');
-    this.#confine = launch.confine;
+    this.tmpdir = launch.programTmpdir ?? path.join(base, 'tmp');
+    this.programCwd = launch.programCwd;
+    this.#confining = launch.filters.length > 0;
     this.#channel.on('data', (chunk: Buffer) =>
       this.#decoder.push(chunk, (event) => (event.kind === 'frame' ? this.receive(event.text) : this.problem(event.message))),
     );
     // a frame cut off by the child's death is not a protocol violation: the exit status explains the run
     const boot: PythonBootFrame = {
       type: 'boot',
-      confine: launch.confine,
+      filters: launch.filters,
       tmpdir: this.tmpdir,
-      root: path.join(base, 'root'),
       sitePackages: launch.python.sitePackages,
       preload: launch.preload,
     };
@@ -78,25 +94,25 @@ export class PythonChildProcess extends RunChild {
     const decoded = decodeLossless(text);
     const ack = decoded.ok ? PythonBootAckSchema.safeParse(decoded.value) : undefined;
     if (ack === undefined || !ack.success) return { ok: false, kind: 'protocol', message: 'the Python child sent a frame before boot-ack' };
-    const missing = (['filesystem', 'childProcess'] as const).filter((layer) => this.#confine[layer] && !ack.data[layer]);
-    if (missing.length === 0) return { ok: true };
+    if (!this.#confining || ack.data.confined) return { ok: true };
     const detail = ack.data.error === undefined ? '' : `: ${ack.data.error}`;
-    return { ok: false, kind: 'unusable', message: `the Python runner could not confine ${missing.join(' and ')}${detail}` };
+    return { ok: false, kind: 'unusable', message: `the Python runner could not install its seccomp filters${detail}` };
   }
 }
 
-// Writes runner/, tmp/ and root/ into the private dir and returns the argv; the dir is removed if staging fails.
-function stageRunner(base: string, launch: PythonChildLaunch): string[] {
+// Writes runner/ and tmp/ into the private dir and returns the runner dir; the dir is removed if staging fails.
+function stageRunner(base: string, launch: PythonChildLaunch): string {
   const runnerDir = path.join(base, 'runner');
   try {
     fs.mkdirSync(path.join(base, 'tmp'), { mode: 0o700 });
-    fs.mkdirSync(path.join(base, 'root'), { mode: 0o700 });
-    fs.mkdirSync(runnerDir, { mode: 0o700 });
+    // readable by the sandbox's unprivileged uid through its read-only bind; base itself stays 0700 on the host
+    fs.mkdirSync(runnerDir, { mode: 0o755 });
+    fs.chmodSync(runnerDir, 0o755);
     // a program that rewrites its runner damages only its own run: every run gets a fresh copy
-    for (const [name, bytes] of launch.python.runnerFiles) fs.writeFileSync(path.join(runnerDir, name), bytes);
+    for (const [name, bytes] of launch.python.runnerFiles) fs.writeFileSync(path.join(runnerDir, name), bytes, { mode: 0o644 });
   } catch (error) {
     fs.rmSync(base, { recursive: true, force: true });
     throw error;
   }
-  return [...launch.prefix, launch.python.path, ...PYTHON_FLAGS, path.join(runnerDir, launch.python.entryFile)];
+  return runnerDir;
 }

@@ -17,6 +17,9 @@ export interface PythonExecutable {
   entryFile: string;
   // installed third-party packages; added to sys.path without running their .pth hooks
   sitePackages: string[];
+  // sys.base_prefix and the directories the standard library imports from: bound read-only into the sandbox
+  prefix: string;
+  importDirs: string[];
 }
 
 export type PythonLookup = { ok: true; python: PythonExecutable } | { ok: false; message: string };
@@ -42,7 +45,8 @@ const IDENTIFY_AND_COMPILE = [
   '        compiled = True',
   '    except Exception as error:',
   '        compiled = f"{type(error).__name__}: {error}"',
-  'print(json.dumps({"impl": sys.implementation.name, "version": list(sys.version_info[:3]), "executable": os.path.realpath(sys.executable or ""), "sitePackages": packages, "compiled": compiled}))',
+  'dirs = [os.path.realpath(p) for p in sys.path if p and os.path.isdir(p)]',
+  'print(json.dumps({"impl": sys.implementation.name, "version": list(sys.version_info[:3]), "executable": os.path.realpath(sys.executable or ""), "sitePackages": packages, "compiled": compiled, "prefix": os.path.realpath(sys.base_prefix), "importDirs": dirs}))',
 ].join('\n');
 
 function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ ok: boolean; stdout: string; stderr: string; error?: string }> {
@@ -101,7 +105,8 @@ export async function probePython(requested: string | undefined): Promise<Python
     // shims (pyenv, asdf) need PATH and HOME to pick their interpreter; the program itself never sees them
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' };
     const identify = await run(found, ['-I', '-B', '-c', IDENTIFY_AND_COMPILE, source, out, ...RUNNER_MODULES], env);
-    let info: { impl?: unknown; version?: unknown; executable?: unknown; sitePackages?: unknown; compiled?: unknown } = {};
+    let info: { impl?: unknown; version?: unknown; executable?: unknown; sitePackages?: unknown; compiled?: unknown; prefix?: unknown; importDirs?: unknown } =
+      {};
     try {
       info = JSON.parse(identify.stdout.trim().split('\n').pop() ?? '') as typeof info;
     } catch {
@@ -118,7 +123,12 @@ export async function probePython(requested: string | undefined): Promise<Python
     const sitePackages = Array.isArray(info.sitePackages) ? info.sitePackages.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p)) : [];
     const runner = stageableRunner(source, info.compiled === true ? out : undefined);
     if (!runner.ok) return runner;
-    return { ok: true, python: { path: executable, version: versionText, runnerFiles: runner.files, entryFile: runner.entry, sitePackages } };
+    const prefix = typeof info.prefix === 'string' && path.isAbsolute(info.prefix) ? info.prefix : path.dirname(path.dirname(executable));
+    const importDirs = Array.isArray(info.importDirs) ? info.importDirs.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p)) : [];
+    return {
+      ok: true,
+      python: { path: executable, version: versionText, runnerFiles: runner.files, entryFile: runner.entry, sitePackages, prefix, importDirs },
+    };
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
   }

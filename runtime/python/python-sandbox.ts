@@ -1,63 +1,26 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
 import { RunSession } from '../engine/run-session.js';
-import type { SandboxCapabilities } from '../sandbox/probe.js';
-import { PYTHON_SHIM, PythonChildProcess } from './python-child-process.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import { PYTHON_EXEC_FILTER_MECHANISM, PYTHON_FALLBACK_MECHANISM, unconfinedReport, type Confinement, type ProvenLayers } from '../sandbox/plan.js';
+import type { SandboxHost } from '../sandbox/probe.js';
+import { judgeProbe, plantSecret, probeProgram } from '../sandbox/proof.js';
+import { PythonChildProcess } from './python-child-process.js';
 import type { PythonExecutable } from './python-executable.js';
+import { pythonLaunch } from './python-backend.js';
 import { superviseChild } from './supervise.js';
-import { unconfinedReport } from '../sandbox/plan.js';
 
-// Python has no permission model: these OS layers, applied by the runner itself, confine files and processes.
-export const FILESYSTEM_MECHANISM = 'mount-namespace (read-only root, private temp dir)';
-export const PROCESS_MECHANISM = 'seccomp (no exec/fork, capabilities dropped)';
-
-export interface ProvenLayers {
-  filesystem: boolean;
-  childProcess: boolean;
-}
-
-// A real attempt under the real layers: each layer counts only if the program's attempts were actually refused.
-const probeProgram = (secret: string, outside: string): string => `
-import os
-seen = {}
-def attempt(name, action):
-    try:
-        action()
-        seen[name] = "allowed"
-    except BaseException:
-        seen[name] = "denied"
-def fork():
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0)
-    os.waitpid(pid, 0)
-def spawn():
-    os.waitpid(os.posix_spawn("/bin/sh", ["sh", "-c", "exit 0"], {}), 0)
-attempt("read", lambda: open(${JSON.stringify(secret)}).read())
-attempt("write", lambda: open(${JSON.stringify(path.join(outside, 'written'))}, "w").write("x"))
-attempt("fork", fork)
-attempt("spawn", spawn)
-attempt("tmp", lambda: open(os.path.join(__import__("tempfile").gettempdir(), "probe"), "w").write("x"))
-return seen`;
-
-async function probe(python: PythonExecutable, caps: SandboxCapabilities): Promise<ProvenLayers> {
-  const none: ProvenLayers = { filesystem: false, childProcess: false };
-  if (caps.platform !== 'linux') return none;
-  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-probe-'));
-  const secret = path.join(outside, 'secret');
-  fs.writeFileSync(secret, 'secret');
-  const wrapper = caps.namespacePrefix === undefined ? [] : [...caps.namespacePrefix, '--mount'];
-  const confine = { filesystem: caps.namespacePrefix !== undefined, childProcess: true };
+// Runs the sandbox probe program under a confinement, through the same launch and run path as a real program.
+async function runProbe(python: PythonExecutable, host: SandboxHost, confinement: Confinement, secret: string): Promise<JsonValue | undefined> {
   const spec: CodeRunSpec = {
     resolved: true,
     language: 'python',
-    program: probeProgram(secret, outside),
+    program: probeProgram('python', secret),
     bindings: [],
     timeoutMs: 30_000,
     maxOutputBytes: 1 << 20,
     memoryMb: 512,
+    tmpMb: 16,
     cwd: os.tmpdir(),
     sandbox: 'best-effort',
     signal: undefined,
@@ -66,40 +29,54 @@ async function probe(python: PythonExecutable, caps: SandboxCapabilities): Promi
   };
   let child: PythonChildProcess | undefined;
   try {
-    child = new PythonChildProcess({
-      python,
-      prefix: [...wrapper, ...(wrapper.length > 0 ? PYTHON_SHIM : [])],
-      cwd: os.tmpdir(),
-      viaShim: wrapper.length > 0,
-      pidNamespace: wrapper.includes('--pid'),
-      confine,
-      preload: false,
-    });
+    child = new PythonChildProcess(pythonLaunch({ python, host, spec, confinement }));
     const result = await superviseChild(spec, new RunSession(spec, unconfinedReport()), child);
-    const seen = result.value as Record<string, string> | undefined;
-    if (result.error !== undefined || seen === undefined) return none;
-    return {
-      filesystem:
-        confine.filesystem && seen.read === 'denied' && seen.write === 'denied' && seen.tmp === 'allowed' && !fs.existsSync(path.join(outside, 'written')),
-      childProcess: seen.fork === 'denied' && seen.spawn === 'denied',
-    };
+    return result.error === undefined ? result.value : undefined;
   } catch {
-    return none;
+    return undefined;
   } finally {
     await child?.discard();
-    fs.rmSync(outside, { recursive: true, force: true });
   }
+}
+
+async function prove(python: PythonExecutable, host: SandboxHost): Promise<ProvenLayers> {
+  if (host.platform !== 'linux') return { os: undefined, osProblem: host.bwrapProblem, runtime: undefined };
+  const secret = plantSecret();
+  try {
+    if (host.bwrap !== undefined) {
+      const verdict = judgeProbe(await runProbe(python, host, { kind: 'bwrap' }, secret.file), host, ['exec']);
+      if (verdict.ok)
+        return {
+          os: { mechanisms: verdict.mechanisms },
+          osProblem: undefined,
+          runtime: verdict.runtimeRefused ? { mechanism: PYTHON_EXEC_FILTER_MECHANISM } : undefined,
+        };
+      // bubblewrap runs but does not hold: say why, and fall back to what the runner can confine alone
+      const fallback = await proveFallback(python, host, secret.file);
+      return { ...fallback, osProblem: `bubblewrap did not hold in the probe (${verdict.problem})` };
+    }
+    return await proveFallback(python, host, secret.file);
+  } finally {
+    secret.remove();
+  }
+}
+
+// Without bubblewrap the runner's own filter is what stops new processes: proven by a fork and an exec refused.
+async function proveFallback(python: PythonExecutable, host: SandboxHost, secret: string): Promise<ProvenLayers> {
+  const seen = await runProbe(python, host, { kind: 'fallback', wrapper: host.namespacePrefix ?? [] }, secret);
+  const refused = seen !== null && typeof seen === 'object' && !Array.isArray(seen) ? (seen.refused as Record<string, unknown> | undefined) : undefined;
+  const holds = refused?.fork === true && refused?.exec === true;
+  return { os: undefined, osProblem: host.bwrapProblem, runtime: holds ? { mechanism: PYTHON_FALLBACK_MECHANISM } : undefined };
 }
 
 const proven = new Map<string, Promise<ProvenLayers>>();
 
-// Probed once per interpreter and namespace setup, then cached for the life of the host.
-export function provenLayers(python: PythonExecutable, caps: SandboxCapabilities): Promise<ProvenLayers> {
-  const key = JSON.stringify([python.path, caps.namespacePrefix ?? null]);
-  let layers = proven.get(key);
+// Probed once per interpreter, then cached for the life of the host.
+export function provenPythonLayers(python: PythonExecutable, host: SandboxHost): Promise<ProvenLayers> {
+  let layers = proven.get(python.path);
   if (layers === undefined) {
-    layers = probe(python, caps);
-    proven.set(key, layers);
+    layers = prove(python, host);
+    proven.set(python.path, layers);
   }
   return layers;
 }

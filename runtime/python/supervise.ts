@@ -7,7 +7,7 @@ import { PythonChildFrameSchema, type PythonRunFrame } from '../protocol/python-
 import type { RunFailure, RunResult } from '../protocol/run-result.js';
 import type { PythonChildProcess } from './python-child-process.js';
 
-function runFrame(spec: CodeRunSpec): PythonRunFrame {
+function runFrame(spec: CodeRunSpec, child: PythonChildProcess): PythonRunFrame {
   return {
     type: 'run',
     program: spec.program,
@@ -16,7 +16,7 @@ function runFrame(spec: CodeRunSpec): PythonRunFrame {
     maxPendingCalls: spec.maxPendingCalls,
     cpuSeconds: cpuSeconds(spec),
     addressSpaceBytes: spec.memoryMb * 1024 * 1024,
-    cwd: spec.cwd,
+    cwd: child.programCwd ?? spec.cwd,
     ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
   };
 }
@@ -32,7 +32,7 @@ export async function superviseChild(spec: CodeRunSpec, session: RunSession, chi
       if (child.bootProblem !== undefined) session.fail({ kind: 'sandbox-unavailable', message: child.bootProblem });
       return false;
     }
-    send(JSON.stringify(runFrame(spec)));
+    send(JSON.stringify(runFrame(spec, child)));
     return true;
   });
   return superviseLifecycle({ spec, session, dispatcher, child, handedOver, runtimeName: 'Python', exitFailure: (exit) => exitFailure(exit, spec, session) });

@@ -1,54 +1,73 @@
 import type { SandboxLevel } from '../api.js';
 import type { SandboxReport } from '../protocol/run-result.js';
-import type { SandboxCapabilities } from './probe.js';
+import type { SandboxHost } from './probe.js';
 
-// Layers a backend can add on top of the namespaces (the Node permission model, Landlock, seccomp…).
-export interface BackendLayers {
-  filesystem: { mechanism: string } | undefined;
-  childProcess: { mechanism: string } | undefined;
+// What the per-language proof established (sandbox/proof.ts): each entry was seen refused by a real attempt.
+export interface ProvenLayers {
+  // the bubblewrap sandbox as a whole (namespaces, read-only root, tmpfs, seccomp, no capabilities)
+  os: { mechanisms: string[] } | undefined;
+  // why the OS layer is not proven, when it is not
+  osProblem: string | undefined;
+  // the language's own second layer (Node's permission model, the Python runner's exec filter)
+  runtime: { mechanism: string } | undefined;
 }
 
-export type SandboxPlan =
-  | { ok: true; report: SandboxReport; wrapper: string[]; useNamespaces: boolean; useBackendLayers: boolean }
-  | { ok: false; message: string; report: SandboxReport };
+// How a run is launched under the plan: bubblewrap, or the fallback namespaces and in-process layers.
+export type Confinement = { kind: 'bwrap' } | { kind: 'fallback'; wrapper: string[] } | { kind: 'none'; wrapper: string[] };
+
+export type SandboxPlan = { ok: true; report: SandboxReport; confinement: Confinement } | { ok: false; message: string; report: SandboxReport };
 
 // What a run reports when nothing confines it (also before its sandbox could be planned); fresh each call.
 export function unconfinedReport(): SandboxReport {
   return { network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] };
 }
 
-// Decides what confines a run and reports it honestly; 'required' with a missing layer fails before spawning.
-export function planSandbox(level: SandboxLevel, caps: SandboxCapabilities, layers: BackendLayers): SandboxPlan {
-  // lifecycle only: a PID namespace lets the kernel reap detached grandchildren; it confines nothing
-  const lifecycleWrapper = caps.namespacePrefix !== undefined && !caps.userNamespace ? lifecycleOnly(caps) : [];
+// Decides what confines a run and reports it honestly: a layer counts only once a probe proved it, 'full' needs
+// the OS sandbox and the language's own layer, and 'required' without them fails before anything starts.
+export function planSandbox(level: SandboxLevel, host: SandboxHost, layers: ProvenLayers): SandboxPlan {
   if (level === 'off') {
+    // lifecycle only: a PID namespace lets the kernel reap detached grandchildren; it confines nothing
+    const wrapper =
+      host.namespacePrefix !== undefined && !host.userNamespace && host.unsharePath !== undefined ? [host.unsharePath, '--pid', '--fork', '--kill-child'] : [];
     return {
       ok: true,
-      report: { ...unconfinedReport(), mechanisms: lifecycleWrapper.length > 0 ? ['pid-namespace (cleanup only)'] : [] },
-      wrapper: lifecycleWrapper,
-      useNamespaces: false,
-      useBackendLayers: false,
+      report: { ...unconfinedReport(), mechanisms: wrapper.length > 0 ? ['pid-namespace (cleanup only)'] : [] },
+      confinement: { kind: 'none', wrapper },
     };
   }
-  const mechanisms: string[] = [];
-  const missing: string[] = [];
-  const network = caps.namespacePrefix !== undefined ? 'denied' : 'allowed';
-  if (caps.namespacePrefix !== undefined) mechanisms.push(caps.userNamespace ? 'network-namespace (user namespace)' : 'network-namespace');
-  else missing.push(caps.platform === 'linux' ? 'network (no usable unshare/namespaces)' : `network (no namespaces on ${caps.platform})`);
-  const filesystem = layers.filesystem !== undefined ? 'denied' : 'allowed';
-  if (layers.filesystem !== undefined) mechanisms.push(layers.filesystem.mechanism);
-  else missing.push('filesystem');
-  const childProcess = layers.childProcess !== undefined ? 'denied' : 'allowed';
-  if (layers.childProcess !== undefined && !mechanisms.includes(layers.childProcess.mechanism)) mechanisms.push(layers.childProcess.mechanism);
-  if (layers.childProcess === undefined) missing.push('child processes');
-  const enforcement = missing.length === 0 ? 'full' : mechanisms.length === 0 ? 'none' : 'partial';
-  const report: SandboxReport = { network, filesystem, childProcess, enforcement, mechanisms };
-  if (level === 'required' && missing.length > 0) {
-    return { ok: false, report, message: `sandbox required but unavailable here: ${missing.join(', ')} cannot be confined` };
+  const runtime = layers.runtime === undefined ? [] : [layers.runtime.mechanism];
+  if (layers.os !== undefined) {
+    const missing = layers.runtime === undefined ? ["the language's own second layer could not be proven"] : [];
+    const report: SandboxReport = {
+      network: 'denied',
+      filesystem: 'denied',
+      childProcess: 'denied',
+      enforcement: missing.length === 0 ? 'full' : 'partial',
+      mechanisms: [...layers.os.mechanisms, ...runtime],
+      ...(missing.length > 0 ? { missing } : {}),
+    };
+    if (level === 'required' && missing.length > 0) return { ok: false, report, message: `sandbox required but incomplete here: ${missing.join('; ')}` };
+    return { ok: true, report, confinement: { kind: 'bwrap' } };
   }
-  return { ok: true, report, wrapper: caps.namespacePrefix ?? [], useNamespaces: caps.namespacePrefix !== undefined, useBackendLayers: true };
+  // without bubblewrap: fresh network namespace if unshare works, plus whatever the language confines itself
+  const mechanisms: string[] = [];
+  const missing = [`OS sandbox: ${layers.osProblem ?? host.bwrapProblem ?? 'unavailable'}`];
+  if (host.namespacePrefix !== undefined) mechanisms.push(host.userNamespace ? 'network-namespace (user namespace)' : 'network-namespace');
+  else missing.push(host.platform === 'linux' ? 'network (no usable unshare/namespaces)' : `network (no namespaces on ${host.platform})`);
+  mechanisms.push(...runtime);
+  const report: SandboxReport = {
+    network: host.namespacePrefix !== undefined ? 'denied' : 'allowed',
+    filesystem: layers.runtime?.mechanism === NODE_PERMISSION_MECHANISM ? 'denied' : 'allowed',
+    childProcess: layers.runtime !== undefined ? 'denied' : 'allowed',
+    enforcement: mechanisms.length === 0 ? 'none' : 'partial',
+    mechanisms,
+    missing,
+  };
+  if (level === 'required') return { ok: false, report, message: `sandbox required but unavailable here: ${missing.join('; ')}` };
+  return { ok: true, report, confinement: { kind: 'fallback', wrapper: host.namespacePrefix ?? [] } };
 }
 
-function lifecycleOnly(caps: SandboxCapabilities): string[] {
-  return caps.unsharePath === undefined ? [] : [caps.unsharePath, '--pid', '--fork', '--kill-child'];
-}
+export const NODE_PERMISSION_MECHANISM = 'node-permission-model';
+export const PYTHON_EXEC_FILTER_MECHANISM = 'seccomp exec filter (Python runner)';
+// without bubblewrap the Python runner installs the whole filter itself
+export const PYTHON_FALLBACK_MECHANISM = 'seccomp (no exec/fork, capabilities dropped; Python runner)';

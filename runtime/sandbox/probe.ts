@@ -1,23 +1,38 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { confinedArgv } from './bwrap.js';
+import { hostArch, type SandboxArch } from './syscalls.js';
 
-// What the OS offers for confining a child, probed once per runtime (each probe is a real attempt, not a guess).
-export interface SandboxCapabilities {
+// What this host offers for confining a child, found once per runtime by real attempts (asynchronously: this
+// runs in the extension host too, which must never block on a child process).
+export interface SandboxHost {
   platform: NodeJS.Platform;
-  // argv prefix that puts the child in fresh network + PID namespaces, or undefined when unavailable
+  arch: SandboxArch | undefined;
+  isRoot: boolean;
+  // bubblewrap, only when a real confined start under it worked
+  bwrap: string | undefined;
+  // why bubblewrap is not used, with what to install
+  bwrapProblem: string | undefined;
+  // util-linux tools: setpriv drops root to an unprivileged uid inside the sandbox; prlimit sets RLIMIT_CORE/FSIZE
+  setpriv: string | undefined;
+  prlimit: string | undefined;
+  // fallback without bubblewrap: argv prefix for fresh network + PID namespaces (unshare)
   namespacePrefix: string[] | undefined;
-  // whether the namespaces come from an unprivileged user namespace (the program then sees uid 0 inside)
+  // the fallback namespaces come from an unprivileged user namespace
   userNamespace: boolean;
   unsharePath: string | undefined;
 }
 
-function findExecutable(name: string): string | undefined {
-  for (const dir of ['/usr/bin', '/bin', '/usr/sbin', '/sbin', ...(process.env.PATH ?? '').split(':')]) {
+// The uid/gid a root host's programs run as inside the sandbox (nobody): never the host's root.
+export const SANDBOX_UID = 65534;
+
+export function findExecutable(name: string): string | undefined {
+  for (const dir of ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', ...(process.env.PATH ?? '').split(':')]) {
     if (dir.length === 0 || !dir.startsWith('/')) continue;
     const candidate = `${dir}/${name}`;
     try {
       fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
+      return fs.realpathSync(candidate);
     } catch {
       continue;
     }
@@ -25,31 +40,94 @@ function findExecutable(name: string): string | undefined {
   return undefined;
 }
 
-// Generous timeout: a loaded machine must not silently lose its sandbox because the probe was slow.
-function works(argv: string[]): boolean {
-  const [cmd, ...args] = argv;
-  if (cmd === undefined) return false;
-  const r = spawnSync(cmd, [...args, '/bin/sh', '-c', 'exit 0'], { stdio: 'ignore', timeout: 20_000, env: {} });
-  return r.status === 0;
+export interface Attempt {
+  ok: boolean;
+  stdout: string;
+  detail: string;
 }
 
-export function probeSandbox(): SandboxCapabilities {
+// Generous timeout: a loaded machine must not silently lose its sandbox because the probe was slow.
+export function attempt(argv: string[], options: { input?: Buffer; fds?: Buffer[] } = {}): Promise<Attempt> {
+  const [command, ...args] = argv;
+  if (command === undefined) return Promise.resolve({ ok: false, stdout: '', detail: 'empty command' });
+  return new Promise((resolve) => {
+    const child = execFile(
+      command,
+      args,
+      { env: {}, timeout: 20_000, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        resolve({ ok: error === null, stdout, detail: error === null ? '' : (stderr.trim() || error.message).slice(0, 300) });
+      },
+    );
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input);
+  });
+}
+
+async function probe(): Promise<SandboxHost> {
   const platform = process.platform;
-  if (platform !== 'linux') return { platform, namespacePrefix: undefined, userNamespace: false, unsharePath: undefined };
-  const unshare = findExecutable('unshare');
-  if (unshare === undefined) return { platform, namespacePrefix: undefined, userNamespace: false, unsharePath: undefined };
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const none: SandboxHost = {
+    platform,
+    arch: hostArch(),
+    isRoot,
+    bwrap: undefined,
+    bwrapProblem: `no OS sandbox on ${platform}`,
+    setpriv: undefined,
+    prlimit: undefined,
+    namespacePrefix: undefined,
+    userNamespace: false,
+    unsharePath: undefined,
+  };
+  if (platform !== 'linux') return none;
+  const host: SandboxHost = {
+    ...none,
+    bwrapProblem: undefined,
+    setpriv: findExecutable('setpriv'),
+    prlimit: findExecutable('prlimit'),
+    unsharePath: findExecutable('unshare'),
+  };
+  const [bwrap, fallback] = await Promise.all([probeBwrap(host), probeUnshare(host)]);
+  return { ...host, ...bwrap, ...fallback };
+}
+
+// A real confined start: the same argv a run gets, running `true` from the host inside the read-only root.
+async function probeBwrap(host: SandboxHost): Promise<Pick<SandboxHost, 'bwrap' | 'bwrapProblem'>> {
+  const bwrap = findExecutable('bwrap');
+  const install = 'install the "bubblewrap" package (Debian/Ubuntu/Fedora/Arch: bubblewrap)';
+  if (bwrap === undefined) return { bwrap: undefined, bwrapProblem: `bubblewrap (bwrap) not found: ${install}` };
+  if (host.arch === undefined) return { bwrap: undefined, bwrapProblem: `no seccomp syscall table for ${process.arch}` };
+  if (host.isRoot && host.setpriv === undefined)
+    return { bwrap: undefined, bwrapProblem: 'setpriv (util-linux) not found: needed to drop root inside the sandbox' };
+  const truePath = findExecutable('true');
+  if (truePath === undefined) return { bwrap: undefined, bwrapProblem: 'no `true` executable to probe bubblewrap with' };
+  const argv = confinedArgv({
+    host: { ...host, bwrap },
+    binds: [{ source: truePath, dest: '/ptc/true' }],
+    tmpBytes: 1 << 20,
+    seccompFd: undefined,
+    command: ['/ptc/true'],
+  });
+  const result = await attempt(argv);
+  return result.ok
+    ? { bwrap, bwrapProblem: undefined }
+    : { bwrap: undefined, bwrapProblem: `bubblewrap is installed but cannot create a sandbox here (${result.detail})` };
+}
+
+async function probeUnshare(host: SandboxHost): Promise<Pick<SandboxHost, 'namespacePrefix' | 'userNamespace'>> {
+  const unshare = host.unsharePath;
+  if (unshare === undefined) return { namespacePrefix: undefined, userNamespace: false };
   // --kill-child: when unshare dies, the namespace's first process dies, and the kernel then kills the whole namespace
   const base = ['--net', '--pid', '--fork', '--kill-child'];
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (isRoot && works([unshare, ...base])) return { platform, namespacePrefix: [unshare, ...base], userNamespace: false, unsharePath: unshare };
+  if (host.isRoot && (await attempt([unshare, ...base, '/bin/sh', '-c', 'exit 0'])).ok) return { namespacePrefix: [unshare, ...base], userNamespace: false };
   const withUser = [unshare, '--user', '--map-root-user', ...base];
-  if (works(withUser)) return { platform, namespacePrefix: withUser, userNamespace: true, unsharePath: unshare };
-  return { platform, namespacePrefix: undefined, userNamespace: false, unsharePath: unshare };
+  if ((await attempt([...withUser, '/bin/sh', '-c', 'exit 0'])).ok) return { namespacePrefix: withUser, userNamespace: true };
+  return { namespacePrefix: undefined, userNamespace: false };
 }
 
-let cached: SandboxCapabilities | undefined;
+let cached: Promise<SandboxHost> | undefined;
 
-export function sandboxCapabilities(): SandboxCapabilities {
-  cached ??= probeSandbox();
+export function sandboxHost(): Promise<SandboxHost> {
+  cached ??= probe();
   return cached;
 }

@@ -6,8 +6,12 @@ import type { SpareKey, SparePool } from '../engine/spare-pool.js';
 import { connectRun } from '../engine/program-frames.js';
 import { ChildFrameSchema, type BootFrame } from '../protocol/node-wire.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
-import type { SandboxCapabilities } from '../sandbox/probe.js';
-import { planSandbox } from '../sandbox/plan.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { confinedArgv, SANDBOX_DIR, SANDBOX_TMP, type BindMount } from '../sandbox/bwrap.js';
+import { planSandbox, type Confinement, type ProvenLayers } from '../sandbox/plan.js';
+import type { SandboxHost } from '../sandbox/probe.js';
+import { sandboxFilter } from '../sandbox/seccomp.js';
 import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
 import { NodeChildProcess, type NodeChildLaunch } from './node-child-process.js';
 import type { NodeExecutable } from './node-executable.js';
@@ -16,29 +20,94 @@ import { stripProgram } from './strip.js';
 export interface NodeBackendDeps {
   node: NodeExecutable;
   bootstrapPath: string;
-  caps: SandboxCapabilities;
+  host: SandboxHost;
+  layers: ProvenLayers;
   // pre-started children; absent or size 0 = every run starts cold
   spares?: SparePool<NodeChildProcess>;
 }
 
 const SHIM = ['/bin/sh', '-c', '"$@"; exit $?', 'ptc-init'];
-const PERMISSION_MECHANISM = 'node-permission-model';
+const BOOTSTRAP_INSIDE = `${SANDBOX_DIR}/node-child.cjs`;
 
 type PlannedRun = { ok: true; report: SandboxReport; launch: NodeChildLaunch; key: SpareKey } | { ok: false; failure: RunFailure; report: SandboxReport };
 
 // Everything a process is launched with, decided before any program is known (so a spare can be launched early).
 function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): PlannedRun {
-  const layer = deps.node.permissionFlag === undefined ? undefined : { mechanism: PERMISSION_MECHANISM };
-  const plan = planSandbox(spec.sandbox, deps.caps, { filesystem: layer, childProcess: layer });
+  const plan = planSandbox(spec.sandbox, deps.host, deps.layers);
   if (!plan.ok) return { ok: false, report: plan.report, failure: { kind: 'sandbox-unavailable', message: plan.message } };
-  const viaShim = plan.wrapper.length > 0;
-  const prefix = [...plan.wrapper, ...(viaShim ? SHIM : [])];
-  const confine = plan.useBackendLayers;
-  const pidNamespace = plan.wrapper.includes('--pid') && plan.wrapper.includes('--kill-child');
-  const launch: NodeChildLaunch = { argv: (tmpdir) => [...prefix, ...nodeArgv(deps, spec, confine, tmpdir)], cwd: spec.cwd, viaShim, pidNamespace };
+  const launch = nodeLaunch({ deps, spec, confinement: plan.confinement, permission: plan.confinement.kind !== 'none' });
   // every launch setting a program could observe; the temp dir differs per process by design
-  const config = JSON.stringify([deps.node.path, deps.node.permissionFlag ?? null, deps.bootstrapPath, spec.memoryMb, spec.cwd, confine, prefix]);
+  const config = JSON.stringify([deps.node.path, deps.node.permissionFlag ?? null, deps.bootstrapPath, spec.memoryMb, spec.tmpMb, spec.cwd, plan.confinement]);
   return { ok: true, report: plan.report, launch, key: { language: 'typescript', config } };
+}
+
+export interface NodeLaunchOptions {
+  deps: Pick<NodeBackendDeps, 'node' | 'bootstrapPath' | 'host'>;
+  spec: Pick<CodeRunSpec, 'memoryMb' | 'tmpMb' | 'cwd'>;
+  confinement: Confinement;
+  // Node's permission model as the second layer (off only for the sandbox proof, which tests the OS layer alone)
+  permission: boolean;
+}
+
+// The argv of one Node child under a confinement: bubblewrap around node, or the fallback wrapper and shim.
+export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
+  const { deps, spec, confinement } = options;
+  const flags = ['--no-warnings', `--max-old-space-size=${spec.memoryMb}`];
+  const permission = options.permission && deps.node.permissionFlag !== undefined ? deps.node.permissionFlag : undefined;
+  if (confinement.kind === 'bwrap' && deps.host.arch !== undefined) {
+    const tmpBytes = spec.tmpMb * 1024 * 1024;
+    if (permission !== undefined)
+      flags.push(permission, `--allow-fs-read=${BOOTSTRAP_INSIDE}`, `--allow-fs-read=${SANDBOX_TMP}/`, `--allow-fs-write=${SANDBOX_TMP}/`);
+    const argv = confinedArgv({
+      host: deps.host,
+      binds: [...nodeBinds(deps.node.path), { source: deps.bootstrapPath, dest: BOOTSTRAP_INSIDE }],
+      tmpBytes,
+      // fd 3 and 4 are the frame pipes
+      seccompFd: 5,
+      command: [deps.node.path, ...flags, BOOTSTRAP_INSIDE],
+    });
+    return {
+      argv: () => argv,
+      cwd: spec.cwd,
+      viaShim: true,
+      pidNamespace: true,
+      programTmpdir: SANDBOX_TMP,
+      feeds: [sandboxFilter(deps.host.arch)],
+      diesWithParent: true,
+    };
+  }
+  const wrapper = confinement.kind === 'bwrap' ? [] : confinement.wrapper;
+  const viaShim = wrapper.length > 0;
+  const prefix = [...wrapper, ...(viaShim ? SHIM : [])];
+  const pidNamespace = wrapper.includes('--pid') && wrapper.includes('--kill-child');
+  return {
+    argv: (tmpdir) => [
+      ...prefix,
+      deps.node.path,
+      ...flags,
+      // the bootstrap file and the private temp dir are all the program can touch
+      ...(permission === undefined ? [] : [permission, `--allow-fs-read=${deps.bootstrapPath}`, `--allow-fs-read=${tmpdir}/`, `--allow-fs-write=${tmpdir}/`]),
+      deps.bootstrapPath,
+    ],
+    cwd: spec.cwd,
+    viaShim,
+    pidNamespace,
+    programTmpdir: undefined,
+    feeds: [],
+    diesWithParent: false,
+  };
+}
+
+// The Node executable inside the sandbox: the file alone from a shared bin dir, its whole dir otherwise (an
+// Electron or bundled Node keeps its snapshot and ICU data beside the binary).
+function nodeBinds(nodePath: string): BindMount[] {
+  const real = fs.realpathSync(nodePath);
+  const dir = path.dirname(real);
+  const shared = ['/usr/bin', '/bin', '/usr/local/bin', '/usr/sbin', '/sbin'].includes(dir);
+  const binds: BindMount[] = [{ source: shared ? real : dir, dest: shared ? real : dir }];
+  // the path the child is started by, when it is a symlink to the real binary
+  if (real !== nodePath) binds.push({ source: real, dest: nodePath });
+  return binds;
 }
 
 // Starts (if needed) a spare for this spec's launch settings; resolves true once one is ready.
@@ -72,20 +141,11 @@ export async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): 
     startCold: start,
     startSpare: start,
     coldStartProblem: "could not create the run's private temp dir",
-    supervise: (session, child) => superviseChild(spec, session, child, stripped.code),
+    supervise: (session, child) => superviseNodeChild(spec, session, child, stripped.code),
   });
 }
 
-function nodeArgv(deps: NodeBackendDeps, spec: CodeRunSpec, confine: boolean, tmpdir: string): string[] {
-  const flags = ['--no-warnings', `--max-old-space-size=${spec.memoryMb}`];
-  if (confine && deps.node.permissionFlag !== undefined) {
-    // the bootstrap file and the private temp dir are all the program can touch
-    flags.push(deps.node.permissionFlag, `--allow-fs-read=${deps.bootstrapPath}`, `--allow-fs-read=${tmpdir}/`, `--allow-fs-write=${tmpdir}/`);
-  }
-  return [deps.node.path, ...flags, deps.bootstrapPath];
-}
-
-async function superviseChild(spec: CodeRunSpec, session: RunSession, child: NodeChildProcess, code: string): Promise<RunResult> {
+export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession, child: NodeChildProcess, code: string): Promise<RunResult> {
   const { dispatcher, send } = connectRun({ session, child, parse: (value) => ChildFrameSchema.safeParse(value), valueless: 'absent' });
   // a cold child sends ready after attach, a spare before: either way the program goes out once it is ready
   const handedOver = child.ready.then((ok) => {

@@ -15,6 +15,11 @@ export interface NodeChildLaunch {
   viaShim: boolean;
   // the wrapper puts the child in its own PID namespace (killing it kills every descendant)
   pidNamespace: boolean;
+  // the program's temp dir as the program sees it: the sandbox's tmpfs, or (unconfined) the host dir created here
+  programTmpdir: string | undefined;
+  // bytes for descriptors after the two frame pipes (the seccomp program bubblewrap reads from fd 5)
+  feeds: Buffer[];
+  diesWithParent: boolean;
 }
 
 // The exact first frame the bootstrap sends; anything else before a program is attached is a broken child.
@@ -33,9 +38,17 @@ export class NodeChildProcess extends RunChild {
       runtimeName: 'Node',
       privateDir: tmpdir,
       viaShim: launch.viaShim,
-      launch: { argv: launch.argv(tmpdir), cwd: launch.cwd, env: { ELECTRON_RUN_AS_NODE: '1' }, extraPipes: 2, ownPidNamespace: launch.pidNamespace },
+      launch: {
+        argv: launch.argv(tmpdir),
+        cwd: launch.cwd,
+        env: { ELECTRON_RUN_AS_NODE: '1' },
+        extraPipes: 2,
+        feeds: launch.feeds,
+        ownPidNamespace: launch.pidNamespace,
+        diesWithParent: launch.diesWithParent,
+      },
     });
-    this.tmpdir = tmpdir;
+    this.tmpdir = launch.programTmpdir ?? tmpdir;
     this.#fromChild.on('data', (chunk: Buffer) =>
       this.#decoder.push(chunk, (event) => (event.kind === 'frame' ? this.receive(event.text) : this.problem(event.message))),
     );

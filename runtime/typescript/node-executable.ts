@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 
 export interface NodeExecutable {
@@ -10,32 +10,38 @@ export interface NodeExecutable {
 
 export type NodeLookup = { ok: true; node: NodeExecutable } | { ok: false; message: string };
 
-// Resolves and probes the Node executable once; Electron hosts need ELECTRON_RUN_AS_NODE to act as Node.
-export function probeNode(candidate: string): NodeLookup {
+function run(file: string, args: string[]): Promise<{ code: number | null; stdout: string; error: string | undefined }> {
+  return new Promise((resolve) => {
+    const child = execFile(file, args, { encoding: 'utf8', timeout: 10_000, killSignal: 'SIGKILL', env: { ELECTRON_RUN_AS_NODE: '1' } }, (error, stdout) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, error: error?.message });
+    });
+    child.stdin?.end();
+  });
+}
+
+// A real attempt under the flag: reading this very executable must be refused with ERR_ACCESS_DENIED.
+const PERMISSION_ATTEMPT =
+  "try { require('fs').readFileSync(process.execPath); process.exit(4) } catch (e) { process.exit(e.code === 'ERR_ACCESS_DENIED' ? 0 : 5) }";
+
+// Resolves and probes the Node executable once (asynchronously: the extension host must never block on a child);
+// Electron hosts need ELECTRON_RUN_AS_NODE to act as Node.
+export async function probeNode(candidate: string): Promise<NodeLookup> {
   try {
     fs.accessSync(candidate, fs.constants.X_OK);
   } catch {
     return { ok: false, message: `Node executable not found or not executable: ${candidate}` };
   }
-  const probe = spawnSync(candidate, ['-p', 'process.versions.node'], {
-    encoding: 'utf8',
-    timeout: 10_000,
-    env: { ELECTRON_RUN_AS_NODE: '1' },
-  });
-  const version = (probe.stdout ?? '').trim();
+  const probe = await run(candidate, ['-p', 'process.versions.node']);
+  const version = probe.stdout.trim();
   const match = /^(\d+)\.(\d+)/.exec(version);
-  if (probe.status !== 0 || match === null) {
-    return { ok: false, message: `${candidate} did not answer as Node.js (${probe.error?.message ?? `exit ${String(probe.status)}`})` };
+  if (probe.code !== 0 || match === null) {
+    return { ok: false, message: `${candidate} did not answer as Node.js (${probe.error ?? `exit ${String(probe.code)}`})` };
   }
   const major = Number(match[1]);
   if (major < 20) return { ok: false, message: `${candidate} is Node.js ${version}; PTC Playground needs Node.js 20 or newer` };
   const flag = major >= 22 ? '--permission' : '--experimental-permission';
   // some embedders (Electron builds) accept the version but not the flag: verify it really confines
-  const check = spawnSync(candidate, ['--no-warnings', flag, '-e', 'process.exit(process.permission && !process.permission.has("fs.read", "/") ? 0 : 3)'], {
-    stdio: 'ignore',
-    timeout: 10_000,
-    env: { ELECTRON_RUN_AS_NODE: '1' },
-  });
-  const permissionFlag = check.status === 0 ? flag : undefined;
+  const check = await run(candidate, ['--no-warnings', flag, '-e', PERMISSION_ATTEMPT]);
+  const permissionFlag = check.code === 0 ? flag : undefined;
   return { ok: true, node: { path: candidate, major, permissionFlag } };
 }

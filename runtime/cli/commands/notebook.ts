@@ -14,13 +14,13 @@ import { integer, oneOf } from '../run-options.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
-        [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--sandbox required|best-effort|off]`;
+        [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
 
 interface NotebookFlags {
   file: string;
   json: boolean;
   override: PlanOverride;
-  limits: { timeoutMs?: number; maxOutputBytes?: number; memoryMb?: number; sandbox?: SandboxLevel };
+  limits: { timeoutMs?: number; maxOutputBytes?: number; memoryMb?: number; tmpMb?: number; sandbox?: SandboxLevel };
 }
 
 function parseFlags(argv: string[]): NotebookFlags {
@@ -38,6 +38,7 @@ function parseFlags(argv: string[]): NotebookFlags {
         'timeout-ms': { type: 'string' },
         'max-output-bytes': { type: 'string' },
         'memory-mb': { type: 'string' },
+        'tmp-mb': { type: 'string' },
         sandbox: { type: 'string' },
       },
     });
@@ -61,6 +62,8 @@ function parseFlags(argv: string[]): NotebookFlags {
   if (timeoutMs !== undefined) limits.timeoutMs = timeoutMs;
   if (maxOutputBytes !== undefined) limits.maxOutputBytes = maxOutputBytes;
   if (memoryMb !== undefined) limits.memoryMb = memoryMb;
+  const tmpMb = integer('tmp-mb', values['tmp-mb']);
+  if (tmpMb !== undefined) limits.tmpMb = tmpMb;
   if (sandbox !== undefined) limits.sandbox = sandbox;
   return { file: positionals[0] as string, json: values.json === true, override, limits };
 }

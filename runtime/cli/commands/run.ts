@@ -25,7 +25,7 @@ import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc run <file> [--language typescript|python] [--bindings <module>] [--mode mock|live]
         [--record <cassette.json> | --replay <cassette.json>] [--deterministic] [--seed N]
-        [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--sandbox required|best-effort|off] [--json]`;
+        [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off] [--json]`;
 
 // `ptc run`: one program, one fresh sandboxed process, one RunResult.
 export const runCommand: CliCommand = {
@@ -122,6 +122,7 @@ async function execute(
       timeoutMs: flags.timeoutMs,
       maxOutputBytes: flags.maxOutputBytes,
       memoryMb: flags.memoryMb,
+      tmpMb: flags.tmpMb,
       sandbox: flags.sandbox,
       signal: controller.signal,
       ...(deterministic === undefined ? {} : { deterministic }),

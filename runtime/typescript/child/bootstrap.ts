@@ -1,6 +1,8 @@
 // Entry of the fresh Node process that runs one model program; built to dist/runtime/node-child.cjs.
 import Module from 'node:module';
 import os from 'node:os';
+import traceEvents from 'node:trace_events';
+import v8 from 'node:v8';
 import vm from 'node:vm';
 import { checkLossless, encodeChecked, parseIterative } from '../../json/lossless.js';
 import {
@@ -159,12 +161,28 @@ function parseHostFrame(text: string): unknown {
   }
 }
 
+// V8 flags set at run time (trace/log file paths) and trace_events open files below the permission model: the OS
+// sandbox already confines where they could land, and the program loses both (a second layer, never the only one).
+function disableRuntimeTracing(): void {
+  const refuse = (what: string) => () => {
+    throw new Error(`${what} is not available to model programs`);
+  };
+  for (const [target, name] of [
+    [v8, 'setFlagsFromString'],
+    [traceEvents, 'createTracing'],
+    [traceEvents, 'getEnabledCategories'],
+  ] as const) {
+    ObjectDefineProperty(target, name, { value: refuse(`${name}()`), writable: false, configurable: false, enumerable: true });
+  }
+}
+
 function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void, onChunkEnd: (flush: () => void) => void): void {
   ledger = new OutputLedger(boot.maxOutputBytes);
   // the program sees an empty environment and its private temp dir as os.tmpdir()
   process.env = Object.create(null) as NodeJS.ProcessEnv;
   const tmpdir = boot.tmpdir;
   Object.defineProperty(os, 'tmpdir', { value: () => tmpdir, writable: true, configurable: true });
+  disableRuntimeTracing();
   Module.syncBuiltinESMExports();
   // deterministic replays: frozen clock and seeded random values, installed before any model code runs
   if (boot.deterministic !== undefined) freezeNondeterminism(boot.deterministic);

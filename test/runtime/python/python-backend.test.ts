@@ -195,8 +195,8 @@ describe.concurrent('Python backend: limits and process control', () => {
     expect(survivors).toEqual([]);
   });
 
-  test('the staged runner dir and private temp dir are removed after the run', async () => {
-    const r = await py('import tempfile, os\nreturn [tempfile.gettempdir(), os.path.dirname(tempfile.gettempdir())]');
+  test('unconfined, the staged runner dir and private temp dir are removed after the run', async () => {
+    const r = await py('import tempfile, os\nreturn [tempfile.gettempdir(), os.path.dirname(tempfile.gettempdir())]', { sandbox: 'off' });
     const [tmp, base] = r.value as [string, string];
     expect(base).toMatch(/ptc-py-/);
     expect(fs.existsSync(tmp)).toBe(false);
@@ -217,7 +217,7 @@ describe.concurrent('Python backend: limits and process control', () => {
 
 describe.concurrent('Python backend: hostile fd-3 traffic', () => {
   test.each([
-    ['a forged second boot-ack', 'os.write(3, b\'{"type":"boot-ack","filesystem":true,"childProcess":true}\\n\')', /second boot-ack/],
+    ['a forged second boot-ack', 'os.write(3, b\'{"type":"boot-ack","confined":true}\\n\')', /second boot-ack/],
     ['an out-of-sequence call id', 'os.write(3, b\'{"type":"call","id":5,"global":"tools","name":"echo","args":1}\\n\')', /out of sequence/],
     ['an unknown frame type', 'os.write(3, b\'{"type":"hello"}\\n\')', /malformed control frame/],
     ['a forged done with a timeout kind', 'os.write(3, b\'{"type":"done","error":{"kind":"timeout","message":"x"}}\\n\')', /malformed control frame/],

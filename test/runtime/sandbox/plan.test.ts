@@ -1,41 +1,61 @@
 import { describe, expect, test } from 'vitest';
-import { planSandbox } from '../../../runtime/sandbox/plan.js';
-import type { SandboxCapabilities } from '../../../runtime/sandbox/probe.js';
+import { planSandbox, type ProvenLayers } from '../../../runtime/sandbox/plan.js';
+import type { SandboxHost } from '../../../runtime/sandbox/probe.js';
 
-const linux: SandboxCapabilities = { platform: 'linux', namespacePrefix: ['/usr/bin/unshare', '--net'], userNamespace: false, unsharePath: '/usr/bin/unshare' };
-const bare: SandboxCapabilities = { platform: 'darwin', namespacePrefix: undefined, userNamespace: false, unsharePath: undefined };
-const layer = { mechanism: 'node-permission-model' };
+const linux: SandboxHost = {
+  platform: 'linux',
+  arch: 'x86_64',
+  isRoot: false,
+  bwrap: '/usr/bin/bwrap',
+  bwrapProblem: undefined,
+  setpriv: '/usr/bin/setpriv',
+  prlimit: '/usr/bin/prlimit',
+  namespacePrefix: ['/usr/bin/unshare', '--net'],
+  userNamespace: true,
+  unsharePath: '/usr/bin/unshare',
+};
+const noBwrap: SandboxHost = { ...linux, bwrap: undefined, bwrapProblem: 'bubblewrap (bwrap) not found: install the "bubblewrap" package' };
+const mac: SandboxHost = { ...noBwrap, platform: 'darwin', namespacePrefix: undefined, unsharePath: undefined, bwrapProblem: 'no OS sandbox on darwin' };
+const proven: ProvenLayers = { os: { mechanisms: ['bubblewrap: …'] }, osProblem: undefined, runtime: { mechanism: 'node-permission-model' } };
+const runtimeOnly: ProvenLayers = { os: undefined, osProblem: undefined, runtime: { mechanism: 'node-permission-model' } };
 
-describe('sandbox plan', () => {
-  test('all layers present is full enforcement with every mechanism named', () => {
-    const plan = planSandbox('required', linux, { filesystem: layer, childProcess: layer });
+describe('planSandbox', () => {
+  test('full only when the OS sandbox and the language layer were both proven', () => {
+    const plan = planSandbox('required', linux, proven);
     expect(plan.ok).toBe(true);
-    expect(plan.report).toEqual({
+    expect(plan.report).toMatchObject({
       network: 'denied',
       filesystem: 'denied',
       childProcess: 'denied',
       enforcement: 'full',
-      mechanisms: ['network-namespace', 'node-permission-model'],
+      mechanisms: ['bubblewrap: …', 'node-permission-model'],
     });
+    expect(plan.report.missing).toBeUndefined();
+    const withoutRuntime = planSandbox('best-effort', linux, { ...proven, runtime: undefined });
+    expect(withoutRuntime.report.enforcement).toBe('partial');
+    expect(planSandbox('required', linux, { ...proven, runtime: undefined }).ok).toBe(false);
   });
 
-  test('a missing layer is partial under best-effort and sandbox-unavailable under required', () => {
-    expect(planSandbox('best-effort', bare, { filesystem: layer, childProcess: layer }).report).toMatchObject({ network: 'allowed', enforcement: 'partial' });
-    const required = planSandbox('required', bare, { filesystem: layer, childProcess: layer });
+  test('without bubblewrap: partial, naming what is missing and the package; required fails before spawning', () => {
+    const plan = planSandbox('best-effort', noBwrap, runtimeOnly);
+    expect(plan.ok).toBe(true);
+    expect(plan.report).toMatchObject({
+      network: 'denied',
+      enforcement: 'partial',
+      mechanisms: ['network-namespace (user namespace)', 'node-permission-model'],
+    });
+    expect(plan.report.missing?.[0]).toMatch(/bubblewrap.*install the "bubblewrap" package/);
+    const required = planSandbox('required', noBwrap, runtimeOnly);
     expect(required.ok).toBe(false);
-    if (!required.ok) expect(required.message).toMatch(/network/);
+    if (!required.ok) expect(required.message).toMatch(/sandbox required but unavailable here: OS sandbox: bubblewrap/);
   });
 
-  test('no layer at all is enforcement none', () => {
-    expect(planSandbox('best-effort', bare, { filesystem: undefined, childProcess: undefined }).report.enforcement).toBe('none');
+  test('macOS/Windows without any layer report none', () => {
+    const plan = planSandbox('best-effort', mac, { os: undefined, osProblem: undefined, runtime: undefined });
+    expect(plan.report).toMatchObject({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none' });
   });
 
-  test('off reports everything allowed', () => {
-    expect(planSandbox('off', linux, { filesystem: layer, childProcess: layer }).report).toMatchObject({
-      network: 'allowed',
-      filesystem: 'allowed',
-      childProcess: 'allowed',
-      enforcement: 'none',
-    });
+  test("'off' confines nothing and says so", () => {
+    expect(planSandbox('off', linux, proven).report).toMatchObject({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none' });
   });
 });

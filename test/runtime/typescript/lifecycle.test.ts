@@ -57,9 +57,10 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
     expect(() => runtime.resolve({ language: 'typescript', program: '1' })).toThrow(TypeError);
   });
 
-  test('the private temp dir exists during the run and is removed afterwards', async () => {
+  test('unconfined, the private temp dir exists during the run and is removed afterwards', async () => {
     const r = await runTs(
       "const os = await import('node:os');\nconst fs = await import('node:fs');\nfs.writeFileSync(os.tmpdir() + '/note.txt', 'hi');\nreturn os.tmpdir();",
+      { sandbox: 'off' },
     );
     expect(typeof r.value).toBe('string');
     expect(r.value).toMatch(/ptc-run-/);

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { SANDBOX_UID, type SandboxHost } from './probe.js';
+
+// The one OS-level confinement of both languages, as a bubblewrap argv (docs/sandbox.md describes each layer).
+
+export interface BindMount {
+  source: string;
+  dest: string;
+}
+
+export interface ConfinementOptions {
+  host: SandboxHost;
+  // read-only binds besides the system libraries (the interpreter, the runner's own files)
+  binds: BindMount[];
+  // size of the tmpfs that is the program's /tmp and working directory
+  tmpBytes: number;
+  // descriptor bubblewrap reads the seccomp program from
+  seccompFd: number | undefined;
+  command: string[];
+}
+
+// Where the sandbox's own files appear inside (the runner, a bootstrap, setpriv).
+export const SANDBOX_DIR = '/ptc';
+export const SANDBOX_TMP = '/tmp';
+
+// Shared libraries the interpreters load; /usr/bin, /usr/sbin, /usr/share, /etc, /home, /root, /var… stay outside.
+const LIBRARY_DIRS = ['/usr/lib', '/usr/lib64', '/usr/lib32', '/usr/libx32', '/usr/local/lib'];
+// on merged-/usr systems these are symlinks into /usr and are recreated as such
+const TOP_LIBRARY_DIRS = ['/lib', '/lib64', '/lib32', '/libx32'];
+// what the dynamic loader and time-zone code read; no user database, no host names
+const SYSTEM_FILES = ['/etc/ld.so.cache', '/etc/localtime', '/etc/timezone', '/usr/share/zoneinfo'];
+
+// Dirs bubblewrap would create 0700 on the way to a mount point: made 0755 first, so the unprivileged uid can pass.
+function ancestors(dest: string): string[] {
+  const out: string[] = [];
+  for (let dir = path.posix.dirname(dest); dir !== '/'; dir = path.posix.dirname(dir)) out.unshift(dir);
+  return out;
+}
+
+function exists(p: string): boolean {
+  try {
+    fs.statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Every read-only bind of a run: system libraries and files, then the caller's, minus those already covered.
+export function systemBinds(extra: BindMount[]): { binds: BindMount[]; symlinks: { target: string; dest: string }[] } {
+  const binds: BindMount[] = [];
+  const symlinks: { target: string; dest: string }[] = [];
+  for (const dir of TOP_LIBRARY_DIRS) {
+    try {
+      const stat = fs.lstatSync(dir);
+      if (stat.isSymbolicLink()) symlinks.push({ target: fs.readlinkSync(dir), dest: dir });
+      else if (stat.isDirectory()) binds.push({ source: dir, dest: dir });
+    } catch {
+      continue;
+    }
+  }
+  for (const p of [...LIBRARY_DIRS, ...SYSTEM_FILES]) if (exists(p)) binds.push({ source: fs.realpathSync(p), dest: p });
+  const covered = (dest: string): boolean => binds.some((b) => dest === b.dest || dest.startsWith(`${b.dest}/`));
+  for (const bind of extra) if (!covered(bind.dest)) binds.push(bind);
+  return { binds, symlinks };
+}
+
+export function confinedArgv(options: ConfinementOptions): string[] {
+  const { host } = options;
+  if (host.bwrap === undefined) throw new Error('confinedArgv: no bubblewrap on this host');
+  const { binds, symlinks } = systemBinds(options.binds);
+  const argv: string[] = [];
+  // RLIMIT_CORE 0: no core file anywhere; RLIMIT_FSIZE: no single file beyond the tmpfs
+  if (host.prlimit !== undefined) argv.push(host.prlimit, '--core=0', `--fsize=${options.tmpBytes}`, '--');
+  argv.push(host.bwrap);
+  // a root host keeps no user namespace (its uid maps would keep root's files writable): it drops to nobody below
+  argv.push(...(host.isRoot ? [] : ['--unshare-user', '--disable-userns']));
+  argv.push('--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
+  argv.push('--die-with-parent', '--new-session');
+  argv.push('--cap-drop', 'ALL');
+  // setpriv needs these for the uid switch, then drops them with everything else before the interpreter starts
+  if (host.isRoot) argv.push('--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP');
+  const dirs = new Set<string>();
+  for (const dest of [...binds.map((b) => b.dest), ...symlinks.map((s) => s.dest), SANDBOX_DIR + '/x']) for (const dir of ancestors(dest)) dirs.add(dir);
+  for (const dir of [...dirs].sort((a, b) => a.split('/').length - b.split('/').length)) argv.push('--perms', '0755', '--dir', dir);
+  for (const link of symlinks) argv.push('--symlink', link.target, link.dest);
+  for (const bind of binds) argv.push('--ro-bind', bind.source, bind.dest);
+  const setpriv = host.isRoot ? `${SANDBOX_DIR}/setpriv` : undefined;
+  if (setpriv !== undefined && host.setpriv !== undefined) argv.push('--ro-bind', host.setpriv, setpriv);
+  argv.push('--proc', '/proc', '--dev', '/dev');
+  argv.push('--perms', '1777', '--size', String(options.tmpBytes), '--tmpfs', SANDBOX_TMP, '--chdir', SANDBOX_TMP);
+  argv.push('--remount-ro', '/');
+  if (options.seccompFd !== undefined) argv.push('--seccomp', String(options.seccompFd));
+  argv.push('--');
+  if (setpriv !== undefined) {
+    const id = String(SANDBOX_UID);
+    argv.push(setpriv, `--reuid=${id}`, `--regid=${id}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
+  }
+  argv.push(...options.command);
+  return argv;
+}

@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { SandboxHost } from './probe.js';
+import { SANDBOX_UID } from './probe.js';
+
+// A layer is reported only after a program inside it tried to get out and was refused: this is that program,
+// per language, and the host's reading of what it saw. Run once per runtime and interpreter.
+
+const NAMESPACES = ['ipc', 'uts', 'net', 'pid', 'mnt', 'cgroup', 'user'] as const;
+
+// What the probe program must return: namespace ids, its own status and mounts, and each escape it attempted.
+export interface ProbeSight {
+  ns: Record<string, string>;
+  status: string;
+  mountinfo: string;
+  refused: Record<string, boolean>;
+}
+
+export function probeProgram(language: 'typescript' | 'python', secret: string): string {
+  const s = JSON.stringify(secret);
+  if (language === 'python') {
+    return `
+import ctypes, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+refused = {}
+def attempt(name, action):
+    try:
+        action()
+        refused[name] = False
+    except BaseException:
+        refused[name] = True
+def raw(nr, *args):
+    if libc.syscall(nr, *args) < 0:
+        raise OSError(ctypes.get_errno(), "refused")
+def fork():
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+attempt("read-outside", lambda: open(${s}).read())
+attempt("write-root", lambda: open("/ptc-probe", "w"))
+attempt("chmod-device", lambda: os.chmod("/dev/null", 0o666))
+attempt("fork", fork)
+attempt("exec", lambda: os.execv("/proc/self/exe", ["python3", "-c", "pass"]))
+attempt("vsock", lambda: socket.socket(40, socket.SOCK_STREAM))
+attempt("raise-priority", lambda: os.setpriority(os.PRIO_PROCESS, 0, -1))
+attempt("io_uring", lambda: raw(425, 1, ctypes.create_string_buffer(120)))
+attempt("unshare", lambda: raw(272, 0x40000000))
+ns = {}
+for name in ${JSON.stringify(NAMESPACES)}:
+    try:
+        ns[name] = os.readlink("/proc/self/ns/" + name)
+    except OSError:
+        ns[name] = ""
+return {"ns": ns, "status": open("/proc/self/status").read(), "mountinfo": open("/proc/self/mountinfo").read(), "refused": refused}`;
+  }
+  return `
+const fs = await import('node:fs');
+const os = await import('node:os');
+const cp = await import('node:child_process');
+const refused: Record<string, boolean> = {};
+const attempt = (name: string, action: () => unknown) => {
+  try { action(); refused[name] = false; } catch { refused[name] = true; }
+};
+attempt('read-outside', () => fs.readFileSync(${s}));
+attempt('write-root', () => fs.writeFileSync('/ptc-probe', 'x'));
+attempt('chmod-device', () => fs.chmodSync('/dev/null', 0o666));
+attempt('fork', () => { const r = cp.spawnSync(process.execPath, ['-e', '0']); if (r.error) throw r.error; });
+attempt('raise-priority', () => os.setPriority(0, -1));
+const ns: Record<string, string> = {};
+for (const name of ${JSON.stringify(NAMESPACES)}) { try { ns[name] = fs.readlinkSync('/proc/self/ns/' + name); } catch { ns[name] = ''; } }
+return { ns, status: fs.readFileSync('/proc/self/status', 'utf8'), mountinfo: fs.readFileSync('/proc/self/mountinfo', 'utf8'), refused };`;
+}
+
+// A file the probe must not be able to read: planted in the host's temp dir, which the sandbox does not mount.
+export function plantSecret(): { file: string; remove(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-proof-'));
+  const file = path.join(dir, 'secret');
+  fs.writeFileSync(file, 'secret', { mode: 0o644 });
+  return { file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+function statusField(status: string, name: string): string | undefined {
+  return new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(status)?.[1]?.trim();
+}
+
+export type Verdict = { ok: true; mechanisms: string[]; runtimeRefused: boolean } | { ok: false; problem: string };
+
+// The host's reading of the probe: every namespace differs from the host's, no capabilities, no_new_privs, the
+// seccomp filter on, a read-only root and a tmpfs /tmp, and every attempted escape refused.
+export function judgeProbe(value: JsonValue | undefined, host: SandboxHost, runtimeAttempts: readonly string[]): Verdict {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, problem: 'the probe returned nothing readable' };
+  const sight = value as unknown as ProbeSight;
+  const namespaces = NAMESPACES.filter((n) => n !== 'user' || !host.isRoot);
+  for (const name of namespaces) {
+    let own = '';
+    try {
+      own = fs.readlinkSync(`/proc/self/ns/${name}`);
+    } catch {
+      // this kernel has no such namespace: nothing to compare
+      continue;
+    }
+    const theirs = sight.ns?.[name];
+    if (typeof theirs !== 'string' || theirs === own) return { ok: false, problem: `the ${name} namespace is the host's` };
+  }
+  const status = typeof sight.status === 'string' ? sight.status : '';
+  if (statusField(status, 'CapEff') !== '0000000000000000') return { ok: false, problem: 'the program kept capabilities' };
+  if (statusField(status, 'NoNewPrivs') !== '1') return { ok: false, problem: 'no_new_privs is not set' };
+  if (statusField(status, 'Seccomp') !== '2') return { ok: false, problem: 'no seccomp filter is in force' };
+  if (host.isRoot && statusField(status, 'Uid')?.split(/\s+/)[0] !== String(SANDBOX_UID)) return { ok: false, problem: 'the program runs as root' };
+  const mounts = (typeof sight.mountinfo === 'string' ? sight.mountinfo : '').split('\n').map((line) => line.split(' '));
+  const root = mounts.find((m) => m[4] === '/');
+  if (root === undefined || !(root[5] ?? '').split(',').includes('ro')) return { ok: false, problem: 'the root is not read-only' };
+  const tmp = mounts.find((m) => m[4] === '/tmp');
+  if (tmp === undefined || !tmp.includes('tmpfs') || !tmp.some((field) => /(^|,)size=/.test(field)))
+    return { ok: false, problem: '/tmp is not a size-capped tmpfs' };
+  const refused = sight.refused ?? {};
+  const escaped = Object.entries(refused).filter(([name, denied]) => denied !== true && !runtimeAttempts.includes(name));
+  if (escaped.length > 0 || Object.keys(refused).length === 0)
+    return { ok: false, problem: `not refused: ${escaped.map(([name]) => name).join(', ') || 'no attempt ran'}` };
+  const mechanisms = [
+    `bubblewrap: ${namespaces.map((n) => (n === 'mnt' ? 'mount' : n)).join(', ')} namespaces${host.isRoot ? ', uid nobody (root dropped)' : ''}`,
+    'read-only minimal root (interpreter and libraries only)',
+    'size-capped tmpfs /tmp',
+    'seccomp (no new processes, no namespace/mount/ptrace/bpf/io_uring/keyring calls, AF_UNIX/INET/INET6 only)',
+    'no capabilities, no_new_privs, no core dumps',
+  ];
+  return { ok: true, mechanisms, runtimeRefused: runtimeAttempts.every((name) => refused[name] === true) };
+}
