@@ -82,6 +82,14 @@ export function plantSecret(): { file: string; remove(): void } {
   return { file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
+function ownNamespace(name: string): string | undefined {
+  try {
+    return fs.readlinkSync(`/proc/self/ns/${name}`);
+  } catch {
+    return undefined;
+  }
+}
+
 function statusField(status: string, name: string): string | undefined {
   return new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(status)?.[1]?.trim();
 }
@@ -95,13 +103,9 @@ export function judgeProbe(value: JsonValue | undefined, host: SandboxHost, runt
   const sight = value as unknown as ProbeSight;
   const namespaces = NAMESPACES.filter((n) => n !== 'user' || !host.isRoot);
   for (const name of namespaces) {
-    let own = '';
-    try {
-      own = fs.readlinkSync(`/proc/self/ns/${name}`);
-    } catch {
-      // this kernel has no such namespace: nothing to compare
-      continue;
-    }
+    const own = ownNamespace(name);
+    // this kernel has no such namespace: nothing to compare
+    if (own === undefined) continue;
     const theirs = sight.ns?.[name];
     if (typeof theirs !== 'string' || theirs === own) return { ok: false, problem: `the ${name} namespace is the host's` };
   }
