@@ -44,6 +44,7 @@ if (!skipInstall) ensureIsolatedVm({ install: true, log });
 const contenders = [
   processFloor('node'),
   ...(pythonPath ? [processFloor('python', pythonPath)] : []),
+  processFloor('bwrap'),
   socketpairFloor('node'),
   ...(pythonPath ? [socketpairFloor('python', pythonPath)] : []),
   ptcContender(runtimeModule, { language: 'typescript', sandbox: true, spare: true }),

@@ -10,11 +10,15 @@ function timeProcess(argv) {
   });
 }
 
+// The bare wrapper: bubblewrap with fresh namespaces around `true`, the least a sandboxed start can cost.
+const BWRAP_FLOOR = ['/usr/bin/bwrap', '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--ro-bind', '/', '/', '--die-with-parent', '/bin/true'];
+
 export function processFloor(kind, pythonPath) {
-  const argv = kind === 'node' ? [process.execPath, '-e', '0'] : [pythonPath, '-I', '-c', 'pass'];
+  const argv = kind === 'node' ? [process.execPath, '-e', '0'] : kind === 'bwrap' ? BWRAP_FLOOR : [pythonPath, '-I', '-c', 'pass'];
+  const labels = { node: 'floor: bare `node -e 0`', python: 'floor: bare `python3 -I -c pass`', bwrap: 'floor: bare `bwrap … true`' };
   return {
     id: `floor-${kind}`,
-    label: kind === 'node' ? 'floor: bare `node -e 0`' : 'floor: bare `python3 -I -c pass`',
+    label: labels[kind],
     family: 'floor',
     floor: kind,
     workloads: ['trivial'],

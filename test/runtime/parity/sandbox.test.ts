@@ -131,3 +131,31 @@ describe('TypeScript sandbox: its own temp dir', () => {
     expect(r.value).not.toBe('TOP SECRET');
   });
 });
+
+describe('TypeScript sandbox: the V8/Node escape hatches', () => {
+  test('run-time V8 flags and trace_events are unavailable; raising priority is refused; nothing lands in the host cwd', async () => {
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-cwd-'));
+    try {
+      const r = await run(
+        'typescript',
+        `const v8 = await import('node:v8');
+const te = await import('node:trace_events');
+const os = await import('node:os');
+const out: Record<string, string> = {};
+const attempt = (name: string, action: () => unknown) => { try { action(); out[name] = 'allowed'; } catch (e: any) { out[name] = 'denied'; } };
+attempt('v8Flags', () => v8.setFlagsFromString('--redirect-code-traces-to=${cwd}/pwned.pth'));
+attempt('traceEvents', () => te.createTracing({ categories: ['v8'] }).enable());
+attempt('priority', () => os.setPriority(0, -5));
+return out;`,
+        { cwd },
+      );
+      expect(r.value).toEqual({ v8Flags: 'denied', traceEvents: 'denied', priority: 'denied' });
+      const aborted = await run('typescript', 'process.abort();', { cwd });
+      expect(aborted.error?.kind).toBe('worker-exit');
+      // no trace log, no core file, no code-trace file: the host's working directory is untouched
+      expect(fs.readdirSync(cwd)).toEqual([]);
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});

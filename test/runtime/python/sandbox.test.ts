@@ -42,3 +42,50 @@ describe.concurrent('Python sandbox (best-effort on Linux)', () => {
     expect(r.value).toEqual([{}, '/usr']);
   });
 });
+
+describe.concurrent('Python sandbox: what the OS layer leaves the program', () => {
+  test('uid nobody, device nodes and /proc/sys unchangeable, no shells, own SysV IPC, a size-capped /tmp as cwd', async () => {
+    const r = await run(
+      'python',
+      [
+        'import os, ctypes, tempfile',
+        'libc = ctypes.CDLL(None, use_errno=True)',
+        'out = {"uid": os.getuid(), "cwd": os.getcwd(), "tmp": tempfile.gettempdir(), "shell": os.path.exists("/bin/sh") or os.path.exists("/usr/bin/sh")}',
+        'def attempt(name, action):',
+        '    try:',
+        '        action()',
+        '        out[name] = "allowed"',
+        '    except OSError as e:',
+        '        out[name] = "denied"',
+        'attempt("chmodDevNull", lambda: os.chmod("/dev/null", 0o600))',
+        'attempt("sysctl", lambda: os.close(os.open("/proc/sys/kernel/core_pattern", os.O_WRONLY)))',
+        'attempt("hostname", lambda: __import__("socket").sethostname("x"))',
+        "# IPC_PRIVATE segment in the run's own IPC namespace: it goes with the namespace",
+        'shm = libc.shmget(0, 4096, 0o1600)',
+        'out["shm"] = "created" if shm >= 0 else "refused"',
+        'out["hostSegments"] = open("/proc/sysvipc/shm").read().count("\\n") - 1',
+        'def fill():',
+        '    with open("big", "wb") as f:',
+        '        for _ in range(40):',
+        '            f.write(b"x" * (1 << 20))',
+        'attempt("fillBeyondTmp", fill)',
+        'return out',
+      ].join('\n'),
+      { tmpMb: 16 },
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.value).toEqual({
+      uid: process.getuid?.() === 0 ? 65534 : process.getuid?.(),
+      cwd: '/tmp',
+      tmp: '/tmp',
+      shell: false,
+      chmodDevNull: 'denied',
+      sysctl: 'denied',
+      hostname: 'denied',
+      shm: 'created',
+      // only the one this run created: the host's segments are not visible
+      hostSegments: 1,
+      fillBeyondTmp: 'denied',
+    });
+  });
+});
