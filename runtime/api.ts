@@ -84,6 +84,9 @@ export interface RuntimeOptions {
   // starting a process, and a replacement starts in the background; the first run of new settings is cold.
   // Worth 1 for interactive hosts (the extension, `ptc notebook`); a one-shot `ptc run` should leave it at 0.
   spares?: number;
+  // bubblewrap executable for the OS sandbox (default: `bwrap` on PATH); null runs without it, as on a host that lacks
+  // it: best-effort then reports `partial`, required fails
+  bubblewrapPath?: string | null;
   defaults?: Partial<Pick<CodeRunSpec, 'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'tmpMb' | 'sandbox' | 'maxPendingCalls'>>;
 }
 

@@ -29,7 +29,11 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   // validated here so a bad count is a misuse at creation, not at the first run
   const nodeSpares = new SparePool<NodeChildProcess>(options.spares ?? 0);
   const pythonSpares = new SparePool<PythonChildProcess>(options.spares ?? 0);
-  const pythonDeps = async (): Promise<PythonBackendDeps> => ({ host: await sandboxHost(), pythonPath: options.pythonPath, spares: pythonSpares });
+  const pythonDeps = async (): Promise<PythonBackendDeps> => ({
+    host: await sandboxHost(options.bubblewrapPath),
+    pythonPath: options.pythonPath,
+    spares: pythonSpares,
+  });
 
   const resolve = (request: CodeRunRequest): CodeRunSpec => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
@@ -43,7 +47,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     const bootstrapPath = locateAsset('runtime/node-child.cjs');
     if (!lookup.ok) return lookup.message;
     if (bootstrapPath === undefined) return 'the Node child bootstrap (runtime/node-child.cjs) is missing: run `npm run build`';
-    const host = await sandboxHost();
+    const host = await sandboxHost(options.bubblewrapPath);
     const layers =
       spec.sandbox === 'off' ? { os: undefined, osProblem: undefined, runtime: undefined } : await provenNodeLayers(lookup.node, bootstrapPath, host);
     return { node: lookup.node, bootstrapPath, host, layers, spares: nodeSpares };

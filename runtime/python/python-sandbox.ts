@@ -73,10 +73,11 @@ const proven = new Map<string, Promise<ProvenLayers>>();
 
 // Probed once per interpreter, then cached for the life of the host.
 export function provenPythonLayers(python: PythonExecutable, host: SandboxHost): Promise<ProvenLayers> {
-  let layers = proven.get(python.path);
+  const key = JSON.stringify([python.path, host.bwrap ?? null]);
+  let layers = proven.get(key);
   if (layers === undefined) {
     layers = prove(python, host);
-    proven.set(python.path, layers);
+    proven.set(key, layers);
   }
   return layers;
 }

@@ -64,7 +64,7 @@ export function attempt(argv: string[], options: { input?: Buffer; fds?: Buffer[
   });
 }
 
-async function probe(): Promise<SandboxHost> {
+async function probe(bubblewrapPath: string | null | undefined): Promise<SandboxHost> {
   const platform = process.platform;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const none: SandboxHost = {
@@ -87,14 +87,15 @@ async function probe(): Promise<SandboxHost> {
     prlimit: findExecutable('prlimit'),
     unsharePath: findExecutable('unshare'),
   };
-  const [bwrap, fallback] = await Promise.all([probeBwrap(host), probeUnshare(host)]);
+  const [bwrap, fallback] = await Promise.all([probeBwrap(host, bubblewrapPath), probeUnshare(host)]);
   return { ...host, ...bwrap, ...fallback };
 }
 
 // A real confined start: the same argv a run gets, running `true` from the host inside the read-only root.
-async function probeBwrap(host: SandboxHost): Promise<Pick<SandboxHost, 'bwrap' | 'bwrapProblem'>> {
-  const bwrap = findExecutable('bwrap');
+async function probeBwrap(host: SandboxHost, requested: string | null | undefined): Promise<Pick<SandboxHost, 'bwrap' | 'bwrapProblem'>> {
   const install = 'install the "bubblewrap" package (Debian/Ubuntu/Fedora/Arch: bubblewrap)';
+  if (requested === null) return { bwrap: undefined, bwrapProblem: `bubblewrap turned off for this runtime (bubblewrapPath: null); otherwise ${install}` };
+  const bwrap = requested ?? findExecutable('bwrap');
   if (bwrap === undefined) return { bwrap: undefined, bwrapProblem: `bubblewrap (bwrap) not found: ${install}` };
   if (host.arch === undefined) return { bwrap: undefined, bwrapProblem: `no seccomp syscall table for ${process.arch}` };
   if (host.isRoot && host.setpriv === undefined)
@@ -125,9 +126,15 @@ async function probeUnshare(host: SandboxHost): Promise<Pick<SandboxHost, 'names
   return { namespacePrefix: undefined, userNamespace: false };
 }
 
-let cached: Promise<SandboxHost> | undefined;
+const cached = new Map<string, Promise<SandboxHost>>();
 
-export function sandboxHost(): Promise<SandboxHost> {
-  cached ??= probe();
-  return cached;
+// Probed once per bubblewrap choice, for the life of the host process.
+export function sandboxHost(bubblewrapPath?: string | null): Promise<SandboxHost> {
+  const key = JSON.stringify(bubblewrapPath ?? '');
+  let host = cached.get(key);
+  if (host === undefined) {
+    host = probe(bubblewrapPath);
+    cached.set(key, host);
+  }
+  return host;
 }

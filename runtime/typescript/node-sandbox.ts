@@ -59,7 +59,7 @@ const proven = new Map<string, Promise<ProvenLayers>>();
 
 // Probed once per Node executable, then cached for the life of the host.
 export function provenNodeLayers(node: NodeExecutable, bootstrapPath: string, host: SandboxHost): Promise<ProvenLayers> {
-  const key = JSON.stringify([node.path, bootstrapPath]);
+  const key = JSON.stringify([node.path, bootstrapPath, host.bwrap ?? null]);
   let layers = proven.get(key);
   if (layers === undefined) {
     layers = prove(node, bootstrapPath, host);
