@@ -10,5 +10,6 @@ export function cellLimits(base: RunLimits, cell: CellMetadata | undefined): Run
     ...(own.timeoutMs === undefined ? {} : { timeoutMs: own.timeoutMs }),
     ...(own.maxOutputBytes === undefined ? {} : { maxOutputBytes: own.maxOutputBytes }),
     ...(own.memoryMb === undefined ? {} : { memoryMb: own.memoryMb }),
+    ...(own.tmpMb === undefined ? {} : { tmpMb: own.tmpMb }),
   };
 }

@@ -36,6 +36,7 @@ export const CellMetadataSchema = z.looseObject({
       timeoutMs: z.int().positive().optional(),
       maxOutputBytes: z.int().positive().optional(),
       memoryMb: z.int().positive().optional(),
+      tmpMb: z.int().positive().optional(),
     })
     .optional(),
 });
