@@ -98,6 +98,11 @@ afterAll(() => {
     console.log(`[hostile corpus] skipped, host cannot show the effect: ${skipped.map((e) => `${e.name} (${unmet.get(e.name)?.join('; ')})`).join(', ')}`);
   const known = all.filter((v) => v.entry.knownBug !== undefined);
   if (known.length > 0) console.log(`[hostile corpus] known bugs (expected to fail): ${known.map((v) => `${v.entry.name} (${v.outcome})`).join(', ')}`);
+  // PTC_HOSTILE_SHOW=1 prints what each program saw (its value or error), e.g. which escape attempts were refused how
+  if (process.env.PTC_HOSTILE_SHOW === '1') {
+    for (const v of all)
+      console.log(`[hostile corpus] ${v.entry.name} ${v.outcome}: ${JSON.stringify(v.result?.error?.message ?? v.result?.value)?.slice(0, 600)}`);
+  }
   const slow = all.sort((a, b) => b.ms - a.ms).slice(0, 5);
   console.log(`[hostile corpus] slowest: ${slow.map((v) => `${v.entry.name} ${v.ms}ms`).join(', ')}`);
 });
