@@ -2,8 +2,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { Requirement } from './corpus-format.js';
 
-// The interpreter the host-side helper (pty, SysV objects) runs with.
-export const HOST_PYTHON = 'python3';
+// The interpreter the host-side helper (pty, SysV objects) runs with: python3's real executable, resolved once, so
+// a version-manager shim on PATH does not cost seconds per fixture.
+function resolvePython(): string {
+  const r = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
+  const found = r.status === 0 ? r.stdout.trim() : '';
+  return found.length > 0 ? found : 'python3';
+}
+export const HOST_PYTHON = resolvePython();
 
 const read = (file: string): string | undefined => {
   try {
