@@ -15,7 +15,8 @@ export const EFFECTS = [
   'core-dumped',
   // a node_trace.*.log appeared in the host working directory
   'trace-written',
-  // files named with {{TOKEN}} were on the host disk under the suite's TMPDIR, during the run (probe.hostLook) or after it
+  // files named with {{TOKEN}} were on the host disk under the suite's TMPDIR or in the host's /dev/shm, during the run
+  // (probe.hostLook) or after it
   'data-on-host-disk',
   // the {{VICTIM_PID}} host process was reniced, traced, stopped, killed or had its OOM score changed
   'victim-touched',

@@ -9,6 +9,7 @@ import type { Effect } from './corpus-format.js';
 import { PlantedDeviceNode, PlantedFile, plantSysv, PtyWitness, Victim } from './host-fixtures.js';
 import { listSysv, removeSysv, type SysvObject } from './sysv.js';
 
+const DEV_SHM = '/dev/shm';
 const hex = (bytes: number): string => crypto.randomBytes(bytes).toString('hex');
 
 // Secrets a program must never reach; planted for real so the check can fail.
@@ -199,7 +200,7 @@ export class RunFixtures {
     if (!source.includes('probe.')) return undefined;
     const functions = Object.create(null) as Record<string, (args: JsonValue) => Promise<JsonValue>>;
     functions.hostLook = async () => {
-      const seen = tokenOnDisk(this.#options.tmpRoot, this.token) || tokenOnDisk(this.outsideDir, this.token);
+      const seen = tokenOnDisk(this.#options.tmpRoot, this.token) || tokenOnDisk(this.outsideDir, this.token) || this.#inDevShm().length > 0;
       if (seen) this.#sightings++;
       return seen;
     };
@@ -224,7 +225,7 @@ export class RunFixtures {
     if (entries.some((name) => /^node_trace\.\d+\.log$/.test(name))) seen.add('trace-written');
     if (this.#target?.changed()) seen.add('file-changed');
     if (this.#node?.changed()) seen.add('device-changed');
-    if (this.#sightings > 0 || tokenOnDisk(this.#options.tmpRoot, this.token)) seen.add('data-on-host-disk');
+    if (this.#sightings > 0 || tokenOnDisk(this.#options.tmpRoot, this.token) || this.#inDevShm().length > 0) seen.add('data-on-host-disk');
     this.#victim?.sample();
     if ((this.#victim?.touches.length ?? 0) > 0) seen.add('victim-touched');
     if (this.#ownIpcObjects().length > 0) seen.add('ipc-left');
@@ -244,7 +245,17 @@ export class RunFixtures {
     return this.#victim?.touches ?? [];
   }
 
+  // POSIX shared memory and files in the host's /dev/shm outlive every process, like data on disk
+  #inDevShm(): string[] {
+    try {
+      return fs.readdirSync(DEV_SHM).filter((name) => name.includes(this.token));
+    } catch {
+      return [];
+    }
+  }
+
   async close(): Promise<void> {
+    for (const name of this.#inDevShm()) fs.rmSync(path.join(DEV_SHM, name), { force: true, recursive: true });
     await Promise.all([...this.#closers.map((c) => c()), this.#victim?.close(), this.#pty?.close()]);
     removeSysv([...this.#plantedSysv, ...this.#ownIpcObjects()]);
   }
