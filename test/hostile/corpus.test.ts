@@ -16,9 +16,9 @@ import { HOST_PYTHON, unmetRequirements } from './lib/requirements.js';
 // One table: every file under programs/ declares its expected outcome and forbidden effects in its header.
 const here = path.dirname(fileURLToPath(import.meta.url));
 // A developer machine often lets processes dump core; this suite's children must meet such a host, so the soft core
-// limit is raised (64 MiB: a truncated core still shows) for this worker and its children, and restored afterwards.
+// limit is raised (1 MiB: a truncated core still shows) for this worker and its children, and restored afterwards.
 const savedCoreLimit = /^Max core file size\s+(\S+)\s+(\S+)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'));
-spawnSync('prlimit', ['--pid', String(process.pid), `--core=${64 << 20}:`], { stdio: 'ignore' });
+spawnSync('prlimit', ['--pid', String(process.pid), `--core=${1 << 20}:`], { stdio: 'ignore' });
 const entries = loadCorpus(path.join(here, 'programs'));
 const python = await pythonBackendStatus();
 if (!python.ready) console.warn(`[hostile corpus] SKIPPING ${entries.filter((e) => e.language === 'python').length} Python programs: ${python.reason}`);
@@ -100,8 +100,14 @@ afterAll(() => {
   if (known.length > 0) console.log(`[hostile corpus] known bugs (expected to fail): ${known.map((v) => `${v.entry.name} (${v.outcome})`).join(', ')}`);
   // PTC_HOSTILE_SHOW=1 prints what each program saw (its value or error), e.g. which escape attempts were refused how
   if (process.env.PTC_HOSTILE_SHOW === '1') {
-    for (const v of all)
-      console.log(`[hostile corpus] ${v.entry.name} ${v.outcome}: ${JSON.stringify(v.result?.error?.message ?? v.result?.value)?.slice(0, 600)}`);
+    const show = (v: Verdict): string => {
+      try {
+        return String(JSON.stringify(v.result?.error?.message ?? v.result?.value)).slice(0, 600);
+      } catch {
+        return '(not printable as JSON)';
+      }
+    };
+    for (const v of all) console.log(`[hostile corpus] ${v.entry.name} ${v.outcome} ${v.ms}ms: ${show(v)}`);
   }
   const slow = all.sort((a, b) => b.ms - a.ms).slice(0, 5);
   console.log(`[hostile corpus] slowest: ${slow.map((v) => `${v.entry.name} ${v.ms}ms`).join(', ')}`);

@@ -29,8 +29,9 @@ export interface CorpusContext {
   python: string;
 }
 
-// Effects that show only after a delay (a grandchild's late write, data a cleanup failed to remove).
-const LATE_EFFECTS: readonly Effect[] = ['file-created', 'file-changed', 'data-on-host-disk', 'victim-touched'];
+// Effects a forbidden program could still cause after it settled (a grandchild's late write, data a cleanup failed to
+// remove); a control's effects happen while it runs, so only must-not effects wait.
+const LATE_EFFECTS: readonly Effect[] = ['file-created', 'file-changed', 'data-on-host-disk'];
 
 // JSON.stringify recurses: a 10 000-deep value needs the runtime's iterative encoder
 function serialize(result: RunResult): string {
@@ -80,7 +81,7 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
   const survivors = await settleTo(() => processesMarkedBy(outsideDir), 3_000);
   if (survivors.length > 0) problems.push(`processes outlived the run: ${survivors.map((p) => `${p.pid} ${clip(p.cmdline, 80)}`).join('; ')}`);
   // late side effects (a datagram in flight, a grandchild's delayed write, a timer's handler call) get time to show up
-  await sleep([...entry.mustNot, ...entry.must].some((e) => LATE_EFFECTS.includes(e)) ? 1_200 : 150);
+  await sleep(entry.mustNot.some((e) => LATE_EFFECTS.includes(e)) ? 1_200 : 150);
   const effects = fixtures.effects(result === undefined ? '' : serialize(result));
   const detail = effects.has('victim-touched') ? ` [${fixtures.victimTouches().join('; ')}]` : '';
   await fixtures.close();

@@ -1,7 +1,7 @@
 // about: CONTROL: with the sandbox off, process.report's fatal-error report overwrites the planted .pth when the heap runs out
 // expect: worker-exit
 // must: file-changed
-// options: {"sandbox": "off", "memoryMb": 32}
+// options: {"sandbox": "off", "memoryMb": 16}
 const report = process.report as NodeJS.ProcessReport;
 const path = '{{TARGET_FILE}}';
 report.directory = path.slice(0, path.lastIndexOf('/'));

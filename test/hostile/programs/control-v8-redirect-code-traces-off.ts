@@ -3,7 +3,7 @@
 // must: file-changed
 // options: {"sandbox": "off"}
 const v8 = await import('node:v8');
-for (const flag of ['--redirect-code-traces-to={{TARGET_FILE}}', '--redirect-code-traces', '--print-opt-code', '--print-opt-code-filter=hot']) v8.setFlagsFromString(flag);
+for (const flag of ['--no-concurrent-recompilation', '--no-concurrent-osr', '--no-turbo-inlining', '--redirect-code-traces-to={{TARGET_FILE}}', '--redirect-code-traces', '--print-opt-code', '--print-opt-code-filter=hot']) v8.setFlagsFromString(flag);
 function hot(x: number): number { /*
 import os; os.getpid()
 */ return x * 2 + 1; }

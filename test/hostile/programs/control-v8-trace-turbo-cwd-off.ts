@@ -3,7 +3,7 @@
 // must: file-created
 // options: {"sandbox": "off"}
 const v8 = await import('node:v8');
-for (const flag of ['--trace-turbo-filter=hot', '--trace-turbo']) v8.setFlagsFromString(flag);
+for (const flag of ['--no-concurrent-recompilation', '--no-concurrent-osr', '--no-turbo-inlining', '--trace-turbo-filter=hot', '--trace-turbo']) v8.setFlagsFromString(flag);
 function hot(x: number): number { return x * 7 + 1; }
 let s = 0;
 for (let i = 0; i < 1e6; i++) s += hot(i);

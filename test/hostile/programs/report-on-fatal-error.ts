@@ -1,7 +1,7 @@
 // about: points process.report at a planted .pth outside and exhausts the heap: Node's fatal-error handler writes its diagnostic report there, below the permission model
 // expect: worker-exit|exception
 // must-not: file-changed, file-created
-// options: {"memoryMb": 32}
+// options: {"memoryMb": 16}
 const report = process.report as NodeJS.ProcessReport;
 const path = '{{TARGET_FILE}}';
 report.directory = path.slice(0, path.lastIndexOf('/'));

@@ -3,7 +3,7 @@
 // must-not: file-changed, file-created
 const v8 = await import('node:v8');
 const out: string[] = [];
-for (const flag of ['--redirect-code-traces-to={{TARGET_FILE}}', '--redirect-code-traces', '--print-opt-code', '--print-opt-code-filter=hot']) {
+for (const flag of ['--no-concurrent-recompilation', '--no-concurrent-osr', '--no-turbo-inlining', '--redirect-code-traces-to={{TARGET_FILE}}', '--redirect-code-traces', '--print-opt-code', '--print-opt-code-filter=hot']) {
   try {
     v8.setFlagsFromString(flag);
     out.push(flag + ': set');

@@ -3,7 +3,7 @@
 // must-not: file-created
 const v8 = await import('node:v8');
 const out: string[] = [];
-for (const flag of ['--trace-turbo-path={{OUTSIDE_DIR}}', '--trace-turbo-filter=hot', '--trace-turbo']) {
+for (const flag of ['--no-concurrent-recompilation', '--no-concurrent-osr', '--no-turbo-inlining', '--trace-turbo-path={{OUTSIDE_DIR}}', '--trace-turbo-filter=hot', '--trace-turbo']) {
   try {
     v8.setFlagsFromString(flag);
     out.push(flag + ': set');
