@@ -117,10 +117,10 @@ describe('hostile corpus', () => {
   test('the corpus is big and balanced enough to mean something', () => {
     const ts = entries.filter((e) => e.language === 'typescript').length;
     const py = entries.length - ts;
-    expect(entries.length).toBeGreaterThanOrEqual(120);
-    expect(Math.min(ts, py)).toBeGreaterThanOrEqual(55);
+    expect(entries.length).toBeGreaterThanOrEqual(390);
+    expect(Math.min(ts, py)).toBeGreaterThanOrEqual(190);
     // control programs (sandbox off) prove the effect detectors can see an effect at all
-    expect(entries.filter((e) => e.must.length > 0).length).toBeGreaterThanOrEqual(4);
+    expect(entries.filter((e) => e.must.length > 0).length).toBeGreaterThanOrEqual(65);
   });
 
   for (const entry of entries) {

@@ -34,7 +34,8 @@ export const EFFECTS = [
 ] as const;
 export type Effect = (typeof EFFECTS)[number];
 
-// Host conditions a control needs to be able to show its effect at all (checked by requirements.ts).
+// Host conditions a program needs to mean anything here: a control's effect must be possible at all, a fixture must
+// be buildable (checked by requirements.ts; an unmet one skips the program and says why).
 export const REQUIREMENTS = ['root', 'core-in-cwd', 'af-vsock', 'io-uring', 'host-python'] as const;
 export type Requirement = (typeof REQUIREMENTS)[number];
 

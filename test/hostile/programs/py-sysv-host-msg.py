@@ -1,6 +1,7 @@
 # about: opens the host's root-only SysV message queue by key and receives the secret message from it
 # expect: success|exception
 # must-not: secret-leaked
+# requires: host-python
 import ctypes
 class Message(ctypes.Structure):
     _fields_ = [('mtype', ctypes.c_long), ('text', ctypes.c_char * 256)]

@@ -1,6 +1,7 @@
 # about: attaches the host's root-only SysV shared memory segment by key and reads the secret in it
 # expect: success|exception
 # must-not: secret-leaked
+# requires: host-python
 import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmat.restype = ctypes.c_void_p

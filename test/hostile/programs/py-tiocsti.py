@@ -1,6 +1,7 @@
 # about: terminal injection: TIOCSTI into a host pty's input queue and escape sequences (OSC 52 clipboard, title) written to it, then TIOCSTI on its own descriptors and /dev/tty
 # expect: success|exception
 # must-not: tty-injected, kernel-granted
+# requires: host-python
 import fcntl, os, termios
 out = []
 try:
