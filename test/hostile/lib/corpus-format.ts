@@ -2,9 +2,42 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FailureKind, Language } from '../../../runtime/protocol/run-result.js';
 
-// Observable side effects a hostile program may try to cause; the harness measures each one for real.
-export const EFFECTS = ['file-created', 'tcp-received', 'udp-received', 'unix-received', 'secret-leaked', 'env-leaked'] as const;
+// Observable side effects a hostile program may try to cause; the harness measures each one for real, on the host
+// (fixtures.ts), except kernel-granted: the program's own report that a forbidden syscall succeeded.
+export const EFFECTS = [
+  // an entry appeared in the program's host working directory (its private outside dir)
+  'file-created',
+  // the planted {{TARGET_FILE}} (a `.pth` a Python would run) changed content, mtime or mode
+  'file-changed',
+  // the harness-made device node {{DEVICE_NODE}} changed mode, owner or ctime
+  'device-changed',
+  // a core file appeared in the host working directory
+  'core-dumped',
+  // a node_trace.*.log appeared in the host working directory
+  'trace-written',
+  // files named with {{TOKEN}} were on the host disk under the suite's TMPDIR or in the host's /dev/shm, during the run
+  // (probe.hostLook) or after it
+  'data-on-host-disk',
+  // the {{VICTIM_PID}} host process was reniced, traced, stopped, killed or had its OOM score changed
+  'victim-touched',
+  // SysV objects with keys from {{OWN_IPC_KEY}} exist in the host's IPC namespace after the run
+  'ipc-left',
+  // {{TOKEN}} was written to, or injected into the input of, the host pty {{PTY_PATH}}
+  'tty-injected',
+  // the result carries the upper-cased {{TOKEN}}, which a program emits only when the kernel granted the attempt
+  'kernel-granted',
+  'tcp-received',
+  'udp-received',
+  'unix-received',
+  'secret-leaked',
+  'env-leaked',
+] as const;
 export type Effect = (typeof EFFECTS)[number];
+
+// Host conditions a program needs to mean anything here: a control's effect must be possible at all, a fixture must
+// be buildable (checked by requirements.ts; an unmet one skips the program and says why).
+export const REQUIREMENTS = ['root', 'core-in-cwd', 'af-vsock', 'io-uring', 'host-python'] as const;
+export type Requirement = (typeof REQUIREMENTS)[number];
 
 export type Outcome = FailureKind | 'success';
 const OUTCOMES: readonly Outcome[] = [
@@ -44,6 +77,7 @@ export interface CorpusEntry {
   options: RequestOptions;
   // a runtime gap written down in the findings file: the case is expected to fail until it is fixed
   knownBug?: string;
+  requires: Requirement[];
 }
 
 // Short limits keep the corpus to a few minutes; a header may widen them per program. The 3 s deadline is for
@@ -73,7 +107,7 @@ export function parseCorpusFile(file: string): CorpusEntry {
   const source = fs.readFileSync(file, 'utf8');
   const language: Language = file.endsWith('.py') ? 'python' : 'typescript';
   const prefix = language === 'python' ? '#' : '//';
-  const entry: CorpusEntry = { name: path.basename(file), file, language, source, about: '', expect: [], mustNot: [], must: [], options: {} };
+  const entry: CorpusEntry = { name: path.basename(file), file, language, source, about: '', expect: [], mustNot: [], must: [], options: {}, requires: [] };
   for (const line of source.split('\n')) {
     if (!line.startsWith(prefix)) break;
     const match = /^(?:\/\/|#)\s*([a-z-]+):\s?(.*)$/.exec(line);
@@ -106,6 +140,12 @@ export function parseCorpusFile(file: string): CorpusEntry {
         break;
       case 'must':
         entry.must.push(...parseEffects(value, file));
+        break;
+      case 'requires':
+        for (const need of value.split(',').map((r) => r.trim())) {
+          if (!(REQUIREMENTS as readonly string[]).includes(need)) throw new Error(`${file}: unknown requirement "${need}"`);
+          entry.requires.push(need as Requirement);
+        }
         break;
       case 'known-bug':
         entry.knownBug = value.trim();

@@ -23,7 +23,15 @@ export interface CorpusContext {
   secrets: Secrets;
   // a directory outside every run's temp dir; each run gets its own subdirectory as cwd
   outsideRoot: string;
+  // the suite's private TMPDIR (where run temp dirs land on the host disk)
+  tmpRoot: string;
+  // interpreter for the host-side fixture helper
+  python: string;
 }
+
+// Effects a forbidden program could still cause after it settled (a grandchild's late write, data a cleanup failed to
+// remove); a control's effects happen while it runs, so only must-not effects wait.
+const LATE_EFFECTS: readonly Effect[] = ['file-created', 'file-changed', 'data-on-host-disk'];
 
 // JSON.stringify recurses: a 10 000-deep value needs the runtime's iterative encoder
 function serialize(result: RunResult): string {
@@ -43,8 +51,14 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
   const problems: string[] = [];
   const outsideDir = path.join(ctx.outsideRoot, entry.name.replace(/[^\w.-]/g, '_'));
   fs.mkdirSync(outsideDir, { recursive: true });
-  const fixtures = new RunFixtures(outsideDir, ctx.secrets);
-  await fixtures.start(entry.source);
+  const fixtures = new RunFixtures({ outsideDir, secrets: ctx.secrets, tmpRoot: ctx.tmpRoot, python: ctx.python });
+  try {
+    await fixtures.start(entry.source);
+  } catch (error) {
+    await fixtures.close();
+    return { entry, outcome: 'fixture-failed', problems: [`a host fixture could not be set up: ${String(error)}`], result: undefined, effects: [], ms: 0 };
+  }
+  const probe = fixtures.probeNamespace(entry.source);
   const tools = recordingTools();
   const fingerprint = intrinsicsFingerprint();
   let result: RunResult | undefined;
@@ -53,7 +67,7 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     const spec = ctx.runtime.resolve({
       language: entry.language,
       program: fixtures.render(entry.source),
-      bindings: [tools.namespace],
+      bindings: probe === undefined ? [tools.namespace] : [tools.namespace, probe],
       cwd: outsideDir,
       ...defaultOptions(entry),
       ...entry.options,
@@ -67,8 +81,9 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
   const survivors = await settleTo(() => processesMarkedBy(outsideDir), 3_000);
   if (survivors.length > 0) problems.push(`processes outlived the run: ${survivors.map((p) => `${p.pid} ${clip(p.cmdline, 80)}`).join('; ')}`);
   // late side effects (a datagram in flight, a grandchild's delayed write, a timer's handler call) get time to show up
-  await sleep(entry.mustNot.includes('file-created') ? 1_200 : 150);
+  await sleep(entry.mustNot.some((e) => LATE_EFFECTS.includes(e)) ? 1_200 : 150);
   const effects = fixtures.effects(result === undefined ? '' : serialize(result));
+  const detail = effects.has('victim-touched') ? ` [${fixtures.victimTouches().join('; ')}]` : '';
   await fixtures.close();
   const outcome = result === undefined ? 'rejected' : (result.error?.kind ?? 'success');
   if (result !== undefined) {
@@ -93,7 +108,8 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     if (!effects.has(effect)) continue;
     // an effect the report admits (e.g. filesystem "allowed" with partial enforcement) is honest; a claimed denial must hold
     const denied = result === undefined || claimsDenial(result.sandbox, effect);
-    if (denied) problems.push(`must not happen, but did: ${effect} (sandbox report: ${JSON.stringify(result?.sandbox)})`);
+    if (denied)
+      problems.push(`must not happen, but did: ${effect}${effect === 'victim-touched' ? detail : ''} (sandbox report: ${JSON.stringify(result?.sandbox)})`);
     else if (result?.sandbox.enforcement === 'full') problems.push(`${effect} happened under enforcement "full"`);
   }
   for (const effect of entry.must) if (!effects.has(effect)) problems.push(`control effect did not happen: ${effect}`);
@@ -107,7 +123,18 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
 export function claimsDenial(sandbox: SandboxReport, effect: Effect): boolean {
   switch (effect) {
     case 'file-created':
+    case 'file-changed':
+    case 'device-changed':
+    case 'core-dumped':
+    case 'trace-written':
+    case 'data-on-host-disk':
       return sandbox.filesystem !== 'allowed';
+    // the OS confinement as a whole (namespaces, capabilities, seccomp) forbids these: any confinement claim covers them
+    case 'victim-touched':
+    case 'ipc-left':
+    case 'tty-injected':
+    case 'kernel-granted':
+      return sandbox.enforcement !== 'none';
     case 'secret-leaked':
       return sandbox.filesystem === 'denied';
     case 'tcp-received':

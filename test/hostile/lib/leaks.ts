@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { describeSysv, listSysv, removeSysv, type SysvObject } from './sysv.js';
 
 // A live process as seen in /proc; `start` (clock ticks since boot) guards against PID reuse.
 export interface ProcInfo {
@@ -87,6 +89,15 @@ export function leftoverTempDirs(root: string): string[] {
   }
 }
 
+// Removes a tree however deep: Node's rm gives up with ENAMETOOLONG below PATH_MAX, coreutils' rm walks with openat.
+export function removeTree(dir: string): void {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+  } catch {
+    spawnSync('rm', ['-rf', '--', dir], { stdio: 'ignore' });
+  }
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Polls `probe` until it returns an empty list or the wait ends; the host closes pipes and reaps asynchronously.
@@ -104,9 +115,19 @@ export interface LeakReport {
   processes: string[];
   extraFds: string[];
   tempDirs: string[];
+  // System V objects created since the checker started (present only when it watches them)
+  sysv?: string[];
 }
 
-export const emptyReport = (r: LeakReport): boolean => r.processes.length === 0 && r.extraFds.length === 0 && r.tempDirs.length === 0;
+export const emptyReport = (r: LeakReport): boolean =>
+  r.processes.length === 0 && r.extraFds.length === 0 && r.tempDirs.length === 0 && (r.sysv?.length ?? 0) === 0;
+
+export interface LeakCheckerOptions {
+  // extra markers (per-run cwd roots) whose processes count as ours
+  markers?: () => string[];
+  // watch the host's SysV IPC objects: only a suite that is alone in creating them may (others would look like leaks)
+  sysv?: boolean;
+}
 
 // The quiescent check: nothing of ours running, fd count back to the baseline, no run temp dirs.
 export class LeakChecker {
@@ -114,12 +135,15 @@ export class LeakChecker {
   readonly #baselineFdSet: Set<string>;
   // long-lived helpers that predate the checked runs (e.g. the esbuild service of the bindings loader)
   readonly #baselineProcs: Set<string>;
+  readonly #baselineSysv: Set<string> | undefined;
+  readonly markers: () => string[];
 
   constructor(
     readonly tmpRoot: string,
-    // extra markers (per-run cwd roots) whose processes count as ours
-    readonly markers: () => string[] = () => [],
+    options: LeakCheckerOptions = {},
   ) {
+    this.markers = options.markers ?? (() => []);
+    this.#baselineSysv = options.sysv === true ? new Set(listSysv().map(describeSysv)) : undefined;
     this.baselineFds = openFdCount();
     this.#baselineFdSet = new Set(openFds().map((l) => l.replace(/^\d+ -> /, '')));
     this.#baselineProcs = new Set(this.#candidates().map((p) => `${p.pid}/${p.start}`));
@@ -142,7 +166,9 @@ export class LeakChecker {
     const fdsOk = await settleTo(() => (openFdCount() > this.baselineFds ? [1] : []), waitMs);
     const extraFds = fdsOk.length === 0 ? [] : openFds().filter((l) => !this.#baselineFdSet.has(l.replace(/^\d+ -> /, '')));
     const tempDirs = await settleTo(() => leftoverTempDirs(this.tmpRoot), waitMs);
+    const sysv = this.#baselineSysv === undefined ? {} : { sysv: this.newSysv().map(describeSysv) };
     return {
+      ...sysv,
       processes,
       extraFds: extraFds.length === 0 && fdsOk.length > 0 ? [`fd count ${openFdCount()} > baseline ${this.baselineFds}`] : extraFds,
       tempDirs,
@@ -158,6 +184,13 @@ export class LeakChecker {
         // already gone
       }
     }
-    for (const dir of leftoverTempDirs(this.tmpRoot)) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of leftoverTempDirs(this.tmpRoot)) removeTree(dir);
+    removeSysv(this.newSysv());
+  }
+
+  // SysV objects that were not there when the checker started (none when it does not watch them).
+  newSysv(): SysvObject[] {
+    const baseline = this.#baselineSysv;
+    return baseline === undefined ? [] : listSysv().filter((o) => !baseline.has(describeSysv(o)));
   }
 }

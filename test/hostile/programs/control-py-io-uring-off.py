@@ -1,0 +1,14 @@
+# about: CONTROL: with the sandbox off, io_uring_setup through ctypes returns a ring
+# expect: success
+# must: kernel-granted
+# requires: io-uring
+# options: {"sandbox": "off"}
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+params = ctypes.create_string_buffer(120)
+fd = libc.syscall(ctypes.c_long(425), ctypes.c_long(4), params)
+if fd >= 0:
+    os.close(fd)
+    return 'io_uring_setup: fd ' + '{{TOKEN}}'.upper()
+return 'io_uring_setup: errno ' + str(ctypes.get_errno())
