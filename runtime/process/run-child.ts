@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { LIMITS } from '../contract/limits.js';
@@ -156,8 +157,12 @@ export abstract class RunChild implements Spare {
   }
 }
 
-function removeDir(dir: string): Promise<void> {
-  return fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+// Node's rm walks by full path and gives up on trees deeper than PATH_MAX (ENAMETOOLONG), which an unconfined
+// program can build in its temp dir; coreutils rm walks by descriptor, so it is the fallback.
+async function removeDir(dir: string): Promise<void> {
+  await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+  if (!fs.existsSync(dir)) return;
+  await new Promise<void>((resolve) => execFile('rm', ['-rf', '--', dir], { timeout: 60_000, killSignal: 'SIGKILL' }, () => resolve()));
 }
 
 function delay(ms: number): Promise<void> {

@@ -13,6 +13,8 @@ export const BootFrameSchema = z
     maxOutputBytes: z.number().int().positive(),
     maxPendingCalls: z.number().int().positive(),
     tmpdir: z.string(),
+    // the run is sandboxed: V8 run-time flags and trace_events are taken from the program (unconfined runs keep them)
+    confined: z.boolean(),
     // fixed clock and seeded random values (deterministic replays)
     deterministic: z.object({ epochMs: z.number().int().nonnegative(), seed: z.number().int().nonnegative() }).strict().optional(),
   })

@@ -74,6 +74,7 @@ export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
       programTmpdir: SANDBOX_TMP,
       feeds: [sandboxFilter(deps.host.arch)],
       diesWithParent: true,
+      confined: true,
     };
   }
   const wrapper = confinement.kind === 'bwrap' ? [] : confinement.wrapper;
@@ -95,6 +96,7 @@ export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
     programTmpdir: undefined,
     feeds: [],
     diesWithParent: false,
+    confined: confinement.kind !== 'none',
   };
 }
 
@@ -157,6 +159,7 @@ export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession,
       maxOutputBytes: spec.maxOutputBytes,
       maxPendingCalls: spec.maxPendingCalls,
       tmpdir: child.tmpdir,
+      confined: child.confined,
       ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
     };
     send(JSON.stringify(boot));

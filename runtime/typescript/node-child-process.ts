@@ -20,6 +20,8 @@ export interface NodeChildLaunch {
   // bytes for descriptors after the two frame pipes (the seccomp program bubblewrap reads from fd 5)
   feeds: Buffer[];
   diesWithParent: boolean;
+  // any sandbox layer applies (the bootstrap then also removes V8 run-time flags and trace_events)
+  confined: boolean;
 }
 
 // The exact first frame the bootstrap sends; anything else before a program is attached is a broken child.
@@ -28,6 +30,7 @@ const READY_FRAME = '{"type":"ready"}';
 // One fresh Node child: the bootstrap waits, untouched, for its boot frame whether it is a spare or a cold start.
 export class NodeChildProcess extends RunChild {
   readonly tmpdir: string;
+  readonly confined: boolean;
   readonly #decoder = new FrameDecoder(LIMITS.maxFrameBytes);
   #corked = false;
 
@@ -49,6 +52,7 @@ export class NodeChildProcess extends RunChild {
       },
     });
     this.tmpdir = launch.programTmpdir ?? tmpdir;
+    this.confined = launch.confined;
     this.#fromChild.on('data', (chunk: Buffer) =>
       this.#decoder.push(chunk, (event) => (event.kind === 'frame' ? this.receive(event.text) : this.problem(event.message))),
     );

@@ -182,7 +182,7 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void, onChun
   process.env = Object.create(null) as NodeJS.ProcessEnv;
   const tmpdir = boot.tmpdir;
   Object.defineProperty(os, 'tmpdir', { value: () => tmpdir, writable: true, configurable: true });
-  disableRuntimeTracing();
+  if (boot.confined) disableRuntimeTracing();
   Module.syncBuiltinESMExports();
   // deterministic replays: frozen clock and seeded random values, installed before any model code runs
   if (boot.deterministic !== undefined) freezeNondeterminism(boot.deterministic);
