@@ -11,7 +11,18 @@ function timeProcess(argv) {
 }
 
 // The bare wrapper: bubblewrap with fresh namespaces around `true`, the least a sandboxed start can cost.
-const BWRAP_FLOOR = ['/usr/bin/bwrap', '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--ro-bind', '/', '/', '--die-with-parent', '/bin/true'];
+const BWRAP_FLOOR = [
+  '/usr/bin/bwrap',
+  '--unshare-ipc',
+  '--unshare-pid',
+  '--unshare-net',
+  '--unshare-uts',
+  '--ro-bind',
+  '/',
+  '/',
+  '--die-with-parent',
+  '/bin/true',
+];
 
 export function processFloor(kind, pythonPath) {
   const argv = kind === 'node' ? [process.execPath, '-e', '0'] : kind === 'bwrap' ? BWRAP_FLOOR : [pythonPath, '-I', '-c', 'pass'];

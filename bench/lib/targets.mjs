@@ -54,7 +54,15 @@ export function evaluateTargets(results) {
     'not measured',
   );
   upTo('py-spare-abs', '3, 8', 'Python trivial program, spare ready: p50 ≤ 20 ms', p50('trivial', 'ptc-py-sandbox-spare'), 20, 'ms', pyMissing);
-  ratio('py-cold-vs-floor', '3, 8, 12', 'Python trivial, cold (sandbox on): ≤ 1.0× bare `python3 -I -c pass`', p50('trivial', 'ptc-py-sandbox-cold'), pyFloor, 1.0, pyMissing);
+  ratio(
+    'py-cold-vs-floor',
+    '3, 8, 12',
+    'Python trivial, cold (sandbox on): ≤ 1.0× bare `python3 -I -c pass`',
+    p50('trivial', 'ptc-py-sandbox-cold'),
+    pyFloor,
+    1.0,
+    pyMissing,
+  );
 
   const rt = (c) => p50('seq-calls', c, 'roundTripUs');
   const tsRt = rt('ptc-ts-sandbox-spare');
