@@ -1,0 +1,179 @@
+import { describe, expect, test } from 'vitest';
+import { RunResultSchema } from '../../../runtime/protocol/run-result.js';
+import { ptc, scratchDir } from './cli-harness.js';
+
+// The host never crashes on what a program hands it: any depth the runtime accepts is printed (exit 0/1, never 3),
+// and program text reaches the terminal with its control characters shown, never acting.
+const { write } = scratchDir('ptc-host-bounds-');
+
+const BINDINGS = write(
+  'deep.bindings.mjs',
+  `export default { tools: { functions: {
+  echo: async (args) => args,
+  deep: async ({ n }) => { let v = 1; for (let i = 0; i < n; i++) v = [v]; return v; },
+  fail: async ({ why }) => { throw new Error(why); },
+} } };\n`,
+);
+
+const deepProgram = {
+  typescript: (n: number) =>
+    `let v: unknown = 1;\nfor (let i = 0; i < ${n}; i++) v = [v];\nconst echoed = await tools.echo({ v });\nconst made = await tools.deep({ n: ${n} });\nreturn [v, made];\n`,
+  python: (n: number) =>
+    `v = 1\nfor i in range(${n}):\n    v = [v]\nechoed = await tools.echo({"v": v})\nmade = await tools.deep({"n": ${n}})\nreturn [v, made]\n`,
+};
+
+// Depth of a value nested through single-element arrays (walked, not recursed).
+function depthOf(value: unknown): number {
+  let depth = 0;
+  let at = value;
+  while (Array.isArray(at)) {
+    at = at[0];
+    depth++;
+  }
+  return depth;
+}
+
+// one at a time, each given minutes: a 200 000-deep value is checked several times on its way (seconds of CPU on a
+// loaded two-core machine); what is asserted is the output and the exit code, never the time
+describe('ptc run: values nested deeper than JSON.stringify can go', { timeout: 300_000 }, () => {
+  test.each([
+    ['typescript', 5_000],
+    ['typescript', 50_000],
+    ['typescript', 200_000],
+    ['python', 5_000],
+    ['python', 200_000],
+  ] as const)('%s, %i deep: --json prints the whole result and the report prints it, both exit 0', async (language, n) => {
+    const file = write(`deep-${n}.${language === 'typescript' ? 'ts' : 'py'}`, deepProgram[language](n));
+    const [json, report] = await Promise.all([ptc('run', file, '--bindings', BINDINGS, '--json'), ptc('run', file, '--bindings', BINDINGS)]);
+    expect(json.stderr).toBe('');
+    expect(json.code).toBe(0);
+    const result = JSON.parse(json.stdout) as { value: unknown[]; calls: { args: { v: unknown }; value: unknown }[] };
+    expect(depthOf(result.value[0])).toBe(n);
+    expect(depthOf(result.value[1])).toBe(n);
+    expect(depthOf(result.calls[0]?.args.v)).toBe(n);
+    expect(depthOf(result.calls[1]?.value)).toBe(n);
+    expect(report.stderr).toBe('');
+    expect(report.code).toBe(0);
+    expect(report.stdout).toContain('── value ──');
+    expect(report.stdout).toContain('── 2 binding call(s) ──');
+    // the value's text is in the report: as many opening brackets as levels, twice
+    expect(report.stdout.split('[').length - 1).toBeGreaterThanOrEqual(2 * n);
+  });
+
+  test('a deep cassette is recorded, replayed and printed', async () => {
+    const file = write('deep-replay.ts', deepProgram.typescript(20_000));
+    const cassette = write('deep-cassette.json', '');
+    const recorded = await ptc('run', file, '--bindings', BINDINGS, '--record', cassette, '--json');
+    expect(recorded.code).toBe(0);
+    const replayed = await ptc('run', file, '--replay', cassette, '--json');
+    expect(replayed.code).toBe(0);
+    const result = JSON.parse(replayed.stdout) as { mode: string; value: unknown[]; replay: { matched: number } };
+    expect(result.mode).toBe('replay');
+    expect(result.replay.matched).toBe(2);
+    expect(depthOf(result.value[1])).toBe(20_000);
+  });
+
+  test('a deep failure (a thrown program after deep calls) still exits 1 with its report', async () => {
+    const file = write('deep-throw.ts', `${deepProgram.typescript(30_000).replace(/return .*$/m, "throw new Error('after deep calls');")}`);
+    const report = await ptc('run', file, '--bindings', BINDINGS);
+    expect(report.code).toBe(1);
+    expect(report.stdout).toContain('── failed: exception ──');
+    const json = await ptc('run', file, '--bindings', BINDINGS, '--json');
+    expect(json.code).toBe(1);
+    expect(RunResultSchema.parse(JSON.parse(json.stdout)).error?.kind).toBe('exception');
+  });
+});
+
+// Everything a terminal would act on: C0 controls but tab and newline, DEL, C1 controls, bidi controls.
+const ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+const HOSTILE_TEXT = [
+  '\u001b]0;pwned title\u0007', // set the window title
+  '\u001b]52;c;cHduZWQ=\u0007', // write the clipboard (OSC 52)
+  '\u001b[2J\u001b[H', // clear the screen
+  '\u009b31m', // C1 CSI
+  'abc\u202edcba', // right-to-left override
+  'bell\u0007 cr\r del\u007f nul\u0000',
+];
+
+describe.concurrent('ptc run: control characters in program text are shown, never sent raw', () => {
+  const ts = write(
+    'hostile-text.ts',
+    `const texts = ${JSON.stringify(HOSTILE_TEXT)};
+for (const t of texts) console.log(t);
+console.error(texts[0]);
+console.log('tab\\there\\nsecond line');
+await tools.fail({ why: texts[1] }).catch(() => undefined);
+return { texts, plain: texts[2] };
+`,
+  );
+
+  test('the readable report escapes them (ESC as \\x1b) and keeps tabs and newlines', async () => {
+    const r = await ptc('run', ts, '--bindings', BINDINGS);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(ACTIVE);
+    expect(r.stdout).toContain('  \\x1b]0;pwned title\\x07');
+    expect(r.stdout).toContain('! \\x1b]0;pwned title\\x07');
+    expect(r.stdout).toContain('\\x1b]52;c;cHduZWQ=\\x07');
+    expect(r.stdout).toContain('\\x9b31m');
+    expect(r.stdout).toContain('abc\\u202edcba');
+    expect(r.stdout).toContain('bell\\x07 cr\\x0d del\\x7f nul\\x00');
+    // a multi-line entry keeps its tab and its line break, the continuation indented under its prefix
+    expect(r.stdout).toContain('  tab\there\n  second line\n');
+    // the failed call's message, and the value's JSON (C1 and bidi controls as JSON escapes)
+    expect(r.stdout).toContain('failed: \\x1b]52;c;cHduZWQ=\\x07');
+    expect(r.stdout).toContain('"\\u009b31m"');
+    expect(r.stdout).toContain('"abc\\u202edcba"');
+  });
+
+  test('--json keeps the exact text as JSON escapes (C1 and bidi controls too) and exits 0', async () => {
+    const r = await ptc('run', ts, '--bindings', BINDINGS, '--json');
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(ACTIVE);
+    const result = RunResultSchema.parse(JSON.parse(r.stdout));
+    expect(result.logs.slice(0, HOSTILE_TEXT.length)).toEqual(HOSTILE_TEXT);
+    expect(result.calls[0]?.message).toBe(HOSTILE_TEXT[1]);
+  });
+
+  test('a failure message, a returned string and the code frame are escaped too (exit 1 for the failure)', async () => {
+    const thrower = write('hostile-throw.ts', `// \u001b]0;source title\u0007\nthrow new Error('\\u001b]0;message title\\u0007');\n`);
+    const failed = await ptc('run', thrower);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).not.toMatch(ACTIVE);
+    expect(failed.stdout).toContain('\\x1b]0;message title\\x07');
+    const text = write('hostile-string.py', `return "\\x1b]0;py title\\x07\\u202e"\n`);
+    const ok = await ptc('run', text);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).not.toMatch(ACTIVE);
+    expect(ok.stdout).toContain('\\x1b]0;py title\\x07\\u202e');
+  });
+});
+
+describe('ptc notebook: deep values and control characters', { timeout: 300_000 }, () => {
+  const notebook = write(
+    'host-bounds.ptcnb',
+    `${JSON.stringify({
+      version: 1,
+      metadata: { bindings: './deep.bindings.mjs' },
+      cells: [
+        { kind: 'code', language: 'typescript', source: deepProgram.typescript(50_000), metadata: { id: 'deep-ts' } },
+        { kind: 'code', language: 'python', source: deepProgram.python(50_000), metadata: { id: 'deep-py' } },
+        { kind: 'code', language: 'typescript', source: `for (const t of ${JSON.stringify(HOSTILE_TEXT)}) console.log(t);\nreturn '\\u001b]0;title\\u0007';` },
+      ],
+    })}\n`,
+  );
+
+  test('--json and the readable output print every cell, escape control characters, and exit 0', async () => {
+    const [json, text] = await Promise.all([ptc('notebook', notebook, '--json'), ptc('notebook', notebook)]);
+    expect(json.stderr).toBe('');
+    expect(json.code).toBe(0);
+    expect(json.stdout).not.toMatch(ACTIVE);
+    const cells = (JSON.parse(json.stdout) as { cells: { result: { value: unknown; logs: string[] } }[] }).cells;
+    expect(cells.map((c) => depthOf((c.result.value as unknown[])[1]))).toEqual([50_000, 50_000, 0]);
+    expect(cells[2]?.result.logs).toEqual(HOSTILE_TEXT);
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toMatch(ACTIVE);
+    expect(text.stdout).toContain('  \\x1b]52;c;cHduZWQ=\\x07');
+    expect(text.stdout).toContain('3 of 3 code cell(s) succeeded');
+  });
+});
