@@ -32,7 +32,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const io: CliIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
+// A reader that went away (`ptc run … | head`) ends the output, not the process: writes after that are dropped.
+const closed = { stdout: false, stderr: false };
+for (const stream of ['stdout', 'stderr'] as const) process[stream].on('error', () => (closed[stream] = true));
+const io: CliIo = {
+  stdout: (t) => closed.stdout || process.stdout.write(t),
+  stderr: (t) => closed.stderr || process.stderr.write(t),
+};
 main(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;

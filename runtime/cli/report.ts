@@ -1,4 +1,4 @@
-import { writeJsonText } from '../json/json-text.js';
+import { forEachSlice, JSON_CHUNK_CHARS, writeJsonText } from '../json/json-text.js';
 import type { RunResult } from '../protocol/run-result.js';
 import { visibleJson, visibleText } from './terminal-text.js';
 
@@ -14,8 +14,10 @@ export function writeReport(result: RunResult, program: string, sink: (piece: st
     const stderr = new Set(result.stderrLogs ?? []);
     result.logs.forEach((entry, i) => {
       const prefix = stderr.has(i) ? '! ' : '  ';
+      sink(prefix);
       // continuation lines of a multi-line entry stay under its prefix
-      line(`${prefix}${visibleText(entry).replaceAll('\n', `\n${prefix}`)}`);
+      writeVisible(entry, sink, prefix);
+      sink('\n');
     });
   }
   if (result.error !== undefined) {
@@ -28,7 +30,7 @@ export function writeReport(result: RunResult, program: string, sink: (piece: st
     }
   } else if ('value' in result && result.value !== undefined) {
     line('── value ──');
-    if (typeof result.value === 'string') sink(visibleText(result.value));
+    if (typeof result.value === 'string') writeVisible(result.value, sink, '');
     else writeJsonText(result.value, (piece) => sink(visibleJson(piece)), { indent: 2 });
     sink('\n');
   } else {
@@ -56,6 +58,14 @@ function writeCalls(result: RunResult, line: (text: string) => void): void {
     if (call.schemaViolation !== undefined) line(`     output schema violated: ${visibleText(call.schemaViolation, { newlines: false })}`);
   }
   if (result.calls.length > SHOWN_CALLS) line(`  … ${result.calls.length - SHOWN_CALLS} more`);
+}
+
+// Program text a slice at a time (a 64 MiB entry is never copied whole), each line break followed by `prefix`.
+function writeVisible(text: string, sink: (piece: string) => void, prefix: string): void {
+  forEachSlice(text, JSON_CHUNK_CHARS, (part) => {
+    const shown = visibleText(part);
+    sink(prefix === '' ? shown : shown.replaceAll('\n', `\n${prefix}`));
+  });
 }
 
 // The whole report as one string (tests, small results).

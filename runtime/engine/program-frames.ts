@@ -1,5 +1,6 @@
 import type { CallDispatcher } from '../bindings/dispatcher.js';
-import { checkLossless, decodeLossless, encodeChecked } from '../json/lossless.js';
+import { jsonByteLength } from '../json/json-size.js';
+import { checkLossless, decodeLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SourceLocation } from '../protocol/run-result.js';
 import type { RunSession } from './run-session.js';
@@ -29,7 +30,8 @@ export function applyProgramFrame(session: RunSession, dispatcher: CallDispatche
   } else if ('value' in frame && frame.value !== undefined) {
     const check = checkLossless(frame.value);
     if (!check.ok) return session.fail({ kind: 'invalid-output', message: `program completion must be lossless JSON: ${check.reason}` });
-    const valueBytes = Buffer.byteLength(encodeChecked(frame.value as JsonValue, check.depth));
+    // measured, not encoded: a 60 MiB value is not copied to be billed
+    const valueBytes = jsonByteLength(frame.value as JsonValue);
     session.settle({ kind: 'completed', value: frame.value as JsonValue, valueBytes });
   } else if (valueless === 'null') {
     session.settle({ kind: 'completed', value: null, valueBytes: 4 });

@@ -60,6 +60,7 @@ export function writeJsonText(root: unknown, sink: (piece: string) => void, opti
       const raw = options.raw(path, value);
       if (raw !== undefined) return sink(raw);
     }
+    if (typeof value === 'string' && value.length > JSON_CHUNK_CHARS) return writeLongString(value, sink);
     if (value === null || typeof value !== 'object') {
       const text = stringify(value) as string | undefined;
       // only array items (and a root) get here as undefined, a function or a symbol: JSON.stringify writes null there
@@ -108,6 +109,25 @@ export function writeJsonText(root: unknown, sink: (piece: string) => void, opti
   }
 }
 
+// A long string is escaped a slice at a time: streaming a 60 MiB value never makes a second 60 MiB string.
+function writeLongString(text: string, sink: (piece: string) => void): void {
+  sink('"');
+  forEachSlice(text, JSON_CHUNK_CHARS, (part) => sink(stringify(part).slice(1, -1)));
+  sink('"');
+}
+
+// Calls `each` with consecutive slices of at most `size` units that never split a surrogate pair (a split pair would
+// be escaped, or encoded, as two lone halves).
+export function forEachSlice(text: string, size: number, each: (slice: string) => void): void {
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + size);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && end - at > 1 && last >= 0xd800 && last <= 0xdbff) end--;
+    each(text.slice(at, end));
+    at = end;
+  }
+}
+
 // Whether an object property appears in JSON.stringify's output.
 function isWritten(value: unknown): boolean {
   return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
@@ -135,7 +155,8 @@ export function chunkedSink(write: (chunk: string) => void, chunkChars = JSON_CH
     push(piece) {
       if (piece.length >= chunkChars) {
         flush();
-        write(piece);
+        // written a slice at a time, so the writer never encodes one huge string at once
+        forEachSlice(piece, chunkChars, write);
         return;
       }
       pending.push(piece);

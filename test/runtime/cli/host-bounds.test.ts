@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { RunResultSchema } from '../../../runtime/protocol/run-result.js';
-import { ptc, scratchDir } from './cli-harness.js';
+import { CLI, ptc, scratchDir } from './cli-harness.js';
 
 // The host never crashes on what a program hands it: any depth the runtime accepts is printed (exit 0/1, never 3),
 // and program text reaches the terminal with its control characters shown, never acting.
@@ -175,5 +176,21 @@ describe('ptc notebook: deep values and control characters', { timeout: 300_000 
     expect(text.stdout).not.toMatch(ACTIVE);
     expect(text.stdout).toContain('  \\x1b]52;c;cHduZWQ=\\x07');
     expect(text.stdout).toContain('3 of 3 code cell(s) succeeded');
+  });
+});
+
+describe('ptc run: a reader that goes away', () => {
+  test("output piped into a reader that closes early (`| head`) ends quietly with the program's exit code", async () => {
+    const file = write('many-lines.ts', "for (let i = 0; i < 200_000; i++) console.log('line', i, 'x'.repeat(40));\nreturn 1;");
+    for (const mode of [['--json'], []]) {
+      const child = spawn(process.execPath, [CLI, 'run', file, ...mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      // read the first chunk, then close the pipe like `head -c 1` does
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    }
   });
 });
