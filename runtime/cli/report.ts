@@ -1,5 +1,5 @@
 import { forEachSlice, JSON_CHUNK_CHARS, writeJsonText } from '../json/json-text.js';
-import type { RunResult } from '../protocol/run-result.js';
+import { callCount, type CallRecord, type RunResult } from '../protocol/run-result.js';
 import { visibleJson, visibleText } from './terminal-text.js';
 
 // Call lines shown one by one; the rest are counted.
@@ -48,16 +48,27 @@ export function writeReport(result: RunResult, program: string, sink: (piece: st
 }
 
 function writeCalls(result: RunResult, line: (text: string) => void): void {
-  if (result.calls.length === 0) return;
-  line(`── ${result.calls.length} binding call(s) ──`);
-  for (const call of result.calls.slice(0, SHOWN_CALLS)) {
-    const status = call.ok ? 'ok' : `failed: ${visibleText(call.message ?? '', { newlines: false })}`;
+  const total = callCount(result);
+  if (total === 0) return;
+  line(`── ${total} binding call(s) ──`);
+  const callLine = (call: CallRecord): void => {
+    const status = call.ok ? 'ok' : call.message === undefined ? 'not answered' : `failed: ${visibleText(call.message, { newlines: false })}`;
     line(
       `  #${call.id} ${visibleText(`${call.global}.${call.name}`, { newlines: false })} ${call.durationMs.toFixed(1)} ms ${status}${call.replayed ? ' (replayed)' : ''}`,
     );
     if (call.schemaViolation !== undefined) line(`     output schema violated: ${visibleText(call.schemaViolation, { newlines: false })}`);
+  };
+  for (const call of result.calls.slice(0, SHOWN_CALLS)) callLine(call);
+  const summary = result.callSummary;
+  const last = summary?.last ?? [];
+  const hidden = total - Math.min(result.calls.length, SHOWN_CALLS) - last.length;
+  if (hidden > 0)
+    line(`  … ${hidden} more${summary === undefined ? '' : ` (the first ${result.calls.length} are in --json's calls; the rest are counted below)`}`);
+  for (const call of last) callLine(call);
+  if (summary === undefined) return;
+  for (const count of summary.byBinding) {
+    line(`  ${visibleText(`${count.global}.${count.name}`, { newlines: false })}: ${count.calls} call(s), ${count.ok} ok, ${count.failed} failed`);
   }
-  if (result.calls.length > SHOWN_CALLS) line(`  … ${result.calls.length - SHOWN_CALLS} more`);
 }
 
 // Program text a slice at a time (a 64 MiB entry is never copied whole), each line break followed by `prefix`.

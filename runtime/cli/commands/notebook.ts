@@ -136,7 +136,7 @@ export const notebookCommand: CliCommand = {
         override: flags.override,
         limits: flags.limits,
         signal: controller.signal,
-        onWarning: (index, message) => io.stderr(`ptc notebook: cell ${index + 1}: ${visibleText(message, { newlines: false })}\n`),
+        onWarning: (index, message) => io.stderr(`ptc notebook: cell ${index + 1}: ${visibleText(message)}\n`),
       });
       if (!run.ok) {
         const detail = run.problems === undefined ? '' : `\n${describeProblems(run.problems, flags.file)}`;

@@ -44,7 +44,7 @@ export const runCommand: CliCommand = {
     }
     const language = flags.language ?? languageFromFile(file);
     if (language === undefined) throw new UsageError(`cannot tell the language of ${flags.file}: use --language typescript|python`);
-    const warn = (message: string): void => io.stderr(`ptc run: warning: ${visibleText(message, { newlines: false })}\n`);
+    const warn = (message: string): void => io.stderr(`ptc run: warning: ${visibleText(message)}\n`);
     let cassette: Cassette | undefined;
     if (flags.replay !== undefined) {
       const loaded = await loadCassette(flags.replay);

@@ -194,3 +194,58 @@ describe('ptc run: a reader that goes away', () => {
     }
   });
 });
+
+describe.concurrent('ptc run: many binding calls keep a bounded call log', { timeout: 300_000 }, () => {
+  const programs = {
+    typescript: write(
+      'many-calls.ts',
+      `for (let i = 0; i < 5_000; i += 500) {
+  await Promise.all(Array.from({ length: 500 }, (_, j) => (i + j) % 10 === 9 ? tools.fail({ why: 'no' }).catch(() => null) : tools.echo({ n: i + j })));
+}
+return 'done';
+`,
+    ),
+    python: write(
+      'many-calls.py',
+      `import asyncio
+async def one(n):
+    if n % 10 == 9:
+        try:
+            await tools.fail({"why": "no"})
+        except Exception:
+            return None
+    return await tools.echo({"n": n})
+for i in range(0, 5000, 500):
+    await asyncio.gather(*[one(i + j) for j in range(500)])
+return "done"
+`,
+    ),
+  };
+
+  test.each(['typescript', 'python'] as const)('%s: 5 000 calls keep the first 1 000 and the last 20 in full, and count every call', async (language) => {
+    const [json, report] = await Promise.all([
+      ptc('run', programs[language], '--bindings', BINDINGS, '--json'),
+      ptc('run', programs[language], '--bindings', BINDINGS),
+    ]);
+    expect(json.code).toBe(0);
+    const result = RunResultSchema.parse(JSON.parse(json.stdout));
+    expect(result.calls.map((c) => c.id)).toEqual(Array.from({ length: 1_000 }, (_, i) => i + 1));
+    expect(result.callSummary).toMatchObject({
+      total: 5_000,
+      omitted: 3_980,
+      byBinding: [
+        { global: 'tools', name: 'echo', calls: 4_500, ok: 4_500, failed: 0 },
+        { global: 'tools', name: 'fail', calls: 500, ok: 0, failed: 500 },
+      ],
+    });
+    expect(result.callSummary?.last.map((c) => c.id)).toEqual(Array.from({ length: 20 }, (_, i) => 4_981 + i));
+    // call n is issued n+1-th: the last (n = 4 999) fails, the one before echoes
+    expect(result.callSummary?.last.at(-1)).toMatchObject({ id: 5_000, name: 'fail', ok: false, message: 'no' });
+    expect(result.callSummary?.last.at(-2)).toMatchObject({ id: 4_999, name: 'echo', ok: true, args: { n: 4_998 }, value: { n: 4_998 } });
+    expect(report.code).toBe(0);
+    expect(report.stdout).toContain('── 5000 binding call(s) ──');
+    expect(report.stdout).toContain("… 4930 more (the first 1000 are in --json's calls; the rest are counted below)");
+    expect(report.stdout).toContain('  #5000 tools.fail');
+    expect(report.stdout).toContain('  tools.echo: 4500 call(s), 4500 ok, 0 failed\n  tools.fail: 500 call(s), 0 ok, 500 failed\n');
+  });
+});
