@@ -249,3 +249,19 @@ return "done"
     expect(report.stdout).toContain('  tools.echo: 4500 call(s), 4500 ok, 0 failed\n  tools.fail: 500 call(s), 0 ok, 500 failed\n');
   });
 });
+
+describe.concurrent('ptc: misuse naming hostile file text exits 2 with the text made visible', () => {
+  test.each([
+    [
+      'a corrupt cassette',
+      (dir: (n: string, t: string) => string) => ['run', dir('ok.ts', 'return 1;'), '--replay', dir('bad-cassette.json', '\u001b]0;title\u0007 {')],
+    ],
+    ['a corrupt notebook', (dir: (n: string, t: string) => string) => ['notebook', dir('bad.ptcnb', '{"version": 1, "cells": [\u001b]52;c;eA==\u0007')]],
+  ])('%s', async (_name, args) => {
+    const r = await ptc(...args(write));
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(ACTIVE);
+    // quoted as an escape (the cassette's JSON error quotes the text) or named (the notebook parser's own message)
+    expect(r.stderr).toMatch(/\\x1b|U\+001B/);
+  });
+});
