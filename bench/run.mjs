@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--skip-install] [--skip-rss] [--skip-render] [--only=workload,…]`
+// `npm run bench [-- --quick] [--skip-install] [--skip-rss] [--skip-host] [--skip-render] [--only=workload,…]`
 // Every workload runs through every contender in this one process, interleaved (A B C A B C …), so each figure is
 // compared with floors measured minutes apart at most, on the same machine under the same load.
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,12 +16,14 @@ import { ptcContender } from './contenders/ptc.mjs';
 import { workerContender } from './contenders/worker.mjs';
 import { quickjsContender } from './contenders/quickjs.mjs';
 import { isolatedVmContender, ensureIsolatedVm } from './contenders/isolated-vm.mjs';
+import { measureHostBounds } from './lib/host-bounds.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const skipInstall = args.includes('--skip-install');
 const skipRss = args.includes('--skip-rss');
+const skipHost = args.includes('--skip-host');
 const skipRender = args.includes('--skip-render');
 const only = args
   .find((a) => a.startsWith('--only='))
@@ -80,7 +82,7 @@ function participates(contender, workload) {
 }
 
 // ---- measurement ----------------------------------------------------------------------------------------------------
-const results = { workloads: {}, memory: [], render: [] };
+const results = { workloads: {}, memory: [], hostBounds: [], render: [] };
 for (const workload of allWorkloads) {
   const members = ready.filter((c) => participates(c, workload));
   const samples = new Map(members.map((c) => [c.id, { wall: [], roundTrip: [], failures: [] }]));
@@ -219,6 +221,12 @@ function memoryProbe(spec, runs) {
       }
     });
   });
+}
+
+// ---- host bounds: real `ptc run` processes at the output cap and with 10^6 calls -------------------------------------
+if (!skipHost && os.platform() === 'linux') {
+  log('\nhost bounds: peak RSS of one `ptc run --json` process per case (VmHWM at exit)');
+  results.hostBounds = await measureHostBounds({ repo, quick, log, pythonPath });
 }
 
 // ---- render performance (webview engineer's bench/render.mjs, when present) ------------------------------------------

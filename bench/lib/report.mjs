@@ -74,6 +74,20 @@ export function renderMarkdown(report) {
     lines.push('');
   }
 
+  if ((report.hostBounds ?? []).length > 0) {
+    lines.push(
+      '## Host bounds (issue 12)',
+      '',
+      "One real `ptc run --json` process per row, output to /dev/null; peak = its own VmHWM at exit (the program's process is not counted). Growth is over the trivial run in the first row.",
+      '',
+      '| Case | exit | host peak RSS MB | growth MB | growth ÷ cap | wall s |',
+      '|---|---:|---:|---:|---:|---:|',
+    );
+    for (const r of report.hostBounds)
+      lines.push(`| ${r.label} | ${r.code ?? '–'} | ${num(r.peakMb, 0)} | ${num(r.growthMb, 0)} | ${num(r.perCap, 2)} | ${num(r.wallMs / 1000)} |`);
+    lines.push('');
+  }
+
   if (report.render.length > 0) {
     lines.push('## Render performance (headless Chromium)', '', '| Case | p50 ms | p95 ms |', '|---|---:|---:|');
     for (const r of report.render) lines.push(`| ${r.name} | ${num(r.p50Ms)} | ${num(r.p95Ms)} |`);

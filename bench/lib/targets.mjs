@@ -138,6 +138,33 @@ export function evaluateTargets(results) {
       0,
     );
   }
+  // issue 12: a run costs the host at most ~2× the output cap (above what a trivial run costs), and the call log is
+  // bounded whatever the number of calls
+  for (const r of results.hostBounds ?? []) {
+    // at the default cap (the brief's figure); the 16 MiB rows show how the cost scales, where fixed costs weigh more
+    if (r.case !== undefined && r.capMb === 64)
+      upTo(
+        `host-${r.id}`,
+        12,
+        `ptc run, ${r.label}: host peak RSS growth ≤ 2× the cap`,
+        r.growthMb,
+        2 * r.capMb,
+        'MB',
+        r.error === undefined ? 'not measured' : `failed: ${r.error.split('\n').pop()}`,
+        0,
+      );
+    else if (r.id === 'calls')
+      upTo(
+        'host-calls',
+        12,
+        `ptc run, ${r.calls.toLocaleString('en')} binding calls: host peak RSS growth ≤ 256 MB (a bounded call log, not one record per call)`,
+        r.growthMb,
+        256,
+        'MB',
+        r.error === undefined ? 'not measured' : `failed: ${r.error.split('\n').pop()}`,
+        0,
+      );
+  }
   for (const r of results.render ?? []) {
     upTo(`render-${r.name}`, 6, `${r.name} ≤ 100 ms (p50, headless Chromium)`, r.p50Ms, 100, 'ms', 'not measured');
   }

@@ -3,7 +3,7 @@ import type { CellOutcome, CellRunRequest, RunLimits } from '../../runtime/noteb
 import type { CallEvent } from '../../runtime/notebook/observe.js';
 import { type PlanOverride, resolvePlan, type RunPlan } from '../../runtime/notebook/plan.js';
 import type { CellMetadata, NotebookMetadata, NotebookMode } from '../../runtime/notebook/schema.js';
-import { type Language, LanguageSchema, type RunResult } from '../../runtime/protocol/run-result.js';
+import { callCount, type Language, LanguageSchema, type RunResult } from '../../runtime/protocol/run-result.js';
 import type { Translate } from '../l10n.js';
 import type { Logger } from '../log/logger.js';
 import { LogStream } from './log-stream.js';
@@ -168,7 +168,7 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
     else if (cassette !== undefined) log.info(`${input.cellLabel}: recorded ${cassette.calls} call(s) to ${cassette.path}`);
     log.info(
       `${input.cellLabel}: ${result.error === undefined ? 'succeeded' : `failed (${result.error.kind})`} in ${result.durationMs.toFixed(0)} ms, ` +
-        `${result.calls.length} call(s), host ${(performance.now() - started).toFixed(0)} ms`,
+        `${callCount(result)} call(s), host ${(performance.now() - started).toFixed(0)} ms`,
     );
     if (result.error !== undefined) log.debug(`${input.cellLabel}: ${result.error.kind}: ${result.error.message}`);
     await port.showResult(result, {

@@ -3,7 +3,13 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultCassetteDir } from '../../runtime/notebook/plan.js';
 import { loadCassette } from '../../runtime/replay/index.js';
-import { INSPECTOR_VIEW_TYPE, type InspectorRun, parseInspectorToHost, type HostToInspectorMessage } from '../../webview/protocol/index.js';
+import {
+  encodeHostToInspector,
+  INSPECTOR_VIEW_TYPE,
+  type InspectorRun,
+  parseInspectorToHost,
+  type HostToInspectorMessage,
+} from '../../webview/protocol/index.js';
 import { createNonce, inspectorHtml } from '../../webview/inspector/inspector-html.js';
 import { cassetteRun } from '../../webview/shared/index.js';
 import type { Logger } from '../log/logger.js';
@@ -167,8 +173,11 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
     return true;
   }
 
+  // as JSON text: VS Code's own message serialization recurses and would drop a run with a deep value
   #post(message: HostToInspectorMessage): void {
-    void this.#panel?.webview.postMessage(message).then(undefined, (error: unknown) => this.#deps.log.warn('could not message the inspector', error));
+    void this.#panel?.webview
+      .postMessage(encodeHostToInspector(message))
+      .then(undefined, (error: unknown) => this.#deps.log.warn('could not message the inspector', error));
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { encodeChecked } from '../../runtime/json/lossless.js';
 import type { JsonValue } from '../../runtime/protocol/json-value.js';
-import type { RunResult } from '../../runtime/protocol/run-result.js';
+import { callCount, type RunResult } from '../../runtime/protocol/run-result.js';
 import { RESULT_MIME, type ResultPayload } from '../../webview/protocol/index.js';
 import { formatResultText } from '../../webview/shared/index.js';
 import type { OutputMeta } from './output-meta.js';
@@ -46,7 +46,7 @@ export function resultOutput(result: RunResult, context: ResultOutputContext): v
   const meta: OutputMeta = {
     kind: 'result',
     durationMs: result.durationMs,
-    callCount: result.calls.length,
+    callCount: callCount(result),
     ...(result.error === undefined ? {} : { failureKind: result.error.kind }),
     ...(result.mode === undefined ? {} : { mode: result.mode }),
     ...(result.replay === undefined

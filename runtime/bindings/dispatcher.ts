@@ -3,6 +3,7 @@ import type { BindingNamespace, CallContext } from '../api.js';
 import { checkLossless, encodeChecked } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CallRecord } from '../protocol/run-result.js';
+import { CallLog } from './call-log.js';
 
 export type DispatchVerdict = { ok: true } | { ok: false; message: string };
 
@@ -19,7 +20,8 @@ const own = (obj: object, key: string): boolean => Object.prototype.hasOwnProper
 
 // Runs host handlers for the child's call frames; handlers are user code, so every outcome is caught.
 export class CallDispatcher {
-  readonly calls: CallRecord[] = [];
+  // bounded: the first calls in full, the last few, counts for the rest
+  readonly log = new CallLog();
   #expected: number;
   #inFlight = 0;
   #settled = false;
@@ -32,6 +34,11 @@ export class CallDispatcher {
     // every in-flight handler listens on the run's signal: up to maxPendingCalls listeners is by design, not a leak
     setMaxListeners(0, this.#abort.signal);
     for (const ns of options.namespaces) this.#byGlobal.set(ns.global, ns);
+  }
+
+  // the calls kept one by one
+  get calls(): CallRecord[] {
+    return this.log.kept;
   }
 
   get inFlight(): number {
@@ -52,7 +59,7 @@ export class CallDispatcher {
     this.#expected++;
     this.#inFlight++;
     const record: CallRecord = { id, global, name, args, ok: false, startedAtMs: performance.now() - this.options.startedAt, durationMs: 0 };
-    this.calls.push(record);
+    this.log.add(record);
     const fn = ns.functions[name] as BindingNamespace['functions'][string];
     const context: CallContext = {
       id,
@@ -99,6 +106,7 @@ export class CallDispatcher {
     } else if (!outcome.ok) {
       record.message = renderThrown(outcome.thrown);
     }
+    this.log.finished(record);
     if (this.#inFlight === 0) this.#idle?.();
   }
 

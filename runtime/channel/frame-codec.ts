@@ -1,22 +1,26 @@
 // Length-prefixed frames (4-byte big-endian length + UTF-8 JSON) on the Node child's control descriptors.
+import { ReleasableBytes } from './releasable-bytes.js';
+
 export const FRAME_HEADER_BYTES = 4;
 
 export type FrameEvent = { kind: 'frame'; text: string } | { kind: 'error'; message: string };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-// Incremental decoder: a frame's body is gathered straight into one buffer of its declared length (allocated
-// untouched, so a forged length costs address space, not memory, until bytes arrive), never a chunk list plus a
-// concatenated copy: a 25 MB log frame is held once.
+// Incremental decoder: a frame's body is gathered straight into one buffer of its declared length (committed only as
+// bytes arrive, so a forged length costs address space, not memory), never a chunk list plus a concatenated copy, and
+// that memory is returned as soon as the body is decoded: a 25 MB log frame is held once, and not while it is parsed.
 export class FrameDecoder {
   readonly #header = Buffer.alloc(FRAME_HEADER_BYTES);
   #headerFilled = 0;
-  #body: Buffer | undefined;
+  readonly #body: ReleasableBytes;
   #bodyFilled = 0;
   #need = -1;
   #failed = false;
 
-  constructor(private readonly maxFrameBytes: number) {}
+  constructor(private readonly maxFrameBytes: number) {
+    this.#body = new ReleasableBytes(maxFrameBytes);
+  }
 
   push(chunk: Buffer, emit: (event: FrameEvent) => void): void {
     let at = 0;
@@ -36,38 +40,37 @@ export class FrameDecoder {
         }
         this.#need = length;
       }
-      if (this.#body === undefined && chunk.length - at >= this.#need) {
+      let text: string | undefined;
+      if (this.#bodyFilled === 0 && chunk.length - at >= this.#need) {
         // the whole body is in this chunk: decode it in place
-        const body = chunk.subarray(at, at + this.#need);
+        text = decodeText(chunk.subarray(at, at + this.#need));
         at += this.#need;
-        this.#need = -1;
-        this.#emitBody(body, emit);
-        continue;
+      } else {
+        const body = this.#body.reserve(this.#need);
+        const n = Math.min(this.#need - this.#bodyFilled, chunk.length - at);
+        chunk.copy(body, this.#bodyFilled, at, at + n);
+        this.#bodyFilled += n;
+        at += n;
+        if (this.#bodyFilled < this.#need) return;
+        text = this.#body.takeText(this.#need, decoder);
+        this.#bodyFilled = 0;
       }
-      this.#body ??= Buffer.allocUnsafe(this.#need);
-      const n = Math.min(this.#need - this.#bodyFilled, chunk.length - at);
-      chunk.copy(this.#body, this.#bodyFilled, at, at + n);
-      this.#bodyFilled += n;
-      at += n;
-      if (this.#bodyFilled < this.#need) return;
-      const body = this.#body;
-      this.#body = undefined;
-      this.#bodyFilled = 0;
       this.#need = -1;
-      this.#emitBody(body, emit);
+      if (text === undefined) {
+        this.#failed = true;
+        emit({ kind: 'error', message: 'control frame is not valid UTF-8' });
+        return;
+      }
+      emit({ kind: 'frame', text });
     }
   }
+}
 
-  #emitBody(body: Buffer, emit: (event: FrameEvent) => void): void {
-    let text: string;
-    try {
-      text = decoder.decode(body);
-    } catch {
-      this.#failed = true;
-      emit({ kind: 'error', message: 'control frame is not valid UTF-8' });
-      return;
-    }
-    emit({ kind: 'frame', text });
+function decodeText(body: Uint8Array): string | undefined {
+  try {
+    return decoder.decode(body);
+  } catch {
+    return undefined;
   }
 }
 

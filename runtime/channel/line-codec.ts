@@ -1,13 +1,15 @@
 // Newline-delimited JSON frames (one UTF-8 text per line) on the Python child's fd 3.
-// Pure and dependency-free: the decoder never throws on any input and never holds more than one
-// frame's bytes (plus the chunk being scanned), whatever the peer sends.
+// Pure: the decoder never throws on any input and never holds more than one frame's bytes (plus the chunk being
+// scanned), whatever the peer sends.
+import { ReleasableBytes } from './releasable-bytes.js';
 
 export type LineEvent = { kind: 'frame'; text: string } | { kind: 'error'; message: string };
 
 const NEWLINE = 0x0a;
 
 export class LineDecoder {
-  #chunks: Uint8Array[] = [];
+  // the unterminated frame's bytes, returned to the OS as soon as the frame is decoded (see ReleasableBytes)
+  readonly #pending: ReleasableBytes;
   #buffered = 0;
   #failed = false;
   readonly #utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -16,6 +18,7 @@ export class LineDecoder {
   constructor(private readonly maxFrameBytes: number) {
     if (!Number.isSafeInteger(maxFrameBytes) || maxFrameBytes < 1)
       throw new TypeError(`LineDecoder: maxFrameBytes must be a positive integer, got ${String(maxFrameBytes)}`);
+    this.#pending = new ReleasableBytes(maxFrameBytes);
   }
 
   get failed(): boolean {
@@ -38,24 +41,23 @@ export class LineDecoder {
       const size = this.#buffered + (nl - start);
       if (size > this.maxFrameBytes) return this.#fail(emit, this.#oversize(size));
       const tail = chunk.subarray(start, nl);
-      const body = this.#chunks.length === 0 ? tail : concat([...this.#chunks, tail], size);
-      this.#chunks = [];
-      this.#buffered = 0;
       start = nl + 1;
-      if (body.length === 0) return this.#fail(emit, 'empty control frame');
-      let text: string;
-      try {
-        text = this.#utf8.decode(body);
-      } catch {
-        return this.#fail(emit, 'control frame is not valid UTF-8');
+      if (size === 0) return this.#fail(emit, 'empty control frame');
+      let text: string | undefined;
+      if (this.#buffered === 0) text = decodeText(this.#utf8, tail);
+      else {
+        this.#pending.reserve(size).set(tail, this.#buffered);
+        text = this.#pending.takeText(size, this.#utf8);
+        this.#buffered = 0;
       }
+      if (text === undefined) return this.#fail(emit, 'control frame is not valid UTF-8');
       emit({ kind: 'frame', text });
     }
     if (this.#failed || start >= chunk.length) return;
     const rest = chunk.length - start;
     if (this.#buffered + rest > this.maxFrameBytes) return this.#fail(emit, this.#oversize(this.#buffered + rest));
     // copied: the caller may reuse its buffer, and a held view would pin a large chunk for a small tail
-    this.#chunks.push(chunk.slice(start));
+    this.#pending.reserve(this.#buffered + rest).set(chunk.subarray(start), this.#buffered);
     this.#buffered += rest;
   }
 
@@ -71,20 +73,18 @@ export class LineDecoder {
 
   #fail(emit: (event: LineEvent) => void, message: string): void {
     this.#failed = true;
-    this.#chunks = [];
+    this.#pending.release();
     this.#buffered = 0;
     emit({ kind: 'error', message });
   }
 }
 
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
+function decodeText(utf8: { decode(bytes: Uint8Array): string }, bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
   }
-  return out;
 }
 
 const encoder = new TextEncoder();

@@ -1,5 +1,6 @@
 // The `ptc` command line: same runtime, headless.
 import { COMMANDS } from './commands/index.js';
+import { visibleText } from './terminal-text.js';
 import { UsageError, type CliIo } from './usage-error.js';
 
 function help(): string {
@@ -17,22 +18,29 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (command === undefined) {
-    io.stderr(`ptc: unknown command "${name}" (try: ${COMMANDS.map((c) => c.name).join(', ')})\n`);
+    io.stderr(`ptc: unknown command "${visibleText(name, { newlines: false })}" (try: ${COMMANDS.map((c) => c.name).join(', ')})\n`);
     return 2;
   }
   try {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`ptc ${name}: ${error.message}\n`);
+      // the message may quote a file (a corrupt notebook or cassette): shown, never acting on the terminal
+      io.stderr(`ptc ${name}: ${visibleText(error.message)}\n`);
       return 2;
     }
-    io.stderr(`ptc ${name}: internal error: ${(error as Error).stack ?? String(error)}\n`);
+    io.stderr(`ptc ${name}: internal error: ${visibleText((error as Error).stack ?? String(error))}\n`);
     return 3;
   }
 }
 
-const io: CliIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
+// A reader that went away (`ptc run … | head`) ends the output, not the process: writes after that are dropped.
+const closed = { stdout: false, stderr: false };
+for (const stream of ['stdout', 'stderr'] as const) process[stream].on('error', () => (closed[stream] = true));
+const io: CliIo = {
+  stdout: (t) => closed.stdout || process.stdout.write(t),
+  stderr: (t) => closed.stderr || process.stderr.write(t),
+};
 main(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;

@@ -1,44 +1,93 @@
-import type { RunResult } from '../protocol/run-result.js';
+import { forEachSlice, JSON_CHUNK_CHARS, writeJsonText } from '../json/json-text.js';
+import { callCount, type CallRecord, type RunResult } from '../protocol/run-result.js';
+import { visibleJson, visibleText } from './terminal-text.js';
 
-// A readable report of a run for terminals: logs, value, failure with a code frame, calls, footer.
-export function formatReport(result: RunResult, program: string): string {
-  const out: string[] = [];
+// Call lines shown one by one; the rest are counted.
+const SHOWN_CALLS = 50;
+
+// A readable report of a run for terminals: logs, value, failure with a code frame, calls, footer. Written in pieces
+// (a 64 MiB log is never copied into one report string), with every program-controlled text made visible.
+export function writeReport(result: RunResult, program: string, sink: (piece: string) => void): void {
+  const line = (text: string): void => sink(`${text}\n`);
   if (result.logs.length > 0) {
-    out.push('── output ──');
+    line('── output ──');
     const stderr = new Set(result.stderrLogs ?? []);
-    result.logs.forEach((line, i) => out.push(stderr.has(i) ? `! ${line}` : `  ${line}`));
+    result.logs.forEach((entry, i) => {
+      const prefix = stderr.has(i) ? '! ' : '  ';
+      sink(prefix);
+      // continuation lines of a multi-line entry stay under its prefix
+      writeVisible(entry, sink, prefix);
+      sink('\n');
+    });
   }
   if (result.error !== undefined) {
-    out.push(`── failed: ${result.error.kind} ──`, result.error.message);
+    line(`── failed: ${result.error.kind} ──`);
+    line(visibleText(result.error.message));
     const frame = codeFrame(program, result.error.location?.line, result.error.location?.column);
-    if (frame.length > 0) out.push('', ...frame);
-  } else if ('value' in result && result.value !== undefined) {
-    out.push('── value ──', typeof result.value === 'string' ? result.value : JSON.stringify(result.value, null, 2));
-  } else {
-    out.push('── completed (no value) ──');
-  }
-  if (result.calls.length > 0) {
-    out.push(`── ${result.calls.length} binding call(s) ──`);
-    for (const call of result.calls.slice(0, 50)) {
-      const status = call.ok ? 'ok' : `failed: ${call.message ?? ''}`;
-      out.push(`  #${call.id} ${call.global}.${call.name} ${call.durationMs.toFixed(1)} ms ${status}${call.replayed ? ' (replayed)' : ''}`);
-      if (call.schemaViolation !== undefined) out.push(`     output schema violated: ${call.schemaViolation}`);
+    if (frame.length > 0) {
+      line('');
+      for (const text of frame) line(text);
     }
-    if (result.calls.length > 50) out.push(`  … ${result.calls.length - 50} more`);
+  } else if ('value' in result && result.value !== undefined) {
+    line('── value ──');
+    if (typeof result.value === 'string') writeVisible(result.value, sink, '');
+    else writeJsonText(result.value, (piece) => sink(visibleJson(piece)), { indent: 2 });
+    sink('\n');
+  } else {
+    line('── completed (no value) ──');
   }
+  writeCalls(result, line);
   if (result.replay !== undefined) {
     const { matched, diverged, unused } = result.replay;
-    out.push(`── replay: ${matched} matched, ${diverged.length} diverged, ${unused} unused ──`);
+    line(`── replay: ${matched} matched, ${diverged.length} diverged, ${unused} unused ──`);
   }
   const s = result.sandbox;
-  out.push(
+  line(
     `── ${result.durationMs.toFixed(0)} ms · sandbox ${s.enforcement} (network ${s.network}, filesystem ${s.filesystem}, child processes ${s.childProcess})${result.mode ? ` · ${result.mode}` : ''} ──`,
   );
-  return `${out.join('\n')}\n`;
 }
 
-// Three lines of context around a 1-based line, with a caret under the column.
-export function codeFrame(program: string, line: number | undefined, column: number | undefined): string[] {
+function writeCalls(result: RunResult, line: (text: string) => void): void {
+  const total = callCount(result);
+  if (total === 0) return;
+  line(`── ${total} binding call(s) ──`);
+  const callLine = (call: CallRecord): void => {
+    const status = call.ok ? 'ok' : call.message === undefined ? 'not answered' : `failed: ${visibleText(call.message, { newlines: false })}`;
+    line(
+      `  #${call.id} ${visibleText(`${call.global}.${call.name}`, { newlines: false })} ${call.durationMs.toFixed(1)} ms ${status}${call.replayed ? ' (replayed)' : ''}`,
+    );
+    if (call.schemaViolation !== undefined) line(`     output schema violated: ${visibleText(call.schemaViolation, { newlines: false })}`);
+  };
+  for (const call of result.calls.slice(0, SHOWN_CALLS)) callLine(call);
+  const summary = result.callSummary;
+  const last = summary?.last ?? [];
+  const hidden = total - Math.min(result.calls.length, SHOWN_CALLS) - last.length;
+  if (hidden > 0)
+    line(`  … ${hidden} more${summary === undefined ? '' : ` (the first ${result.calls.length} are in --json's calls; the rest are counted below)`}`);
+  for (const call of last) callLine(call);
+  if (summary === undefined) return;
+  for (const count of summary.byBinding) {
+    line(`  ${visibleText(`${count.global}.${count.name}`, { newlines: false })}: ${count.calls} call(s), ${count.ok} ok, ${count.failed} failed`);
+  }
+}
+
+// Program text a slice at a time (a 64 MiB entry is never copied whole), each line break followed by `prefix`.
+function writeVisible(text: string, sink: (piece: string) => void, prefix: string): void {
+  forEachSlice(text, JSON_CHUNK_CHARS, (part) => {
+    const shown = visibleText(part);
+    sink(prefix === '' ? shown : shown.replaceAll('\n', `\n${prefix}`));
+  });
+}
+
+// The whole report as one string (tests, small results).
+export function formatReport(result: RunResult, program: string): string {
+  const pieces: string[] = [];
+  writeReport(result, program, (piece) => pieces.push(piece));
+  return pieces.join('');
+}
+
+// Three lines of context around a 1-based line, with a caret under the column (source lines made visible).
+function codeFrame(program: string, line: number | undefined, column: number | undefined): string[] {
   if (line === undefined) return [];
   const lines = program.split('\n');
   if (line < 1 || line > lines.length) return [];
@@ -47,8 +96,11 @@ export function codeFrame(program: string, line: number | undefined, column: num
   const width = String(to).length;
   const frame: string[] = [];
   for (let n = from; n <= to; n++) {
-    frame.push(`${n === line ? '>' : ' '} ${String(n).padStart(width)} | ${lines[n - 1] ?? ''}`);
-    if (n === line && column !== undefined) frame.push(`  ${' '.repeat(width)} | ${' '.repeat(Math.max(0, column - 1))}^`);
+    const source = lines[n - 1] ?? '';
+    frame.push(`${n === line ? '>' : ' '} ${String(n).padStart(width)} | ${visibleText(source, { newlines: false })}`);
+    // the caret counts the escapes shown before the column
+    const before = visibleText(source.slice(0, Math.max(0, (column ?? 1) - 1)), { newlines: false });
+    if (n === line && column !== undefined) frame.push(`  ${' '.repeat(width)} | ${' '.repeat(before.length)}^`);
   }
   return frame;
 }

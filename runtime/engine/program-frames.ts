@@ -1,8 +1,10 @@
 import type { CallDispatcher } from '../bindings/dispatcher.js';
-import { checkLossless, decodeLossless, encodeChecked } from '../json/lossless.js';
+import { jsonByteLength } from '../json/json-size.js';
+import { checkLossless, decodeLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SourceLocation } from '../protocol/run-result.js';
 import type { RunSession } from './run-session.js';
+import { shortcutStringFrame } from './string-frames.js';
 
 // The frames every backend's child sends while its program runs, already validated against the backend's schema.
 export type ProgramFrame =
@@ -29,7 +31,8 @@ export function applyProgramFrame(session: RunSession, dispatcher: CallDispatche
   } else if ('value' in frame && frame.value !== undefined) {
     const check = checkLossless(frame.value);
     if (!check.ok) return session.fail({ kind: 'invalid-output', message: `program completion must be lossless JSON: ${check.reason}` });
-    const valueBytes = Buffer.byteLength(encodeChecked(frame.value as JsonValue, check.depth));
+    // measured, not encoded: a 60 MiB value is not copied to be billed
+    const valueBytes = jsonByteLength(frame.value as JsonValue);
     session.settle({ kind: 'completed', value: frame.value as JsonValue, valueBytes });
   } else if (valueless === 'null') {
     session.settle({ kind: 'completed', value: null, valueBytes: 4 });
@@ -71,9 +74,13 @@ export function connectRun(options: {
   const protocol = (message: string): void => session.fail({ kind: 'protocol', message });
   const onFrame = (text: string): void => {
     if (session.outcome !== undefined) return;
-    const decoded = decodeLossless(text);
-    if (!decoded.ok) return protocol(`control frame is not lossless JSON (${decoded.reason})`);
-    const parsed = options.parse(decoded.value);
+    let value = shortcutStringFrame(text) as unknown;
+    if (value === undefined) {
+      const decoded = decodeLossless(text);
+      if (!decoded.ok) return protocol(`control frame is not lossless JSON (${decoded.reason})`);
+      value = decoded.value;
+    }
+    const parsed = options.parse(value);
     if (!parsed.success) return protocol(`malformed control frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     const frame = parsed.data;
     if (frame.type === 'ready' || frame.type === 'boot-ack') return protocol(`second ${frame.type} frame`);

@@ -90,11 +90,13 @@ export class RunSession {
     const result: RunResult = {
       language: this.spec.language,
       logs,
-      calls: this.dispatcher?.calls ?? [],
+      calls: this.dispatcher?.log.kept ?? [],
       sandbox: this.sandbox,
       durationMs: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
     };
     if (stderrLogs.length > 0) result.stderrLogs = stderrLogs;
+    const callSummary = this.dispatcher?.log.summary();
+    if (callSummary !== undefined) result.callSummary = callSummary;
     if (outcome.kind === 'completed') {
       if (outcome.value !== undefined) result.value = outcome.value;
     } else result.error = outcome.failure;
@@ -105,7 +107,7 @@ export class RunSession {
 // Stable key order so the CLI's JSON reads the same every time.
 function orderKeys(result: RunResult): RunResult {
   const ordered: Record<string, unknown> = {};
-  for (const key of ['language', 'value', 'logs', 'stderrLogs', 'error', 'calls', 'sandbox', 'durationMs', 'replay', 'mode'] as const) {
+  for (const key of ['language', 'value', 'logs', 'stderrLogs', 'error', 'calls', 'callSummary', 'sandbox', 'durationMs', 'replay', 'mode'] as const) {
     if (result[key] !== undefined) ordered[key] = result[key];
   }
   return ordered as RunResult;

@@ -2,20 +2,23 @@
 // properties are skipped, as JSON.stringify does.
 export function jsonProblem(root: unknown): string | undefined {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: '', depth: 0 }];
+  // the containers above the current value, as a stack (to unwind) and a set (to look up): cycle checks stay linear
   const onPath: object[] = [];
+  const onPathSet = new Set<object>();
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop() as { value: unknown; path: string; depth: number };
-    onPath.length = depth;
+    while (onPath.length > depth) onPathSet.delete(onPath.pop() as object);
     if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) return `${path || '(top level)'} is ${String(value)}`;
       continue;
     }
     if (typeof value !== 'object') return `${path || '(top level)'} is ${typeof value}`;
-    if (onPath.includes(value)) return `${path || '(top level)'} is a cycle`;
+    if (onPathSet.has(value)) return `${path || '(top level)'} is a cycle`;
     const proto: unknown = Object.getPrototypeOf(value);
     if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return `${path || '(top level)'} is not a plain object`;
     onPath.push(value);
+    onPathSet.add(value);
     if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: `${path}[${i}]`, depth: depth + 1 });
     } else {

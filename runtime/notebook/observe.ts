@@ -1,4 +1,5 @@
 import type { BindingNamespace, CallContext } from '../api.js';
+import { writeJsonText } from '../json/json-text.js';
 import type { JsonValue } from '../protocol/json-value.js';
 
 export interface CallEvent {
@@ -13,12 +14,11 @@ export interface CallEvent {
 
 export type CallListener = (event: CallEvent) => void;
 
+// Counted piece by piece by the iterative writer: a deep argument is measured too, and never held as one string.
 function jsonLength(value: JsonValue): number {
-  try {
-    return JSON.stringify(value).length;
-  } catch {
-    return -1;
-  }
+  let length = 0;
+  writeJsonText(value, (piece) => (length += piece.length));
+  return length;
 }
 
 // Wraps every handler so each settled call is reported; behaviour (value, rejection) is unchanged.

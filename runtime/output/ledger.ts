@@ -1,40 +1,15 @@
 // One byte ledger for logs and the completion (reference §3.4): the JSON size of the `logs` array plus the value.
-import {
-  BufferByteLength,
-  JSONStringify as stringify,
-  MathCeil,
-  MathMin,
-  ObjectCreate,
-  ObjectDefineProperty,
-  StringPrototypeCharCodeAt as charCodeAt,
-  StringPrototypeSlice as slice,
-} from '../json/primordials.js';
+import { fittingLength, jsonStringBytes } from '../json/json-size.js';
+import { ObjectCreate, ObjectDefineProperty, StringPrototypeSlice as slice } from '../json/primordials.js';
 
 // The Node child uses this ledger after model code may have patched prototypes: captured intrinsics, no push/pop.
-const byteLength = (text: string): number => BufferByteLength(text, 'utf8');
-
-export function jsonStringCost(text: string): number {
-  return byteLength(stringify(text));
-}
+// Sizes are measured without writing the JSON (a 64 MiB line is not copied to be billed).
+export const jsonStringCost = jsonStringBytes;
 
 // Largest prefix of `text` (cut on a code-point boundary) whose JSON string cost is at most `budget`.
 export function fittingPrefix(text: string, budget: number): string {
-  if (budget < 2) return '';
-  if (jsonStringCost(text) <= budget) return text;
-  let lo = 0;
-  let hi = MathMin(text.length, budget);
-  while (lo < hi) {
-    const mid = MathCeil((lo + hi) / 2);
-    if (jsonStringCost(cut(text, mid)) <= budget) lo = mid;
-    else hi = mid - 1;
-  }
-  return cut(text, lo);
-}
-
-function cut(text: string, end: number): string {
-  // never split a surrogate pair
-  const last = charCodeAt(text, end - 1);
-  return last >= 0xd800 && last <= 0xdbff ? slice(text, 0, end - 1) : slice(text, 0, end);
+  const length = fittingLength(text, budget);
+  return length === text.length ? text : slice(text, 0, length);
 }
 
 // Appends with a define, not a write: a write to a new index would call an accessor the program planted on

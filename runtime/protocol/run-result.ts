@@ -39,6 +39,34 @@ export const CallRecordSchema = z.object({
 });
 export type CallRecord = z.infer<typeof CallRecordSchema>;
 
+// How many calls a result keeps one by one (the first ones) and how many of the rest it keeps at the end; every other
+// call is only counted, so 10^6 calls cost the host a bounded call log (see CallSummarySchema).
+export const KEPT_CALLS = 1_000;
+export const LAST_CALLS = 20;
+
+export const BindingCallCountSchema = z.object({
+  global: z.string(),
+  name: z.string(),
+  // calls made, answered with a value, failed (the rest were not answered before the run ended)
+  calls: z.number().int().nonnegative(),
+  ok: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+});
+export type BindingCallCount = z.infer<typeof BindingCallCountSchema>;
+
+// Present only when a run made more than KEPT_CALLS calls: `calls` then holds the first KEPT_CALLS.
+export const CallSummarySchema = z.object({
+  // every call of the run
+  total: z.number().int().nonnegative(),
+  // calls neither in `calls` nor in `last` (counted in `byBinding` only)
+  omitted: z.number().int().nonnegative(),
+  // per binding over the whole run, in order of first call
+  byBinding: z.array(BindingCallCountSchema),
+  // the last calls after the first KEPT_CALLS (at most LAST_CALLS), in issue order
+  last: z.array(CallRecordSchema),
+});
+export type CallSummary = z.infer<typeof CallSummarySchema>;
+
 export const SandboxReportSchema = z.object({
   network: z.enum(['denied', 'allowed']),
   filesystem: z.enum(['denied', 'read-only', 'allowed']),
@@ -65,7 +93,9 @@ export const RunResultSchema = z.object({
   // indices into logs of entries that came from stderr (console.error/warn, sys.stderr); omitted when none
   stderrLogs: z.array(z.number().int().nonnegative()).optional(),
   error: RunFailureSchema.optional(),
+  // the binding calls in issue order: all of them, or the first KEPT_CALLS when `callSummary` is present
   calls: z.array(CallRecordSchema),
+  callSummary: CallSummarySchema.optional(),
   sandbox: SandboxReportSchema,
   durationMs: z.number().nonnegative(),
   replay: ReplayReportSchema.optional(),
@@ -73,3 +103,8 @@ export const RunResultSchema = z.object({
   mode: z.enum(['mock', 'live', 'replay']).optional(),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;
+
+// How many binding calls a run made (`calls` may hold only the first ones).
+export function callCount(result: Pick<RunResult, 'calls' | 'callSummary'>): number {
+  return result.callSummary?.total ?? result.calls.length;
+}

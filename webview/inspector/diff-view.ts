@@ -6,7 +6,7 @@ import { section } from '../dom/section.js';
 import { appendVisibleText } from '../dom/visible-text-dom.js';
 import type { ViewContext } from '../dom/view-context.js';
 import type { InspectorRun } from '../protocol/inspector-messages.js';
-import { callLabel } from '../shared/call-flags.js';
+import { callLabel, callSummaryText, callTotal } from '../shared/call-flags.js';
 import { formatCount, formatDuration } from '../shared/format.js';
 import type { DiffRow } from '../shared/line-diff.js';
 import { diffRuns, type CallDiffRow, type RunDiff } from '../shared/run-diff.js';
@@ -52,7 +52,7 @@ function callsSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right
     ctx,
     key: 'diff-calls',
     title: 'Binding calls',
-    meta: `${formatCount(left.payload.result.calls.length)} vs ${formatCount(right.payload.result.calls.length)} · ${formatCount(differing)} differ`,
+    meta: `${formatCount(callTotal(left.payload.result))} vs ${formatCount(callTotal(right.payload.result))} · ${formatCount(differing)} differ`,
     tone: differing > 0 ? 'warning' : undefined,
     body: () => {
       if (diff.calls.length === 0) return el('p', { class: 'ptc-muted' }, 'Neither run made a binding call.');
@@ -69,6 +69,7 @@ function callsSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right
           body,
         ),
         diff.calls.length > MAX_ROWS ? el('p', { class: 'ptc-note' }, `${formatCount(diff.calls.length - MAX_ROWS)} more rows not shown`) : null,
+        summarizedNote(left, right),
       );
     },
   }).element;
@@ -272,11 +273,18 @@ function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, rig
           {},
           fact('Outcome', diff.outcome.left, diff.outcome.right),
           fact('Mode', l.mode ?? '—', r.mode ?? '—'),
-          fact('Calls', String(l.calls.length), String(r.calls.length)),
+          fact('Calls', String(callTotal(l)), String(callTotal(r))),
           fact('Duration', formatDuration(l.durationMs), formatDuration(r.durationMs), false),
         ),
       ),
   }).element;
+}
+
+// Calls past the first ones a result keeps are compared by their counts (the Calls row of the outcome), not one by one.
+function summarizedNote(left: InspectorRun, right: InspectorRun): HTMLElement | null {
+  const notes = [left, right].map((run) => callSummaryText(run.payload.result)).filter((t) => t !== undefined);
+  if (notes.length === 0) return null;
+  return el('p', { class: 'ptc-note' }, `Compared one by one: the calls each result keeps in full (${notes.join('; ')}).`);
 }
 
 function cellText(text: string): HTMLElement {

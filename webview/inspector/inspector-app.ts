@@ -2,9 +2,10 @@ import { el } from '../dom/el.js';
 import { createViewContext, type ViewContext } from '../dom/view-context.js';
 import { parseHostToInspector, type HostToInspectorMessage, type InspectorRun, type InspectorToHostMessage } from '../protocol/inspector-messages.js';
 import { InspectorToHostMessageSchema } from '../protocol/inspector-messages.js';
-import { MAX_KEPT_RUNS, parseInspectorState, type InspectorState, type InspectorTab } from '../protocol/inspector-state.js';
+import { MAX_KEPT_RUNS, parseInspectorState, persistedInspectorState, type InspectorState, type InspectorTab } from '../protocol/inspector-state.js';
 import { renderResultView } from '../result-view/render-result-view.js';
 import { timelineSection } from '../result-view/timeline.js';
+import { callTotal } from '../shared/call-flags.js';
 import { diffView } from './diff-view.js';
 import { modelViewPanel } from './model-view-panel.js';
 import { runPicker } from './run-picker.js';
@@ -29,7 +30,7 @@ export function createInspectorApp(root: HTMLElement, api: WebviewApi): Inspecto
   };
   const update = (next: InspectorState): void => {
     state = withDiffDefaults(next);
-    api.setState(state);
+    api.setState(persistedInspectorState(state));
     render();
   };
 
@@ -168,7 +169,7 @@ function panelBody(ctx: ViewContext, state: InspectorState, selected: InspectorR
 
 // A cassette holds binding calls only: no program ran, so there is no output, value, sandbox or model text.
 function cassetteView(ctx: ViewContext, run: InspectorRun, tab: InspectorTab): HTMLElement {
-  const calls = run.payload.result.calls.length;
+  const calls = callTotal(run.payload.result);
   const note = el(
     'p',
     { class: 'ptc-cassette-note' },
@@ -201,5 +202,5 @@ function bannerView(message: string, dismiss: () => void, signal: AbortSignal): 
 
 function isOurType(data: unknown): boolean {
   const type = data !== null && typeof data === 'object' ? (data as { type?: unknown }).type : undefined;
-  return type === 'load' || type === 'add-run' || type === 'error';
+  return type === 'load' || type === 'add-run' || type === 'error' || type === 'json';
 }

@@ -10,9 +10,10 @@ export {
   InspectorToHostMessageSchema,
   parseHostToInspector,
   parseInspectorToHost,
+  encodeHostToInspector,
 } from './inspector-messages.js';
-export type { InspectorRun, HostToInspectorMessage, InspectorToHostMessage } from './inspector-messages.js';
-export { InspectorStateSchema, parseInspectorState, EMPTY_INSPECTOR_STATE, MAX_KEPT_RUNS, INSPECTOR_TABS } from './inspector-state.js';
+export type { InspectorRun, HostToInspectorMessage, InspectorToHostMessage, HostToInspectorEnvelope } from './inspector-messages.js';
+export { InspectorStateSchema, parseInspectorState, persistedInspectorState, EMPTY_INSPECTOR_STATE, MAX_KEPT_RUNS, INSPECTOR_TABS } from './inspector-state.js';
 export type { InspectorState, InspectorTab } from './inspector-state.js';
 export { checkJsonValue, FastJsonValueSchema } from './json-value-check.js';
 export { WebviewRunResultSchema as RunResultMirrorSchema, WEBVIEW_FAILURE_KINDS } from './run-result-schema.js';

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { jsonText } from '../../runtime/json/json-text.js';
 import { ResultPayloadSchema } from './result-payload.js';
 import type { MessageParse } from './renderer-messages.js';
 
@@ -38,10 +39,30 @@ export const InspectorToHostMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type InspectorToHostMessage = z.infer<typeof InspectorToHostMessageSchema>;
 
-// Validates one message received by the inspector page from the extension host.
+// Host → inspector messages travel as JSON text in an envelope: VS Code serializes a webview message with
+// JSON.stringify and the page receives it by structured clone, both recursive, so a run with a deep value would never
+// arrive as an object. Written by the iterative writer, read by JSON.parse (which does not recurse).
+export type HostToInspectorEnvelope = { type: 'json'; text: string };
+
+export function encodeHostToInspector(message: HostToInspectorMessage): HostToInspectorEnvelope {
+  return { type: 'json', text: jsonText(message) };
+}
+
+// Validates one message received by the inspector page from the extension host (an envelope or the message itself).
 export function parseHostToInspector(data: unknown): MessageParse<HostToInspectorMessage> {
+  if (isEnvelope(data)) {
+    try {
+      data = JSON.parse(data.text) as unknown;
+    } catch {
+      return { ok: false, error: 'the message envelope is not JSON' };
+    }
+  }
   const parsed = HostToInspectorMessageSchema.safeParse(data);
   return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid message' };
+}
+
+function isEnvelope(data: unknown): data is HostToInspectorEnvelope {
+  return data !== null && typeof data === 'object' && (data as { type?: unknown }).type === 'json' && typeof (data as { text?: unknown }).text === 'string';
 }
 
 // Validates one message received by the extension host from the inspector page.

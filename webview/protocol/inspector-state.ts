@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { jsonText } from '../../runtime/json/json-text.js';
 import { InspectorRunSchema } from './inspector-messages.js';
 
 export const INSPECTOR_TABS = ['run', 'model', 'diff'] as const;
@@ -20,8 +21,21 @@ export type InspectorState = z.infer<typeof InspectorStateSchema>;
 
 export const EMPTY_INSPECTOR_STATE: InspectorState = { version: 1, runs: [], tab: 'run' };
 
+// What setState is given: the state as JSON text (the webview host serializes state recursively, and a kept run may
+// hold a value nested thousands deep).
+export function persistedInspectorState(state: InspectorState): { version: 1; json: string } {
+  return { version: 1, json: jsonText(state) };
+}
+
 // Restores persisted state; anything unreadable (older version, corrupt) starts empty instead of failing the page.
 export function parseInspectorState(data: unknown): InspectorState {
+  if (data !== null && typeof data === 'object' && typeof (data as { json?: unknown }).json === 'string') {
+    try {
+      data = JSON.parse((data as { json: string }).json) as unknown;
+    } catch {
+      return EMPTY_INSPECTOR_STATE;
+    }
+  }
   const parsed = InspectorStateSchema.safeParse(data);
   return parsed.success ? parsed.data : EMPTY_INSPECTOR_STATE;
 }

@@ -39,6 +39,8 @@ export const CallRecordSchema = z.object({
   schemaViolation: z.optional(z.string()),
 });
 
+const BindingCallCountSchema = z.object({ global: z.string(), name: z.string(), calls: count(), ok: count(), failed: count() });
+
 export const WebviewRunResultSchema = z.object({
   language: z.enum(['typescript', 'python']),
   value: z.optional(FastJsonValueSchema),
@@ -52,6 +54,7 @@ export const WebviewRunResultSchema = z.object({
     }),
   ),
   calls: z.array(CallRecordSchema),
+  callSummary: z.optional(z.object({ total: count(), omitted: count(), byBinding: z.array(BindingCallCountSchema), last: z.array(CallRecordSchema) })),
   sandbox: z.object({
     network: z.enum(['denied', 'allowed']),
     filesystem: z.enum(['denied', 'read-only', 'allowed']),
@@ -70,9 +73,12 @@ export const WebviewRunResultSchema = z.object({
   mode: z.optional(z.enum(['mock', 'live', 'replay'])),
 });
 
-// --- compile-time drift check against the runtime's types
+// --- compile-time drift check against the runtime's types (keys compared too: an optional key missing on one side
+// would still be assignable both ways)
 type Mirror = z.infer<typeof WebviewRunResultSchema>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameResult: Same<Mirror, RunResult> = true;
+const sameKeys: Same<keyof Mirror, keyof RunResult> = true;
+const sameSummaryKeys: Same<keyof NonNullable<Mirror['callSummary']>, keyof NonNullable<RunResult['callSummary']>> = true;
 const sameKinds: Same<(typeof WEBVIEW_FAILURE_KINDS)[number], FailureKind> = true;
-export const MIRROR_CHECKS = [sameResult, sameKinds] as const;
+export const MIRROR_CHECKS = [sameResult, sameKeys, sameSummaryKeys, sameKinds] as const;

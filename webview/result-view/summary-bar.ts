@@ -1,5 +1,6 @@
 import type { RunResult } from '../../runtime/protocol/run-result.js';
 import { el, type Child } from '../dom/el.js';
+import { callTotal } from '../shared/call-flags.js';
 import { FAILURE_TITLES } from '../shared/failure-kinds.js';
 import { formatDuration, plural } from '../shared/format.js';
 
@@ -15,7 +16,7 @@ export function summaryBar(result: RunResult, actions: Child[]): HTMLElement {
           el('span', { class: 'ptc-status-icon', 'aria-hidden': 'true' }, '✗'),
           `Failed: ${FAILURE_TITLES[error.kind]}`,
         );
-  const facts = [formatDuration(result.durationMs), plural(result.calls.length, 'call', 'calls')];
+  const facts = [formatDuration(result.durationMs), plural(callTotal(result), 'call', 'calls')];
   if (result.mode !== undefined) facts.push(result.mode);
   return el(
     'div',

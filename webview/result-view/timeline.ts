@@ -2,7 +2,7 @@ import type { CallRecord, RunResult } from '../../runtime/protocol/run-result.js
 import { el } from '../dom/el.js';
 import { section } from '../dom/section.js';
 import { SELECT_CALL, type SelectCallDetail, type ViewContext } from '../dom/view-context.js';
-import { callLabel, divergedCallIds } from '../shared/call-flags.js';
+import { callLabel, callSummaryText, callTotal, divergedCallIds, failedCallCount, keptCalls } from '../shared/call-flags.js';
 import { formatCount, formatDuration, plural } from '../shared/format.js';
 import { layoutTimeline, type TimelineBar } from '../shared/timeline-layout.js';
 import { callDetails } from './call-details.js';
@@ -15,10 +15,11 @@ const MIN_LABEL_PX = 44;
 export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElement | undefined {
   if (result.calls.length === 0) return undefined;
   const diverged = divergedCallIds(result);
-  const failed = result.calls.filter((c) => !c.ok).length;
-  const layout = layoutTimeline(result.calls, result.durationMs);
+  // a summarized run: bars for the calls kept in full, counts for all of them
+  const failed = result.callSummary === undefined ? result.calls.filter((c) => !c.ok).length : failedCallCount(result);
+  const layout = layoutTimeline(keptCalls(result), result.durationMs);
   const meta = [
-    plural(result.calls.length, 'call', 'calls'),
+    plural(callTotal(result), 'call', 'calls'),
     failed > 0 ? `${formatCount(failed)} failed` : '',
     diverged.size > 0 ? `${formatCount(diverged.size)} diverged` : '',
     plural(layout.lanes, 'lane', 'lanes'),
@@ -149,7 +150,14 @@ function buildBody(
     },
     { signal: ctx.signal },
   );
-  const element = el('div', { class: 'ptc-timeline' }, legend(result, diverged), el('div', { class: 'ptc-timeline-scroll' }, track), details);
+  const element = el(
+    'div',
+    { class: 'ptc-timeline' },
+    legend(result, diverged),
+    callSummaryNote(result),
+    el('div', { class: 'ptc-timeline-scroll' }, track),
+    details,
+  );
   return { element, selected: () => current };
 }
 
@@ -227,12 +235,36 @@ function nearestInLane(
   return best;
 }
 
+// A run with more calls than a result keeps: which ones are drawn, and every binding's counts.
+function callSummaryNote(result: RunResult): HTMLElement | null {
+  const text = callSummaryText(result);
+  if (text === undefined || result.callSummary === undefined) return null;
+  const list = el('ul', { class: 'ptc-call-counts' });
+  for (const count of result.callSummary.byBinding) {
+    const unanswered = count.calls - count.ok - count.failed;
+    list.append(
+      el(
+        'li',
+        { 'data-binding': callLabel(count) },
+        `${callLabel(count)}: ${plural(count.calls, 'call', 'calls')} · ${formatCount(count.ok)} ok · ${formatCount(count.failed)} failed${unanswered > 0 ? ` · ${formatCount(unanswered)} not answered` : ''}`,
+      ),
+    );
+  }
+  return el(
+    'div',
+    { class: 'ptc-call-summary', 'data-call-summary': 'true' },
+    el('p', { class: 'ptc-note' }, `${text[0]?.toUpperCase() ?? ''}${text.slice(1)}:`),
+    list,
+  );
+}
+
 function legend(result: RunResult, diverged: Set<number>): HTMLElement {
   const items: [string, string][] = [['ptc-bar-ok', 'ok']];
-  if (result.calls.some((c) => !c.ok)) items.push(['ptc-bar-failed', 'failed']);
-  if (result.calls.some((c: CallRecord) => c.replayed === true)) items.push(['ptc-bar-replayed', 'replayed']);
+  const calls = keptCalls(result);
+  if (calls.some((c) => !c.ok)) items.push(['ptc-bar-failed', 'failed']);
+  if (calls.some((c: CallRecord) => c.replayed === true)) items.push(['ptc-bar-replayed', 'replayed']);
   if (diverged.size > 0) items.push(['ptc-bar-diverged', 'diverged']);
-  if (result.calls.some((c) => c.schemaViolation !== undefined)) items.push(['ptc-bar-schema', 'schema violation']);
+  if (calls.some((c) => c.schemaViolation !== undefined)) items.push(['ptc-bar-schema', 'schema violation']);
   const box = el('div', { class: 'ptc-legend' });
   for (const [cls, text] of items)
     box.append(el('span', { class: 'ptc-legend-item' }, el('span', { class: `ptc-swatch ${cls}`, 'aria-hidden': 'true' }), text));

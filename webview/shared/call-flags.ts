@@ -1,5 +1,6 @@
 import type { CallRecord, RunResult } from '../../runtime/protocol/run-result.js';
 import { canonicalJson } from './canonical-json.js';
+import { formatCount } from './format.js';
 
 const DIVERGENCE = /^replay divergence:/;
 
@@ -11,7 +12,7 @@ export function divergedCallIds(result: RunResult): Set<number> {
     const key = `${d.global}\u0000${d.name}\u0000${canonicalJson(d.args)}`;
     pending.set(key, (pending.get(key) ?? 0) + 1);
   }
-  for (const call of result.calls) {
+  for (const call of keptCalls(result)) {
     if (!call.ok && call.message !== undefined && DIVERGENCE.test(call.message)) {
       ids.add(call.id);
       continue;
@@ -31,12 +32,35 @@ export function divergedCallIds(result: RunResult): Set<number> {
 export function failingCall(result: RunResult): CallRecord | undefined {
   const error = result.error;
   if (error === undefined || error.kind !== 'exception') return undefined;
-  const failed = result.calls.filter((c) => !c.ok);
+  const failed = keptCalls(result).filter((c) => !c.ok);
   if (failed.length === 0) return undefined;
   const quoted = failed.filter((c) => c.message !== undefined && c.message.length > 0 && error.message.includes(c.message));
   if (quoted.length > 0) return quoted[quoted.length - 1];
   const named = failed.filter((c) => error.message.includes(`${c.global}.${c.name}`));
   return named[named.length - 1];
+}
+
+// How many calls the run made (`calls` holds only the first ones when the run has a call summary).
+export function callTotal(result: Pick<RunResult, 'calls' | 'callSummary'>): number {
+  return result.callSummary?.total ?? result.calls.length;
+}
+
+// The calls a result holds in full: all of them, or the first ones and the last few of a summarized run.
+export function keptCalls(result: Pick<RunResult, 'calls' | 'callSummary'>): CallRecord[] {
+  return result.callSummary === undefined ? result.calls : [...result.calls, ...result.callSummary.last];
+}
+
+// Failed calls over the whole run.
+export function failedCallCount(result: Pick<RunResult, 'calls' | 'callSummary'>): number {
+  const summary = result.callSummary;
+  return summary === undefined ? result.calls.filter((c) => !c.ok && c.message !== undefined).length : summary.byBinding.reduce((n, b) => n + b.failed, 0);
+}
+
+// "showing the first 1 000 and the last 20 of 1 000 000 calls": undefined when every call is kept.
+export function callSummaryText(result: Pick<RunResult, 'calls' | 'callSummary'>): string | undefined {
+  const summary = result.callSummary;
+  if (summary === undefined) return undefined;
+  return `showing the first ${formatCount(result.calls.length)} and the last ${formatCount(summary.last.length)} of ${formatCount(summary.total)} calls; the ${formatCount(summary.omitted)} in between are counted per binding`;
 }
 
 // "tools.search"

@@ -1,5 +1,5 @@
-import type { RunResult } from '../../runtime/protocol/run-result.js';
-import { callLabel, failingCall } from './call-flags.js';
+import type { CallRecord, RunResult } from '../../runtime/protocol/run-result.js';
+import { callLabel, callSummaryText, callTotal, failingCall } from './call-flags.js';
 import { explainFailure } from './failure-kinds.js';
 import { formatDuration, plural } from './format.js';
 import { jsonText } from './json-text.js';
@@ -36,14 +36,22 @@ export function formatResultText(result: RunResult, options: TextOptions = {}): 
   const truncation = truncationOf(result);
   if (truncation !== undefined) out.push(`[${truncationText(truncation)}]`);
   if (result.value !== undefined) out.push('', '--- return value ---', clip(jsonText(result.value, { indent: 2 }), MAX_VALUE_CHARS));
-  if (result.calls.length > 0) {
-    out.push('', `--- binding calls (${result.calls.length}) ---`);
-    for (const call of result.calls.slice(0, MAX_CALL_LINES)) {
+  const total = callTotal(result);
+  if (total > 0) {
+    out.push('', `--- binding calls (${total}) ---`);
+    const line = (call: CallRecord): void => {
       const status = call.ok ? 'ok' : `failed: ${(call.message ?? '').split('\n')[0] ?? ''}`;
       const marks = `${call.replayed === true ? ' [replayed]' : ''}${call.schemaViolation === undefined ? '' : ' [schema violation]'}`;
       out.push(`#${call.id} ${callLabel(call)} at ${formatDuration(call.startedAtMs)} for ${formatDuration(call.durationMs)}: ${status}${marks}`);
-    }
-    if (result.calls.length > MAX_CALL_LINES) out.push(`… ${result.calls.length - MAX_CALL_LINES} more calls`);
+    };
+    for (const call of result.calls.slice(0, MAX_CALL_LINES)) line(call);
+    const last = result.callSummary?.last ?? [];
+    const hidden = total - Math.min(result.calls.length, MAX_CALL_LINES) - last.length;
+    if (hidden > 0) out.push(`… ${hidden} more calls`);
+    for (const call of last) line(call);
+    const summary = callSummaryText(result);
+    if (summary !== undefined) out.push(`[${summary}]`);
+    for (const count of result.callSummary?.byBinding ?? []) out.push(`${callLabel(count)}: ${count.calls} calls, ${count.ok} ok, ${count.failed} failed`);
   }
   if (result.replay !== undefined) {
     out.push(`replay: ${result.replay.matched} matched, ${result.replay.diverged.length} diverged, ${result.replay.unused} unused`);

@@ -13,9 +13,13 @@ export interface ModelView {
   outcome: 'success' | 'failure';
 }
 
+// Levels written exactly as JSON.stringify(value, null, 2) would (a harness's own JSON.stringify gives up long before
+// this); deeper levels are compact, so a 200 000-deep value is a few MB of text, not gigabytes of indentation.
+export const MODEL_PRETTY_DEPTH = 1_000;
+
 // Strings go to the model raw; everything else as 2-space JSON.
 export function renderValueForModel(value: JsonValue): string {
-  return typeof value === 'string' ? value : jsonText(value, { indent: 2 });
+  return typeof value === 'string' ? value : jsonText(value, { indent: 2, prettyDepth: MODEL_PRETTY_DEPTH });
 }
 
 // "What the model sees": logs joined, then the value; a failure is the error line plus the captured output.

@@ -1,5 +1,5 @@
 import type { CallRecord, RunResult } from '../../runtime/protocol/run-result.js';
-import { callLabel } from './call-flags.js';
+import { callLabel, keptCalls } from './call-flags.js';
 import { canonicalJson } from './canonical-json.js';
 import { jsonText } from './json-text.js';
 import { diffLines, firstDifference, type DiffRow } from './line-diff.js';
@@ -34,7 +34,8 @@ export interface RunDiff {
 
 // Compares two runs: calls in order, printed output and the pretty-printed value line by line, and the outcome.
 export function diffRuns(left: RunResult, right: RunResult): RunDiff {
-  const calls = diffCalls(left.calls, right.calls);
+  // a summarized run is compared on the calls it keeps in full
+  const calls = diffCalls(keptCalls(left), keptCalls(right));
   const logs = diffLines(splitEntries(left.logs), splitEntries(right.logs));
   const value = diffLines(valueLines(left), valueLines(right));
   const outcome = { left: outcomeText(left), right: outcomeText(right), same: outcomeText(left) === outcomeText(right) };

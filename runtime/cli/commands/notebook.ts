@@ -2,15 +2,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SandboxLevel } from '../../api.js';
 import { createRuntime } from '../../index.js';
-import { encodeChecked } from '../../json/lossless.js';
+import { chunkedSink, writeJsonText } from '../../json/json-text.js';
 import { BindingsCache } from '../../notebook/bindings-cache.js';
 import { CellRunner } from '../../notebook/cell-runner.js';
 import { describeProblems } from '../../notebook/parse.js';
 import type { PlanOverride } from '../../notebook/plan.js';
 import { type CellReport, runNotebookFile } from '../../notebook/run-notebook.js';
-import type { JsonValue } from '../../protocol/json-value.js';
-import { formatReport } from '../report.js';
+import { writeReport } from '../report.js';
 import { integer, oneOf } from '../run-options.js';
+import { visibleJson, visibleText } from '../terminal-text.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
@@ -68,26 +68,49 @@ function parseFlags(argv: string[]): NotebookFlags {
   return { file: positionals[0] as string, json: values.json === true, override, limits };
 }
 
-// One `cells[]` entry of --json output; deep values are encoded without recursion.
-function cellJson(report: CellReport): string {
-  const head = `"index":${report.index},"language":${JSON.stringify(report.language)}${report.cellId === undefined ? '' : `,"cellId":${JSON.stringify(report.cellId)}`},"plan":${JSON.stringify(report.plan)}`;
+// One `cells[]` entry of --json output, written in pieces (deep and large results never become one string).
+function writeCellJson(report: CellReport, push: (piece: string) => void): void {
+  const json = (value: unknown): void => writeJsonText(value, (piece) => push(visibleJson(piece)));
+  push(`{"index":${report.index},"language":`);
+  json(report.language);
+  if (report.cellId !== undefined) {
+    push(',"cellId":');
+    json(report.cellId);
+  }
+  push(',"plan":');
+  json(report.plan);
   const { outcome } = report;
-  if (outcome.kind === 'setup-failed') return `{${head},"setupError":${JSON.stringify({ stage: outcome.stage, message: outcome.message })}}`;
-  const cassette = outcome.cassette === undefined ? '' : `,"cassette":${JSON.stringify(outcome.cassette)}`;
-  return `{${head},"result":${encodeChecked(outcome.result as unknown as JsonValue, 0)}${cassette}}`;
+  if (outcome.kind === 'setup-failed') {
+    push(',"setupError":');
+    json({ stage: outcome.stage, message: outcome.message });
+  } else {
+    push(',"result":');
+    json(outcome.result);
+    if (outcome.cassette !== undefined) {
+      push(',"cassette":');
+      json(outcome.cassette);
+    }
+  }
+  push('}');
 }
 
-function cellText(report: CellReport, file: string): string {
-  const title = `━━ ${path.basename(file)} · cell ${report.index + 1}${report.cellId === undefined ? '' : ` (${report.cellId})`} · ${report.language} · ${report.plan} ━━\n`;
+function writeCellText(report: CellReport, file: string, push: (piece: string) => void): void {
+  const id = report.cellId === undefined ? '' : ` (${report.cellId})`;
+  push(visibleText(`━━ ${path.basename(file)} · cell ${report.index + 1}${id} · ${report.language} · ${report.plan} ━━\n`));
   const { outcome } = report;
-  if (outcome.kind === 'setup-failed') return `${title}── could not run (${outcome.stage}) ──\n${outcome.message}\n`;
-  const cassette =
-    outcome.cassette === undefined
-      ? ''
-      : outcome.cassette.ok
+  if (outcome.kind === 'setup-failed') {
+    push(`── could not run (${outcome.stage}) ──\n${visibleText(outcome.message)}\n`);
+    return;
+  }
+  writeReport(outcome.result, report.program, push);
+  if (outcome.cassette === undefined) return;
+  push(
+    visibleText(
+      outcome.cassette.ok
         ? `── recorded ${outcome.cassette.calls} call(s) to ${outcome.cassette.path} ──\n`
-        : `── cassette not written: ${outcome.cassette.message} ──\n`;
-  return `${title}${formatReport(outcome.result, report.program)}${cassette}`;
+        : `── cassette not written: ${outcome.cassette.message} ──\n`,
+    ),
+  );
 }
 
 function failed(report: CellReport): boolean {
@@ -116,18 +139,30 @@ export const notebookCommand: CliCommand = {
         override: flags.override,
         limits: flags.limits,
         signal: controller.signal,
-        onWarning: (index, message) => io.stderr(`ptc notebook: cell ${index + 1}: ${message}\n`),
+        onWarning: (index, message) => io.stderr(`ptc notebook: cell ${index + 1}: ${visibleText(message)}\n`),
       });
       if (!run.ok) {
         const detail = run.problems === undefined ? '' : `\n${describeProblems(run.problems, flags.file)}`;
         throw new UsageError(`${run.message}${detail}`);
       }
-      if (flags.json) io.stdout(`{"cells":[${run.cells.map(cellJson).join(',')}]${run.stopped ? ',"stopped":true' : ''}}\n`);
-      else {
-        io.stdout(run.cells.length === 0 ? 'no code cells\n' : run.cells.map((c) => cellText(c, flags.file)).join('\n'));
+      const out = chunkedSink(io.stdout);
+      if (flags.json) {
+        out.push('{"cells":[');
+        run.cells.forEach((cell, i) => {
+          if (i > 0) out.push(',');
+          writeCellJson(cell, out.push);
+        });
+        out.push(`]${run.stopped ? ',"stopped":true' : ''}}\n`);
+      } else {
+        if (run.cells.length === 0) out.push('no code cells\n');
+        run.cells.forEach((cell, i) => {
+          if (i > 0) out.push('\n');
+          writeCellText(cell, flags.file, out.push);
+        });
         const bad = run.cells.filter(failed).length;
-        io.stdout(`\n${run.cells.length - bad} of ${run.cells.length} code cell(s) succeeded${run.stopped ? ' (stopped early)' : ''}\n`);
+        out.push(`\n${run.cells.length - bad} of ${run.cells.length} code cell(s) succeeded${run.stopped ? ' (stopped early)' : ''}\n`);
       }
+      out.flush();
       return run.stopped || run.cells.some(failed) ? 1 : 0;
     } finally {
       process.off('SIGINT', onSignal);

@@ -19,7 +19,8 @@ import {
   type Recorder,
   type Replay,
 } from '../../replay/index.js';
-import { formatReport } from '../report.js';
+import { printResult } from '../print-result.js';
+import { visibleText } from '../terminal-text.js';
 import { languageFromFile, parseRunFlags } from '../run-options.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
@@ -43,7 +44,7 @@ export const runCommand: CliCommand = {
     }
     const language = flags.language ?? languageFromFile(file);
     if (language === undefined) throw new UsageError(`cannot tell the language of ${flags.file}: use --language typescript|python`);
-    const warn = (message: string): void => io.stderr(`ptc run: warning: ${message}\n`);
+    const warn = (message: string): void => io.stderr(`ptc run: warning: ${visibleText(message)}\n`);
     let cassette: Cassette | undefined;
     if (flags.replay !== undefined) {
       const loaded = await loadCassette(flags.replay);
@@ -94,7 +95,7 @@ export const runCommand: CliCommand = {
           io.stderr(`ptc run: recorded ${recorded.calls.length} call(s) to ${flags.record}\n`);
         }
       }
-      io.stdout(flags.json ? `${JSON.stringify(result)}\n` : formatReport(result, program));
+      printResult(result, { json: flags.json, program, write: io.stdout });
       return result.error === undefined && (result.replay?.diverged.length ?? 0) === 0 ? 0 : 1;
     } finally {
       await module?.dispose();

@@ -17,7 +17,8 @@ export interface CliOutcome {
 // Runs the built `ptc` CLI as a real process; a non-zero exit is an outcome, not a throw.
 export async function ptc(...args: string[]): Promise<CliOutcome> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+    // results of deep or large programs are megabytes of JSON
+    const { stdout, stderr } = await exec(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

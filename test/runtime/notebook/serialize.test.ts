@@ -93,14 +93,16 @@ describe('serializeNotebook', () => {
     expect(() => serializeNotebook(nan)).toThrow(/metadata\.x is NaN/);
   });
 
-  test('writes a 5 000-deep return value and reads it back', () => {
+  test.each([5_000, 200_000])('writes a %i-deep return value, call and summary, and reads them back', (depth) => {
     let value: unknown = 0;
-    for (let i = 0; i < 5000; i++) value = [value];
+    for (let i = 0; i < depth; i++) value = [value];
+    const call = { id: 1, global: 'tools', name: 'echo', args: value, ok: true, value, startedAtMs: 0, durationMs: 1 };
     const result = {
       language: 'typescript',
       value,
       logs: [],
-      calls: [],
+      calls: [call],
+      callSummary: { total: 1_001, omitted: 999, byBinding: [{ global: 'tools', name: 'echo', calls: 1_001, ok: 1_001, failed: 0 }], last: [call] },
       sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] },
       durationMs: 1,
     };
@@ -110,7 +112,8 @@ describe('serializeNotebook', () => {
       cells: [{ kind: 'code', language: 'typescript', source: 'return x', outputs: [{ kind: 'result', result }] }],
     } as unknown as NotebookFile;
     const text = serializeNotebook(notebook);
-    expect(text.length).toBeLessThan(20_000);
+    // five copies of the value, each written compactly past the indentation limit
+    expect(text.length).toBeLessThan(5 * 2 * depth + 50_000);
     expect(serializeNotebook(parsed(text))).toBe(text);
   });
 });

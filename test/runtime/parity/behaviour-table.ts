@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Language, RunResult } from '../../../runtime/protocol/run-result.js';
+import { KEPT_CALLS, LAST_CALLS, type Language, type RunResult } from '../../../runtime/protocol/run-result.js';
 import type { RunOptions } from '../../helpers/runtime.js';
 import { toolsNamespace } from '../../helpers/runtime.js';
 
@@ -150,8 +150,11 @@ export const PARITY_CASES: ParityCase[] = [
     check: (r) => {
       expect(r.error).toBeUndefined();
       expect(r.value).toBe((9_999 * 10_000) / 2);
-      expect(r.calls).toHaveLength(10_000);
-      expect(r.calls.map((c) => c.id)).toEqual(Array.from({ length: 10_000 }, (_, i) => i + 1));
+      // the first KEPT_CALLS in full, the last LAST_CALLS in the summary, every call counted
+      expect(r.calls.map((c) => c.id)).toEqual(Array.from({ length: KEPT_CALLS }, (_, i) => i + 1));
+      expect(r.callSummary?.total).toBe(10_000);
+      expect(r.callSummary?.last.map((c) => c.id)).toEqual(Array.from({ length: LAST_CALLS }, (_, i) => 10_000 - LAST_CALLS + 1 + i));
+      expect(r.callSummary?.byBinding).toEqual([{ global: 'tools', name: 'echo', calls: 10_000, ok: 10_000, failed: 0 }]);
     },
   },
   {

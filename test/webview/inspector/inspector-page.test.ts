@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { InspectorRun } from '../../../webview/protocol/inspector-messages.js';
-import { parseInspectorToHost } from '../../../webview/protocol/inspector-messages.js';
+import { encodeHostToInspector, parseInspectorToHost } from '../../../webview/protocol/inspector-messages.js';
 import { createNonce, inspectorHtml } from '../../../webview/inspector/inspector-html.js';
 import { chromiumGate } from '../helpers/browser-gate.js';
 import { launchChromium, type LaunchedChromium } from '../helpers/chromium.mjs';
@@ -201,6 +201,35 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     expect(await page.locator('.ptc-model-text').textContent()).toContain('found 3 hits');
     await page.locator('#ptc-tab-diff').click();
     expect(await page.locator('#ptc-diff-right').inputValue()).toBe(RUNS.replay.id);
+    await page.close();
+  });
+
+  test('a run nested 200 000 deep and a run of 5 000 calls arrive as JSON text, render, diff and survive a reload', async () => {
+    const page = await openInspector();
+    const deep = run('run-deep', 'deep-200000', 'cell 3 · deep');
+    const many = run('run-many', 'calls-summarized', 'cell 4 · many calls');
+    // what the extension posts: the message as JSON text (its own serialization, and the page's structured clone, recurse)
+    const envelope = encodeHostToInspector({ type: 'load', runs: [many, deep], selectedId: deep.id });
+    await page.evaluate((m) => window.postMessage(m, '*'), envelope);
+    expect(await page.locator('#ptc-tab-panel [data-section="return-value"] .ptc-section-meta').textContent()).toBe('array(1)');
+    await page.locator('#ptc-tab-model').click();
+    expect((await page.locator('.ptc-model-text').textContent())?.startsWith('[\n  [\n')).toBe(true);
+    await page.locator('#ptc-tab-run').click();
+    await page.locator('#ptc-run-picker').selectOption(many.id);
+    expect(await page.locator('#ptc-tab-panel .ptc-summary-facts').textContent()).toContain('5\u202f000 calls');
+    expect(await page.locator('#ptc-tab-panel .ptc-call-counts li').allTextContents()).toEqual([
+      'tools.echo: 4\u202f500 calls · 4\u202f500 ok · 0 failed',
+      'tools.fail: 500 calls · 0 ok · 500 failed',
+    ]);
+    await page.locator('#ptc-tab-diff').click();
+    expect(await page.locator('.ptc-diff-summary').textContent()).not.toBe('');
+    await page.reload();
+    await page.waitForSelector('.ptc-inspector-header');
+    expect(await posted(page)).toEqual([{ type: 'ready', restoredRunIds: [many.id, deep.id] }]);
+    await page.locator('#ptc-tab-run').click();
+    await page.locator('#ptc-run-picker').selectOption(deep.id);
+    expect(await page.locator('#ptc-tab-panel [data-section="return-value"] .ptc-section-meta').textContent()).toBe('array(1)');
+    expect(await violations(page)).toEqual([]);
     await page.close();
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { parseHostToInspector, parseInspectorToHost } from '../../../webview/protocol/inspector-messages.js';
-import { EMPTY_INSPECTOR_STATE, parseInspectorState } from '../../../webview/protocol/inspector-state.js';
+import { encodeHostToInspector, parseHostToInspector, parseInspectorToHost, type InspectorRun } from '../../../webview/protocol/inspector-messages.js';
+import { EMPTY_INSPECTOR_STATE, parseInspectorState, persistedInspectorState, type InspectorState } from '../../../webview/protocol/inspector-state.js';
 import { parseHostToRenderer, parseRendererToHost } from '../../../webview/protocol/renderer-messages.js';
 import { fixturePayload } from '../fixtures/run-results.mjs';
 
@@ -55,5 +55,21 @@ describe('inspector messages and state', () => {
     expect(parseInspectorState(JSON.parse(JSON.stringify(state)))).toEqual(state);
     expect(parseInspectorState({ version: 2, runs: [] })).toEqual(EMPTY_INSPECTOR_STATE);
     expect(parseInspectorState(undefined)).toEqual(EMPTY_INSPECTOR_STATE);
+  });
+
+  // structuredClone stands in for both hops a real message takes (JSON.stringify in the extension host, structured
+  // clone into the page); both recurse, so only the JSON text envelope gets a deep run through
+  test('a run with a 200 000-deep value crosses to the page and into persisted state as JSON text', () => {
+    const deep: InspectorRun = { id: 'deep', label: 'cell 1 · deep', source: 'cell', payload: fixturePayload('deep-200000') };
+    const message = { type: 'add-run', run: deep, select: true } as const;
+    expect(() => structuredClone(message)).toThrow();
+    const envelope = structuredClone(encodeHostToInspector(message));
+    const parsed = parseHostToInspector(envelope);
+    expect(parsed.ok && parsed.message.type === 'add-run' && parsed.message.run.id).toBe('deep');
+    const state: InspectorState = { version: 1, runs: [deep], selectedId: 'deep', tab: 'run' };
+    const restored = parseInspectorState(structuredClone(persistedInspectorState(state)));
+    expect(restored.runs.map((r) => r.id)).toEqual(['deep']);
+    expect(parseHostToInspector({ type: 'json', text: '{"type":' }).ok).toBe(false);
+    expect(parseInspectorState({ version: 1, json: 'not json' })).toEqual(EMPTY_INSPECTOR_STATE);
   });
 });

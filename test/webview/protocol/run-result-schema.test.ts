@@ -4,7 +4,7 @@ import { WEBVIEW_FAILURE_KINDS, WebviewRunResultSchema } from '../../../webview/
 import { fixtureNames, fixturePayload } from '../fixtures/run-results.mjs';
 
 // The webview mirrors the runtime's RunResult schema in zod/mini; these cases keep the two in step.
-const shallow = fixtureNames().filter((n) => n !== 'deep-5000' && n !== 'array-50000');
+const shallow = fixtureNames().filter((n) => n !== 'deep-5000' && n !== 'deep-200000' && n !== 'array-50000');
 
 type Mutation = [string, (r: Record<string, unknown>) => void];
 const mutations: Mutation[] = [
@@ -19,6 +19,11 @@ const mutations: Mutation[] = [
   ['a zero location line', (r) => (r.error = { kind: 'exception', message: 'x', location: { line: 0 } })],
   ['a replay report without counts', (r) => (r.replay = { diverged: [] })],
   ['a call without ok', (r) => delete (r.calls as Record<string, unknown>[])[0]!.ok],
+  ['a call summary without its total', (r) => (r.callSummary = { omitted: 0, byBinding: [], last: [] })],
+  [
+    'a call summary with a negative count',
+    (r) => (r.callSummary = { total: 1, omitted: 0, byBinding: [{ global: 'g', name: 'n', calls: -1, ok: 0, failed: 0 }], last: [] }),
+  ],
 ];
 
 describe('the webview RunResult mirror', () => {

@@ -206,6 +206,40 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     expect(depth).toBe(5000);
   });
 
+  test('a 200 000-deep value renders collapsed and copies as JSON of the same depth', async () => {
+    await render('deep-200000');
+    expect(await page.locator(out('deep-200000', '[data-section="return-value"] .ptc-section-meta')).textContent()).toBe('array(1)');
+    expect(await page.locator(out('deep-200000', '[role="treeitem"]')).count()).toBeLessThan(10);
+    await page.locator(out('deep-200000', '[data-section="return-value"] .ptc-copy')).click();
+    const depth = await page.evaluate(async () => {
+      let v: unknown = JSON.parse(await navigator.clipboard.readText());
+      let d = 0;
+      while (Array.isArray(v)) {
+        v = v[0];
+        d += 1;
+      }
+      return d;
+    });
+    expect(depth).toBe(200_000);
+  });
+
+  test('a run of 5 000 calls draws the calls it keeps and counts every call per binding', async () => {
+    await render('calls-summarized');
+    expect(await page.locator(out('calls-summarized', '.ptc-summary-facts')).textContent()).toContain('5\u202f000 calls');
+    expect(await page.locator(out('calls-summarized', '[data-section="timeline"] .ptc-section-meta')).textContent()).toMatch(/^5\u202f000 calls · 500 failed/);
+    expect(await page.locator(out('calls-summarized', '.ptc-call-summary .ptc-note')).textContent()).toBe(
+      'Showing the first 1\u202f000 and the last 20 of 5\u202f000 calls; the 3\u202f980 in between are counted per binding:',
+    );
+    expect(await page.locator(out('calls-summarized', '.ptc-call-counts li')).allTextContents()).toEqual([
+      'tools.echo: 4\u202f500 calls · 4\u202f500 ok · 0 failed',
+      'tools.fail: 500 calls · 0 ok · 500 failed',
+    ]);
+    // bars for the first 1 000 and the last 20; the last one is selectable like any other
+    expect(await page.locator(out('calls-summarized', '.ptc-bar')).count()).toBe(1_020);
+    await page.locator(out('calls-summarized', '.ptc-bar[data-call-id="5000"]')).click();
+    expect(await page.locator(out('calls-summarized', '.ptc-call-details')).textContent()).toContain('no');
+  });
+
   test('a 50 000-element array pages its children in ranges and never renders them all', async () => {
     await render('array-50000');
     expect(await page.locator(out('array-50000', '[data-section="return-value"] .ptc-section-meta')).textContent()).toBe('array(50\u202f000)');
@@ -429,7 +463,7 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
   test('themes change the colours (light, dark, high contrast) and every fixture is screenshotted in each', async () => {
     await page.evaluate(() => window.harness.clear());
     const names = fixtureNames()
-      .filter((n) => n !== 'logs-1mb' && n !== 'array-50000' && n !== 'deep-5000')
+      .filter((n) => n !== 'logs-1mb' && n !== 'array-50000' && n !== 'deep-5000' && n !== 'deep-200000')
       .concat(['logs-1mb']);
     for (const name of names) await render(name);
     await expect.poll(() => page.locator('#logs-1mb .ptc-logs').getAttribute('data-complete'), { timeout: 60_000 }).toBe('true');

@@ -30,5 +30,15 @@ describe('formatResultText', () => {
     expect(text).toContain('replay: 298 matched, 2 diverged, 2 unused');
     expect(() => formatResultText(fixturePayload('deep-5000').result)).not.toThrow();
     expect(formatResultText(fixturePayload('hostile').result)).toContain('before\u0000after');
+    expect(formatResultText(fixturePayload('deep-200000').result).length).toBeLessThan(200_000);
+  });
+
+  test('a summarized run counts every call, lists the first and last ones, and each binding', () => {
+    const text = formatResultText(fixturePayload('calls-summarized').result);
+    expect(text).toContain('--- binding calls (5000) ---');
+    expect(text).toContain('… 4930 more calls\n#4981 tools.echo');
+    expect(text).toContain('#5000 tools.fail at 1.00 s for 0.1 ms: failed: no');
+    expect(text).toContain('[showing the first 1\u202f000 and the last 20 of 5\u202f000 calls; the 3\u202f980 in between are counted per binding]');
+    expect(text).toContain('tools.echo: 4500 calls, 4500 ok, 0 failed\ntools.fail: 500 calls, 0 ok, 500 failed');
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { JsonValue } from '../../../runtime/protocol/json-value.js';
 import type { RunResult } from '../../../runtime/protocol/run-result.js';
 import { EMPTY_RUN_TEXT, modelView } from '../../../webview/shared/model-view.js';
 import { fixturePayload } from '../fixtures/run-results.mjs';
@@ -55,5 +56,18 @@ describe('modelView', () => {
     const view = modelView(fixturePayload('deep-5000').result);
     expect(view.text.startsWith('{\n  "level": 1,\n  "next": [\n    {\n      "level": 3,')).toBe(true);
     expect(view.bytes).toBeGreaterThan(5000);
+    // exactly what JSON.stringify(value, null, 2) gives, where it does not overflow
+    let shallow: JsonValue = 'bottom';
+    for (let i = 0; i < 900; i += 1) shallow = i % 2 === 0 ? [shallow] : { next: shallow };
+    expect(modelView({ ...base, value: shallow }).text).toBe(JSON.stringify(shallow, null, 2));
+  });
+
+  test('a 200 000-deep value is indented for its first levels only, so its text stays a few MB', () => {
+    const view = modelView(fixturePayload('deep-200000').result);
+    expect(view.text.startsWith('[\n  [\n    [')).toBe(true);
+    expect(view.text.length).toBeLessThan(5_000_000);
+    // the compact rest closes on the line of the deepest indented level, then every indented level closes on its own line
+    expect(view.text.includes(`"bottom"${']'.repeat(200_000 - 1_000)}\n${'  '.repeat(999)}]\n`)).toBe(true);
+    expect(view.text.endsWith('\n  ]\n]')).toBe(true);
   });
 });

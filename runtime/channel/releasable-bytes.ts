@@ -1,0 +1,35 @@
+// Room for one incoming frame whose memory goes back to the operating system the moment the frame is decoded (a
+// resizable ArrayBuffer shrunk to zero), not at some later garbage collection: while a 60 MiB frame's text is parsed,
+// its bytes no longer count. Address space for `maxBytes` is reserved once; pages are committed only as bytes arrive.
+export class ReleasableBytes {
+  readonly #buffer: ArrayBuffer;
+
+  constructor(readonly maxBytes: number) {
+    this.#buffer = new ArrayBuffer(0, { maxByteLength: maxBytes });
+  }
+
+  get size(): number {
+    return this.#buffer.byteLength;
+  }
+
+  // Grows (never past maxBytes) so that `size` bytes fit, keeping what is there; returns a view of all of it.
+  reserve(size: number): Uint8Array {
+    if (size > this.#buffer.byteLength) this.#buffer.resize(Math.min(this.maxBytes, Math.max(size, 2 * this.#buffer.byteLength)));
+    return new Uint8Array(this.#buffer, 0, this.#buffer.byteLength);
+  }
+
+  // Decodes the first `length` bytes as UTF-8 (undefined when invalid) and releases the memory.
+  takeText(length: number, decoder: { decode(bytes: Uint8Array): string }): string | undefined {
+    try {
+      return decoder.decode(new Uint8Array(this.#buffer, 0, length));
+    } catch {
+      return undefined;
+    } finally {
+      this.release();
+    }
+  }
+
+  release(): void {
+    this.#buffer.resize(0);
+  }
+}
