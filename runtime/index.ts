@@ -2,7 +2,7 @@
 import type { CodeRunRequest, CodeRunSpec, Runtime, RuntimeOptions } from './api.js';
 import { locateAsset } from './assets/locate.js';
 import { RuntimeMisuseError } from './contract/misuse.js';
-import { resolveRequest } from './contract/resolve.js';
+import { isIssuedSpec, resolveRequest } from './contract/resolve.js';
 import { failedBeforeSpawn } from './engine/early-results.js';
 import type { RunResult } from './protocol/run-result.js';
 import { unconfinedReport } from './sandbox/plan.js';
@@ -53,7 +53,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const warm = async (spec: CodeRunSpec): Promise<boolean> => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
-    if (spec === null || typeof spec !== 'object' || spec.resolved !== true) throw new RuntimeMisuseError('warm() takes the spec returned by resolve()');
+    if (!isIssuedSpec(spec)) throw new RuntimeMisuseError('warm() takes the spec returned by resolve()');
     if (spec.language === 'python') return warmPythonSpare(spec, pythonDeps());
     const deps = nodeDeps();
     return typeof deps === 'string' ? false : warmNodeSpare(spec, deps);
@@ -61,7 +61,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const run = async (spec: CodeRunSpec): Promise<RunResult> => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
-    if (spec === null || typeof spec !== 'object' || spec.resolved !== true) throw new RuntimeMisuseError('run() takes the spec returned by resolve()');
+    if (!isIssuedSpec(spec)) throw new RuntimeMisuseError('run() takes the spec returned by resolve(), unaltered');
     // one controller per run: the caller's signal and dispose() both abort it
     const controller = new AbortController();
     const forward = (): void => controller.abort(spec.signal?.reason);

@@ -7,7 +7,7 @@ import type { CallRecord } from '../protocol/run-result.js';
 export type DispatchVerdict = { ok: true } | { ok: false; message: string };
 
 export interface DispatcherOptions {
-  namespaces: BindingNamespace[];
+  namespaces: readonly BindingNamespace[];
   maxPendingCalls: number;
   startedAt: number;
   // ids must be exactly the next integer from `firstId`: a gap or repeat is forged traffic
