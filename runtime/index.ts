@@ -2,6 +2,7 @@
 import type { CodeRunRequest, CodeRunSpec, Runtime, RuntimeOptions } from './api.js';
 import { locateAsset } from './assets/locate.js';
 import { RuntimeMisuseError } from './contract/misuse.js';
+import { tempDirProblem } from './contract/environment.js';
 import { isIssuedSpec, resolveRequest } from './contract/resolve.js';
 import { failedBeforeSpawn } from './engine/early-results.js';
 import type { RunResult } from './protocol/run-result.js';
@@ -45,6 +46,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const execute = async (spec: CodeRunSpec, signal: AbortSignal): Promise<RunResult> => {
     const scoped: CodeRunSpec = { ...spec, signal };
+    // checked per run, not once: the one thing every backend stages before it can start a process
+    const environment = signal.aborted ? undefined : tempDirProblem();
+    if (environment !== undefined) return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: environment });
     if (spec.language === 'python') return runPythonProgram(scoped, pythonDeps());
     const deps = nodeDeps();
     if (typeof deps === 'string') return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: deps });

@@ -21,6 +21,7 @@ import {
 } from '../../replay/index.js';
 import { formatReport } from '../report.js';
 import { languageFromFile, parseRunFlags } from '../run-options.js';
+import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc run <file> [--language typescript|python] [--bindings <module>] [--mode mock|live]
@@ -34,6 +35,7 @@ export const runCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const flags = parseRunFlags(argv);
+    requireRunnableEnvironment();
     const file = path.resolve(flags.file);
     let program: string;
     try {
