@@ -212,10 +212,15 @@ def main():
 
     linger = channel.linger
 
-    def finish(text):
+    send_chunks = channel.send_chunks
+
+    def finish(text, chunks=None):
         if not state["settled"]:
             state["settled"] = True
-            send(text)
+            if chunks is None:
+                send(text)
+            else:
+                send_chunks(text, chunks, "}")
         # wait for the host to end this process: exiting with its replies unread would fail the host's next reply
         # write (EPIPE), and Node drops the socket, with the unread done frame, on a write error
         linger()
@@ -310,18 +315,27 @@ def main():
             fail("output-limit", limit_message)
         fail("exception", message, location)
 
+    memory_mb = int(run["addressSpaceBytes"]) >> 20
+
     def on_value(value):
         restore_builtins(saved_builtins)
         settle_streams()
+        out_of_memory = False
         try:
-            text, _cost = encode(value, ledger.remaining())
+            # one walk validates, meters and encodes: a value far over what is left costs only that much
+            chunks, _cost = encode(value, ledger.remaining())
         except Lossy as reason:
             fail("invalid-output", "program completion must be lossless JSON: %s" % reason)
         except MemoryError:
+            # reported outside this block: the exception's traceback keeps the encoder's partial text alive
+            out_of_memory = True
+        if out_of_memory:
+            # the text itself did not fit next to the program's own data: that is what it is, not an output limit
+            reserve.clear()
+            fail("exception", "MemoryError: out of memory while encoding the completion (memoryMb %d)" % memory_mb)
+        if chunks is None:
             fail("output-limit", limit_message)
-        if text is None:
-            fail("output-limit", limit_message)
-        finish('{"type":"done","value":' + text + "}")
+        finish('{"type":"done","value":', chunks)
 
     try:
         # the C parser directly (the ast module's import costs more than the interpreter's start)

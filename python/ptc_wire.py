@@ -32,6 +32,9 @@ DONE_ERROR_KINDS = ("exception", "invalid-output", "output-limit")
 
 # a reply larger than this is a broken host; the runner gives up instead of buffering without bound
 MAX_INBOUND_FRAME = 256 * 1024 * 1024
+# the host's cap on one control frame (LIMITS.maxFrameBytes), less room for a call frame's own fields
+MAX_OUTBOUND_FRAME = 128 * 1024 * 1024
+MAX_OUTBOUND_ARGS = MAX_OUTBOUND_FRAME - 64 * 1024
 
 
 class Channel:
@@ -55,6 +58,16 @@ class Channel:
             while view:
                 written = write(self.fd, view)
                 view = view[written:]
+
+    def send_chunks(self, head, chunks, tail):
+        """One frame of head, UTF-8 chunks and tail, written a chunk at a time (never joined into one copy)."""
+        write = self._write
+        with self._lock:
+            for data in (head.encode("utf-8"), *chunks, tail.encode("utf-8") + b"\n"):
+                view = memoryview(data)
+                while view:
+                    written = write(self.fd, view)
+                    view = view[written:]
 
     def send_frame(self, kind, **fields):
         parts = ['{"type":', escape_string(kind)]

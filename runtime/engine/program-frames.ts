@@ -1,5 +1,5 @@
 import type { CallDispatcher } from '../bindings/dispatcher.js';
-import { checkLossless, decodeLossless, encodeChecked } from '../json/lossless.js';
+import { decodeLossless, encodeChecked } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SourceLocation } from '../protocol/run-result.js';
 import type { RunSession } from './run-session.js';
@@ -14,8 +14,8 @@ export type ProgramFrame =
       error?: { kind: 'exception' | 'invalid-output' | 'output-limit'; message: string; location?: SourceLocation | undefined } | undefined;
     };
 
-// Applies one program frame to the run: logs go to the ledger, calls to the dispatcher, done settles (re-metered:
-// the child is hostile, so a forged completion is checked and measured again here). `valueless` is what a done
+// Applies one program frame, decoded with decodeLossless, to the run: logs go to the ledger, calls to the dispatcher,
+// done settles (re-metered: the child is hostile, so a forged completion is measured again here). `valueless` is what a done
 // without a value means in the language (TypeScript: no value; Python has no undefined: null).
 export function applyProgramFrame(session: RunSession, dispatcher: CallDispatcher, frame: ProgramFrame, valueless: 'absent' | 'null'): void {
   if (frame.type === 'log') {
@@ -27,9 +27,8 @@ export function applyProgramFrame(session: RunSession, dispatcher: CallDispatche
     const { kind, message, location } = frame.error;
     session.fail(location === undefined ? { kind, message } : { kind, message, location });
   } else if ('value' in frame && frame.value !== undefined) {
-    const check = checkLossless(frame.value);
-    if (!check.ok) return session.fail({ kind: 'invalid-output', message: `program completion must be lossless JSON: ${check.reason}` });
-    const valueBytes = Buffer.byteLength(encodeChecked(frame.value as JsonValue, check.depth));
+    // the frame was decoded with decodeLossless, which checked every number in it: only its size is measured here
+    const valueBytes = Buffer.byteLength(encodeChecked(frame.value as JsonValue, 0));
     session.settle({ kind: 'completed', value: frame.value as JsonValue, valueBytes });
   } else if (valueless === 'null') {
     session.settle({ kind: 'completed', value: null, valueBytes: 4 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { canonicalJson, checkLossless, decodeLossless, encodeLossless, parseIterative } from '../../../runtime/json/lossless.js';
+import { canonicalJson, checkLossless, decodeLossless, encodeLossless, encodeWithin, parseIterative } from '../../../runtime/json/lossless.js';
 
 describe('lossless JSON', () => {
   test.each([
@@ -71,5 +71,30 @@ describe('lossless JSON', () => {
 
   test('canonical JSON sorts keys at every depth', () => {
     expect(canonicalJson({ b: 1, a: { d: 1, c: [{ z: 1, y: 2 }] } })).toBe('{"a":{"c":[{"y":2,"z":1}],"d":1},"b":1}');
+  });
+
+  test('long arrays are checked for extra properties without listing their indices', () => {
+    const plain = new Array(10_000).fill(1);
+    expect(checkLossless(plain).ok).toBe(true);
+    expect(checkLossless(Object.assign(new Array(10_000).fill(1), { extra: 1 }))).toEqual({ ok: false, reason: '$ is a sparse or decorated array' });
+    const hidden = Object.defineProperty(new Array(10_000).fill(1), 'hidden', { value: 1, enumerable: false });
+    expect(checkLossless(hidden).ok).toBe(false);
+    const holey = new Array(10_000).fill(1);
+    delete holey[9_999];
+    expect(checkLossless([holey])).toEqual({ ok: false, reason: '$[0][9999] is a hole or accessor' });
+  });
+
+  test('encodeWithin writes chunks that join to the JSON text and stops once the budget is certainly passed', () => {
+    const value = { a: new Array(50_000).fill('é'), b: [1.5, -2, null, true] };
+    const encoded = encodeWithin(value, Number.POSITIVE_INFINITY);
+    expect(encoded.ok).toBe(true);
+    if (!encoded.ok) return;
+    expect(encoded.partCount).toBeGreaterThan(1);
+    const text = encoded.parts.slice(0, encoded.partCount).join('');
+    expect(text).toBe(JSON.stringify(value));
+    expect(encoded.bytes).toBe(Buffer.byteLength(text));
+    expect(encodeWithin(value, encoded.bytes).ok).toBe(true);
+    expect(encodeWithin(value, encoded.bytes - 1)).toEqual({ ok: false, kind: 'over-budget' });
+    expect(encodeWithin('x'.repeat(1_000_000), 100)).toEqual({ ok: false, kind: 'over-budget' });
   });
 });

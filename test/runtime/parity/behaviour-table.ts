@@ -322,6 +322,37 @@ export const PARITY_CASES: ParityCase[] = [
     options: () => ({ timeoutMs: 10_000 }),
     check: (r) => expect(r.error?.kind).toBe('protocol'),
   },
+  {
+    name: 'a wide value (12 MB of JSON, far under the cap) returns whole under a 256 MB memory limit',
+    programs: { typescript: 'return new Array(6_000_000).fill(0);', python: 'return [0] * 6_000_000' },
+    options: () => ({ memoryMb: 256 }),
+    check: (r) => {
+      expect(r.error).toBeUndefined();
+      expect((r.value as number[]).length).toBe(6_000_000);
+      expect((r.value as number[])[5_999_999]).toBe(0);
+    },
+  },
+  {
+    name: 'a wide value crosses as a binding argument under a 256 MB memory limit',
+    programs: { typescript: 'return await tools.count(new Array(6_000_000).fill(0));', python: 'return await tools.count([0] * 6_000_000)' },
+    options: () => ({ memoryMb: 256, bindings: [toolsNamespace({ count: async (args: unknown[]) => args.length })] }),
+    check: (r) => {
+      expect(r.error).toBeUndefined();
+      expect(r.value).toBe(6_000_000);
+      expect((r.calls[0]?.args as unknown[]).length).toBe(6_000_000);
+    },
+  },
+  {
+    name: 'a completion whose text does not fit in memory is reported as a memory failure, not an output limit',
+    // 150 000 references to one 1 000-character string: a small value, 150 MB of text, under a 256 MiB cap
+    programs: { typescript: "const s = 'x'.repeat(1000);\nreturn new Array(150_000).fill(s);", python: "s = 'x' * 1000\nreturn [s] * 150_000" },
+    options: () => ({ memoryMb: 128, maxOutputBytes: 256 * 1024 * 1024 }),
+    check: (r, language) => {
+      if (language === 'python')
+        expect(r.error).toEqual({ kind: 'exception', message: 'MemoryError: out of memory while encoding the completion (memoryMb 128)' });
+      else expect(r.error).toMatchObject({ kind: 'worker-exit', message: expect.stringMatching(/JavaScript heap out of memory/) });
+    },
+  },
 ];
 
 // The no-return convention differs by design (reference §1.4): TypeScript omits value, Python returns null.
