@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { BindingNamespace, CallContext } from '../api.js';
-import { checkLossless, encodeChecked } from '../json/lossless.js';
+import { snapshotLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CallRecord } from '../protocol/run-result.js';
 
@@ -83,13 +83,14 @@ export class CallDispatcher {
     record.durationMs = performance.now() - began;
     if (!this.#settled) {
       if (outcome.ok) {
-        const check = checkLossless(outcome.value);
-        if (check.ok) {
+        // one read of the handler's value: the record holds what was sent, even if a getter would answer otherwise now
+        const snapshot = snapshotLossless(outcome.value);
+        if (snapshot.ok) {
           record.ok = true;
-          record.value = outcome.value as JsonValue;
-          this.options.sendReply(record.id, { ok: true, valueText: encodeChecked(outcome.value as JsonValue, check.depth) });
+          record.value = snapshot.value;
+          this.options.sendReply(record.id, { ok: true, valueText: snapshot.text });
         } else {
-          record.message = `binding resolution must be lossless JSON: ${check.reason}`;
+          record.message = `binding resolution must be lossless JSON: ${snapshot.reason}`;
           this.options.sendReply(record.id, { ok: false, message: record.message });
         }
       } else {

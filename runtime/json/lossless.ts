@@ -31,10 +31,10 @@ export type LosslessCheck = { ok: true; depth: number } | { ok: false; reason: s
 const NATIVE_DEPTH_LIMIT = 2_000;
 const UNBOUNDED = Number.POSITIVE_INFINITY;
 
-// Checks, without recursion and in memory bounded by the depth, that a value is lossless JSON: finite numbers, no -0,
-// dense undecorated arrays, plain objects of own enumerable data properties, no cycles.
+// Checks, without recursion and in memory bounded by the depth, that a value is lossless JSON (the rule is in walk.ts;
+// accessors are read once).
 export function checkLossless(root: unknown): LosslessCheck {
-  const walked = walkJson(root, { emit: false, sorted: false, budget: UNBOUNDED });
+  const walked = walkJson(root, { emit: false, sorted: false, budget: UNBOUNDED, track: false });
   if (walked.ok) return { ok: true, depth: walked.depth };
   return { ok: false, reason: walked.kind === 'lossy' ? walked.reason : 'over budget' };
 }
@@ -57,7 +57,7 @@ const isRangeError = (error: unknown): boolean => FunctionPrototypeHasInstance(R
 
 // Iterative JSON text of a value (never consults toJSON); `sorted` gives canonical key order.
 function encodeJson(root: JsonValue, sorted: boolean): string {
-  const walked = walkJson(root, { emit: true, sorted, budget: UNBOUNDED });
+  const walked = walkJson(root, { emit: true, sorted, budget: UNBOUNDED, track: false });
   if (!walked.ok) throw new ErrorCtor(`not lossless JSON: ${walked.kind === 'lossy' ? walked.reason : 'over budget'}`);
   return joinParts(walked.parts, walked.partCount);
 }
@@ -70,9 +70,22 @@ export type EncodeResult = { ok: true; text: string } | { ok: false; reason: str
 
 // Validates and serialises in one walk.
 export function encodeLossless(value: unknown): EncodeResult {
-  const walked = walkJson(value, { emit: true, sorted: false, budget: UNBOUNDED });
+  const walked = walkJson(value, { emit: true, sorted: false, budget: UNBOUNDED, track: false });
   if (!walked.ok) return { ok: false, reason: walked.kind === 'lossy' ? walked.reason : 'over budget' };
   return { ok: true, text: joinParts(walked.parts, walked.partCount) };
+}
+
+export type Snapshot = { ok: true; value: JsonValue; text: string } | { ok: false; reason: string };
+
+// What the host keeps of a value it sends: the text, and the value itself, or (when reading it ran getters, which may
+// answer differently next time) the value decoded from that text, so the record says what crossed.
+export function snapshotLossless(value: unknown): Snapshot {
+  const walked = walkJson(value, { emit: true, sorted: false, budget: UNBOUNDED, track: true });
+  if (!walked.ok) return { ok: false, reason: walked.kind === 'lossy' ? walked.reason : 'over budget' };
+  const text = joinParts(walked.parts, walked.partCount);
+  if (!walked.accessors) return { ok: true, value: value as JsonValue, text };
+  const decoded = decodeLossless(text);
+  return decoded.ok ? { ok: true, value: decoded.value, text } : decoded;
 }
 
 export type BudgetedEncoding =
@@ -81,7 +94,7 @@ export type BudgetedEncoding =
 // Validates and serialises in one walk into chunks of text, stopping once the UTF-8 text is certainly over `budget`
 // bytes: what the Node child sends (a completion is metered against what the output ledger has left).
 export function encodeWithin(value: unknown, budget: number): BudgetedEncoding {
-  const walked = walkJson(value, { emit: true, sorted: false, budget });
+  const walked = walkJson(value, { emit: true, sorted: false, budget, track: false });
   if (!walked.ok) return walked;
   return { ok: true, parts: walked.parts, partCount: walked.partCount, bytes: walked.bytes };
 }

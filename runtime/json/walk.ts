@@ -1,5 +1,6 @@
 import {
   ArrayIsArray as isArray,
+  ArrayPrototype as ArrayProto,
   ArrayPrototypeSort as sort,
   BufferByteLength,
   JSONStringify as stringify,
@@ -12,6 +13,7 @@ import {
   ObjectKeys as objectKeys,
   ObjectPrototype as ObjectProto,
   ObjectPrototypeHasOwnProperty as hasOwn,
+  ReflectApply,
   setIndex,
   SetCtor,
   SetPrototypeAdd,
@@ -20,6 +22,7 @@ import {
   StringCtor,
   StringPrototypeSlice as slice,
   UtilInspect as inspect,
+  UtilTypesIsProxy as isProxy,
 } from './primordials.js';
 
 // One iterative walk that validates a value as lossless JSON and (optionally) writes its text, in memory bounded by
@@ -27,9 +30,19 @@ import {
 // chunks of about CHUNK_CHARS and metered against a byte budget as it grows (so a value far over the budget costs only
 // the budget). The Node child runs it after model code may have patched prototypes: captured intrinsics only, and its
 // stacks grown by index with their own counters.
+//
+// The rule, the same for every crossing (completion, arguments, binding results): null, booleans, strings, finite
+// numbers other than -0, and acyclic
+//   - arrays: Array.isArray, not a proxy, an Array.prototype as prototype, every index an own property, no other own
+//     property (named, non-enumerable or symbol);
+//   - plain objects: not a proxy, Object.prototype or null as prototype, own enumerable string keys only (no symbol or
+//     non-enumerable keys).
+// Each property is read once, as JSON.stringify would read it: an accessor's getter runs once and its result is what
+// crosses (and what is checked). A container must keep its shape while it is read: a getter that adds elements or keys
+// to a container being read makes the value lossy rather than silently dropping them.
 
 export type WalkOutcome =
-  | { ok: true; parts: string[]; partCount: number; bytes: number; depth: number }
+  | { ok: true; parts: string[]; partCount: number; bytes: number; depth: number; accessors: boolean }
   | { ok: false; kind: 'lossy'; reason: string }
   | { ok: false; kind: 'over-budget' };
 
@@ -40,6 +53,8 @@ export interface WalkOptions {
   sorted: boolean;
   // bytes of UTF-8 the text may take; the walk stops as soon as it is certainly over
   budget: number;
+  // read through property descriptors, so `accessors` says whether any getter ran (the host records a snapshot then)
+  track: boolean;
 }
 
 const CHUNK_CHARS = 1 << 16;
@@ -52,6 +67,23 @@ function isPlainObject(value: object): boolean {
   const proto: unknown = getPrototypeOf(value);
   if (proto === null || proto === ObjectProto) return true;
   return proto !== null && typeof proto === 'object' && getPrototypeOf(proto) === null && 'hasOwnProperty' in (proto as object);
+}
+
+// An Array.prototype (this realm's or another's, which is itself an array whose prototype is that realm's
+// Object.prototype); a replaced or forged prototype carries behaviour JSON cannot.
+function isPlainArray(value: object): boolean {
+  const proto: unknown = getPrototypeOf(value);
+  if (proto === ArrayProto) return true;
+  if (proto === null || typeof proto !== 'object' || !isArray(proto)) return false;
+  const objectProto: unknown = getPrototypeOf(proto);
+  return (
+    objectProto !== null &&
+    typeof objectProto === 'object' &&
+    objectProto !== ObjectProto &&
+    getPrototypeOf(objectProto) === null &&
+    'hasOwnProperty' in objectProto &&
+    'push' in proto
+  );
 }
 
 function describe(value: unknown): string {
@@ -77,10 +109,11 @@ const INSPECT_KEYS = {
 } as const;
 const sample: unknown[] = [0, 0];
 
-// Whether an array has own properties other than its indices and `length`. Short arrays list their keys; long ones
-// are rendered by util.inspect with no elements shown, which lists exactly the non-index own properties (V8 skips the
-// indices without materialising them): the text must be what a bare array of that length renders as.
+// Whether an array has own properties other than its indices and `length` (symbols included). Short arrays list their
+// keys; long ones are rendered by util.inspect with no elements shown, which lists exactly the non-index own properties
+// (V8 skips the indices without materialising them): the text must be what a bare array of that length renders as.
 function hasOnlyIndexKeys(array: unknown[], length: number): boolean {
+  if (getOwnPropertySymbols(array).length > 0) return false;
   if (length <= LISTED_ARRAY_MAX) return getOwnPropertyNames(array).length === length + 1;
   // the same prototype renders the same prefix (a constructor name the program changed, a toStringTag)
   const reference = inspect(sample, INSPECT_KEYS);
@@ -90,12 +123,13 @@ function hasOnlyIndexKeys(array: unknown[], length: number): boolean {
 }
 
 export function walkJson(root: unknown, options: WalkOptions): WalkOutcome {
-  const { emit, sorted, budget } = options;
+  const { emit, sorted, budget, track } = options;
   // output: finished chunks, the chunk being built, and a lower bound of the bytes so far (one per character)
   const parts: string[] = [];
   let partCount = 0;
   let chunk = '';
   let bytes = 0;
+  let accessors = false;
   // one entry per open container: the container, its keys (objects), the next position, its length
   const containers: object[] = [];
   const keyLists: (string[] | undefined)[] = [];
@@ -105,15 +139,15 @@ export function walkJson(root: unknown, options: WalkOptions): WalkOutcome {
   let maxDepth = 0;
   const onPath = new SetCtor<object>();
 
-  const pathOf = (extra?: string): string => {
+  // the path of the value being read (positions point one past it), or of the innermost open container
+  const pathOf = (depth = top): string => {
     let path = '$';
-    for (let i = 0; i < top; i++) {
+    for (let i = 0; i < depth; i++) {
       const at = (positions[i] as number) - 1;
       const keys = keyLists[i];
-      if (at < 0) break;
       path += keys === undefined ? `[${at}]` : `.${keys[at] as string}`;
     }
-    return extra === undefined ? path : path + extra;
+    return path;
   };
   const lossy = (reason: string): WalkOutcome => ({ ok: false, kind: 'lossy', reason });
   const seal = (): void => {
@@ -132,6 +166,15 @@ export function walkJson(root: unknown, options: WalkOptions): WalkOutcome {
       if (bytes > budget) return false;
     }
     return true;
+  };
+  // one read of an own property: a getter runs once (with the container as `this`)
+  const read = (container: object, key: string | number): unknown => {
+    if (!track) return (container as Record<string | number, unknown>)[key];
+    const d = getOwnPropertyDescriptor(container, key) as PropertyDescriptor;
+    if (hasOwn(d, 'value')) return d.value;
+    accessors = true;
+    const get = d.get;
+    return get === undefined ? undefined : ReflectApply(get, container, []);
   };
   const over: WalkOutcome = { ok: false, kind: 'over-budget' };
 
@@ -153,17 +196,17 @@ export function walkJson(root: unknown, options: WalkOptions): WalkOutcome {
       if (emit && !put(value ? 'true' : 'false')) return over;
     } else if (typeof value === 'object') {
       if (SetPrototypeHas(onPath, value)) return lossy(`${pathOf()} is a cycle`);
+      // a proxy's traps are program code that can answer differently every time it is asked
+      if (isProxy(value)) return lossy(`${pathOf()} is a proxy`);
       let keys: string[] | undefined;
       let length: number;
       if (isArray(value)) {
+        if (!isPlainArray(value)) return lossy(`${pathOf()} is an array with a replaced prototype`);
         length = (value as unknown[]).length;
-        if (!hasOnlyIndexKeys(value as unknown[], length)) return lossy(`${pathOf()} is a sparse or decorated array`);
         if (emit && !put('[')) return over;
       } else {
         if (!isPlainObject(value)) return lossy(`${pathOf()} is ${describe(value)}`);
-        if (getOwnPropertySymbols(value).length > 0) return lossy(`${pathOf()} has symbol keys`);
         keys = objectKeys(value);
-        if (getOwnPropertyNames(value).length !== keys.length) return lossy(`${pathOf()} has non-enumerable keys`);
         if (sorted) sort(keys);
         length = keys.length;
         if (emit && !put('{')) return over;
@@ -185,26 +228,33 @@ export function walkJson(root: unknown, options: WalkOptions): WalkOutcome {
       const position = positions[at] as number;
       const container = containers[at] as object;
       const keys = keyLists[at];
-      if (position < (lengths[at] as number)) {
+      const length = lengths[at] as number;
+      if (position < length) {
         positions[at] = position + 1;
         if (keys === undefined) {
-          // own data only: a hole would read the prototype, an accessor would run program code
-          const d = getOwnPropertyDescriptor(container, position);
-          if (d === undefined || !hasOwn(d, 'value')) return lossy(`${pathOf()} is a hole or accessor`);
+          // own only: a hole would read whatever the prototype says
+          if (!hasOwn(container, position)) return lossy(`${pathOf()} is a hole`);
           if (emit && position > 0 && !put(',')) return over;
-          value = d.value;
+          value = read(container, position);
         } else {
           const key = keys[position] as string;
-          const d = getOwnPropertyDescriptor(container, key);
-          if (d === undefined || !hasOwn(d, 'value')) return lossy(`${pathOf()} is an accessor`);
+          if (!hasOwn(container, key)) return lossy(`${pathOf()} was removed while the value was read`);
           if (emit) {
             if (bytes + key.length + 3 > budget) return over;
             if (!put(position > 0 ? `,${stringify(key)}:` : `${stringify(key)}:`)) return over;
           }
-          value = d.value;
+          value = read(container, key);
         }
         found = true;
         break;
+      }
+      // the shape is checked once everything in it was read: getters may have changed it meanwhile
+      if (keys === undefined) {
+        if ((container as unknown[]).length !== length) return lossy(`${pathOf(at)} changed length while it was read`);
+        if (!hasOnlyIndexKeys(container as unknown[], length)) return lossy(`${pathOf(at)} is an array with properties besides its elements`);
+      } else {
+        if (getOwnPropertySymbols(container).length > 0) return lossy(`${pathOf(at)} has symbol keys`);
+        if (getOwnPropertyNames(container).length !== length) return lossy(`${pathOf(at)} has non-enumerable keys or gained keys while it was read`);
       }
       SetPrototypeDelete(onPath, container);
       top--;
@@ -216,5 +266,5 @@ export function walkJson(root: unknown, options: WalkOptions): WalkOutcome {
   }
   seal();
   if (bytes > budget) return over;
-  return { ok: true, parts, partCount, bytes, depth: maxDepth };
+  return { ok: true, parts, partCount, bytes, depth: maxDepth, accessors };
 }

@@ -353,6 +353,63 @@ export const PARITY_CASES: ParityCase[] = [
       else expect(r.error).toMatchObject({ kind: 'worker-exit', message: expect.stringMatching(/JavaScript heap out of memory/) });
     },
   },
+  {
+    name: 'an array with a symbol-keyed property is invalid-output, as completion and as argument',
+    programs: {
+      typescript:
+        "const a = Object.assign([1, 2], { [Symbol('tag')]: 1 });\nlet argument = '';\ntry { await tools.echo(a); } catch (e) { argument = (e as Error).message; }\nconsole.log(argument);\nreturn a;",
+    },
+    options: tools,
+    check: (r) => {
+      expect(r.logs[0]).toMatch(/arguments to tools\.echo must be lossless JSON: \$ is an array with properties besides its elements/);
+      expect(r.error).toEqual({
+        kind: 'invalid-output',
+        message: 'program completion must be lossless JSON: $ is an array with properties besides its elements',
+      });
+      expect(r.calls).toHaveLength(0);
+    },
+  },
+  {
+    name: 'an array with a replaced prototype is invalid-output',
+    programs: { typescript: 'class Tagged {}\nreturn { list: Object.setPrototypeOf([1, 2], Tagged.prototype) };' },
+    check: (r) =>
+      expect(r.error).toEqual({ kind: 'invalid-output', message: 'program completion must be lossless JSON: $.list is an array with a replaced prototype' }),
+  },
+  {
+    name: 'accessor properties are read once, as completion and as argument',
+    programs: {
+      typescript:
+        "let reads = 0;\nconst o = Object.defineProperty({ a: 1 }, 'b', { get: () => ++reads, enumerable: true });\nconst echoed = await tools.echo(o);\nreturn { echoed, o, reads: 2 };",
+    },
+    options: tools,
+    check: (r) => {
+      expect(r.error).toBeUndefined();
+      expect(r.value).toEqual({ echoed: { a: 1, b: 1 }, o: { a: 1, b: 2 }, reads: 2 });
+      expect(r.calls[0]?.args).toEqual({ a: 1, b: 1 });
+    },
+  },
+  {
+    name: "a binding result's accessors are read once and the call record holds what was sent",
+    programs: { typescript: 'return [await tools.counter({}), await tools.counter({})];', python: 'return [await tools.counter({}), await tools.counter({})]' },
+    options: () => {
+      let reads = 0;
+      const counted = Object.defineProperty({}, 'n', { get: () => ++reads, enumerable: true });
+      return { bindings: [toolsNamespace({ counter: async () => counted })] };
+    },
+    check: (r) => {
+      expect(r.value).toEqual([{ n: 1 }, { n: 2 }]);
+      expect(r.calls.map((c) => c.value)).toEqual([{ n: 1 }, { n: 2 }]);
+    },
+  },
+  {
+    name: 'a binding result that is an array with a symbol-keyed property fails the call',
+    programs: {
+      typescript: "try { await tools.tagged({}); return 'no'; } catch (e) { return (e as Error).message; }",
+      python: "try:\n    await tools.tagged({})\n    return 'no'\nexcept ToolCallError as e:\n    return str(e)",
+    },
+    options: () => ({ bindings: [toolsNamespace({ tagged: async () => Object.assign([1], { [Symbol('tag')]: 1 }) })] }),
+    check: (r) => expect(r.value).toBe('binding resolution must be lossless JSON: $ is an array with properties besides its elements'),
+  },
 ];
 
 // The no-return convention differs by design (reference §1.4): TypeScript omits value, Python returns null.
