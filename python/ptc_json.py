@@ -34,6 +34,39 @@ def escape_string(text):
     return out
 
 
+def _surrogate_pair(text):
+    """The first high surrogate code point directly followed by a low one, as "U+D83D U+DE00", else None."""
+    high = None
+    for c in text:
+        if "\ud800" <= c <= "\udbff":
+            high = c
+        elif high is not None and "\udc00" <= c <= "\udfff":
+            return "U+%04X U+%04X" % (ord(high), ord(c))
+        else:
+            high = None
+    return None
+
+
+class _PairedSurrogates(Exception):
+    """A Python string the host would read differently (see _literal)."""
+
+
+def _literal(text):
+    """escape_string for a value that must cross losslessly: a high and a low surrogate code point in a row are two
+    characters in Python but one (an astral character) once the JSON is read by the host, so two different strings
+    (and two dict keys) would collapse into one. Lone surrogates cross as \\uXXXX escapes and read back the same."""
+    out = _json_str(text)
+    if not out.isascii():
+        try:
+            out.encode("utf-8")
+        except UnicodeEncodeError:
+            pair = _surrogate_pair(text)
+            if pair is not None:
+                raise _PairedSurrogates(pair) from None
+            out = "".join("\\u%04x" % ord(c) if "\ud800" <= c <= "\udfff" else c for c in out)
+    return out
+
+
 def _byte_len(literal):
     return len(literal) if literal.isascii() else len(literal.encode("utf-8"))
 
@@ -135,6 +168,10 @@ def _describe(value):
     return "an object of type %s" % kind.__name__
 
 
+def _pair_reason(pair):
+    return "a string with a surrogate pair written as two code points (%s); JSON would carry it as one character" % pair
+
+
 def _path(stack):
     parts = ["$"]
     for frame in stack:
@@ -178,7 +215,10 @@ def encode(root, budget=None):
                 return None, sealed + pending + len(value) + 2
             text = json_str(value)
             if not text.isascii():
-                text = escape_string(value)
+                try:
+                    text = _literal(value)
+                except _PairedSurrogates as pair:
+                    raise Lossy("%s is %s" % (_path(stack), _pair_reason(pair))) from None
         elif kind is int and -safe <= value <= safe:
             text = int_repr(value)
         elif kind is list or kind is dict:
@@ -228,7 +268,10 @@ def encode(root, budget=None):
                             return None, sealed + pending + len(key) + 4
                         literal = json_str(key)
                         if not literal.isascii():
-                            literal = escape_string(key)
+                            try:
+                                literal = _literal(key)
+                            except _PairedSurrogates as pair:
+                                raise Lossy("%s has a key that is %s" % (_path(stack[:-1]), _pair_reason(pair))) from None
                         if frame[4]:
                             put(",")
                             pending += 1
@@ -242,7 +285,9 @@ def encode(root, budget=None):
                         elif kind is str and len(item) < _CHUNK_CHARS:
                             text = json_str(item)
                             if not text.isascii():
-                                text = escape_string(item)
+                                # the general path names the string's path and checks it
+                                value = item
+                                break
                         else:
                             value = item
                             break
@@ -268,7 +313,9 @@ def encode(root, budget=None):
                         elif kind is str and len(item) < _CHUNK_CHARS:
                             text = json_str(item)
                             if not text.isascii():
-                                text = escape_string(item)
+                                # the general path names the string's path and checks it
+                                value = item
+                                break
                         else:
                             value = item
                             break

@@ -410,6 +410,38 @@ export const PARITY_CASES: ParityCase[] = [
     options: () => ({ bindings: [toolsNamespace({ tagged: async () => Object.assign([1], { [Symbol('tag')]: 1 }) })] }),
     check: (r) => expect(r.value).toBe('binding resolution must be lossless JSON: $ is an array with properties besides its elements'),
   },
+  {
+    name: 'dict keys that would collapse into one (a surrogate pair written as two code points) are invalid-output, never one key dropped',
+    programs: { python: 'return {"\\ud83d\\ude00": 1, "\\U0001f600": 2}' },
+    check: (r) =>
+      expect(r.error).toEqual({
+        kind: 'invalid-output',
+        message:
+          'program completion must be lossless JSON: $ has a key that is a string with a surrogate pair written as two code points (U+D83D U+DE00); JSON would carry it as one character',
+      }),
+  },
+  {
+    name: 'a binding argument with such a key fails in the program, before any call is made',
+    programs: { python: "try:\n    await tools.echo({'\\ud83d\\ude00': 1, '\\U0001f600': 2})\nexcept ToolCallError as e:\n    return str(e)" },
+    options: tools,
+    check: (r) => {
+      expect(r.value).toMatch(/^arguments to tools\.echo must be lossless JSON: \$ has a key that is a string with a surrogate pair/);
+      expect(r.calls).toHaveLength(0);
+    },
+  },
+  {
+    name: 'lone surrogates cross intact as completion and as argument',
+    programs: {
+      typescript: "const v = ['\\ud83d', 'a\\ude00b', '\\ude00\\ud83d'];\nreturn [v, await tools.echo(v)];",
+      python: "v = ['\\ud83d', 'a\\ude00b', '\\ude00\\ud83d']\nreturn [v, await tools.echo(v)]",
+    },
+    options: tools,
+    check: (r) => {
+      const v = ['\ud83d', 'a\ude00b', '\ude00\ud83d'];
+      expect(r.value).toEqual([v, v]);
+      expect(r.calls[0]?.args).toEqual(v);
+    },
+  },
 ];
 
 // The no-return convention differs by design (reference §1.4): TypeScript omits value, Python returns null.
