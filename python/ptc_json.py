@@ -8,6 +8,8 @@ every other object are rejected, so what the host receives is exactly what the p
 
 import _json
 
+from ptc_errors import MAX_PATH_KEY, cap_middle, cap_text
+
 __all__ = ["Lossy", "encode", "decode", "string_cost", "escape_string", "fitting_prefix", "js_number"]
 
 # the C accelerators behind the json package: importing json itself (and re) costs more than this whole module
@@ -163,9 +165,11 @@ def _describe(value):
         return "a tuple"
     if kind in (set, frozenset):
         return "a set"
+    # a class name is program text
+    name = cap_text(kind.__name__)
     if isinstance(value, (dict, list, str, int, float)):
-        return "an instance of %s (a subclass; only exact dict, list, str, int and float cross)" % kind.__name__
-    return "an object of type %s" % kind.__name__
+        return "an instance of %s (a subclass; only exact dict, list, str, int and float cross)" % name
+    return "an object of type %s" % name
 
 
 def _pair_reason(pair):
@@ -173,11 +177,12 @@ def _pair_reason(pair):
 
 
 def _path(stack):
+    """The path of the value being read; keys are program text, so each is capped and so is the whole path."""
     parts = ["$"]
     for frame in stack:
         key = frame[2]
-        parts.append("[%d]" % key if type(key) is int else "." + key)
-    return "".join(parts)
+        parts.append("[%d]" % key if type(key) is int else "." + cap_text(key, MAX_PATH_KEY))
+    return cap_middle("".join(parts))
 
 
 # the text is gathered in UTF-8 chunks of about this many characters
@@ -262,7 +267,7 @@ def encode(root, budget=None):
                 if frame[1]:
                     for key, item in iterator:
                         if type(key) is not str:
-                            raise Lossy("%s has a non-string key (%s)" % (_path(stack[:-1]), type(key).__name__))
+                            raise Lossy("%s has a non-string key (%s)" % (_path(stack[:-1]), cap_text(type(key).__name__)))
                         frame[2] = key
                         if sealed + pending + len(key) + 4 > limit:
                             return None, sealed + pending + len(key) + 4

@@ -148,7 +148,7 @@ def _tempdir_on_import(tmpdir):
     sys.meta_path.insert(0, Finder)
 
 
-def _drive(coroutine, Waiter, read_frame, on_frame):
+def _drive(coroutine, Waiter, read_frame, on_frame, cap_text):
     """Runs the program's coroutine without asyncio: every suspension is a binding call awaiting its reply."""
     error = None
     while True:
@@ -161,7 +161,7 @@ def _drive(coroutine, Waiter, read_frame, on_frame):
             while not yielded.done:
                 on_frame(read_frame())
         else:
-            error = RuntimeError("the program awaited %s outside an event loop; `import asyncio` to use it" % type(yielded).__name__)
+            error = RuntimeError("the program awaited %s outside an event loop; `import asyncio` to use it" % cap_text(type(yielded).__name__))
 
 
 def _shadow_builtins(builtins):
@@ -196,7 +196,7 @@ def main():
     import builtins
 
     from ptc_bindings import Bridge, Waiter
-    from ptc_errors import PROGRAM_FILE, MAIN_NAME, describe
+    from ptc_errors import PROGRAM_FILE, MAIN_NAME, cap_text, describe
     from ptc_json import Lossy, encode, escape_string, string_cost
     from ptc_logs import Ledger, line_stream
 
@@ -374,7 +374,7 @@ def main():
             channel.pump(loop, on_frame)
             value = loop.run_until_complete(loop.create_task(coroutine))
         else:
-            value = _drive(coroutine, Waiter, channel.read_blocking, on_frame)
+            value = _drive(coroutine, Waiter, channel.read_blocking, on_frame, cap_text)
     except SystemExit as exit_request:
         restore_builtins(saved_builtins)
         settle_streams()

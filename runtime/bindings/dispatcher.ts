@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { BindingNamespace, CallContext } from '../api.js';
 import { snapshotLossless } from '../json/lossless.js';
+import { capText } from '../output/diagnostic.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CallRecord } from '../protocol/run-result.js';
 
@@ -44,7 +45,8 @@ export class CallDispatcher {
     if (id !== this.#expected) return { ok: false, message: `call id ${id} out of sequence (expected ${this.#expected})` };
     const ns = this.#byGlobal.get(global);
     if (ns === undefined || !own(ns.functions, name)) {
-      return { ok: false, message: `program requested an undeclared binding ${JSON.stringify(`${global}.${name}`)}` };
+      // both names come from the child: quoted in part only
+      return { ok: false, message: `program requested an undeclared binding ${JSON.stringify(capText(`${capText(global)}.${capText(name)}`))}` };
     }
     if (this.#inFlight >= this.options.maxPendingCalls) {
       return { ok: false, message: `more than ${this.options.maxPendingCalls} binding calls in flight` };

@@ -1,5 +1,6 @@
 import type { CallDispatcher } from '../bindings/dispatcher.js';
 import { decodeLossless, encodeChecked } from '../json/lossless.js';
+import { capText, MAX_EXCEPTION_CHARS } from '../output/diagnostic.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SourceLocation } from '../protocol/run-result.js';
 import type { RunSession } from './run-session.js';
@@ -24,7 +25,9 @@ export function applyProgramFrame(session: RunSession, dispatcher: CallDispatche
     const verdict = dispatcher.dispatch(frame.id, frame.global, frame.name, frame.args as JsonValue);
     if (!verdict.ok) session.fail({ kind: 'protocol', message: verdict.message });
   } else if (frame.error !== undefined) {
-    const { kind, message, location } = frame.error;
+    const { kind, location } = frame.error;
+    // the children cap what they render; a forged done is capped here
+    const message = capText(frame.error.message, MAX_EXCEPTION_CHARS);
     session.fail(location === undefined ? { kind, message } : { kind, message, location });
   } else if ('value' in frame && frame.value !== undefined) {
     // the frame was decoded with decodeLossless, which checked every number in it: only its size is measured here
@@ -73,7 +76,8 @@ export function connectRun(options: {
     const decoded = decodeLossless(text);
     if (!decoded.ok) return protocol(`control frame is not lossless JSON (${decoded.reason})`);
     const parsed = options.parse(decoded.value);
-    if (!parsed.success) return protocol(`malformed control frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    // schema messages may quote the offending value, which is program text
+    if (!parsed.success) return protocol(`malformed control frame: ${capText(parsed.error.issues[0]?.message ?? 'invalid')}`);
     const frame = parsed.data;
     if (frame.type === 'ready' || frame.type === 'boot-ack') return protocol(`second ${frame.type} frame`);
     applyProgramFrame(session, dispatcher, frame, options.valueless);

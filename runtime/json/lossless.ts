@@ -21,6 +21,7 @@ import {
   StringPrototypeCharCodeAt as charCodeAt,
   StringPrototypeSlice as slice,
 } from './primordials.js';
+import { capMiddle, capText, MAX_PATH_KEY_CHARS } from '../output/diagnostic.js';
 import { walkJson } from './walk.js';
 
 // The Node child runs these after model code that may patch Array/String/Set prototypes: captured intrinsics only,
@@ -157,9 +158,9 @@ function parsedPath(keyLists: (string[] | undefined)[], positions: number[], top
   for (let i = 0; i < top; i++) {
     const keys = keyLists[i];
     const at = (positions[i] as number) - 1;
-    path += keys === undefined ? `[${at}]` : `.${keys[at] as string}`;
+    path += keys === undefined ? `[${at}]` : `.${capText(keys[at] as string, MAX_PATH_KEY_CHARS)}`;
   }
-  return path;
+  return capMiddle(path);
 }
 
 // A small iterative JSON parser used only when native parsing overflows the stack on deep input.

@@ -24,6 +24,7 @@ import {
   UtilInspect as inspect,
   UtilTypesIsProxy as isProxy,
 } from './primordials.js';
+import { capMiddle, capText, MAX_PATH_KEY_CHARS } from '../output/diagnostic.js';
 
 // One iterative walk that validates a value as lossless JSON and (optionally) writes its text, in memory bounded by
 // the nesting depth plus the text itself: no per-element bookkeeping, no list of an array's keys, the text gathered in
@@ -139,15 +140,16 @@ export function walkJson(root: unknown, options: WalkOptions): WalkOutcome {
   let maxDepth = 0;
   const onPath = new SetCtor<object>();
 
-  // the path of the value being read (positions point one past it), or of the innermost open container
+  // the path of the value being read (positions point one past it), or of the innermost open container; keys are
+  // program text, so each is capped and so is the whole path (its end, which names the value, is kept)
   const pathOf = (depth = top): string => {
     let path = '$';
     for (let i = 0; i < depth; i++) {
       const at = (positions[i] as number) - 1;
       const keys = keyLists[i];
-      path += keys === undefined ? `[${at}]` : `.${keys[at] as string}`;
+      path += keys === undefined ? `[${at}]` : `.${capText(keys[at] as string, MAX_PATH_KEY_CHARS)}`;
     }
-    return path;
+    return capMiddle(path);
   };
   const lossy = (reason: string): WalkOutcome => ({ ok: false, kind: 'lossy', reason });
   const seal = (): void => {

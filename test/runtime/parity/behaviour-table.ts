@@ -442,6 +442,57 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.calls[0]?.args).toEqual(v);
     },
   },
+  {
+    name: 'an instance of a class with a 70 MiB name is invalid-output with a capped message',
+    programs: {
+      typescript: "const C = class {};\nObject.defineProperty(C, 'name', { value: 'A'.repeat(70 * 1024 * 1024) });\nreturn { x: new C() };",
+      python: "return {'x': type('A' * (70 * 1024 * 1024), (), {})()}",
+    },
+    check: (r) => {
+      expect(r.error?.kind).toBe('invalid-output');
+      expect(r.error?.message).toMatch(/^program completion must be lossless JSON: \$\.x is (a non-plain object|an object of type A+… \[truncated\])$/);
+      expect(r.error?.message.length).toBeLessThanOrEqual(1_200);
+    },
+  },
+  {
+    name: 'a path through a 1 MB key is capped in the invalid-output message and keeps its end',
+    programs: {
+      typescript: "const o: Record<string, unknown> = {};\no['k'.repeat(1024 * 1024)] = [NaN];\nreturn o;",
+      python: "return {'k' * (1024 * 1024): [float('nan')]}",
+    },
+    check: (r) => {
+      expect(r.error?.kind).toBe('invalid-output');
+      expect(r.error?.message).toMatch(/^program completion must be lossless JSON: \$\.k+… \[truncated\]\[0\] is NaN$/);
+      expect(r.error?.message.length).toBeLessThanOrEqual(1_200);
+    },
+  },
+  {
+    name: 'an exception whose class name is 70 MiB is exception with a capped message',
+    programs: {
+      typescript: "class E extends Error {}\nconst e = new E('x');\ne.name = 'A'.repeat(70 * 1024 * 1024);\nthrow e;",
+      python: "raise type('A' * (70 * 1024 * 1024), (Exception,), {})('x')",
+    },
+    check: (r) => {
+      expect(r.error?.kind).toBe('exception');
+      expect(r.error?.message).toMatch(/A… \[truncated\]: x/);
+      expect(r.error?.message.length).toBeLessThanOrEqual(16 * 1024);
+    },
+  },
+  {
+    name: 'a forged call naming a 100 000-character binding is protocol with a capped message',
+    programs: {
+      typescript:
+        "const fs = await import('node:fs');\nconst body = Buffer.from(JSON.stringify({ type: 'call', id: 1, global: 'tools', name: 'n'.repeat(100_000), args: {} }));\nconst h = Buffer.alloc(4); h.writeUInt32BE(body.length, 0);\nfs.writeSync(3, Buffer.concat([h, body]));\nawait new Promise((r) => setTimeout(r, 3000));",
+      python:
+        'import os, asyncio\nos.write(3, (\'{"type":"call","id":1,"global":"tools","name":"%s","args":{}}\\n\' % (\'n\' * 100_000)).encode())\nawait asyncio.sleep(3)',
+    },
+    options: () => ({ ...tools(), timeoutMs: 10_000 }),
+    check: (r) => {
+      expect(r.error?.kind).toBe('protocol');
+      expect(r.error?.message).toMatch(/^program requested an undeclared binding "tools\.n+… \[truncated\]"$/);
+      expect(r.error?.message.length).toBeLessThanOrEqual(1_200);
+    },
+  },
 ];
 
 // The no-return convention differs by design (reference §1.4): TypeScript omits value, Python returns null.
