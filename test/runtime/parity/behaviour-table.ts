@@ -493,6 +493,37 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error?.message.length).toBeLessThanOrEqual(1_200);
     },
   },
+  {
+    name: "rebinding __main__'s BaseException and SystemExit reaches only the program's own module",
+    programs: { python: "import __main__\n__main__.BaseException = None\n__main__.SystemExit = None\nprint('before')\nraise ValueError('boom')" },
+    check: (r) => {
+      expect(r.error).toMatchObject({ kind: 'exception', message: expect.stringMatching(/ValueError: boom$/), location: { line: 5 } });
+      expect(r.logs).toEqual(['before']);
+    },
+  },
+  {
+    name: "nulling every global of the runtime's modules (reached through exposed functions) still settles with logs and value",
+    programs: {
+      python:
+        "import sys\nprint('partial', end='')\nsink = sys.stdout.buffer\ntype(sink)._line = None\nsink._emit = None\nfor g in (__builtins__['__import__'].__globals__, tools.echo.__globals__, tools.echo.__globals__['encode'].__globals__, type(sink).write.__globals__):\n    for k in list(g):\n        if not k.startswith('__'):\n            g[k] = None\nreturn {'ok': [1, 'two', 'é']}",
+      typescript:
+        "console.log('partial');\nfor (const k of ['JSON', 'Error', 'Object', 'Array', 'String', 'Promise', 'Map', 'Set', 'Reflect', 'Buffer', 'process']) (globalThis as any)[k] = null;\nreturn { ok: [1, 'two', 'é'] };",
+    },
+    options: tools,
+    check: (r) => {
+      expect(r.error).toBeUndefined();
+      expect(r.value).toEqual({ ok: [1, 'two', 'é'] });
+      expect(r.logs).toEqual(['partial']);
+    },
+  },
+  {
+    name: 'a program that breaks the runtime state its settlement needs still gets one result, without runtime paths',
+    programs: { python: "import sys\nledger = sys.stdout.buffer._budget.__self__\nsys.stdout.write('tail')\nledger.count = 'x'\nreturn 1" },
+    check: (r) => {
+      expect(r.error).toEqual({ kind: 'exception', message: 'the program broke the Python runner while the run was settling (TypeError)' });
+      expect(r.logs.join('\n')).not.toMatch(/ptc_|\.py"|Traceback/);
+    },
+  },
 ];
 
 // The no-return convention differs by design (reference §1.4): TypeScript omits value, Python returns null.
