@@ -289,8 +289,11 @@ def main():
         if state["settled"]:
             return
         admitted, fitted = ledger.admit(line)
-        if admitted is not None:
+        if type(admitted) is str:
             send('{"type":"log","stream":"%s","text":%s}' % (stream, escape_string(admitted)))
+        elif admitted is not None:
+            # a long entry is escaped and written a slice at a time
+            send_chunks('{"type":"log","stream":"%s","text":"' % stream, admitted.escaped(), '"}')
         if not fitted:
             fail("output-limit", limit_message)
 

@@ -60,14 +60,21 @@ class Channel:
                 view = view[written:]
 
     def send_chunks(self, head, chunks, tail):
-        """One frame of head, UTF-8 chunks and tail, written a chunk at a time (never joined into one copy)."""
+        """One frame of head, UTF-8 byte chunks (any iterable, consumed as it is written) and tail: a long value or log
+        entry is never joined into one copy."""
         write = self._write
+        fd = self.fd
         with self._lock:
-            for data in (head.encode("utf-8"), *chunks, tail.encode("utf-8") + b"\n"):
-                view = memoryview(data)
-                while view:
-                    written = write(self.fd, view)
-                    view = view[written:]
+            self._write_all(write, fd, head.encode("utf-8"))
+            for data in chunks:
+                self._write_all(write, fd, data)
+            self._write_all(write, fd, tail.encode("utf-8") + b"\n")
+
+    @staticmethod
+    def _write_all(write, fd, data):
+        view = memoryview(data)
+        while view:
+            view = view[write(fd, view) :]
 
     def send_frame(self, kind, **fields):
         parts = ['{"type":', escape_string(kind)]

@@ -22,7 +22,7 @@ import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from './console-shim.js';
-import { receiveFrames, sendFrame, sendFrameParts, sendFrames } from './control.js';
+import { receiveFrames, sendFrame, sendFrameParts, sendFrames, sendLogFrame } from './control.js';
 import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
 import { denyUnixSockets } from './socket-guard.js';
@@ -60,7 +60,7 @@ function emitLog(stream: 'stdout' | 'stderr', text: string): void {
   const before = ledger.entries.length;
   const fitted = ledger.addLog(text, stream);
   const added = ledger.entryAt(before);
-  if (added !== undefined) sendFrame(`{"type":"log","stream":"${stream}","text":${stringify(added.text)}}`);
+  if (added !== undefined) sendLogFrame(stream, added.text);
   if (!fitted) finishWithError('output-limit', outputLimitMessage(ledger.maxBytes));
 }
 

@@ -524,6 +524,41 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.logs.join('\n')).not.toMatch(/ptc_|\.py"|Traceback/);
     },
   },
+  {
+    name: 'a 100 MiB print under a 192 MB memory limit is output-limit keeping the fitting prefix',
+    programs: { typescript: "console.log('x'.repeat(100 * 1024 * 1024));\nreturn 1;", python: "print('x' * (100 * 1024 * 1024))\nreturn 1" },
+    options: () => ({ memoryMb: 192 }),
+    check: (r) => {
+      expect(r.error).toEqual({ kind: 'output-limit', message: 'outer output exceeded 67108864 bytes' });
+      expect(r.logs).toHaveLength(1);
+      expect(r.logs[0]?.length).toBeGreaterThan(67_000_000);
+      expect(r.logs[0]?.replaceAll('x', '')).toBe('');
+      expect(Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.error?.message))).toBeLessThanOrEqual(67_108_864);
+    },
+  },
+  {
+    name: 'an unterminated tail of 33 million emoji is output-limit keeping a prefix cut on a code point',
+    programs: {
+      typescript: "process.stdout.write('😀'.repeat(33_000_000));\nreturn 1;",
+      python: "import sys\nsys.stdout.write('😀' * 33_000_000)\nreturn 1",
+    },
+    check: (r) => {
+      expect(r.error?.kind).toBe('output-limit');
+      expect(r.logs).toHaveLength(1);
+      // 4 bytes each: the prefix is the 64 MiB cap's worth, less the diagnostic's room
+      expect(r.logs[0]?.length).toBeGreaterThan(2 * 16_700_000);
+      expect(r.logs[0]?.replaceAll('😀', '')).toBe('');
+    },
+  },
+  {
+    name: 'a 150 MiB bytes write to stdout under a 256 MB memory limit is output-limit keeping the fitting prefix',
+    programs: { python: "import sys\nsys.stdout.buffer.write(b'z' * (150 * 1024 * 1024))\nreturn 1" },
+    options: () => ({ memoryMb: 256 }),
+    check: (r) => {
+      expect(r.error?.kind).toBe('output-limit');
+      expect(r.logs[0]?.length).toBeGreaterThan(67_000_000);
+    },
+  },
 ];
 
 // The no-return convention differs by design (reference §1.4): TypeScript omits value, Python returns null.
