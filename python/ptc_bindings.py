@@ -15,6 +15,7 @@ from _collections import deque
 from _thread import RLock
 
 from ptc_json import Lossy, encode, escape_string
+from ptc_wire import MAX_OUTBOUND_ARGS
 
 _Exception = Exception
 _RuntimeError = RuntimeError
@@ -41,6 +42,7 @@ class Waiter:
 class Bridge:
     def __init__(self, channel, namespaces, max_in_flight):
         self._send = channel.send
+        self._send_chunks = channel.send_chunks
         self._max = max_in_flight
         self._pending = {}
         self._queued = deque()
@@ -121,12 +123,15 @@ class Bridge:
                 raise TypeError("%s takes one JSON argument (got %d)" % (label, len(args)))
             payload = args[0] if args else (dict(kwargs) if kwargs else None)
             try:
-                args_text, _ = encode(payload)
+                # one walk validates and encodes, bounded by what one control frame may carry
+                args_chunks, _ = encode(payload, MAX_OUTBOUND_ARGS)
             except Lossy as reason:
                 raise make_error("arguments to %s must be lossless JSON: %s" % (label, reason), name) from None
+            if args_chunks is None:
+                raise make_error("arguments to %s are larger than a binding call carries (%d bytes of JSON)" % (label, MAX_OUTBOUND_ARGS), name)
             loop = _running_loop()
             waiter = Waiter() if loop is None else loop.create_future()
-            bridge._submit(prefix, args_text, waiter)
+            bridge._submit(prefix, args_chunks, waiter)
             ok, value = await waiter
             if ok:
                 return value
@@ -135,17 +140,17 @@ class Bridge:
         call.__name__ = call.__qualname__ = name if name.isidentifier() else "binding"
         return call
 
-    def _submit(self, prefix, args_text, future):
+    def _submit(self, prefix, args_chunks, future):
         with self._lock:
             call_id = self._next_id
             self._next_id += 1
             self._pending[call_id] = future
-            text = (prefix % call_id) + args_text + "}"
+            frame = (prefix % call_id, args_chunks)
             if self._in_flight < self._max and not self._queued:
                 self._in_flight += 1
-                self._send(text)
+                self._send_chunks(frame[0], frame[1], "}")
             else:
-                self._queued.append(text)
+                self._queued.append(frame)
 
     def on_reply(self, frame):
         call_id = frame.get("id")
@@ -158,7 +163,8 @@ class Bridge:
             self._in_flight -= 1
             if self._queued:
                 self._in_flight += 1
-                self._send(self._queued.popleft())
+                head, args_chunks = self._queued.popleft()
+                self._send_chunks(head, args_chunks, "}")
         if frame.get("ok") is True:
             outcome = (True, frame.get("value"))
         else:

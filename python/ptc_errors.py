@@ -5,10 +5,29 @@ MAIN_NAME = "__ptc_main__"
 MAX_CHAIN = 100
 MAX_FRAMES = 50
 MAX_CHARS = 16 * 1024
+# program text embedded in a diagnostic (a key, a class name, a path); mirrors runtime/output/diagnostic.ts
+MAX_EMBEDDED = 1024
+# one key inside a path (the path as a whole is capped at MAX_EMBEDDED)
+MAX_PATH_KEY = 256
 TRUNCATED = "\u2026 [truncated]"
 
 _type = type
 _modules = {}
+
+
+def cap_text(text, limit=MAX_EMBEDDED):
+    """At most `limit` characters: the start of the text and a marker."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - len(TRUNCATED)] + TRUNCATED
+
+
+def cap_middle(text, limit=MAX_EMBEDDED):
+    """At most `limit` characters: the start and the end around an ellipsis (a path's end names the value)."""
+    if len(text) <= limit:
+        return text
+    half = (limit - 1) // 2
+    return text[:half] + "\u2026" + text[len(text) - half :]
 
 
 def _traceback():
@@ -32,6 +51,19 @@ def _own_frames(summary, _StackSummary):
     return _StackSummary.from_list(kept[-MAX_FRAMES:])
 
 
+def _cap_names(te):
+    """A class name and message are program text: cut before they are formatted (a 70 MiB name would be copied)."""
+    text = getattr(te, "_str", None)
+    if type(text) is str and len(text) > MAX_CHARS:
+        te._str = cap_text(text, MAX_CHARS)
+    exc_type = te.exc_type
+    if exc_type is not None and (len(exc_type.__qualname__) > MAX_EMBEDDED or len(str(exc_type.__module__)) > MAX_EMBEDDED):
+        stand_in = _type(cap_text(exc_type.__name__), (), {})
+        stand_in.__qualname__ = cap_text(exc_type.__qualname__)
+        stand_in.__module__ = cap_text(str(exc_type.__module__))
+        te.exc_type = stand_in
+
+
 def _filter_chain(top, _StackSummary):
     """Filters every exception in the cause/context/group chain iteratively; caps the chain length."""
     seen = 0
@@ -40,6 +72,7 @@ def _filter_chain(top, _StackSummary):
         te = pending.pop()
         seen += 1
         te.stack = _own_frames(te.stack, _StackSummary)
+        _cap_names(te)
         if seen >= MAX_CHAIN:
             te.__cause__ = None
             te.__context__ = None
@@ -105,15 +138,15 @@ def _plain(exc, source):
                 location = {"line": line}
             tb = tb.tb_next
         try:
-            detail = str(exc)
+            detail = cap_text(str(exc), MAX_CHARS)
         except BaseException:
             detail = "<exception str() failed>"
-        name = _type(exc).__name__
+        name = cap_text(_type(exc).__name__)
         out.append("%s: %s" % (name, detail) if detail else name)
         return "\n".join(out if location is not None else out[-1:]), location
     except BaseException:
         try:
-            name = _type(exc).__name__
+            name = cap_text(_type(exc).__name__)
         except BaseException:
             name = "BaseException"
         return "%s: <diagnostic rendering failed>" % name, None

@@ -8,6 +8,8 @@ every other object are rejected, so what the host receives is exactly what the p
 
 import _json
 
+from ptc_errors import MAX_PATH_KEY, cap_middle, cap_text
+
 __all__ = ["Lossy", "encode", "decode", "string_cost", "escape_string", "fitting_prefix", "js_number"]
 
 # the C accelerators behind the json package: importing json itself (and re) costs more than this whole module
@@ -30,6 +32,39 @@ def escape_string(text):
         try:
             out.encode("utf-8")
         except UnicodeEncodeError:
+            out = "".join("\\u%04x" % ord(c) if "\ud800" <= c <= "\udfff" else c for c in out)
+    return out
+
+
+def _surrogate_pair(text):
+    """The first high surrogate code point directly followed by a low one, as "U+D83D U+DE00", else None."""
+    high = None
+    for c in text:
+        if "\ud800" <= c <= "\udbff":
+            high = c
+        elif high is not None and "\udc00" <= c <= "\udfff":
+            return "U+%04X U+%04X" % (ord(high), ord(c))
+        else:
+            high = None
+    return None
+
+
+class _PairedSurrogates(Exception):
+    """A Python string the host would read differently (see _literal)."""
+
+
+def _literal(text):
+    """escape_string for a value that must cross losslessly: a high and a low surrogate code point in a row are two
+    characters in Python but one (an astral character) once the JSON is read by the host, so two different strings
+    (and two dict keys) would collapse into one. Lone surrogates cross as \\uXXXX escapes and read back the same."""
+    out = _json_str(text)
+    if not out.isascii():
+        try:
+            out.encode("utf-8")
+        except UnicodeEncodeError:
+            pair = _surrogate_pair(text)
+            if pair is not None:
+                raise _PairedSurrogates(pair) from None
             out = "".join("\\u%04x" % ord(c) if "\ud800" <= c <= "\udfff" else c for c in out)
     return out
 
@@ -130,107 +165,192 @@ def _describe(value):
         return "a tuple"
     if kind in (set, frozenset):
         return "a set"
+    # a class name is program text
+    name = cap_text(kind.__name__)
     if isinstance(value, (dict, list, str, int, float)):
-        return "an instance of %s (a subclass; only exact dict, list, str, int and float cross)" % kind.__name__
-    return "an object of type %s" % kind.__name__
+        return "an instance of %s (a subclass; only exact dict, list, str, int and float cross)" % name
+    return "an object of type %s" % name
+
+
+def _pair_reason(pair):
+    return "a string with a surrogate pair written as two code points (%s); JSON would carry it as one character" % pair
 
 
 def _path(stack):
+    """The path of the value being read; keys are program text, so each is capped and so is the whole path."""
     parts = ["$"]
     for frame in stack:
-        key = frame[3]
-        parts.append("[%d]" % key if type(key) is int else "." + key)
-    return "".join(parts)
+        key = frame[2]
+        parts.append("[%d]" % key if type(key) is int else "." + cap_text(key, MAX_PATH_KEY))
+    return cap_middle("".join(parts))
+
+
+# the text is gathered in UTF-8 chunks of about this many characters
+_CHUNK_CHARS = 1 << 16
+_UNBOUNDED = float("inf")
 
 
 def encode(root, budget=None):
-    """Validates and serializes root; returns (text, byte_cost), or (None, cost so far) once cost passes budget.
+    """Validates and serializes root in one walk; returns (chunks, byte_cost) with chunks a list of UTF-8 byte strings,
+    or (None, cost so far) once the cost is certainly past budget.
 
-    Raises Lossy with a path ("$.a[2] is NaN") for anything JSON cannot carry exactly. The walk stops as soon as
-    the budget is exceeded (a 200 000-item value over a 1 MB cap costs the first megabyte, not the whole walk),
-    so a value both too large and lossy past that point reports output-limit.
+    Raises Lossy with a path ("$.a[2] is NaN") for anything JSON cannot carry exactly. Memory beyond the text itself is
+    bounded by the nesting depth: containers are walked through their iterators, never copied or listed, and the text
+    is sealed into UTF-8 chunks as it grows, so a value far over the budget costs only the budget.
     """
+    limit = _UNBOUNDED if budget is None else budget
+    chunks = []
     parts = []
-    size = 0
-    limit = -1 if budget is None else budget
+    put = parts.append
+    # bytes: sealed chunks exactly plus one per pending character (a lower bound of what they will cost)
+    sealed = 0
+    pending = 0
     active = set()
-    # frames: [iterator, closer, is_dict, key, first, container_id]
+    # frames: [iterator, is_dict, position (index, or key), container id, items written]
     stack = []
+    json_str = _json_str
+    int_repr = _int_repr
+    safe = _SAFE
     value = root
     while True:
         kind = type(value)
-        # fast paths for the common scalars; everything else goes through _scalar
         if kind is str:
-            text = _json_str(value)
+            # every character costs at least one byte: a string past the budget is never escaped
+            if sealed + pending + len(value) + 2 > limit:
+                return None, sealed + pending + len(value) + 2
+            text = json_str(value)
             if not text.isascii():
-                text = escape_string(value)
-        elif kind is int and -_SAFE <= value <= _SAFE:
-            text = _int_repr(value)
+                try:
+                    text = _literal(value)
+                except _PairedSurrogates as pair:
+                    raise Lossy("%s is %s" % (_path(stack), _pair_reason(pair))) from None
+        elif kind is int and -safe <= value <= safe:
+            text = int_repr(value)
         elif kind is list or kind is dict:
-            text = None
+            ident = id(value)
+            if ident in active:
+                raise Lossy("%s is a cycle" % _path(stack))
+            active.add(ident)
+            if kind is list:
+                stack.append([iter(value), False, -1, ident, 0])
+                text = "["
+            else:
+                stack.append([iter(value.items()), True, "", ident, 0])
+                text = "{"
         else:
             try:
                 text = _scalar(value, kind)
             except Lossy as reason:
                 raise Lossy("%s is %s" % (_path(stack), reason)) from None
-        if text is None:
-            if kind is list or kind is dict:
-                ident = id(value)
-                if ident in active:
-                    raise Lossy("%s is a cycle" % _path(stack))
-                active.add(ident)
-                if kind is list:
-                    stack.append([iter(value), "]", False, 0, True, ident])
-                    text = "["
-                else:
-                    stack.append([iter(value.items()), "}", True, "", True, ident])
-                    text = "{"
-            else:
+            if text is None:
                 try:
                     description = _describe(value)
                 except Exception:
                     description = "an unrenderable object"
                 raise Lossy("%s is %s" % (_path(stack), description))
-        size += _byte_len(text)
-        if size > limit >= 0:
-            return None, size
-        parts.append(text)
-        # find the next value: close finished containers, emit separators and keys
+        put(text)
+        pending += len(text)
+        if pending >= _CHUNK_CHARS:
+            chunk = "".join(parts).encode("utf-8")
+            parts.clear()
+            chunks.append(chunk)
+            sealed += len(chunk)
+            pending = 0
+        if sealed + pending > limit:
+            return None, sealed + pending
+        # the next value: scalars of the open container are written in place, containers are entered
+        value = _END
         while stack:
             frame = stack[-1]
+            iterator = frame[0]
             try:
-                item = next(frame[0], _END)
+                if frame[1]:
+                    for key, item in iterator:
+                        if type(key) is not str:
+                            raise Lossy("%s has a non-string key (%s)" % (_path(stack[:-1]), cap_text(type(key).__name__)))
+                        frame[2] = key
+                        if sealed + pending + len(key) + 4 > limit:
+                            return None, sealed + pending + len(key) + 4
+                        literal = json_str(key)
+                        if not literal.isascii():
+                            try:
+                                literal = _literal(key)
+                            except _PairedSurrogates as pair:
+                                raise Lossy("%s has a key that is %s" % (_path(stack[:-1]), _pair_reason(pair))) from None
+                        if frame[4]:
+                            put(",")
+                            pending += 1
+                        frame[4] = 1
+                        put(literal)
+                        put(":")
+                        pending += len(literal) + 1
+                        kind = type(item)
+                        if kind is int and -safe <= item <= safe:
+                            text = int_repr(item)
+                        elif kind is str and len(item) < _CHUNK_CHARS:
+                            text = json_str(item)
+                            if not text.isascii():
+                                # the general path names the string's path and checks it
+                                value = item
+                                break
+                        else:
+                            value = item
+                            break
+                        put(text)
+                        pending += len(text)
+                        if pending >= _CHUNK_CHARS:
+                            chunk = "".join(parts).encode("utf-8")
+                            parts.clear()
+                            chunks.append(chunk)
+                            sealed += len(chunk)
+                            pending = 0
+                        if sealed + pending > limit:
+                            return None, sealed + pending
+                else:
+                    for item in iterator:
+                        frame[2] += 1
+                        if frame[2]:
+                            put(",")
+                            pending += 1
+                        kind = type(item)
+                        if kind is int and -safe <= item <= safe:
+                            text = int_repr(item)
+                        elif kind is str and len(item) < _CHUNK_CHARS:
+                            text = json_str(item)
+                            if not text.isascii():
+                                # the general path names the string's path and checks it
+                                value = item
+                                break
+                        else:
+                            value = item
+                            break
+                        put(text)
+                        pending += len(text)
+                        if pending >= _CHUNK_CHARS:
+                            chunk = "".join(parts).encode("utf-8")
+                            parts.clear()
+                            chunks.append(chunk)
+                            sealed += len(chunk)
+                            pending = 0
+                        if sealed + pending > limit:
+                            return None, sealed + pending
             except RuntimeError:
                 raise Lossy("%s changed size while it was serialized" % _path(stack)) from None
-            if item is _END:
-                stack.pop()
-                active.discard(frame[5])
-                size += 1
-                parts.append(frame[1])
-                continue
-            piece = "" if frame[4] else ","
-            if frame[2]:
-                key, value = item
-                if type(key) is not str:
-                    raise Lossy("%s has a non-string key (%s)" % (_path(stack[:-1]), type(key).__name__))
-                frame[3] = key
-                piece += escape_string(key) + ":"
-            else:
-                if not frame[4]:
-                    frame[3] += 1
-                value = item
-            frame[4] = False
-            if piece:
-                size += _byte_len(piece)
-                parts.append(piece)
-            break
+            if value is not _END:
+                break
+            stack.pop()
+            active.discard(frame[3])
+            put("}" if frame[1] else "]")
+            pending += 1
         else:
             break
-        if size > limit >= 0:
-            return None, size
-    if size > limit >= 0:
-        return None, size
-    return "".join(parts), size
+    if parts:
+        chunk = "".join(parts).encode("utf-8")
+        chunks.append(chunk)
+        sealed += len(chunk)
+    if sealed > limit:
+        return None, sealed
+    return chunks, sealed
 
 
 def _parse_int(text):

@@ -4,17 +4,47 @@ The ledger follows the host's rule exactly (runtime/output/ledger.ts): the JSON 
 (2 for "[]", one per separator, exact escape costs) plus the completion. An entry that does not fit is cut
 to the prefix that does, and the run then ends as output-limit.
 
-sys.stdout is a C TextIOWrapper (line buffered) over a LineSink, so a single-character write is one C call; the
-sink sees text once per line or 8 KiB chunk, keeps an unterminated line as fragments sealed into blocks every
-1024 chunks (linear in bytes), and cuts text past the remaining budget before joining it.
+sys.stdout is a C TextIOWrapper (line buffered) over a LineSink, so a short write is one C call and the sink sees text
+once per line or 8 KiB chunk; it keeps an unterminated line as fragments sealed into blocks every 1024 chunks (linear
+in bytes). Long text never goes through a whole-text copy: a str write of BIG_WRITE characters or more skips the
+wrapper's encode (the sink takes the str itself), bytes are decoded a slice at a time, text past the remaining budget is
+cut before anything is built from it, and a long entry is measured, cut and written as escaped slices of SLICE
+characters. So whatever the memory limit, output past the cap ends as output-limit with the fitting prefix.
 """
 
 import io
 from _thread import RLock
 
-from ptc_json import escape_string, fitting_prefix
+from ptc_json import escape_string
 
 SEAL_AT = 1024
+# characters measured, escaped and written at a time for long entries
+SLICE = 1 << 16
+# str writes at least this long bypass the TextIOWrapper (which would encode the whole text, then the sink decode it)
+BIG_WRITE = 1 << 16
+# bytes decoded at a time from a bytes write
+DECODE_SLICE = 1 << 20
+
+
+def _slice_cost(text, start, end):
+    """Bytes of the escaped text[start:end] without quotes (escapes are per code point, so slices add up)."""
+    literal = escape_string(text[start:end])
+    return (len(literal) if literal.isascii() else len(literal.encode("utf-8"))) - 2
+
+
+class Pieces:
+    """A long log entry as segments (text, start, end) of strings it was written with, never joined."""
+
+    __slots__ = ("segments",)
+
+    def __init__(self, segments):
+        self.segments = segments
+
+    def escaped(self):
+        """The entry's escaped UTF-8 bytes (no quotes), a slice at a time."""
+        for text, start, end in self.segments:
+            for at in range(start, end, SLICE):
+                yield escape_string(text[at : min(end, at + SLICE)])[1:-1].encode("utf-8")
 
 
 class Ledger:
@@ -27,12 +57,19 @@ class Ledger:
     def remaining(self):
         return self.max_bytes - self.used
 
-    def admit(self, text):
-        """Returns (admitted_text_or_None, fitted). Mirrors OutputLedger.addLog on the host."""
+    def admit(self, line):
+        """Returns (admitted_or_None, fitted) for a str or Pieces. Mirrors OutputLedger.addLog on the host."""
         if self.overflowed:
             return None, False
         separator = 1 if self.count else 0
         room = self.max_bytes - self.used - separator
+        if type(line) is str:
+            if len(line) <= SLICE:
+                return self._admit_short(line, room, separator)
+            line = Pieces([(line, 0, len(line))])
+        return self._admit_pieces(line, room, separator)
+
+    def _admit_short(self, text, room, separator):
         if len(text) <= room:
             literal = escape_string(text)
             cost = len(literal) if literal.isascii() else len(literal.encode("utf-8"))
@@ -41,7 +78,7 @@ class Ledger:
                 self.count += 1
                 return text, True
         self.overflowed = True
-        prefix = fitting_prefix(text, room)
+        prefix = _fitting_prefix(text, room)
         if prefix:
             literal = escape_string(prefix)
             self.used += len(literal.encode("utf-8")) + separator
@@ -49,15 +86,68 @@ class Ledger:
             return prefix, False
         return None, False
 
+    def _admit_pieces(self, pieces, room, separator):
+        """Measured a slice at a time until one does not fit; only that slice is searched for the cut."""
+        cost = 2
+        kept = []
+        for text, start, end in pieces.segments:
+            at = start
+            while at < end:
+                stop = min(end, at + SLICE)
+                piece = _slice_cost(text, at, stop)
+                if cost + piece > room:
+                    self.overflowed = True
+                    lo, hi = at, min(stop, at + max(room - cost, 0))
+                    while lo < hi:
+                        mid = (lo + hi + 1) // 2
+                        if cost + _slice_cost(text, at, mid) <= room:
+                            lo = mid
+                        else:
+                            hi = mid - 1
+                    if lo > at:
+                        cost += _slice_cost(text, at, lo)
+                        at = lo
+                    if at > start:
+                        kept.append((text, start, at))
+                    if not kept:
+                        return None, False
+                    self.used += cost + separator
+                    self.count += 1
+                    return Pieces(kept), False
+                cost += piece
+                at = stop
+            kept.append((text, start, end))
+        self.used += cost + separator
+        self.count += 1
+        return pieces, True
+
     def fits(self, cost):
         return self.used + cost <= self.max_bytes
+
+
+def _fitting_prefix(text, budget):
+    """Longest prefix of a short text whose JSON string cost is at most budget."""
+    if budget < 2:
+        return ""
+    if len(text) > budget:
+        text = text[:budget]
+    if _slice_cost(text, 0, len(text)) + 2 <= budget:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _slice_cost(text, 0, mid) + 2 <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo]
 
 
 class LineSink(io.RawIOBase):
     """The byte end under sys.stdout / sys.stderr: turns flushed text into one log entry per completed line.
 
-    sys.stdout itself is a C io.TextIOWrapper over this sink (line buffered), so a single-character write
-    costs a C call and this Python code runs once per line or per 8 KiB chunk, never once per write.
+    sys.stdout itself is a LineStream (a C io.TextIOWrapper) over this sink (line buffered), so a short write costs a C
+    call and this Python code runs once per line or per 8 KiB chunk, never once per write.
     """
 
     def __init__(self, name, fileno, emit, budget):
@@ -68,9 +158,11 @@ class LineSink(io.RawIOBase):
         self._emit = emit
         self._budget = budget
         self._decode = codecs.getincrementaldecoder("utf-8")("surrogatepass").decode
+        # strs, or (text, start, end) segments of long writes (never copied)
         self._fragments = []
         self._blocks = []
         self._pending = 0
+        self._segments = False
         self._lock = RLock()
 
     def writable(self):
@@ -84,44 +176,88 @@ class LineSink(io.RawIOBase):
 
     def write(self, data):
         size = len(data)
-        text = self._decode(bytes(data))
-        if text:
-            self._text(text)
+        if size <= DECODE_SLICE:
+            text = self._decode(data)
+            if text:
+                self._text(text)
+            return size
+        # a long bytes write is decoded a slice at a time, and no further than the budget can still take
+        view = memoryview(data)
+        for at in range(0, size, DECODE_SLICE):
+            text = self._decode(view[at : at + DECODE_SLICE])
+            if text:
+                self._text(text)
+            if self._budget() <= 0:
+                break
         return size
+
+    def write_text(self, text):
+        """A long str write, taken as it is (see LineStream.write)."""
+        self._text(text)
 
     def _text(self, text):
         with self._lock:
             start = 0
-            nl = text.find("\n")
-            while nl >= 0:
-                if start < nl:
-                    self._fragments.append(text[start:nl])
+            size = len(text)
+            while True:
+                nl = text.find("\n", start)
+                end = size if nl < 0 else nl
+                if start < end:
+                    self._add(text, start, end)
+                if nl < 0:
+                    return
                 self._line()
                 start = nl + 1
                 # once the ledger is exhausted nothing more can be admitted: stop scanning a newline flood
                 if self._budget() <= 0:
                     return
-                nl = text.find("\n", start)
-            if start < len(text):
-                budget = self._budget()
-                tail = text[start:] if start else text
-                # a character costs at least one byte, so text past the budget can never be admitted
-                if len(tail) > budget + 4:
-                    tail = tail[: budget + 4]
-                self._fragments.append(tail)
-                self._pending += len(tail)
-                if self._pending > budget:
-                    self._line()
-                elif len(self._fragments) >= SEAL_AT:
-                    self._blocks.append("".join(self._fragments))
-                    self._fragments = []
-                    if len(self._blocks) >= SEAL_AT:
-                        self._blocks = ["".join(self._blocks)]
+
+    def _add(self, text, start, end):
+        budget = self._budget()
+        # a character costs at least one byte, so text past the budget can never be admitted
+        room = budget + 4 - self._pending
+        if end - start > room:
+            end = start + max(room, 0)
+        if end > start:
+            if end - start >= SLICE:
+                self._fragments.append((text, start, end))
+                self._segments = True
+            else:
+                self._fragments.append(text if start == 0 and end == len(text) else text[start:end])
+            self._pending += end - start
+        if self._pending > budget:
+            self._line()
+        elif len(self._fragments) >= SEAL_AT:
+            self._seal()
+
+    def _seal(self):
+        if self._segments:
+            # segments stay as they are; runs of short fragments between them become one string
+            merged = []
+            run = []
+            for fragment in self._fragments:
+                if type(fragment) is str:
+                    run.append(fragment)
+                    continue
+                if run:
+                    merged.append("".join(run))
+                    run = []
+                merged.append(fragment)
+            if run:
+                merged.append("".join(run))
+            self._fragments = merged
+            return
+        self._blocks.append("".join(self._fragments))
+        self._fragments = []
+        if len(self._blocks) >= SEAL_AT:
+            self._blocks = ["".join(self._blocks)]
 
     def _line(self):
-        fragments, blocks = self._fragments, self._blocks
-        self._fragments, self._blocks, self._pending = [], [], 0
-        if blocks:
+        fragments, blocks, segments = self._fragments, self._blocks, self._segments
+        self._fragments, self._blocks, self._pending, self._segments = [], [], 0, False
+        if segments:
+            line = Pieces([(b, 0, len(b)) for b in blocks] + [f if type(f) is tuple else (f, 0, len(f)) for f in fragments])
+        elif blocks:
             blocks.append("".join(fragments))
             line = "".join(blocks)
         else:
@@ -135,10 +271,22 @@ class LineSink(io.RawIOBase):
                 self._line()
 
 
+class LineStream(io.TextIOWrapper):
+    """sys.stdout / sys.stderr: the C TextIOWrapper for short writes; a long str goes to the sink as it is."""
+
+    def write(self, s, _write=io.TextIOWrapper.write, _flush=io.TextIOWrapper.flush, _str=str, _type=type, _len=str.__len__):
+        if _type(s) is _str and _len(s) >= BIG_WRITE:
+            # what the wrapper still holds goes first, in order
+            _flush(self)
+            self.buffer.write_text(s)
+            return _len(s)
+        return _write(self, s)
+
+
 def line_stream(name, fileno, emit, budget):
     """A text stream for sys.stdout / sys.stderr; returns (stream, settle)."""
     sink = LineSink(name, fileno, emit, budget)
-    stream = io.TextIOWrapper(sink, encoding="utf-8", errors="surrogatepass", line_buffering=True)
+    stream = LineStream(sink, encoding="utf-8", errors="surrogatepass", line_buffering=True)
     flush = stream.flush
 
     def settle():

@@ -7,6 +7,7 @@ Every runner internal the program could rebind is captured in a closure before t
 """
 
 import _signal
+import builtins as _builtins
 import os
 import sys
 
@@ -138,7 +139,7 @@ def _tempdir_on_import(tmpdir):
     sys.meta_path.insert(0, Finder)
 
 
-def _drive(coroutine, Waiter, read_frame, on_frame):
+def _drive(coroutine, Waiter, read_frame, on_frame, cap_text):
     """Runs the program's coroutine without asyncio: every suspension is a binding call awaiting its reply."""
     error = None
     while True:
@@ -151,7 +152,7 @@ def _drive(coroutine, Waiter, read_frame, on_frame):
             while not yielded.done:
                 on_frame(read_frame())
         else:
-            error = RuntimeError("the program awaited %s outside an event loop; `import asyncio` to use it" % type(yielded).__name__)
+            error = RuntimeError("the program awaited %s outside an event loop; `import asyncio` to use it" % cap_text(type(yielded).__name__))
 
 
 def _shadow_builtins(builtins):
@@ -171,7 +172,56 @@ def _shadow_builtins(builtins):
     return namespace
 
 
+def _seal(modules, instances, _type=type, _isinstance=isinstance, _dict=dict, _list=list, _setattr=setattr, _delattr=delattr, int=int, bool=bool, list=list):
+    """Snapshots what the runner's code looks up at run time, before the program runs; returns the restore run first
+    thing at settlement. The program can reach these (a binding function's __globals__, sys.stdout.buffer's methods,
+    `import __main__` before the program had its own) and rebind a module global (`BaseException`), a class attribute
+    (`Channel.send`) or an instance's callable (`sink._emit`); the restore puts back every such name, removes what was
+    added, and leaves the instances' state (counters, buffers) as the run left it. Everything it runs with was bound
+    here, as defaults or cells: nothing the program can rebind."""
+    saved_dicts = []
+    saved_classes = []
+    for module in modules:
+        namespace = module.__dict__
+        saved_dicts.append((namespace, _dict(namespace)))
+        for value in _list(namespace.values()):
+            if _isinstance(value, _type) and value.__module__ == module.__name__:
+                saved_classes.append((value, _dict(value.__dict__)))
+    saved_instances = []
+    for instance in instances:
+        attributes = instance.__dict__
+        # ints, bools and lists are the run's own state (counters, buffers the runner reassigns); a descriptor is not
+        saved_instances.append((attributes, {k: v for k, v in attributes.items() if k == "fd" or _type(v) not in (int, bool, list)}))
+
+    def restore():
+        for namespace, saved in saved_dicts:
+            for key in [key for key in namespace if key not in saved]:
+                del namespace[key]
+            namespace.update(saved)
+        for cls, saved in saved_classes:
+            current = cls.__dict__
+            for key in [key for key in current if key not in saved]:
+                _delattr(cls, key)
+            for key, value in saved.items():
+                if current.get(key) is not value:
+                    _setattr(cls, key, value)
+        for attributes, saved in saved_instances:
+            attributes.update(saved)
+
+    return restore
+
+
 def main():
+    # names the settle path below uses, bound as locals (and so cells of its closures): the program can rebind
+    # module globals (`__main__.BaseException = None`), never these
+    BaseException = _builtins.BaseException
+    SystemExit = _builtins.SystemExit
+    MemoryError = _builtins.MemoryError
+    isinstance = _builtins.isinstance
+    type = _builtins.type
+    int = _builtins.int
+    exit_now = _exit
+
     from ptc_wire import Channel
 
     channel = Channel()
@@ -186,7 +236,7 @@ def main():
     import builtins
 
     from ptc_bindings import Bridge, Waiter
-    from ptc_errors import PROGRAM_FILE, MAIN_NAME, describe
+    from ptc_errors import PROGRAM_FILE, MAIN_NAME, cap_text, describe
     from ptc_json import Lossy, encode, escape_string, string_cost
     from ptc_logs import Ledger, line_stream
 
@@ -202,10 +252,15 @@ def main():
 
     linger = channel.linger
 
-    def finish(text):
+    send_chunks = channel.send_chunks
+
+    def finish(text, chunks=None):
         if not state["settled"]:
             state["settled"] = True
-            send(text)
+            if chunks is None:
+                send(text)
+            else:
+                send_chunks(text, chunks, "}")
         # wait for the host to end this process: exiting with its replies unread would fail the host's next reply
         # write (EPIPE), and Node drops the socket, with the unread done frame, on a write error
         linger()
@@ -224,8 +279,11 @@ def main():
         if state["settled"]:
             return
         admitted, fitted = ledger.admit(line)
-        if admitted is not None:
+        if type(admitted) is str:
             send('{"type":"log","stream":"%s","text":%s}' % (stream, escape_string(admitted)))
+        elif admitted is not None:
+            # a long entry is escaped and written a slice at a time
+            send_chunks('{"type":"log","stream":"%s","text":"' % stream, admitted.escaped(), '"}')
         if not fitted:
             fail("output-limit", limit_message)
 
@@ -291,27 +349,44 @@ def main():
     saved_builtins = dict(builtins.__dict__)
     restore_builtins = builtins.__dict__.update
 
+    # filled just before the program runs (see _seal)
+    restore_runner = []
+
+    def restore():
+        for undo in restore_runner:
+            undo()
+        restore_builtins(saved_builtins)
+
     def on_failure(exc):
         reserve.clear()
-        restore_builtins(saved_builtins)
+        restore()
         message, location = describe(exc, source, isinstance(exc, MemoryError))
         settle_streams()
         if not ledger.fits(string_cost(message)):
             fail("output-limit", limit_message)
         fail("exception", message, location)
 
+    memory_mb = int(run["addressSpaceBytes"]) >> 20
+
     def on_value(value):
-        restore_builtins(saved_builtins)
+        restore()
         settle_streams()
+        out_of_memory = False
         try:
-            text, _cost = encode(value, ledger.remaining())
+            # one walk validates, meters and encodes: a value far over what is left costs only that much
+            chunks, _cost = encode(value, ledger.remaining())
         except Lossy as reason:
             fail("invalid-output", "program completion must be lossless JSON: %s" % reason)
         except MemoryError:
+            # reported outside this block: the exception's traceback keeps the encoder's partial text alive
+            out_of_memory = True
+        if out_of_memory:
+            # the text itself did not fit next to the program's own data: that is what it is, not an output limit
+            reserve.clear()
+            fail("exception", "MemoryError: out of memory while encoding the completion (memoryMb %d)" % memory_mb)
+        if chunks is None:
             fail("output-limit", limit_message)
-        if text is None:
-            fail("output-limit", limit_message)
-        finish('{"type":"done","value":' + text + "}")
+        finish('{"type":"done","value":', chunks)
 
     try:
         # the C parser directly (the ast module's import costs more than the interpreter's start)
@@ -329,14 +404,24 @@ def main():
     except BaseException as error:
         on_failure(error)
 
-    program_globals = {"__name__": "__main__", "__builtins__": _shadow_builtins(builtins), "__doc__": None}
+    # the program's module is its own `__main__`: `import __main__` reaches its globals, not the runner's
+    program_module = type(sys)("__main__")
+    program_globals = program_module.__dict__
+    program_globals.update({"__builtins__": _shadow_builtins(builtins), "__doc__": None})
     program_globals.update(bridge.error_classes)
     program_globals.update(bridge.objects)
+    runner_module = sys.modules["__main__"]
     # the runner's own modules are out of the program's reach by import
     if sys.path and sys.path[0] == RUNNER_DIR:
         sys.path.pop(0)
+    runner_modules = [runner_module]
     for name in RUNNER_MODULES:
-        sys.modules.pop(name, None)
+        module = sys.modules.pop(name, None)
+        if module is not None:
+            runner_modules.append(module)
+    restore_runner.append(_seal(runner_modules, [channel, bridge, ledger, out.buffer, err.buffer]))
+    sys.modules["__main__"] = program_module
+    _PROGRAM_STARTED.append(True)
 
     use_asyncio = "asyncio" in sys.modules or _may_reach_asyncio(_ast, tree)
     try:
@@ -350,30 +435,54 @@ def main():
             channel.pump(loop, on_frame)
             value = loop.run_until_complete(loop.create_task(coroutine))
         else:
-            value = _drive(coroutine, Waiter, channel.read_blocking, on_frame)
+            value = _drive(coroutine, Waiter, channel.read_blocking, on_frame, cap_text)
     except SystemExit as exit_request:
-        restore_builtins(saved_builtins)
+        restore()
         settle_streams()
         code_value = exit_request.code
         if code_value is None:
-            _exit(0)
+            exit_now(0)
         if type(code_value) is int:
-            _exit(code_value & 0xFF)
+            exit_now(code_value & 0xFF)
         err.write("%s\n" % (code_value,))
         settle_streams()
-        _exit(1)
+        exit_now(1)
     except BaseException as error:
         on_failure(error)
     on_value(value)
 
+
+def _settle_broken(error, _write=os.write, _read=os.read, _exit=_exit, _type=type):
+    """The program broke the runner after it started (e.g. rebound what the settle path uses): still one `done`,
+    written with what was captured at import, and no traceback: the runner's own paths are not the program's output."""
+    try:
+        name = "".join(c for c in _type(error).__name__[:64] if c.isalnum() or c == "_")
+    except BaseException:
+        name = "unknown"
+    frame = ('{"type":"done","error":{"kind":"exception","message":"the program broke the Python runner while the run '
+             'was settling (%s)"}}\n' % name).encode()
+    try:
+        view = memoryview(frame)
+        while view:
+            view = view[_write(3, view):]
+        while _read(3, 1 << 16):
+            pass
+    finally:
+        _exit(0)
+
+
+# set once the program's code may run: a failure after that is the program's doing, before it a runner defect
+_PROGRAM_STARTED = []
 
 if __name__ == "__main__":
     try:
         main()
     except SystemExit:
         raise
-    except BaseException:
-        # a runner defect: the host reports the exit code as worker-exit
+    except BaseException as failure:
+        if _PROGRAM_STARTED:
+            _settle_broken(failure)
+        # a runner defect before any program code ran: the host reports the exit code as worker-exit
         try:
             import traceback
 

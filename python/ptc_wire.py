@@ -32,6 +32,9 @@ DONE_ERROR_KINDS = ("exception", "invalid-output", "output-limit")
 
 # a reply larger than this is a broken host; the runner gives up instead of buffering without bound
 MAX_INBOUND_FRAME = 256 * 1024 * 1024
+# the host's cap on one control frame (LIMITS.maxFrameBytes), less room for a call frame's own fields
+MAX_OUTBOUND_FRAME = 128 * 1024 * 1024
+MAX_OUTBOUND_ARGS = MAX_OUTBOUND_FRAME - 64 * 1024
 
 
 class Channel:
@@ -55,6 +58,23 @@ class Channel:
             while view:
                 written = write(self.fd, view)
                 view = view[written:]
+
+    def send_chunks(self, head, chunks, tail):
+        """One frame of head, UTF-8 byte chunks (any iterable, consumed as it is written) and tail: a long value or log
+        entry is never joined into one copy."""
+        write = self._write
+        fd = self.fd
+        with self._lock:
+            self._write_all(write, fd, head.encode("utf-8"))
+            for data in chunks:
+                self._write_all(write, fd, data)
+            self._write_all(write, fd, tail.encode("utf-8") + b"\n")
+
+    @staticmethod
+    def _write_all(write, fd, data):
+        view = memoryview(data)
+        while view:
+            view = view[write(fd, view) :]
 
     def send_frame(self, kind, **fields):
         parts = ['{"type":', escape_string(kind)]

@@ -56,22 +56,23 @@ export interface CodeRunRequest {
   deterministic?: DeterministicSettings;
 }
 
-// A validated request with every default applied; produced only by `resolve`.
+// A validated request with every default applied; produced only by `resolve`, frozen, and accepted by `run`/`warm`
+// only as issued (a spread copy or a literal is misuse).
 export interface CodeRunSpec {
   readonly resolved: true;
-  language: Language;
-  program: string;
-  bindings: BindingNamespace[];
-  timeoutMs: number;
-  maxOutputBytes: number;
-  memoryMb: number;
-  tmpMb: number;
-  cwd: string;
-  sandbox: SandboxLevel;
-  signal: AbortSignal | undefined;
-  onLog: ((entry: LogEntry) => void) | undefined;
-  maxPendingCalls: number;
-  deterministic?: DeterministicSettings;
+  readonly language: Language;
+  readonly program: string;
+  readonly bindings: readonly BindingNamespace[];
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly memoryMb: number;
+  readonly tmpMb: number;
+  readonly cwd: string;
+  readonly sandbox: SandboxLevel;
+  readonly signal: AbortSignal | undefined;
+  readonly onLog: ((entry: LogEntry) => void) | undefined;
+  readonly maxPendingCalls: number;
+  readonly deterministic?: DeterministicSettings;
 }
 
 export interface RuntimeOptions {

@@ -2,7 +2,8 @@
 import type { CodeRunRequest, CodeRunSpec, Runtime, RuntimeOptions } from './api.js';
 import { locateAsset } from './assets/locate.js';
 import { RuntimeMisuseError } from './contract/misuse.js';
-import { resolveRequest } from './contract/resolve.js';
+import { tempDirProblem } from './contract/environment.js';
+import { isIssuedSpec, resolveRequest } from './contract/resolve.js';
 import { failedBeforeSpawn } from './engine/early-results.js';
 import type { RunResult } from './protocol/run-result.js';
 import { unconfinedReport } from './sandbox/plan.js';
@@ -55,6 +56,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const execute = async (spec: CodeRunSpec, signal: AbortSignal): Promise<RunResult> => {
     const scoped: CodeRunSpec = { ...spec, signal };
+    // checked per run, not once: the one thing every backend stages before it can start a process
+    const environment = signal.aborted ? undefined : tempDirProblem();
+    if (environment !== undefined) return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: environment });
     if (spec.language === 'python') return runPythonProgram(scoped, await pythonDeps());
     const deps = await nodeDeps(spec);
     if (typeof deps === 'string') return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: deps });
@@ -63,7 +67,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const warm = async (spec: CodeRunSpec): Promise<boolean> => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
-    if (spec === null || typeof spec !== 'object' || spec.resolved !== true) throw new RuntimeMisuseError('warm() takes the spec returned by resolve()');
+    if (!isIssuedSpec(spec)) throw new RuntimeMisuseError('warm() takes the spec returned by resolve()');
     if (spec.language === 'python') return warmPythonSpare(spec, await pythonDeps());
     const deps = await nodeDeps(spec);
     return typeof deps === 'string' ? false : warmNodeSpare(spec, deps);
@@ -71,7 +75,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const run = async (spec: CodeRunSpec): Promise<RunResult> => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
-    if (spec === null || typeof spec !== 'object' || spec.resolved !== true) throw new RuntimeMisuseError('run() takes the spec returned by resolve()');
+    if (!isIssuedSpec(spec)) throw new RuntimeMisuseError('run() takes the spec returned by resolve(), unaltered');
     // one controller per run: the caller's signal and dispose() both abort it
     const controller = new AbortController();
     const forward = (): void => controller.abort(spec.signal?.reason);

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { BindingNamespace, CallContext } from '../api.js';
-import { checkLossless, encodeChecked } from '../json/lossless.js';
+import { snapshotLossless } from '../json/lossless.js';
+import { capText } from '../output/diagnostic.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CallRecord } from '../protocol/run-result.js';
 import { CallLog } from './call-log.js';
@@ -8,7 +9,7 @@ import { CallLog } from './call-log.js';
 export type DispatchVerdict = { ok: true } | { ok: false; message: string };
 
 export interface DispatcherOptions {
-  namespaces: BindingNamespace[];
+  namespaces: readonly BindingNamespace[];
   maxPendingCalls: number;
   startedAt: number;
   // ids must be exactly the next integer from `firstId`: a gap or repeat is forged traffic
@@ -51,7 +52,8 @@ export class CallDispatcher {
     if (id !== this.#expected) return { ok: false, message: `call id ${id} out of sequence (expected ${this.#expected})` };
     const ns = this.#byGlobal.get(global);
     if (ns === undefined || !own(ns.functions, name)) {
-      return { ok: false, message: `program requested an undeclared binding ${JSON.stringify(`${global}.${name}`)}` };
+      // both names come from the child: quoted in part only
+      return { ok: false, message: `program requested an undeclared binding ${JSON.stringify(capText(`${capText(global)}.${capText(name)}`))}` };
     }
     if (this.#inFlight >= this.options.maxPendingCalls) {
       return { ok: false, message: `more than ${this.options.maxPendingCalls} binding calls in flight` };
@@ -90,13 +92,14 @@ export class CallDispatcher {
     record.durationMs = performance.now() - began;
     if (!this.#settled) {
       if (outcome.ok) {
-        const check = checkLossless(outcome.value);
-        if (check.ok) {
+        // one read of the handler's value: the record holds what was sent, even if a getter would answer otherwise now
+        const snapshot = snapshotLossless(outcome.value);
+        if (snapshot.ok) {
           record.ok = true;
-          record.value = outcome.value as JsonValue;
-          this.options.sendReply(record.id, { ok: true, valueText: encodeChecked(outcome.value as JsonValue, check.depth) });
+          record.value = snapshot.value;
+          this.options.sendReply(record.id, { ok: true, valueText: snapshot.text });
         } else {
-          record.message = `binding resolution must be lossless JSON: ${check.reason}`;
+          record.message = `binding resolution must be lossless JSON: ${snapshot.reason}`;
           this.options.sendReply(record.id, { ok: false, message: record.message });
         }
       } else {

@@ -1,5 +1,5 @@
 import type { BindingFunction, CallContext } from '../api.js';
-import { checkLossless } from '../json/lossless.js';
+import { snapshotLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { renderThrown } from './dispatcher.js';
 import { abortableDelay } from './faults.js';
@@ -82,13 +82,14 @@ async function injectFaults(declaration: FunctionDeclaration, random: () => numb
 function checkResult(value: unknown, label: string, options: ServeOptions, context: CallContext | undefined): JsonValue {
   // a handler that returns nothing answers null, like Python's None
   const result = value === undefined ? null : value;
-  const check = checkLossless(result);
-  if (!check.ok) throw new CallRefused(`${label} returned a value that is not lossless JSON: ${check.reason}`);
-  const issues = options.output?.(result) ?? [];
+  // read once: the schema sees, and the program receives, the same snapshot (getters do not run again)
+  const snapshot = snapshotLossless(result);
+  if (!snapshot.ok) throw new CallRefused(`${label} returned a value that is not lossless JSON: ${snapshot.reason}`);
+  const issues = options.output?.(snapshot.value) ?? [];
   if (issues.length > 0) {
     const violation = issues.join('; ');
     context?.annotate({ schemaViolation: violation });
     options.onWarning(`${label} returned a value that violates its output schema: ${violation}`);
   }
-  return result as JsonValue;
+  return snapshot.value;
 }

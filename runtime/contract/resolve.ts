@@ -15,11 +15,11 @@ function positiveInt(option: string, value: unknown, min: number, max: number | 
 }
 
 // Reads each binding field exactly once (getters may be hostile) and checks the portable-identifier rules.
-function resolveBindings(raw: unknown): BindingNamespace[] {
-  if (raw === undefined) return [];
+function resolveBindings(raw: unknown): readonly BindingNamespace[] {
+  if (raw === undefined) return Object.freeze([]);
   if (!Array.isArray(raw)) throw misuse('bindings', `expected an array, got ${describeValue(raw)}`);
   const taken = new Set<string>();
-  return raw.map((ns: unknown, index) => {
+  const namespaces = raw.map((ns: unknown, index): BindingNamespace => {
     const at = `bindings[${index}]`;
     if (ns === null || typeof ns !== 'object') throw misuse(at, `expected an object, got ${describeValue(ns)}`);
     const record = ns as Record<string, unknown>;
@@ -54,8 +54,20 @@ function resolveBindings(raw: unknown): BindingNamespace[] {
       if (memberProblem !== undefined) throw misuse(`${at}.errorClass.memberNameProperty`, memberProblem);
       errorClass = { name: name as string, memberNameProperty: member as string };
     }
-    return errorClass === undefined ? { global: globalName, functions } : { global: globalName, functions, errorClass };
+    Object.freeze(functions);
+    return Object.freeze(
+      errorClass === undefined ? { global: globalName, functions } : { global: globalName, functions, errorClass: Object.freeze(errorClass) },
+    );
   });
+  return Object.freeze(namespaces);
+}
+
+// Specs this module issued: run() and warm() accept only these, so a spec cannot be forged or rebuilt by spreading.
+const issued = new WeakSet<object>();
+
+// Whether `spec` came from resolveRequest (it is frozen, so it still holds what was validated).
+export function isIssuedSpec(spec: unknown): spec is CodeRunSpec {
+  return spec !== null && typeof spec === 'object' && issued.has(spec);
 }
 
 // Validates a request, applies deployment defaults and caps; throws a TypeError naming the bad option.
@@ -90,8 +102,9 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
   const onLog = request.onLog;
   if (onLog !== undefined && typeof onLog !== 'function') throw misuse('onLog', `expected a function, got ${describeValue(onLog)}`);
   const deterministic = resolveDeterministic(request.deterministic);
-  return {
-    ...(deterministic === undefined ? {} : { deterministic }),
+  // frozen: a field changed after validation (timeoutMs: Infinity…) would otherwise reach the backends unchecked
+  const spec: CodeRunSpec = Object.freeze({
+    ...(deterministic === undefined ? {} : { deterministic: Object.freeze(deterministic) }),
     resolved: true,
     language: language.data,
     program: request.program,
@@ -105,7 +118,9 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
     signal,
     onLog,
     maxPendingCalls,
-  };
+  });
+  issued.add(spec);
+  return spec;
 }
 
 // Deterministic mode (bindings engineer): a fixed clock instant and a 32-bit seed.

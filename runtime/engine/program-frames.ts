@@ -1,6 +1,7 @@
 import type { CallDispatcher } from '../bindings/dispatcher.js';
 import { jsonByteLength } from '../json/json-size.js';
-import { checkLossless, decodeLossless } from '../json/lossless.js';
+import { decodeLossless } from '../json/lossless.js';
+import { capText, MAX_EXCEPTION_CHARS } from '../output/diagnostic.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SourceLocation } from '../protocol/run-result.js';
 import type { RunSession } from './run-session.js';
@@ -16,8 +17,8 @@ export type ProgramFrame =
       error?: { kind: 'exception' | 'invalid-output' | 'output-limit'; message: string; location?: SourceLocation | undefined } | undefined;
     };
 
-// Applies one program frame to the run: logs go to the ledger, calls to the dispatcher, done settles (re-metered:
-// the child is hostile, so a forged completion is checked and measured again here). `valueless` is what a done
+// Applies one program frame, decoded with decodeLossless, to the run: logs go to the ledger, calls to the dispatcher,
+// done settles (re-metered: the child is hostile, so a forged completion is measured again here). `valueless` is what a done
 // without a value means in the language (TypeScript: no value; Python has no undefined: null).
 export function applyProgramFrame(session: RunSession, dispatcher: CallDispatcher, frame: ProgramFrame, valueless: 'absent' | 'null'): void {
   if (frame.type === 'log') {
@@ -26,12 +27,12 @@ export function applyProgramFrame(session: RunSession, dispatcher: CallDispatche
     const verdict = dispatcher.dispatch(frame.id, frame.global, frame.name, frame.args as JsonValue);
     if (!verdict.ok) session.fail({ kind: 'protocol', message: verdict.message });
   } else if (frame.error !== undefined) {
-    const { kind, message, location } = frame.error;
+    const { kind, location } = frame.error;
+    // the children cap what they render; a forged done is capped here
+    const message = capText(frame.error.message, MAX_EXCEPTION_CHARS);
     session.fail(location === undefined ? { kind, message } : { kind, message, location });
   } else if ('value' in frame && frame.value !== undefined) {
-    const check = checkLossless(frame.value);
-    if (!check.ok) return session.fail({ kind: 'invalid-output', message: `program completion must be lossless JSON: ${check.reason}` });
-    // measured, not encoded: a 60 MiB value is not copied to be billed
+    // decodeLossless checked every number in it (a string frame has none): only its size is measured, not encoded
     const valueBytes = jsonByteLength(frame.value as JsonValue);
     session.settle({ kind: 'completed', value: frame.value as JsonValue, valueBytes });
   } else if (valueless === 'null') {
@@ -81,7 +82,8 @@ export function connectRun(options: {
       value = decoded.value;
     }
     const parsed = options.parse(value);
-    if (!parsed.success) return protocol(`malformed control frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    // schema messages may quote the offending value, which is program text
+    if (!parsed.success) return protocol(`malformed control frame: ${capText(parsed.error.issues[0]?.message ?? 'invalid')}`);
     const frame = parsed.data;
     if (frame.type === 'ready' || frame.type === 'boot-ack') return protocol(`second ${frame.type} frame`);
     applyProgramFrame(session, dispatcher, frame, options.valueless);

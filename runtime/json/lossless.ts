@@ -4,119 +4,40 @@ import {
   ArrayIsArray as isArray,
   ArrayPrototype as ArrayProto,
   ArrayPrototypeJoin as join,
-  ArrayPrototypeSort as sort,
+  ErrorCtor,
+  FunctionPrototypeHasInstance,
   JSONParse as parse,
   JSONStringify as stringify,
   NumberIsFinite as numberIsFinite,
   ObjectCreate,
   ObjectDefineProperty,
-  ObjectGetOwnPropertyDescriptor as getOwnPropertyDescriptor,
-  ObjectGetOwnPropertyNames as getOwnPropertyNames,
-  ObjectGetOwnPropertySymbols as getOwnPropertySymbols,
-  ObjectGetPrototypeOf as getPrototypeOf,
   ObjectIs as objectIs,
   ObjectKeys as objectKeys,
   ObjectPrototype as ObjectProto,
-  ObjectPrototypeHasOwnProperty as hasOwn,
-  FunctionPrototypeHasInstance,
   RangeErrorCtor,
   RegExpPrototypeExec,
   setIndex,
-  SetCtor,
-  SetPrototypeAdd,
-  SetPrototypeDelete,
-  SetPrototypeHas,
   StringCtor,
   StringPrototypeCharCodeAt as charCodeAt,
   StringPrototypeSlice as slice,
 } from './primordials.js';
+import { capMiddle, capText, MAX_PATH_KEY_CHARS } from '../output/diagnostic.js';
+import { walkJson } from './walk.js';
 
 // The Node child runs these after model code that may patch Array/String/Set prototypes: captured intrinsics only,
-// and stacks grown by index with their own counters (no push/pop/iterators).
+// and stacks grown by index with their own counters (no push/pop/iterators). See walk.ts for the one walk behind them.
 export type LosslessCheck = { ok: true; depth: number } | { ok: false; reason: string };
 
 // Native JSON recurses; beyond this depth we switch to the iterative encoder/decoder.
 const NATIVE_DEPTH_LIMIT = 2_000;
+const UNBOUNDED = Number.POSITIVE_INFINITY;
 
-function isPlainObject(value: object): boolean {
-  const proto: unknown = getPrototypeOf(value);
-  if (proto === null || proto === ObjectProto) return true;
-  // foreign-realm plain objects: their prototype is another realm's Object.prototype
-  return proto !== null && typeof proto === 'object' && getPrototypeOf(proto) === null && 'hasOwnProperty' in (proto as object);
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'number') return StringCtor(value === 0 ? '-0' : value);
-  if (typeof value === 'bigint') return 'a bigint';
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'symbol') return 'a symbol';
-  return 'a non-plain object';
-}
-
-// Checks, without recursion, that a value is lossless JSON: finite numbers, no -0, dense arrays, plain objects, no cycles.
+// Checks, without recursion and in memory bounded by the depth, that a value is lossless JSON (the rule is in walk.ts;
+// accessors are read once).
 export function checkLossless(root: unknown): LosslessCheck {
-  type Item = { value: unknown; depth: number; parent: Item | null; key: string | number };
-  type Exit = { obj: object; at: number };
-  const stack: Item[] = [{ value: root, depth: 1, parent: null, key: '$' }];
-  let top = 1;
-  const onPath = new SetCtor<object>();
-  const exits: Exit[] = [];
-  let exitTop = 0;
-  let maxDepth = 0;
-  while (top > 0) {
-    const item = stack[--top] as Item;
-    while (exitTop > 0 && (exits[exitTop - 1] as Exit).at >= item.depth) {
-      SetPrototypeDelete(onPath, (exits[--exitTop] as Exit).obj);
-    }
-    const value = item.value;
-    const depth = item.depth;
-    if (depth > maxDepth) maxDepth = depth;
-    if (value === null || typeof value === 'boolean' || typeof value === 'string') continue;
-    if (typeof value === 'number') {
-      if (!numberIsFinite(value) || objectIs(value, -0)) return { ok: false, reason: `${pathOf(item)} is ${describe(value)}` };
-      continue;
-    }
-    if (typeof value !== 'object') return { ok: false, reason: `${pathOf(item)} is ${describe(value)}` };
-    if (SetPrototypeHas(onPath, value)) return { ok: false, reason: `${pathOf(item)} is a cycle` };
-    if (isArray(value)) {
-      const names = getOwnPropertyNames(value);
-      const length = (value as unknown[]).length;
-      if (names.length !== length + 1) return { ok: false, reason: `${pathOf(item)} is a sparse or decorated array` };
-      SetPrototypeAdd(onPath, value);
-      setIndex(exits, exitTop++, { obj: value, at: depth });
-      for (let i = length - 1; i >= 0; i--) {
-        const d = getOwnPropertyDescriptor(value, i);
-        // hasOwn, not `in`: a `value` planted on Object.prototype must not pass an accessor off as data
-        if (d === undefined || !hasOwn(d, 'value')) return { ok: false, reason: `${pathOf(item)}[${i}] is a hole or accessor` };
-        setIndex(stack, top++, { value: d.value, depth: depth + 1, parent: item, key: i });
-      }
-      continue;
-    }
-    if (!isPlainObject(value)) return { ok: false, reason: `${pathOf(item)} is ${describe(value)}` };
-    if (getOwnPropertySymbols(value).length > 0) return { ok: false, reason: `${pathOf(item)} has symbol keys` };
-    const names = getOwnPropertyNames(value);
-    if (names.length !== objectKeys(value).length) return { ok: false, reason: `${pathOf(item)} has non-enumerable keys` };
-    SetPrototypeAdd(onPath, value);
-    setIndex(exits, exitTop++, { obj: value, at: depth });
-    for (let i = names.length - 1; i >= 0; i--) {
-      const key = names[i] as string;
-      const d = getOwnPropertyDescriptor(value, key);
-      if (d === undefined || !hasOwn(d, 'value')) return { ok: false, reason: `${pathOf(item)}.${key} is an accessor` };
-      setIndex(stack, top++, { value: d.value, depth: depth + 1, parent: item, key });
-    }
-  }
-  return { ok: true, depth: maxDepth };
-}
-
-function pathOf(item: { parent: unknown; key: string | number }): string {
-  let path = '';
-  let at: { parent: unknown; key: string | number } | null = item;
-  while (at !== null) {
-    path = (typeof at.key === 'number' ? `[${at.key}]` : at.parent === null ? at.key : `.${at.key}`) + path;
-    at = at.parent as { parent: unknown; key: string | number } | null;
-  }
-  return path;
+  const walked = walkJson(root, { emit: false, sorted: false, budget: UNBOUNDED, track: false });
+  if (walked.ok) return { ok: true, depth: walked.depth };
+  return { ok: false, reason: walked.kind === 'lossy' ? walked.reason : 'over budget' };
 }
 
 // Serialises an already-checked value; iterative past the native recursion limit.
@@ -135,51 +56,48 @@ export function encodeChecked(value: JsonValue, depth: number): string {
 
 const isRangeError = (error: unknown): boolean => FunctionPrototypeHasInstance(RangeErrorCtor, error);
 
-// Iterative JSON text of a checked value (never consults toJSON); `sorted` gives canonical key order.
+// Iterative JSON text of a value (never consults toJSON); `sorted` gives canonical key order.
 function encodeJson(root: JsonValue, sorted: boolean): string {
-  const out: string[] = [];
-  let outTop = 0;
-  // a string is literal output text, a box a value still to encode
-  const stack: (string | { value: JsonValue })[] = [{ value: root }];
-  let top = 1;
-  while (top > 0) {
-    const frame = stack[--top] as string | { value: JsonValue };
-    if (typeof frame === 'string') {
-      setIndex(out, outTop++, frame);
-      continue;
-    }
-    const value = frame.value;
-    if (value === null || typeof value !== 'object') {
-      setIndex(out, outTop++, stringify(value) as string);
-    } else if (isArray(value)) {
-      setIndex(out, outTop++, '[');
-      setIndex(stack, top++, ']');
-      for (let i = value.length - 1; i >= 0; i--) {
-        setIndex(stack, top++, { value: value[i] as JsonValue });
-        if (i > 0) setIndex(stack, top++, ',');
-      }
-    } else {
-      setIndex(out, outTop++, '{');
-      setIndex(stack, top++, '}');
-      const keys = objectKeys(value);
-      if (sorted) sort(keys);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i] as string;
-        setIndex(stack, top++, { value: value[key] as JsonValue });
-        setIndex(stack, top++, (i > 0 ? ',' : '') + stringify(key) + ':');
-      }
-    }
-  }
-  return join(out, '');
+  const walked = walkJson(root, { emit: true, sorted, budget: UNBOUNDED, track: false });
+  if (!walked.ok) throw new ErrorCtor(`not lossless JSON: ${walked.kind === 'lossy' ? walked.reason : 'over budget'}`);
+  return joinParts(walked.parts, walked.partCount);
+}
+
+function joinParts(parts: string[], count: number): string {
+  return count === 1 ? (parts[0] as string) : join(parts, '');
 }
 
 export type EncodeResult = { ok: true; text: string } | { ok: false; reason: string };
 
-// Validates and serialises in one call.
+// Validates and serialises in one walk.
 export function encodeLossless(value: unknown): EncodeResult {
-  const check = checkLossless(value);
-  if (!check.ok) return check;
-  return { ok: true, text: encodeChecked(value as JsonValue, check.depth) };
+  const walked = walkJson(value, { emit: true, sorted: false, budget: UNBOUNDED, track: false });
+  if (!walked.ok) return { ok: false, reason: walked.kind === 'lossy' ? walked.reason : 'over budget' };
+  return { ok: true, text: joinParts(walked.parts, walked.partCount) };
+}
+
+export type Snapshot = { ok: true; value: JsonValue; text: string } | { ok: false; reason: string };
+
+// What the host keeps of a value it sends: the text, and the value itself, or (when reading it ran getters, which may
+// answer differently next time) the value decoded from that text, so the record says what crossed.
+export function snapshotLossless(value: unknown): Snapshot {
+  const walked = walkJson(value, { emit: true, sorted: false, budget: UNBOUNDED, track: true });
+  if (!walked.ok) return { ok: false, reason: walked.kind === 'lossy' ? walked.reason : 'over budget' };
+  const text = joinParts(walked.parts, walked.partCount);
+  if (!walked.accessors) return { ok: true, value: value as JsonValue, text };
+  const decoded = decodeLossless(text);
+  return decoded.ok ? { ok: true, value: decoded.value, text } : decoded;
+}
+
+export type BudgetedEncoding =
+  { ok: true; parts: string[]; partCount: number; bytes: number } | { ok: false; kind: 'lossy'; reason: string } | { ok: false; kind: 'over-budget' };
+
+// Validates and serialises in one walk into chunks of text, stopping once the UTF-8 text is certainly over `budget`
+// bytes: what the Node child sends (a completion is metered against what the output ledger has left).
+export function encodeWithin(value: unknown, budget: number): BudgetedEncoding {
+  const walked = walkJson(value, { emit: true, sorted: false, budget, track: false });
+  if (!walked.ok) return walked;
+  return { ok: true, parts: walked.parts, partCount: walked.partCount, bytes: walked.bytes };
 }
 
 export type DecodeResult = { ok: true; value: JsonValue } | { ok: false; reason: string };
@@ -195,8 +113,54 @@ export function decodeLossless(text: string): DecodeResult {
     if (!deep.ok) return deep;
     value = deep.value;
   }
-  const check = checkLossless(value);
-  return check.ok ? { ok: true, value: value as JsonValue } : check;
+  const check = checkParsed(value);
+  return check === undefined ? { ok: true, value: value as JsonValue } : { ok: false, reason: check };
+}
+
+// What JSON.parse produced is plain arrays and objects of data properties: only its numbers can still be lossy
+// (`-0`, `1e400`). Iterative, in memory bounded by the depth.
+function checkParsed(root: unknown): string | undefined {
+  if (root === null || typeof root !== 'object') return typeof root === 'number' && !finiteNonNegativeZero(root) ? `$ is ${StringCtor(root)}` : undefined;
+  const containers: object[] = [root];
+  const keyLists: (string[] | undefined)[] = [isArray(root) ? undefined : objectKeys(root)];
+  const positions: number[] = [0];
+  let top = 1;
+  descend: while (top > 0) {
+    const at = top - 1;
+    const keys = keyLists[at];
+    const container = containers[at] as Record<string, unknown> & unknown[];
+    const length = keys === undefined ? container.length : keys.length;
+    // scalars in place; the first nested container is entered before the rest of this one
+    for (let position = positions[at] as number; position < length; position++) {
+      const value: unknown = keys === undefined ? container[position] : container[keys[position] as string];
+      if (typeof value === 'number') {
+        if (finiteNonNegativeZero(value)) continue;
+        positions[at] = position + 1;
+        return `${parsedPath(keyLists, positions, top)} is ${objectIs(value, -0) ? '-0' : StringCtor(value)}`;
+      }
+      if (value === null || typeof value !== 'object') continue;
+      positions[at] = position + 1;
+      setIndex(containers, top, value);
+      setIndex(keyLists, top, isArray(value) ? undefined : objectKeys(value));
+      setIndex(positions, top, 0);
+      top++;
+      continue descend;
+    }
+    top--;
+  }
+  return undefined;
+}
+
+const finiteNonNegativeZero = (n: number): boolean => numberIsFinite(n) && !objectIs(n, -0);
+
+function parsedPath(keyLists: (string[] | undefined)[], positions: number[], top: number): string {
+  let path = '$';
+  for (let i = 0; i < top; i++) {
+    const keys = keyLists[i];
+    const at = (positions[i] as number) - 1;
+    path += keys === undefined ? `[${at}]` : `.${capText(keys[at] as string, MAX_PATH_KEY_CHARS)}`;
+  }
+  return capMiddle(path);
 }
 
 // A small iterative JSON parser used only when native parsing overflows the stack on deep input.

@@ -1,3 +1,5 @@
+import util from 'node:util';
+
 // Intrinsics captured when this module loads. The Node child bundles it and loads it before any model code runs;
 // the program shares that realm and may patch prototypes afterwards, so code that runs after the program starts calls
 // these instead of `x.method(...)` (which would look the method up on a prototype the program controls).
@@ -19,6 +21,7 @@ export const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 export const ObjectIs = Object.is;
 export const ObjectPrototype = Object.prototype;
 export const ObjectPrototypeHasOwnProperty = uncurryThis(Object.prototype.hasOwnProperty) as (self: object, key: PropertyKey) => boolean;
+export const ObjectPrototypePropertyIsEnumerable = uncurryThis(Object.prototype.propertyIsEnumerable) as (self: object, key: PropertyKey) => boolean;
 export const ArrayIsArray = Array.isArray;
 export const ArrayPrototype = Array.prototype;
 export const ArrayPrototypeJoin = uncurryThis(Array.prototype.join) as (self: readonly unknown[], separator: string) => string;
@@ -57,6 +60,8 @@ export const RangeErrorCtor = RangeError;
 export const FunctionPrototypeHasInstance = uncurryThis(Function.prototype[Symbol.hasInstance]) as (self: unknown, value: unknown) => boolean;
 export const Uint8ArrayCtor = Uint8Array;
 export const BufferByteLength = Buffer.byteLength;
+export const UtilInspect = util.inspect;
+export const UtilTypesIsProxy = util.types.isProxy;
 export const BufferFrom = Buffer.from;
 // native UTF-8 decode of any Uint8Array, bypassing Buffer.prototype.toString's own method look-ups
 export const BufferPrototypeUtf8Slice = uncurryThis(

@@ -1,15 +1,82 @@
 // One byte ledger for logs and the completion (reference §3.4): the JSON size of the `logs` array plus the value.
-import { fittingLength, jsonStringBytes } from '../json/json-size.js';
-import { ObjectCreate, ObjectDefineProperty, StringPrototypeSlice as slice } from '../json/primordials.js';
+import {
+  BufferByteLength,
+  JSONStringify as stringify,
+  MathCeil,
+  MathMin,
+  ObjectCreate,
+  ObjectDefineProperty,
+  StringPrototypeCharCodeAt as charCodeAt,
+  StringPrototypeSlice as slice,
+} from '../json/primordials.js';
 
 // The Node child uses this ledger after model code may have patched prototypes: captured intrinsics, no push/pop.
-// Sizes are measured without writing the JSON (a 64 MiB line is not copied to be billed).
-export const jsonStringCost = jsonStringBytes;
+const byteLength = (text: string): number => BufferByteLength(text, 'utf8');
 
-// Largest prefix of `text` (cut on a code-point boundary) whose JSON string cost is at most `budget`.
+// Long text is measured (and written, see TEXT_CHUNK's users) in slices of this many code units, cut so no surrogate
+// pair is split: JSON.stringify escapes each code unit on its own except a pair, so slice costs add up exactly and a
+// 100 MB log line costs one slice of memory, never an escaped copy of the whole line.
+export const TEXT_CHUNK = 1 << 16;
+
+// The end of the slice of `text` that starts at `start`.
+export function chunkEnd(text: string, start: number): number {
+  const end = start + TEXT_CHUNK;
+  if (end >= text.length) return text.length;
+  return charCodeAt(text, end - 1) >= 0xd800 && charCodeAt(text, end - 1) <= 0xdbff && charCodeAt(text, end) >= 0xdc00 && charCodeAt(text, end) <= 0xdfff
+    ? end - 1
+    : end;
+}
+
+// Bytes of the escaped slice text[start, end) without its quotes.
+function sliceCost(text: string, start: number, end: number): number {
+  return byteLength(stringify(slice(text, start, end))) - 2;
+}
+
+export function jsonStringCost(text: string): number {
+  if (text.length <= TEXT_CHUNK) return byteLength(stringify(text));
+  let cost = 2;
+  for (let at = 0; at < text.length;) {
+    const end = chunkEnd(text, at);
+    cost += sliceCost(text, at, end);
+    at = end;
+  }
+  return cost;
+}
+
+// Largest prefix of `text` (cut on a code-point boundary) whose JSON string cost is at most `budget`: slices are
+// measured until one does not fit, and only that slice is searched.
 export function fittingPrefix(text: string, budget: number): string {
-  const length = fittingLength(text, budget);
-  return length === text.length ? text : slice(text, 0, length);
+  if (budget < 2) return '';
+  let used = 2;
+  for (let at = 0; at < text.length;) {
+    const end = chunkEnd(text, at);
+    const cost = sliceCost(text, at, end);
+    if (used + cost > budget) {
+      let lo = at;
+      let hi = MathMin(end, at + budget - used);
+      while (lo < hi) {
+        const mid = MathCeil((lo + hi) / 2);
+        if (used + sliceCost(text, at, cutAt(text, mid)) <= budget) lo = mid;
+        else hi = mid - 1;
+      }
+      return cut(text, lo);
+    }
+    used += cost;
+    at = end;
+  }
+  return text;
+}
+
+// `end`, one less if it would split a surrogate pair (a lone high surrogate is cut after, like any character).
+function cutAt(text: string, end: number): number {
+  const last = charCodeAt(text, end - 1);
+  const next = charCodeAt(text, end);
+  return last >= 0xd800 && last <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? end - 1 : end;
+}
+
+function cut(text: string, end: number): string {
+  // never split a surrogate pair
+  return slice(text, 0, cutAt(text, end));
 }
 
 // Appends with a define, not a write: a write to a new index would call an accessor the program planted on
@@ -49,10 +116,12 @@ export class OutputLedger {
     if (this.#overflowed) return false;
     const entries = this.entries;
     const separator = entries.length > 0 ? 1 : 0;
-    const cost = jsonStringCost(text) + separator;
-    if (this.#used + cost <= this.maxBytes) {
+    // every character costs at least one byte: text longer than the room is never measured whole
+    const room = this.maxBytes - this.#used - separator;
+    const cost = text.length + 2 > room ? room + 1 : jsonStringCost(text);
+    if (cost <= room) {
       append(entries, { text, stream });
-      this.#used += cost;
+      this.#used += cost + separator;
       return true;
     }
     this.#overflowed = true;

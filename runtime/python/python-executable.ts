@@ -100,7 +100,12 @@ export async function probePython(requested: string | undefined): Promise<Python
   const entry = locateAsset(`python/${RUNNER_ENTRY}.py`);
   if (entry === undefined) return { ok: false, message: 'the Python runner (python/ptc_runner.py) is missing from this installation' };
   const source = path.dirname(entry);
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-pyc-'));
+  let out: string;
+  try {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-pyc-'));
+  } catch (error) {
+    return { ok: false, message: `cannot compile the Python runner: no writable temporary directory (${(error as Error).message})` };
+  }
   try {
     // shims (pyenv, asdf) need PATH and HOME to pick their interpreter; the program itself never sees them
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' };
@@ -154,13 +159,17 @@ function stageableRunner(
 
 const lookups = new Map<string, Promise<PythonLookup>>();
 
-// Resolved once per requested interpreter (a later PATH change is ignored).
+// Resolved once per requested interpreter (a later PATH change is ignored); a failed lookup is tried again next time,
+// so fixing the environment (installing Python, a usable TMPDIR) needs no restart.
 export function resolvePython(requested: string | undefined): Promise<PythonLookup> {
   const key = requested ?? '';
   let lookup = lookups.get(key);
   if (lookup === undefined) {
     lookup = probePython(requested);
     lookups.set(key, lookup);
+    void lookup.then((found) => {
+      if (!found.ok && lookups.get(key) === lookup) lookups.delete(key);
+    });
   }
   return lookup;
 }

@@ -11,6 +11,7 @@ import { type CellReport, runNotebookFile } from '../../notebook/run-notebook.js
 import { writeReport } from '../report.js';
 import { integer, oneOf } from '../run-options.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
+import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
@@ -125,6 +126,7 @@ export const notebookCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const flags = parseFlags(argv);
+    requireRunnableEnvironment();
     // cells run one after another: a spare process makes every cell after the first skip start-up
     const runtime = createRuntime({ spares: 1 });
     const bindings = new BindingsCache();

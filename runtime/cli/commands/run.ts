@@ -22,6 +22,7 @@ import {
 import { printResult } from '../print-result.js';
 import { visibleText } from '../terminal-text.js';
 import { languageFromFile, parseRunFlags } from '../run-options.js';
+import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc run <file> [--language typescript|python] [--bindings <module>] [--mode mock|live]
@@ -35,6 +36,7 @@ export const runCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const flags = parseRunFlags(argv);
+    requireRunnableEnvironment();
     const file = path.resolve(flags.file);
     let program: string;
     try {

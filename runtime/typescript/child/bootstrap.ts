@@ -4,7 +4,7 @@ import os from 'node:os';
 import traceEvents from 'node:trace_events';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { checkLossless, encodeChecked, parseIterative } from '../../json/lossless.js';
+import { encodeWithin, parseIterative } from '../../json/lossless.js';
 import {
   BufferByteLength,
   BufferPrototypeUtf8Slice as utf8Slice,
@@ -24,7 +24,7 @@ import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from './console-shim.js';
-import { receiveFrames, sendFrame, sendFrames } from './control.js';
+import { receiveFrames, sendFrame, sendFrameParts, sendFrames, sendLogFrame } from './control.js';
 import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
 import { denyUnixSockets } from './socket-guard.js';
@@ -62,7 +62,7 @@ function emitLog(stream: 'stdout' | 'stderr', text: string): void {
   const before = ledger.entries.length;
   const fitted = ledger.addLog(text, stream);
   const added = ledger.entryAt(before);
-  if (added !== undefined) sendFrame(`{"type":"log","stream":"${stream}","text":${stringify(added.text)}}`);
+  if (added !== undefined) sendLogFrame(stream, added.text);
   if (!fitted) finishWithError('output-limit', outputLimitMessage(ledger.maxBytes));
 }
 
@@ -139,11 +139,17 @@ function settleWithValue(value: unknown): never {
     stderrLines.flush();
     const l = ledger as OutputLedger;
     if (value === undefined) return finishWithText('{"type":"done"}');
-    const check = checkLossless(value);
-    if (!check.ok) finishWithError('invalid-output', `program completion must be lossless JSON: ${check.reason}`);
-    const text = encodeChecked(value as JsonValue, check.depth);
-    if (!l.fits(BufferByteLength(text, 'utf8'))) finishWithError('output-limit', outputLimitMessage(l.maxBytes));
-    return finishWithText(`{"type":"done","value":${text}}`);
+    // one walk validates, meters and writes the text in parts: a value far over what is left costs only that much
+    const encoded = encodeWithin(value, l.maxBytes - l.used);
+    if (!encoded.ok) {
+      if (encoded.kind === 'lossy') finishWithError('invalid-output', `program completion must be lossless JSON: ${encoded.reason}`);
+      finishWithError('output-limit', outputLimitMessage(l.maxBytes));
+    }
+    if (!settled) {
+      settled = true;
+      sendFrameParts('{"type":"done","value":', encoded.parts, encoded.partCount, '}');
+    }
+    return exit(0);
   } catch (error) {
     return settleWithFailure(error);
   }

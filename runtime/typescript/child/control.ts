@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { Readable } from 'node:stream';
-import { BufferPrototypeUtf8Slice as utf8Slice, ReflectApply, setIndex, uncurryThis, withOwnApply } from '../../json/primordials.js';
+import {
+  BufferPrototypeUtf8Slice as utf8Slice,
+  JSONStringify as stringify,
+  ReflectApply,
+  setIndex,
+  StringPrototypeSlice as slice,
+  uncurryThis,
+  withOwnApply,
+} from '../../json/primordials.js';
+import { chunkEnd, TEXT_CHUNK } from '../../output/ledger.js';
 import { NODE_CHILD_READ_FD, NODE_CHILD_WRITE_FD } from '../../protocol/node-fds.js';
 
 const writeSync = fs.writeSync;
@@ -43,10 +52,67 @@ export function sendFrames(texts: readonly string[]): void {
     frame[at + 3] = length & 0xff;
     at += 4 + length;
   }
+  writeAll(frame, total);
+}
+
+// One frame whose body is `head`, then parts[0..count), then `tail`: a large completion is written a part at a time
+// (each encoded into a small buffer) instead of joined into one string and encoded whole, so sending it costs the
+// size of a part beyond the text itself.
+export function sendFrameParts(head: string, parts: readonly string[], count: number, tail: string): void {
+  let total = byteLength(head, 'utf8') + byteLength(tail, 'utf8');
+  for (let i = 0; i < count; i++) total += byteLength(parts[i] as string, 'utf8');
+  const header = allocUnsafe(4);
+  header[0] = (total >>> 24) & 0xff;
+  header[1] = (total >>> 16) & 0xff;
+  header[2] = (total >>> 8) & 0xff;
+  header[3] = total & 0xff;
+  writeAll(header, 4);
+  writeText(head);
+  for (let i = 0; i < count; i++) writeText(parts[i] as string);
+  writeText(tail);
+}
+
+// One log frame. A long entry is escaped and written a slice at a time (the slices of the ledger's own measure), so a
+// 64 MB line costs one slice of memory beyond itself instead of an escaped copy and its encoding.
+export function sendLogFrame(stream: 'stdout' | 'stderr', text: string): void {
+  if (text.length <= TEXT_CHUNK) return sendFrame(`{"type":"log","stream":"${stream}","text":${stringify(text)}}`);
+  const head = `{"type":"log","stream":"${stream}","text":"`;
+  const tail = '"}';
+  let total = byteLength(head, 'utf8') + byteLength(tail, 'utf8');
+  for (let at = 0; at < text.length;) {
+    const end = chunkEnd(text, at);
+    total += byteLength(stringify(slice(text, at, end)), 'utf8') - 2;
+    at = end;
+  }
+  const header = allocUnsafe(4);
+  header[0] = (total >>> 24) & 0xff;
+  header[1] = (total >>> 16) & 0xff;
+  header[2] = (total >>> 8) & 0xff;
+  header[3] = total & 0xff;
+  writeAll(header, 4);
+  writeText(head);
+  for (let at = 0; at < text.length;) {
+    const end = chunkEnd(text, at);
+    const escaped = stringify(slice(text, at, end));
+    writeText(slice(escaped, 1, escaped.length - 1));
+    at = end;
+  }
+  writeText(tail);
+}
+
+function writeText(text: string): void {
+  const length = byteLength(text, 'utf8');
+  if (length === 0) return;
+  const buffer = allocUnsafe(length);
+  utf8Write(buffer, text, 0, length);
+  writeAll(buffer, length);
+}
+
+function writeAll(buffer: Buffer, total: number): void {
   let offset = 0;
   while (offset < total) {
     try {
-      offset += writeSync(NODE_CHILD_WRITE_FD, frame, offset, total - offset);
+      offset += writeSync(NODE_CHILD_WRITE_FD, buffer, offset, total - offset);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
       // the host is behind: wait a moment instead of spinning

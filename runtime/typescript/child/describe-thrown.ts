@@ -9,6 +9,7 @@ import {
   StringPrototypeStartsWith as startsWith,
 } from '../../json/primordials.js';
 import type { SourceLocation } from '../../protocol/run-result.js';
+import { capText, MAX_EMBEDDED_CHARS, MAX_EXCEPTION_CHARS } from '../../output/diagnostic.js';
 
 // Runs after model code (often because it broke something): captured intrinsics only, no regex-driven String methods.
 const FRAME = /program\.ts:(\d+):(\d+)/;
@@ -36,23 +37,25 @@ export function describeThrown(thrown: unknown): ThrownDescription {
       } catch {
         stack = undefined;
       }
-      const name = StringCtor((thrown as { name?: unknown }).name ?? 'Error');
-      const message = StringCtor((thrown as { message?: unknown }).message ?? '');
+      // program text: a 70 MiB name or message is cut before anything is built from it
+      const name = capText(StringCtor((thrown as { name?: unknown }).name ?? 'Error'), MAX_EMBEDDED_CHARS);
+      const message = capText(StringCtor((thrown as { message?: unknown }).message ?? ''), MAX_EXCEPTION_CHARS);
       headline = message.length > 0 ? `${name}: ${message}` : name;
     } else {
-      headline = `Uncaught ${StringCtor(thrown)}`;
+      headline = `Uncaught ${capText(StringCtor(thrown), MAX_EXCEPTION_CHARS)}`;
     }
   } catch {
     return { message: 'program threw an unrenderable value' };
   }
-  if (stack === undefined) return { message: headline };
+  if (stack === undefined) return { message: capText(headline, MAX_EXCEPTION_CHARS) };
   const lines = split(stack, '\n');
   // built as one string, not an array: writes to new array indices would call accessors planted on Array.prototype
   let rendered = headline;
   let count = 0;
   let location: SourceLocation | undefined;
-  for (let i = 0; i < lines.length && count < MAX_STACK_LINES; i++) {
-    const line = lines[i] as string;
+  for (let i = 0; i < lines.length && count < MAX_STACK_LINES && rendered.length < MAX_EXCEPTION_CHARS; i++) {
+    // a frame names program functions: each line is capped like any embedded program text
+    const line = capText(lines[i] as string, MAX_EMBEDDED_CHARS);
     if (exec(FRAME_LINE, line) === null) continue;
     const frame = exec(FRAME, line);
     if (frame === null) continue;
@@ -70,5 +73,6 @@ export function describeThrown(thrown: unknown): ThrownDescription {
     const compileSite = exec(COMPILE_SITE, lines[0] as string);
     if (compileSite !== null) location = { line: MathMax(1, NumberCtor(compileSite[1])) };
   }
-  return location === undefined ? { message: rendered } : { message: rendered, location };
+  const message = capText(rendered, MAX_EXCEPTION_CHARS);
+  return location === undefined ? { message } : { message, location };
 }

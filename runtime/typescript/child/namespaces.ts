@@ -1,5 +1,6 @@
-import { checkLossless, encodeChecked } from '../../json/lossless.js';
+import { encodeWithin } from '../../json/lossless.js';
 import {
+  ArrayPrototypeJoin as join,
   ErrorCtor,
   JSONStringify as stringify,
   MapCtor,
@@ -14,6 +15,7 @@ import {
 } from '../../json/primordials.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
+import { LIMITS } from '../../contract/limits.js';
 
 export type Reply = { id: number; ok: boolean; value?: JsonValue; message?: string };
 export type ReplyHandler = (reply: Reply) => void;
@@ -21,6 +23,9 @@ type ErrorFactory = (message: string, member: string) => Error;
 
 // A call's waiting side: receives the host's reply frame as parsed.
 type Settle = (reply: Reply) => void;
+
+// A call frame's arguments: what the host accepts in one control frame, less room for the frame's own fields.
+const MAX_ARGS_BYTES = LIMITS.maxFrameBytes - 64 * 1024;
 
 // Property descriptors without a prototype: `get`/`set` planted on Object.prototype by the program must not be read.
 function dataProperty(value: unknown, enumerable: boolean): PropertyDescriptor {
@@ -76,10 +81,19 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void, 
       // the constant part of this function's call frames, encoded once
       const head = `,"global":${stringify(ns.global)},"name":${stringify(name)},"args":`;
       const fn = async (args: unknown = null): Promise<JsonValue> => {
-        const check = checkLossless(args);
-        if (!check.ok) throw makeError(`arguments to ${label} must be lossless JSON: ${check.reason}`, name);
+        // one walk validates and writes the arguments, bounded by what one control frame may carry
+        const encoded = encodeWithin(args, MAX_ARGS_BYTES);
+        if (!encoded.ok) {
+          throw makeError(
+            encoded.kind === 'lossy'
+              ? `arguments to ${label} must be lossless JSON: ${encoded.reason}`
+              : `arguments to ${label} are larger than a binding call carries (${MAX_ARGS_BYTES} bytes of JSON)`,
+            name,
+          );
+        }
         const id = nextId++;
-        const text = `{"type":"call","id":${id}${head}${encodeChecked(args as JsonValue, check.depth)}}`;
+        const argsText = encoded.partCount === 1 ? (encoded.parts[0] as string) : join(encoded.parts, '');
+        const text = `{"type":"call","id":${id}${head}${argsText}}`;
         let outcome: Reply | undefined;
         // resolved with undefined, not the reply object: a `then` planted on Object.prototype must not hijack it
         const reply = new PromiseCtor<void>((resolve) => {

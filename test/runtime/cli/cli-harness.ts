@@ -15,10 +15,15 @@ export interface CliOutcome {
 }
 
 // Runs the built `ptc` CLI as a real process; a non-zero exit is an outcome, not a throw.
-export async function ptc(...args: string[]): Promise<CliOutcome> {
+export function ptc(...args: string[]): Promise<CliOutcome> {
+  return ptcWith({ env: process.env }, ...args);
+}
+
+// The same, with the CLI's environment given.
+export async function ptcWith(options: { env: NodeJS.ProcessEnv }, ...argv: string[]): Promise<CliOutcome> {
+  const env = options.env;
   try {
-    // results of deep or large programs are megabytes of JSON
-    const { stdout, stderr } = await exec(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(process.execPath, [CLI, ...argv], { encoding: 'utf8', env, maxBuffer: 512 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

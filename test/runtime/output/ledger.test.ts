@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fittingPrefix, OutputLedger } from '../../../runtime/output/ledger.js';
+import { fittingPrefix, jsonStringCost, OutputLedger, TEXT_CHUNK } from '../../../runtime/output/ledger.js';
 
 describe('output ledger', () => {
   test('bills the JSON size of the logs array', () => {
@@ -33,5 +33,25 @@ describe('output ledger', () => {
     ledger.makeRoom(10);
     expect(ledger.used + 10).toBeLessThanOrEqual(30);
     expect(ledger.entries.length).toBeGreaterThan(0);
+  });
+
+  test('long text is measured and cut a slice at a time, exactly as a whole', () => {
+    // a surrogate pair straddling the slice boundary, a lone surrogate, escapes and multi-byte characters
+    const text = `${'a'.repeat(TEXT_CHUNK - 1)}😀\ud800"\n€${'b'.repeat(3 * TEXT_CHUNK)}`;
+    expect(jsonStringCost(text)).toBe(Buffer.byteLength(JSON.stringify(text)));
+    for (const budget of [TEXT_CHUNK, TEXT_CHUNK + 1, TEXT_CHUNK + 2, TEXT_CHUNK + 5, TEXT_CHUNK + 12, 2 * TEXT_CHUNK]) {
+      const prefix = fittingPrefix(text, budget);
+      expect(text.startsWith(prefix)).toBe(true);
+      expect(jsonStringCost(prefix)).toBeLessThanOrEqual(budget);
+      const next = text.slice(0, prefix.length + (text.codePointAt(prefix.length)! > 0xffff ? 2 : 1));
+      expect(jsonStringCost(next)).toBeGreaterThan(budget);
+    }
+  });
+
+  test('a line far longer than the room is cut without being measured whole', () => {
+    const ledger = new OutputLedger(1_000);
+    expect(ledger.addLog('x'.repeat(50_000_000), 'stdout')).toBe(false);
+    expect(ledger.entries[0]?.text).toBe('x'.repeat(996));
+    expect(ledger.used).toBe(1_000);
   });
 });

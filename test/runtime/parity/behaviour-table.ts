@@ -3,10 +3,11 @@ import { KEPT_CALLS, LAST_CALLS, type Language, type RunResult } from '../../../
 import type { RunOptions } from '../../helpers/runtime.js';
 import { toolsNamespace } from '../../helpers/runtime.js';
 
-// One behaviour, written once per language; `check` holds the expectation both backends must meet.
+// One behaviour, written once per language; `check` holds the expectation both backends must meet. A row with one
+// language only describes a behaviour the other language cannot express (e.g. Python strings of surrogate code points).
 export interface ParityCase {
   name: string;
-  programs: Record<Language, string>;
+  programs: Partial<Record<Language, string>>;
   options?: () => RunOptions;
   check(result: RunResult, language: Language): void;
 }
@@ -323,6 +324,243 @@ export const PARITY_CASES: ParityCase[] = [
     },
     options: () => ({ timeoutMs: 10_000 }),
     check: (r) => expect(r.error?.kind).toBe('protocol'),
+  },
+  {
+    name: 'a wide value (12 MB of JSON, far under the cap) returns whole under a 256 MB memory limit',
+    programs: { typescript: 'return new Array(6_000_000).fill(0);', python: 'return [0] * 6_000_000' },
+    options: () => ({ memoryMb: 256 }),
+    check: (r) => {
+      expect(r.error).toBeUndefined();
+      expect((r.value as number[]).length).toBe(6_000_000);
+      expect((r.value as number[])[5_999_999]).toBe(0);
+    },
+  },
+  {
+    name: 'a wide value crosses as a binding argument under a 256 MB memory limit',
+    programs: { typescript: 'return await tools.count(new Array(6_000_000).fill(0));', python: 'return await tools.count([0] * 6_000_000)' },
+    options: () => ({ memoryMb: 256, bindings: [toolsNamespace({ count: async (args: unknown[]) => args.length })] }),
+    check: (r) => {
+      expect(r.error).toBeUndefined();
+      expect(r.value).toBe(6_000_000);
+      expect((r.calls[0]?.args as unknown[]).length).toBe(6_000_000);
+    },
+  },
+  {
+    name: 'a completion whose text does not fit in memory is reported as a memory failure, not an output limit',
+    // 150 000 references to one 1 000-character string: a small value, 150 MB of text, under a 256 MiB cap
+    programs: { typescript: "const s = 'x'.repeat(1000);\nreturn new Array(150_000).fill(s);", python: "s = 'x' * 1000\nreturn [s] * 150_000" },
+    options: () => ({ memoryMb: 128, maxOutputBytes: 256 * 1024 * 1024 }),
+    check: (r, language) => {
+      if (language === 'python')
+        expect(r.error).toEqual({ kind: 'exception', message: 'MemoryError: out of memory while encoding the completion (memoryMb 128)' });
+      else expect(r.error).toMatchObject({ kind: 'worker-exit', message: expect.stringMatching(/JavaScript heap out of memory/) });
+    },
+  },
+  {
+    name: 'an array with a symbol-keyed property is invalid-output, as completion and as argument',
+    programs: {
+      typescript:
+        "const a = Object.assign([1, 2], { [Symbol('tag')]: 1 });\nlet argument = '';\ntry { await tools.echo(a); } catch (e) { argument = (e as Error).message; }\nconsole.log(argument);\nreturn a;",
+    },
+    options: tools,
+    check: (r) => {
+      expect(r.logs[0]).toMatch(/arguments to tools\.echo must be lossless JSON: \$ is an array with properties besides its elements/);
+      expect(r.error).toEqual({
+        kind: 'invalid-output',
+        message: 'program completion must be lossless JSON: $ is an array with properties besides its elements',
+      });
+      expect(r.calls).toHaveLength(0);
+    },
+  },
+  {
+    name: 'an array with a replaced prototype is invalid-output',
+    programs: { typescript: 'class Tagged {}\nreturn { list: Object.setPrototypeOf([1, 2], Tagged.prototype) };' },
+    check: (r) =>
+      expect(r.error).toEqual({ kind: 'invalid-output', message: 'program completion must be lossless JSON: $.list is an array with a replaced prototype' }),
+  },
+  {
+    name: 'accessor properties are read once, as completion and as argument',
+    programs: {
+      typescript:
+        "let reads = 0;\nconst o = Object.defineProperty({ a: 1 }, 'b', { get: () => ++reads, enumerable: true });\nconst echoed = await tools.echo(o);\nreturn { echoed, o, reads: 2 };",
+    },
+    options: tools,
+    check: (r) => {
+      expect(r.error).toBeUndefined();
+      expect(r.value).toEqual({ echoed: { a: 1, b: 1 }, o: { a: 1, b: 2 }, reads: 2 });
+      expect(r.calls[0]?.args).toEqual({ a: 1, b: 1 });
+    },
+  },
+  {
+    name: "a binding result's accessors are read once and the call record holds what was sent",
+    programs: { typescript: 'return [await tools.counter({}), await tools.counter({})];', python: 'return [await tools.counter({}), await tools.counter({})]' },
+    options: () => {
+      let reads = 0;
+      const counted = Object.defineProperty({}, 'n', { get: () => ++reads, enumerable: true });
+      return { bindings: [toolsNamespace({ counter: async () => counted })] };
+    },
+    check: (r) => {
+      expect(r.value).toEqual([{ n: 1 }, { n: 2 }]);
+      expect(r.calls.map((c) => c.value)).toEqual([{ n: 1 }, { n: 2 }]);
+    },
+  },
+  {
+    name: 'a binding result that is an array with a symbol-keyed property fails the call',
+    programs: {
+      typescript: "try { await tools.tagged({}); return 'no'; } catch (e) { return (e as Error).message; }",
+      python: "try:\n    await tools.tagged({})\n    return 'no'\nexcept ToolCallError as e:\n    return str(e)",
+    },
+    options: () => ({ bindings: [toolsNamespace({ tagged: async () => Object.assign([1], { [Symbol('tag')]: 1 }) })] }),
+    check: (r) => expect(r.value).toBe('binding resolution must be lossless JSON: $ is an array with properties besides its elements'),
+  },
+  {
+    name: 'dict keys that would collapse into one (a surrogate pair written as two code points) are invalid-output, never one key dropped',
+    programs: { python: 'return {"\\ud83d\\ude00": 1, "\\U0001f600": 2}' },
+    check: (r) =>
+      expect(r.error).toEqual({
+        kind: 'invalid-output',
+        message:
+          'program completion must be lossless JSON: $ has a key that is a string with a surrogate pair written as two code points (U+D83D U+DE00); JSON would carry it as one character',
+      }),
+  },
+  {
+    name: 'a binding argument with such a key fails in the program, before any call is made',
+    programs: { python: "try:\n    await tools.echo({'\\ud83d\\ude00': 1, '\\U0001f600': 2})\nexcept ToolCallError as e:\n    return str(e)" },
+    options: tools,
+    check: (r) => {
+      expect(r.value).toMatch(/^arguments to tools\.echo must be lossless JSON: \$ has a key that is a string with a surrogate pair/);
+      expect(r.calls).toHaveLength(0);
+    },
+  },
+  {
+    name: 'lone surrogates cross intact as completion and as argument',
+    programs: {
+      typescript: "const v = ['\\ud83d', 'a\\ude00b', '\\ude00\\ud83d'];\nreturn [v, await tools.echo(v)];",
+      python: "v = ['\\ud83d', 'a\\ude00b', '\\ude00\\ud83d']\nreturn [v, await tools.echo(v)]",
+    },
+    options: tools,
+    check: (r) => {
+      const v = ['\ud83d', 'a\ude00b', '\ude00\ud83d'];
+      expect(r.value).toEqual([v, v]);
+      expect(r.calls[0]?.args).toEqual(v);
+    },
+  },
+  {
+    name: 'an instance of a class with a 70 MiB name is invalid-output with a capped message',
+    programs: {
+      typescript: "const C = class {};\nObject.defineProperty(C, 'name', { value: 'A'.repeat(70 * 1024 * 1024) });\nreturn { x: new C() };",
+      python: "return {'x': type('A' * (70 * 1024 * 1024), (), {})()}",
+    },
+    check: (r) => {
+      expect(r.error?.kind).toBe('invalid-output');
+      expect(r.error?.message).toMatch(/^program completion must be lossless JSON: \$\.x is (a non-plain object|an object of type A+… \[truncated\])$/);
+      expect(r.error?.message.length).toBeLessThanOrEqual(1_200);
+    },
+  },
+  {
+    name: 'a path through a 1 MB key is capped in the invalid-output message and keeps its end',
+    programs: {
+      typescript: "const o: Record<string, unknown> = {};\no['k'.repeat(1024 * 1024)] = [NaN];\nreturn o;",
+      python: "return {'k' * (1024 * 1024): [float('nan')]}",
+    },
+    check: (r) => {
+      expect(r.error?.kind).toBe('invalid-output');
+      expect(r.error?.message).toMatch(/^program completion must be lossless JSON: \$\.k+… \[truncated\]\[0\] is NaN$/);
+      expect(r.error?.message.length).toBeLessThanOrEqual(1_200);
+    },
+  },
+  {
+    name: 'an exception whose class name is 70 MiB is exception with a capped message',
+    programs: {
+      typescript: "class E extends Error {}\nconst e = new E('x');\ne.name = 'A'.repeat(70 * 1024 * 1024);\nthrow e;",
+      python: "raise type('A' * (70 * 1024 * 1024), (Exception,), {})('x')",
+    },
+    check: (r) => {
+      expect(r.error?.kind).toBe('exception');
+      expect(r.error?.message).toMatch(/A… \[truncated\]: x/);
+      expect(r.error?.message.length).toBeLessThanOrEqual(16 * 1024);
+    },
+  },
+  {
+    name: 'a forged call naming a 100 000-character binding is protocol with a capped message',
+    programs: {
+      typescript:
+        "const fs = await import('node:fs');\nconst body = Buffer.from(JSON.stringify({ type: 'call', id: 1, global: 'tools', name: 'n'.repeat(100_000), args: {} }));\nconst h = Buffer.alloc(4); h.writeUInt32BE(body.length, 0);\nfs.writeSync(3, Buffer.concat([h, body]));\nawait new Promise((r) => setTimeout(r, 3000));",
+      python:
+        'import os, asyncio\nos.write(3, (\'{"type":"call","id":1,"global":"tools","name":"%s","args":{}}\\n\' % (\'n\' * 100_000)).encode())\nawait asyncio.sleep(3)',
+    },
+    options: () => ({ ...tools(), timeoutMs: 10_000 }),
+    check: (r) => {
+      expect(r.error?.kind).toBe('protocol');
+      expect(r.error?.message).toMatch(/^program requested an undeclared binding "tools\.n+… \[truncated\]"$/);
+      expect(r.error?.message.length).toBeLessThanOrEqual(1_200);
+    },
+  },
+  {
+    name: "rebinding __main__'s BaseException and SystemExit reaches only the program's own module",
+    programs: { python: "import __main__\n__main__.BaseException = None\n__main__.SystemExit = None\nprint('before')\nraise ValueError('boom')" },
+    check: (r) => {
+      expect(r.error).toMatchObject({ kind: 'exception', message: expect.stringMatching(/ValueError: boom$/), location: { line: 5 } });
+      expect(r.logs).toEqual(['before']);
+    },
+  },
+  {
+    name: "nulling every global of the runtime's modules (reached through exposed functions) still settles with logs and value",
+    programs: {
+      python:
+        "import sys\nprint('partial', end='')\nsink = sys.stdout.buffer\ntype(sink)._line = None\nsink._emit = None\nfor g in (__builtins__['__import__'].__globals__, tools.echo.__globals__, tools.echo.__globals__['encode'].__globals__, type(sink).write.__globals__):\n    for k in list(g):\n        if not k.startswith('__'):\n            g[k] = None\nreturn {'ok': [1, 'two', 'é']}",
+      typescript:
+        "console.log('partial');\nfor (const k of ['JSON', 'Error', 'Object', 'Array', 'String', 'Promise', 'Map', 'Set', 'Reflect', 'Buffer', 'process']) (globalThis as any)[k] = null;\nreturn { ok: [1, 'two', 'é'] };",
+    },
+    options: tools,
+    check: (r) => {
+      expect(r.error).toBeUndefined();
+      expect(r.value).toEqual({ ok: [1, 'two', 'é'] });
+      expect(r.logs).toEqual(['partial']);
+    },
+  },
+  {
+    name: 'a program that breaks the runtime state its settlement needs still gets one result, without runtime paths',
+    programs: { python: "import sys\nledger = sys.stdout.buffer._budget.__self__\nsys.stdout.write('tail')\nledger.count = 'x'\nreturn 1" },
+    check: (r) => {
+      expect(r.error).toEqual({ kind: 'exception', message: 'the program broke the Python runner while the run was settling (TypeError)' });
+      expect(r.logs.join('\n')).not.toMatch(/ptc_|\.py"|Traceback/);
+    },
+  },
+  {
+    name: 'a 100 MiB print under a 192 MB memory limit is output-limit keeping the fitting prefix',
+    programs: { typescript: "console.log('x'.repeat(100 * 1024 * 1024));\nreturn 1;", python: "print('x' * (100 * 1024 * 1024))\nreturn 1" },
+    options: () => ({ memoryMb: 192 }),
+    check: (r) => {
+      expect(r.error).toEqual({ kind: 'output-limit', message: 'outer output exceeded 67108864 bytes' });
+      expect(r.logs).toHaveLength(1);
+      expect(r.logs[0]?.length).toBeGreaterThan(67_000_000);
+      expect(r.logs[0]?.replaceAll('x', '')).toBe('');
+      expect(Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.error?.message))).toBeLessThanOrEqual(67_108_864);
+    },
+  },
+  {
+    name: 'an unterminated tail of 33 million emoji is output-limit keeping a prefix cut on a code point',
+    programs: {
+      typescript: "process.stdout.write('😀'.repeat(33_000_000));\nreturn 1;",
+      python: "import sys\nsys.stdout.write('😀' * 33_000_000)\nreturn 1",
+    },
+    check: (r) => {
+      expect(r.error?.kind).toBe('output-limit');
+      expect(r.logs).toHaveLength(1);
+      // 4 bytes each: the prefix is the 64 MiB cap's worth, less the diagnostic's room
+      expect(r.logs[0]?.length).toBeGreaterThan(2 * 16_700_000);
+      expect(r.logs[0]?.replaceAll('😀', '')).toBe('');
+    },
+  },
+  {
+    name: 'a 150 MiB bytes write to stdout under a 256 MB memory limit is output-limit keeping the fitting prefix',
+    programs: { python: "import sys\nsys.stdout.buffer.write(b'z' * (150 * 1024 * 1024))\nreturn 1" },
+    options: () => ({ memoryMb: 256 }),
+    check: (r) => {
+      expect(r.error?.kind).toBe('output-limit');
+      expect(r.logs[0]?.length).toBeGreaterThan(67_000_000);
+    },
   },
 ];
 

@@ -1,0 +1,17 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// Every run stages a private temp dir (and the Python probe compiles into one) under os.tmpdir(): a TMPDIR that names
+// a file, a missing or read-only directory is a misconfiguration of the host, reported once in plain words.
+export function tempDirProblem(): string | undefined {
+  const dir = os.tmpdir();
+  const source = process.env.TMPDIR !== undefined ? 'TMPDIR' : process.env.TMP !== undefined ? 'TMP' : process.env.TEMP !== undefined ? 'TEMP' : 'the default';
+  try {
+    fs.rmdirSync(fs.mkdtempSync(path.join(dir, 'ptc-check-')));
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    return `the temporary directory ${JSON.stringify(dir)} (${source}) is not a writable directory (${code}); point TMPDIR at one`;
+  }
+}
