@@ -76,6 +76,12 @@ function compareOutput(then: ThenRecord, now: RunResult): string[] {
       break;
     }
     case 'model-text': {
+      // a failure's message is runtime-specific (stack frames, paths): failed runs compare kind and captured output
+      if (then.error !== undefined && now.error !== undefined) {
+        if (then.error.kind !== now.error.kind) out.push(`the run failed as ${then.error.kind} then but as ${now.error.kind} now`);
+        if (then.logs.join('\n') !== now.logs.join('\n')) out.push(textDifference('captured output', then.logs.join('\n'), now.logs.join('\n')));
+        break;
+      }
       const recorded = then.modelText ?? '';
       const rendered = runCodeText(now);
       if (rendered !== recorded) out.push(textDifference('run_code text', recorded, rendered));

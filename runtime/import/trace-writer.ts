@@ -17,6 +17,8 @@ export interface RunTraceInput {
   id?: string;
 }
 
+const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+
 // The JSONL trace of one run (docs/import.md): header, declared bindings, the program, its calls and its result.
 export function runTraceLines(input: RunTraceInput): string[] {
   const id = input.id ?? 'run-1';
@@ -34,7 +36,7 @@ export function runTraceLines(input: RunTraceInput): string[] {
   });
   for (const call of [...input.result.calls].sort((a, b) => a.id - b.id)) {
     const base = { type: 'call', program: id, id: call.id, global: call.global, name: call.name, args: call.args };
-    const timing = { startedAtMs: call.startedAtMs, durationMs: call.durationMs };
+    const timing = { startedAtMs: round(call.startedAtMs), durationMs: round(call.durationMs) };
     if (call.ok) records.push({ ...base, ok: true, value: call.value ?? null, ...timing });
     else if (call.message === undefined) records.push({ ...base, ok: false, pending: true, ...timing });
     else records.push({ ...base, ok: false, message: call.message, ...timing });
@@ -47,7 +49,7 @@ export function runTraceLines(input: RunTraceInput): string[] {
     ...(r.stderrLogs === undefined ? {} : { stderrLogs: r.stderrLogs }),
     ...(r.value === undefined ? {} : { value: r.value }),
     ...(r.error === undefined ? {} : { error: { kind: r.error.kind, message: r.error.message } }),
-    durationMs: r.durationMs,
+    durationMs: round(r.durationMs),
   });
   return records.map((record) => {
     const encoded = encodeLossless(record);
