@@ -69,7 +69,7 @@ export interface AssembleOptions {
 }
 
 const MAX_TASK_CHARS = 8_000;
-const UNANSWERED_TIMEOUT_MS = 10_000;
+const SHORT_DEADLINE_MS = 10_000;
 
 export function assemblePlan(transcripts: readonly ExtractedTranscript[], options: AssembleOptions): ImportPlan {
   const warnings: string[] = [];
@@ -150,6 +150,11 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
         notes.push(...adapted.notes);
         if (adapted.headerLines > 0) meta.headerLines = adapted.headerLines;
       }
+      // a replay of a program that never finished would wait out the default two-minute deadline
+      const hasUnanswered = program.calls.some((c) => c.outcome.kind === 'unanswered');
+      const timedOut = program.outcome?.error?.kind === 'timeout';
+      if (runnable && timedOut)
+        notes.push(`it timed out in the transcript; the cell's deadline is ${SHORT_DEADLINE_MS / 1000} s so a replay does not wait longer than needed`);
       if (unreproducible.length > 0) meta.unreproducible = unreproducible;
       if (notes.length > 0) meta.notes = notes;
       const heading = markdown(describeProgram(program, index, total, unreproducible, notes, runnable));
@@ -160,7 +165,7 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
         continue;
       }
       if (program.outcome !== undefined) meta.then = thenOf(program, t, options.mapping);
-      const hasUnanswered = program.calls.some((c) => c.outcome.kind === 'unanswered');
+
       const cell: CodeCell = {
         kind: 'code',
         language: program.language as NonNullable<ExtractedProgram['language']>,
@@ -168,7 +173,7 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
         metadata: {
           id,
           mode: 'replay',
-          ...(hasUnanswered ? { limits: { timeoutMs: UNANSWERED_TIMEOUT_MS } } : {}),
+          ...(hasUnanswered || timedOut ? { limits: { timeoutMs: SHORT_DEADLINE_MS } } : {}),
           imported: meta as unknown as JsonValue,
         },
       };

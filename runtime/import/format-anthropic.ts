@@ -8,7 +8,7 @@ import type { JsonNode } from './json-node.js';
 import { locate } from './json-records.js';
 import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
 import type { ExtractedProgram, ExtractedTranscript, RecordedCall, RecordedOutcome, ToolDefinition } from './transcript-model.js';
-import { jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
+import { isComment, jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
 
 interface Context {
   model?: string;
@@ -52,12 +52,15 @@ export function readAnthropic(documents: readonly ApiDocument[], file: string): 
       blocks.push({ node: block, role, context });
     }
   };
-  for (const document of documents) {
-    const node = document.node;
-    const time = document.timestamp === undefined ? {} : { timestamp: document.timestamp };
-    if (node.isArray()) {
-      for (const item of node.items()) pushMessage(item, { ...time });
-      continue;
+  const visit = (node: JsonNode, time: { timestamp?: string }, nested: boolean): void => {
+    if (node.isArray() && !nested) {
+      // a list of messages, or a list of requests and responses
+      for (const item of node.items()) {
+        if (isComment(item)) continue;
+        if (item.has('messages') || (item.has('content') && item.tag() === 'message')) visit(item, time, true);
+        else pushMessage(item, { ...time });
+      }
+      return;
     }
     if (!node.isObject()) throw node.fail('expected an Anthropic Messages request, response or message object');
     const model = node.optStr('model');
@@ -77,7 +80,8 @@ export function readAnthropic(documents: readonly ApiDocument[], file: string): 
     } else {
       throw node.fail('not an Anthropic Messages request, response or message (expected "messages", or "role" and "content")');
     }
-  }
+  };
+  for (const document of documents) visit(document.node, document.timestamp === undefined ? {} : { timestamp: document.timestamp }, false);
   return { format: 'anthropic', file, programs: extractPrograms(blocks, file), tools: [...tools.values()] };
 }
 

@@ -10,7 +10,7 @@ import { locate } from './json-records.js';
 import { guessLanguage } from './language-guess.js';
 import { isoTime, newProgram, noteUnanswered } from './program-builder.js';
 import type { ExtractedProgram, ExtractedTranscript, RecordedCall, RecordedOutcome } from './transcript-model.js';
-import { jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
+import { isComment, jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
 
 export const RUN_CODE_TOOL = 'run_code';
 export const EMPTY_RUN_CODE_TEXT = '(run_code completed with no output)';
@@ -33,7 +33,7 @@ export interface DeepseekOptions {
 export function readDeepseek(documents: readonly ApiDocument[], file: string, options: DeepseekOptions = {}): ExtractedTranscript {
   const events: JsonNode[] = [];
   for (const document of documents) {
-    if (document.node.isArray()) events.push(...document.node.items());
+    if (document.node.isArray()) events.push(...document.node.items().filter((item) => !isComment(item)));
     else events.push(document.node);
   }
   const programs = new Map<string, ExtractedProgram>();

@@ -9,7 +9,7 @@ import { jsonProblem, locate } from './json-records.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
 import type { ExtractedProgram, ExtractedTranscript, RecordedCall, ToolDefinition } from './transcript-model.js';
-import { jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
+import { isComment, jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
 
 interface Context {
   model?: string;
@@ -42,23 +42,26 @@ export function readOpenAi(documents: readonly ApiDocument[], file: string): Ext
     }
     items.push({ node: item, context });
   };
-  for (const document of documents) {
-    const node = document.node;
-    const base: Context = document.timestamp === undefined ? {} : { createdAt: isoTime(document.timestamp) };
-    if (node.isArray()) {
-      for (const item of node.items()) push(item, base);
-      continue;
+  const visit = (node: JsonNode, base: Context, nested: boolean): void => {
+    if (node.isArray() && !nested) {
+      // a list of items, or a list of requests and responses
+      for (const item of node.items()) {
+        if (isComment(item)) continue;
+        if (isResponse(item) || isRequest(item)) visit(item, base, true);
+        else push(item, base);
+      }
+      return;
     }
     if (!node.isObject()) throw node.fail('expected an OpenAI Responses request, response or item object');
     const model = node.optStr('model');
     const context: Context = { ...base, ...(model === undefined ? {} : { model }) };
-    if (node.has('output') && (node.tag() === 'response' || node.get('object')?.value === 'response' || !node.has('input'))) {
+    if (isResponse(node)) {
       const id = node.optStr('id');
       if (id !== undefined) context.responseId = id;
       const created = node.get('created_at')?.value;
       if (typeof created === 'number' || typeof created === 'string') context.createdAt = isoTime(created);
       for (const item of node.arr('output')) push(item, context);
-    } else if (node.has('input')) {
+    } else if (isRequest(node)) {
       for (const tool of node.optArr('tools') ?? []) collectOpenAiTool(tool, tools);
       const input = node.get('input') as JsonNode;
       if (typeof input.value === 'string') items.push({ node: input, context });
@@ -68,9 +71,14 @@ export function readOpenAi(documents: readonly ApiDocument[], file: string): Ext
     } else {
       throw node.fail('not an OpenAI Responses request, response or item (expected "input", "output" or "type")');
     }
-  }
+  };
+  for (const document of documents) visit(document.node, document.timestamp === undefined ? {} : { createdAt: isoTime(document.timestamp) }, false);
   return { format: 'openai', file, programs: extractPrograms(items, file), tools: [...tools.values()] };
 }
+
+// items carry a `type` (or a `role`); requests and responses do not
+const isResponse = (node: JsonNode): boolean => node.get('object')?.value === 'response' || (!node.has('type') && node.get('output')?.isArray() === true);
+const isRequest = (node: JsonNode): boolean => !node.has('type') && !node.has('role') && node.has('input');
 
 function collectOpenAiTool(node: JsonNode, tools: Map<string, ToolDefinition>): void {
   if (!node.isObject()) throw node.fail('expected a tool definition object');

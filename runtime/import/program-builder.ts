@@ -59,7 +59,7 @@ export function noteUnanswered(program: ExtractedProgram): void {
   if (open.length === 0) return;
   const names = open.slice(0, 3).map((c) => `${c.tool}${c.id === undefined ? '' : ` (${c.id})`}`);
   program.unreproducible.push(
-    `${open.length} tool call(s) were never answered in the transcript (${names.join(', ')}${open.length > 3 ? ', …' : ''}); replayed, they wait until the cell's deadline`,
+    `${open.length} tool call(s) were never answered in the transcript (${names.join(', ')}${open.length > 3 ? ', …' : ''}); a replay waits on them until the cell's deadline`,
   );
 }
 

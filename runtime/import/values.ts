@@ -43,3 +43,8 @@ export function linesOf(text: string): string[] {
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;
   return body.split('\n');
 }
+
+// `{ "$comment": "…" }` documents a transcript (fixtures cite their sources this way) and carries no data.
+export function isComment(node: JsonNode): boolean {
+  return node.isObject() && Object.keys(node.value as object).length === 1 && node.has('$comment');
+}
