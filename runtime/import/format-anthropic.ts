@@ -90,6 +90,9 @@ function collectAnthropicTool(node: JsonNode, tools: Map<string, ToolDefinition>
   const type = node.tag();
   // server tools (code execution, web search) carry a dated `type` and no schema; they are not bindings
   if (type !== undefined && type !== 'custom') return;
+  // only tools a program may call are bindings (`allowed_callers` defaults to ["direct"])
+  const callers = (node.optArr('allowed_callers') ?? []).map((c) => c.value);
+  if (!callers.some((c) => typeof c === 'string' && c.startsWith('code_execution'))) return;
   collectTool(tools, { name: node.str('name'), description: node.optStr('description'), input: node.get('input_schema') });
 }
 

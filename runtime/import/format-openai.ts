@@ -83,6 +83,8 @@ const isRequest = (node: JsonNode): boolean => !node.has('type') && !node.has('r
 function collectOpenAiTool(node: JsonNode, tools: Map<string, ToolDefinition>): void {
   if (!node.isObject()) throw node.fail('expected a tool definition object');
   const type = node.tag();
+  // only tools a program may call are bindings (`allowed_callers` defaults to ["direct"])
+  if (!(node.optArr('allowed_callers') ?? []).some((c) => c.value === 'programmatic')) return;
   if (type === 'function') collectTool(tools, { name: node.str('name'), description: node.optStr('description'), input: node.get('parameters') });
   // a custom tool takes free-form text: its argument is that string
   else if (type === 'custom') collectTool(tools, { name: node.str('name'), description: node.optStr('description') });
