@@ -19,6 +19,8 @@ export interface RunFlags {
   deterministic: boolean;
   // seeds mock fault injection (`failRate`), so the same calls fail again
   seed: number | undefined;
+  // writes the run as a PTC trace (JSON Lines, docs/import.md) that `ptc import` reads back
+  trace: string | undefined;
 }
 
 // A non-negative integer flag value, or a UsageError naming the flag.
@@ -57,6 +59,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
         replay: { type: 'string' },
         deterministic: { type: 'boolean' },
         seed: { type: 'string' },
+        trace: { type: 'string' },
       },
     });
   } catch (error) {
@@ -81,6 +84,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     replay: values.replay,
     deterministic: values.deterministic === true,
     seed: integer('seed', values.seed),
+    trace: values.trace,
   };
 }
 

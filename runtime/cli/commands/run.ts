@@ -21,12 +21,13 @@ import {
 } from '../../replay/index.js';
 import { printResult } from '../print-result.js';
 import { visibleText } from '../terminal-text.js';
+import { writeTrace } from './run-trace.js';
 import { languageFromFile, parseRunFlags } from '../run-options.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc run <file> [--language typescript|python] [--bindings <module>] [--mode mock|live]
-        [--record <cassette.json> | --replay <cassette.json>] [--deterministic] [--seed N]
+        [--record <cassette.json> | --replay <cassette.json>] [--deterministic] [--seed N] [--trace <trace.jsonl>]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off] [--json]`;
 
 // `ptc run`: one program, one fresh sandboxed process, one RunResult.
@@ -97,6 +98,7 @@ export const runCommand: CliCommand = {
           io.stderr(`ptc run: recorded ${recorded.calls.length} call(s) to ${flags.record}\n`);
         }
       }
+      if (flags.trace !== undefined) await writeTrace(flags.trace, { program, language, result, ...(module === undefined ? {} : { module }) }, io);
       printResult(result, { json: flags.json, program, write: io.stdout });
       return result.error === undefined && (result.replay?.diverged.length ?? 0) === 0 ? 0 : 1;
     } finally {

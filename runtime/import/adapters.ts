@@ -1,0 +1,130 @@
+import { PORTABLE_RESERVED_WORDS } from '../contract/identifiers.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { BindingTarget } from './tool-mapping.js';
+import type { ExtractedProgram } from './transcript-model.js';
+
+// The cell source for a program: the program text as the model wrote it, below a short, marked header when the
+// platform it ran on called tools differently from this playground (bare functions, text() output).
+export interface AdaptedSource {
+  source: string;
+  // lines the header adds above the model's first line
+  headerLines: number;
+  notes: string[];
+}
+
+export interface AdapterTool {
+  tool: string;
+  target: BindingTarget;
+  // property names of the tool's input schema, in order: positional arguments fill them
+  parameters: string[];
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const PYTHON_KEYWORDS = new Set([
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
+  'print',
+  'tools',
+]);
+
+export function adaptProgram(program: ExtractedProgram, code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
+  if (program.adapter === 'anthropic-python') return anthropicPython(code, tools, origin);
+  if (program.adapter === 'openai-javascript') return openAiJavaScript(code, tools, origin);
+  return { source: code, headerLines: 0, notes: [] };
+}
+
+// Claude's code execution exposes each tool as an async function called with positional or keyword arguments
+// (`await query_database("<sql>")`); the binding takes one JSON object, so a small wrapper builds it.
+function anthropicPython(code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
+  const notes: string[] = [];
+  const lines = [
+    "# ── ptc import: Claude's code execution calls each tool as a bare async function; these lines route them to the bindings ──",
+    'def __ptc_tool(call, names):',
+    '    def tool(*args, **kwargs):',
+    '        payload = dict(zip(names, args))',
+    '        payload.update(kwargs)',
+    '        return call(payload)',
+    '    return tool',
+  ];
+  for (const t of tools) {
+    if (!IDENTIFIER.test(t.tool) || PYTHON_KEYWORDS.has(t.tool)) continue;
+    lines.push(`${t.tool} = __ptc_tool(${t.target.global}[${pyString(t.target.name)}], ${pyList(t.parameters)})`);
+  }
+  lines.push(`# ── the program as Claude wrote it (${origin}) ──`);
+  // the container runs the script itself; here the program already runs inside an event loop
+  let body = code;
+  const rewritten = code.replace(/^([ \t]*)asyncio\.run\((.*)\)[ \t]*(#.*)?$/gm, (_, indent: string, inner: string) => `${indent}await ${inner}`);
+  if (rewritten !== code) {
+    body = rewritten;
+    notes.push('asyncio.run(…) became await …: the playground already runs the program inside an event loop');
+  }
+  return { source: `${lines.join('\n')}\n${body}`, headerLines: lines.length, notes };
+}
+
+// OpenAI's programmatic tool calling runs JavaScript whose output goes through text(...) and image(...); the tools are
+// reachable as `tools.<name>` and as bare functions here, whichever the program uses.
+function openAiJavaScript(code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
+  // computed keys: a quoted `__proto__` key in an object literal would set the prototype instead
+  const entries = tools.map((t) => `[${JSON.stringify(t.tool)}]: (args) => ${t.target.global}[${JSON.stringify(t.target.name)}](args ?? {})`);
+  const aliases = tools.filter(
+    (t) => IDENTIFIER.test(t.tool) && !PORTABLE_RESERVED_WORDS.has(t.tool) && t.tool !== 'tools' && t.tool !== 'text' && t.tool !== 'image',
+  );
+  const lines = [
+    '// ── ptc import: the program ran with text()/image() for output and the tools as functions; these lines provide them ──',
+    `const __ptc_tools = { ${entries.join(', ')} };`,
+    "const text = (value) => console.log(typeof value === 'string' ? value : JSON.stringify(value));",
+    "const image = () => console.log('[image output is not reproduced by ptc import]');",
+    `{ const tools = __ptc_tools;${aliases.map((t) => ` const ${t.tool} = __ptc_tools[${JSON.stringify(t.tool)}];`).join('')}`,
+    '{',
+    `// ── the program as the model wrote it (${origin}) ──`,
+  ];
+  return { source: `${lines.join('\n')}\n${code}\n}\n}`, headerLines: lines.length, notes: [] };
+}
+
+function pyString(text: string): string {
+  return JSON.stringify(text);
+}
+
+function pyList(items: readonly string[]): string {
+  return `[${items.map(pyString).join(', ')}]`;
+}
+
+// The parameter names a tool's input schema declares, in order.
+export function schemaParameters(schema: Record<string, JsonValue> | undefined): string[] {
+  const properties = schema?.properties;
+  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return [];
+  return Object.keys(properties);
+}

@@ -1,0 +1,120 @@
+import { canonicalJson } from '../json/lossless.js';
+import type { CallRecord, RunResult } from '../protocol/run-result.js';
+import { runCodeText } from './model-text.js';
+import type { ThenCall, ThenRecord } from './then-record.js';
+
+// How a run ("now") compares with what the transcript recorded ("then").
+export interface Comparison {
+  agrees: boolean;
+  // one line per difference, in program order: calls first, then output, then outcome
+  differences: string[];
+  // what could not be compared, and why
+  skipped?: string;
+}
+
+const MAX_DIFFERENCES = 20;
+const SHOWN = 120;
+
+export function compareWithTranscript(then: ThenRecord, now: RunResult): Comparison {
+  const differences = [...compareCalls(then.calls, now.calls), ...compareOutput(then, now)];
+  const shown =
+    differences.length > MAX_DIFFERENCES ? [...differences.slice(0, MAX_DIFFERENCES), `… ${differences.length - MAX_DIFFERENCES} more`] : differences;
+  return { agrees: differences.length === 0, differences: shown, ...(then.skipped === undefined ? {} : { skipped: then.skipped }) };
+}
+
+const label = (c: { global: string; name: string; args: unknown }): string => `${c.global}.${c.name}(${short(canonicalJson(c.args as never))})`;
+const keyOf = (c: { global: string; name: string; args: unknown }): string => `${c.global}\u0000${c.name}\u0000${canonicalJson(c.args as never)}`;
+
+// Calls match by name and arguments whatever their order (parallel calls finish in any order).
+function compareCalls(then: readonly ThenCall[], now: readonly CallRecord[]): string[] {
+  const out: string[] = [];
+  const unused = new Map<string, CallRecord[]>();
+  for (const call of [...now].sort((a, b) => a.id - b.id)) {
+    const key = keyOf(call);
+    const queue = unused.get(key);
+    if (queue === undefined) unused.set(key, [call]);
+    else queue.push(call);
+  }
+  then.forEach((recorded, i) => {
+    const match = unused.get(keyOf(recorded))?.shift();
+    if (match === undefined) {
+      out.push(`call ${i + 1} of the transcript, ${label(recorded)}, was not made`);
+      return;
+    }
+    if (recorded.pending === true) return;
+    if (recorded.ok !== match.ok) out.push(`${label(recorded)} ${recorded.ok ? 'succeeded' : 'failed'} then but ${match.ok ? 'succeeded' : 'failed'} now`);
+    else if (recorded.ok && canonicalJson(recorded.value ?? null) !== canonicalJson(match.value ?? null)) out.push(`${label(recorded)} answered differently`);
+    else if (!recorded.ok && recorded.message !== match.message) out.push(`${label(recorded)} failed with a different message`);
+  });
+  for (const left of unused.values()) for (const call of left) out.push(`${label(call)} was called now but not in the transcript`);
+  return out;
+}
+
+function compareOutput(then: ThenRecord, now: RunResult): string[] {
+  const out: string[] = [];
+  const failedThen = then.error !== undefined;
+  const failedNow = now.error !== undefined;
+  switch (then.compare) {
+    case 'stdout': {
+      if (then.skipped === undefined) {
+        const stderr = new Set(now.stderrLogs ?? []);
+        const printed = now.logs.filter((_, i) => !stderr.has(i)).join('\n');
+        const recorded = trimNewline(then.modelText ?? then.logs.join('\n'));
+        if (printed !== recorded) out.push(textDifference('stdout', recorded, printed));
+      }
+      if (failedThen !== failedNow)
+        out.push(failedThen ? 'the program failed then but succeeded now' : `the program succeeded then but failed now (${now.error?.kind})`);
+      else if (then.error?.kind === 'timeout' && now.error?.kind !== 'timeout')
+        out.push(`the program timed out then but failed differently now (${now.error?.kind})`);
+      break;
+    }
+    case 'text': {
+      const recorded = trimNewline(then.modelText ?? then.logs.join('\n'));
+      const printed = now.logs.join('\n');
+      if (printed !== recorded) out.push(textDifference('program output', recorded, printed));
+      if (failedNow) out.push(`the program failed now (${now.error?.kind}: ${short(now.error?.message ?? '')})`);
+      break;
+    }
+    case 'model-text': {
+      // a failure's message is runtime-specific (stack frames, paths): failed runs compare kind and captured output
+      if (then.error !== undefined && now.error !== undefined) {
+        if (then.error.kind !== now.error.kind) out.push(`the run failed as ${then.error.kind} then but as ${now.error.kind} now`);
+        if (then.logs.join('\n') !== now.logs.join('\n')) out.push(textDifference('captured output', then.logs.join('\n'), now.logs.join('\n')));
+        break;
+      }
+      const recorded = then.modelText ?? '';
+      const rendered = runCodeText(now);
+      if (rendered !== recorded) out.push(textDifference('run_code text', recorded, rendered));
+      break;
+    }
+    case 'result': {
+      if (then.logs.join('\n') !== now.logs.join('\n')) out.push(textDifference('printed output', then.logs.join('\n'), now.logs.join('\n')));
+      const a = then.value === undefined ? undefined : canonicalJson(then.value);
+      const b = now.value === undefined ? undefined : canonicalJson(now.value);
+      if (a !== b) out.push(`the return value differs: ${a === undefined ? 'none' : short(a)} then, ${b === undefined ? 'none' : short(b)} now`);
+      if (then.error?.kind !== now.error?.kind)
+        out.push(
+          `the outcome differs: ${then.error === undefined ? 'success' : then.error.kind} then, ${now.error === undefined ? 'success' : now.error.kind} now`,
+        );
+      break;
+    }
+  }
+  return out;
+}
+
+function trimNewline(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
+// Names the first differing line.
+function textDifference(what: string, then: string, now: string): string {
+  const a = then.split('\n');
+  const b = now.split('\n');
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return `${what} differs at line ${i + 1}: ${a[i] === undefined ? '(nothing)' : JSON.stringify(short(a[i] as string))} then, ${b[i] === undefined ? '(nothing)' : JSON.stringify(short(b[i] as string))} now`;
+}
+
+function short(text: string): string {
+  return text.length > SHOWN ? `${text.slice(0, SHOWN)}…` : text;
+}

@@ -1,0 +1,91 @@
+import { JsonNode } from './json-node.js';
+import type { JsonRecord } from './json-records.js';
+import type { SecretScrubber } from './secrets.js';
+
+// One API payload found in a transcript file: a request body, a response body, or a bare message/item list.
+export interface ApiDocument {
+  node: JsonNode;
+  role: 'request' | 'response' | 'bare';
+  // when the log says when the exchange happened
+  timestamp?: string;
+}
+
+const BODY_KEYS = ['body', 'json', 'data'] as const;
+const TIME_KEYS = ['timestamp', 'time', 'startedDateTime', 'created_at', 'date'] as const;
+
+// Flattens what a file holds into API payloads, in file order: request/response log entries (`{request, response}`,
+// HAR `log.entries`), arrays of them, or payloads themselves. Header values are read only to learn the secrets in them.
+export function apiDocuments(records: readonly JsonRecord[], secrets: SecretScrubber): ApiDocument[] {
+  const out: ApiDocument[] = [];
+  for (const record of records) {
+    const root = JsonNode.of(record);
+    const har = root.optObj('log');
+    if (har !== undefined && har.has('entries')) {
+      for (const entry of har.arr('entries')) unwrapEntry(entry, secrets, out);
+      continue;
+    }
+    if (root.isArray() && root.items().every((item) => isLogEntry(item))) {
+      for (const entry of root.items()) unwrapEntry(entry, secrets, out);
+      continue;
+    }
+    if (isLogEntry(root)) unwrapEntry(root, secrets, out);
+    else out.push({ node: root, role: 'bare' });
+  }
+  return out;
+}
+
+function isLogEntry(node: JsonNode): boolean {
+  if (!node.isObject()) return false;
+  const request = node.get('request');
+  const response = node.get('response');
+  return (request !== undefined && request.isObject()) || (response !== undefined && response.isObject());
+}
+
+function unwrapEntry(entry: JsonNode, secrets: SecretScrubber, out: ApiDocument[]): void {
+  const timestamp = TIME_KEYS.map((k) => entry.get(k)).find((n) => n !== undefined && (typeof n.value === 'string' || typeof n.value === 'number'));
+  const time = timestamp === undefined ? {} : { timestamp: String(timestamp.value) };
+  for (const role of ['request', 'response'] as const) {
+    const side = entry.optObj(role);
+    if (side === undefined) continue;
+    harvestHeaders(side, secrets);
+    const body = bodyOf(side);
+    if (body !== undefined) out.push({ node: body, role, ...time });
+  }
+}
+
+// The payload of one side of an exchange: an object, or JSON text (HAR keeps it in postData.text / content.text).
+function bodyOf(side: JsonNode): JsonNode | undefined {
+  for (const key of BODY_KEYS) {
+    const node = side.get(key);
+    if (node === undefined || node.value === null) continue;
+    if (typeof node.value === 'string') return node.value.trim() === '' ? undefined : side.embedded(key);
+    return node;
+  }
+  for (const [holder, key] of [
+    ['postData', 'text'],
+    ['content', 'text'],
+  ] as const) {
+    const inner = side.optObj(holder);
+    const text = inner?.optStr(key);
+    if (inner !== undefined && text !== undefined && text.trim() !== '') return inner.embedded(key);
+  }
+  return undefined;
+}
+
+// Headers as `{ name: value }` or HAR's `[{ name, value }]`: only secret-named values are kept, to be scrubbed.
+function harvestHeaders(side: JsonNode, secrets: SecretScrubber): void {
+  const headers = side.get('headers');
+  if (headers === undefined) return;
+  if (headers.isArray()) {
+    for (const h of headers.items()) {
+      const name = h.get('name')?.value;
+      const value = h.get('value')?.value;
+      if (typeof name === 'string' && typeof value === 'string' && secrets.isSecretKey(name)) secrets.collect(value);
+    }
+  } else if (headers.isObject()) {
+    for (const [name, value] of Object.entries(headers.value as Record<string, unknown>)) {
+      if (typeof value === 'string' && secrets.isSecretKey(name)) secrets.collect(value);
+      if (Array.isArray(value) && secrets.isSecretKey(name)) for (const v of value) if (typeof v === 'string') secrets.collect(v);
+    }
+  }
+}

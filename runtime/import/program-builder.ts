@@ -1,0 +1,76 @@
+import type { JsonValue } from '../protocol/json-value.js';
+import type { Language } from '../protocol/run-result.js';
+import type { JsonNode } from './json-node.js';
+import type { ExtractedProgram, ToolDefinition, TranscriptFormat } from './transcript-model.js';
+import { jsonValueOf } from './values.js';
+
+export interface NewProgram {
+  format: TranscriptFormat;
+  file: string;
+  line: number;
+  id?: string;
+  language: Language | undefined;
+  languageLabel: string;
+  code: string | undefined;
+}
+
+export function newProgram(p: NewProgram): ExtractedProgram {
+  return {
+    format: p.format,
+    file: p.file,
+    line: p.line,
+    ...(p.id === undefined ? {} : { id: p.id }),
+    language: p.language,
+    languageLabel: p.languageLabel,
+    code: p.code,
+    calls: [],
+    adapter: 'none',
+    notes: [],
+    unreproducible: [],
+  };
+}
+
+// Adds a tool definition once (the first definition of a name wins); a schema must be a JSON object.
+export function collectTool(
+  tools: Map<string, ToolDefinition>,
+  tool: { name: string; description?: string | undefined; input?: JsonNode | undefined; output?: JsonNode | undefined; global?: string },
+): void {
+  const key = `${tool.global ?? ''}\u0000${tool.name}`;
+  if (tools.has(key)) return;
+  const definition: ToolDefinition = { name: tool.name };
+  if (tool.global !== undefined) definition.global = tool.global;
+  if (tool.description !== undefined) definition.description = tool.description;
+  const input = schemaOf(tool.input);
+  const output = schemaOf(tool.output);
+  if (input !== undefined) definition.inputSchema = input;
+  if (output !== undefined) definition.outputSchema = output;
+  tools.set(key, definition);
+}
+
+function schemaOf(node: JsonNode | undefined): Record<string, JsonValue> | undefined {
+  if (node === undefined || node.value === null) return undefined;
+  if (!node.isObject()) throw node.fail('expected a JSON Schema object');
+  return jsonValueOf(node) as Record<string, JsonValue>;
+}
+
+// Calls never answered in the transcript replay as calls that never settle: the cell says so.
+export function noteUnanswered(program: ExtractedProgram): void {
+  const open = program.calls.filter((c) => c.outcome.kind === 'unanswered');
+  if (open.length === 0) return;
+  const names = open.slice(0, 3).map((c) => `${c.tool}${c.id === undefined ? '' : ` (${c.id})`}`);
+  program.unreproducible.push(
+    `${open.length} tool call(s) were never answered in the transcript (${names.join(', ')}${open.length > 3 ? ', …' : ''}); a replay waits on them until the cell's deadline`,
+  );
+}
+
+// An ISO timestamp from a log's time value: Unix seconds or milliseconds, or a date string; unparseable text is kept.
+export function isoTime(value: string | number): string {
+  if (typeof value === 'number') {
+    const ms = value < 1e12 ? value * 1000 : value;
+    const date = new Date(ms);
+    return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
+  }
+  if (/^\d+(\.\d+)?$/.test(value)) return isoTime(Number(value));
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}

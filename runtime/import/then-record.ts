@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { JsonValueSchema } from '../protocol/json-value.js';
+import { FailureKindSchema } from '../protocol/run-result.js';
+
+// `metadata.imported.then` of an imported cell: what the program did in the transcript. Notebook files are hostile
+// input too, so readers validate it with this schema before using it.
+export const ThenCallSchema = z.object({
+  global: z.string(),
+  name: z.string(),
+  args: JsonValueSchema,
+  ok: z.boolean(),
+  value: JsonValueSchema.optional(),
+  message: z.string().optional(),
+  pending: z.literal(true).optional(),
+});
+export type ThenCall = z.infer<typeof ThenCallSchema>;
+
+export const ThenRecordSchema = z.object({
+  compare: z.enum(['stdout', 'text', 'model-text', 'result']),
+  logs: z.array(z.string()),
+  stderrLogs: z.array(z.number().int().nonnegative()).optional(),
+  value: JsonValueSchema.optional(),
+  error: z.object({ kind: FailureKindSchema, message: z.string() }).optional(),
+  modelText: z.string().optional(),
+  skipped: z.string().optional(),
+  calls: z.array(ThenCallSchema),
+});
+export type ThenRecord = z.infer<typeof ThenRecordSchema>;
+
+export const ImportedMetaSchema = z.looseObject({
+  format: z.enum(['anthropic', 'openai', 'deepseek', 'ptc-trace']),
+  file: z.string(),
+  line: z.number().int().positive(),
+  programId: z.string().optional(),
+  model: z.string().optional(),
+  headerLines: z.number().int().nonnegative().optional(),
+  unreproducible: z.array(z.string()).optional(),
+  notes: z.array(z.string()).optional(),
+  then: ThenRecordSchema.optional(),
+});
+export type ImportedMeta = z.infer<typeof ImportedMetaSchema>;
+
+// A cell's import record, or undefined when the cell was not imported or its record is unreadable.
+export function importedMetaOf(cellMetadata: unknown): ImportedMeta | undefined {
+  if (cellMetadata === null || typeof cellMetadata !== 'object' || !Object.hasOwn(cellMetadata, 'imported')) return undefined;
+  const parsed = ImportedMetaSchema.safeParse((cellMetadata as Record<string, unknown>).imported);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -1,0 +1,92 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { BindingsModule } from '../bindings/module-format.js';
+import { encodeLossless } from '../json/lossless.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { Language, RunResult } from '../protocol/run-result.js';
+import { TRACE_VERSION } from './trace-format.js';
+
+export interface RunTraceInput {
+  program: string;
+  language: Language;
+  result: RunResult;
+  // the bindings module the run used, for tool descriptions and schemas
+  module?: BindingsModule;
+  producer?: string;
+  startedAt?: string;
+  id?: string;
+}
+
+const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+// The JSONL trace of one run (docs/import.md): header, declared bindings, the program, its calls and its result.
+export function runTraceLines(input: RunTraceInput): string[] {
+  const id = input.id ?? 'run-1';
+  const records: Record<string, unknown>[] = [
+    { type: 'ptc-trace', version: TRACE_VERSION, ...(input.producer === undefined ? {} : { producer: input.producer }) },
+  ];
+  const namespaces = bindingsOf(input);
+  if (namespaces.length > 0) records.push({ type: 'bindings', namespaces });
+  records.push({
+    type: 'program',
+    id,
+    language: input.language,
+    source: input.program,
+    ...(input.startedAt === undefined ? {} : { startedAt: input.startedAt }),
+  });
+  for (const call of [...input.result.calls].sort((a, b) => a.id - b.id)) {
+    const base = { type: 'call', program: id, id: call.id, global: call.global, name: call.name, args: call.args };
+    const timing = { startedAtMs: round(call.startedAtMs), durationMs: round(call.durationMs) };
+    if (call.ok) records.push({ ...base, ok: true, value: call.value ?? null, ...timing });
+    else if (call.message === undefined) records.push({ ...base, ok: false, pending: true, ...timing });
+    else records.push({ ...base, ok: false, message: call.message, ...timing });
+  }
+  const r = input.result;
+  records.push({
+    type: 'result',
+    program: id,
+    logs: r.logs,
+    ...(r.stderrLogs === undefined ? {} : { stderrLogs: r.stderrLogs }),
+    ...(r.value === undefined ? {} : { value: r.value }),
+    ...(r.error === undefined ? {} : { error: { kind: r.error.kind, message: r.error.message } }),
+    durationMs: round(r.durationMs),
+  });
+  return records.map((record) => {
+    const encoded = encodeLossless(record);
+    // every part is lossless JSON by the runtime's contract; a violation is a bug worth seeing
+    if (!encoded.ok) throw new Error(`trace record is not lossless JSON: ${encoded.reason}`);
+    return encoded.text;
+  });
+}
+
+// Writes the trace atomically (temp file + rename), so a harness never reads half a trace.
+export async function writeRunTrace(file: string, input: RunTraceInput): Promise<void> {
+  const text = `${runTraceLines(input).join('\n')}\n`;
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  await fs.writeFile(temp, text, 'utf8');
+  try {
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+function bindingsOf(input: RunTraceInput): Record<string, JsonValue>[] {
+  if (input.module !== undefined) {
+    return Object.entries(input.module.namespaces).map(([global, ns]) => ({
+      global,
+      ...(ns.errorClass === undefined ? {} : { errorClass: { name: ns.errorClass.name, memberNameProperty: ns.errorClass.memberNameProperty } }),
+      functions: Object.entries(ns.functions).map(([name, fn]) => ({
+        name,
+        ...(fn.description === undefined ? {} : { description: fn.description }),
+        ...(fn.input === undefined ? {} : { input: fn.input as JsonValue }),
+        ...(fn.output === undefined ? {} : { output: fn.output as JsonValue }),
+      })),
+    }));
+  }
+  // without a module (a replay from a cassette alone), the calls name what was declared
+  const byGlobal = new Map<string, Set<string>>();
+  for (const call of input.result.calls) byGlobal.set(call.global, (byGlobal.get(call.global) ?? new Set()).add(call.name));
+  return [...byGlobal].map(([global, names]) => ({ global, functions: [...names].map((name) => ({ name })) }));
+}

@@ -1,0 +1,47 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { ImportPlan } from './assemble.js';
+
+export type WriteOutcome = { ok: true; written: string[] } | { ok: false; message: string };
+
+// Writes an import all or nothing: existing files are never replaced without `force`, every file goes to a temp name
+// first, and the notebook is renamed into place last (a crash never leaves a notebook pointing at missing cassettes).
+export async function writeImportPlan(plan: ImportPlan, options: { force?: boolean } = {}): Promise<WriteOutcome> {
+  const targets = [...plan.files, { path: plan.notebookPath, text: plan.notebookText }];
+  const existing: string[] = [];
+  for (const target of targets) if (await exists(target.path)) existing.push(target.path);
+  if (existing.length > 0 && options.force !== true) {
+    const shown = existing.slice(0, 3).join(', ');
+    return {
+      ok: false,
+      message: `${shown}${existing.length > 3 ? ` and ${existing.length - 3} more` : ''} already exist${existing.length === 1 ? 's' : ''}; nothing was written (use --force to replace)`,
+    };
+  }
+  const temps: string[] = [];
+  const placed: string[] = [];
+  try {
+    for (const target of targets) {
+      await fs.mkdir(path.dirname(target.path), { recursive: true });
+      const temp = path.join(path.dirname(target.path), `.${path.basename(target.path)}.${process.pid}.import.tmp`);
+      temps.push(temp);
+      await fs.writeFile(temp, target.text, { encoding: 'utf8', flag: 'wx' });
+    }
+    for (const [i, target] of targets.entries()) {
+      await fs.rename(temps[i] as string, target.path);
+      if (!existing.includes(target.path)) placed.push(target.path);
+    }
+    return { ok: true, written: targets.map((t) => t.path) };
+  } catch (error) {
+    await Promise.all([...temps, ...placed].map((file) => fs.rm(file, { force: true })));
+    return { ok: false, message: `cannot write the import: ${(error as NodeJS.ErrnoException).code ?? ''} ${(error as Error).message}; nothing was kept` };
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.lstat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
