@@ -1,10 +1,8 @@
-import os from 'node:os';
-import type { CodeRunSpec } from '../api.js';
 import { RunSession } from '../engine/run-session.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { PYTHON_EXEC_FILTER_MECHANISM, PYTHON_FALLBACK_MECHANISM, unconfinedReport, type Confinement, type ProvenLayers } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/probe.js';
-import { judgeProbe, plantSecret, probeProgram } from '../sandbox/proof.js';
+import { judgeProbe, plantSecret, probeSpec } from '../sandbox/proof.js';
 import { PythonChildProcess } from './python-child-process.js';
 import type { PythonExecutable } from './python-executable.js';
 import { pythonLaunch } from './python-backend.js';
@@ -12,21 +10,7 @@ import { superviseChild } from './supervise.js';
 
 // Runs the sandbox probe program under a confinement, through the same launch and run path as a real program.
 async function runProbe(python: PythonExecutable, host: SandboxHost, confinement: Confinement, secret: string): Promise<JsonValue | undefined> {
-  const spec: CodeRunSpec = {
-    resolved: true,
-    language: 'python',
-    program: probeProgram('python', secret),
-    bindings: [],
-    timeoutMs: 30_000,
-    maxOutputBytes: 1 << 20,
-    memoryMb: 512,
-    tmpMb: 16,
-    cwd: os.tmpdir(),
-    sandbox: 'best-effort',
-    signal: undefined,
-    onLog: undefined,
-    maxPendingCalls: 1,
-  };
+  const spec = probeSpec('python', secret);
   let child: PythonChildProcess | undefined;
   try {
     child = new PythonChildProcess(pythonLaunch({ python, host, spec, confinement }));

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { CodeRunSpec } from '../api.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SandboxHost } from './probe.js';
 import { SANDBOX_UID } from './probe.js';
@@ -72,6 +73,25 @@ attempt('raise-priority', () => os.setPriority(0, -1));
 const ns: Record<string, string> = {};
 for (const name of ${JSON.stringify(NAMESPACES)}) { try { ns[name] = fs.readlinkSync('/proc/self/ns/' + name); } catch { ns[name] = ''; } }
 return { ns, status: fs.readFileSync('/proc/self/status', 'utf8'), mountinfo: fs.readFileSync('/proc/self/mountinfo', 'utf8'), refused };`;
+}
+
+// The spec a probe runs under: one program, generous limits, a small tmpfs, nothing to call.
+export function probeSpec(language: 'typescript' | 'python', secret: string): CodeRunSpec {
+  return {
+    resolved: true,
+    language,
+    program: probeProgram(language, secret),
+    bindings: [],
+    timeoutMs: 30_000,
+    maxOutputBytes: 1 << 20,
+    memoryMb: 512,
+    tmpMb: 16,
+    cwd: os.tmpdir(),
+    sandbox: 'best-effort',
+    signal: undefined,
+    onLog: undefined,
+    maxPendingCalls: 1,
+  };
 }
 
 // A file the probe must not be able to read: planted in the host's temp dir, which the sandbox does not mount.

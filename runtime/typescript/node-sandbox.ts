@@ -1,10 +1,8 @@
-import os from 'node:os';
-import type { CodeRunSpec } from '../api.js';
 import { RunSession } from '../engine/run-session.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { NODE_PERMISSION_MECHANISM, unconfinedReport, type ProvenLayers } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/probe.js';
-import { judgeProbe, plantSecret, probeProgram } from '../sandbox/proof.js';
+import { judgeProbe, plantSecret, probeSpec } from '../sandbox/proof.js';
 import { nodeLaunch, superviseNodeChild } from './node-backend.js';
 import { NodeChildProcess } from './node-child-process.js';
 import type { NodeExecutable } from './node-executable.js';
@@ -12,21 +10,7 @@ import { stripProgram } from './strip.js';
 
 // Runs the sandbox probe under bubblewrap WITHOUT the permission model, so a refusal proves the OS layer alone.
 async function runProbe(node: NodeExecutable, bootstrapPath: string, host: SandboxHost, secret: string): Promise<JsonValue | undefined> {
-  const spec: CodeRunSpec = {
-    resolved: true,
-    language: 'typescript',
-    program: probeProgram('typescript', secret),
-    bindings: [],
-    timeoutMs: 30_000,
-    maxOutputBytes: 1 << 20,
-    memoryMb: 512,
-    tmpMb: 16,
-    cwd: os.tmpdir(),
-    sandbox: 'best-effort',
-    signal: undefined,
-    onLog: undefined,
-    maxPendingCalls: 1,
-  };
+  const spec = probeSpec('typescript', secret);
   const stripped = await stripProgram(spec.program);
   if (!stripped.ok) return undefined;
   let child: NodeChildProcess | undefined;
