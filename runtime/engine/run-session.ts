@@ -2,7 +2,7 @@ import type { CodeRunSpec } from '../api.js';
 import { CallDispatcher, type DispatcherOptions } from '../bindings/dispatcher.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
-import { jsonStringCost, OutputLedger, outputLimitMessage } from '../output/ledger.js';
+import { jsonStringCost, maxLogEntries, OutputLedger } from '../output/ledger.js';
 
 export type Outcome = { kind: 'completed'; value?: JsonValue; valueBytes: number } | { kind: 'failed'; failure: RunFailure };
 
@@ -20,7 +20,7 @@ export class RunSession {
     readonly spec: CodeRunSpec,
     readonly sandbox: SandboxReport,
   ) {
-    this.ledger = new OutputLedger(spec.maxOutputBytes);
+    this.ledger = new OutputLedger(spec.maxOutputBytes, { maxEntries: maxLogEntries(spec.maxOutputBytes) });
   }
 
   get outcome(): Outcome | undefined {
@@ -41,9 +41,9 @@ export class RunSession {
   // Output still draining from pipes after the outcome is known is kept until the result is built.
   log(stream: 'stdout' | 'stderr', text: string): boolean {
     if (this.#closed) return false;
-    const before = this.ledger.entries.length;
+    const before = this.ledger.length;
     const fitted = this.ledger.addLog(text, stream);
-    const added = this.ledger.entries[before];
+    const added = this.ledger.entryAt(before);
     if (added !== undefined && this.spec.onLog !== undefined) {
       try {
         this.spec.onLog({ text: added.text, stream });
@@ -51,7 +51,7 @@ export class RunSession {
         // a failing observer must not change the run
       }
     }
-    if (!fitted) this.fail({ kind: 'output-limit', message: outputLimitMessage(this.ledger.maxBytes) });
+    if (!fitted) this.fail({ kind: 'output-limit', message: this.ledger.limitMessage() });
     return fitted;
   }
 
@@ -70,7 +70,7 @@ export class RunSession {
   result(): RunResult {
     this.#closed = true;
     let outcome = this.#outcome ?? { kind: 'failed', failure: { kind: 'worker-exit', message: 'run ended without an outcome' } };
-    const limit = outputLimitMessage(this.ledger.maxBytes);
+    const limit = this.ledger.limitMessage();
     if (this.ledger.overflowed && outcome.kind === 'completed') {
       outcome = { kind: 'failed', failure: { kind: 'output-limit', message: limit } };
     }
@@ -82,11 +82,9 @@ export class RunSession {
       this.ledger.makeRoom(cost);
       outcome = { kind: 'failed', failure: { kind: 'output-limit', message: this.ledger.fits(cost) ? limit : '' } };
     }
-    const logs = this.ledger.entries.map((e) => e.text);
-    const stderrLogs: number[] = [];
-    this.ledger.entries.forEach((e, i) => {
-      if (e.stream === 'stderr') stderrLogs.push(i);
-    });
+    // the ledger's own lists: no copy of the logs (the ledger is closed from here on)
+    const logs = this.ledger.texts as string[];
+    const stderrLogs = this.ledger.stderrIndices as number[];
     const result: RunResult = {
       language: this.spec.language,
       logs,

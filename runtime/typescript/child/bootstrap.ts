@@ -57,7 +57,7 @@ function remainingBudget(): number {
 
 function emitLog(stream: 'stdout' | 'stderr', text: string): void {
   if (settled || ledger === undefined) return;
-  const before = ledger.entries.length;
+  const before = ledger.length;
   const fitted = ledger.addLog(text, stream);
   const added = ledger.entryAt(before);
   if (added !== undefined) sendFrame(`{"type":"log","stream":"${stream}","text":${stringify(added.text)}}`);
