@@ -67,6 +67,7 @@ export const WebviewRunResultSchema = z.object({
     z.object({
       matched: count(),
       diverged: z.array(z.object({ global: z.string(), name: z.string(), args: FastJsonValueSchema })),
+      divergedTotal: z.optional(count()),
       unused: count(),
     }),
   ),
