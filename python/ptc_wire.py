@@ -23,7 +23,7 @@ HOST_FRAMES = {
 }
 CHILD_FRAMES = {
     "boot-ack": ("type", "filesystem", "childProcess", "error"),
-    "log": ("type", "stream", "text"),
+    "log": ("type", "stream", "text", "open"),
     "call": ("type", "id", "global", "name", "args"),
     "done": ("type", "value", "error"),
 }

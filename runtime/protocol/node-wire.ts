@@ -31,7 +31,8 @@ const LocationWire = z.object({ line: z.number().int().positive(), column: z.num
 // The child may only report failures it can observe itself; timeouts, aborts and deaths are host observations.
 export const ChildFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }).strict(),
-  z.object({ type: z.literal('log'), stream: z.enum(['stdout', 'stderr']), text: z.string() }).strict(),
+  // `open`: an unterminated line the program flushed; the stream's next log text continues the same entry
+  z.object({ type: z.literal('log'), stream: z.enum(['stdout', 'stderr']), text: z.string(), open: z.literal(true).optional() }).strict(),
   z.object({ type: z.literal('call'), id: z.number().int().positive(), global: z.string(), name: z.string(), args: z.unknown() }).strict(),
   z
     .object({

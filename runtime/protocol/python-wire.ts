@@ -70,7 +70,8 @@ export const PythonDoneSchema = z
 
 export const PythonChildFrameSchema = z.discriminatedUnion('type', [
   PythonBootAckSchema,
-  z.object({ type: z.literal('log'), stream: z.enum(['stdout', 'stderr']), text: z.string() }).strict(),
+  // `open`: an unterminated line the program flushed; the stream's next log text continues the same entry
+  z.object({ type: z.literal('log'), stream: z.enum(['stdout', 'stderr']), text: z.string(), open: z.literal(true).optional() }).strict(),
   z.object({ type: z.literal('call'), id: z.number().int().positive(), global: z.string(), name: z.string(), args: z.unknown() }).strict(),
   PythonDoneSchema,
 ]);
