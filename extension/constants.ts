@@ -18,6 +18,7 @@ export const COMMANDS = {
   reloadBindings: 'ptcPlayground.reloadBindings',
   reviewRuntimePaths: 'ptcPlayground.reviewRuntimePaths',
   showLog: 'ptcPlayground.showLog',
+  importTranscript: 'ptcPlayground.importTranscript',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 

@@ -8,6 +8,7 @@ import type { Logger } from '../log/logger.js';
 import type { SdkDocuments } from '../sdk/sdk-documents.js';
 import { type CommandOutcome, copyResultJson, noCell, recordCell, replayCell, reportOutcome } from './cell-commands.js';
 import { setCellMode, switchMode } from './mode-commands.js';
+import { importTranscript } from './import-transcript.js';
 import { newNotebook } from './new-notebook.js';
 import { targetCell, targetNotebook } from './target-cell.js';
 
@@ -67,6 +68,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       log.show();
       return true;
     },
+    [COMMANDS.importTranscript]: (arg, selection) => importTranscript(log, arg, selection),
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }
