@@ -152,6 +152,13 @@ class Bridge:
             else:
                 self._queued.append(frame)
 
+    def fail_pending(self, message):
+        """The bindings host is gone: every call still waiting fails with the runtime's message."""
+        with self._lock:
+            waiting = sorted(self._pending)
+        for call_id in waiting:
+            self.on_reply({"id": call_id, "ok": False, "message": message})
+
     def on_reply(self, frame):
         call_id = frame.get("id")
         if _type(call_id) is not int:

@@ -222,7 +222,7 @@ def main():
     int = _builtins.int
     exit_now = _exit
 
-    from ptc_wire import Channel
+    from ptc_wire import CallRouter, Channel
 
     channel = Channel()
     boot, ack = _boot(channel)
@@ -331,12 +331,18 @@ def main():
 
         ptc_determinism.freeze(deterministic["epochMs"], deterministic["seed"])
 
-    bridge = Bridge(channel, run["namespaces"], run["maxPendingCalls"])
+    calls = CallRouter(channel, run.get("bindingsFd"))
+    bridge = Bridge(calls, run["namespaces"], run["maxPendingCalls"])
     on_reply = bridge.on_reply
 
     def on_frame(frame):
-        if frame.get("type") == "reply":
+        kind = frame.get("type")
+        if kind == "reply":
             on_reply(frame)
+        elif kind == "bindings-lost":
+            calls.lose()
+            message = frame.get("message")
+            bridge.fail_pending(message if type(message) is str else "the bindings host is gone")
 
     source = run["program"]
     sys.stdout = out
@@ -419,7 +425,7 @@ def main():
         module = sys.modules.pop(name, None)
         if module is not None:
             runner_modules.append(module)
-    restore_runner.append(_seal(runner_modules, [channel, bridge, ledger, out.buffer, err.buffer]))
+    restore_runner.append(_seal(runner_modules, [channel, calls, *calls.channels(), bridge, ledger, out.buffer, err.buffer]))
     sys.modules["__main__"] = program_module
     _PROGRAM_STARTED.append(True)
 
@@ -432,10 +438,10 @@ def main():
 
             loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
-            channel.pump(loop, on_frame)
+            calls.pump(loop, on_frame)
             value = loop.run_until_complete(loop.create_task(coroutine))
         else:
-            value = _drive(coroutine, Waiter, channel.read_blocking, on_frame, cap_text)
+            value = _drive(coroutine, Waiter, calls.read_blocking, on_frame, cap_text)
     except SystemExit as exit_request:
         restore()
         settle_streams()

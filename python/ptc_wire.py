@@ -17,9 +17,10 @@ HOST_FRAMES = {
     "boot": ("type", "filters", "tmpdir", "sitePackages", "preload"),
     "run": (
         "type", "program", "namespaces", "maxOutputBytes", "maxPendingCalls", "cpuSeconds",
-        "addressSpaceBytes", "cwd", "deterministic",
+        "addressSpaceBytes", "cwd", "deterministic", "bindingsFd",
     ),
     "reply": ("type", "id", "ok", "value", "message"),
+    "bindings-lost": ("type", "message"),
 }
 CHILD_FRAMES = {
     "boot-ack": ("type", "confined", "error"),
@@ -120,8 +121,9 @@ class Channel:
         finally:
             self._exit(0)
 
-    def read_blocking(self):
-        """Next well-formed frame; exits quietly when the host went away."""
+    def read_blocking(self, at_end=None):
+        """Next well-formed frame; at the end of the stream returns `at_end`, or exits quietly when none is given
+        (the host went away)."""
         while True:
             while self._ready:
                 frame = self._take()
@@ -129,10 +131,12 @@ class Channel:
                     return frame
             data = self._read(self.fd, 1 << 20)
             if not data:
+                if at_end is not None:
+                    return at_end
                 self._exit(70)
             self._feed(data)
 
-    def pump(self, loop, on_frame):
+    def pump(self, loop, on_frame, on_end=None):
         """Delivers every later frame to on_frame from the event loop (no helper thread: threads cost address space)."""
         read = self._read
         fd = self.fd
@@ -143,6 +147,10 @@ class Channel:
             except BlockingIOError:
                 return
             if not data:
+                if on_end is not None:
+                    loop.remove_reader(fd)
+                    on_end()
+                    return
                 # the host is gone: nobody can observe this run any more
                 self._exit(70)
             self._feed(data)
@@ -157,3 +165,49 @@ class Channel:
             frame = self._take()
             if frame is not None:
                 on_frame(frame)
+
+
+class CallRouter:
+    """Where calls go: straight to the run's bindings host when the run names its connection, else (and once that
+    host is gone) the control channel, where the runtime answers them."""
+
+    def __init__(self, control, bindings_fd):
+        self._control = control
+        self._calls = None
+        self._reading = None
+        if type(bindings_fd) is int:
+            os.set_blocking(bindings_fd, True)
+            self._calls = self._reading = Channel(bindings_fd)
+
+    def send(self, text):
+        calls = self._calls
+        if calls is not None:
+            try:
+                calls.send(text)
+                return
+            except OSError:
+                # the host's end closed: the runtime takes over
+                self._calls = None
+        self._control.send(text)
+
+    def lose(self):
+        self._calls = None
+
+    def channels(self):
+        """The bindings host connection, if any (sealed with the runner's other instances)."""
+        return [] if self._reading is None else [self._reading]
+
+    def read_blocking(self):
+        """Next frame for the program's calls: the host's replies until its connection ends, then the control channel."""
+        reading = self._reading
+        if reading is not None:
+            frame = reading.read_blocking(at_end=False)
+            if frame is not False:
+                return frame
+            self._reading = None
+        return self._control.read_blocking()
+
+    def pump(self, loop, on_frame):
+        self._control.pump(loop, on_frame)
+        if self._reading is not None:
+            self._reading.pump(loop, on_frame, on_end=lambda: None)

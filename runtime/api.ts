@@ -1,3 +1,4 @@
+import type { HostedBindings } from './engine/hosted.js';
 import type { JsonValue } from './protocol/json-value.js';
 import type { Language, RunResult } from './protocol/run-result.js';
 
@@ -54,6 +55,8 @@ export interface CodeRunRequest {
   onLog?: (entry: LogEntry) => void;
   maxPendingCalls?: number;
   deterministic?: DeterministicSettings;
+  // a bindings host lease (from a session): the program's calls go straight to that host
+  hosted?: HostedBindings;
 }
 
 // A validated request with every default applied; produced only by `resolve`, frozen, and accepted by `run`/`warm`
@@ -73,6 +76,7 @@ export interface CodeRunSpec {
   readonly onLog: ((entry: LogEntry) => void) | undefined;
   readonly maxPendingCalls: number;
   readonly deterministic?: DeterministicSettings;
+  readonly hosted?: HostedBindings;
 }
 
 export interface RuntimeOptions {

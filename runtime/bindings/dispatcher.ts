@@ -14,6 +14,8 @@ export interface DispatcherOptions {
   startedAt: number;
   // ids must be exactly the next integer from `firstId`: a gap or repeat is forged traffic
   firstId: number;
+  // 'increasing': gaps allowed (a bindings host served the ids in between), repeats and going back are not
+  sequence?: 'exact' | 'increasing';
   sendReply(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }): void;
 }
 
@@ -49,7 +51,8 @@ export class CallDispatcher {
   // Validates and starts one call; a verdict of not ok is a protocol violation that ends the run.
   dispatch(id: number, global: string, name: string, args: JsonValue): DispatchVerdict {
     if (this.#settled) return { ok: true };
-    if (id !== this.#expected) return { ok: false, message: `call id ${id} out of sequence (expected ${this.#expected})` };
+    const inSequence = this.options.sequence === 'increasing' ? id >= this.#expected : id === this.#expected;
+    if (!inSequence) return { ok: false, message: `call id ${id} out of sequence (expected ${this.#expected})` };
     const ns = this.#byGlobal.get(global);
     if (ns === undefined || !own(ns.functions, name)) {
       // both names come from the child: quoted in part only
@@ -58,7 +61,7 @@ export class CallDispatcher {
     if (this.#inFlight >= this.options.maxPendingCalls) {
       return { ok: false, message: `more than ${this.options.maxPendingCalls} binding calls in flight` };
     }
-    this.#expected++;
+    this.#expected = id + 1;
     this.#inFlight++;
     const record: CallRecord = { id, global, name, args, ok: false, startedAtMs: performance.now() - this.options.startedAt, durationMs: 0 };
     this.log.add(record);

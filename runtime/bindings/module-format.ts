@@ -53,6 +53,8 @@ export interface NamespaceDeclaration {
   mcp?: McpServerConfig;
   // the MCP server could not be started (optional load for a replay): `functions` holds only the module's overrides
   toolsUnlisted?: true;
+  // why the tool list is missing (the server's start-up failure)
+  problem?: string;
 }
 
 // A loaded, validated bindings module: namespace global → declaration. Owns MCP servers until disposed.

@@ -83,7 +83,7 @@ async function resolveNamespace(
     (options.onWarning ?? defaultWarning)(
       `${global}: ${(error as Error).message}\n(continuing without the server's tool list: its functions are the ones the cassette recorded)`,
     );
-    return { ...base, functions: raw.overrides, mcp: raw.mcp, toolsUnlisted: true };
+    return { ...base, functions: raw.overrides, mcp: raw.mcp, toolsUnlisted: true, problem: `${global}: ${(error as Error).message}` };
   }
   const functions: Record<string, FunctionDeclaration> = Object.create(null);
   for (const tool of tools) {

@@ -102,9 +102,13 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
   const onLog = request.onLog;
   if (onLog !== undefined && typeof onLog !== 'function') throw misuse('onLog', `expected a function, got ${describeValue(onLog)}`);
   const deterministic = resolveDeterministic(request.deterministic);
+  const hosted = request.hosted;
+  if (hosted !== undefined && (hosted === null || typeof hosted !== 'object' || typeof hosted.begin !== 'function'))
+    throw misuse('hosted', `expected a bindings host lease, got ${describeValue(hosted)}`);
   // frozen: a field changed after validation (timeoutMs: Infinity…) would otherwise reach the backends unchecked
   const spec: CodeRunSpec = Object.freeze({
     ...(deterministic === undefined ? {} : { deterministic: Object.freeze(deterministic) }),
+    ...(hosted === undefined ? {} : { hosted }),
     resolved: true,
     language: language.data,
     program: request.program,

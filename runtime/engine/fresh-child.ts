@@ -23,6 +23,8 @@ export interface FreshChildRun<C extends Spare> {
 export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): Promise<RunResult> {
   const { spec, spares } = run;
   const session = new RunSession(spec, run.report);
+  // a cold start (and the spare after it) inherit a ready connection to the run's bindings host
+  await spec.hosted?.prepare();
   let child = await spares?.take(run.key, spec.signal);
   if (spec.signal?.aborted) {
     // aborted just after a spare was handed over: it never ran anything, but it serves nobody now

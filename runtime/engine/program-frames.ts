@@ -4,6 +4,7 @@ import { decodeLossless } from '../json/lossless.js';
 import { capText, MAX_EXCEPTION_CHARS } from '../output/diagnostic.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SourceLocation } from '../protocol/run-result.js';
+import type { HostedBindings } from './hosted.js';
 import type { RunSession } from './run-session.js';
 import { shortcutStringFrame } from './string-frames.js';
 
@@ -57,13 +58,20 @@ export interface RunConnection {
   dispatcher: CallDispatcher;
   // sends to the child until the run has settled
   send(text: string): void;
+  // the program's calls go straight to a bindings host on the child's own connection (its boot says where)
+  routed: boolean;
 }
 
 // Connects a child to its run, identically for both backends: every frame is decoded as hostile, checked against the
 // backend's wire schema and applied; a second handshake frame is forged traffic.
 export function connectRun(options: {
   session: RunSession;
-  child: { attach(handlers: { onFrame(text: string): void; onProtocolError(message: string): void }): void; send(text: string): void };
+  child: {
+    attach(handlers: { onFrame(text: string): void; onProtocolError(message: string): void }): void;
+    send(text: string): void;
+    // the token of the bindings host connection the child inherited, if any
+    readonly bindingsToken?: string | undefined;
+  };
   parse: (value: unknown) => FrameParse;
   valueless: 'absent' | 'null';
 }): RunConnection {
@@ -71,7 +79,16 @@ export function connectRun(options: {
   const send = (text: string): void => {
     if (session.outcome === undefined) child.send(text);
   };
-  const dispatcher = session.createDispatcher({ firstId: 1, sendReply: (id, reply) => send(replyText(id, reply)) });
+  const hosted = session.spec.hosted;
+  const token = child.bindingsToken;
+  const routed = hosted !== undefined && hosted.routeCalls && token !== undefined;
+  // with a bindings host the runtime sees only the calls sent after the host was lost: ids then skip the host's
+  const dispatcher = session.createDispatcher({
+    firstId: 1,
+    sequence: routed ? 'increasing' : 'exact',
+    sendReply: (id, reply) => send(replyText(id, reply)),
+  });
+  if (routed) routeToHost(session, hosted, token, dispatcher, send);
   const protocol = (message: string): void => session.fail({ kind: 'protocol', message });
   const onFrame = (text: string): void => {
     if (session.outcome !== undefined) return;
@@ -89,5 +106,21 @@ export function connectRun(options: {
     applyProgramFrame(session, dispatcher, frame, options.valueless);
   };
   child.attach({ onFrame, onProtocolError: protocol });
-  return { dispatcher, send };
+  return { dispatcher, send, routed };
+}
+
+// Opens the run on its bindings host when the child holds a connection to it; the host's call reports become the
+// run's call records, and the result waits (bounded) for its last answers once the run settled.
+function routeToHost(session: RunSession, hosted: HostedBindings, token: string, dispatcher: CallDispatcher, send: (text: string) => void): void {
+  const link = hosted.begin({
+    token,
+    codec: session.spec.language === 'python' ? 'lines' : 'frames',
+    maxPendingCalls: session.spec.maxPendingCalls,
+    startedAt: session.startedAt,
+    // one bounded call log for the run: the host's calls and any the runtime answers after losing it
+    log: dispatcher.log,
+    sendToChild: send,
+    fail: (failure) => session.fail(failure),
+  });
+  session.finishing.push(session.settled.then(() => link.close()));
 }

@@ -11,6 +11,8 @@ export class RunSession {
   readonly ledger: OutputLedger;
   readonly startedAt = performance.now();
   dispatcher: CallDispatcher | undefined;
+  // work the result waits for once the run settled (a bindings host's last call reports), each bounded
+  readonly finishing: Promise<void>[] = [];
   #outcome: Outcome | undefined;
   #closed = false;
   #settledResolve: () => void = () => undefined;

@@ -62,6 +62,7 @@ export async function superviseLifecycle(options: LifecycleOptions): Promise<Run
   flushStderr();
   if (session.outcome === undefined) session.fail(options.exitFailure(exit));
   await dispatcher.drain(50);
+  await Promise.all(session.finishing);
   return session.result();
 }
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import type { Socket } from 'node:net';
 import os from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 
@@ -11,6 +12,8 @@ export interface LaunchOptions {
   extraPipes: number;
   // bytes for descriptors after the pipes (fd 3 + extraPipes, …), written once and closed (a seccomp program)
   feeds?: Buffer[];
+  // existing sockets the child inherits after the pipes and feeds (a bindings host connection)
+  inherit?: Socket[];
   // argv starts a PID namespace whose init takes every descendant with it: no /proc scan needed at kill time
   ownPidNamespace?: boolean;
   // argv already makes the child die with this process (bubblewrap's --die-with-parent): no setpriv prefix
@@ -56,9 +59,10 @@ function parentDeathPrefix(): string[] {
 export function launchChild(options: LaunchOptions): LaunchedChild {
   const [command, ...args] = [...(options.diesWithParent === true ? [] : parentDeathPrefix()), ...options.argv];
   if (command === undefined) throw new TypeError('launchChild: empty argv');
-  const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe'];
+  const stdio: ('ignore' | 'pipe' | Socket)[] = ['ignore', 'pipe', 'pipe'];
   const feeds = options.feeds ?? [];
   for (let i = 0; i < options.extraPipes + feeds.length; i++) stdio.push('pipe');
+  stdio.push(...(options.inherit ?? []));
   let spawnErrorResolve: (error: Error) => void = () => undefined;
   const spawnError = new Promise<Error>((resolve) => (spawnErrorResolve = resolve));
   const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: options.env, stdio, detached: true, windowsHide: true });

@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { CallFrameSchema, DoneFrameSchema, LogFrameSchema } from './program-wire.js';
 
 // Control protocol between the host and the Node child (descriptors in node-fds.ts), one JSON object a frame.
+// The program's frames (log, call, done, reply, bindings-lost) are shared with Python: program-wire.ts.
 export { NODE_CHILD_READ_FD, NODE_CHILD_WRITE_FD } from './node-fds.js';
+export { ReplyFrameSchema, type ReplyFrame } from './program-wire.js';
 
 const ErrorClassWire = z.object({ name: z.string(), memberNameProperty: z.string() }).strict();
 
@@ -17,34 +20,16 @@ export const BootFrameSchema = z
     confined: z.boolean(),
     // fixed clock and seeded random values (deterministic replays)
     deterministic: z.object({ epochMs: z.number().int().nonnegative(), seed: z.number().int().nonnegative() }).strict().optional(),
+    // calls go straight to the run's bindings host on this descriptor (absent: on the control channel)
+    bindingsFd: z.number().int().positive().optional(),
   })
   .strict();
 export type BootFrame = z.infer<typeof BootFrameSchema>;
 
-export type ReplyFrame = { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; message: string };
-
-export const ReplyFrameSchema = z.discriminatedUnion('ok', [
-  z.object({ type: z.literal('reply'), id: z.number().int().positive(), ok: z.literal(true), value: z.unknown() }).strict(),
-  z.object({ type: z.literal('reply'), id: z.number().int().positive(), ok: z.literal(false), message: z.string() }).strict(),
-]);
-
-const LocationWire = z.object({ line: z.number().int().positive(), column: z.number().int().positive().optional() }).strict();
-
-// The child may only report failures it can observe itself; timeouts, aborts and deaths are host observations.
 export const ChildFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }).strict(),
-  z.object({ type: z.literal('log'), stream: z.enum(['stdout', 'stderr']), text: z.string() }).strict(),
-  z.object({ type: z.literal('call'), id: z.number().int().positive(), global: z.string(), name: z.string(), args: z.unknown() }).strict(),
-  z
-    .object({
-      type: z.literal('done'),
-      value: z.unknown().optional(),
-      error: z
-        .object({ kind: z.enum(['exception', 'invalid-output', 'output-limit']), message: z.string(), location: LocationWire.optional() })
-        .strict()
-        .optional(),
-    })
-    .strict()
-    .refine((f) => !(f.error !== undefined && 'value' in f), { message: 'done carries both a value and an error' }),
+  LogFrameSchema,
+  CallFrameSchema,
+  DoneFrameSchema,
 ]);
 export type ChildFrame = z.infer<typeof ChildFrameSchema>;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { BindingsLostFrameSchema, CallFrameSchema, DoneFrameSchema, LogFrameSchema, programWireFields, ReplyFrameSchema } from './program-wire.js';
 
 // Control protocol between the host and the CPython runner (python/ptc_wire.py): newline-delimited JSON on fd 3,
-// both directions. Handshake boot → boot-ack → run, then call/reply and log, and one final done.
-// A mirror test pins these message types and field names against the Python side.
+// both directions. Handshake boot → boot-ack → run, then the program's frames (program-wire.ts, shared with Node)
+// and one final done. A mirror test pins these message types and field names against the Python side.
 export const PYTHON_CONTROL_FD = 3;
 
 const ErrorClassWire = z.object({ name: z.string(), memberNameProperty: z.string() }).strict();
@@ -36,55 +37,27 @@ export const PythonRunFrameSchema = z
     addressSpaceBytes: z.number().int().positive(),
     cwd: z.string(),
     deterministic: z.object({ epochMs: z.number().int().nonnegative(), seed: z.number().int().nonnegative() }).strict().optional(),
+    // calls go straight to the run's bindings host on this descriptor (absent: on the control channel)
+    bindingsFd: z.number().int().positive().optional(),
   })
   .strict();
 export type PythonRunFrame = z.infer<typeof PythonRunFrameSchema>;
 
-export const PythonReplyFrameSchema = z.discriminatedUnion('ok', [
-  z.object({ type: z.literal('reply'), id: z.number().int().positive(), ok: z.literal(true), value: z.unknown() }).strict(),
-  z.object({ type: z.literal('reply'), id: z.number().int().positive(), ok: z.literal(false), message: z.string() }).strict(),
-]);
-
-const LocationWire = z.object({ line: z.number().int().positive(), column: z.number().int().positive().optional() }).strict();
-
-const DoneErrorWire = z
-  .object({ kind: z.enum(['exception', 'invalid-output', 'output-limit']), message: z.string(), location: LocationWire.optional() })
-  .strict();
-
 export const PythonBootAckSchema = z.object({ type: z.literal('boot-ack'), confined: z.boolean(), error: z.string().optional() }).strict();
 
-// The runner may only report failures it observes itself; timeouts, aborts and deaths are host observations.
-export const PythonDoneSchema = z
-  .object({
-    type: z.literal('done'),
-    value: z.unknown().optional(),
-    error: DoneErrorWire.optional(),
-  })
-  .strict()
-  .refine((f) => !(f.error !== undefined && 'value' in f), { message: 'done carries both a value and an error' });
-
-export const PythonChildFrameSchema = z.discriminatedUnion('type', [
-  PythonBootAckSchema,
-  z.object({ type: z.literal('log'), stream: z.enum(['stdout', 'stderr']), text: z.string() }).strict(),
-  z.object({ type: z.literal('call'), id: z.number().int().positive(), global: z.string(), name: z.string(), args: z.unknown() }).strict(),
-  PythonDoneSchema,
-]);
+export const PythonChildFrameSchema = z.discriminatedUnion('type', [PythonBootAckSchema, LogFrameSchema, CallFrameSchema, DoneFrameSchema]);
 export type PythonChildFrame = z.infer<typeof PythonChildFrameSchema>;
 
 // Message type → field names (plus the done error's fields and kinds), for the TS ↔ Python mirror test.
 export function pythonWireFields(): { host: Record<string, string[]>; child: Record<string, string[]>; doneError: string[]; doneKinds: string[] } {
   const keys = (schema: { shape: Record<string, unknown> }): string[] => Object.keys(schema.shape).sort();
-  const reply = [...new Set(PythonReplyFrameSchema.options.flatMap((o) => keys(o)))].sort();
-  const child: Record<string, string[]> = {};
-  for (const option of PythonChildFrameSchema.options) {
-    const fields = keys(option as unknown as { shape: Record<string, unknown> });
-    const type = (option as unknown as { shape: { type: { value: string } } }).shape.type.value;
-    child[type] = fields;
-  }
+  const shared = programWireFields();
   return {
-    host: { boot: keys(PythonBootFrameSchema), run: keys(PythonRunFrameSchema), reply },
-    child,
-    doneError: keys(DoneErrorWire),
-    doneKinds: [...DoneErrorWire.shape.kind.options],
+    host: { boot: keys(PythonBootFrameSchema), run: keys(PythonRunFrameSchema), ...shared.host },
+    child: { 'boot-ack': keys(PythonBootAckSchema), ...shared.child },
+    doneError: shared.doneError,
+    doneKinds: shared.doneKinds,
   };
 }
+
+export { BindingsLostFrameSchema, ReplyFrameSchema };

@@ -30,7 +30,8 @@ export function planPythonRun(spec: CodeRunSpec, python: PythonExecutable, host:
   if (!plan.ok) return { ok: false, report: plan.report, failure: { kind: 'sandbox-unavailable', message: plan.message } };
   const launch = pythonLaunch({ python, host, spec, confinement: plan.confinement });
   // memory, CPU and output limits travel in `run`: only launch settings make a spare unfit
-  const config = JSON.stringify([python.path, spec.cwd, spec.tmpMb, plan.confinement]);
+  // children connected to one bindings host are interchangeable; another host's are not
+  const config = JSON.stringify([python.path, spec.cwd, spec.tmpMb, plan.confinement, spec.hosted?.channelKey ?? null]);
   return { ok: true, report: plan.report, launch, key: { language: 'python', config } };
 }
 
@@ -114,7 +115,8 @@ export async function warmPythonSpare(spec: CodeRunSpec, deps: PythonBackendDeps
   const prepared = await prepare(spec, deps);
   if (!prepared.ok || !prepared.planned.ok || deps.spares === undefined) return false;
   const { launch, key } = prepared.planned;
-  return deps.spares.warm(key, () => new PythonChildProcess({ ...launch, preload: true }));
+  await spec.hosted?.prepare();
+  return deps.spares.warm(key, () => new PythonChildProcess({ ...launch, preload: true, channel: spec.hosted?.takeChannel() }));
 }
 
 // Runs one Python program in a fresh CPython process (a never-used spare or a cold start) and settles it.
@@ -133,8 +135,8 @@ export async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDep
     report: planned.report,
     spares: deps.spares,
     key: planned.key,
-    startCold: () => new PythonChildProcess(planned.launch),
-    startSpare: () => new PythonChildProcess({ ...planned.launch, preload: true }),
+    startCold: () => new PythonChildProcess({ ...planned.launch, channel: spec.hosted?.takeChannel() }),
+    startSpare: () => new PythonChildProcess({ ...planned.launch, preload: true, channel: spec.hosted?.takeChannel() }),
     coldStartProblem: 'could not stage the Python runner',
     supervise: (session, child) => superviseChild(spec, session, child),
   });

@@ -5,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { encodeLine, LineDecoder } from '../channel/line-codec.js';
 import { LIMITS } from '../contract/limits.js';
 import { decodeLossless } from '../json/lossless.js';
+import type { ChildChannel } from '../engine/hosted.js';
 import { RunChild, type ReadyVerdict } from '../process/run-child.js';
 import { PythonBootAckSchema, type PythonBootFrame } from '../protocol/python-wire.js';
 import type { PythonExecutable } from './python-executable.js';
@@ -28,6 +29,8 @@ export interface PythonChildLaunch {
   feeds: Buffer[];
   // a spare loads everything it may need while idle; a cold start loads only what its program needs
   preload: boolean;
+  // a connection to the run's bindings host, inherited after the control channel and the feeds (engine/hosted.ts)
+  channel?: ChildChannel | undefined;
 }
 
 // PID 1 of the namespace: reaps orphans and reports a signal death as 128+N. The interpreter runs in a subshell
@@ -45,6 +48,9 @@ export class PythonChildProcess extends RunChild {
   readonly programCwd: string | undefined;
   readonly #decoder = new LineDecoder(LIMITS.maxFrameBytes);
   readonly #confining: boolean;
+  readonly bindingsToken: string | undefined;
+  // the descriptor the child inherited its bindings host connection on (after the control channel and the feeds)
+  readonly bindingsFd: number | undefined;
 
   // Stages the runner and spawns; throws only if the private dir cannot be created or written.
   constructor(launch: PythonChildLaunch) {
@@ -62,8 +68,13 @@ export class PythonChildProcess extends RunChild {
         feeds: launch.feeds,
         ownPidNamespace: launch.pidNamespace,
         diesWithParent: launch.diesWithParent,
+        ...(launch.channel === undefined ? {} : { inherit: [launch.channel.socket] }),
       },
     });
+    // the child holds its own copy now; this process never reads the connection
+    launch.channel?.socket.destroy();
+    this.bindingsToken = launch.channel?.token;
+    this.bindingsFd = launch.channel === undefined ? undefined : 3 + 1 + launch.feeds.length;
     this.base = base;
     this.tmpdir = launch.programTmpdir ?? path.join(base, 'tmp');
     this.programCwd = launch.programCwd;

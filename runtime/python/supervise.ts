@@ -7,7 +7,7 @@ import { PythonChildFrameSchema, type PythonRunFrame } from '../protocol/python-
 import type { RunFailure, RunResult } from '../protocol/run-result.js';
 import type { PythonChildProcess } from './python-child-process.js';
 
-function runFrame(spec: CodeRunSpec, child: PythonChildProcess): PythonRunFrame {
+function runFrame(spec: CodeRunSpec, child: PythonChildProcess, routed: boolean): PythonRunFrame {
   return {
     type: 'run',
     program: spec.program,
@@ -18,13 +18,14 @@ function runFrame(spec: CodeRunSpec, child: PythonChildProcess): PythonRunFrame 
     addressSpaceBytes: spec.memoryMb * 1024 * 1024,
     cwd: child.programCwd ?? spec.cwd,
     ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
+    ...(routed && child.bindingsFd !== undefined ? { bindingsFd: child.bindingsFd } : {}),
   };
 }
 
 // Supervises one run on a booted (or booting) child: frames, pipes, deadline, abort, exit classification.
 export async function superviseChild(spec: CodeRunSpec, session: RunSession, child: PythonChildProcess): Promise<RunResult> {
   // Python has no undefined: a done without a value (only a forged one) reads as null
-  const { dispatcher, send } = connectRun({ session, child, parse: (value) => PythonChildFrameSchema.safeParse(value), valueless: 'null' });
+  const { dispatcher, send, routed } = connectRun({ session, child, parse: (value) => PythonChildFrameSchema.safeParse(value), valueless: 'null' });
   // a cold child acks after attach, a spare before: either way the program goes out once the child is booted
   const handedOver = child.ready.then((ok) => {
     if (session.outcome !== undefined) return false;
@@ -32,7 +33,7 @@ export async function superviseChild(spec: CodeRunSpec, session: RunSession, chi
       if (child.bootProblem !== undefined) session.fail({ kind: 'sandbox-unavailable', message: child.bootProblem });
       return false;
     }
-    send(JSON.stringify(runFrame(spec, child)));
+    send(JSON.stringify(runFrame(spec, child, routed)));
     return true;
   });
   return superviseLifecycle({ spec, session, dispatcher, child, handedOver, runtimeName: 'Python', exitFailure: (exit) => exitFailure(exit, spec, session) });

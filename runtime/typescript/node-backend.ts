@@ -37,7 +37,8 @@ function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): PlannedRun {
   if (!plan.ok) return { ok: false, report: plan.report, failure: { kind: 'sandbox-unavailable', message: plan.message } };
   const launch = nodeLaunch({ deps, spec, confinement: plan.confinement, permission: plan.confinement.kind !== 'none' });
   // every launch setting a program could observe; the temp dir differs per process by design
-  const config = JSON.stringify([deps.node.path, deps.node.permissionFlag ?? null, deps.bootstrapPath, spec.memoryMb, spec.tmpMb, spec.cwd, plan.confinement]);
+  // children connected to one bindings host are interchangeable; another host's are not
+  const config = JSON.stringify([deps.node.path, deps.node.permissionFlag ?? null, deps.bootstrapPath, spec.memoryMb, spec.tmpMb, spec.cwd, plan.confinement, spec.hosted?.channelKey ?? null]);
   return { ok: true, report: plan.report, launch, key: { language: 'typescript', config } };
 }
 
@@ -116,7 +117,8 @@ function nodeBinds(nodePath: string): BindMount[] {
 export async function warmNodeSpare(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<boolean> {
   const planned = planRun(spec, deps);
   if (!planned.ok || deps.spares === undefined) return false;
-  return deps.spares.warm(planned.key, () => new NodeChildProcess(planned.launch));
+  await spec.hosted?.prepare();
+  return deps.spares.warm(planned.key, () => new NodeChildProcess({ ...planned.launch, channel: spec.hosted?.takeChannel() }));
 }
 
 // Runs one TypeScript program in a fresh Node process (a never-used spare or a cold start) and settles it.
@@ -134,7 +136,7 @@ export async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): 
   }
   if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
 
-  const start = (): NodeChildProcess => new NodeChildProcess(planned.launch);
+  const start = (): NodeChildProcess => new NodeChildProcess({ ...planned.launch, channel: spec.hosted?.takeChannel() });
   return runOnFreshChild({
     spec,
     report: planned.report,
@@ -148,7 +150,7 @@ export async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): 
 }
 
 export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession, child: NodeChildProcess, code: string): Promise<RunResult> {
-  const { dispatcher, send } = connectRun({ session, child, parse: (value) => ChildFrameSchema.safeParse(value), valueless: 'absent' });
+  const { dispatcher, send, routed } = connectRun({ session, child, parse: (value) => ChildFrameSchema.safeParse(value), valueless: 'absent' });
   // a cold child sends ready after attach, a spare before: either way the program goes out once it is ready
   const handedOver = child.ready.then((ok) => {
     if (!ok || session.outcome !== undefined) return false;
@@ -161,6 +163,7 @@ export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession,
       tmpdir: child.tmpdir,
       confined: child.confined,
       ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
+      ...(routed && child.bindingsFd !== undefined ? { bindingsFd: child.bindingsFd } : {}),
     };
     send(JSON.stringify(boot));
     return true;

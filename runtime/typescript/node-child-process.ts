@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, FrameDecoder } from '../channel/frame-codec.js';
 import { LIMITS } from '../contract/limits.js';
+import type { ChildChannel } from '../engine/hosted.js';
 import { RunChild, type ReadyVerdict } from '../process/run-child.js';
 
 export type { ChildHandlers } from '../process/run-child.js';
@@ -22,6 +23,8 @@ export interface NodeChildLaunch {
   diesWithParent: boolean;
   // any sandbox layer applies (the bootstrap then also removes V8 run-time flags and trace_events)
   confined: boolean;
+  // a connection to the run's bindings host, inherited after the frame pipes and the feeds (engine/hosted.ts)
+  channel?: ChildChannel | undefined;
 }
 
 // The exact first frame the bootstrap sends; anything else before a program is attached is a broken child.
@@ -31,6 +34,9 @@ const READY_FRAME = '{"type":"ready"}';
 export class NodeChildProcess extends RunChild {
   readonly tmpdir: string;
   readonly confined: boolean;
+  readonly bindingsToken: string | undefined;
+  // the descriptor the child inherited its bindings host connection on (after the frame pipes and the feeds)
+  readonly bindingsFd: number | undefined;
   readonly #decoder = new FrameDecoder(LIMITS.maxFrameBytes);
   #corked = false;
 
@@ -49,10 +55,15 @@ export class NodeChildProcess extends RunChild {
         feeds: launch.feeds,
         ownPidNamespace: launch.pidNamespace,
         diesWithParent: launch.diesWithParent,
+        ...(launch.channel === undefined ? {} : { inherit: [launch.channel.socket] }),
       },
     });
     this.tmpdir = launch.programTmpdir ?? tmpdir;
     this.confined = launch.confined;
+    // the child holds its own copy now; this process never reads the connection
+    launch.channel?.socket.destroy();
+    this.bindingsToken = launch.channel?.token;
+    this.bindingsFd = launch.channel === undefined ? undefined : 3 + 2 + launch.feeds.length;
     this.#fromChild.on('data', (chunk: Buffer) =>
       this.#decoder.push(chunk, (event) => (event.kind === 'frame' ? this.receive(event.text) : this.problem(event.message))),
     );

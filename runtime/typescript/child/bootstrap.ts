@@ -24,7 +24,7 @@ import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from './console-shim.js';
-import { receiveFrames, sendFrame, sendFrameParts, sendFrames, sendLogFrame } from './control.js';
+import { receiveFrames, sendFrame, sendFrameParts, sendFrames, sendFramesTo, sendLogFrame } from './control.js';
 import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
 import { denyUnixSockets } from './socket-guard.js';
@@ -182,7 +182,34 @@ function disableRuntimeTracing(): void {
   }
 }
 
-function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void, onChunkEnd: (flush: () => void) => void): void {
+// Where calls go: straight to the run's bindings host when the boot names its connection, else (and once that host
+// is gone) the control channel, where the runtime answers them.
+function callRouter(bindingsFd: number | undefined): { send(texts: string[]): void; lose(): void } {
+  let fd = bindingsFd;
+  return {
+    send(texts) {
+      if (fd !== undefined) {
+        try {
+          return sendFramesTo(fd, texts);
+        } catch {
+          // the host's end closed (EPIPE): the runtime takes over
+          fd = undefined;
+        }
+      }
+      sendFrames(texts);
+    },
+    lose() {
+      fd = undefined;
+    },
+  };
+}
+
+function start(
+  boot: BootFrame,
+  onReply: (handler: ReplyHandler) => void,
+  onChunkEnd: (flush: () => void) => void,
+  onLost: (handler: (message: string) => void) => void,
+): void {
   ledger = new OutputLedger(boot.maxOutputBytes);
   // the program sees an empty environment and its private temp dir as os.tmpdir()
   process.env = Object.create(null) as NodeJS.ProcessEnv;
@@ -208,13 +235,30 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void, onChun
     withOwnApply((reason: unknown) => settleWithFailure(reason)),
   );
   guardProcessEmit();
-  const { objects, errorClasses, handleReply, flushOutbox } = createNamespaces(
+  const router = callRouter(boot.bindingsFd);
+  const { objects, errorClasses, handleReply, flushOutbox, failPending } = createNamespaces(
     boot,
-    (text) => sendFrame(text),
-    (texts) => sendFrames(texts),
+    (text) => router.send([text]),
+    (texts) => router.send(texts),
   );
   onReply(handleReply);
   onChunkEnd(flushOutbox);
+  onLost((message) => {
+    router.lose();
+    failPending(message);
+  });
+  // replies from the bindings host arrive on its own connection; its closing is the runtime's to explain
+  if (boot.bindingsFd !== undefined) {
+    receiveFrames(
+      (text) => {
+        const frame = parseHostFrame(text) as { type?: unknown } | null | undefined;
+        if (frame !== null && typeof frame === 'object' && frame.type === 'reply') handleReply(frame as Parameters<ReplyHandler>[0]);
+      },
+      () => undefined,
+      flushOutbox,
+      boot.bindingsFd,
+    );
+  }
   const programConsole = createConsole((stream, text) => emitLog(stream, text));
   const params = [...boot.namespaces.map((n) => n.global), ...errorClasses.map((c) => c.name), 'console'];
   let fn: (...args: unknown[]) => Promise<unknown>;
@@ -236,6 +280,7 @@ function start(boot: BootFrame, onReply: (handler: ReplyHandler) => void, onChun
 function main(): void {
   let replyHandler: ReplyHandler | undefined;
   let chunkEnd: (() => void) | undefined;
+  let lostHandler: ((message: string) => void) | undefined;
   let booted = false;
   const channel = receiveFrames(
     (text) => {
@@ -247,9 +292,13 @@ function main(): void {
           frame as unknown as BootFrame,
           (h) => (replyHandler = h),
           (f) => (chunkEnd = f),
+          (l) => (lostHandler = l),
         );
       } else if (frame.type === 'reply' && replyHandler !== undefined) {
         replyHandler(frame as { id: number; ok: boolean; value?: JsonValue; message?: string });
+      } else if (frame.type === 'bindings-lost' && lostHandler !== undefined) {
+        const message = (frame as { message?: unknown }).message;
+        lostHandler(typeof message === 'string' ? message : 'the bindings host is gone');
       }
     },
     // the host went away: nothing can observe this run any more

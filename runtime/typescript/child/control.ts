@@ -38,6 +38,11 @@ export function sendFrame(text: string): void {
 // No arrays of our own and indexed loops only: the program may have patched Array.prototype (push, the iterator,
 // even accessors on indices, which a write to a new index would call).
 export function sendFrames(texts: readonly string[]): void {
+  sendFramesTo(NODE_CHILD_WRITE_FD, texts);
+}
+
+// The same on another descriptor (the bindings host connection); throws what the write throws (EPIPE: it is gone).
+export function sendFramesTo(fd: number, texts: readonly string[]): void {
   const count = texts.length;
   let total = 0;
   for (let i = 0; i < count; i++) total += 4 + byteLength(texts[i] as string, 'utf8');
@@ -52,7 +57,7 @@ export function sendFrames(texts: readonly string[]): void {
     frame[at + 3] = length & 0xff;
     at += 4 + length;
   }
-  writeAll(frame, total);
+  writeAll(frame, total, fd);
 }
 
 // One frame whose body is `head`, then parts[0..count), then `tail`: a large completion is written a part at a time
@@ -108,11 +113,11 @@ function writeText(text: string): void {
   writeAll(buffer, length);
 }
 
-function writeAll(buffer: Buffer, total: number): void {
+function writeAll(buffer: Buffer, total: number, fd: number = NODE_CHILD_WRITE_FD): void {
   let offset = 0;
   while (offset < total) {
     try {
-      offset += writeSync(NODE_CHILD_WRITE_FD, buffer, offset, total - offset);
+      offset += writeSync(fd, buffer, offset, total - offset);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
       // the host is behind: wait a moment instead of spinning
@@ -124,8 +129,13 @@ function writeAll(buffer: Buffer, total: number): void {
 // Reads host frames asynchronously from the dedicated read descriptor; `onChunkEnd` runs after the frames of
 // each chunk (to send, in one write, what they queued). Runs after model code: captured Buffer methods, counted
 // chunk lists, offsets instead of subarray (whose species look-up the program controls).
-export function receiveFrames(onFrame: (text: string) => void, onClose: () => void, onChunkEnd: () => void = () => undefined): net.Socket {
-  const socket = new net.Socket({ fd: NODE_CHILD_READ_FD, readable: true, writable: false });
+export function receiveFrames(
+  onFrame: (text: string) => void,
+  onClose: () => void,
+  onChunkEnd: () => void = () => undefined,
+  fd: number = NODE_CHILD_READ_FD,
+): net.Socket {
+  const socket = new net.Socket({ fd, readable: true, writable: false });
   // net.Socket.prototype.read reaches Readable's with `Function.prototype.call`, which the program may replace;
   // what it adds (restarting an `onread` buffer socket) does not apply to this one
   Object.defineProperty(socket, 'read', { value: (n?: number): unknown => ReflectApply(readableRead, socket, [n]), writable: true, configurable: true });

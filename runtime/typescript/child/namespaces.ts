@@ -139,5 +139,10 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void, 
     settle(reply);
   };
 
-  return { objects, errorClasses, handleReply, flushOutbox };
+  // the bindings host is gone: every call still waiting fails with the runtime's message
+  const failPending = (message: string): void => {
+    for (let id = 1; id < nextId; id++) if (MapPrototypeGet(pending, id) !== undefined) handleReply({ id, ok: false, message });
+  };
+
+  return { objects, errorClasses, handleReply, flushOutbox, failPending };
 }

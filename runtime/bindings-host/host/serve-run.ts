@@ -1,0 +1,191 @@
+import type { BindingNamespace, CallContext } from '../../api.js';
+import { CallDispatcher, renderThrown } from '../../bindings/dispatcher.js';
+import type { BindingsModule } from '../../bindings/module-format.js';
+import { namespacesFor } from '../../bindings/module-loader.js';
+import { decodeLossless, encodeChecked } from '../../json/lossless.js';
+import type { JsonValue } from '../../protocol/json-value.js';
+import { CallFrameSchema } from '../../protocol/program-wire.js';
+import { replyText } from '../../engine/program-frames.js';
+import type { OpenRunFrame } from '../wire.js';
+import type { ChildConnection } from './child-connection.js';
+
+// How often answers are reported to the runtime while a run is busy (each report is one write to it).
+const REPORT_EVERY_MS = 20;
+
+export interface RunNotes {
+  // writes one frame to the runtime at once (synchronously)
+  write(text: string): void;
+  // records started calls where the runtime finds them if this process dies or hangs before it reports them
+  record(lines: string): void;
+  // everything recorded so far has been reported
+  reported(): void;
+}
+
+interface Interruptible {
+  label: string;
+  interrupt(message: string): void;
+}
+
+// Serves one run's binding calls straight from the program child's connection: the child's frames are hostile
+// (checked exactly as the runtime checks its own channel), and every call and answer is reported to the runtime,
+// in batches, off the round trip; closing the run reports what is left.
+export class ServedRun {
+  readonly #dispatcher: CallDispatcher;
+  readonly #connection: ChildConnection;
+  readonly #notes: RunNotes;
+  readonly #run: number;
+  readonly #inFlight = new Map<number, Interruptible>();
+  #started: string[] = [];
+  #finished: string[] = [];
+  #flushTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+  readonly #startedAt: number;
+
+  constructor(options: { open: OpenRunFrame; module: BindingsModule; connection: ChildConnection; notes: RunNotes; warn: (message: string) => void }) {
+    const { open } = options;
+    this.#run = open.run;
+    this.#notes = options.notes;
+    this.#connection = options.connection;
+    const namespaces = this.#interruptible(namespacesFor(options.module, open.mode, { seed: open.seed, onWarning: (message) => options.warn(message) }));
+    // the runtime's clock origin for this run, on this process's performance timeline
+    const startedAt = open.startedAtEpochMs - performance.timeOrigin;
+    this.#startedAt = startedAt;
+    this.#dispatcher = new CallDispatcher({
+      namespaces,
+      maxPendingCalls: open.maxPendingCalls,
+      startedAt,
+      firstId: 1,
+      sendReply: (id, reply) => this.#answer(id, reply),
+    });
+    options.connection.bind(open.codec, {
+      onFrames: (texts) => this.#receive(texts),
+      onProblem: (message) => this.#protocol(message),
+      // the child ended (its run settled or it died): the runtime closes the run
+      onClose: () => undefined,
+    });
+  }
+
+  // Every call still running is answered with `message` now; its handler is told through its signal.
+  interrupt(message: string): number {
+    const running = [...this.#inFlight.values()];
+    for (const call of running) call.interrupt(`${call.label} ${message}`);
+    return running.length;
+  }
+
+  // The run settled: handlers still running see their signal abort; nothing more reaches the child.
+  close(): void {
+    if (this.#closed) return;
+    this.flush();
+    this.#closed = true;
+    this.#dispatcher.settle();
+    this.#connection.close();
+  }
+
+  #receive(texts: string[]): void {
+    if (this.#closed) return;
+    const calls: { id: number; global: string; name: string; args: JsonValue }[] = [];
+    for (const text of texts) {
+      const decoded = decodeLossless(text);
+      if (!decoded.ok) return this.#protocol(`bindings frame is not lossless JSON (${decoded.reason})`);
+      const parsed = CallFrameSchema.safeParse(decoded.value);
+      if (!parsed.success) return this.#protocol(`malformed bindings frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      const { id, global, name } = parsed.data;
+      calls.push({ id, global, name, args: (parsed.data.args ?? null) as JsonValue });
+    }
+    // recorded before any handler runs, reported lazily with the answers: the round trip wakes nobody else, and a
+    // handler that hangs or kills the process is still named by the runtime (it reads the record)
+    const at = round(performance.now() - this.#startedAt);
+    let lines = '';
+    for (const c of calls) {
+      // already checked lossless by the decoder: encoded without a second check
+      const note = `{"id":${c.id},"global":${JSON.stringify(c.global)},"name":${JSON.stringify(c.name)},"args":${encodeChecked(c.args, 0)},"startedAtMs":${at}}`;
+      this.#started.push(note);
+      lines += `{"run":${this.#run},"call":${note}}\n`;
+    }
+    this.#notes.record(lines);
+    this.#flushTimer ??= setTimeout(() => this.flush(), REPORT_EVERY_MS);
+    for (const call of calls) {
+      const verdict = this.#dispatcher.dispatch(call.id, call.global, call.name, call.args);
+      if (!verdict.ok) return this.#protocol(verdict.message);
+    }
+  }
+
+  #answer(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }): void {
+    if (this.#closed) return;
+    const record = this.#dispatcher.calls[id - 1];
+    const duration = record?.durationMs ?? 0;
+    const violation = record?.schemaViolation === undefined ? '' : `,"schemaViolation":${JSON.stringify(record.schemaViolation)}`;
+    this.#finished.push(
+      reply.ok
+        ? `{"id":${id},"ok":true,"value":${reply.valueText},"durationMs":${duration}${violation}}`
+        : `{"id":${id},"ok":false,"message":${JSON.stringify(reply.message)},"durationMs":${duration}${violation}}`,
+    );
+    this.#connection.send(replyText(id, reply));
+    // answers are reported lazily, after the reply left: off the round trip. The run's close waits for them.
+    this.#flushTimer ??= setTimeout(() => this.flush(), REPORT_EVERY_MS);
+  }
+
+  // Writes the pending reports to the runtime in one frame.
+  flush(): void {
+    clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    if (this.#started.length === 0 && this.#finished.length === 0) return;
+    const started = this.#started.length === 0 ? '' : `,"started":[${this.#started.join(',')}]`;
+    const finished = this.#finished.length === 0 ? '' : `,"finished":[${this.#finished.join(',')}]`;
+    this.#started = [];
+    this.#finished = [];
+    this.#notes.write(`{"type":"calls","run":${this.#run}${started}${finished}}`);
+    if (started.length > 0) this.#notes.reported();
+  }
+
+  #protocol(message: string): void {
+    if (this.#closed) return;
+    this.#notes.write(JSON.stringify({ type: 'protocol', run: this.#run, message }));
+    this.close();
+  }
+
+  // Each call gets its own signal (the run's, plus an interrupt) and can be answered before its handler returns.
+  #interruptible(namespaces: BindingNamespace[]): BindingNamespace[] {
+    return namespaces.map((ns) => {
+      const functions: BindingNamespace['functions'] = Object.create(null);
+      for (const [name, fn] of Object.entries(ns.functions)) {
+        const label = `${ns.global}.${name}`;
+        const wrapped = (args: JsonValue, context?: CallContext): Promise<JsonValue> => {
+          const controller = new AbortController();
+          const outer = context?.signal;
+          const forward = (): void => controller.abort(outer?.reason);
+          if (outer?.aborted) forward();
+          else outer?.addEventListener('abort', forward, { once: true });
+          let interrupted: (error: Error) => void = () => undefined;
+          const gate = new Promise<never>((_, reject) => (interrupted = reject));
+          const id = context?.id ?? 0;
+          this.#inFlight.set(id, {
+            label,
+            interrupt: (message) => {
+              const error = new Error(message);
+              controller.abort(error);
+              interrupted(error);
+            },
+          });
+          let served: Promise<JsonValue>;
+          try {
+            served = Promise.resolve(fn(args, context === undefined ? undefined : { ...context, signal: controller.signal }));
+          } catch (thrown) {
+            served = Promise.reject(thrown instanceof Error ? thrown : new Error(renderThrown(thrown)));
+          }
+          served.catch(() => undefined);
+          return Promise.race([served, gate]).finally(() => {
+            this.#inFlight.delete(id);
+            outer?.removeEventListener('abort', forward);
+          });
+        };
+        Object.defineProperty(functions, name, { value: wrapped, enumerable: true });
+      }
+      return ns.errorClass === undefined ? { global: ns.global, functions } : { global: ns.global, functions, errorClass: ns.errorClass };
+    });
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

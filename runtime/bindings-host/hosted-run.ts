@@ -1,0 +1,152 @@
+import type { JsonValue } from '../protocol/json-value.js';
+import type { CallRecord } from '../protocol/run-result.js';
+import { replyText } from '../engine/program-frames.js';
+import type { HostedRunLink, HostedRunOptions } from '../engine/hosted.js';
+import type { CallEvent } from '../notebook/observe.js';
+import { CLOSE_WAIT_MS } from './limits.js';
+import type { FinishedCall, StartedCall } from './wire.js';
+
+export interface HostedRunDeps {
+  run: number;
+  options: HostedRunOptions;
+  closeRun(run: number): void;
+  onCall?: (event: CallEvent) => void;
+  // told whenever the number of calls in flight changes
+  onActivity(): void;
+}
+
+function argsChars(args: JsonValue): number {
+  try {
+    return JSON.stringify(args).length;
+  } catch {
+    return -1;
+  }
+}
+
+// The runtime's side of one run served by a bindings host: the calls the host reports become the run's call
+// records; if the host goes away, the calls it left unanswered fail with a message naming what happened.
+export class HostedRun implements HostedRunLink {
+  readonly run: number;
+  readonly #deps: HostedRunDeps;
+  // records of the calls still running (the run's call log keeps what it keeps of every call)
+  readonly #inFlight = new Map<number, CallRecord>();
+  // the highest id recorded: a report repeating an earlier call (the flight record after a report) is dropped
+  #lastId = 0;
+  #lost: string | undefined;
+  #closing: Promise<void> | undefined;
+  #closedResolve: () => void = () => undefined;
+  readonly #closed = new Promise<void>((resolve) => (this.#closedResolve = resolve));
+
+  constructor(deps: HostedRunDeps) {
+    this.run = deps.run;
+    this.#deps = deps;
+  }
+
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  // Why the host cannot serve this run any more, once it cannot.
+  get lost(): string | undefined {
+    return this.#lost;
+  }
+
+  started(calls: readonly StartedCall[]): void {
+    for (const call of calls) {
+      if (call.id <= this.#lastId || this.#lost !== undefined) continue;
+      this.#lastId = call.id;
+      const record: CallRecord = {
+        id: call.id,
+        global: call.global,
+        name: call.name,
+        args: (call.args ?? null) as JsonValue,
+        ok: false,
+        startedAtMs: Math.max(0, call.startedAtMs),
+        durationMs: 0,
+      };
+      this.#deps.options.log.add(record);
+      this.#inFlight.set(call.id, record);
+    }
+    this.#deps.onActivity();
+  }
+
+  finished(calls: readonly FinishedCall[]): void {
+    for (const call of calls) {
+      const record = this.#inFlight.get(call.id);
+      if (record === undefined) continue;
+      this.#inFlight.delete(call.id);
+      record.durationMs = call.durationMs;
+      if (call.ok) {
+        record.ok = true;
+        record.value = (call.value ?? null) as JsonValue;
+      } else record.message = call.message ?? 'binding failed';
+      if (call.schemaViolation !== undefined) record.schemaViolation = call.schemaViolation;
+      this.#deps.options.log.finished(record);
+      this.#report(record);
+    }
+    this.#deps.onActivity();
+  }
+
+  protocol(message: string): void {
+    this.#deps.options.fail({ kind: 'protocol', message });
+  }
+
+  // The host reported its last answers for this run.
+  closedByHost(): void {
+    this.#closedResolve();
+  }
+
+  // The host is gone (`what`: "exited with code 7", "stopped responding"…): each call it was running fails naming
+  // itself, and the child fails whatever else it waits for and sends later calls where the runtime answers them.
+  lose(what: string): void {
+    if (this.#lost !== undefined) return;
+    const generic = `bindings host ${what}`;
+    this.#lost = generic;
+    // after the run settled nobody waits for these answers: its unanswered calls stay unanswered
+    if (this.#closing === undefined) {
+      const { sendToChild, startedAt } = this.#deps.options;
+      for (const [id, record] of this.#inFlight) {
+        record.message = `bindings host ${what} while ${record.global}.${record.name} was running`;
+        record.durationMs = Math.max(0, performance.now() - startedAt - record.startedAtMs);
+        sendToChild(replyText(id, { ok: false, message: record.message }));
+        this.#deps.options.log.finished(record);
+        this.#report(record);
+      }
+      sendToChild(JSON.stringify({ type: 'bindings-lost', message: generic }));
+    }
+    this.#inFlight.clear();
+    this.#closedResolve();
+    this.#deps.onActivity();
+  }
+
+  // The run settled: the host aborts its handlers; the result waits (bounded) for the answers it already gave.
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (this.#lost === undefined) this.#deps.closeRun(this.run);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.#closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+      // calls still running when the run settled stay unanswered (a recording marks them pending)
+      this.#inFlight.clear();
+      this.#deps.onActivity();
+    })();
+    return this.#closing;
+  }
+
+  #report(record: CallRecord): void {
+    const listener = this.#deps.onCall;
+    if (listener === undefined) return;
+    try {
+      listener({
+        global: record.global,
+        name: record.name,
+        ok: record.ok,
+        durationMs: record.durationMs,
+        argsChars: argsChars(record.args),
+        ...(record.message === undefined ? {} : { message: record.message }),
+      });
+    } catch {
+      // a failing listener must never change the run
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import type net from 'node:net';
+import type { BindingNamespace } from '../api.js';
+import type { CallLog } from '../bindings/call-log.js';
+import type { RunFailure } from '../protocol/run-result.js';
+
+// A program child's own connection to a bindings host, made before the child is spawned and inherited by it.
+export interface ChildChannel {
+  socket: net.Socket;
+  token: string;
+}
+
+// What a run needs from a bindings host (runtime/bindings-host/): the program's calls go straight from the child
+// to the host on a connection of their own; the runtime keeps supervising the run on its control channel.
+export interface HostedBindings {
+  // children connected to the same host process are interchangeable (part of the spare key)
+  readonly channelKey: string;
+  // false: the runtime serves this run's calls itself (a replay), the child's connection stays unused
+  readonly routeCalls: boolean;
+  // what the program sees: globals, function names, error classes (the functions answer only once the host is lost)
+  readonly namespaces: BindingNamespace[];
+  // resolves once a connection can be taken without waiting
+  prepare(): Promise<void>;
+  // a connected channel for a child being spawned now, or undefined when none is ready
+  takeChannel(): ChildChannel | undefined;
+  // the run starts on a child holding `token`'s connection
+  begin(options: HostedRunOptions): HostedRunLink;
+}
+
+export interface HostedRunOptions {
+  token: string;
+  // the child's framing on its connection
+  codec: 'frames' | 'lines';
+  maxPendingCalls: number;
+  // the run's clock origin (performance.now() of this process)
+  startedAt: number;
+  // where the host's calls are recorded (the run's bounded call log)
+  log: CallLog;
+  // writes a frame to the child's control channel (failed calls and `bindings-lost` once the host is gone)
+  sendToChild(text: string): void;
+  // ends the run (a protocol violation reported by the host)
+  fail(failure: RunFailure): void;
+}
+
+export interface HostedRunLink {
+  // the run settled: handlers get their abort signal; resolves once the host reported its last answers (bounded)
+  close(): Promise<void>;
+}
