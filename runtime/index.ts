@@ -15,6 +15,8 @@ import type { NodeChildProcess } from './typescript/node-child-process.js';
 import { probeNode, type NodeLookup } from './typescript/node-executable.js';
 import { runPythonProgram, warmPythonSpare, type PythonBackendDeps } from './python/python-backend.js';
 import type { PythonChildProcess } from './python/python-child-process.js';
+import { openSession } from './session/session.js';
+import type { Session, SessionOptions } from './session/session-types.js';
 
 export type * from './api.js';
 export type { JsonValue } from './protocol/json-value.js';
@@ -101,3 +103,32 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   return { resolve, run, warm, dispose };
 }
+
+// --- the public surface: the CLI (runtime/cli/) and the extension import only from here.
+// Where a run goes: createSession() (session/) leases its bindings host (bindings-host/: the process that runs
+// the bindings module's handlers) and runs the program on a Runtime (createRuntime above): engine/ supervises a
+// fresh child of typescript/ or python/, whose binding calls go straight to the host; replay/ serves a cassette.
+
+// Opens a session: one bindings host (if the session has a bindings module) and how its runs go (session/session.ts).
+export function createSession(options: SessionOptions = {}): Session {
+  return openSession(options, createRuntime);
+}
+export type * from './session/session-types.js';
+export type { BindingsHost, BindingsHostState, BindingsHostStatus } from './bindings-host/bindings-host.js';
+export type { DescribedFunction, DescribedModule, DescribedNamespace } from './bindings-host/wire.js';
+export type { WarningSink } from './bindings/module-format.js';
+export { LIMITS } from './contract/limits.js';
+export { encodeChecked, encodeLossless, decodeLossless } from './json/lossless.js';
+export { chunkedSink, writeJsonText } from './json/json-text.js';
+export type { CallEvent, CallListener } from './notebook/observe.js';
+export { cellLimits } from './notebook/cell-limits.js';
+export { describeProblems, parseNotebook, type NotebookProblem } from './notebook/parse.js';
+export { CASSETTE_DIR, cassetteName, defaultCassetteDir, resolvePlan, type PlanInput, type PlanOverride } from './notebook/plan.js';
+export { prettyJson } from './notebook/pretty-json.js';
+export { RawSliceMemory } from './notebook/raw-memory.js';
+export * from './notebook/schema.js';
+export { serializeNotebook } from './notebook/serialize.js';
+export { bindingsPathOf, runNotebookFile, type CellReport, type NotebookRun, type NotebookRunOptions } from './notebook/run-notebook.js';
+export { loadCassette, parseCassette, type Cassette, type CassetteLoad } from './replay/index.js';
+export { renderSdk, type RenderedSdk, type SdkSource } from './sdk/index.js';
+export { byCodeUnit } from './sdk/sdk-source.js';

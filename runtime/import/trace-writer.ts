@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BindingsModule } from '../bindings/module-format.js';
+import type { SdkSource } from '../sdk/sdk-source.js';
 import { encodeLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { Language, RunResult } from '../protocol/run-result.js';
@@ -11,7 +11,7 @@ export interface RunTraceInput {
   language: Language;
   result: RunResult;
   // the bindings module the run used, for tool descriptions and schemas
-  module?: BindingsModule;
+  module?: SdkSource;
   producer?: string;
   startedAt?: string;
   id?: string;

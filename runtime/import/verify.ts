@@ -1,6 +1,4 @@
-import { createRuntime } from '../index.js';
-import { BindingsCache } from '../notebook/bindings-cache.js';
-import { CellRunner } from '../notebook/cell-runner.js';
+import { createRuntime, createSession } from '../index.js';
 import { describeProblems } from '../notebook/parse.js';
 import { runNotebookFile } from '../notebook/run-notebook.js';
 import type { RunResult } from '../protocol/run-result.js';
@@ -25,10 +23,10 @@ export type VerifyOutcome = { ok: true; cells: CellVerdict[] } | { ok: false; me
 // and compares each run with what the transcript recorded.
 export async function verifyImportedNotebook(notebookPath: string, options: { signal?: AbortSignal } = {}): Promise<VerifyOutcome> {
   const runtime = createRuntime({ spares: 1 });
-  const bindings = new BindingsCache();
   try {
-    const run = await runNotebookFile(new CellRunner({ runtime, bindings }), {
+    const run = await runNotebookFile({
       notebookPath,
+      openSession: ({ bindingsPath, notebookDir }) => createSession({ runtime, ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }) }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     if (!run.ok) return { ok: false, message: run.problems === undefined ? run.message : `${run.message}\n${describeProblems(run.problems, notebookPath)}` };
@@ -43,7 +41,6 @@ export async function verifyImportedNotebook(notebookPath: string, options: { si
     });
     return { ok: true, cells };
   } finally {
-    await bindings.dispose();
     await runtime.dispose();
   }
 }

@@ -1,4 +1,4 @@
-import type { RunLimits } from './cell-runner.js';
+import type { RunLimits } from '../session/session-types.js';
 import type { CellMetadata } from './schema.js';
 
 // A cell's own `metadata.limits` win over the notebook-wide limits, so a tour cell can time out in 1.5 s.

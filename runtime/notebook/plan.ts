@@ -1,13 +1,8 @@
 import path from 'node:path';
+import type { RunPlan } from '../session/session-types.js';
 import type { CellMetadata, NotebookMetadata, NotebookMode } from './schema.js';
 
-// How one cell's binding calls are served: by handlers (mock or live), recorded to a cassette, or replayed from one.
-export type RunPlan =
-  | { mode: 'mock' | 'live' }
-  | { mode: 'record'; handlers: NotebookMode; cassettePath: string; cassetteName: string }
-  | { mode: 'replay'; cassettePath: string; cassetteName: string };
-
-export type PlanMode = RunPlan['mode'];
+export type { PlanMode, RunPlan } from '../session/session-types.js';
 
 // One-shot overrides: the CLI's --mode/--record/--replay, the extension's record/replay commands.
 export interface PlanOverride {

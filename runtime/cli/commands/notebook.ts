@@ -1,15 +1,20 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { SandboxLevel } from '../../api.js';
-import { createRuntime } from '../../index.js';
-import { chunkedSink, writeJsonText } from '../../json/json-text.js';
-import { BindingsCache } from '../../notebook/bindings-cache.js';
-import { CellRunner } from '../../notebook/cell-runner.js';
-import { describeProblems } from '../../notebook/parse.js';
-import type { PlanOverride } from '../../notebook/plan.js';
-import { type CellReport, runNotebookFile } from '../../notebook/run-notebook.js';
+import {
+  chunkedSink,
+  createRuntime,
+  createSession,
+  describeProblems,
+  runNotebookFile,
+  writeJsonText,
+  type CellReport,
+  type PlanOverride,
+  type SandboxLevel,
+} from '../../index.js';
+import { bindingsLog } from '../bindings-log.js';
 import { writeReport } from '../report.js';
 import { integer, oneOf } from '../run-options.js';
+import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
@@ -129,18 +134,20 @@ export const notebookCommand: CliCommand = {
     requireRunnableEnvironment();
     // cells run one after another: a spare process makes every cell after the first skip start-up
     const runtime = createRuntime({ spares: 1 });
-    const bindings = new BindingsCache();
-    const runner = new CellRunner({ runtime, bindings });
-    const controller = new AbortController();
-    const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`interrupted by ${signal}`));
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    const signals = interruptible();
     try {
-      const run = await runNotebookFile(runner, {
+      const run = await runNotebookFile({
         notebookPath: flags.file,
+        // one session for the whole notebook: one bindings host, whose MCP servers serve every cell
+        openSession: ({ bindingsPath, notebookDir }) =>
+          createSession({
+            runtime,
+            ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }),
+            onBindingsLog: bindingsLog(io, bindingsPath),
+          }),
         override: flags.override,
         limits: flags.limits,
-        signal: controller.signal,
+        signal: signals.signal,
         onWarning: (index, message) => io.stderr(`ptc notebook: cell ${index + 1}: ${visibleText(message)}\n`),
       });
       if (!run.ok) {
@@ -167,10 +174,7 @@ export const notebookCommand: CliCommand = {
       out.flush();
       return run.stopped || run.cells.some(failed) ? 1 : 0;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      // stops the bindings' MCP servers, which would otherwise keep the CLI alive
-      await bindings.dispose();
+      signals.dispose();
       await runtime.dispose();
     }
   },

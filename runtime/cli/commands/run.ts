@@ -1,36 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BindingNamespace } from '../../api.js';
-import { BindingsModuleError, type BindingsModule } from '../../bindings/module-format.js';
-import { loadBindingsModule, namespacesFor } from '../../bindings/module-loader.js';
-import { RuntimeMisuseError } from '../../contract/misuse.js';
-import { createRuntime } from '../../index.js';
-import type { RunResult } from '../../protocol/run-result.js';
-import {
-  cassetteDrift,
-  createRecorder,
-  declaredFromCassette,
-  declaredFromModule,
-  DEFAULT_DETERMINISTIC,
-  loadCassette,
-  replayNamespaces,
-  saveCassette,
-  type Cassette,
-  type Recorder,
-  type Replay,
-} from '../../replay/index.js';
-import { printResult } from '../print-result.js';
-import { visibleText } from '../terminal-text.js';
-import { writeTrace } from './run-trace.js';
-import { languageFromFile, parseRunFlags } from '../run-options.js';
+import { createSession, type RunPlan } from '../../index.js';
+import { bindingsLog } from '../bindings-log.js';
 import { requireRunnableEnvironment } from '../environment.js';
+import { printResult } from '../print-result.js';
+import { languageFromFile, parseRunFlags, type RunFlags } from '../run-options.js';
+import { interruptible } from '../signals.js';
+import { visibleText } from '../terminal-text.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
+import { writeTrace } from './run-trace.js';
 
 const USAGE = `ptc run <file> [--language typescript|python] [--bindings <module>] [--mode mock|live]
         [--record <cassette.json> | --replay <cassette.json>] [--deterministic] [--seed N] [--trace <trace.jsonl>]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off] [--json]`;
 
-// `ptc run`: one program, one fresh sandboxed process, one RunResult.
+function planOf(flags: RunFlags): RunPlan {
+  if (flags.replay !== undefined) return { mode: 'replay', cassettePath: path.resolve(flags.replay) };
+  if (flags.record !== undefined) return { mode: 'record', handlers: flags.mode, cassettePath: path.resolve(flags.record) };
+  return { mode: flags.mode };
+}
+
+// `ptc run`: one program, one fresh sandboxed process, one RunResult; the bindings run in this command's host.
 export const runCommand: CliCommand = {
   name: 'run',
   summary: 'run a model program once and print its result',
@@ -48,97 +38,52 @@ export const runCommand: CliCommand = {
     const language = flags.language ?? languageFromFile(file);
     if (language === undefined) throw new UsageError(`cannot tell the language of ${flags.file}: use --language typescript|python`);
     const warn = (message: string): void => io.stderr(`ptc run: warning: ${visibleText(message)}\n`);
-    let cassette: Cassette | undefined;
-    if (flags.replay !== undefined) {
-      const loaded = await loadCassette(flags.replay);
-      if (!loaded.ok) throw new UsageError(loaded.message);
-      cassette = loaded.cassette;
-    }
-    // a deterministic replay reuses the clock and seed the cassette was recorded with
-    const deterministic = flags.deterministic ? (cassette?.deterministic ?? DEFAULT_DETERMINISTIC) : undefined;
-    if (cassette?.deterministic !== undefined && !flags.deterministic)
-      warn('the cassette was recorded with --deterministic; add it to reproduce clock and random values');
-    let module: BindingsModule | undefined;
+    const session = createSession({
+      ...(flags.bindings === undefined ? {} : { bindingsPath: path.resolve(flags.bindings) }),
+      onBindingsLog: bindingsLog(io, flags.bindings),
+    });
+    const signals = interruptible();
     try {
-      if (flags.bindings !== undefined) {
-        try {
-          // a replay never calls a server, so one that cannot start (offline, not installed) only costs the drift check
-          module = await loadBindingsModule(flags.bindings, cassette === undefined ? {} : { mcp: 'optional', onWarning: warn });
-        } catch (error) {
-          if (error instanceof BindingsModuleError) throw new UsageError(error.message);
-          throw error;
+      const outcome = await session.run({
+        language,
+        program,
+        plan: planOf(flags),
+        limits: {
+          ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
+          ...(flags.maxOutputBytes === undefined ? {} : { maxOutputBytes: flags.maxOutputBytes }),
+          ...(flags.memoryMb === undefined ? {} : { memoryMb: flags.memoryMb }),
+          ...(flags.tmpMb === undefined ? {} : { tmpMb: flags.tmpMb }),
+          ...(flags.sandbox === undefined ? {} : { sandbox: flags.sandbox }),
+        },
+        deterministic: flags.deterministic,
+        ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+        signal: signals.signal,
+        onWarning: warn,
+      });
+      if (outcome.kind === 'setup-failed') {
+        // interrupted before the program started (the bindings were still loading): not misuse
+        if (signals.signal.aborted) {
+          io.stderr(`ptc run: ${visibleText(outcome.message)}\n`);
+          return 1;
         }
+        // a broken bindings module, an unreadable cassette or a bad option is misuse of the command (exit 2)
+        throw new UsageError(outcome.message);
       }
-      let bindings: BindingNamespace[] = [];
-      let replay: Replay | undefined;
-      let recorder: Recorder | undefined;
+      const { result, cassette } = outcome;
       if (cassette !== undefined) {
-        if (module !== undefined) for (const drift of cassetteDrift(cassette, module)) warn(`schema drift: ${drift}`);
-        replay = replayNamespaces(cassette, module !== undefined ? declaredFromModule(module, cassette) : declaredFromCassette(cassette));
-        bindings = replay.namespaces;
-      } else if (module !== undefined) {
-        const seed = flags.seed ?? deterministic?.seed;
-        bindings = namespacesFor(module, flags.mode, { onWarning: warn, ...(seed === undefined ? {} : { seed }) });
+        if (!cassette.ok) warn(cassette.message.startsWith('the run was cancelled') ? `the run was interrupted; ${flags.record} was not written` : cassette.message);
+        else io.stderr(`ptc run: recorded ${cassette.calls} call(s) to ${flags.record}\n`);
       }
-      if (flags.record !== undefined) {
-        recorder = createRecorder();
-        bindings = recorder.wrap(bindings);
+      if (flags.trace !== undefined) {
+        // the module as its host loaded it (descriptions and schemas for the trace), when there is one
+        const loaded = await session.bindings?.ready();
+        await writeTrace(flags.trace, { program, language, result, ...(loaded?.ok === true ? { module: loaded.module } : {}) }, io);
       }
-      const result = await execute(flags, language, program, bindings, deterministic);
-      if (replay !== undefined) {
-        result.replay = replay.report();
-        result.mode = 'replay';
-        if (result.replay.unused > 0) warn(`${result.replay.unused} recorded call(s) in ${flags.replay} were not used`);
-      } else result.mode = flags.mode;
-      if (recorder !== undefined && flags.record !== undefined) {
-        if (result.error?.kind === 'abort') warn(`the run was interrupted; ${flags.record} was not written`);
-        else {
-          const recorded = recorder.cassette(deterministic ? { deterministic } : {});
-          await saveCassette(path.resolve(flags.record), recorded);
-          io.stderr(`ptc run: recorded ${recorded.calls.length} call(s) to ${flags.record}\n`);
-        }
-      }
-      if (flags.trace !== undefined) await writeTrace(flags.trace, { program, language, result, ...(module === undefined ? {} : { module }) }, io);
       printResult(result, { json: flags.json, program, write: io.stdout });
-      return result.error === undefined && (result.replay?.diverged.length ?? 0) === 0 ? 0 : 1;
+      return result.error === undefined && (result.replay?.diverged.length ?? 0) === 0 && (cassette === undefined || cassette.ok) ? 0 : 1;
     } finally {
-      await module?.dispose();
+      signals.dispose();
+      await session.dispose();
     }
   },
 };
-
-async function execute(
-  flags: ReturnType<typeof parseRunFlags>,
-  language: RunResult['language'],
-  program: string,
-  bindings: BindingNamespace[],
-  deterministic: Cassette['deterministic'],
-): Promise<RunResult> {
-  const runtime = createRuntime();
-  const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`interrupted by ${signal}`));
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    const spec = runtime.resolve({
-      language,
-      program,
-      bindings,
-      timeoutMs: flags.timeoutMs,
-      maxOutputBytes: flags.maxOutputBytes,
-      memoryMb: flags.memoryMb,
-      tmpMb: flags.tmpMb,
-      sandbox: flags.sandbox,
-      signal: controller.signal,
-      ...(deterministic === undefined ? {} : { deterministic }),
-    });
-    return await runtime.run(spec);
-  } catch (error) {
-    if (error instanceof RuntimeMisuseError) throw new UsageError(error.message);
-    throw error;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await runtime.dispose();
-  }
-}

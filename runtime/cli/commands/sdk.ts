@@ -1,7 +1,7 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BindingsModuleError, type BindingsModule } from '../../bindings/module-format.js';
-import { loadBindingsModule } from '../../bindings/module-loader.js';
-import { renderSdk } from '../../sdk/index.js';
+import { createSession, renderSdk } from '../../index.js';
+import { bindingsLog } from '../bindings-log.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc sdk --bindings <module> [--language typescript|python] [--declarations]`;
@@ -26,19 +26,16 @@ export const sdkCommand: CliCommand = {
     if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');
     const language = values.language ?? 'typescript';
     if (language !== 'typescript' && language !== 'python') throw new UsageError(`--language expects one of typescript|python, got "${language}"`);
-    let module: BindingsModule;
+    // the module is loaded (and its MCP servers asked for their tools) in a bindings host, as for a run
+    const session = createSession({ bindingsPath: path.resolve(values.bindings), onBindingsLog: bindingsLog(io, values.bindings) });
     try {
-      module = await loadBindingsModule(values.bindings);
-    } catch (error) {
-      if (error instanceof BindingsModuleError) throw new UsageError(error.message);
-      throw error;
-    }
-    try {
-      const sdk = renderSdk(module, language);
+      const described = await session.describe();
+      if (!described.ok) throw new UsageError(described.message);
+      const sdk = renderSdk(described.module, language);
       io.stdout(values.declarations === true ? sdk.declarations : sdk.text);
       return 0;
     } finally {
-      await module.dispose();
+      await session.dispose();
     }
   },
 };

@@ -3,18 +3,16 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadBindingsModule } from '../../../runtime/bindings/module-loader.js';
 import { compareWithTranscript, importedMetaOf, verifyImportedNotebook } from '../../../runtime/import/index.js';
-import { createRuntime } from '../../../runtime/index.js';
-import { BindingsCache } from '../../../runtime/notebook/bindings-cache.js';
-import { CellRunner } from '../../../runtime/notebook/cell-runner.js';
+import { createRuntime, createSession, type Session } from '../../../runtime/index.js';
 import { serializeNotebook } from '../../../runtime/notebook/serialize.js';
 import type { CodeCell } from '../../../runtime/notebook/schema.js';
 import { cellById, EXAMPLES, importInto, scratch } from './import-helpers.js';
 
 const fresh = scratch('ptc-import-replay-');
 const runtime = createRuntime();
-const cache = new BindingsCache();
+const sessions: Session[] = [];
 afterAll(async () => {
-  await cache.dispose();
+  await Promise.all(sessions.map((s) => s.dispose()));
   await runtime.dispose();
 });
 
@@ -58,8 +56,9 @@ describe('the generated bindings module', () => {
       await module.dispose();
     }
     const cell = cellById(notebook, 'call_prog_7Hk2') as CodeCell;
-    const runner = new CellRunner({ runtime, bindings: cache });
-    const outcome = await runner.run({ language: 'typescript', program: cell.source, plan: { mode: 'mock' }, bindingsPath: stub, limits: {}, cwd: dir });
+    const runner = createSession({ runtime, bindingsPath: stub });
+    sessions.push(runner);
+    const outcome = await runner.run({ language: 'typescript', program: cell.source, plan: { mode: 'mock' }, limits: {}, cwd: dir });
     if (outcome.kind !== 'result') throw new Error(outcome.message);
     expect(outcome.result.mode).toBe('mock');
     const then = importedMetaOf(cell.metadata)?.then;
@@ -70,7 +69,6 @@ describe('the generated bindings module', () => {
       language: 'typescript',
       program: "return await tools.get_inventory({ sku: 'teapot' });",
       plan: { mode: 'mock' },
-      bindingsPath: stub,
       limits: {},
       cwd: dir,
     });

@@ -1,0 +1,79 @@
+import type { LogEntry, Runtime, RuntimeOptions, SandboxLevel } from '../api.js';
+import type { BindingsHost, BindingsHostStatus } from '../bindings-host/bindings-host.js';
+import type { DescribedModule } from '../bindings-host/wire.js';
+import type { WarningSink } from '../bindings/module-format.js';
+import type { CallListener } from '../notebook/observe.js';
+import type { Language, RunResult } from '../protocol/run-result.js';
+
+// How one run's binding calls are served: by handlers (mock or live), recorded to a cassette, or replayed from one.
+export type RunPlan =
+  | { mode: 'mock' | 'live' }
+  | { mode: 'record'; handlers: 'mock' | 'live'; cassettePath: string; cassetteName?: string }
+  | { mode: 'replay'; cassettePath: string; cassetteName?: string };
+
+export type PlanMode = RunPlan['mode'];
+
+export interface RunLimits {
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  memoryMb?: number;
+  // size of the sandbox's tmpfs
+  tmpMb?: number;
+  sandbox?: SandboxLevel;
+}
+
+export interface SessionOptions {
+  // the session's bindings module (absolute path); without one, programs see no bindings (a replay takes the
+  // cassette's names)
+  bindingsPath?: string;
+  // working directory of the bindings host process (handlers resolve relative paths against it)
+  bindingsCwd?: string;
+  // runs programs; created from these options (and disposed with the session) unless a Runtime is given
+  runtime?: Runtime | RuntimeOptions;
+  // the bindings' own console output and uncaught errors, line by line (never part of a program's output)
+  onBindingsLog?: (entry: { stream: 'stdout' | 'stderr'; text: string }) => void;
+  onBindingsStatus?: (status: BindingsHostStatus) => void;
+}
+
+export interface SessionRunRequest {
+  language: Language;
+  program: string;
+  plan: RunPlan;
+  limits?: RunLimits;
+  // the program's working directory (absolute)
+  cwd?: string;
+  // true: frozen clock and seeded random values (a replay reuses its cassette's); false: never (a replay of a
+  // deterministic cassette warns); unset: only a replay of a deterministic cassette is deterministic
+  deterministic?: boolean;
+  // seeds mock fault injection (`failRate`) so the same calls fail again
+  seed?: number;
+  signal?: AbortSignal;
+  onLog?: (entry: LogEntry) => void;
+  onCall?: CallListener;
+  // schema drift, unused recorded calls, handler warnings: for the person running it, never the program's output
+  onWarning?: WarningSink;
+  // runs this program instead of the session's runtime (the extension keeps one per interpreter path)
+  runtime?: Runtime;
+}
+
+// Why a run could not start; shown where the result would be, never a silent failure.
+export type SetupStage = 'bindings' | 'cassette' | 'request';
+
+export type CassetteWrite = { ok: true; path: string; calls: number } | { ok: false; path: string; message: string };
+
+export type SessionOutcome = { kind: 'result'; result: RunResult; cassette?: CassetteWrite } | { kind: 'setup-failed'; stage: SetupStage; message: string };
+
+export type DescribeOutcome = { ok: true; module: DescribedModule } | { ok: false; message: string };
+
+// One notebook session or one `ptc` command: its bindings host, its runtime, and how a run goes.
+export interface Session {
+  readonly bindingsPath: string | undefined;
+  // the bindings host (status, restart, interrupt), when the session has a bindings module
+  readonly bindings: BindingsHost | undefined;
+  // Never rejects for anything a program, a bindings module or a cassette does.
+  run(request: SessionRunRequest): Promise<SessionOutcome>;
+  // The module's namespaces, functions and schemas (the SDK, completions), from a host with every MCP server up.
+  describe(options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<DescribeOutcome>;
+  // Stops the bindings host (and its MCP servers) and the session's own runtime.
+  dispose(): Promise<void>;
+}

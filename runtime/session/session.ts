@@ -1,0 +1,150 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { BindingNamespace, CodeRunRequest, DeterministicSettings, Runtime, RuntimeOptions } from '../api.js';
+import { BindingsHost } from '../bindings-host/bindings-host.js';
+import type { DescribedModule } from '../bindings-host/wire.js';
+import type { WarningSink } from '../bindings/module-format.js';
+import { LIMITS } from '../contract/limits.js';
+import { RuntimeMisuseError } from '../contract/misuse.js';
+import type { HostedBindings } from '../engine/hosted.js';
+import { observeNamespaces } from '../notebook/observe.js';
+import type { RunResult } from '../protocol/run-result.js';
+import { cassetteFromResult, DEFAULT_DETERMINISTIC, saveCassette } from '../replay/index.js';
+import { prepareReplay } from './replay-setup.js';
+import type { CassetteWrite, DescribeOutcome, RunLimits, Session, SessionOptions, SessionOutcome, SessionRunRequest } from './session-types.js';
+
+// The one way a program runs with bindings, for `ptc run`, `ptc notebook` and the extension alike: the bindings
+// host's lifetime, mode, record and replay, determinism, limits and warnings are decided here, once.
+// `makeRuntime` is createRuntime (index.ts passes it; this module does not import the entry it is exported from).
+export function openSession(options: SessionOptions, makeRuntime: (options: RuntimeOptions) => Runtime): Session {
+  const ownsRuntime = options.runtime === undefined || !isRuntime(options.runtime);
+  const runtime: Runtime = isRuntime(options.runtime) ? options.runtime : makeRuntime(options.runtime ?? {});
+  const bindingsPath = options.bindingsPath === undefined ? undefined : path.resolve(options.bindingsPath);
+  const host =
+    bindingsPath === undefined
+      ? undefined
+      : new BindingsHost({
+          modulePath: bindingsPath,
+          ...(options.bindingsCwd === undefined ? {} : { cwd: options.bindingsCwd }),
+          ...(options.onBindingsLog === undefined ? {} : { onLog: options.onBindingsLog }),
+          ...(options.onBindingsStatus === undefined ? {} : { onStatus: options.onBindingsStatus }),
+        });
+  let disposed = false;
+
+  // A host whose module has every MCP server's tool list; one that lacks one is restarted once to retry.
+  const fullModule = async (bound: { signal?: AbortSignal; timeoutMs?: number }): Promise<DescribeOutcome> => {
+    if (host === undefined) return { ok: true, module: { path: '', namespaces: {} } };
+    let ready = await host.ready(bound);
+    if (ready.ok && problemOf(ready.module) !== undefined) {
+      await host.restart('was restarted to retry an MCP server that could not start');
+      ready = await host.ready(bound);
+    }
+    if (!ready.ok) return ready;
+    const problem = problemOf(ready.module);
+    return problem === undefined ? ready : { ok: false, message: problem };
+  };
+
+  const run = async (request: SessionRunRequest): Promise<SessionOutcome> => {
+    if (disposed) return { kind: 'setup-failed', stage: 'request', message: 'the session is disposed' };
+    const warn: WarningSink = request.onWarning ?? (() => undefined);
+    const bound = { ...(request.signal === undefined ? {} : { signal: request.signal }), timeoutMs: request.limits?.timeoutMs ?? LIMITS.timeoutMs.default };
+    const { plan } = request;
+    let bindings: BindingNamespace[] = [];
+    let hosted: HostedBindings | undefined;
+    let deterministic: DeterministicSettings | undefined = request.deterministic === true ? DEFAULT_DETERMINISTIC : undefined;
+    let finishReplay: ((result: RunResult) => void) | undefined;
+
+    if (plan.mode === 'replay') {
+      const replay = await prepareReplay({ plan, host, bound, deterministic: request.deterministic, warn });
+      if (!replay.ok) return { kind: 'setup-failed', stage: replay.stage, message: replay.message };
+      bindings = replay.namespaces;
+      deterministic = replay.deterministic;
+      finishReplay = replay.finish;
+      // the program's calls are answered here; the host only lends its connection, so spares stay interchangeable
+      if (host !== undefined && replay.hostReady) hosted = host.lease({ mode: 'mock', seed: 0, routeCalls: false });
+      if (request.onCall !== undefined) bindings = observeNamespaces(bindings, request.onCall);
+    } else if (host !== undefined) {
+      const loaded = await fullModule(bound);
+      if (!loaded.ok) return { kind: 'setup-failed', stage: 'bindings', message: loaded.message };
+      const handlers = plan.mode === 'record' ? plan.handlers : plan.mode;
+      hosted = host.lease({
+        mode: handlers,
+        seed: request.seed ?? deterministic?.seed ?? Math.floor(Math.random() * 2 ** 32),
+        routeCalls: true,
+        onWarning: warn,
+        ...(request.onCall === undefined ? {} : { onCall: request.onCall }),
+      });
+      bindings = hosted.namespaces;
+    }
+
+    let result: RunResult;
+    const target = request.runtime ?? runtime;
+    try {
+      const spec = target.resolve({
+        language: request.language,
+        program: request.program,
+        bindings,
+        ...(hosted === undefined ? {} : { hosted }),
+        ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+        ...definedLimits(request.limits ?? {}),
+        ...(deterministic === undefined ? {} : { deterministic }),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        ...(request.onLog === undefined ? {} : { onLog: request.onLog }),
+      } satisfies CodeRunRequest);
+      result = await target.run(spec);
+    } catch (error) {
+      if (error instanceof RuntimeMisuseError) return { kind: 'setup-failed', stage: 'request', message: error.message };
+      throw error;
+    }
+    if (finishReplay !== undefined) {
+      finishReplay(result);
+      return { kind: 'result', result };
+    }
+    result.mode = plan.mode === 'record' ? plan.handlers : plan.mode;
+    if (plan.mode !== 'record') return { kind: 'result', result };
+    return { kind: 'result', result, cassette: await writeCassette(plan.cassettePath, result, deterministic) };
+  };
+
+  return {
+    bindingsPath,
+    bindings: host,
+    run,
+    describe: (bound = {}) => fullModule(bound),
+    dispose: async () => {
+      disposed = true;
+      await Promise.all([host?.dispose(), ownsRuntime ? runtime.dispose() : undefined]);
+    },
+  };
+}
+
+// "No cassette written on abort": a cancelled recording would pass off a partial run as the real one.
+async function writeCassette(file: string, result: RunResult, deterministic: DeterministicSettings | undefined): Promise<CassetteWrite> {
+  if (result.error?.kind === 'abort') return { ok: false, path: file, message: 'the run was cancelled, so the cassette was not written' };
+  const cassette = cassetteFromResult(result, deterministic === undefined ? {} : { deterministic });
+  try {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await saveCassette(file, cassette);
+    return { ok: true, path: file, calls: cassette.calls.length };
+  } catch (error) {
+    return { ok: false, path: file, message: `cannot write ${file}: ${(error as Error).message}` };
+  }
+}
+
+function problemOf(module: DescribedModule): string | undefined {
+  for (const ns of Object.values(module.namespaces)) if (ns.toolsUnlisted === true) return ns.problem ?? 'an MCP server could not start';
+  return undefined;
+}
+
+function isRuntime(value: unknown): value is Runtime {
+  return value !== null && typeof value === 'object' && typeof (value as Runtime).run === 'function' && typeof (value as Runtime).resolve === 'function';
+}
+
+function definedLimits(limits: RunLimits): RunLimits {
+  const out: RunLimits = {};
+  if (limits.timeoutMs !== undefined) out.timeoutMs = limits.timeoutMs;
+  if (limits.maxOutputBytes !== undefined) out.maxOutputBytes = limits.maxOutputBytes;
+  if (limits.memoryMb !== undefined) out.memoryMb = limits.memoryMb;
+  if (limits.tmpMb !== undefined) out.tmpMb = limits.tmpMb;
+  if (limits.sandbox !== undefined) out.sandbox = limits.sandbox;
+  return out;
+}
