@@ -15,7 +15,9 @@ export const COMMANDS = {
   replayCell: 'ptcPlayground.replayCell',
   openInspector: 'ptcPlayground.openInspector',
   copyResultJson: 'ptcPlayground.copyResultJson',
-  reloadBindings: 'ptcPlayground.reloadBindings',
+  restartBindings: 'ptcPlayground.restartBindings',
+  interruptBindings: 'ptcPlayground.interruptBindings',
+  bindingsStatus: 'ptcPlayground.bindingsStatus',
   reviewRuntimePaths: 'ptcPlayground.reviewRuntimePaths',
   showLog: 'ptcPlayground.showLog',
 } as const;

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { createRuntime } from '../runtime/index.js';
-import { BindingsCache } from '../runtime/notebook/bindings-cache.js';
-import { BindingsService } from './bindings/bindings-service.js';
+import { SessionService } from './bindings/session-service.js';
 import { registerCommands } from './commands/register-commands.js';
 import { readConfig, watchConfig } from './config/config.js';
 import { RuntimePathApprovals } from './config/runtime-path-approvals.js';
@@ -17,6 +16,7 @@ import { rendererAction } from './renderer/renderer-actions.js';
 import { RendererHost } from './renderer/renderer-host.js';
 import { SdkDocuments } from './sdk/sdk-documents.js';
 import { CellStatusProvider } from './status/cell-status.js';
+import { BindingsStatusItem } from './status/bindings-status.js';
 import { ModeStatusItem } from './status/mode-status.js';
 
 // deactivate() must wait for child processes and MCP servers to stop; disposables cannot be awaited
@@ -24,15 +24,15 @@ let shutdown: (() => Promise<void>) | undefined;
 
 function wire(context: vscode.ExtensionContext, log: Logger): void {
   const subscriptions = context.subscriptions;
-  const cache = new BindingsCache({ onDisposeError: (file, error) => log.warn(`disposing bindings module ${file} failed`, error) });
   // one pre-started process per language: after the first run of a cell, the next run skips process start-up
-  const pool = new RuntimePool({ create: (options) => createRuntime({ spares: 1, ...options }), bindings: cache, log });
+  const pool = new RuntimePool({ create: (options) => createRuntime({ spares: 1, ...options }), log });
+  // one session (one bindings host process) per open notebook: bindings code never runs in the extension host
+  const bindings = new SessionService(log);
   shutdown = async () => {
     await pool.dispose();
-    await cache.dispose();
+    await bindings.shutdown();
   };
   const approvals = new RuntimePathApprovals(context.workspaceState, log);
-  const bindings = new BindingsService(cache, log);
   const cellStatus = new CellStatusProvider();
   const inspector = new InspectorPanels({
     extensionUri: context.extensionUri,
@@ -46,7 +46,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   });
   const controller = new PtcNotebookController({
     log,
-    run: (request, paths) => pool.run(request, paths),
+    run: (notebook, request, paths) => pool.run(bindings.sessionFor(notebook), request, paths),
     approveRuntimePaths: (language, scope) => approvals.approve(language, scope),
     onDidStart: (cell) => renderers.postCellStateFor(cell, true),
     onDidFinish: (cell) => {
@@ -67,6 +67,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     cellStatus,
     vscode.notebooks.registerNotebookCellStatusBarItemProvider(NOTEBOOK_TYPE, cellStatus),
     new ModeStatusItem(),
+    new BindingsStatusItem(bindings),
     new BindingsIntelliSense(bindings, log),
     watchConfig(log, (changed) => log.info(`settings changed: ${changed.join(', ')}`)),
     ...registerCommands({ log, controller, bindings, approvals, inspector, sdk }),

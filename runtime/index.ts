@@ -130,5 +130,5 @@ export * from './notebook/schema.js';
 export { serializeNotebook } from './notebook/serialize.js';
 export { bindingsPathOf, runNotebookFile, type CellReport, type NotebookRun, type NotebookRunOptions } from './notebook/run-notebook.js';
 export { loadCassette, parseCassette, type Cassette, type CassetteLoad } from './replay/index.js';
-export { renderSdk, type RenderedSdk, type SdkSource } from './sdk/index.js';
+export { renderSdk, type RenderedSdk, type SdkFunctionSource, type SdkNamespaceSource, type SdkSource } from './sdk/index.js';
 export { byCodeUnit } from './sdk/sdk-source.js';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { BindingsService } from '../bindings/bindings-service.js';
+import type { SessionService } from '../bindings/session-service.js';
 import type { RuntimePathApprovals } from '../config/runtime-path-approvals.js';
 import { COMMANDS, type CommandId } from '../constants.js';
 import type { PtcNotebookController } from '../execution/controller.js';
@@ -8,13 +8,14 @@ import type { Logger } from '../log/logger.js';
 import type { SdkDocuments } from '../sdk/sdk-documents.js';
 import { type CommandOutcome, copyResultJson, noCell, recordCell, replayCell, reportOutcome } from './cell-commands.js';
 import { setCellMode, switchMode } from './mode-commands.js';
+import { interruptBindings, restartBindings } from './bindings-commands.js';
 import { newNotebook } from './new-notebook.js';
 import { targetCell, targetNotebook } from './target-cell.js';
 
 export interface CommandDeps {
   log: Logger;
   controller: PtcNotebookController;
-  bindings: BindingsService;
+  bindings: SessionService;
   approvals: RuntimePathApprovals;
   inspector: InspectorPanels;
   sdk: SdkDocuments;
@@ -54,9 +55,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [COMMANDS.replayCell]: withReport((arg) => replayCell(controller, arg)),
     [COMMANDS.openInspector]: withReport((arg) => openInspector(inspector, arg)),
     [COMMANDS.copyResultJson]: withReport((arg) => copyResultJson(arg)),
-    [COMMANDS.reloadBindings]: () => {
-      bindings.reloadAll();
-      return true;
+    [COMMANDS.restartBindings]: (arg) => restartBindings(bindings, arg),
+    [COMMANDS.interruptBindings]: (arg) => interruptBindings(bindings, arg),
+    // the notebook's bindings host status (state, module, why it crashed); for scripts and tests
+    [COMMANDS.bindingsStatus]: (arg) => {
+      const notebook = targetNotebook(arg);
+      return notebook === undefined ? undefined : bindings.statusFor(notebook);
     },
     [COMMANDS.reviewRuntimePaths]: async () => {
       await approvals.reset();

@@ -1,14 +1,25 @@
-import type { LogEntry } from '../../runtime/api.js';
-import type { CellOutcome, CellRunRequest, RunLimits } from '../../runtime/notebook/cell-runner.js';
-import type { CallEvent } from '../../runtime/notebook/observe.js';
-import { type PlanOverride, resolvePlan, type RunPlan } from '../../runtime/notebook/plan.js';
-import type { CellMetadata, NotebookMetadata, NotebookMode } from '../../runtime/notebook/schema.js';
-import { callCount, type Language, LanguageSchema, type RunResult } from '../../runtime/protocol/run-result.js';
+import {
+  callCount,
+  cellLimits,
+  LanguageSchema,
+  resolvePlan,
+  type CallEvent,
+  type CellMetadata,
+  type Language,
+  type LogEntry,
+  type NotebookMetadata,
+  type NotebookMode,
+  type PlanOverride,
+  type RunLimits,
+  type RunPlan,
+  type RunResult,
+  type SessionOutcome,
+  type SessionRunRequest,
+} from '../../runtime/index.js';
 import type { Translate } from '../l10n.js';
 import type { Logger } from '../log/logger.js';
 import { LogStream } from './log-stream.js';
 import { trustBlock } from './trust.js';
-import { cellLimits } from '../../runtime/notebook/cell-limits.js';
 
 export interface CancellationLike {
   readonly isCancellationRequested: boolean;
@@ -53,7 +64,8 @@ export interface RuntimePaths {
 export type ApprovalOutcome = { ok: true; paths: RuntimePaths } | { ok: false; message: string; markdown?: string };
 
 export interface CellJobDeps {
-  run: (request: CellRunRequest, paths: RuntimePaths) => Promise<CellOutcome>;
+  // runs the cell in its notebook's session
+  run: (request: SessionRunRequest, paths: RuntimePaths) => Promise<SessionOutcome>;
   approveRuntimePaths: (language: Language) => Promise<ApprovalOutcome>;
   nextExecutionOrder: () => number;
   log: Logger;
@@ -142,7 +154,6 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
         language: language.data,
         program: input.program,
         plan,
-        bindingsPath: input.bindingsPath,
         limits,
         cwd: input.cwd,
         signal: abort.signal,

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PlanOverride } from '../../runtime/notebook/plan.js';
+import type { PlanOverride, SessionOutcome, SessionRunRequest } from '../../runtime/index.js';
 import { readConfig } from '../config/config.js';
 import { CONTROLLER_ID, NOTEBOOK_TYPE } from '../constants.js';
 import type { Logger } from '../log/logger.js';
@@ -14,7 +14,8 @@ import { executionPort } from './vscode-port.js';
 
 export interface ControllerDeps {
   log: Logger;
-  run: CellJobDeps['run'];
+  // runs a cell in its notebook's session
+  run: (notebook: vscode.NotebookDocument, request: SessionRunRequest, paths: Parameters<CellJobDeps['run']>[1]) => Promise<SessionOutcome>;
   approveRuntimePaths: (language: 'typescript' | 'python', scope: vscode.Uri) => ReturnType<CellJobDeps['approveRuntimePaths']>;
   // told when a cell starts and finishes running (status bar, inspector, renderer buttons)
   onDidStart?: (cell: vscode.NotebookCell) => void;
@@ -129,7 +130,7 @@ export class PtcNotebookController implements vscode.Disposable {
         ...(override === undefined ? {} : { override }),
       },
       {
-        run: this.#deps.run,
+        run: (request, paths) => this.#deps.run(notebook, request, paths),
         approveRuntimePaths: (language) => this.#deps.approveRuntimePaths(language, notebook.uri),
         nextExecutionOrder: () => this.#orders.take(notebook),
         log: this.#deps.log,

@@ -1,23 +1,19 @@
-import type { Runtime, RuntimeOptions } from '../../runtime/api.js';
-import type { BindingsCache } from '../../runtime/notebook/bindings-cache.js';
-import { type CellOutcome, type CellRunRequest, CellRunner } from '../../runtime/notebook/cell-runner.js';
-import type { Language } from '../../runtime/protocol/run-result.js';
+import type { Language, Runtime, RuntimeOptions, Session, SessionOutcome, SessionRunRequest } from '../../runtime/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RuntimePaths } from './cell-job.js';
 
 interface Entry {
   runtime: Runtime;
-  runner: CellRunner;
   active: number;
 }
 
 export interface RuntimePoolOptions {
   create: (options: RuntimeOptions) => Runtime;
-  bindings: BindingsCache;
   log: Logger;
 }
 
-// One runtime per language and interpreter path; when a path changes, the old runtime is disposed once its runs end.
+// One runtime per language and interpreter path, shared by every notebook's session; when a path changes, the old
+// runtime is disposed once its runs end.
 export class RuntimePool {
   readonly #entries = new Map<string, Entry>();
   readonly #options: RuntimePoolOptions;
@@ -28,11 +24,11 @@ export class RuntimePool {
     this.#options = options;
   }
 
-  async run(request: CellRunRequest, paths: RuntimePaths): Promise<CellOutcome> {
+  async run(session: Session, request: SessionRunRequest, paths: RuntimePaths): Promise<SessionOutcome> {
     const entry = this.#entryFor(request.language, paths);
     entry.active++;
     try {
-      return await entry.runner.run(request);
+      return await session.run({ ...request, runtime: entry.runtime });
     } finally {
       entry.active--;
       this.#sweep();
@@ -55,9 +51,7 @@ export class RuntimePool {
     if (entry === undefined) {
       const options: RuntimeOptions = {};
       if (interpreter !== undefined) options[language === 'python' ? 'pythonPath' : 'nodePath'] = interpreter;
-      const runtime = this.#options.create(options);
-      const runner = new CellRunner({ runtime, bindings: this.#options.bindings });
-      entry = { runtime, runner, active: 0 };
+      entry = { runtime: this.#options.create(options), active: 0 };
       this.#entries.set(key, entry);
       this.#options.log.info(`${language} runtime created (interpreter: ${interpreter ?? 'default'})`);
     }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { NOTEBOOK_TYPE } from '../constants.js';
-import type { BindingsService } from '../bindings/bindings-service.js';
+import type { SessionService } from '../bindings/session-service.js';
 import type { Logger } from '../log/logger.js';
 import { completionContext, completionModel, type GlobalInfo, memberAt, signatureLine } from './completion-model.js';
 
@@ -12,12 +12,12 @@ const SELECTOR: vscode.DocumentSelector = [
 // TypeScript's language service does not see declaration files from notebook cells (microsoft/vscode#195745),
 // so completions and hovers for the bindings come from here, refreshed whenever the module changes.
 export class BindingsIntelliSense implements vscode.CompletionItemProvider, vscode.HoverProvider, vscode.Disposable {
-  readonly #bindings: BindingsService;
+  readonly #bindings: SessionService;
   readonly #log: Logger;
   readonly #models = new Map<string, Promise<GlobalInfo[]>>();
   readonly #disposables: vscode.Disposable[] = [];
 
-  constructor(bindings: BindingsService, log: Logger) {
+  constructor(bindings: SessionService, log: Logger) {
     this.#bindings = bindings;
     this.#log = log;
     this.#disposables.push(
@@ -85,13 +85,14 @@ export class BindingsIntelliSense implements vscode.CompletionItemProvider, vsco
     if (file === undefined) return [];
     let model = this.#models.get(file);
     if (model === undefined) {
-      model = this.#bindings.load(notebook).then((loaded) => {
-        if (loaded === undefined || !loaded.ok) {
-          if (loaded !== undefined) this.#log.debug(`no IntelliSense for ${file}: ${loaded.message}`);
+      // the module's declarations come from the notebook's bindings host: its code never runs in this process
+      model = this.#bindings.describe(notebook).then((described) => {
+        if (described === undefined || !described.ok) {
+          if (described !== undefined) this.#log.debug(`no IntelliSense for ${file}: ${described.message}`);
           this.#models.delete(file);
           return [];
         }
-        return completionModel(loaded.module);
+        return completionModel(described.module);
       });
       this.#models.set(file, model);
     }

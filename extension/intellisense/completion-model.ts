@@ -1,7 +1,4 @@
-import type { BindingsModule, NamespaceDeclaration } from '../../runtime/bindings/module-format.js';
-import { renderSdk } from '../../runtime/sdk/index.js';
-import { byCodeUnit } from '../../runtime/sdk/sdk-source.js';
-import type { Language } from '../../runtime/protocol/run-result.js';
+import { byCodeUnit, renderSdk, type Language, type SdkNamespaceSource, type SdkSource } from '../../runtime/index.js';
 
 export interface FunctionInfo {
   name: string;
@@ -17,7 +14,7 @@ export interface GlobalInfo {
 }
 
 // The declaration of one function as the generated SDK spells it (doc comment, signature, the types it names).
-export function sdkDeclaration(global: string, ns: NamespaceDeclaration, name: string, language: Language): string {
+export function sdkDeclaration(global: string, ns: SdkNamespaceSource, name: string, language: Language): string {
   const fn = ns.functions[name];
   const source = {
     namespaces: { [global]: { ...(ns.errorClass === undefined ? {} : { errorClass: ns.errorClass }), functions: fn === undefined ? {} : { [name]: fn } } },
@@ -38,11 +35,11 @@ export function sdkDeclaration(global: string, ns: NamespaceDeclaration, name: s
 }
 
 // What completions and hovers offer for each namespace global of a bindings module, in SDK order.
-export function completionModel(module: BindingsModule): GlobalInfo[] {
+export function completionModel(module: SdkSource): GlobalInfo[] {
   return Object.keys(module.namespaces)
     .sort(byCodeUnit)
     .map((global) => {
-      const ns = module.namespaces[global] as NamespaceDeclaration;
+      const ns = module.namespaces[global] as SdkNamespaceSource;
       return {
         global,
         errorClass: ns.errorClass?.name,

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { Language } from '../../runtime/protocol/run-result.js';
-import { renderSdk } from '../../runtime/sdk/index.js';
-import type { BindingsService } from '../bindings/bindings-service.js';
+import { renderSdk, type Language } from '../../runtime/index.js';
+import type { SessionService } from '../bindings/session-service.js';
 import { SDK_SCHEME } from '../constants.js';
 import type { Logger } from '../log/logger.js';
 
@@ -21,13 +20,13 @@ function parseQuery(uri: vscode.Uri): SdkQuery | undefined {
 
 // Read-only `ptc-sdk:` documents: the bindings API text a model is given, refreshed when the module changes.
 export class SdkDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  readonly #bindings: BindingsService;
+  readonly #bindings: SessionService;
   readonly #log: Logger;
   readonly #onDidChange = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.#onDidChange.event;
   readonly #disposables: vscode.Disposable[] = [];
 
-  constructor(bindings: BindingsService, log: Logger) {
+  constructor(bindings: SessionService, log: Logger) {
     this.#bindings = bindings;
     this.#log = log;
     this.#disposables.push(
@@ -53,17 +52,13 @@ export class SdkDocuments implements vscode.TextDocumentContentProvider, vscode.
     const file = this.#bindings.pathFor(notebook);
     if (file === undefined)
       return `${renderSdk({ namespaces: {} }, query.language).text}\n${vscode.l10n.t('(This notebook has no bindings module: set "bindings" in its metadata or ptcPlayground.defaultBindings.)')}\n`;
-    const lease = await this.#bindings.load(notebook);
-    if (lease === undefined || !lease.ok) {
-      const message = lease?.message ?? file;
+    const described = await this.#bindings.describe(notebook);
+    if (described === undefined || !described.ok) {
+      const message = described?.message ?? file;
       this.#log.warn(`what the model sees: ${message}`);
       return `${vscode.l10n.t('The bindings module could not be loaded:')}\n\n\`\`\`text\n${message}\n\`\`\`\n`;
     }
-    try {
-      return renderSdk(lease.module, query.language).text;
-    } finally {
-      lease.release();
-    }
+    return renderSdk(described.module, query.language).text;
   }
 
   // `ptcPlayground.showModelView`: opens the `run_code` description and SDK beside the notebook, for the selected cell's language.

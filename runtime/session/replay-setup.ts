@@ -59,7 +59,7 @@ export async function prepareReplay(options: {
     finish: (result) => {
       result.replay = replay.report();
       result.mode = 'replay';
-      if (result.replay.unused > 0) warn(`${result.replay.unused} recorded call(s) in ${plan.cassettePath} were not used`);
+      if (result.replay.unused > 0) warn(`${result.replay.unused} recorded call(s) in ${plan.cassettePath} were not used by this replay`);
     },
   };
 }

@@ -17,8 +17,14 @@ import type { CassetteWrite, DescribeOutcome, RunLimits, Session, SessionOptions
 // host's lifetime, mode, record and replay, determinism, limits and warnings are decided here, once.
 // `makeRuntime` is createRuntime (index.ts passes it; this module does not import the entry it is exported from).
 export function openSession(options: SessionOptions, makeRuntime: (options: RuntimeOptions) => Runtime): Session {
-  const ownsRuntime = options.runtime === undefined || !isRuntime(options.runtime);
-  const runtime: Runtime = isRuntime(options.runtime) ? options.runtime : makeRuntime(options.runtime ?? {});
+  // made on first use: a session whose runs all bring their own runtime (the extension) never makes one
+  let own: Runtime | undefined;
+  const runtimeOf = (request: SessionRunRequest): Runtime => {
+    if (request.runtime !== undefined) return request.runtime;
+    if (isRuntime(options.runtime)) return options.runtime;
+    own ??= makeRuntime(options.runtime ?? {});
+    return own;
+  };
   const bindingsPath = options.bindingsPath === undefined ? undefined : path.resolve(options.bindingsPath);
   const host =
     bindingsPath === undefined
@@ -78,7 +84,7 @@ export function openSession(options: SessionOptions, makeRuntime: (options: Runt
     }
 
     let result: RunResult;
-    const target = request.runtime ?? runtime;
+    const target = runtimeOf(request);
     try {
       const spec = target.resolve({
         language: request.language,
@@ -112,7 +118,7 @@ export function openSession(options: SessionOptions, makeRuntime: (options: Runt
     describe: (bound = {}) => fullModule(bound),
     dispose: async () => {
       disposed = true;
-      await Promise.all([host?.dispose(), ownsRuntime ? runtime.dispose() : undefined]);
+      await Promise.all([host?.dispose(), own?.dispose()]);
     },
   };
 }

@@ -6,11 +6,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { runCellJob, type CellExecutionPort, type CellJobInput, type CellJobOutcome } from '../../extension/execution/cell-job.js';
 import { KeyedSerialQueue } from '../../extension/execution/queue.js';
 import type { Runtime } from '../../runtime/api.js';
-import { createRuntime } from '../../runtime/index.js';
-import { BindingsCache } from '../../runtime/notebook/bindings-cache.js';
-import { CellRunner, type CellOutcome } from '../../runtime/notebook/cell-runner.js';
-import { parseNotebook } from '../../runtime/notebook/parse.js';
-import { runNotebookFile } from '../../runtime/notebook/run-notebook.js';
+import { createRuntime, createSession, parseNotebook, runNotebookFile, type Session, type SessionOutcome } from '../../runtime/index.js';
 import * as fake from '../extension/helpers/fake-vscode.js';
 import { recordingLogger } from '../extension/helpers/recording-logger.js';
 import { rngFrom } from './lib/fuzz-frames.js';
@@ -87,7 +83,6 @@ describe('notebook safety: an unreadable .ptcnb is never replaced on save', () =
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-nb-safety-'));
     const runtime = createRuntime({ spares: 0 });
     try {
-      const runner = new CellRunner({ runtime, bindings: new BindingsCache() });
       const files: Record<string, string | Uint8Array> = {
         'corrupt.ptcnb': '{"version": 1, "cells": [',
         'truncated.ptcnb': canonical.subarray(0, Math.floor(canonical.length / 2)),
@@ -97,7 +92,10 @@ describe('notebook safety: an unreadable .ptcnb is never replaced on save', () =
         const file = path.join(dir, name);
         fs.writeFileSync(file, content);
         const before = { sha: sha(file), mtime: fs.statSync(file).mtimeMs };
-        const run = await runNotebookFile(runner, { notebookPath: file });
+        const run = await runNotebookFile({
+          notebookPath: file,
+          openSession: ({ bindingsPath }) => createSession({ runtime, ...(bindingsPath === undefined ? {} : { bindingsPath }) }),
+        });
         expect(run).toMatchObject({ ok: false, stage: 'parse' });
         expect({ sha: sha(file), mtime: fs.statSync(file).mtimeMs }).toEqual(before);
       }
@@ -136,23 +134,31 @@ const MODULES: Record<string, string> = {
 describe('notebook safety: a crashing bindings module or a hanging handler never takes the host down', () => {
   let dir: string;
   let runtime: Runtime;
-  let cache: BindingsCache;
-  let runner: CellRunner;
+  // one session per module, as a notebook naming it would have
+  const sessions = new Map<string, Session>();
+  const sessionFor = (module: string | undefined): Session => {
+    const key = module ?? '';
+    let session = sessions.get(key);
+    if (session === undefined) {
+      session = createSession({ runtime, ...(module === undefined ? {} : { bindingsPath: path.join(dir, module) }) });
+      sessions.set(key, session);
+    }
+    return session;
+  };
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-nb-bindings-'));
     for (const [name, text] of Object.entries(MODULES)) fs.writeFileSync(path.join(dir, name), text);
     runtime = createRuntime({ spares: 0 });
-    cache = new BindingsCache();
-    runner = new CellRunner({ runtime, bindings: cache });
   });
   afterAll(async () => {
+    await Promise.all([...sessions.values()].map((s) => s.dispose()));
     await runtime.dispose();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const runCell = (module: string, program: string, timeoutMs = 5_000): Promise<CellOutcome> =>
-    runner.run({ language: 'typescript', program, plan: { mode: 'mock' }, bindingsPath: path.join(dir, module), limits: { timeoutMs }, cwd: dir });
+  const runCell = (module: string, program: string, timeoutMs = 5_000): Promise<SessionOutcome> =>
+    sessionFor(module).run({ language: 'typescript', program, plan: { mode: 'mock' }, limits: { timeoutMs }, cwd: dir });
 
   test.each(['throws-at-import.mjs', 'syntax-error.mjs', 'no-default.mjs', 'rejects-at-import.mjs'])(
     '%s: the cell reports a bindings problem, the next cell still runs',
@@ -160,7 +166,7 @@ describe('notebook safety: a crashing bindings module or a hanging handler never
       const outcome = await runCell(module, 'return 1');
       expect(outcome).toMatchObject({ kind: 'setup-failed', stage: 'bindings' });
       expect((outcome as { message: string }).message.length).toBeGreaterThan(0);
-      const next = await runner.run({ language: 'typescript', program: 'return 2', plan: { mode: 'mock' }, bindingsPath: undefined, limits: {}, cwd: dir });
+      const next = await sessionFor(undefined).run({ language: 'typescript', program: 'return 2', plan: { mode: 'mock' }, limits: {}, cwd: dir });
       expect(next).toMatchObject({ kind: 'result', result: { value: 2 } });
     },
   );
@@ -191,11 +197,10 @@ return out;`;
     expect((timedOut as { message: string }).message).toMatch(/did not finish loading within 1500 ms/);
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('cancelled')), 300);
-    const cancelled = await runner.run({
+    const cancelled = await sessionFor('hangs-at-import.mjs').run({
       language: 'typescript',
       program: 'return 1',
       plan: { mode: 'mock' },
-      bindingsPath: path.join(dir, 'hangs-at-import.mjs'),
       limits: { timeoutMs: 60_000 },
       cwd: dir,
       signal: controller.signal,
@@ -223,7 +228,7 @@ describe('notebook safety: cancelling 50 queued cells leaves nothing running', (
     try {
       await runtime.run(runtime.resolve({ language: 'typescript', program: 'return 1' }));
       const checker = new LeakChecker(tmpRoot);
-      const runner = new CellRunner({ runtime, bindings: new BindingsCache() });
+      const session = createSession({ runtime });
       const { logger } = recordingLogger();
       const queue = new KeyedSerialQueue<string>((error) => logger.error('job failed', error));
       const listeners: (() => void)[] = [];
@@ -272,7 +277,7 @@ describe('notebook safety: cancelling 50 queued cells leaves nothing running', (
               queue.run('notebook', async () => {
                 resolve(
                   await runCellJob(port, input, {
-                    run: (request) => runner.run(request),
+                    run: (request) => session.run(request),
                     approveRuntimePaths: async () => ({ ok: true, paths: {} }),
                     nextExecutionOrder: () => ++order,
                     log: logger,

@@ -6,8 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { type CellExecutionPort, type CellJobDeps, type CellJobInput, runCellJob } from '../../../extension/execution/cell-job.js';
 import { RuntimePool } from '../../../extension/execution/runtime-pool.js';
 import { untranslated } from '../../../extension/l10n.js';
-import { createRuntime } from '../../../runtime/index.js';
-import { BindingsCache } from '../../../runtime/notebook/bindings-cache.js';
+import { createRuntime, createSession, type Session } from '../../../runtime/index.js';
 import type { RunResult } from '../../../runtime/protocol/run-result.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 
@@ -58,19 +57,28 @@ function recordingPort(onEvent: (event: PortEvent, token: Token) => void = () =>
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-cell-job-'));
 const bindingsPath = path.join(dir, 'jobs.bindings.mjs');
 fs.writeFileSync(bindingsPath, 'export default { tools: { functions: { add: { mock: async ({ a, b }) => a + b } } } };\n');
-const cache = new BindingsCache();
 const { logger, lines } = recordingLogger();
-const pool = new RuntimePool({ create: createRuntime, bindings: cache, log: logger });
+const pool = new RuntimePool({ create: createRuntime, log: logger });
+// one session per bindings module, as one per notebook in the extension
+const sessions = new Map<string, Session>();
+const sessionFor = (file: string | undefined): Session => {
+  let session = sessions.get(file ?? '');
+  if (session === undefined) {
+    session = createSession(file === undefined ? {} : { bindingsPath: file });
+    sessions.set(file ?? '', session);
+  }
+  return session;
+};
 afterAll(async () => {
   await pool.dispose();
-  await cache.dispose();
+  await Promise.all([...sessions.values()].map((s) => s.dispose()));
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 let order = 0;
-function deps(overrides: Partial<CellJobDeps> = {}): CellJobDeps {
+function deps(overrides: Partial<CellJobDeps> = {}, file: string | undefined = bindingsPath): CellJobDeps {
   return {
-    run: (request, paths) => pool.run(request, paths),
+    run: (request, paths) => pool.run(sessionFor(file), request, paths),
     approveRuntimePaths: async () => ({ ok: true, paths: {} }),
     nextExecutionOrder: () => ++order,
     log: logger,
@@ -220,7 +228,7 @@ describe('runCellJob', () => {
     const broken = path.join(dir, 'broken.bindings.ts');
     fs.writeFileSync(broken, 'export default { tools: { functions: { x: ( } } };\n');
     const { port, events } = recordingPort();
-    expect(await runCellJob(port, input('return 1;', { bindingsPath: broken }), deps())).toBe('setup-failed');
+    expect(await runCellJob(port, input('return 1;', { bindingsPath: broken }), deps({}, broken))).toBe('setup-failed');
     const problem = events.find((e) => e.type === 'problem') as { message: string; persist: boolean };
     expect(problem.message).toMatch(/^The cell could not run \(bindings\): .*broken\.bindings\.ts:1:\d+/);
     expect(problem.persist).toBe(true);

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test, vi } from 'vitest';
-import { createRuntime } from '../../../runtime/index.js';
-import { BindingsCache } from '../../../runtime/notebook/bindings-cache.js';
+import { createRuntime, createSession } from '../../../runtime/index.js';
 import { RuntimePool } from '../../../extension/execution/runtime-pool.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 
@@ -100,20 +99,20 @@ vi.mock('vscode', async () => ({ ...(await import('../helpers/fake-vscode.js')),
 const { PtcNotebookController } = await import('../../../extension/execution/controller.js');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-controller-'));
-const cache = new BindingsCache();
 const { logger } = recordingLogger();
-const pool = new RuntimePool({ create: createRuntime, bindings: cache, log: logger });
+const pool = new RuntimePool({ create: createRuntime, log: logger });
+const session = createSession();
 const finished: number[] = [];
 const controller = new PtcNotebookController({
   log: logger,
-  run: (request, paths) => pool.run(request, paths),
+  run: (_notebook, request, paths) => pool.run(session, request, paths),
   approveRuntimePaths: async () => ({ ok: true, paths: {} }),
   onDidFinish: (cell) => finished.push(cell.index),
 });
 afterAll(async () => {
   controller.dispose();
   await pool.dispose();
-  await cache.dispose();
+  await session.dispose();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

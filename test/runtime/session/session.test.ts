@@ -2,12 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { LogEntry } from '../../../runtime/api.js';
-import { BindingsCache } from '../../../runtime/notebook/bindings-cache.js';
-import { type CellOutcome, CellRunner } from '../../../runtime/notebook/cell-runner.js';
-import type { CallEvent } from '../../../runtime/notebook/observe.js';
-import { type PlanOverride, resolvePlan } from '../../../runtime/notebook/plan.js';
-import { RunResultSchema } from '../../../runtime/protocol/run-result.js';
+import {
+  createSession,
+  resolvePlan,
+  RunResultSchema,
+  type CallEvent,
+  type LogEntry,
+  type PlanOverride,
+  type Session,
+  type SessionOutcome,
+} from '../../../runtime/index.js';
 import { sharedRuntime } from '../../helpers/runtime.js';
 
 // A counter that lives in the loaded module: a replayed call never reaches it, a handler call does.
@@ -28,18 +32,25 @@ export default {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-cell-runner-'));
 const bindingsPath = path.join(dir, 'nb.bindings.mjs');
 fs.writeFileSync(bindingsPath, BINDINGS);
-const cache = new BindingsCache();
+// one session per bindings module, as one per notebook
+const sessions = new Map<string, Session>();
+function sessionFor(file: string | undefined): Session {
+  let session = sessions.get(file ?? '');
+  if (session === undefined) {
+    session = createSession({ runtime: sharedRuntime(), ...(file === undefined ? {} : { bindingsPath: file }) });
+    sessions.set(file ?? '', session);
+  }
+  return session;
+}
 afterAll(async () => {
-  await cache.dispose();
+  await Promise.all([...sessions.values()].map((s) => s.dispose()));
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-const runner = (): CellRunner => new CellRunner({ runtime: sharedRuntime(), bindings: cache });
 
 async function runCell(
   program: string,
   options: { override?: PlanOverride; cellId?: string; bindings?: string | null; onLog?: (e: LogEntry) => void; onCall?: (e: CallEvent) => void } = {},
-): Promise<CellOutcome> {
+): Promise<SessionOutcome> {
   const plan = resolvePlan({
     notebook: { mode: 'mock' },
     cell: { id: options.cellId ?? 'cell-a' },
@@ -47,11 +58,10 @@ async function runCell(
     notebookDir: dir,
     ...(options.override === undefined ? {} : { override: options.override }),
   });
-  const outcome = await runner().run({
+  const outcome = await sessionFor(options.bindings === null ? undefined : (options.bindings ?? bindingsPath)).run({
     language: 'typescript',
     program,
     plan,
-    bindingsPath: options.bindings === null ? undefined : (options.bindings ?? bindingsPath),
     limits: { timeoutMs: 30_000 },
     cwd: dir,
     ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
@@ -61,14 +71,14 @@ async function runCell(
   return outcome;
 }
 
-function resultOf(outcome: CellOutcome) {
+function resultOf(outcome: SessionOutcome) {
   if (outcome.kind !== 'result') throw new Error(`expected a result, got ${outcome.stage}: ${outcome.message}`);
   return outcome.result;
 }
 
 const PROGRAM = "const a = await tools.next({ label: 'a' });\nconsole.log('got', a.served);\nreturn a;";
 
-describe('CellRunner', () => {
+describe('a session (the one run path of ptc run, ptc notebook and the extension)', () => {
   test("runs a cell with the notebook mode's handlers, streaming logs and reporting each call", async () => {
     const logs: LogEntry[] = [];
     const calls: CallEvent[] = [];
@@ -134,11 +144,10 @@ describe('CellRunner', () => {
   test('a cancelled recording writes no cassette and says why', async () => {
     const controller = new AbortController();
     const plan = resolvePlan({ notebook: undefined, cell: { id: 'cancelled' }, cellIndex: 0, notebookDir: dir, override: { force: { mode: 'record' } } });
-    const outcome = await runner().run({
+    const outcome = await sessionFor(bindingsPath).run({
       language: 'typescript',
       program: "console.log('waiting');\nawait new Promise(() => {});",
       plan,
-      bindingsPath,
       limits: { timeoutMs: 60_000 },
       cwd: dir,
       signal: controller.signal,

@@ -1,0 +1,180 @@
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { createSession, type BindingsHostStatus, type DescribeOutcome, type Session } from '../../runtime/index.js';
+import { readConfig } from '../config/config.js';
+import { CONFIG_SECTION, NOTEBOOK_TYPE } from '../constants.js';
+import type { Logger } from '../log/logger.js';
+import { bindingsPathFor, notebookPlace } from '../notebook/locations.js';
+
+interface Entry {
+  session: Session;
+  bindingsPath: string | undefined;
+}
+
+// The status of one notebook's bindings host, for the status bar.
+export interface NotebookBindingsStatus {
+  notebook: vscode.NotebookDocument;
+  status: BindingsHostStatus;
+}
+
+// One session per open notebook (a kernel for its tools): its own bindings host, started on first use, restarted
+// when the module file changes, stopped with its MCP servers when the notebook closes.
+export class SessionService implements vscode.Disposable {
+  readonly #log: Logger;
+  readonly #sessions = new Map<vscode.NotebookDocument, Entry>();
+  readonly #watchers = new Map<string, vscode.FileSystemWatcher>();
+  readonly #onDidChange = new vscode.EventEmitter<string>();
+  // a bindings module changed (IntelliSense and the model view refresh)
+  readonly onDidChangeBindings = this.#onDidChange.event;
+  readonly #onDidChangeStatus = new vscode.EventEmitter<NotebookBindingsStatus>();
+  readonly onDidChangeStatus = this.#onDidChangeStatus.event;
+  readonly #disposables: vscode.Disposable[] = [];
+  #closed = false;
+
+  constructor(log: Logger) {
+    this.#log = log;
+    this.#disposables.push(
+      this.#onDidChange,
+      this.#onDidChangeStatus,
+      vscode.workspace.onDidOpenNotebookDocument(() => this.#sync()),
+      vscode.workspace.onDidCloseNotebookDocument((notebook) => {
+        this.#close(notebook);
+        this.#sync();
+      }),
+      vscode.workspace.onDidChangeNotebookDocument((e) => {
+        if (e.metadata !== undefined) this.#sync();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${CONFIG_SECTION}.defaultBindings`)) this.#sync();
+      }),
+      // nothing is watched (or imported) before the workspace is trusted
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.#sync()),
+    );
+    this.#sync();
+  }
+
+  // The bindings module path of a notebook, if it has one.
+  pathFor(notebook: vscode.NotebookDocument): string | undefined {
+    const workspaceFolder = vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const place = notebookPlace({ scheme: notebook.uri.scheme, fsPath: notebook.uri.fsPath, workspaceFolder });
+    if (place === undefined) return undefined;
+    return bindingsPathFor({
+      metadataBindings: notebook.metadata.bindings,
+      notebookDir: place.dir,
+      defaultBindings: readConfig(notebook.uri).config.defaultBindings,
+      workspaceFolder,
+    });
+  }
+
+  // The notebook's session; a new one when the notebook now names another bindings module.
+  sessionFor(notebook: vscode.NotebookDocument): Session {
+    const bindingsPath = this.pathFor(notebook);
+    const existing = this.#sessions.get(notebook);
+    if (existing !== undefined && existing.bindingsPath === bindingsPath) return existing.session;
+    if (existing !== undefined) this.#close(notebook);
+    const label = bindingsPath === undefined ? 'bindings' : `bindings ${path.basename(bindingsPath)}`;
+    const session = createSession({
+      ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: path.dirname(bindingsPath) }),
+      // the bindings' own output: labelled, in this extension's log channel, never in a cell
+      onBindingsLog: (entry) => (entry.stream === 'stderr' ? this.#log.warn(`[${label}] ${entry.text}`) : this.#log.info(`[${label}] ${entry.text}`)),
+      onBindingsStatus: (status) => {
+        const detail = status.detail === undefined ? '' : `: ${status.detail}`;
+        this.#log.info(`${label} host ${status.state}${detail}`);
+        this.#onDidChangeStatus.fire({ notebook, status });
+      },
+    });
+    this.#sessions.set(notebook, { session, bindingsPath });
+    return session;
+  }
+
+  // The notebook's bindings host status (stopped before its first use), or undefined without a bindings module.
+  statusFor(notebook: vscode.NotebookDocument): BindingsHostStatus | undefined {
+    const bindingsPath = this.pathFor(notebook);
+    if (bindingsPath === undefined) return undefined;
+    const entry = this.#sessions.get(notebook);
+    return entry?.bindingsPath === bindingsPath ? entry.session.bindings?.status : { state: 'stopped', module: bindingsPath };
+  }
+
+  // The module's declarations (SDK, completions); never rejects.
+  async describe(notebook: vscode.NotebookDocument): Promise<DescribeOutcome | undefined> {
+    if (this.pathFor(notebook) === undefined) return undefined;
+    return this.sessionFor(notebook).describe({ timeoutMs: 30_000 });
+  }
+
+  // Restarts the notebook's bindings host (a fresh import of the module, fresh MCP servers).
+  async restart(notebook: vscode.NotebookDocument): Promise<boolean> {
+    const host = this.sessionFor(notebook).bindings;
+    if (host === undefined) return false;
+    const ready = await host.restart('was restarted');
+    if (!ready.ok) this.#log.warn(`bindings module problem: ${ready.message}`);
+    this.#onDidChange.fire(host.modulePath);
+    return true;
+  }
+
+  // Fails the calls the notebook's bindings host is running; resolves with how many.
+  async interrupt(notebook: vscode.NotebookDocument): Promise<number> {
+    return (await this.#sessions.get(notebook)?.session.bindings?.interrupt()) ?? 0;
+  }
+
+  #close(notebook: vscode.NotebookDocument): void {
+    const entry = this.#sessions.get(notebook);
+    if (entry === undefined) return;
+    this.#sessions.delete(notebook);
+    void entry.session.dispose().catch((error: unknown) => this.#log.warn('stopping a bindings host failed', error));
+  }
+
+  #sync(): void {
+    if (!vscode.workspace.isTrusted || this.#closed) return;
+    const wanted = new Set<string>();
+    for (const notebook of vscode.workspace.notebookDocuments) {
+      if (notebook.notebookType !== NOTEBOOK_TYPE) continue;
+      const file = this.pathFor(notebook);
+      if (file !== undefined) wanted.add(file);
+    }
+    for (const [file, watcher] of this.#watchers) {
+      if (wanted.has(file)) continue;
+      watcher.dispose();
+      this.#watchers.delete(file);
+    }
+    for (const file of wanted) {
+      if (this.#watchers.has(file)) continue;
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
+      watcher.onDidChange(() => this.#changed(file, 'changed'));
+      watcher.onDidCreate(() => this.#changed(file, 'created'));
+      watcher.onDidDelete(() => this.#changed(file, 'deleted'));
+      this.#watchers.set(file, watcher);
+      this.#log.debug(`watching bindings module ${file}`);
+    }
+  }
+
+  // An edited module restarts the hosts that loaded it now, so a broken edit shows in the log at once and no old
+  // version of the module lives on anywhere.
+  #changed(file: string, why: string): void {
+    this.#log.info(`bindings module ${why}: ${file}; its host restarts`);
+    const restarts: Promise<unknown>[] = [];
+    for (const entry of this.#sessions.values()) {
+      const host = entry.session.bindings;
+      if (entry.bindingsPath !== file || host === undefined || host.status.state === 'stopped') continue;
+      restarts.push(
+        host.restart('was restarted because the bindings module changed').then((ready) => {
+          if (!ready.ok) this.#log.warn(`bindings module problem: ${ready.message}`);
+        }),
+      );
+    }
+    void Promise.all(restarts).then(() => this.#onDidChange.fire(file));
+  }
+
+  // Stops every session's bindings host (and MCP servers); deactivate() awaits it.
+  async shutdown(): Promise<void> {
+    this.#closed = true;
+    const all = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.allSettled(all.map((entry) => entry.session.dispose()));
+  }
+
+  dispose(): void {
+    for (const watcher of this.#watchers.values()) watcher.dispose();
+    this.#watchers.clear();
+    for (const d of this.#disposables.splice(0)) d.dispose();
+  }
+}
