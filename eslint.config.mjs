@@ -3,6 +3,27 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// runtime/ folders behind its public surface (runtime/index.ts)
+const runtimeInternals = [
+  'assets',
+  'bindings',
+  'bindings-host',
+  'channel',
+  'contract',
+  'engine',
+  'json',
+  'notebook',
+  'output',
+  'process',
+  'protocol',
+  'python',
+  'replay',
+  'sandbox',
+  'sdk',
+  'session',
+  'types',
+  'typescript',
+];
 const nodeBuiltins = ['fs', 'path', 'os', 'child_process', 'net', 'http', 'crypto', 'util', 'stream', 'worker_threads', 'vm'];
 
 export default tseslint.config(
@@ -38,6 +59,33 @@ export default tseslint.config(
   {
     files: ['runtime/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'runtime/ is VS Code-free' }] }] },
+  },
+  {
+    // front ends use the runtime's public surface only
+    files: ['extension/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/runtime/**', '!**/runtime/index.js'], message: 'extension/ imports the runtime through runtime/index.ts only' }] },
+      ],
+    },
+  },
+  {
+    files: ['runtime/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'runtime/ is VS Code-free' }],
+          patterns: [
+            {
+              group: ['**/api.js', ...runtimeInternals.map((dir) => `**/${dir}/**`)],
+              message: 'the CLI imports the runtime through runtime/index.ts only',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['webview/**/*.ts'],

@@ -1,8 +1,6 @@
+import { encodeChecked, prettyJson, type JsonValue } from '../../runtime/index.js';
 import fs from 'node:fs';
 import * as vscode from 'vscode';
-import { encodeChecked } from '../../runtime/json/lossless.js';
-import { prettyJson } from '../../runtime/notebook/pretty-json.js';
-import type { JsonValue } from '../../runtime/protocol/json-value.js';
 import { COMMANDS } from '../constants.js';
 import type { PtcNotebookController } from '../execution/controller.js';
 import type { Logger } from '../log/logger.js';

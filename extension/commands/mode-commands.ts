@@ -1,5 +1,5 @@
+import { CellModeSchema, NotebookModeSchema, type NotebookMode } from '../../runtime/index.js';
 import * as vscode from 'vscode';
-import { CellModeSchema, NotebookModeSchema, type NotebookMode } from '../../runtime/notebook/schema.js';
 import { readConfig } from '../config/config.js';
 import type { Logger } from '../log/logger.js';
 import { targetCell, targetNotebook } from './target-cell.js';

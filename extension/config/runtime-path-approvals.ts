@@ -1,5 +1,5 @@
+import type { Language } from '../../runtime/index.js';
 import * as vscode from 'vscode';
-import type { Language } from '../../runtime/protocol/run-result.js';
 import { APPROVED_PATHS_KEY, COMMANDS, CONFIG_SECTION } from '../constants.js';
 import type { ApprovalOutcome } from '../execution/cell-job.js';
 import type { Logger } from '../log/logger.js';

@@ -1,5 +1,5 @@
+import { LIMITS } from '../../runtime/index.js';
 import { z } from 'zod';
-import { LIMITS } from '../../runtime/contract/limits.js';
 
 export type SettingScope = 'application' | 'machine' | 'machine-overridable' | 'window' | 'resource';
 

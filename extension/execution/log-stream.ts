@@ -1,5 +1,3 @@
-import type { LogEntry } from '../../runtime/api.js';
-
 export interface LogStreamOptions {
   // writes one batch as one stream output; calls are serialised
   write: (text: string, stream: LogEntry['stream']) => Promise<void>;
@@ -72,3 +70,4 @@ export class LogStream {
     }
   }
 }
+import type { LogEntry } from '../../runtime/index.js';

@@ -1,3 +1,4 @@
+import { defaultCassetteDir, loadCassette } from '../../runtime/index.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';

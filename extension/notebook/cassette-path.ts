@@ -1,6 +1,6 @@
+import { cassetteName, defaultCassetteDir } from '../../runtime/index.js';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { cassetteName, defaultCassetteDir } from '../../runtime/notebook/plan.js';
 import { notebookPlace } from './locations.js';
 import { cellRunMetadata } from './run-metadata.js';
 

@@ -1,5 +1,5 @@
+import { CellIdSchema } from '../../runtime/index.js';
 import { randomBytes } from 'node:crypto';
-import { CellIdSchema } from '../../runtime/notebook/schema.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -1,7 +1,14 @@
+import {
+  NOTEBOOK_FORMAT_VERSION,
+  RunResultSchema,
+  type CellMetadata,
+  type CodeCell,
+  type NotebookCell,
+  type NotebookFile,
+  type RunResult,
+  type SavedOutput,
+} from '../../runtime/index.js';
 import * as vscode from 'vscode';
-import { type RunResult, RunResultSchema } from '../../runtime/protocol/run-result.js';
-import type { CellMetadata, CodeCell, NotebookCell, NotebookFile, SavedOutput } from '../../runtime/notebook/schema.js';
-import { NOTEBOOK_FORMAT_VERSION } from '../../runtime/notebook/schema.js';
 import { outputMetaOf } from './output-meta.js';
 import { payloadOf, problemOutput, resultOutput } from './result-output.js';
 

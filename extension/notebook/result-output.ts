@@ -1,3 +1,4 @@
+import { encodeChecked, type JsonValue, type RunResult } from '../../runtime/index.js';
 import * as vscode from 'vscode';
 import { encodeChecked } from '../../runtime/json/lossless.js';
 import type { JsonValue } from '../../runtime/protocol/json-value.js';

@@ -1,12 +1,3 @@
-import {
-  CellIdSchema,
-  CellMetadataSchema,
-  CellModeSchema,
-  type CellMetadata,
-  type NotebookMetadata,
-  NotebookModeSchema,
-} from '../../runtime/notebook/schema.js';
-
 // Metadata can be edited in the editor without going through the file schema: a run uses only the known keys
 // that are valid (an invalid cassette name must never become a path).
 export function notebookRunMetadata(raw: { readonly [key: string]: unknown }): NotebookMetadata {
@@ -27,3 +18,4 @@ export function cellRunMetadata(raw: { readonly [key: string]: unknown }): CellM
     ...(limits === undefined ? {} : { limits }),
   };
 }
+import { CellIdSchema, CellMetadataSchema, CellModeSchema, NotebookModeSchema, type CellMetadata, type NotebookMetadata } from '../../runtime/index.js';

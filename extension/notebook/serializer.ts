@@ -1,7 +1,5 @@
+import { RawSliceMemory, describeProblems, parseNotebook, serializeNotebook } from '../../runtime/index.js';
 import * as vscode from 'vscode';
-import { describeProblems, parseNotebook } from '../../runtime/notebook/parse.js';
-import { RawSliceMemory } from '../../runtime/notebook/raw-memory.js';
-import { serializeNotebook } from '../../runtime/notebook/serialize.js';
 import type { Logger } from '../log/logger.js';
 import { fromNotebookData, toNotebookData } from './notebook-data.js';
 

@@ -1,5 +1,3 @@
-import { serializeNotebook } from '../../runtime/notebook/serialize.js';
-
 // What "New PTC Notebook" writes: a notebook with a starter cell per language and a small bindings module.
 export function starterNotebook(bindingsFileName: string, ids: { typescript: string; python: string }): string {
   return serializeNotebook({
@@ -80,3 +78,4 @@ export default {
   },
 };
 `;
+import { serializeNotebook } from '../../runtime/index.js';

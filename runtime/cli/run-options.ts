@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { SandboxLevel } from '../api.js';
-import type { Language } from '../protocol/run-result.js';
+import type { Language, SandboxLevel } from '../index.js';
 import { UsageError } from './usage-error.js';
 
 export interface RunFlags {
