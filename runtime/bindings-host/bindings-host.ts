@@ -212,6 +212,8 @@ export class BindingsHost {
       run: id,
       options: run,
       closeRun: (runId) => generation.process.send({ type: 'close-run', run: runId }),
+      responsive: () => generation.process.responsive,
+      readFlight: () => generation.process.readFlight(),
       ...(lease.onCall === undefined ? {} : { onCall: lease.onCall }),
       onActivity: () => this.#refresh(),
     });

@@ -8,7 +8,7 @@ import { LIMITS } from '../contract/limits.js';
 import { decodeLossless } from '../json/lossless.js';
 import { captureLines } from '../output/pipe-lines.js';
 import { launchChild, type ExitInfo, type LaunchedChild } from '../process/launch.js';
-import { CHECK_MS, SHUTDOWN_GRACE_MS, UNRESPONSIVE_MS } from './limits.js';
+import { CHECK_MS, RESPONSIVE_MS, SHUTDOWN_GRACE_MS, UNRESPONSIVE_MS } from './limits.js';
 import { z } from 'zod';
 import { FLIGHT_RECORD, FromHostFrameSchema, StartedCallSchema, type FromHostFrame, type StartedCall, type ToHostFrame } from './wire.js';
 
@@ -67,6 +67,7 @@ export class HostProcess {
   #watchdog: NodeJS.Timeout | undefined;
   #silentChecks = 0;
   #heard = false;
+  #lastHeard = performance.now();
   // why the runtime ended it, decided before the process is gone
   #reason: HostEnd | undefined;
   #end: HostEnd | undefined;
@@ -84,7 +85,8 @@ export class HostProcess {
     // the editor's own executable runs as plain Node (a no-op for node itself)
     env.ELECTRON_RUN_AS_NODE = '1';
     try {
-      this.#child = launchChild({ argv: [process.execPath, entry], cwd: options.cwd, env, extraPipes: 1 });
+      // source maps: an error in a handler points at the module's own file and line, not the bundle's
+      this.#child = launchChild({ argv: [process.execPath, '--enable-source-maps', entry], cwd: options.cwd, env, extraPipes: 1 });
     } catch (error) {
       fs.rmSync(this.#dir, { recursive: true, force: true });
       throw error;
@@ -117,6 +119,16 @@ export class HostProcess {
     return this.#end;
   }
 
+  // It beat recently: its event loop is free (a handler in a synchronous loop blocks the beat).
+  get responsive(): boolean {
+    return this.#end === undefined && this.#reason === undefined && performance.now() - this.#lastHeard < RESPONSIVE_MS;
+  }
+
+  // The started calls it recorded but has not reported (readable while it lives).
+  readFlight(): FlightEntry[] {
+    return readFlightRecord(path.join(this.#dir, FLIGHT_RECORD));
+  }
+
   // The last non-empty line the host wrote to stderr (an uncaught error's message, usually).
   get lastError(): string {
     return this.#lastStderr;
@@ -147,10 +159,12 @@ export class HostProcess {
   async stop(): Promise<void> {
     if (this.#end !== undefined) return;
     const first = this.#reason === undefined;
+    // a host stuck in a handler cannot shut down gracefully: no grace to wait for
+    const graceful = first && this.responsive;
     this.#reason ??= { kind: 'stopped' };
     this.#stopWatchdog();
     if (first) this.#channel.write(encodeFrame('{"type":"shutdown"}'));
-    const exited = await Promise.race([this.closed.then(() => true), delay(SHUTDOWN_GRACE_MS).then(() => false)]);
+    const exited = graceful && (await Promise.race([this.closed.then(() => true), delay(SHUTDOWN_GRACE_MS).then(() => false)]));
     if (!exited) this.#endWith(this.#reason);
     await Promise.race([this.closed, delay(KILL_WAIT_MS)]);
   }
@@ -167,6 +181,7 @@ export class HostProcess {
   #receive(text: string): void {
     if (this.#end !== undefined || (this.#reason !== undefined && this.#reason.kind !== 'stopped')) return;
     this.#heard = true;
+    this.#lastHeard = performance.now();
     const decoded = decodeLossless(text);
     if (!decoded.ok) return this.#broken(`the bindings host sent a frame that is not lossless JSON (${decoded.reason})`);
     const parsed = FromHostFrameSchema.safeParse(decoded.value);

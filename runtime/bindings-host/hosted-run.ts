@@ -5,11 +5,15 @@ import type { HostedRunLink, HostedRunOptions } from '../engine/hosted.js';
 import type { CallEvent } from '../notebook/observe.js';
 import { CLOSE_WAIT_MS } from './limits.js';
 import type { FinishedCall, StartedCall } from './wire.js';
+import type { FlightEntry } from './host-process.js';
 
 export interface HostedRunDeps {
   run: number;
   options: HostedRunOptions;
   closeRun(run: number): void;
+  // whether the host is answering now, and what it recorded but did not report yet
+  responsive(): boolean;
+  readFlight(): FlightEntry[];
   onCall?: (event: CallEvent) => void;
   // told whenever the number of calls in flight changes
   onActivity(): void;
@@ -122,10 +126,26 @@ export class HostedRun implements HostedRunLink {
   // The run settled: the host aborts its handlers; the result waits (bounded) for the answers it already gave.
   close(): Promise<void> {
     this.#closing ??= (async () => {
-      if (this.#lost === undefined) this.#deps.closeRun(this.run);
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.#closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
-      clearTimeout(timer);
+      if (this.#lost === undefined) {
+        this.#deps.closeRun(this.run);
+        // a host stuck in a handler will not answer: its record names the calls it took
+        let closed = false;
+        if (this.#deps.responsive()) {
+          let timer: NodeJS.Timeout | undefined;
+          closed = await Promise.race([
+            this.#closed.then(() => true),
+            new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS))),
+          ]);
+          clearTimeout(timer);
+        }
+        if (!closed)
+          this.started(
+            this.#deps
+              .readFlight()
+              .filter((entry) => entry.run === this.run)
+              .map((entry) => entry.call),
+          );
+      }
       // calls still running when the run settled stay unanswered (a recording marks them pending)
       this.#inFlight.clear();
       this.#deps.onActivity();

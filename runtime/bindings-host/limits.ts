@@ -3,7 +3,10 @@
 export const HEARTBEAT_MS = 200;
 export const CHECK_MS = 250;
 export const UNRESPONSIVE_MS = 3_000;
+// a host heard from within this long is answering (its beat comes every HEARTBEAT_MS)
+export const RESPONSIVE_MS = 3 * HEARTBEAT_MS;
 // how long a graceful shutdown (MCP servers closed, process exits) may take before the process group is killed
-export const SHUTDOWN_GRACE_MS = 600;
-// how long the runtime waits for a settled run's last call reports before it builds the result without them
-export const CLOSE_WAIT_MS = 1_000;
+export const SHUTDOWN_GRACE_MS = 500;
+// how long the runtime waits for a settled run's last call reports (a responsive host sends them at once) before it
+// takes the calls from the host's flight record instead
+export const CLOSE_WAIT_MS = 250;
