@@ -69,12 +69,15 @@ export class SessionService implements vscode.Disposable {
   // The notebook's session; a new one when the notebook now names another bindings module.
   sessionFor(notebook: vscode.NotebookDocument): Session {
     const bindingsPath = this.pathFor(notebook);
+    const workspaceFolder = vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    // handlers resolve relative paths against the notebook's folder, as under `ptc notebook`
+    const notebookDir = notebookPlace({ scheme: notebook.uri.scheme, fsPath: notebook.uri.fsPath, workspaceFolder })?.dir;
     const existing = this.#sessions.get(notebook);
     if (existing !== undefined && existing.bindingsPath === bindingsPath) return existing.session;
     if (existing !== undefined) this.#close(notebook);
     const label = bindingsPath === undefined ? 'bindings' : `bindings ${path.basename(bindingsPath)}`;
     const session = createSession({
-      ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: path.dirname(bindingsPath) }),
+      ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir ?? path.dirname(bindingsPath) }),
       // the bindings' own output: labelled, in this extension's log channel, never in a cell
       onBindingsLog: (entry) => (entry.stream === 'stderr' ? this.#log.warn(`[${label}] ${entry.text}`) : this.#log.info(`[${label}] ${entry.text}`)),
       onBindingsStatus: (status) => {

@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { BindingsHost, type BindingsHostState } from '../../../runtime/bindings-host/bindings-host.js';
+import { createRuntime, RunResultSchema, type Language, type RunResult } from '../../../runtime/index.js';
+
+// The bindings host process driven directly (the session's view of it): states, calls served straight from program
+// children of both languages, what happens to calls when the host dies, hangs, restarts or is interrupted.
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-bindings-host-'));
+const runtime = createRuntime({ spares: 1 });
+const hosts: BindingsHost[] = [];
+afterAll(async () => {
+  await Promise.all(hosts.map((h) => h.dispose()));
+  await runtime.dispose();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const MODULE = `let served = 0;
+export default { tools: { errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' }, functions: {
+  add: { input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, mock: async ({ a, b }) => a + b },
+  served: async () => ++served,
+  pid: async () => process.pid,
+  spin: async () => { while (true) {} },
+  exit: async () => process.exit(9),
+  wait: (_args, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('saw abort: ' + signal.reason?.message)))),
+} } };
+`;
+
+let counter = 0;
+function open(text = MODULE): { host: BindingsHost; states: BindingsHostState[]; logs: string[]; file: string } {
+  const file = path.join(dir, `m${++counter}.bindings.mjs`);
+  fs.writeFileSync(file, text);
+  const states: BindingsHostState[] = [];
+  const logs: string[] = [];
+  const host = new BindingsHost({ modulePath: file, cwd: dir, onStatus: (s) => states.push(s.state), onLog: (e) => logs.push(e.text) });
+  hosts.push(host);
+  return { host, states, logs, file };
+}
+
+async function run(host: BindingsHost, language: Language, program: string, timeoutMs = 60_000): Promise<RunResult> {
+  const ready = await host.ready();
+  if (!ready.ok) throw new Error(ready.message);
+  const lease = host.lease({ mode: 'mock', seed: 1, routeCalls: true });
+  const result = await runtime.run(runtime.resolve({ language, program, bindings: lease.namespaces, hosted: lease, timeoutMs }));
+  RunResultSchema.parse(result);
+  return result;
+}
+
+const PROGRAMS = {
+  typescript: {
+    add: 'return await tools.add({ a: 2, b: 40 });',
+    refused: "return await tools.add({ a: 'x' }).catch((e) => [e.name, e.toolName, e.message]);",
+    exit: 'const first = await tools.exit().catch((e) => e.message);\nreturn [first, await tools.served().catch((e) => e.message)];',
+    spin: 'return await tools.spin().catch((e) => e.message);',
+  },
+  python: {
+    add: 'return await tools.add(a=2, b=40)',
+    refused: 'try:\n    return await tools.add(a="x")\nexcept ToolCallError as e:\n    return ["ToolCallError", e.toolName, str(e)]',
+    exit: 'try:\n    await tools.exit()\nexcept Exception as e:\n    first = str(e)\ntry:\n    later = await tools.served()\nexcept Exception as e:\n    later = str(e)\nreturn [first, later]',
+    spin: 'try:\n    return await tools.spin()\nexcept Exception as e:\n    return str(e)',
+  },
+} as const;
+
+describe.each(['typescript', 'python'] as const)('a %s program calls the bindings host directly', (language) => {
+  const programs = PROGRAMS[language];
+
+  test('calls are served by the host and recorded in the result like any call', async () => {
+    const { host, states } = open();
+    const result = await run(host, language, programs.add);
+    expect(result.value).toBe(42);
+    expect(result.calls).toMatchObject([{ id: 1, global: 'tools', name: 'add', args: { a: 2, b: 40 }, ok: true, value: 42 }]);
+    expect(states.slice(0, 2)).toEqual(['starting', 'ready']);
+    const refused = await run(host, language, programs.refused);
+    expect(refused.value).toEqual([
+      'ToolCallError',
+      'add',
+      'invalid arguments for tools.add: $.b: is required\ninvalid arguments for tools.add: $.a: must be number',
+    ]);
+  });
+
+  test('a handler that exits the host fails that call naming the code; later calls of the run fail too', async () => {
+    const { host, states } = open();
+    const result = await run(host, language, programs.exit);
+    expect(result.value).toEqual(['bindings host exited with code 9 while tools.exit was running', 'bindings host exited with code 9']);
+    expect(result.calls.map((c) => [c.name, c.message])).toEqual([
+      ['exit', 'bindings host exited with code 9 while tools.exit was running'],
+      ['served', 'bindings host exited with code 9'],
+    ]);
+    expect(states).toContain('crashed');
+    expect(host.status.detail).toMatch(/^the bindings host exited with code 9/);
+    // the next run gets a fresh host
+    expect((await run(host, language, programs.add)).value).toBe(42);
+  });
+
+  test('a handler stuck in a synchronous loop: the host stops beating and is replaced; that call fails by name', async () => {
+    const { host } = open();
+    const result = await run(host, language, programs.spin);
+    expect(result.value).toBe('bindings host stopped responding while tools.spin was running');
+    expect(host.status.state).toBe('crashed');
+    expect((await run(host, language, programs.add)).value).toBe(42);
+  });
+});
+
+describe('the host across runs', () => {
+  test('one host process serves consecutive runs (module state lives on) until the module file changes', async () => {
+    const { host, file } = open();
+    const first = await run(host, 'typescript', 'return [await tools.pid(), await tools.served()];');
+    const second = await run(host, 'python', 'return [await tools.pid(), await tools.served()]');
+    expect((second.value as number[])[0]).toBe((first.value as number[])[0]);
+    expect(second.value).toEqual([(first.value as number[])[0], 2]);
+    fs.writeFileSync(file, `${MODULE}\n// edited\n`);
+    const third = await run(host, 'typescript', 'return [await tools.pid(), await tools.served()];');
+    expect((third.value as number[])[0]).not.toBe((first.value as number[])[0]);
+    expect((third.value as number[])[1]).toBe(1);
+  });
+
+  test('when a run settles, its handlers still running get their abort signal', async () => {
+    const { host, logs } = open(
+      MODULE.replace(
+        "wait: (_args, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('saw abort: ' + signal.reason?.message)))),",
+        "wait: (_args, { signal }) => new Promise(() => signal.addEventListener('abort', () => console.log('aborted: ' + signal.reason?.message))),",
+      ),
+    );
+    const result = await run(host, 'typescript', 'tools.wait();\nreturn 1;');
+    expect(result.value).toBe(1);
+    while (!logs.includes('aborted: run settled')) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
+  test('interrupt fails the calls the host is running, and the handlers see their signal', async () => {
+    const { host } = open();
+    await host.ready();
+    const lease = host.lease({ mode: 'mock', seed: 1, routeCalls: true });
+    const running = runtime.run(
+      runtime.resolve({ language: 'typescript', program: 'return await tools.wait().catch((e) => e.message);', bindings: lease.namespaces, hosted: lease }),
+    );
+    while (host.status.state !== 'busy') await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await host.interrupt()).toBe(1);
+    const result = await running;
+    expect(result.value).toBe('tools.wait was interrupted');
+    expect(host.status.state).toBe('ready');
+  });
+
+  test('interrupting a host stuck in a handler kills it; the next run gets a fresh one', async () => {
+    const { host } = open();
+    await host.ready();
+    const lease = host.lease({ mode: 'mock', seed: 1, routeCalls: true });
+    const running = runtime.run(
+      runtime.resolve({ language: 'typescript', program: 'return await tools.spin().catch((e) => e.message);', bindings: lease.namespaces, hosted: lease }),
+    );
+    // started calls reach the runtime within a report interval, even from a host about to hang: its flight record
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await host.interrupt();
+    expect((await running).value).toBe('bindings host stopped responding while tools.spin was running');
+    expect((await run(host, 'typescript', 'return await tools.served();')).value).toBe(1);
+  });
+
+  test('restart: calls of the old host fail naming the restart; the module is imported afresh', async () => {
+    const { host } = open();
+    await host.ready();
+    const lease = host.lease({ mode: 'mock', seed: 1, routeCalls: true });
+    const running = runtime.run(
+      runtime.resolve({
+        language: 'python',
+        program: 'try:\n    return await tools.wait()\nexcept Exception as e:\n    return str(e)',
+        bindings: lease.namespaces,
+        hosted: lease,
+      }),
+    );
+    while (host.status.state !== 'busy') await new Promise((resolve) => setTimeout(resolve, 20));
+    await host.restart();
+    expect((await running).value).toBe('bindings host was restarted while tools.wait was running');
+    expect((await run(host, 'typescript', 'return await tools.served();')).value).toBe(1);
+  });
+
+  test('a module that fails to load is "failed" with its message, and loads again once fixed', async () => {
+    const { host, file } = open('export default { tools: { functions: { x: ( } } };\n');
+    const ready = await host.ready();
+    expect(ready).toMatchObject({ ok: false });
+    expect(!ready.ok && ready.message).toContain(path.basename(file));
+    expect(host.status.state).toBe('failed');
+    fs.writeFileSync(file, MODULE);
+    expect((await run(host, 'typescript', 'return await tools.served();')).value).toBe(1);
+  });
+
+  test("the module's console output reaches the host's log, never a program's", async () => {
+    const { host, logs } = open(`console.log('hello from the module');\n${MODULE}`);
+    const result = await run(host, 'typescript', 'return await tools.served();');
+    expect(result.logs).toEqual([]);
+    expect(logs).toContain('hello from the module');
+  });
+});
