@@ -101,6 +101,35 @@ describe('ptc notebook', () => {
     expect(run.stderr).toMatch(/ptc notebook: cell 2: 1 recorded call\(s\) in .*add\.json were not used by this replay/);
   });
 
+  test('replaying a cell of an MCP-backed notebook does not need the server (as ptc run --replay does not)', async () => {
+    const server = path.resolve('test/fixtures/mcp/server.mjs');
+    const moduleFile = path.join(dir, 'mcp.bindings.mjs');
+    const module = (command: string): string => `export default { fx: { mcp: { command: ${JSON.stringify(command)}, args: [${JSON.stringify(server)}] } } };\n`;
+    fs.writeFileSync(moduleFile, module(process.execPath));
+    const mcpNotebook = path.join(dir, 'mcp.ptcnb');
+    fs.writeFileSync(
+      mcpNotebook,
+      serializeNotebook({
+        version: 1,
+        metadata: { bindings: './mcp.bindings.mjs', mode: 'live' },
+        cells: [{ kind: 'code', language: 'typescript', source: 'return await fx.add({ a: 20, b: 22 });', metadata: { id: 'sum' } }],
+      }),
+    );
+    const cassettes = path.join(dir, 'cassettes-mcp');
+    const recording = await ptc(mcpNotebook, '--json', '--record', cassettes);
+    expect(recording.stderr).toBe('');
+    expect(cellsOf(recording)[0]).toMatchObject({ cassette: { ok: true, calls: 1 } });
+    // the server is gone (not installed, offline): a live run cannot start, a replay still answers from the cassette
+    fs.writeFileSync(moduleFile, module(path.join(dir, 'no-such-server')));
+    const live = await ptc(mcpNotebook, '--json');
+    expect(live.code).not.toBe(0);
+    expect(live.stderr).toMatch(/fx: MCP server of fx .* could not start/);
+    const replayed = await ptc(mcpNotebook, '--json', '--replay', cassettes);
+    expect(replayed.code).toBe(0);
+    expect(RunResultSchema.parse(cellsOf(replayed)[0]?.result)).toMatchObject({ value: { sum: 42 }, mode: 'replay', replay: { matched: 1, diverged: [] } });
+    expect(replayed.stderr).toMatch(/continuing without the server's tool list/);
+  });
+
   test('prints a readable report without --json', async () => {
     const run = await ptc(notebook);
     expect(run.stdout).toContain('nb.ptcnb · cell 2 (add) · typescript · mock');
