@@ -2,8 +2,6 @@ import { defaultCassetteDir, loadCassette } from '../../runtime/index.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { defaultCassetteDir } from '../../runtime/notebook/plan.js';
-import { loadCassette } from '../../runtime/replay/index.js';
 import {
   encodeHostToInspector,
   INSPECTOR_VIEW_TYPE,

@@ -1,8 +1,5 @@
-import { encodeChecked, type JsonValue, type RunResult } from '../../runtime/index.js';
 import * as vscode from 'vscode';
-import { encodeChecked } from '../../runtime/json/lossless.js';
-import type { JsonValue } from '../../runtime/protocol/json-value.js';
-import { callCount, type RunResult } from '../../runtime/protocol/run-result.js';
+import { callCount, encodeChecked, type JsonValue, type RunResult } from '../../runtime/index.js';
 import { RESULT_MIME, type ResultPayload } from '../../webview/protocol/index.js';
 import { formatResultText } from '../../webview/shared/index.js';
 import type { OutputMeta } from './output-meta.js';

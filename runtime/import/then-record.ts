@@ -9,7 +9,7 @@ export const ThenCallSchema = z.object({
   name: z.string(),
   args: JsonValueSchema,
   ok: z.boolean(),
-  value: JsonValueSchema.optional(),
+  value: z.optional(JsonValueSchema),
   message: z.string().optional(),
   pending: z.literal(true).optional(),
 });
@@ -19,7 +19,7 @@ export const ThenRecordSchema = z.object({
   compare: z.enum(['stdout', 'text', 'model-text', 'result']),
   logs: z.array(z.string()),
   stderrLogs: z.array(z.number().int().nonnegative()).optional(),
-  value: JsonValueSchema.optional(),
+  value: z.optional(JsonValueSchema),
   error: z.object({ kind: FailureKindSchema, message: z.string() }).optional(),
   modelText: z.string().optional(),
   skipped: z.string().optional(),

@@ -65,7 +65,7 @@ export const TraceCallSchema = z
     name: z.string().min(1).max(200),
     args: JsonValueSchema,
     ok: z.boolean(),
-    value: JsonValueSchema.optional(),
+    value: z.optional(JsonValueSchema),
     message: z.string().optional(),
     // true: the run ended before the call was answered
     pending: z.literal(true).optional(),
@@ -85,7 +85,7 @@ export const TraceResultSchema = z.strictObject({
   program: Id,
   logs: z.array(z.string()),
   stderrLogs: z.array(z.number().int().nonnegative()).optional(),
-  value: JsonValueSchema.optional(),
+  value: z.optional(JsonValueSchema),
   error: z.strictObject({ kind: FailureKindSchema, message: z.string() }).optional(),
   durationMs: z.number().nonnegative().optional(),
 });

@@ -1,5 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { JsonValueSchema } from './json-value.js';
+
+// The one result shape: what the CLI prints, the notebook saves and the renderer shows. Browser-safe (zod/mini, no
+// Node imports): the webview validates with these very schemas, so there is no mirror to drift.
 
 // The eight orthogonal ways a run can fail (reference §1.1–1.2); never merged.
 export const FAILURE_KINDS = ['exception', 'timeout', 'abort', 'worker-exit', 'invalid-output', 'output-limit', 'protocol', 'sandbox-unavailable'] as const;
@@ -9,33 +12,36 @@ export type FailureKind = z.infer<typeof FailureKindSchema>;
 export const LanguageSchema = z.enum(['typescript', 'python']);
 export type Language = z.infer<typeof LanguageSchema>;
 
+const count = (): z.ZodMiniNumber<number> => z.int().check(z.nonnegative());
+const ms = (): z.ZodMiniNumber<number> => z.number().check(z.nonnegative());
+
 export const SourceLocationSchema = z.object({
-  line: z.number().int().positive(),
-  column: z.number().int().positive().optional(),
+  line: z.int().check(z.positive()),
+  column: z.optional(z.int().check(z.positive())),
 });
 export type SourceLocation = z.infer<typeof SourceLocationSchema>;
 
 export const RunFailureSchema = z.object({
   kind: FailureKindSchema,
   message: z.string(),
-  location: SourceLocationSchema.optional(),
+  location: z.optional(SourceLocationSchema),
 });
 export type RunFailure = z.infer<typeof RunFailureSchema>;
 
 export const CallRecordSchema = z.object({
-  id: z.number().int().nonnegative(),
+  id: count(),
   global: z.string(),
   name: z.string(),
   args: JsonValueSchema,
   ok: z.boolean(),
-  value: JsonValueSchema.optional(),
-  message: z.string().optional(),
-  startedAtMs: z.number().nonnegative(),
-  durationMs: z.number().nonnegative(),
+  value: z.optional(JsonValueSchema),
+  message: z.optional(z.string()),
+  startedAtMs: ms(),
+  durationMs: ms(),
   // set when the answer came from a cassette rather than a handler
-  replayed: z.boolean().optional(),
+  replayed: z.optional(z.boolean()),
   // set when a handler result violated the declared output schema
-  schemaViolation: z.string().optional(),
+  schemaViolation: z.optional(z.string()),
 });
 export type CallRecord = z.infer<typeof CallRecordSchema>;
 
@@ -48,18 +54,18 @@ export const BindingCallCountSchema = z.object({
   global: z.string(),
   name: z.string(),
   // calls made, answered with a value, failed (the rest were not answered before the run ended)
-  calls: z.number().int().nonnegative(),
-  ok: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
+  calls: count(),
+  ok: count(),
+  failed: count(),
 });
 export type BindingCallCount = z.infer<typeof BindingCallCountSchema>;
 
 // Present only when a run made more than KEPT_CALLS calls: `calls` then holds the first KEPT_CALLS.
 export const CallSummarySchema = z.object({
   // every call of the run
-  total: z.number().int().nonnegative(),
+  total: count(),
   // calls neither in `calls` nor in `last` (counted in `byBinding` only)
-  omitted: z.number().int().nonnegative(),
+  omitted: count(),
   // per binding over the whole run, in order of first call
   byBinding: z.array(BindingCallCountSchema),
   // the last calls after the first KEPT_CALLS (at most LAST_CALLS), in issue order
@@ -74,33 +80,32 @@ export const SandboxReportSchema = z.object({
   enforcement: z.enum(['full', 'partial', 'none']),
   mechanisms: z.array(z.string()),
   // what is not confined and why (with the package to install), when enforcement is not 'full'
-  missing: z.array(z.string()).optional(),
+  missing: z.optional(z.array(z.string())),
 });
 export type SandboxReport = z.infer<typeof SandboxReportSchema>;
 
 export const ReplayReportSchema = z.object({
-  matched: z.number().int().nonnegative(),
+  matched: count(),
   diverged: z.array(z.object({ global: z.string(), name: z.string(), args: JsonValueSchema })),
-  unused: z.number().int().nonnegative(),
+  unused: count(),
 });
 export type ReplayReport = z.infer<typeof ReplayReportSchema>;
 
-// The one result shape: what the CLI prints and the notebook renders.
 export const RunResultSchema = z.object({
   language: LanguageSchema,
-  value: JsonValueSchema.optional(),
+  value: z.optional(JsonValueSchema),
   logs: z.array(z.string()),
   // indices into logs of entries that came from stderr (console.error/warn, sys.stderr); omitted when none
-  stderrLogs: z.array(z.number().int().nonnegative()).optional(),
-  error: RunFailureSchema.optional(),
+  stderrLogs: z.optional(z.array(count())),
+  error: z.optional(RunFailureSchema),
   // the binding calls in issue order: all of them, or the first KEPT_CALLS when `callSummary` is present
   calls: z.array(CallRecordSchema),
-  callSummary: CallSummarySchema.optional(),
+  callSummary: z.optional(CallSummarySchema),
   sandbox: SandboxReportSchema,
-  durationMs: z.number().nonnegative(),
-  replay: ReplayReportSchema.optional(),
+  durationMs: ms(),
+  replay: z.optional(ReplayReportSchema),
   // which handler set served the calls
-  mode: z.enum(['mock', 'live', 'replay']).optional(),
+  mode: z.optional(z.enum(['mock', 'live', 'replay'])),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;
 

@@ -13,7 +13,7 @@ export const CassetteCallSchema = z
     name: z.string(),
     args: JsonValueSchema,
     ok: z.boolean(),
-    value: JsonValueSchema.optional(),
+    value: z.optional(JsonValueSchema),
     message: z.string().optional(),
     pending: z.literal(true).optional(),
     // the value already violated the output schema when it was recorded

@@ -20,17 +20,30 @@ describe('webview layering', () => {
     expect(offenders).toEqual([]);
   });
 
-  test('imports only types from runtime/ (its schemas would pull classic zod into the bundle), except its import-free JSON writer', () => {
+  test('imports values from runtime/ only from its browser-safe modules: the result schemas and the import-free JSON writer', () => {
     const valueImports = /^(?:import|export)\s+(?!type\b)[^;]*from\s+['"]((?:\.\.\/)+runtime\/[^'"]+)['"]/gm;
+    const allowed = ['/runtime/json/json-text.js', '/runtime/protocol/run-result.js', '/runtime/protocol/json-value.js'];
     const offenders = sources.flatMap(({ file, text }) =>
-      [...text.matchAll(valueImports)].filter((m) => !(m[1] as string).endsWith('/runtime/json/json-text.js')).map(() => file),
+      [...text.matchAll(valueImports)].filter((m) => !allowed.some((end) => (m[1] as string).endsWith(end))).map(() => file),
     );
     expect(offenders).toEqual([]);
   });
 
-  test('the runtime module the webview may import is itself import-free', () => {
+  test('the runtime JSON writer the webview may import is itself import-free', () => {
     const text = readFileSync(path.resolve(root, '..', 'runtime', 'json', 'json-text.ts'), 'utf8');
     expect(text).not.toMatch(/^\s*(?:import|export)\s[^;]*from\s/m);
+  });
+
+  test("the runtime's protocol modules the webview imports are browser-safe: zod/mini and each other only", () => {
+    const runtimeProtocol = path.resolve(root, '..', 'runtime', 'protocol');
+    for (const name of ['run-result.ts', 'json-value.ts']) {
+      const text = readFileSync(path.join(runtimeProtocol, name), 'utf8');
+      const imports = [...text.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]);
+      expect(
+        imports.every((spec) => spec === 'zod/mini' || spec === './json-value.js'),
+        `${name}: ${imports.join(', ')}`,
+      ).toBe(true);
+    }
   });
 
   test('never parses HTML: no innerHTML, outerHTML, insertAdjacentHTML or document.write', () => {

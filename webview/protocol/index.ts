@@ -15,5 +15,6 @@ export {
 export type { InspectorRun, HostToInspectorMessage, InspectorToHostMessage, HostToInspectorEnvelope } from './inspector-messages.js';
 export { InspectorStateSchema, parseInspectorState, persistedInspectorState, EMPTY_INSPECTOR_STATE, MAX_KEPT_RUNS, INSPECTOR_TABS } from './inspector-state.js';
 export type { InspectorState, InspectorTab } from './inspector-state.js';
-export { checkJsonValue, FastJsonValueSchema } from './json-value-check.js';
-export { WebviewRunResultSchema as RunResultMirrorSchema, WEBVIEW_FAILURE_KINDS } from './run-result-schema.js';
+// the run's result schema is the runtime's own (browser-safe): no mirror
+export { checkJsonValue, JsonValueSchema } from '../../runtime/protocol/json-value.js';
+export { FAILURE_KINDS, RunResultSchema } from '../../runtime/protocol/run-result.js';

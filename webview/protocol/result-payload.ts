@@ -1,14 +1,13 @@
 import * as z from 'zod/mini';
-import type { RunResult } from '../../runtime/protocol/run-result.js';
+import { RunResultSchema } from '../../runtime/protocol/run-result.js';
 import { formatIssues } from './format-issues.js';
-import { WebviewRunResultSchema } from './run-result-schema.js';
 
 // The notebook output item mime; the renderer contribution lists exactly this type.
 export const RESULT_MIME = 'application/vnd.ptc-playground.result+json';
 
 // What the extension writes under RESULT_MIME: the result plus what the renderer needs to explain it.
 export const ResultPayloadSchema = z.object({
-  result: WebviewRunResultSchema,
+  result: RunResultSchema,
   // the program text, for code frames around error.location
   program: z.optional(z.string()),
   language: z.enum(['typescript', 'python']),
@@ -17,7 +16,7 @@ export const ResultPayloadSchema = z.object({
   // the deadline the run had, for the timeout explanation
   timeoutMs: z.optional(z.number().check(z.positive())),
 });
-export type ResultPayload = z.infer<typeof ResultPayloadSchema> & { result: RunResult };
+export type ResultPayload = z.infer<typeof ResultPayloadSchema>;
 
 export type PayloadParse = { ok: true; payload: ResultPayload } | { ok: false; message: string };
 
