@@ -10,6 +10,8 @@ export interface CallContext {
   signal: AbortSignal;
   // lets wrapping layers (replay, schema checks) mark the call record
   annotate(note: { replayed?: boolean; schemaViolation?: string }): void;
+  // lets the layer serving the call register how to end it early (an interrupt); returns the unregistration
+  interruptible?(stop: (reason: Error) => void): () => void;
 }
 
 // A host-provided function: one lossless-JSON argument in, one lossless-JSON value out.

@@ -17,6 +17,8 @@ export interface DispatcherOptions {
   // 'increasing': gaps allowed (a bindings host served the ids in between), repeats and going back are not
   sequence?: 'exact' | 'increasing';
   sendReply(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }): void;
+  // offered to the layer serving each call (CallContext.interruptible): how a bindings host interrupts its calls
+  interruptible?: (id: number, stop: (reason: Error) => void) => () => void;
 }
 
 const own = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
@@ -76,6 +78,8 @@ export class CallDispatcher {
         if (note.schemaViolation !== undefined) record.schemaViolation = note.schemaViolation;
       },
     };
+    const interruptible = this.options.interruptible;
+    if (interruptible !== undefined) context.interruptible = (stop) => interruptible(id, stop);
     const began = performance.now();
     let promise: Promise<unknown>;
     try {

@@ -32,7 +32,11 @@ export function serveFunction(options: ServeOptions): BindingFunction {
   const handler = (mode === 'live' ? (declaration.live ?? declaration.mock) : (declaration.mock ?? declaration.live)) as
     ((args: JsonValue, context: HandlerContext) => unknown) | undefined;
   const timeoutMs = declaration.timeoutMs ?? options.defaultTimeoutMs;
-  const faulty = mode === 'mock' && declaration.mock !== undefined;
+  // only declared faults cost anything per call (a failRate draws from the seeded stream either way)
+  const faulty =
+    mode === 'mock' &&
+    declaration.mock !== undefined &&
+    ((declaration.latencyMs ?? 0) > 0 || declaration.failRate !== undefined || declaration.failWith !== undefined);
 
   return async (rawArgs: JsonValue, context?: CallContext): Promise<JsonValue> => {
     const args = rawArgs === null && options.omittedIsEmptyObject ? {} : rawArgs;
@@ -40,41 +44,57 @@ export function serveFunction(options: ServeOptions): BindingFunction {
     if (issues.length > 0) throw new CallRefused(issues.map((issue) => `invalid arguments for ${label}: ${issue}`).join('\n'));
     if (handler === undefined) throw new CallRefused(`${label} has no ${mode} handler`);
 
-    const controller = new AbortController();
+    // the handler's own signal (its deadline, the run's end, an interrupt), made only if something reads it: an
+    // AbortController per call costs more than many a mock handler
+    let controller: AbortController | undefined;
     const outer = context?.signal;
-    const forward = (): void => controller.abort(outer?.reason);
-    if (outer?.aborted) forward();
-    else outer?.addEventListener('abort', forward, { once: true });
+    const forward = (): void => controller?.abort(outer?.reason);
+    const signal = (): AbortSignal => {
+      if (controller === undefined) {
+        controller = new AbortController();
+        if (outer?.aborted) forward();
+        else outer?.addEventListener('abort', forward, { once: true });
+      }
+      return controller.signal;
+    };
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new Error(`${label} timed out after ${timeoutMs} ms`);
-        controller.abort(error);
-        reject(error);
-      }, timeoutMs);
-    });
+    let unregister: (() => void) | undefined;
     try {
-      const served = (async (): Promise<unknown> => {
-        if (faulty) await injectFaults(declaration, options.random, controller.signal, label);
-        const handlerContext: HandlerContext = { id: context?.id ?? 0, global, name, signal: controller.signal };
-        return handler(args, handlerContext);
-      })();
-      // a late rejection after the deadline must not surface as an unhandled rejection
-      served.catch(() => undefined);
-      const value = await Promise.race([served, deadline]);
+      const value = await new Promise<unknown>((resolve, reject) => {
+        const stop = (error: Error): void => {
+          controller?.abort(error);
+          reject(error);
+        };
+        timer = setTimeout(() => stop(new Error(`${label} timed out after ${timeoutMs} ms`)), timeoutMs);
+        unregister = context?.interruptible?.(stop);
+        const handlerContext: HandlerContext = {
+          id: context?.id ?? 0,
+          global,
+          name,
+          get signal() {
+            return signal();
+          },
+        };
+        const served = faulty
+          ? injectFaults(declaration, options.random, signal, label).then(() => handler(args, handlerContext))
+          : new Promise<unknown>((started) => started(handler(args, handlerContext)));
+        // a late answer after the deadline is dropped (and a late rejection never surfaces as unhandled)
+        served.then(resolve, reject);
+      });
       return checkResult(value, label, options, context);
     } catch (thrown) {
       if (thrown instanceof CallRefused) throw thrown;
       throw new Error(renderThrown(thrown), { cause: thrown });
     } finally {
       clearTimeout(timer);
-      outer?.removeEventListener('abort', forward);
+      unregister?.();
+      if (controller !== undefined) outer?.removeEventListener('abort', forward);
     }
   };
 }
 
-async function injectFaults(declaration: FunctionDeclaration, random: () => number, signal: AbortSignal, label: string): Promise<void> {
-  if (declaration.latencyMs !== undefined && declaration.latencyMs > 0) await abortableDelay(declaration.latencyMs, signal);
+async function injectFaults(declaration: FunctionDeclaration, random: () => number, signal: () => AbortSignal, label: string): Promise<void> {
+  if (declaration.latencyMs !== undefined && declaration.latencyMs > 0) await abortableDelay(declaration.latencyMs, signal());
   const rate = declaration.failRate ?? (declaration.failWith !== undefined ? 1 : 0);
   if (rate > 0 && random() < rate) throw new CallRefused(declaration.failWith ?? `${label} failed (injected fault, failRate ${rate})`);
 }

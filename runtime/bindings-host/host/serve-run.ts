@@ -1,5 +1,4 @@
-import type { BindingNamespace, CallContext } from '../../api.js';
-import { CallDispatcher, renderThrown } from '../../bindings/dispatcher.js';
+import { CallDispatcher } from '../../bindings/dispatcher.js';
 import type { BindingsModule } from '../../bindings/module-format.js';
 import { namespacesFor } from '../../bindings/module-loader.js';
 import { decodeLossless, encodeChecked } from '../../json/lossless.js';
@@ -21,11 +20,6 @@ export interface RunNotes {
   reported(): void;
 }
 
-interface Interruptible {
-  label: string;
-  interrupt(message: string): void;
-}
-
 // Serves one run's binding calls straight from the program child's connection: the child's frames are hostile
 // (checked exactly as the runtime checks its own channel), and every call and answer is reported to the runtime,
 // in batches, off the round trip; closing the run reports what is left.
@@ -34,7 +28,8 @@ export class ServedRun {
   readonly #connection: ChildConnection;
   readonly #notes: RunNotes;
   readonly #run: number;
-  readonly #inFlight = new Map<number, Interruptible>();
+  // how to end each call still running (an interrupt)
+  readonly #inFlight = new Map<number, (reason: Error) => void>();
   #started: string[] = [];
   #finished: string[] = [];
   #flushTimer: NodeJS.Timeout | undefined;
@@ -46,7 +41,7 @@ export class ServedRun {
     this.#run = open.run;
     this.#notes = options.notes;
     this.#connection = options.connection;
-    const namespaces = this.#interruptible(namespacesFor(options.module, open.mode, { seed: open.seed, onWarning: (message) => options.warn(message) }));
+    const namespaces = namespacesFor(options.module, open.mode, { seed: open.seed, onWarning: (message) => options.warn(message) });
     // the runtime's clock origin for this run, on this process's performance timeline
     const startedAt = open.startedAtEpochMs - performance.timeOrigin;
     this.#startedAt = startedAt;
@@ -56,6 +51,10 @@ export class ServedRun {
       startedAt,
       firstId: 1,
       sendReply: (id, reply) => this.#answer(id, reply),
+      interruptible: (id, stop) => {
+        this.#inFlight.set(id, stop);
+        return () => this.#inFlight.delete(id);
+      },
     });
     options.connection.bind(open.codec, {
       onFrames: (texts) => this.#receive(texts),
@@ -67,8 +66,11 @@ export class ServedRun {
 
   // Every call still running is answered with `message` now; its handler is told through its signal.
   interrupt(message: string): number {
-    const running = [...this.#inFlight.values()];
-    for (const call of running) call.interrupt(`${call.label} ${message}`);
+    const running = [...this.#inFlight];
+    for (const [id, stop] of running) {
+      const record = this.#dispatcher.calls[id - 1];
+      stop(new Error(`${record === undefined ? 'the call' : `${record.global}.${record.name}`} ${message}`));
+    }
     return running.length;
   }
 
@@ -142,47 +144,6 @@ export class ServedRun {
     if (this.#closed) return;
     this.#notes.write(JSON.stringify({ type: 'protocol', run: this.#run, message }));
     this.close();
-  }
-
-  // Each call gets its own signal (the run's, plus an interrupt) and can be answered before its handler returns.
-  #interruptible(namespaces: BindingNamespace[]): BindingNamespace[] {
-    return namespaces.map((ns) => {
-      const functions: BindingNamespace['functions'] = Object.create(null);
-      for (const [name, fn] of Object.entries(ns.functions)) {
-        const label = `${ns.global}.${name}`;
-        const wrapped = (args: JsonValue, context?: CallContext): Promise<JsonValue> => {
-          const controller = new AbortController();
-          const outer = context?.signal;
-          const forward = (): void => controller.abort(outer?.reason);
-          if (outer?.aborted) forward();
-          else outer?.addEventListener('abort', forward, { once: true });
-          let interrupted: (error: Error) => void = () => undefined;
-          const gate = new Promise<never>((_, reject) => (interrupted = reject));
-          const id = context?.id ?? 0;
-          this.#inFlight.set(id, {
-            label,
-            interrupt: (message) => {
-              const error = new Error(message);
-              controller.abort(error);
-              interrupted(error);
-            },
-          });
-          let served: Promise<JsonValue>;
-          try {
-            served = Promise.resolve(fn(args, context === undefined ? undefined : { ...context, signal: controller.signal }));
-          } catch (thrown) {
-            served = Promise.reject(thrown instanceof Error ? thrown : new Error(renderThrown(thrown)));
-          }
-          served.catch(() => undefined);
-          return Promise.race([served, gate]).finally(() => {
-            this.#inFlight.delete(id);
-            outer?.removeEventListener('abort', forward);
-          });
-        };
-        Object.defineProperty(functions, name, { value: wrapped, enumerable: true });
-      }
-      return ns.errorClass === undefined ? { global: ns.global, functions } : { global: ns.global, functions, errorClass: ns.errorClass };
-    });
   }
 }
 
