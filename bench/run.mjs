@@ -12,7 +12,7 @@ import { summarize, round, sleep } from './lib/stats.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
 import { renderMarkdown, renderSvg } from './lib/report.mjs';
 import { processFloor, socketpairFloor } from './contenders/floors.mjs';
-import { ptcContender } from './contenders/ptc.mjs';
+import { ptcContender, ptcHostContender } from './contenders/ptc.mjs';
 import { workerContender } from './contenders/worker.mjs';
 import { quickjsContender } from './contenders/quickjs.mjs';
 import { isolatedVmContender, ensureIsolatedVm } from './contenders/isolated-vm.mjs';
@@ -55,6 +55,8 @@ const contenders = [
   ptcContender(runtimeModule, { language: 'typescript', sandbox: false, spare: false }),
   ptcContender(runtimeModule, { language: 'python', sandbox: true, spare: true, pythonPath }),
   ptcContender(runtimeModule, { language: 'python', sandbox: true, spare: false, pythonPath }),
+  ptcHostContender(runtimeModule, { language: 'typescript' }),
+  ptcHostContender(runtimeModule, { language: 'python', pythonPath }),
   workerContender(),
   quickjsContender(),
   isolatedVmContender({ install: false }),
@@ -76,6 +78,7 @@ if (!ready.some((c) => c.id === 'floor-node')) throw new Error('the node floor c
 // variants only where process start-up is what is measured.
 function participates(contender, workload) {
   if (workload.skip?.[contender.id] !== undefined) return false;
+  if (contender.only !== undefined) return contender.only.includes(workload.id);
   if (contender.family === 'floor') return contender.workloads.includes(workload.id);
   if (contender.family === 'ptc' && workload.id !== 'trivial') return contender.spare && (contender.sandbox || contender.language === 'typescript');
   return true;

@@ -99,6 +99,36 @@ export function evaluateTargets(results) {
     'not measured',
     0,
   );
+  // issue 13: the bindings in a process of their own must not show in the round trip or in a burst of calls
+  const tsHostRt = rt('ptc-ts-host-spare');
+  ratio(
+    'ts-host-rt',
+    13,
+    'TypeScript round trip with the bindings in their host process: ≤ 1.2× the in-process round trip (same run)',
+    tsHostRt,
+    tsRt,
+    1.2,
+    'not measured',
+  );
+  ratio(
+    'py-host-rt',
+    13,
+    'Python round trip with the bindings in their host process: ≤ 1.2× the in-process round trip (same run)',
+    rt('ptc-py-host-spare'),
+    pyRt,
+    1.2,
+    pyMissing,
+  );
+  upTo(
+    'ts-host-par',
+    13,
+    'TypeScript 10 000 calls via Promise.all with the bindings in their host process ≤ 0.5 s (whole run)',
+    p50('parallel-calls', 'ptc-ts-host-spare'),
+    500,
+    'ms',
+    'not measured',
+    0,
+  );
   upTo('py-par', '3, 8', 'Python 10 000 calls via asyncio.gather ≤ 1 s (whole run)', p50('parallel-calls', 'ptc-py-sandbox-spare'), 1000, 'ms', pyMissing, 0);
   upTo('ts-drip', '2, 8', 'TypeScript 25 MB one-character drip ≤ 3 s', p50('drip-25mb', 'ptc-ts-sandbox-spare'), 3000, 'ms', 'not measured', 0);
   upTo('py-drip', '3, 8', 'Python 25 MB one-character drip ≤ 10 s', p50('drip-25mb', 'ptc-py-sandbox-spare'), 10_000, 'ms', pyMissing, 0);

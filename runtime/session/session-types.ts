@@ -72,6 +72,9 @@ export interface Session {
   readonly bindings: BindingsHost | undefined;
   // Never rejects for anything a program, a bindings module or a cassette does.
   run(request: SessionRunRequest): Promise<SessionOutcome>;
+  // Starts the bindings host and a spare process for runs like `request` (its program is not run); true once the
+  // spare is ready. For interactive hosts: the next run then skips process start-up.
+  warm(request: SessionRunRequest): Promise<boolean>;
   // The module's namespaces, functions and schemas (the SDK, completions), from a host with every MCP server up.
   describe(options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<DescribeOutcome>;
   // Stops the bindings host (and its MCP servers) and the session's own runtime.

@@ -11,7 +11,7 @@ import { observeNamespaces } from '../notebook/observe.js';
 import type { RunResult } from '../protocol/run-result.js';
 import { cassetteFromResult, DEFAULT_DETERMINISTIC, saveCassette } from '../replay/index.js';
 import { prepareReplay } from './replay-setup.js';
-import type { CassetteWrite, DescribeOutcome, RunLimits, Session, SessionOptions, SessionOutcome, SessionRunRequest } from './session-types.js';
+import type { CassetteWrite, DescribeOutcome, RunLimits, Session, SessionOptions, SessionOutcome, SessionRunRequest, SetupStage } from './session-types.js';
 
 // The one way a program runs with bindings, for `ptc run`, `ptc notebook` and the extension alike: the bindings
 // host's lifetime, mode, record and replay, determinism, limits and warnings are decided here, once.
@@ -50,54 +50,75 @@ export function openSession(options: SessionOptions, makeRuntime: (options: Runt
     return problem === undefined ? ready : { ok: false, message: problem };
   };
 
-  const run = async (request: SessionRunRequest): Promise<SessionOutcome> => {
+  // What a run's program sees and who answers it: a replay's cassette, or the host's handlers in the plan's mode.
+  const setUp = async (request: SessionRunRequest): Promise<Prepared | { kind: 'setup-failed'; stage: SetupStage; message: string }> => {
     if (disposed) return { kind: 'setup-failed', stage: 'request', message: 'the session is disposed' };
     const warn: WarningSink = request.onWarning ?? (() => undefined);
     const bound = { ...(request.signal === undefined ? {} : { signal: request.signal }), timeoutMs: request.limits?.timeoutMs ?? LIMITS.timeoutMs.default };
     const { plan } = request;
-    let bindings: BindingNamespace[] = [];
-    let hosted: HostedBindings | undefined;
-    let deterministic: DeterministicSettings | undefined = request.deterministic === true ? DEFAULT_DETERMINISTIC : undefined;
-    let finishReplay: ((result: RunResult) => void) | undefined;
-
+    const prepared: Prepared = {
+      bindings: [],
+      hosted: undefined,
+      deterministic: request.deterministic === true ? DEFAULT_DETERMINISTIC : undefined,
+      finishReplay: undefined,
+    };
     if (plan.mode === 'replay') {
       const replay = await prepareReplay({ plan, host, bound, deterministic: request.deterministic, warn });
       if (!replay.ok) return { kind: 'setup-failed', stage: replay.stage, message: replay.message };
-      bindings = replay.namespaces;
-      deterministic = replay.deterministic;
-      finishReplay = replay.finish;
+      prepared.bindings = request.onCall === undefined ? replay.namespaces : observeNamespaces(replay.namespaces, request.onCall);
+      prepared.deterministic = replay.deterministic;
+      prepared.finishReplay = replay.finish;
       // the program's calls are answered here; the host only lends its connection, so spares stay interchangeable
-      if (host !== undefined && replay.hostReady) hosted = host.lease({ mode: 'mock', seed: 0, routeCalls: false });
-      if (request.onCall !== undefined) bindings = observeNamespaces(bindings, request.onCall);
+      if (host !== undefined && replay.hostReady) prepared.hosted = host.lease({ mode: 'mock', seed: 0, routeCalls: false });
     } else if (host !== undefined) {
       const loaded = await fullModule(bound);
       if (!loaded.ok) return { kind: 'setup-failed', stage: 'bindings', message: loaded.message };
-      const handlers = plan.mode === 'record' ? plan.handlers : plan.mode;
-      hosted = host.lease({
-        mode: handlers,
-        seed: request.seed ?? deterministic?.seed ?? Math.floor(Math.random() * 2 ** 32),
+      prepared.hosted = host.lease({
+        mode: plan.mode === 'record' ? plan.handlers : plan.mode,
+        seed: request.seed ?? prepared.deterministic?.seed ?? Math.floor(Math.random() * 2 ** 32),
         routeCalls: true,
         onWarning: warn,
         ...(request.onCall === undefined ? {} : { onCall: request.onCall }),
       });
-      bindings = hosted.namespaces;
+      prepared.bindings = prepared.hosted.namespaces;
     }
+    return prepared;
+  };
 
+  const requestOf = (request: SessionRunRequest, prepared: Prepared): CodeRunRequest => ({
+    language: request.language,
+    program: request.program,
+    bindings: prepared.bindings,
+    ...(prepared.hosted === undefined ? {} : { hosted: prepared.hosted }),
+    ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+    ...definedLimits(request.limits ?? {}),
+    ...(prepared.deterministic === undefined ? {} : { deterministic: prepared.deterministic }),
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+    ...(request.onLog === undefined ? {} : { onLog: request.onLog }),
+  });
+
+  // Starts the bindings host and a spare process for runs like `request` ahead of the first (never runs it).
+  const warm = async (request: SessionRunRequest): Promise<boolean> => {
+    const prepared = await setUp(request);
+    if ('kind' in prepared) return false;
+    const target = runtimeOf(request);
+    try {
+      return await target.warm(target.resolve(requestOf(request, prepared)));
+    } catch (error) {
+      if (error instanceof RuntimeMisuseError) return false;
+      throw error;
+    }
+  };
+
+  const run = async (request: SessionRunRequest): Promise<SessionOutcome> => {
+    const prepared = await setUp(request);
+    if ('kind' in prepared) return prepared;
+    const { plan } = request;
+    const { deterministic, finishReplay } = prepared;
     let result: RunResult;
     const target = runtimeOf(request);
     try {
-      const spec = target.resolve({
-        language: request.language,
-        program: request.program,
-        bindings,
-        ...(hosted === undefined ? {} : { hosted }),
-        ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
-        ...definedLimits(request.limits ?? {}),
-        ...(deterministic === undefined ? {} : { deterministic }),
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-        ...(request.onLog === undefined ? {} : { onLog: request.onLog }),
-      } satisfies CodeRunRequest);
-      result = await target.run(spec);
+      result = await target.run(target.resolve(requestOf(request, prepared)));
     } catch (error) {
       if (error instanceof RuntimeMisuseError) return { kind: 'setup-failed', stage: 'request', message: error.message };
       throw error;
@@ -115,12 +136,20 @@ export function openSession(options: SessionOptions, makeRuntime: (options: Runt
     bindingsPath,
     bindings: host,
     run,
+    warm,
     describe: (bound = {}) => fullModule(bound),
     dispose: async () => {
       disposed = true;
       await Promise.all([host?.dispose(), own?.dispose()]);
     },
   };
+}
+
+interface Prepared {
+  bindings: BindingNamespace[];
+  hosted: HostedBindings | undefined;
+  deterministic: DeterministicSettings | undefined;
+  finishReplay: ((result: RunResult) => void) | undefined;
 }
 
 // "No cassette written on abort": a cancelled recording would pass off a partial run as the real one.
