@@ -7,6 +7,7 @@ import { encodeFrame, FrameDecoder } from '../channel/frame-codec.js';
 import { LIMITS } from '../contract/limits.js';
 import { decodeLossless } from '../json/lossless.js';
 import { captureLines } from '../output/pipe-lines.js';
+import { parseCallsFrame } from './calls-frame.js';
 import { launchChild, type ExitInfo, type LaunchedChild } from '../process/launch.js';
 import { CHECK_MS, RESPONSIVE_MS, SHUTDOWN_GRACE_MS, UNRESPONSIVE_MS } from './limits.js';
 import { z } from 'zod';
@@ -184,7 +185,12 @@ export class HostProcess {
     this.#lastHeard = performance.now();
     const decoded = decodeLossless(text);
     if (!decoded.ok) return this.#broken(`the bindings host sent a frame that is not lossless JSON (${decoded.reason})`);
-    const parsed = FromHostFrameSchema.safeParse(decoded.value);
+    const value = decoded.value;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && value.type === 'calls') {
+      const calls = parseCallsFrame(value);
+      return calls.ok ? this.#options.onFrame(calls.frame) : this.#broken(`the bindings host sent a ${calls.message}`);
+    }
+    const parsed = FromHostFrameSchema.safeParse(value);
     if (!parsed.success) return this.#broken(`the bindings host sent a malformed frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     if (parsed.data.type === 'heartbeat') return;
     this.#options.onFrame(parsed.data);

@@ -9,7 +9,7 @@ import type { OpenRunFrame } from '../wire.js';
 import type { ChildConnection } from './child-connection.js';
 
 // How often answers are reported to the runtime while a run is busy (each report is one write to it).
-const REPORT_EVERY_MS = 20;
+const REPORT_EVERY_MS = 50;
 
 export interface RunNotes {
   // writes one frame to the runtime at once (synchronously)
