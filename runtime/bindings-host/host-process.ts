@@ -17,6 +17,8 @@ const FlightLineSchema = z.object({ run: z.number().int().positive(), call: Star
 
 // A line of the bindings' own console output longer than this is passed on in pieces.
 const MAX_LOG_LINE = 64 * 1024;
+// The bindings' output is the user's code's: a flood is passed on at this many lines a second, the rest counted.
+const MAX_LOG_LINES_PER_SECOND = 200;
 
 // How the process ended, as the runtime saw it.
 export type HostEnd =
@@ -93,10 +95,11 @@ export class HostProcess {
       throw error;
     }
     const budget = (): number => MAX_LOG_LINE;
-    captureLines(this.#child.stdout, budget, (line) => options.onLog('stdout', line));
+    const log = rateLimited(options.onLog);
+    captureLines(this.#child.stdout, budget, (line) => log('stdout', line));
     captureLines(this.#child.stderr, budget, (line) => {
       if (line.trim().length > 0) this.#lastStderr = line;
-      options.onLog('stderr', line);
+      log('stderr', line);
     });
     this.#channel.on('data', (chunk: Buffer) =>
       this.#decoder.push(chunk, (event) => (event.kind === 'frame' ? this.#receive(event.text) : this.#broken(event.message))),
@@ -250,4 +253,30 @@ function readFlightRecord(file: string): FlightEntry[] {
     if (parsed?.success) entries.push(parsed.data);
   }
   return entries;
+}
+
+// Passes lines on up to MAX_LOG_LINES_PER_SECOND; the lines over it in a second are summarised in one line.
+function rateLimited(onLog: HostProcessOptions['onLog']): HostProcessOptions['onLog'] {
+  let windowStart = 0;
+  let passed = 0;
+  let dropped = 0;
+  const summarise = (): void => {
+    if (dropped > 0) onLog('stderr', `… ${dropped} more line(s) of bindings output dropped (over ${MAX_LOG_LINES_PER_SECOND} a second)`);
+    dropped = 0;
+  };
+  return (stream, text) => {
+    const now = performance.now();
+    if (now - windowStart >= 1_000) {
+      summarise();
+      windowStart = now;
+      passed = 0;
+    }
+    if (passed < MAX_LOG_LINES_PER_SECOND) {
+      passed++;
+      onLog(stream, text);
+      return;
+    }
+    // the first line over the limit schedules the summary for the end of this second
+    if (dropped++ === 0) setTimeout(summarise, Math.max(0, 1_000 - (now - windowStart))).unref();
+  };
 }

@@ -184,6 +184,19 @@ describe('the host across runs', () => {
     expect((await run(host, 'typescript', 'return await tools.served();')).value).toBe(1);
   });
 
+  test("a flood of the module's output is passed on at a bounded rate, the rest counted", async () => {
+    const { host, logs } = open(`for (let i = 0; i < 5000; i++) console.log('line ' + i);\n${MODULE}`);
+    await host.ready();
+    // every line is either passed on or counted in a summary
+    const accounted = (): { passed: number; dropped: number } => ({
+      passed: logs.filter((line) => line.startsWith('line ')).length,
+      dropped: logs.map((line) => Number(/^… (\d+) more line\(s\) of bindings output dropped/.exec(line)?.[1] ?? 0)).reduce((a, b) => a + b, 0),
+    });
+    while (accounted().passed + accounted().dropped < 5000) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(accounted().passed + accounted().dropped).toBe(5000);
+    expect(accounted().dropped).toBeGreaterThan(0);
+  });
+
   test("the module's console output reaches the host's log, never a program's", async () => {
     const { host, logs } = open(`console.log('hello from the module');\n${MODULE}`);
     const result = await run(host, 'typescript', 'return await tools.served();');
