@@ -11,6 +11,7 @@ const runtimeInternals = [
   'channel',
   'contract',
   'engine',
+  'import',
   'json',
   'notebook',
   'output',

@@ -190,6 +190,26 @@ class CallRouter:
                 self._calls = None
         self._control.send(text)
 
+    def send_chunks(self, head, chunks, tail):
+        calls = self._calls
+        if calls is not None:
+            started = []
+
+            def tracked():
+                for data in chunks:
+                    started.append(True)
+                    yield data
+
+            try:
+                calls.send_chunks(head, tracked(), tail)
+                return
+            except OSError:
+                self._calls = None
+                if started:
+                    # cut off mid-frame: the call stays waiting until the runtime's bindings-lost fails it
+                    return
+        self._control.send_chunks(head, chunks, tail)
+
     def lose(self):
         self._calls = None
 

@@ -119,7 +119,10 @@ export type { DescribedFunction, DescribedModule, DescribedNamespace } from './b
 export type { WarningSink } from './bindings/module-format.js';
 export { LIMITS } from './contract/limits.js';
 export { encodeChecked, encodeLossless, decodeLossless } from './json/lossless.js';
-export { chunkedSink, writeJsonText } from './json/json-text.js';
+export { chunkedSink, forEachSlice, JSON_CHUNK_CHARS, writeJsonText } from './json/json-text.js';
+export { tempDirProblem } from './contract/environment.js';
+export * from './import/index.js';
+export { ImportFailure } from './import/import-error.js';
 export type { CallEvent, CallListener } from './notebook/observe.js';
 export { cellLimits } from './notebook/cell-limits.js';
 export { describeProblems, parseNotebook, type NotebookProblem } from './notebook/parse.js';

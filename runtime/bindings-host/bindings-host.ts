@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BindingNamespace } from '../api.js';
+import { LIMITS } from '../contract/limits.js';
 import type { ChildChannel, HostedBindings, HostedRunLink, HostedRunOptions } from '../engine/hosted.js';
 import type { CallEvent } from '../notebook/observe.js';
 import type { Cassette } from '../replay/cassette-format.js';
@@ -50,6 +51,9 @@ interface Generation {
   id: number;
   process: HostProcess;
   stamp: string | undefined;
+  // resolves once the process is up and importing (or ended)
+  loading: Promise<void>;
+  resolveLoading: () => void;
   loaded: Promise<HostReady>;
   resolveLoaded: (ready: HostReady) => void;
   module: DescribedModule | undefined;
@@ -121,9 +125,15 @@ export class BindingsHost {
       generation = await (this.#starting ??= this.#start(stamp).finally(() => (this.#starting = undefined)));
     }
     const loading = generation;
-    const waited = await bounded(loading.loaded, options);
+    // the host's own start-up is not the module's load time: a loaded machine must not fail a short deadline for it
+    const up = await bounded(loading.loading, { ...(options.signal === undefined ? {} : { signal: options.signal }), timeoutMs: LIMITS.startupMs });
+    if (up === 'aborted') return { ok: false, message: 'cancelled while the bindings module was loading' };
+    const waited = up === 'timeout' ? 'timeout' : await bounded(loading.loaded, options);
     if (waited === 'timeout') {
-      const message = `the bindings module did not finish loading within ${options.timeoutMs} ms (a top-level await that never settles?)`;
+      const message =
+        up === 'timeout'
+          ? `the bindings host did not start within ${LIMITS.startupMs} ms`
+          : `the bindings module did not finish loading within ${options.timeoutMs} ms (a top-level await that never settles?)`;
       loading.loadProblem = message;
       loading.resolveLoaded({ ok: false, message });
       await this.#stop(loading, 'was stopped: the module did not finish loading');
@@ -239,10 +249,14 @@ export class BindingsHost {
   async #start(stamp: string): Promise<Generation> {
     let resolveLoaded: (ready: HostReady) => void = () => undefined;
     const loaded = new Promise<HostReady>((resolve) => (resolveLoaded = resolve));
+    let resolveLoading: () => void = () => undefined;
+    const loading = new Promise<void>((resolve) => (resolveLoading = resolve));
     const generation: Generation = {
       id: ++generations,
       process: undefined as unknown as HostProcess,
       stamp,
+      loading,
+      resolveLoading,
       loaded,
       resolveLoaded,
       module: undefined,
@@ -270,6 +284,7 @@ export class BindingsHost {
       generation.end = { kind: 'broken', message };
       generation.loadProblem = message;
       resolveLoaded({ ok: false, message });
+      resolveLoading();
       this.#setStatus({ state: 'failed', module: this.modulePath, detail: message });
       return generation;
     }
@@ -279,7 +294,10 @@ export class BindingsHost {
 
   #receive(generation: Generation, frame: FromHostFrame): void {
     switch (frame.type) {
+      case 'loading':
+        return generation.resolveLoading();
       case 'loaded':
+        generation.resolveLoading();
         if (generation.module !== undefined || generation.loadProblem !== undefined) return;
         generation.module = frame.module;
         generation.channels = new ChildChannels(generation.process.socketPath);
@@ -328,6 +346,7 @@ export class BindingsHost {
 
   #ended(generation: Generation, end: HostEnd, flight: FlightEntry[]): void {
     generation.end = end;
+    generation.resolveLoading();
     for (const entry of flight) generation.runs.get(entry.run)?.started([entry.call]);
     generation.channels?.dispose();
     const what = describeEnd(end, generation);

@@ -196,7 +196,8 @@ export class HostProcess {
     const parsed = FromHostFrameSchema.safeParse(value);
     if (!parsed.success) return this.#broken(`the bindings host sent a malformed frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     if (parsed.data.type === 'heartbeat') return;
-    this.#options.onFrame(parsed.data);
+    // the decoded value itself (checked strictly above): a copy would turn a `__proto__` key into a prototype
+    this.#options.onFrame(value as FromHostFrame);
   }
 
   #broken(message: string): void {

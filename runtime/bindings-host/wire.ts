@@ -97,6 +97,8 @@ export type StartedCall = z.infer<typeof StartedCallSchema>;
 export type FinishedCall = z.infer<typeof FinishedCallSchema>;
 
 export const FromHostFrameSchema = z.discriminatedUnion('type', [
+  // the process is up and starts importing the module (its start-up is not the module's load time)
+  z.object({ type: z.literal('loading') }).strict(),
   z.object({ type: z.literal('loaded'), module: DescribedModuleSchema }).strict(),
   z.object({ type: z.literal('load-failed'), message: z.string() }).strict(),
   z.object({ type: z.literal('heartbeat') }).strict(),

@@ -16,9 +16,10 @@ export interface DispatcherOptions {
   firstId: number;
   // 'increasing': gaps allowed (a bindings host served the ids in between), repeats and going back are not
   sequence?: 'exact' | 'increasing';
-  sendReply(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }): void;
+  // the call's record comes along (its duration and marks are final): the call log keeps only some records
+  sendReply(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }, record: CallRecord): void;
   // offered to the layer serving each call (CallContext.interruptible): how a bindings host interrupts its calls
-  interruptible?: (id: number, stop: (reason: Error) => void) => () => void;
+  interruptible?: (call: CallRecord, stop: (reason: Error) => void) => () => void;
 }
 
 const own = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
@@ -79,7 +80,7 @@ export class CallDispatcher {
       },
     };
     const interruptible = this.options.interruptible;
-    if (interruptible !== undefined) context.interruptible = (stop) => interruptible(id, stop);
+    if (interruptible !== undefined) context.interruptible = (stop) => interruptible(record, stop);
     const began = performance.now();
     let promise: Promise<unknown>;
     try {
@@ -104,14 +105,14 @@ export class CallDispatcher {
         if (snapshot.ok) {
           record.ok = true;
           record.value = snapshot.value;
-          this.options.sendReply(record.id, { ok: true, valueText: snapshot.text });
+          this.options.sendReply(record.id, { ok: true, valueText: snapshot.text }, record);
         } else {
           record.message = `binding resolution must be lossless JSON: ${snapshot.reason}`;
-          this.options.sendReply(record.id, { ok: false, message: record.message });
+          this.options.sendReply(record.id, { ok: false, message: record.message }, record);
         }
       } else {
         record.message = renderThrown(outcome.thrown);
-        this.options.sendReply(record.id, { ok: false, message: record.message });
+        this.options.sendReply(record.id, { ok: false, message: record.message }, record);
       }
     } else if (!outcome.ok) {
       record.message = renderThrown(outcome.thrown);

@@ -1,4 +1,4 @@
-import { tempDirProblem } from '../contract/environment.js';
+import { tempDirProblem } from '../index.js';
 import { UsageError } from './usage-error.js';
 
 // Commands that run programs check the host environment first: a misconfiguration is one line and exit 2.

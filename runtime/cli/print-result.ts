@@ -1,5 +1,4 @@
-import { chunkedSink, writeJsonText } from '../json/json-text.js';
-import type { RunResult } from '../protocol/run-result.js';
+import { chunkedSink, writeJsonText, type RunResult } from '../index.js';
 import { writeReport } from './report.js';
 import { visibleJson } from './terminal-text.js';
 

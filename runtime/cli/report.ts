@@ -1,5 +1,4 @@
-import { forEachSlice, JSON_CHUNK_CHARS, writeJsonText } from '../json/json-text.js';
-import { callCount, type CallRecord, type RunResult } from '../protocol/run-result.js';
+import { callCount, forEachSlice, JSON_CHUNK_CHARS, writeJsonText, type CallRecord, type RunResult } from '../index.js';
 import { visibleJson, visibleText } from './terminal-text.js';
 
 // Call lines shown one by one; the rest are counted.

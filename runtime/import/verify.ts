@@ -26,7 +26,8 @@ export async function verifyImportedNotebook(notebookPath: string, options: { si
   try {
     const run = await runNotebookFile({
       notebookPath,
-      openSession: ({ bindingsPath, notebookDir }) => createSession({ runtime, ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }) }),
+      openSession: ({ bindingsPath, notebookDir }) =>
+        createSession({ runtime, ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }) }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     if (!run.ok) return { ok: false, message: run.problems === undefined ? run.message : `${run.message}\n${describeProblems(run.problems, notebookPath)}` };

@@ -38,7 +38,16 @@ function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): PlannedRun {
   const launch = nodeLaunch({ deps, spec, confinement: plan.confinement, permission: plan.confinement.kind !== 'none' });
   // every launch setting a program could observe; the temp dir differs per process by design
   // children connected to one bindings host are interchangeable; another host's are not
-  const config = JSON.stringify([deps.node.path, deps.node.permissionFlag ?? null, deps.bootstrapPath, spec.memoryMb, spec.tmpMb, spec.cwd, plan.confinement, spec.hosted?.channelKey ?? null]);
+  const config = JSON.stringify([
+    deps.node.path,
+    deps.node.permissionFlag ?? null,
+    deps.bootstrapPath,
+    spec.memoryMb,
+    spec.tmpMb,
+    spec.cwd,
+    plan.confinement,
+    spec.hosted?.channelKey ?? null,
+  ]);
   return { ok: true, report: plan.report, launch, key: { language: 'typescript', config } };
 }
 

@@ -11,7 +11,12 @@ const ROOT_FILES = new Set(['package.json', 'package.nls.json', 'README.md', 'CH
 const REQUIRED_ROOT_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png'];
 // the extension host bundle loads these: the Node child bootstrap, the webviews, and esbuild for bindings modules
 const DIST_DIRS = ['dist/runtime/', 'dist/webview/', 'dist/node_modules/'];
-const REQUIRED_DIST_FILES = ['dist/runtime/node-child.cjs', 'dist/runtime/bindings-host.mjs', 'dist/webview/inspector.js', 'dist/node_modules/esbuild/lib/main.js'];
+const REQUIRED_DIST_FILES = [
+  'dist/runtime/node-child.cjs',
+  'dist/runtime/bindings-host.mjs',
+  'dist/webview/inspector.js',
+  'dist/node_modules/esbuild/lib/main.js',
+];
 
 // Returns the reason a packaged path is not allowed, or undefined when it is.
 export function disallowedReason(file) {

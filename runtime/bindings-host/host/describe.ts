@@ -34,7 +34,8 @@ export function describeModule(module: BindingsModule, warn: (message: string) =
       const output = jsonSchema(declaration.output, `${at}.output`, warn);
       if (input !== undefined) fn.input = input;
       if (output !== undefined) fn.output = output;
-      functions[name] = fn;
+      // a function may be called `__proto__`: an own key, never the object's prototype
+      Object.defineProperty(functions, name, { value: fn, enumerable: true, writable: true, configurable: true });
     }
     const described: DescribedNamespace = { functions };
     if (ns.errorClass !== undefined) described.errorClass = { name: ns.errorClass.name, memberNameProperty: ns.errorClass.memberNameProperty };

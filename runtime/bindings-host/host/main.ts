@@ -115,6 +115,7 @@ function listen(path: string): Promise<void> {
 async function handle(message: ToHostFrame): Promise<void> {
   switch (message.type) {
     case 'init':
+      frame({ type: 'loading' });
       try {
         flightFd = fs.openSync(path.join(path.dirname(message.socketPath), FLIGHT_RECORD), 'a', 0o600);
         await listen(message.socketPath);

@@ -3,6 +3,7 @@ import type { BindingsModule } from '../../bindings/module-format.js';
 import { namespacesFor } from '../../bindings/module-loader.js';
 import { decodeLossless, encodeChecked } from '../../json/lossless.js';
 import type { JsonValue } from '../../protocol/json-value.js';
+import type { CallRecord } from '../../protocol/run-result.js';
 import { CallFrameSchema } from '../../protocol/program-wire.js';
 import { replyText } from '../../engine/program-frames.js';
 import type { OpenRunFrame } from '../wire.js';
@@ -28,8 +29,8 @@ export class ServedRun {
   readonly #connection: ChildConnection;
   readonly #notes: RunNotes;
   readonly #run: number;
-  // how to end each call still running (an interrupt)
-  readonly #inFlight = new Map<number, (reason: Error) => void>();
+  // how to end each call still running (an interrupt), given the message's ending
+  readonly #inFlight = new Map<number, (message: string) => void>();
   #started: string[] = [];
   #finished: string[] = [];
   #flushTimer: NodeJS.Timeout | undefined;
@@ -50,10 +51,11 @@ export class ServedRun {
       maxPendingCalls: open.maxPendingCalls,
       startedAt,
       firstId: 1,
-      sendReply: (id, reply) => this.#answer(id, reply),
-      interruptible: (id, stop) => {
-        this.#inFlight.set(id, stop);
-        return () => this.#inFlight.delete(id);
+      sendReply: (id, reply, record) => this.#answer(id, reply, record),
+      interruptible: (record, stop) => {
+        const label = `${record.global}.${record.name}`;
+        this.#inFlight.set(record.id, (message) => stop(new Error(`${label} ${message}`)));
+        return () => this.#inFlight.delete(record.id);
       },
     });
     options.connection.bind(open.codec, {
@@ -66,11 +68,8 @@ export class ServedRun {
 
   // Every call still running is answered with `message` now; its handler is told through its signal.
   interrupt(message: string): number {
-    const running = [...this.#inFlight];
-    for (const [id, stop] of running) {
-      const record = this.#dispatcher.calls[id - 1];
-      stop(new Error(`${record === undefined ? 'the call' : `${record.global}.${record.name}`} ${message}`));
-    }
+    const running = [...this.#inFlight.values()];
+    for (const stop of running) stop(message);
     return running.length;
   }
 
@@ -112,11 +111,10 @@ export class ServedRun {
     }
   }
 
-  #answer(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }): void {
+  #answer(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }, record: CallRecord): void {
     if (this.#closed) return;
-    const record = this.#dispatcher.calls[id - 1];
-    const duration = record?.durationMs ?? 0;
-    const violation = record?.schemaViolation === undefined ? '' : `,"schemaViolation":${JSON.stringify(record.schemaViolation)}`;
+    const duration = record.durationMs;
+    const violation = record.schemaViolation === undefined ? '' : `,"schemaViolation":${JSON.stringify(record.schemaViolation)}`;
     this.#finished.push(
       reply.ok
         ? `{"id":${id},"ok":true,"value":${reply.valueText},"durationMs":${duration}${violation}}`

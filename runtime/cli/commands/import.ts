@@ -13,8 +13,8 @@ import {
   writeImportPlan,
   type CellVerdict,
   type ImportPlan,
-} from '../../import/index.js';
-import { ImportFailure } from '../../import/import-error.js';
+  ImportFailure,
+} from '../../index.js';
 import { oneOf } from '../run-options.js';
 import { UsageError, type CliCommand, type CliIo } from '../usage-error.js';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type RunTraceInput, writeRunTrace } from '../../import/index.js';
+import { type RunTraceInput, writeRunTrace } from '../../index.js';
 import type { CliIo } from '../usage-error.js';
 
 // `ptc run --trace <file>`: the run as a PTC trace that `ptc import` turns into a replayable notebook.

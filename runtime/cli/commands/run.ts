@@ -71,7 +71,8 @@ export const runCommand: CliCommand = {
       }
       const { result, cassette } = outcome;
       if (cassette !== undefined) {
-        if (!cassette.ok) warn(cassette.message.startsWith('the run was cancelled') ? `the run was interrupted; ${flags.record} was not written` : cassette.message);
+        if (!cassette.ok)
+          warn(cassette.message.startsWith('the run was cancelled') ? `the run was interrupted; ${flags.record} was not written` : cassette.message);
         else io.stderr(`ptc run: recorded ${cassette.calls} call(s) to ${flags.record}\n`);
       }
       if (flags.trace !== undefined) {
