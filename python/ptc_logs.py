@@ -53,40 +53,53 @@ class Ledger:
         self.used = 2
         self.count = 0
         self.overflowed = False
+        # the stream whose last entry is an unterminated line its next text continues (an explicit flush)
+        self.open = None
 
     def remaining(self):
         return self.max_bytes - self.used
 
-    def admit(self, line):
-        """Returns (admitted_or_None, fitted) for a str or Pieces. Mirrors OutputLedger.addLog on the host."""
+    def admit(self, line, stream, open_entry=False):
+        """Returns (admitted_or_None, fitted) for a str or Pieces. Mirrors OutputLedger.admit on the host: text of the
+        stream whose last entry is open continues that entry (its quotes are paid already)."""
         if self.overflowed:
             return None, False
-        separator = 1 if self.count else 0
-        room = self.max_bytes - self.used - separator
+        continues = self.open == stream and self.count > 0
+        self.open = stream if open_entry else None
+        # what this text adds besides its own literal: a separator for a new entry, minus the quotes for a continuation
+        charge = -2 if continues else (1 if self.count else 0)
+        room = self.max_bytes - self.used - charge
         if type(line) is str:
             if len(line) <= SLICE:
-                return self._admit_short(line, room, separator)
+                return self._admit_short(line, room, charge, continues)
             line = Pieces([(line, 0, len(line))])
-        return self._admit_pieces(line, room, separator)
+        return self._admit_pieces(line, room, charge, continues)
 
-    def _admit_short(self, text, room, separator):
+    def _settle(self, cost, charge, continues):
+        self.used += cost + charge
+        if not continues:
+            self.count += 1
+
+    def _overflow(self):
+        self.overflowed = True
+        self.open = None
+
+    def _admit_short(self, text, room, charge, continues):
         if len(text) <= room:
             literal = escape_string(text)
             cost = len(literal) if literal.isascii() else len(literal.encode("utf-8"))
             if cost <= room:
-                self.used += cost + separator
-                self.count += 1
+                self._settle(cost, charge, continues)
                 return text, True
-        self.overflowed = True
+        self._overflow()
         prefix = _fitting_prefix(text, room)
         if prefix:
             literal = escape_string(prefix)
-            self.used += len(literal.encode("utf-8")) + separator
-            self.count += 1
+            self._settle(len(literal.encode("utf-8")), charge, continues)
             return prefix, False
         return None, False
 
-    def _admit_pieces(self, pieces, room, separator):
+    def _admit_pieces(self, pieces, room, charge, continues):
         """Measured a slice at a time until one does not fit; only that slice is searched for the cut."""
         cost = 2
         kept = []
@@ -96,7 +109,7 @@ class Ledger:
                 stop = min(end, at + SLICE)
                 piece = _slice_cost(text, at, stop)
                 if cost + piece > room:
-                    self.overflowed = True
+                    self._overflow()
                     lo, hi = at, min(stop, at + max(room - cost, 0))
                     while lo < hi:
                         mid = (lo + hi + 1) // 2
@@ -111,14 +124,12 @@ class Ledger:
                         kept.append((text, start, at))
                     if not kept:
                         return None, False
-                    self.used += cost + separator
-                    self.count += 1
+                    self._settle(cost, charge, continues)
                     return Pieces(kept), False
                 cost += piece
                 at = stop
             kept.append((text, start, end))
-        self.used += cost + separator
-        self.count += 1
+        self._settle(cost, charge, continues)
         return pieces, True
 
     def fits(self, cost):
@@ -164,6 +175,8 @@ class LineSink(io.RawIOBase):
         self._pending = 0
         self._segments = False
         self._lock = RLock()
+        # flushes of our own (handing the wrapper's bytes over) are not the program's explicit flush
+        self._quiet = 0
 
     def writable(self):
         return True
@@ -252,7 +265,16 @@ class LineSink(io.RawIOBase):
         if len(self._blocks) >= SEAL_AT:
             self._blocks = ["".join(self._blocks)]
 
-    def _line(self):
+    def flush(self):
+        """An explicit flush (sys.stdout.flush(), print(..., flush=True)): an unterminated line reaches the host now, as an
+        open entry the stream's next text continues, so a fragment flushed before a hang is in the result."""
+        if self._quiet:
+            return
+        with self._lock:
+            if self._fragments or self._blocks:
+                self._line(True)
+
+    def _line(self, open_entry=False):
         fragments, blocks, segments = self._fragments, self._blocks, self._segments
         self._fragments, self._blocks, self._pending, self._segments = [], [], 0, False
         if segments:
@@ -262,7 +284,7 @@ class LineSink(io.RawIOBase):
             line = "".join(blocks)
         else:
             line = "".join(fragments)
-        self._emit(self._name, line)
+        self._emit(self._name, line, open_entry)
 
     def settle(self):
         """Emits an unterminated tail as its own entry (at settlement)."""
@@ -276,9 +298,14 @@ class LineStream(io.TextIOWrapper):
 
     def write(self, s, _write=io.TextIOWrapper.write, _flush=io.TextIOWrapper.flush, _str=str, _type=type, _len=str.__len__):
         if _type(s) is _str and _len(s) >= BIG_WRITE:
-            # what the wrapper still holds goes first, in order
-            _flush(self)
-            self.buffer.write_text(s)
+            sink = self.buffer
+            # what the wrapper still holds goes first, in order (not an explicit flush)
+            sink._quiet += 1
+            try:
+                _flush(self)
+            finally:
+                sink._quiet -= 1
+            sink.write_text(s)
             return _len(s)
         return _write(self, s)
 
@@ -290,10 +317,14 @@ def line_stream(name, fileno, emit, budget):
     flush = stream.flush
 
     def settle():
+        # the wrapper's last bytes are handed over quietly: settlement ends the line, it does not leave it open
+        sink._quiet += 1
         try:
             flush()
         except (ValueError, OSError):
             pass
+        finally:
+            sink._quiet -= 1
         sink.settle()
 
     return stream, settle

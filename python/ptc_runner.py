@@ -275,15 +275,17 @@ def main():
         parts.append("}}")
         finish("".join(parts))
 
-    def emit(stream, line):
+    def emit(stream, line, open_entry=False):
         if state["settled"]:
             return
-        admitted, fitted = ledger.admit(line)
+        # the host keeps the same ledger: an open text is continued by the stream's next text there too
+        admitted, fitted = ledger.admit(line, stream, open_entry)
+        end = ',"open":true}' if open_entry and fitted else "}"
         if type(admitted) is str:
-            send('{"type":"log","stream":"%s","text":%s}' % (stream, escape_string(admitted)))
+            send('{"type":"log","stream":"%s","text":%s%s' % (stream, escape_string(admitted), end))
         elif admitted is not None:
             # a long entry is escaped and written a slice at a time
-            send_chunks('{"type":"log","stream":"%s","text":"' % stream, admitted.escaped(), '"}')
+            send_chunks('{"type":"log","stream":"%s","text":"' % stream, admitted.escaped(), '"' + end)
         if not fitted:
             fail("output-limit", limit_message)
 

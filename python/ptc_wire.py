@@ -24,7 +24,7 @@ HOST_FRAMES = {
 }
 CHILD_FRAMES = {
     "boot-ack": ("type", "confined", "error"),
-    "log": ("type", "stream", "text"),
+    "log": ("type", "stream", "text", "open"),
     "call": ("type", "id", "global", "name", "args"),
     "done": ("type", "value", "error"),
 }

@@ -10,7 +10,7 @@ import { shortcutStringFrame } from './string-frames.js';
 
 // The frames every backend's child sends while its program runs, already validated against the backend's schema.
 export type ProgramFrame =
-  | { type: 'log'; stream: 'stdout' | 'stderr'; text: string }
+  | { type: 'log'; stream: 'stdout' | 'stderr'; text: string; open?: true | undefined }
   | { type: 'call'; id: number; global: string; name: string; args?: unknown }
   | {
       type: 'done';
@@ -23,7 +23,7 @@ export type ProgramFrame =
 // without a value means in the language (TypeScript: no value; Python has no undefined: null).
 export function applyProgramFrame(session: RunSession, dispatcher: CallDispatcher, frame: ProgramFrame, valueless: 'absent' | 'null'): void {
   if (frame.type === 'log') {
-    session.log(frame.stream, frame.text);
+    session.log(frame.stream, frame.text, frame.open === true);
   } else if (frame.type === 'call') {
     const verdict = dispatcher.dispatch(frame.id, frame.global, frame.name, frame.args as JsonValue);
     if (!verdict.ok) session.fail({ kind: 'protocol', message: verdict.message });

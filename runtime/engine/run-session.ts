@@ -2,7 +2,7 @@ import type { CodeRunSpec } from '../api.js';
 import { CallDispatcher, type DispatcherOptions } from '../bindings/dispatcher.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
-import { jsonStringCost, OutputLedger, outputLimitMessage } from '../output/ledger.js';
+import { jsonStringCost, OutputLedger, outputLimitMessage, type LedgerEntry } from '../output/ledger.js';
 
 export type Outcome = { kind: 'completed'; value?: JsonValue; valueBytes: number } | { kind: 'failed'; failure: RunFailure };
 
@@ -15,6 +15,8 @@ export class RunSession {
   readonly finishing: Promise<void>[] = [];
   #outcome: Outcome | undefined;
   #closed = false;
+  // entries already given to onLog
+  #streamed = 0;
   #settledResolve: () => void = () => undefined;
   readonly settled = new Promise<void>((resolve) => (this.#settledResolve = resolve));
 
@@ -39,22 +41,31 @@ export class RunSession {
     return this.dispatcher;
   }
 
-  // Adds a log entry to the ledger and streams it; overflow settles the run as output-limit.
-  // Output still draining from pipes after the outcome is known is kept until the result is built.
-  log(stream: 'stdout' | 'stderr', text: string): boolean {
+  // Adds log text to the ledger (continuing the stream's open entry, see OutputLedger.admit) and streams each entry to
+  // onLog once it is complete; overflow settles the run as output-limit. Output still draining from pipes after the
+  // outcome is known is kept until the result is built.
+  log(stream: 'stdout' | 'stderr', text: string, open = false): boolean {
     if (this.#closed) return false;
-    const before = this.ledger.entries.length;
-    const fitted = this.ledger.addLog(text, stream);
-    const added = this.ledger.entries[before];
-    if (added !== undefined && this.spec.onLog !== undefined) {
+    const { fitted } = this.ledger.admit(text, stream, open);
+    this.#streamEntries(false);
+    if (!fitted) this.fail({ kind: 'output-limit', message: outputLimitMessage(this.ledger.maxBytes) });
+    return fitted;
+  }
+
+  // Entries not yet given to onLog, up to (or, at the end, including) an open one.
+  #streamEntries(all: boolean): void {
+    const entries = this.ledger.entries;
+    const complete = all || this.ledger.openStream === undefined ? entries.length : entries.length - 1;
+    const onLog = this.spec.onLog;
+    for (; this.#streamed < complete; this.#streamed++) {
+      const entry = entries[this.#streamed] as LedgerEntry;
+      if (onLog === undefined) continue;
       try {
-        this.spec.onLog({ text: added.text, stream });
+        onLog({ text: entry.text, stream: entry.stream });
       } catch {
         // a failing observer must not change the run
       }
     }
-    if (!fitted) this.fail({ kind: 'output-limit', message: outputLimitMessage(this.ledger.maxBytes) });
-    return fitted;
   }
 
   fail(failure: RunFailure): void {
@@ -84,6 +95,8 @@ export class RunSession {
       this.ledger.makeRoom(cost);
       outcome = { kind: 'failed', failure: { kind: 'output-limit', message: this.ledger.fits(cost) ? limit : '' } };
     }
+    // an entry left open (a flushed fragment before a hang) is complete now
+    this.#streamEntries(true);
     const logs = this.ledger.entries.map((e) => e.text);
     const stderrLogs: number[] = [];
     this.ledger.entries.forEach((e, i) => {

@@ -96,10 +96,23 @@ export interface LedgerEntry {
   stream: 'stdout' | 'stderr';
 }
 
+export type Admitted = { text: string | undefined; fitted: boolean };
+
+// Whether joining `before` and `after` makes a surrogate pair of a lone high and a lone low surrogate (each escaped
+// as 6 bytes on its own, 4 bytes together).
+function pairsAcross(before: string, after: string): boolean {
+  if (before.length === 0 || after.length === 0) return false;
+  const last = charCodeAt(before, before.length - 1);
+  const first = charCodeAt(after, 0);
+  return last >= 0xd800 && last <= 0xdbff && first >= 0xdc00 && first <= 0xdfff;
+}
+
 export class OutputLedger {
   readonly entries: LedgerEntry[] = [];
   #used = 2;
   #overflowed = false;
+  // the stream whose last entry is an unterminated line that its next text continues (an explicit flush)
+  #open: 'stdout' | 'stderr' | undefined;
 
   constructor(readonly maxBytes: number) {}
 
@@ -111,10 +124,25 @@ export class OutputLedger {
     return this.#overflowed;
   }
 
+  // The stream of the last entry while it is open (its line not yet terminated), else undefined.
+  get openStream(): 'stdout' | 'stderr' | undefined {
+    return this.#open;
+  }
+
   // Appends a log entry; on overflow keeps the fitting prefix and refuses everything after.
   addLog(text: string, stream: 'stdout' | 'stderr'): boolean {
-    if (this.#overflowed) return false;
+    return this.admit(text, stream, false).fitted;
+  }
+
+  // Appends text to the logs and says what was kept. Text of the stream whose last entry is open continues that entry
+  // (billed once, as one string); `open` leaves this text's entry open for the next text of its stream. On overflow the
+  // fitting prefix is kept and everything after is refused.
+  admit(text: string, stream: 'stdout' | 'stderr', open: boolean): Admitted {
+    if (this.#overflowed) return { text: undefined, fitted: false };
     const entries = this.entries;
+    const continues = this.#open === stream && entries.length > 0;
+    this.#open = open ? stream : undefined;
+    if (continues) return this.#continue(entries[entries.length - 1] as LedgerEntry, text);
     const separator = entries.length > 0 ? 1 : 0;
     // every character costs at least one byte: text longer than the room is never measured whole
     const room = this.maxBytes - this.#used - separator;
@@ -122,15 +150,33 @@ export class OutputLedger {
     if (cost <= room) {
       append(entries, { text, stream });
       this.#used += cost + separator;
-      return true;
+      return { text, fitted: true };
     }
     this.#overflowed = true;
+    this.#open = undefined;
     const prefix = fittingPrefix(text, this.maxBytes - this.#used - separator);
-    if (prefix.length > 0) {
-      append(entries, { text: prefix, stream });
-      this.#used += jsonStringCost(prefix) + separator;
+    if (prefix.length === 0) return { text: undefined, fitted: false };
+    append(entries, { text: prefix, stream });
+    this.#used += jsonStringCost(prefix) + separator;
+    return { text: prefix, fitted: false };
+  }
+
+  #continue(last: LedgerEntry, text: string): Admitted {
+    const room = this.maxBytes - this.#used;
+    const adjust = pairsAcross(last.text, text) ? -8 : 0;
+    const cost = text.length > room + 8 ? room + 1 : jsonStringCost(text) - 2 + adjust;
+    if (cost <= room) {
+      last.text += text;
+      this.#used += cost;
+      return { text, fitted: true };
     }
-    return false;
+    this.#overflowed = true;
+    this.#open = undefined;
+    const prefix = fittingPrefix(text, room + 2);
+    if (prefix.length === 0) return { text: undefined, fitted: false };
+    this.#used += jsonStringCost(prefix) - 2 + (pairsAcross(last.text, prefix) ? -8 : 0);
+    last.text += prefix;
+    return { text: prefix, fitted: false };
   }
 
   // The entry at `index`, or undefined past the end (never reads a missing index, which would consult Array.prototype).

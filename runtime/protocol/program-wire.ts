@@ -6,7 +6,10 @@ import { z } from 'zod';
 
 // --- child → host
 
-export const LogFrameSchema = z.object({ type: z.literal('log'), stream: z.enum(['stdout', 'stderr']), text: z.string() }).strict();
+// `open`: an unterminated line the program flushed; the stream's next log text continues the same entry
+export const LogFrameSchema = z
+  .object({ type: z.literal('log'), stream: z.enum(['stdout', 'stderr']), text: z.string(), open: z.literal(true).optional() })
+  .strict();
 
 // A binding call; on the bindings channel (when the run has a bindings host) it goes straight to that host.
 export const CallFrameSchema = z

@@ -45,11 +45,11 @@ const ScriptCtor = vm.Script;
 let settled = false;
 let ledger: OutputLedger | undefined;
 const stdoutLines = new LineBuffer(
-  (line) => emitLog('stdout', line),
+  (line, open) => emitLog('stdout', line, open),
   () => remainingBudget(),
 );
 const stderrLines = new LineBuffer(
-  (line) => emitLog('stderr', line),
+  (line, open) => emitLog('stderr', line, open),
   () => remainingBudget(),
 );
 
@@ -57,13 +57,12 @@ function remainingBudget(): number {
   return ledger === undefined ? Number.MAX_SAFE_INTEGER : ledger.maxBytes - ledger.used;
 }
 
-function emitLog(stream: 'stdout' | 'stderr', text: string): void {
+function emitLog(stream: 'stdout' | 'stderr', text: string, open = false): void {
   if (settled || ledger === undefined) return;
-  const before = ledger.entries.length;
-  const fitted = ledger.addLog(text, stream);
-  const added = ledger.entryAt(before);
-  if (added !== undefined) sendLogFrame(stream, added.text);
-  if (!fitted) finishWithError('output-limit', outputLimitMessage(ledger.maxBytes));
+  // the host keeps the same ledger: an open text is continued by the stream's next text there too
+  const admitted = ledger.admit(text, stream, open);
+  if (admitted.text !== undefined) sendLogFrame(stream, admitted.text, open && admitted.fitted);
+  if (!admitted.fitted) finishWithError('output-limit', outputLimitMessage(ledger.maxBytes));
 }
 
 function errorFrame(kind: string, message: string, location?: { line: number; column?: number }): string {
@@ -259,7 +258,11 @@ function start(
       boot.bindingsFd,
     );
   }
-  const programConsole = createConsole((stream, text) => emitLog(stream, text));
+  // a console call ends the stream's pending line the way the terminal shows it: the written fragment, then the call
+  const programConsole = createConsole((stream, text) => {
+    (stream === 'stdout' ? stdoutLines : stderrLines).flushOpen();
+    emitLog(stream, text);
+  });
   const params = [...boot.namespaces.map((n) => n.global), ...errorClasses.map((c) => c.name), 'console'];
   let fn: (...args: unknown[]) => Promise<unknown>;
   try {

@@ -79,10 +79,11 @@ export function sendFrameParts(head: string, parts: readonly string[], count: nu
 
 // One log frame. A long entry is escaped and written a slice at a time (the slices of the ledger's own measure), so a
 // 64 MB line costs one slice of memory beyond itself instead of an escaped copy and its encoding.
-export function sendLogFrame(stream: 'stdout' | 'stderr', text: string): void {
-  if (text.length <= TEXT_CHUNK) return sendFrame(`{"type":"log","stream":"${stream}","text":${stringify(text)}}`);
+export function sendLogFrame(stream: 'stdout' | 'stderr', text: string, open: boolean): void {
+  const end = open ? ',"open":true}' : '}';
+  if (text.length <= TEXT_CHUNK) return sendFrame(`{"type":"log","stream":"${stream}","text":${stringify(text)}${end}`);
   const head = `{"type":"log","stream":"${stream}","text":"`;
-  const tail = '"}';
+  const tail = `"${end}`;
   let total = byteLength(head, 'utf8') + byteLength(tail, 'utf8');
   for (let at = 0; at < text.length;) {
     const end = chunkEnd(text, at);

@@ -4,6 +4,12 @@ import { ArrayPrototypeJoin as join, StringPrototypeIndexOf as indexOf, StringPr
 // Runs after model code: captured intrinsics and counted arrays only (the program may patch Array/String prototypes;
 // an accessor it plants on an Array.prototype index makes a write here throw into the program, never lose text).
 const SEAL_AT = 1024;
+// unterminated writes per event-loop turn that reach the host at once; later ones go out when the turn ends
+const OPEN_WRITES_PER_TURN = 64;
+// captured before any model code runs
+const setImmediateOf = setImmediate;
+
+export type OnLine = (line: string, open: boolean) => void;
 
 export class LineBuffer {
   #fragments: string[] = [];
@@ -14,13 +20,17 @@ export class LineBuffer {
   // the ledger's remaining bytes as last read: it only shrinks, so a cached value errs on the generous side and is
   // re-read whenever pending text passes it and at every seal (25 million one-character writes read it ~25 000 times)
   #budgetSeen = -1;
+  #openWrites = OPEN_WRITES_PER_TURN;
+  #turnEnd = false;
 
   // `budget` is how many more bytes the ledger can take: pending text beyond it is emitted at once and cut there.
   constructor(
-    private readonly onLine: (line: string) => void,
+    private readonly onLine: OnLine,
     private readonly budget: () => number,
   ) {}
 
+  // A stream write. In Node a write is a flush: an unterminated line reaches the host as an open entry (continued by
+  // the stream's next text), so a fragment written before a hang is in the result.
   write(text: string): void {
     if (text.length === 0) return;
     let start = 0;
@@ -28,7 +38,7 @@ export class LineBuffer {
     while (nl >= 0) {
       this.#fragments[this.#fragmentCount] = slice(text, start, nl);
       this.#fragmentCount++;
-      this.#emit();
+      this.#emit(false);
       start = nl + 1;
       nl = indexOf(text, '\n', start);
     }
@@ -38,10 +48,13 @@ export class LineBuffer {
       this.#fragmentCount++;
       this.#pending += tail.length;
       if (this.#pending > this.#budgetSeen && this.#pending > (this.#budgetSeen = this.budget())) {
-        this.#emit();
+        this.#emit(false);
         return;
       }
-      if (this.#fragmentCount >= SEAL_AT) {
+      if (this.#openWrites > 0) {
+        this.#openWrites--;
+        this.#emit(true);
+      } else if (this.#fragmentCount >= SEAL_AT) {
         this.#budgetSeen = -1;
         this.#blocks[this.#blockCount] = join(this.#fragments, '');
         this.#blockCount++;
@@ -52,15 +65,32 @@ export class LineBuffer {
           this.#blockCount = 1;
         }
       }
+      this.#atTurnEnd();
     }
+  }
+
+  // Sends pending text as an open entry now (before a console call continues the same line).
+  flushOpen(): void {
+    if (this.#fragmentCount > 0 || this.#blockCount > 0) this.#emit(true);
   }
 
   // Emits an unterminated tail as its own entry (at settlement).
   flush(): void {
-    if (this.#fragmentCount > 0 || this.#blockCount > 0) this.#emit();
+    if (this.#fragmentCount > 0 || this.#blockCount > 0) this.#emit(false);
   }
 
-  #emit(): void {
+  // When this turn of the event loop ends, what is still pending goes out open and the per-turn allowance is renewed.
+  #atTurnEnd(): void {
+    if (this.#turnEnd) return;
+    this.#turnEnd = true;
+    setImmediateOf(() => {
+      this.#turnEnd = false;
+      this.#openWrites = OPEN_WRITES_PER_TURN;
+      this.flushOpen();
+    });
+  }
+
+  #emit(open: boolean): void {
     const fragments = join(this.#fragments, '');
     const line = this.#blockCount === 0 ? fragments : join(this.#blocks, '') + fragments;
     this.#fragments = [];
@@ -69,6 +99,6 @@ export class LineBuffer {
     this.#blockCount = 0;
     this.#pending = 0;
     this.#budgetSeen = -1;
-    this.onLine(line);
+    this.onLine(line, open);
   }
 }

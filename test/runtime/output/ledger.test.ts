@@ -54,4 +54,25 @@ describe('output ledger', () => {
     expect(ledger.entries[0]?.text).toBe('x'.repeat(996));
     expect(ledger.used).toBe(1_000);
   });
+
+  test('an open entry is continued by the next text of its stream and billed as one string', () => {
+    const ledger = new OutputLedger(1_000);
+    ledger.admit('a', 'stdout', true);
+    ledger.admit('e', 'stderr', false);
+    ledger.admit('x\ud83d', 'stdout', true);
+    ledger.admit('\ude00y', 'stdout', true);
+    ledger.admit('z', 'stdout', false);
+    ledger.admit('next', 'stdout', false);
+    expect(ledger.entries.map((e) => e.text)).toEqual(['a', 'e', 'x😀yz', 'next']);
+    expect(ledger.used).toBe(Buffer.byteLength(JSON.stringify(['a', 'e', 'x😀yz', 'next'])));
+    expect(ledger.openStream).toBeUndefined();
+  });
+
+  test('a continuation past the cap keeps its fitting prefix in the same entry', () => {
+    const ledger = new OutputLedger(12);
+    expect(ledger.admit('abc', 'stdout', true)).toEqual({ text: 'abc', fitted: true });
+    expect(ledger.admit('defghijk', 'stdout', false)).toEqual({ text: 'defgh', fitted: false });
+    expect(ledger.entries).toEqual([{ text: 'abcdefgh', stream: 'stdout' }]);
+    expect(ledger.used).toBe(Buffer.byteLength(JSON.stringify(['abcdefgh'])));
+  });
 });

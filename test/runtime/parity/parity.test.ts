@@ -32,6 +32,17 @@ describe.concurrent.each(LANGUAGES)('parity (%s)', (language) => {
     expect(r.logs).toEqual(['one', 'two']);
   });
 
+  test('onLog gives a flushed fragment once, as the whole entry, when its line completes or the run ends', async () => {
+    const streamed: string[] = [];
+    const program =
+      language === 'python'
+        ? "print('a', end='', flush=True)\nprint('b')\nprint('c', end='', flush=True)\nreturn 3"
+        : "process.stdout.write('a');\nconsole.log('b');\nprocess.stdout.write('c');\nreturn 3;";
+    const r = await run(language, program, { onLog: (entry) => streamed.push(entry.text) });
+    expect(r.logs).toEqual(['ab', 'c']);
+    expect(streamed).toEqual(['ab', 'c']);
+  });
+
   test('abort mid-loop is abort with the reason as message', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort('stop'), 500);
