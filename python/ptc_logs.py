@@ -310,6 +310,59 @@ class LineStream(io.TextIOWrapper):
         return _write(self, s)
 
 
+def process_stream_flusher(originals):
+    """Returns flush(): writes out what the process's own stdio objects still buffer, before the run settles (the runner
+    ends with os._exit, which flushes nothing). `originals` are sys.__stdout__ and sys.__stderr__ as the runner found
+    them (a program may reconfigure them with write_through=False); any other text or buffered stream the program
+    opened on fd 1 or 2 (open(1, "w", closefd=False)) is found through the garbage collector. Only exact io classes
+    over a FileIO are flushed: their flush is C code, never the program's."""
+    import gc
+    from itertools import compress
+
+    text_type, file_type = io.TextIOWrapper, io.FileIO
+    buffered_types = (io.BufferedWriter, io.BufferedRandom)
+    wanted = frozenset((text_type,) + buffered_types).__contains__
+    get_objects = gc.get_objects
+    _type = type
+    _map = map
+
+    def standard_fd(stream):
+        kind = _type(stream)
+        if kind is text_type:
+            stream = stream.buffer
+            kind = _type(stream)
+        if kind in buffered_types:
+            stream = stream.raw
+            kind = _type(stream)
+        if kind is not file_type or stream.closed:
+            return None
+        fd = stream.fileno()
+        return fd if fd in (1, 2) else None
+
+    def flush():
+        targets = [stream for stream in originals if stream is not None]
+        try:
+            # filtered in C (compress, map): a fresh interpreter holds thousands of objects, a program maybe millions
+            objects = get_objects()
+            targets.extend(compress(objects, _map(wanted, _map(_type, objects))))
+            del objects
+        except MemoryError:
+            pass
+        seen = set()
+        for stream in targets:
+            if id(stream) in seen:
+                continue
+            seen.add(id(stream))
+            try:
+                if standard_fd(stream) is not None:
+                    _type(stream).flush(stream)
+            except Exception:
+                # a closed or broken stream has nothing more to give
+                pass
+
+    return flush
+
+
 def line_stream(name, fileno, emit, budget):
     """A text stream for sys.stdout / sys.stderr; returns (stream, settle)."""
     sink = LineSink(name, fileno, emit, budget)

@@ -238,7 +238,7 @@ def main():
     from ptc_bindings import Bridge, Waiter
     from ptc_errors import PROGRAM_FILE, MAIN_NAME, cap_text, describe
     from ptc_json import Lossy, encode, escape_string, string_cost
-    from ptc_logs import Ledger, line_stream
+    from ptc_logs import Ledger, line_stream, process_stream_flusher
 
     channel.send_frame("boot-ack", **ack)
     run = channel.read_blocking()
@@ -293,9 +293,13 @@ def main():
     out, settle_out = line_stream("stdout", 1, emit, budget)
     err, settle_err = line_stream("stderr", 2, emit, budget)
 
+    flush_process_streams = process_stream_flusher((sys.__stdout__, sys.__stderr__))
+
     def settle_streams():
         settle_out()
         settle_err()
+        # what the program left buffered in the process's own stdio reaches fd 1/2 (and the host) before `done`
+        flush_process_streams()
 
     tmpdir = boot["tmpdir"]
     if "tempfile" in sys.modules:

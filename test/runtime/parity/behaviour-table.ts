@@ -599,6 +599,35 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.stderrLogs).toEqual([1]);
     },
   },
+  {
+    name: "text left buffered in the process's own stdio objects reaches the logs before the run settles",
+    programs: {
+      python:
+        "import sys, os\nsys.__stdout__.reconfigure(write_through=False)\nsys.__stdout__.write('reconfigured\\n')\nf = open(1, 'w', closefd=False)\nf.write('own file\\n')\nb = os.fdopen(2, 'wb', closefd=False)\nb.write(b'own bytes\\n')\nreturn 1",
+    },
+    check: (r) => {
+      expect(r.value).toBe(1);
+      expect([...r.logs].sort()).toEqual(['own bytes', 'own file', 'reconfigured']);
+    },
+  },
+  {
+    name: 'buffered stdio text is flushed before an uncaught exception is reported',
+    programs: {
+      python: "import sys\nsys.__stdout__.reconfigure(write_through=False)\nsys.__stdout__.write('before raising\\n')\nraise ValueError('x')",
+    },
+    check: (r) => {
+      expect(r.error?.kind).toBe('exception');
+      expect(r.logs).toEqual(['before raising']);
+    },
+  },
+  {
+    name: 'buffered stdio text is flushed before sys.exit ends the process',
+    programs: { python: "import sys\nsys.__stdout__.reconfigure(write_through=False)\nsys.__stdout__.write('before exiting\\n')\nsys.exit(3)" },
+    check: (r) => {
+      expect(r.error).toEqual({ kind: 'worker-exit', message: 'Python process exited before completing (code 3)' });
+      expect(r.logs).toEqual(['before exiting']);
+    },
+  },
 ];
 
 // The no-return convention differs by design (reference §1.4): TypeScript omits value, Python returns null.
