@@ -9,6 +9,7 @@ import type { RunResult } from './protocol/run-result.js';
 import { unconfinedReport } from './sandbox/plan.js';
 import { sandboxHost } from './sandbox/probe.js';
 import { provenNodeLayers } from './typescript/node-sandbox.js';
+import { pendingTeardowns } from './engine/fresh-child.js';
 import { SparePool } from './engine/spare-pool.js';
 import { runNodeProgram, warmNodeSpare, type NodeBackendDeps } from './typescript/node-backend.js';
 import type { NodeChildProcess } from './typescript/node-child-process.js';
@@ -99,6 +100,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     disposed = true;
     for (const controller of active) controller.abort(new Error('runtime disposed'));
     await Promise.allSettled([...running, nodeSpares.dispose(), pythonSpares.dispose()]);
+    // teardowns that outlived their run's result (a child slow to die) finish before dispose does
+    await pendingTeardowns();
   };
 
   return { resolve, run, warm, dispose };

@@ -17,6 +17,10 @@ export default async function build({ production }) {
       entryPoints: ['runtime/cli/main.ts'],
       outfile: 'dist/cli.mjs',
       format: 'esm',
+      // every `ptc` invocation compiles this file before it can start a run: amaro (3.4 MB of wasm, loaded only when a
+      // TypeScript program is stripped) comes from node_modules at that moment, and the source map sits beside it
+      external: ['amaro'],
+      sourcemap: production ? false : 'linked',
       banner: {
         js: "#!/usr/bin/env node\nimport { createRequire as __ptcCreateRequire } from 'node:module'; const require = __ptcCreateRequire(import.meta.url);",
       },

@@ -1,4 +1,5 @@
 import type { CodeRunSpec } from '../api.js';
+import { LIMITS } from '../contract/limits.js';
 import type { RunResult, SandboxReport } from '../protocol/run-result.js';
 import { abortMessage, failedBeforeSpawn } from './early-results.js';
 import { RunSession } from './run-session.js';
@@ -16,6 +17,13 @@ export interface FreshChildRun<C extends Spare> {
   // what a failed cold start means, e.g. "could not stage the Python runner"
   coldStartProblem: string;
   supervise: (session: RunSession, child: C) => Promise<RunResult>;
+}
+
+// Teardowns still going on after their run returned its result (see runOnFreshChild); dispose() waits for them.
+const teardowns = new Set<Promise<void>>();
+
+export function pendingTeardowns(): Promise<void> {
+  return Promise.allSettled([...teardowns]).then(() => undefined);
 }
 
 // Runs on a never-used child, identically for both backends: a spare launched with the same settings, or a cold
@@ -42,10 +50,21 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
       return session.result();
     }
   }
+  const owned = child;
   try {
-    return await run.supervise(session, child);
+    return await run.supervise(session, owned);
   } finally {
-    await child.discard();
-    spares?.refill(run.key, run.startSpare);
+    // The result waits for the teardown (kill, pipes closed, private dir removed) only until one grace period after
+    // the outcome, counting the supervisor's own wait for late output: a child that will not finish dying (a loaded
+    // machine, pipes held by an escaped process) used to add two more grace periods and a 10 s retry to every result.
+    const teardown = owned.discard().then(() => spares?.refill(run.key, run.startSpare));
+    teardowns.add(teardown);
+    void teardown.finally(() => teardowns.delete(teardown));
+    const left = LIMITS.graceMs - (performance.now() - (session.settledAt ?? performance.now()));
+    if (left > 0) await Promise.race([teardown, delay(left)]);
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

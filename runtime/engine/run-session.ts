@@ -10,6 +10,8 @@ export type Outcome = { kind: 'completed'; value?: JsonValue; valueBytes: number
 export class RunSession {
   readonly ledger: OutputLedger;
   readonly startedAt = performance.now();
+  // when the outcome was chosen (performance.now()), for the bounded teardown after it
+  settledAt: number | undefined;
   dispatcher: CallDispatcher | undefined;
   // work the result waits for once the run settled (a bindings host's last call reports), each bounded
   readonly finishing: Promise<void>[] = [];
@@ -75,6 +77,7 @@ export class RunSession {
   settle(outcome: Outcome): void {
     if (this.#outcome !== undefined) return;
     this.#outcome = outcome;
+    this.settledAt = performance.now();
     this.dispatcher?.settle();
     this.#settledResolve();
   }
