@@ -172,7 +172,7 @@ def _shadow_builtins(builtins):
     return namespace
 
 
-def _seal(modules, instances, _type=type, _isinstance=isinstance, _dict=dict, _list=list, _setattr=setattr, _delattr=delattr, int=int, bool=bool, list=list):
+def _seal(modules, instances, _type=type, _isinstance=isinstance, _dict=dict, _list=list, _callable=callable, _setattr=setattr, _delattr=delattr):
     """Snapshots what the runner's code looks up at run time, before the program runs; returns the restore run first
     thing at settlement. The program can reach these (a binding function's __globals__, sys.stdout.buffer's methods,
     `import __main__` before the program had its own) and rebind a module global (`BaseException`), a class attribute
@@ -190,8 +190,9 @@ def _seal(modules, instances, _type=type, _isinstance=isinstance, _dict=dict, _l
     saved_instances = []
     for instance in instances:
         attributes = instance.__dict__
-        # ints, bools and lists are the run's own state (counters, buffers the runner reassigns); a descriptor is not
-        saved_instances.append((attributes, {k: v for k, v in attributes.items() if k == "fd" or _type(v) not in (int, bool, list)}))
+        # wiring only: callables, the lock and the descriptor; everything else is the run's own state (counters,
+        # buffers, which stream's entry is open) as the run left it
+        saved_instances.append((attributes, {k: v for k, v in attributes.items() if _callable(v) or k in ("fd", "_lock")}))
 
     def restore():
         for namespace, saved in saved_dicts:
