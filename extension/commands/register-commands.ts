@@ -9,6 +9,7 @@ import type { SdkDocuments } from '../sdk/sdk-documents.js';
 import { type CommandOutcome, copyResultJson, noCell, recordCell, replayCell, reportOutcome } from './cell-commands.js';
 import { setCellMode, switchMode } from './mode-commands.js';
 import { interruptBindings, restartBindings } from './bindings-commands.js';
+import { importTranscript } from './import-transcript.js';
 import { newNotebook } from './new-notebook.js';
 import { targetCell, targetNotebook } from './target-cell.js';
 
@@ -71,6 +72,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       log.show();
       return true;
     },
+    [COMMANDS.importTranscript]: (arg, selection) => importTranscript(log, arg, selection),
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

@@ -10,7 +10,9 @@ import {
   type HostToInspectorMessage,
 } from '../../webview/protocol/index.js';
 import { createNonce, inspectorHtml } from '../../webview/inspector/inspector-html.js';
-import { cassetteRun } from '../../webview/shared/index.js';
+import { cassetteRun, transcriptRun } from '../../webview/shared/index.js';
+import { importedMetaOf } from '../../runtime/import/index.js';
+import { thenVsNowOf } from '../import/then-vs-now.js';
 import type { Logger } from '../log/logger.js';
 import { latestPayload } from '../notebook/cell-results.js';
 import { cellKey, RunHistory } from './run-history.js';
@@ -25,6 +27,8 @@ export interface InspectorDeps {
 export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSerializer {
   readonly #deps: InspectorDeps;
   readonly #history = new RunHistory();
+  // one stable object per imported cell, so its transcript run is added to the history once
+  readonly #transcripts = new Map<string, object>();
   #panel: vscode.WebviewPanel | undefined;
   #shownKey: string | undefined;
   #shownNotebook: string | undefined;
@@ -35,34 +39,69 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
     this.#disposables.push(vscode.window.registerWebviewPanelSerializer(INSPECTOR_VIEW_TYPE, this));
   }
 
-  // Records a cell's latest result in the history and shows it if the panel follows that cell.
+  // Records a cell's latest result in the history and shows it if the panel follows that cell. A run of an imported
+  // cell is compared with what its transcript recorded ("then" vs "now").
   noteRun(cell: vscode.NotebookCell): InspectorRun | undefined {
     const latest = latestPayload(cell);
     if (latest === undefined) return undefined;
     const key = cellKey(cell.notebook.uri.toString(), latest.payload.cellId, cell.index);
     const mode = latest.payload.result.mode;
+    const imported = importedMetaOf(cell.metadata);
+    if (imported?.then !== undefined) this.#transcriptRun(cell, key);
     const run = this.#history.add(key, latest.output, {
       label: vscode.l10n.t('cell {0} · {1}{2}', cell.index + 1, new Date().toLocaleTimeString(), mode === undefined ? '' : ` · ${mode}`),
       source: 'cell',
       createdAt: new Date().toISOString(),
       payload: latest.payload,
+      ...(imported?.then === undefined ? {} : { thenVsNow: thenVsNowOf(imported.then, latest.payload.result) }),
     });
     if (this.#panel !== undefined && this.#shownKey === key) this.#post({ type: 'add-run', run, select: true });
     return run;
   }
 
-  // Opens (or reveals) the panel on a cell's runs.
+  // Opens (or reveals) the panel on a cell's runs; an imported cell opens on "Then vs now", even before its first run.
   open(cell: vscode.NotebookCell): boolean {
     const run = this.noteRun(cell);
-    if (run === undefined) return false;
-    const key = cellKey(cell.notebook.uri.toString(), run.payload.cellId, cell.index);
+    const id = run?.payload.cellId ?? (typeof cell.metadata.id === 'string' ? cell.metadata.id : undefined);
+    const key = cellKey(cell.notebook.uri.toString(), id, cell.index);
+    const transcript = this.#transcriptRun(cell, key);
+    const shown = run ?? transcript;
+    if (shown === undefined) return false;
     const panel = this.#panel ?? this.#create();
+    const switching = this.#shownKey !== key;
     this.#shownKey = key;
     this.#shownNotebook = cell.notebook.uri.toString();
     panel.title = vscode.l10n.t('Run Inspector: cell {0}', cell.index + 1);
     panel.reveal(undefined, false);
-    this.#post({ type: 'load', runs: this.#history.runs(key), selectedId: run.id });
+    this.#post({
+      type: 'load',
+      runs: this.#history.runs(key),
+      selectedId: shown.id,
+      ...(transcript !== undefined && switching ? { tab: 'then' as const } : {}),
+    });
     return true;
+  }
+
+  // What an imported cell's program did in its transcript, kept once per cell next to the cell's runs.
+  #transcriptRun(cell: vscode.NotebookCell, key: string): InspectorRun | undefined {
+    const imported = importedMetaOf(cell.metadata);
+    if (imported?.then === undefined) return undefined;
+    let sentinel = this.#transcripts.get(key);
+    if (sentinel === undefined) {
+      sentinel = {};
+      this.#transcripts.set(key, sentinel);
+    }
+    const { id: _placeholder, ...shown } = transcriptRun({
+      id: 'transcript',
+      label: vscode.l10n.t('cell {0} · transcript', cell.index + 1),
+      language: cell.document.languageId === 'python' ? 'python' : 'typescript',
+      then: imported.then,
+      format: imported.format,
+      compare: imported.then.compare,
+      origin: vscode.l10n.t('{0} line {1}', imported.file, imported.line),
+      marks: imported.unreproducible ?? [],
+    });
+    return this.#history.add(key, sentinel, shown);
   }
 
   // Restores a panel after a window reload; the page keeps its runs in its own state.

@@ -57,10 +57,8 @@ function compareOutput(then: ThenRecord, now: RunResult): string[] {
   switch (then.compare) {
     case 'stdout': {
       if (then.skipped === undefined) {
-        const stderr = new Set(now.stderrLogs ?? []);
-        const printed = now.logs.filter((_, i) => !stderr.has(i)).join('\n');
-        const recorded = trimNewline(then.modelText ?? then.logs.join('\n'));
-        if (printed !== recorded) out.push(textDifference('stdout', recorded, printed));
+        const { thenText, nowText } = comparedTexts(then, now);
+        if (nowText !== thenText) out.push(textDifference('stdout', thenText, nowText));
       }
       if (failedThen !== failedNow)
         out.push(failedThen ? 'the program failed then but succeeded now' : `the program succeeded then but failed now (${now.error?.kind})`);
@@ -69,9 +67,8 @@ function compareOutput(then: ThenRecord, now: RunResult): string[] {
       break;
     }
     case 'text': {
-      const recorded = trimNewline(then.modelText ?? then.logs.join('\n'));
-      const printed = now.logs.join('\n');
-      if (printed !== recorded) out.push(textDifference('program output', recorded, printed));
+      const { thenText, nowText } = comparedTexts(then, now);
+      if (nowText !== thenText) out.push(textDifference('program output', thenText, nowText));
       if (failedNow) out.push(`the program failed now (${now.error?.kind}: ${short(now.error?.message ?? '')})`);
       break;
     }
@@ -82,9 +79,8 @@ function compareOutput(then: ThenRecord, now: RunResult): string[] {
         if (then.logs.join('\n') !== now.logs.join('\n')) out.push(textDifference('captured output', then.logs.join('\n'), now.logs.join('\n')));
         break;
       }
-      const recorded = then.modelText ?? '';
-      const rendered = runCodeText(now);
-      if (rendered !== recorded) out.push(textDifference('run_code text', recorded, rendered));
+      const { thenText, nowText } = comparedTexts(then, now);
+      if (nowText !== thenText) out.push(textDifference('run_code text', thenText, nowText));
       break;
     }
     case 'result': {
@@ -100,6 +96,22 @@ function compareOutput(then: ThenRecord, now: RunResult): string[] {
     }
   }
   return out;
+}
+
+// The output as the model saw it then, next to the same view of the run now (the inspector shows them side by side).
+export function comparedTexts(then: ThenRecord, now: RunResult): { label: string; thenText: string; nowText: string } {
+  switch (then.compare) {
+    case 'stdout': {
+      const stderr = new Set(now.stderrLogs ?? []);
+      return { label: 'stdout', thenText: trimNewline(then.modelText ?? then.logs.join('\n')), nowText: now.logs.filter((_, i) => !stderr.has(i)).join('\n') };
+    }
+    case 'text':
+      return { label: 'program output', thenText: trimNewline(then.modelText ?? then.logs.join('\n')), nowText: now.logs.join('\n') };
+    case 'model-text':
+      return { label: 'run_code text', thenText: then.modelText ?? '', nowText: runCodeText(now) };
+    case 'result':
+      return { label: 'run_code text', thenText: runCodeText(then), nowText: runCodeText(now) };
+  }
 }
 
 function trimNewline(text: string): string {

@@ -34,6 +34,7 @@ export function detectFormat(documents: readonly ApiDocument[], file: string): T
   if (best === undefined || best[1] === 0 || (second !== undefined && second[1] === best[1])) {
     throw new ImportFailure({
       file,
+      code: 'unknown-format',
       line: documents[0]?.node.record.line ?? 1,
       message: `cannot tell which transcript format this is (expected one of: ${TRANSCRIPT_FORMATS.map((f) => `${f} — ${FORMAT_TITLES[f]}`).join('; ')}); name it with --format`,
     });

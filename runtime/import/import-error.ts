@@ -6,6 +6,8 @@ export interface ImportProblem {
   // `messages[3].content[1].input`, relative to the JSON record (or document) at `line`
   field?: string;
   message: string;
+  // set when a front end can offer a remedy: `unknown-format` (ask which format it is)
+  code?: 'unknown-format';
 }
 
 // Thrown inside the format readers and turned into data at the API boundary (importTranscripts never throws it).

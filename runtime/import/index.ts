@@ -5,7 +5,7 @@ export type { ImportPlan, PlannedCell, PlannedFile } from './assemble.js';
 export { describeImportProblem, type ImportProblem } from './import-error.js';
 export { parseMapEntry, parseMappingFile, type BindingTarget } from './tool-mapping.js';
 export { TRANSCRIPT_FORMATS, FORMAT_TITLES, type TranscriptFormat } from './transcript-model.js';
-export { compareWithTranscript, type Comparison } from './compare.js';
+export { comparedTexts, compareWithTranscript, type Comparison } from './compare.js';
 export { importedMetaOf, ThenRecordSchema, type ImportedMeta, type ThenRecord, type ThenCall } from './then-record.js';
 export { runCodeText } from './model-text.js';
 export { runTraceLines, writeRunTrace, type RunTraceInput } from './trace-writer.js';

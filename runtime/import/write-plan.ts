@@ -2,7 +2,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ImportPlan } from './assemble.js';
 
-export type WriteOutcome = { ok: true; written: string[] } | { ok: false; message: string };
+// `exists`: files the import would replace (nothing was written); `io`: the disk refused (nothing was kept).
+export type WriteOutcome =
+  { ok: true; written: string[] } | { ok: false; reason: 'exists'; existing: string[]; message: string } | { ok: false; reason: 'io'; message: string };
 
 // Writes an import all or nothing: existing files are never replaced without `force`, every file goes to a temp name
 // first, and the notebook is renamed into place last (a crash never leaves a notebook pointing at missing cassettes).
@@ -14,6 +16,8 @@ export async function writeImportPlan(plan: ImportPlan, options: { force?: boole
     const shown = existing.slice(0, 3).join(', ');
     return {
       ok: false,
+      reason: 'exists',
+      existing,
       message: `${shown}${existing.length > 3 ? ` and ${existing.length - 3} more` : ''} already exist${existing.length === 1 ? 's' : ''}; nothing was written (use --force to replace)`,
     };
   }
@@ -33,7 +37,11 @@ export async function writeImportPlan(plan: ImportPlan, options: { force?: boole
     return { ok: true, written: targets.map((t) => t.path) };
   } catch (error) {
     await Promise.all([...temps, ...placed].map((file) => fs.rm(file, { force: true })));
-    return { ok: false, message: `cannot write the import: ${(error as NodeJS.ErrnoException).code ?? ''} ${(error as Error).message}; nothing was kept` };
+    return {
+      ok: false,
+      reason: 'io',
+      message: `cannot write the import: ${(error as Error).message}; nothing was kept`,
+    };
   }
 }
 

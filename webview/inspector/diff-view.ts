@@ -9,7 +9,7 @@ import type { InspectorRun } from '../protocol/inspector-messages.js';
 import { callLabel, callSummaryText, callTotal } from '../shared/call-flags.js';
 import { formatCount, formatDuration } from '../shared/format.js';
 import type { DiffRow } from '../shared/line-diff.js';
-import { diffRuns, type CallDiffRow, type RunDiff } from '../shared/run-diff.js';
+import { diffRuns, type CallDiffRow, type Divergence, type DivergenceSection, type RunDiff } from '../shared/run-diff.js';
 
 // Identical stretches longer than this fold to a "n identical lines" row (with 3 lines of context each side).
 const FOLD = 8;
@@ -17,12 +17,17 @@ const CONTEXT = 3;
 const MAX_ROWS = 3_000;
 
 // Two runs side by side: calls, printed output, value and outcome, the first divergence highlighted and one click away.
-export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorRun): HTMLElement {
+// `sections` limits the view (the then-vs-now tab hides output sections a transcript records in another shape).
+export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorRun, options: { sections?: readonly DivergenceSection[] } = {}): HTMLElement {
   const diff = diffRuns(left.payload.result, right.payload.result);
-  const first = diff.first;
+  const shown = new Set<DivergenceSection>(options.sections ?? ['calls', 'logs', 'value', 'outcome']);
+  const first = firstShown(diff, shown);
   const summary = el('p', { class: first === undefined ? 'ptc-diff-summary ptc-diff-same' : 'ptc-diff-summary', role: 'status' });
   const container = el('div', { class: 'ptc-diff', 'data-first-section': first?.section });
-  if (first === undefined) summary.append('The two runs agree: same calls, printed output, return value and outcome.');
+  const names: Record<DivergenceSection, string> = { calls: 'calls', logs: 'printed output', value: 'return value', outcome: 'outcome' };
+  const agreed = (['calls', 'logs', 'value', 'outcome'] as const).filter((k) => shown.has(k)).map((k) => names[k]);
+  if (first === undefined)
+    summary.append(`The two runs agree: same ${agreed.slice(0, -1).join(', ')}${agreed.length > 1 ? ' and ' : ''}${agreed[agreed.length - 1] ?? ''}.`);
   else {
     const jump = el('button', { type: 'button', class: 'ptc-button ptc-primary' }, 'Jump to it');
     jump.addEventListener(
@@ -36,14 +41,20 @@ export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorR
     );
     summary.append(el('strong', {}, 'First divergence: '), first.description, ' ', jump);
   }
-  container.append(
-    summary,
-    callsSection(ctx, diff, left, right),
-    linesSection(ctx, 'logs', 'Printed output', diff.logs, first?.section === 'logs' ? first.row : -1),
-    linesSection(ctx, 'value', 'Return value', diff.value, first?.section === 'value' ? first.row : -1, missingValueNote(left, right)),
-    outcomeSection(ctx, diff, left, right),
-  );
+  container.append(summary);
+  if (shown.has('calls')) container.append(callsSection(ctx, diff, left, right));
+  if (shown.has('logs')) container.append(linesSection(ctx, 'logs', 'Printed output', diff.logs, first?.section === 'logs' ? first.row : -1));
+  if (shown.has('value'))
+    container.append(linesSection(ctx, 'value', 'Return value', diff.value, first?.section === 'value' ? first.row : -1, missingValueNote(left, right)));
+  if (shown.has('outcome')) container.append(outcomeSection(ctx, diff, left, right));
   return container;
+}
+
+// The first divergence among the sections shown (hidden ones are only ever the output sections between calls and outcome).
+function firstShown(diff: RunDiff, shown: ReadonlySet<DivergenceSection>): Divergence | undefined {
+  if (diff.first === undefined || shown.has(diff.first.section)) return diff.first;
+  if (shown.has('outcome') && !diff.outcome.same) return { section: 'outcome', row: 0, description: 'outcome differs' };
+  return undefined;
 }
 
 function callsSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right: InspectorRun): HTMLElement {
@@ -156,7 +167,8 @@ function missingValueNote(left: InspectorRun, right: InspectorRun): string | und
   return `${l ? left.label : right.label} returned no value${(l ? left : right).payload.result.error === undefined ? '' : ' (it failed)'}.`;
 }
 
-function linesSection(ctx: ViewContext, key: string, title: string, rows: DiffRow[], firstRow: number, note?: string): HTMLElement {
+// A side-by-side line diff as a collapsible section (identical stretches fold).
+export function linesSection(ctx: ViewContext, key: string, title: string, rows: DiffRow[], firstRow: number, note?: string): HTMLElement {
   const changed = rows.filter((r) => r.op !== 'same').length;
   return section({
     ctx,

@@ -10,6 +10,8 @@ import { diffView } from './diff-view.js';
 import { modelViewPanel } from './model-view-panel.js';
 import { runPicker } from './run-picker.js';
 import { tabList } from './tabs.js';
+import { thenNowView } from './then-now-view.js';
+import { appendVisibleText } from '../dom/visible-text-dom.js';
 import type { WebviewApi } from './vscode-api.js';
 
 export interface InspectorApp {
@@ -72,7 +74,7 @@ export function createInspectorApp(root: HTMLElement, api: WebviewApi): Inspecto
         ),
       );
     }
-    root.append(tabList({ selected: state.tab, panelId, signal: view.signal, onSelect: (tab) => selectTab(tab) }), panel);
+    root.append(tabList({ selected: state.tab, tabs: visibleTabs(state), panelId, signal: view.signal, onSelect: (tab) => selectTab(tab) }), panel);
   };
 
   const selectTab = (tab: InspectorTab): void => {
@@ -87,7 +89,7 @@ export function createInspectorApp(root: HTMLElement, api: WebviewApi): Inspecto
     } else if (message.type === 'load') {
       const runs = message.runs.slice(-MAX_KEPT_RUNS);
       const selectedId = runs.some((r) => r.id === message.selectedId) ? message.selectedId : runs[runs.length - 1]?.id;
-      update({ ...state, runs, selectedId, diffLeftId: undefined, diffRightId: undefined });
+      update({ ...state, runs, selectedId, diffLeftId: undefined, diffRightId: undefined, ...(message.tab === undefined ? {} : { tab: message.tab }) });
     } else {
       const runs = [...state.runs.filter((r) => r.id !== message.run.id), message.run].slice(-MAX_KEPT_RUNS);
       const selectedId = message.select === true ? message.run.id : state.selectedId;
@@ -141,7 +143,9 @@ function panelBody(ctx: ViewContext, state: InspectorState, selected: InspectorR
   if (selected === undefined) {
     return el('p', { class: 'ptc-empty' }, 'No run to show yet. Run a cell and choose "Open in inspector", or open a cassette file.');
   }
+  if (state.tab === 'then') return thenTab(ctx, state, selected);
   if (selected.source === 'cassette' && state.tab !== 'diff') return cassetteView(ctx, selected, state.tab);
+  if (selected.source === 'transcript' && state.tab !== 'diff') return transcriptView(ctx, selected);
   if (state.tab === 'run') return el('div', { class: 'ptc-root' }, renderResultView({ ctx, payload: selected.payload, valueDepth: 2 }));
   if (state.tab === 'model') return modelViewPanel(ctx, selected.payload.result);
   const left = state.runs.find((r) => r.id === state.diffLeftId);
@@ -183,6 +187,45 @@ function cassetteView(ctx: ViewContext, run: InspectorRun, tab: InspectorTab): H
     { class: 'ptc-root ptc-cassette', 'data-source': 'cassette' },
     note,
     timeline ?? (tab === 'run' ? el('p', { class: 'ptc-empty' }, 'The cassette holds no calls.') : null),
+  );
+}
+
+// The Then tab is offered once a transcript run is known (or when it is the open tab, so it never vanishes under the user).
+function visibleTabs(state: InspectorState): InspectorTab[] {
+  const base: InspectorTab[] = ['run', 'model', 'diff'];
+  return state.tab === 'then' || state.runs.some((r) => r.source === 'transcript') ? [...base, 'then'] : base;
+}
+
+// "now" is the selected cell run, else the newest one; "then" is the transcript's record.
+function thenTab(ctx: ViewContext, state: InspectorState, selected: InspectorRun): Node {
+  const then = [...state.runs].reverse().find((r) => r.source === 'transcript');
+  if (then === undefined)
+    return el(
+      'p',
+      { class: 'ptc-empty' },
+      'Then vs now compares a run of an imported cell with its transcript: open the inspector on a cell made by Import Transcript…',
+    );
+  const now = selected.source === 'cell' ? selected : [...state.runs].reverse().find((r) => r.source === 'cell');
+  return thenNowView(ctx, then, now);
+}
+
+// A transcript's record is not a run here: its output and calls as recorded, with where it came from.
+function transcriptView(ctx: ViewContext, run: InspectorRun): HTMLElement {
+  const info = run.transcript;
+  const result = run.payload.result;
+  const note = el(
+    'p',
+    { class: 'ptc-cassette-note' },
+    `What the program did in the transcript${info === undefined ? '' : ` (${info.origin}, ${info.format})`}: ${result.calls.length === 1 ? '1 tool call' : `${result.calls.length} tool calls`} in recorded order${result.error === undefined ? '' : `, then it failed (${result.error.kind})`}. Use Then vs now to compare it with a run here.`,
+  );
+  const printed = el('pre', { class: 'ptc-model-text', tabindex: 0, 'aria-label': 'Output recorded in the transcript' });
+  appendVisibleText(printed, result.logs.join('\n'));
+  return el(
+    'div',
+    { class: 'ptc-root ptc-cassette', 'data-source': 'transcript' },
+    note,
+    result.logs.length > 0 ? printed : null,
+    timelineSection(ctx, result),
   );
 }
 

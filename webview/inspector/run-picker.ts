@@ -26,6 +26,7 @@ export function runText(run: InspectorRun): string {
   const result = run.payload.result;
   const when = run.createdAt === undefined ? '' : ` · ${timeOf(run.createdAt)}`;
   if (run.source === 'cassette') return `${run.label} — cassette, ${result.calls.length} recorded call${result.calls.length === 1 ? '' : 's'}${when}`;
+  if (run.source === 'transcript') return `${run.label} — as recorded${result.error === undefined ? '' : `, failed (${result.error.kind})`}`;
   const outcome = result.error === undefined ? 'succeeded' : `failed (${result.error.kind})`;
   return `${run.label} — ${outcome}${when}`;
 }

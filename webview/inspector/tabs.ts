@@ -1,10 +1,12 @@
 import { el } from '../dom/el.js';
 import type { InspectorTab } from '../protocol/inspector-state.js';
 
-const TITLES: Record<InspectorTab, string> = { run: 'Run', model: 'What the model sees', diff: 'Diff' };
+const TITLES: Record<InspectorTab, string> = { run: 'Run', model: 'What the model sees', diff: 'Diff', then: 'Then vs now' };
 
 export interface TabsOptions {
   selected: InspectorTab;
+  // the tabs to show (all by default); "then" only makes sense once a transcript run is known
+  tabs?: readonly InspectorTab[];
   panelId: string;
   signal: AbortSignal;
   onSelect(tab: InspectorTab): void;
@@ -13,7 +15,7 @@ export interface TabsOptions {
 // An ARIA tablist: one tab stop, arrow keys move between tabs, activation follows focus.
 export function tabList(options: TabsOptions): HTMLElement {
   const list = el('div', { role: 'tablist', class: 'ptc-tabs', 'aria-label': 'Inspector views' });
-  const tabs = (Object.keys(TITLES) as InspectorTab[]).map((tab) => {
+  const tabs = (options.tabs ?? (Object.keys(TITLES) as InspectorTab[])).map((tab) => {
     const selected = tab === options.selected;
     const button = el(
       'button',

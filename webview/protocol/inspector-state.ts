@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { jsonText } from '../../runtime/json/json-text.js';
 import { InspectorRunSchema } from './inspector-messages.js';
+import { INSPECTOR_TABS } from './inspector-tabs.js';
 
-export const INSPECTOR_TABS = ['run', 'model', 'diff'] as const;
-export type InspectorTab = (typeof INSPECTOR_TABS)[number];
+export { INSPECTOR_TABS, type InspectorTab } from './inspector-tabs.js';
 
 // How many runs the page keeps in its persisted state (getState/setState and the panel serializer).
 export const MAX_KEPT_RUNS = 20;

@@ -15,3 +15,5 @@ export { utf8Length } from './utf8-length.js';
 export { jsonText } from './json-text.js';
 export { cassetteRun, PENDING_MESSAGE } from './cassette-run.js';
 export type { CassetteCallLike, CassetteRunOptions } from './cassette-run.js';
+export { transcriptRun } from './transcript-run.js';
+export type { TranscriptOutcomeLike, TranscriptRunOptions } from './transcript-run.js';
