@@ -1,9 +1,11 @@
 // `npm run demo`: on a fresh clone, installs and builds when needed, then runs the bundled example notebooks headlessly
-// through `ptc notebook` (the extension's own code path) and prints every cell's result.
+// through `ptc notebook` (the extension's own code path) and prints every cell's result; last, it imports an agent
+// transcript (examples/transcripts/) into a notebook and replays it offline, checked against what the transcript recorded.
 // The tour fails some cells on purpose (one per failure kind); the demo fails only when something else goes wrong:
 // a usage or internal error, a hang, or a cell ending differently from what the tour promises.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -149,5 +151,45 @@ for (const example of EXAMPLES) {
   const failedOnPurpose = Object.values(example.expect).filter((k) => k !== 'ok').length;
   process.stdout.write(`\n${relative}: ${report.cells.length} code cells in ${seconds} s; ${failedOnPurpose} fail on purpose\n`);
 }
+// A real agent run brought in: the transcript becomes a notebook (one cell and cassette per program) in a scratch
+// folder, `--verify` replays it and compares each cell with the transcript, and `ptc notebook` replays it again.
+const importDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-demo-import-'));
+try {
+  const transcript = path.join('examples', 'transcripts', 'anthropic-sales.json');
+  const notebookPath = path.join(importDir, 'anthropic-sales.ptcnb');
+  process.stdout.write(`\n━━━━ ptc import ${transcript} --verify ━━━━\n`);
+  const imported = spawnSync(process.execPath, [cli, 'import', path.join(root, transcript), '--out', notebookPath, '--verify'], {
+    cwd: importDir,
+    encoding: 'utf8',
+    timeout: WATCHDOG_MS,
+  });
+  process.stdout.write(imported.stdout ?? '');
+  process.stderr.write(imported.stderr ?? '');
+  if (imported.status !== 0) {
+    process.stdout.write(`demo: ✗ ptc import exited ${imported.status}\n`);
+    problems++;
+  } else {
+    process.stdout.write(`\n━━━━ ptc notebook (the imported notebook, replayed from its cassettes) ━━━━\n`);
+    const run = await runNotebook(notebookPath);
+    const notebook = JSON.parse(fs.readFileSync(notebookPath, 'utf8'));
+    const programs = new Map(notebook.cells.map((c, i) => [i, c.kind === 'code' ? c.source : undefined]));
+    try {
+      const report = JSON.parse(run.stdout);
+      for (const cell of report.cells) {
+        printCell(cell, programs);
+        if (cell.setupError || cell.result.error || cell.result.replay?.diverged.length > 0) {
+          process.stdout.write('  demo: ✗ the imported cell did not replay cleanly\n');
+          problems++;
+        }
+      }
+    } catch {
+      process.stdout.write(`demo: ✗ ptc notebook exited ${run.status} without a JSON report\n`);
+      problems++;
+    }
+  }
+} finally {
+  fs.rmSync(importDir, { recursive: true, force: true });
+}
+
 process.stdout.write(problems === 0 ? '\ndemo: every cell ended the way the examples say it should\n' : `\ndemo: ${problems} problem(s) above\n`);
 process.exitCode = problems === 0 ? 0 : 1;
