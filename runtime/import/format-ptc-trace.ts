@@ -78,6 +78,11 @@ export function readPtcTrace(documents: readonly ApiDocument[], file: string): E
         const program = programs.get(String(record.program));
         if (program === undefined)
           throw document.node.fail(`a result for program ${JSON.stringify(record.program)}, which no earlier "program" record declares`);
+        if (record.callsOmitted !== undefined) {
+          program.unreproducible.push(
+            `the trace lists ${program.calls.length} of the program's ${program.calls.length + record.callsOmitted} calls (the rest were only counted); a replay cannot answer the missing ones`,
+          );
+        }
         program.outcome = {
           compare: 'result',
           logs: record.logs,

@@ -87,6 +87,8 @@ export const TraceResultSchema = z.strictObject({
   stderrLogs: z.array(z.number().int().nonnegative()).optional(),
   value: z.optional(JsonValueSchema),
   error: z.strictObject({ kind: FailureKindSchema, message: z.string() }).optional(),
+  // calls the run made that the trace does not list (a runtime that keeps a bounded call log counts them only)
+  callsOmitted: z.number().int().positive().optional(),
   durationMs: z.number().nonnegative().optional(),
 });
 

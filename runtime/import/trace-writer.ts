@@ -4,6 +4,7 @@ import type { SdkSource } from '../sdk/sdk-source.js';
 import { encodeLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { Language, RunResult } from '../protocol/run-result.js';
+import { keptCalls } from './run-calls.js';
 import { TRACE_VERSION } from './trace-format.js';
 
 export interface RunTraceInput {
@@ -34,7 +35,8 @@ export function runTraceLines(input: RunTraceInput): string[] {
     source: input.program,
     ...(input.startedAt === undefined ? {} : { startedAt: input.startedAt }),
   });
-  for (const call of [...input.result.calls].sort((a, b) => a.id - b.id)) {
+  const kept = keptCalls(input.result);
+  for (const call of kept.calls) {
     const base = { type: 'call', program: id, id: call.id, global: call.global, name: call.name, args: call.args };
     const timing = { startedAtMs: round(call.startedAtMs), durationMs: round(call.durationMs) };
     if (call.ok) records.push({ ...base, ok: true, value: call.value ?? null, ...timing });
@@ -49,6 +51,7 @@ export function runTraceLines(input: RunTraceInput): string[] {
     ...(r.stderrLogs === undefined ? {} : { stderrLogs: r.stderrLogs }),
     ...(r.value === undefined ? {} : { value: r.value }),
     ...(r.error === undefined ? {} : { error: { kind: r.error.kind, message: r.error.message } }),
+    ...(kept.omitted > 0 ? { callsOmitted: kept.omitted } : {}),
     durationMs: round(r.durationMs),
   });
   return records.map((record) => {

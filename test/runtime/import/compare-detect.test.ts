@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { compareWithTranscript, type ThenRecord } from '../../../runtime/import/index.js';
+import os from 'node:os';
+import { compareWithTranscript, planImport, runTraceLines, type ThenRecord } from '../../../runtime/import/index.js';
 import { detectFormat } from '../../../runtime/import/detect.js';
 import { apiDocuments } from '../../../runtime/import/http-log.js';
 import { ImportFailure } from '../../../runtime/import/import-error.js';
@@ -69,6 +70,24 @@ describe('compareWithTranscript', () => {
     expect(compareWithTranscript(text, now({ logs: ['one'] })).differences).toEqual(['run_code text differs at line 2: "{" then, (nothing) now']);
   });
 
+  test('a run that kept only some calls one by one (a bounded call log) is compared by count beyond them', () => {
+    const many: ThenRecord = {
+      compare: 'result',
+      logs: [],
+      calls: [0, 1, 2, 3, 4].map((i) => ({ global: 'tools', name: 'f', args: { i }, ok: true, value: i })),
+    };
+    const result = now({ calls: [call(1, 'f', { i: 0 }, { value: 0 }), call(2, 'f', { i: 1 }, { value: 1 })] });
+    const summary = { total: 5, omitted: 2, byBinding: [], last: [call(5, 'f', { i: 4 }, { value: 4 })] };
+    Object.assign(result, { callSummary: summary });
+    expect(compareWithTranscript(many, result)).toEqual({
+      agrees: true,
+      differences: [],
+      skipped: 'the run kept 3 of its 5 calls one by one, so the others were compared by count',
+    });
+    summary.total = 6;
+    expect(compareWithTranscript(many, result).differences).toEqual(['the program made 5 calls then but 6 now']);
+  });
+
   test('what could not be compared is said', () => {
     const skipped: ThenRecord = { compare: 'stdout', logs: [], modelText: '', skipped: 'stdout is encrypted', calls: [] };
     expect(compareWithTranscript(skipped, now({ logs: ['anything'] }))).toEqual({ agrees: true, differences: [], skipped: 'stdout is encrypted' });
@@ -111,5 +130,28 @@ describe('UTF-8 validation', () => {
     ['a stray continuation byte', [0x80], 0],
   ])('%s', (_, bytes, offset) => {
     expect(firstInvalidUtf8(Uint8Array.from(bytes))).toBe(offset);
+  });
+});
+
+describe('traces of runs with a bounded call log', () => {
+  test('list the kept calls and say how many were only counted; the import marks the program', async () => {
+    const result = now({ calls: [call(1, 'f', {}, { value: 1 })], value: 1 });
+    Object.assign(result, { callSummary: { total: 4, omitted: 2, byBinding: [], last: [call(4, 'f', { last: true }, { value: 4 })] } });
+    const lines = runTraceLines({ program: 'return 1', language: 'typescript', result });
+    const records = lines.map((l) => JSON.parse(l) as { type: string; id?: number; callsOmitted?: number });
+    expect(records.filter((r) => r.type === 'call').map((r) => r.id)).toEqual([1, 4]);
+    expect(records.at(-1)).toMatchObject({ type: 'result', callsOmitted: 2 });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-bounded-trace-'));
+    try {
+      const file = path.join(dir, 'bounded.jsonl');
+      fs.writeFileSync(file, `${lines.join('\n')}\n`);
+      const outcome = await planImport({ files: [file], out: path.join(dir, 'b.ptcnb') });
+      if (!outcome.ok) throw new Error(outcome.message);
+      expect(outcome.plan.cells[0]?.unreproducible).toEqual([
+        "the trace lists 2 of the program's 4 calls (the rest were only counted); a replay cannot answer the missing ones",
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
