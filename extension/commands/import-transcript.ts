@@ -6,9 +6,20 @@ import type { CommandOutcome } from './cell-commands.js';
 
 const TRANSCRIPT_FILTERS = { Transcripts: ['json', 'jsonl', 'ndjson', 'har'] };
 
-// `ptcPlayground.importTranscript [uri | uri[]]`: transcript(s) → a notebook next to them, one replaying cell per
-// program; opens it. From the explorer the clicked files are the transcripts; otherwise an open dialog asks.
+// Arguments for scripted use (tasks, tests): no dialogs, no questions.
+interface ImportArgs {
+  files: vscode.Uri[];
+  out: vscode.Uri;
+  format?: TranscriptFormat;
+  force?: boolean;
+}
+
+// `ptcPlayground.importTranscript [uri | uri[] | { files, out, format?, force? }]`: transcript(s) → a notebook next to
+// them, one replaying cell per program; opens it. From the explorer the clicked files are the transcripts; otherwise
+// an open dialog asks.
 export async function importTranscript(log: Logger, arg?: unknown, selection?: unknown): Promise<CommandOutcome & { notebook?: vscode.Uri }> {
+  const scripted = importArgsOf(arg);
+  if (scripted !== undefined) return importScripted(log, scripted);
   const files = transcriptsOf(arg, selection) ?? (await pickTranscripts());
   if (files === undefined || files.length === 0) return { ok: false, message: vscode.l10n.t('No transcript chosen.') };
   if (files.some((f) => f.scheme !== 'file')) return { ok: false, message: vscode.l10n.t('Transcripts are imported from files on this machine.') };
@@ -73,6 +84,28 @@ export async function importTranscript(log: Logger, arg?: unknown, selection?: u
         return { ok: false, message: outcome.message };
     }
   }
+}
+
+async function importScripted(log: Logger, args: ImportArgs): Promise<CommandOutcome & { notebook?: vscode.Uri }> {
+  const files = args.files.map((f) => f.fsPath);
+  const outcome = await runImport({ files, out: args.out.fsPath, ...(args.format === undefined ? {} : { format: args.format }), force: args.force === true });
+  log.info(`import ${files.join(', ')} → ${args.out.fsPath}: ${outcome.kind}`);
+  if (outcome.kind !== 'imported') {
+    const message = outcome.kind === 'exists' ? vscode.l10n.t('{0} already exist(s); nothing was written.', outcome.existing.join(', ')) : outcome.message;
+    return { ok: false, message };
+  }
+  for (const warning of outcome.warnings) log.warn(`import: ${warning}`);
+  const uri = vscode.Uri.file(outcome.notebookPath);
+  await vscode.window.showNotebookDocument(await vscode.workspace.openNotebookDocument(uri));
+  return { ok: true, message: outcome.summary, notebook: uri };
+}
+
+function importArgsOf(arg: unknown): ImportArgs | undefined {
+  if (arg === null || typeof arg !== 'object' || arg instanceof vscode.Uri || Array.isArray(arg)) return undefined;
+  const { files, out, format, force } = arg as Record<string, unknown>;
+  if (!Array.isArray(files) || !files.every((f) => f instanceof vscode.Uri) || !(out instanceof vscode.Uri)) return undefined;
+  const known = typeof format === 'string' && (TRANSCRIPT_FORMATS as readonly string[]).includes(format) ? (format as TranscriptFormat) : undefined;
+  return { files: files as vscode.Uri[], out, ...(known === undefined ? {} : { format: known }), force: force === true };
 }
 
 // The explorer passes the clicked file and the whole selection.
