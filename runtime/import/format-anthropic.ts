@@ -157,7 +157,7 @@ function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgr
     } else if (type === 'tool_result') {
       const call = calls.get(node.str('tool_use_id'));
       if (call === undefined) continue;
-      const { text, dropped } = textOfContent(node.get('content') ?? node);
+      const { text, dropped } = textOfContent(node.get('content'));
       if (dropped.length > 0) call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
       call.outcome = node.optBool('is_error') === true ? { kind: 'error', message: text } : { kind: 'ok', value: valueFromToolText(text) };
     } else if (type !== undefined && RESULT_TYPES.has(type)) {

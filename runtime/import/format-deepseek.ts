@@ -116,7 +116,7 @@ export function readDeepseek(documents: readonly ApiDocument[], file: string, op
         programFor(parent, event).calls.push(call);
       }
       if (SETTLE_EVENTS.has(type)) {
-        const { text, dropped } = textOfContent(data.get('content') ?? data);
+        const { text, dropped } = textOfContent(data.get('content'));
         if (dropped.length > 0) pending.call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
         pending.call.outcome = data.optBool('isError') === true ? { kind: 'error', message: text } : { kind: 'ok', value: valueFromToolText(text) };
         if (time !== undefined && pending.startedAt !== undefined && time >= pending.startedAt) pending.call.durationMs = time - pending.startedAt;
@@ -194,7 +194,7 @@ function resultFor(data: JsonNode, programs: Map<string, ExtractedProgram>): { p
       if (!part.isObject() || part.tag() !== 'tool-result') continue;
       const id = part.get('toolCallId')?.value ?? sourceId;
       const program = typeof id === 'string' || typeof id === 'number' ? programs.get(String(id)) : undefined;
-      if (program !== undefined) return { program, text: textOfContent(part.get('content') ?? part.get('output') ?? part).text };
+      if (program !== undefined) return { program, text: textOfContent(part.get('content') ?? part.get('output')).text };
     }
   }
   const program = typeof sourceId === 'string' || typeof sourceId === 'number' ? programs.get(String(sourceId)) : undefined;

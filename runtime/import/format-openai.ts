@@ -119,7 +119,7 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
     }
     const type = node.tag() ?? 'message';
     if (type === 'message') {
-      if (node.optStr('role') === 'user') task = textOfContent(node.get('content') ?? node).text;
+      if (node.optStr('role') === 'user') task = textOfContent(node.get('content')).text;
     } else if (type === 'program') {
       const callId = node.optStr('call_id') ?? node.str('id');
       const program = newProgram({
@@ -159,7 +159,7 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
     } else if (OUTPUT_TYPES.has(type)) {
       const call = calls.get(node.str('call_id'));
       if (call === undefined) continue;
-      const { text, dropped } = textOfContent(node.get('output') ?? node);
+      const { text, dropped } = textOfContent(node.get('output'));
       if (dropped.length > 0) call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
       call.outcome = { kind: 'ok', value: valueFromToolText(text) };
     } else if (type === 'program_output') {

@@ -1,4 +1,5 @@
-import { lineColumn, pathKey, scanJson } from '../notebook/json-scan.js';
+import { lineColumn, scanJson } from '../notebook/json-scan.js';
+import { offsetOfPath } from './json-locate.js';
 import { type FieldPath, formatField, ImportFailure } from './import-error.js';
 import { IMPORT_LIMITS } from './limits.js';
 import type { SourceText } from './source-text.js';
@@ -69,15 +70,8 @@ export function locate(record: JsonRecord, path: FieldPath): Located {
   }
   const field = formatField(path);
   const base: Located = { file: record.file, line: record.line, ...(field === undefined ? {} : { field }) };
-  const scan = scanJson(record.text, { spanDepth: path.length, uniqueKeys: () => false });
-  if (!scan.ok) return base;
-  for (let len = path.length; len >= 0; len--) {
-    const span = scan.spans.get(pathKey(path.slice(0, len)));
-    if (span === undefined) continue;
-    const at = lineColumn(record.text, span.start);
-    return { ...base, line: record.line + at.line - 1, column: at.column };
-  }
-  return base;
+  const at = lineColumn(record.text, offsetOfPath(record.text, path).offset);
+  return { ...base, line: record.line + at.line - 1, column: at.column };
 }
 
 // A located failure for a field of a record.

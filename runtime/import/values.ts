@@ -19,10 +19,10 @@ export function valueFromToolText(text: string): JsonValue {
   return checkLossless(parsed).ok ? (parsed as JsonValue) : text;
 }
 
-// Text parts of a content array (`[{ type: "text", text }]`); other parts are named in `dropped`.
-export function textOfContent(node: JsonNode): { text: string; dropped: string[] } {
+// Text parts of a content array (`[{ type: "text", text }]`) or a plain string; other parts are named in `dropped`.
+export function textOfContent(node: JsonNode | undefined): { text: string; dropped: string[] } {
+  if (node === undefined || node.value === null) return { text: '', dropped: [] };
   if (typeof node.value === 'string') return { text: node.value, dropped: [] };
-  if (node.value === undefined || node.value === null) return { text: '', dropped: [] };
   const parts: string[] = [];
   const dropped: string[] = [];
   for (const item of node.items()) {

@@ -9,6 +9,7 @@ import { ImportFailure } from '../../../runtime/import/import-error.js';
 import { parseRecords } from '../../../runtime/import/json-records.js';
 import { SecretScrubber } from '../../../runtime/import/secrets.js';
 import { firstInvalidUtf8 } from '../../../runtime/import/source-text.js';
+import { offsetOfPath } from '../../../runtime/import/json-locate.js';
 import type { CallRecord, RunResult } from '../../../runtime/protocol/run-result.js';
 import { EXAMPLES, FIXTURES } from './import-helpers.js';
 
@@ -153,5 +154,28 @@ describe('traces of runs with a bounded call log', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('locating a field in JSON text', () => {
+  const text = '{"a": [1, {"b\\"]": "x}]", "c": [[], {"d": null}]}], "e": {"f": 2}}';
+  test.each([
+    [[], '{"a"'],
+    [['a'], '[1,'],
+    [['a', 1], '{"b'],
+    [['a', 1, 'c'], '[[]'],
+    [['a', 1, 'c', 1, 'd'], 'null'],
+    [['e', 'f'], '2}'],
+    // absent fields point at their deepest existing ancestor
+    [['a', 1, 'zz'], '{"b'],
+    [['a', 7], '[1,'],
+    [['nope', 'x'], '{"a"'],
+  ] as const)('%j starts at %j', (path, marker) => {
+    expect(offsetOfPath(text, path).offset).toBe(text.indexOf(marker));
+  });
+
+  test('bounded memory on a wide document: finds the last element of a 200 000-element array', () => {
+    const wide = `[${Array.from({ length: 200_000 }, (_, i) => `{"k":${i}}`).join(',')}]`;
+    expect(offsetOfPath(wide, [199_999, 'k']).offset).toBe(wide.lastIndexOf(':') + 1);
   });
 });
