@@ -53,12 +53,12 @@ export function parseEmbedded(parent: JsonRecord, path: FieldPath, text: string)
   if (text.length > IMPORT_LIMITS.maxEmbeddedJsonBytes) {
     throw new ImportFailure({ ...at, message: `holds ${text.length} characters of JSON text; at most ${IMPORT_LIMITS.maxEmbeddedJsonBytes} are parsed` });
   }
-  const problem = jsonProblem(text);
-  if (problem !== undefined) {
-    const inner = lineColumn(text, problem.offset);
-    throw new ImportFailure({ ...at, message: `is not valid JSON text: ${problem.message} (at line ${inner.line}, column ${inner.column} of the string)` });
+  const parsed = parseChecked(text);
+  if (!parsed.ok) {
+    const inner = lineColumn(text, parsed.offset);
+    throw new ImportFailure({ ...at, message: `is not valid JSON text: ${parsed.message} (at line ${inner.line}, column ${inner.column} of the string)` });
   }
-  return { value: JSON.parse(text) as unknown, file: parent.file, text, line: parent.line, embeddedIn: { record: parent, path } };
+  return { value: parsed.value, file: parent.file, text, line: parent.line, embeddedIn: { record: parent, path } };
 }
 
 // File, line, column and field name of a path inside a record (the nearest enclosing value that can be found).
@@ -80,26 +80,34 @@ export function fieldFailure(record: JsonRecord, path: FieldPath, message: strin
 }
 
 function parseRecord(text: string, file: string, line: number): JsonRecord {
-  const problem = jsonProblem(text);
-  if (problem !== undefined) {
-    const at = lineColumn(text, problem.offset);
-    throw new ImportFailure({ file, line: line + at.line - 1, column: at.column, message: `invalid JSON: ${problem.message}` });
+  const parsed = parseChecked(text);
+  if (!parsed.ok) {
+    const at = lineColumn(text, parsed.offset);
+    throw new ImportFailure({ file, line: line + at.line - 1, column: at.column, message: `invalid JSON: ${parsed.message}` });
   }
-  return { value: JSON.parse(text) as unknown, file, text, line };
+  return { value: parsed.value, file, text, line };
+}
+
+type Checked = { ok: true; value: unknown } | { ok: false; offset: number; message: string };
+
+// One JSON value within the depth limit (checked before the native parser, so it never recurses deeply), parsed once;
+// otherwise the offset it went wrong at and why.
+export function parseChecked(text: string): Checked {
+  const deep = tooDeepAt(text);
+  if (deep !== -1) return { ok: false, offset: deep, message: `nested deeper than ${IMPORT_LIMITS.maxDepth} levels` };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    // the strict iterative scanner says where and why (native messages vary between engines)
+    const scan = scanJson(text, { spanDepth: 0, uniqueKeys: () => false });
+    return scan.ok ? { ok: false, offset: 0, message: 'not valid JSON' } : { ok: false, offset: scan.offset, message: scan.message };
+  }
 }
 
 // Why the text is not one JSON value within the depth limit, with the offset it went wrong at; undefined when fine.
 export function jsonProblem(text: string): { offset: number; message: string } | undefined {
-  const deep = tooDeepAt(text);
-  if (deep !== -1) return { offset: deep, message: `nested deeper than ${IMPORT_LIMITS.maxDepth} levels` };
-  try {
-    JSON.parse(text);
-    return undefined;
-  } catch {
-    // the strict iterative scanner says where and why (native messages vary between engines)
-    const scan = scanJson(text, { spanDepth: 0, uniqueKeys: () => false });
-    return scan.ok ? { offset: 0, message: 'not valid JSON' } : { offset: scan.offset, message: scan.message };
-  }
+  const parsed = parseChecked(text);
+  return parsed.ok ? undefined : { offset: parsed.offset, message: parsed.message };
 }
 
 // Offset of the first bracket past the depth limit (strings skipped), or -1; never recurses.

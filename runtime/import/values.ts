@@ -1,7 +1,7 @@
 import { checkLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { JsonNode } from './json-node.js';
-import { jsonProblem } from './json-records.js';
+import { parseChecked } from './json-records.js';
 
 // A value copied out of a transcript: it must be lossless JSON (no -0, no 1e400), or the field is named.
 export function jsonValueOf(node: JsonNode): JsonValue {
@@ -14,9 +14,9 @@ export function jsonValueOf(node: JsonNode): JsonValue {
 // value it spells (a tool that returned a list is seen as a list), anything else stays the string.
 export function valueFromToolText(text: string): JsonValue {
   const trimmed = text.trim();
-  if (!/^[[{"\-0-9tfn]/.test(trimmed) || jsonProblem(trimmed) !== undefined) return text;
-  const parsed: unknown = JSON.parse(trimmed);
-  return checkLossless(parsed).ok ? (parsed as JsonValue) : text;
+  if (!/^[[{"\-0-9tfn]/.test(trimmed)) return text;
+  const parsed = parseChecked(trimmed);
+  return parsed.ok && checkLossless(parsed.value).ok ? (parsed.value as JsonValue) : text;
 }
 
 // Text parts of a content array (`[{ type: "text", text }]`) or a plain string; other parts are named in `dropped`.
