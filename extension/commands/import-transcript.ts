@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { FORMAT_TITLES, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../runtime/import/index.js';
+import { FORMAT_TITLES, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../runtime/index.js';
 import { defaultNotebookPath, type ImportFlowOutcome, runImport } from '../import/import-flow.js';
 import type { Logger } from '../log/logger.js';
 import type { CommandOutcome } from './cell-commands.js';

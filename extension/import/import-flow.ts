@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { FORMAT_TITLES, type ImportProblem, planImport, type TranscriptFormat, writeImportPlan } from '../../runtime/import/index.js';
+import { FORMAT_TITLES, type ImportProblem, planImport, type TranscriptFormat, writeImportPlan } from '../../runtime/index.js';
 
 export interface ImportRequest {
   files: readonly string[];

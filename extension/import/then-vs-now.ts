@@ -1,5 +1,4 @@
-import { comparedTexts, compareWithTranscript, type ThenRecord } from '../../runtime/import/index.js';
-import type { RunResult } from '../../runtime/protocol/run-result.js';
+import { comparedTexts, compareWithTranscript, type RunResult, type ThenRecord } from '../../runtime/index.js';
 import { THEN_NOW_TEXT_MAX, type ThenVsNow } from '../../webview/protocol/inspector-messages.js';
 
 // The host-side verdict for a run of an imported cell (the page cannot run the comparison: it has no runtime code).

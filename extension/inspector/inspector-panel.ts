@@ -11,7 +11,7 @@ import {
 } from '../../webview/protocol/index.js';
 import { createNonce, inspectorHtml } from '../../webview/inspector/inspector-html.js';
 import { cassetteRun, transcriptRun } from '../../webview/shared/index.js';
-import { importedMetaOf } from '../../runtime/import/index.js';
+import { importedMetaOf } from '../../runtime/index.js';
 import { thenVsNowOf } from '../import/then-vs-now.js';
 import type { Logger } from '../log/logger.js';
 import { latestPayload } from '../notebook/cell-results.js';
