@@ -18,6 +18,12 @@ const CASES = [
     python: (cap) => `line = 'x' * 1023\nfor i in range(${Math.ceil(cap / 1024) + 64}):\n    print(line)\nreturn 1`,
   },
   {
+    id: 'empty-lines',
+    title: 'empty lines until the run ends',
+    typescript: () => "for (;;) console.log('');",
+    python: () => "while True:\n    print('')",
+  },
+  {
     id: 'value',
     title: 'a returned string of 90 % of the cap',
     typescript: (cap) => `return 'z'.repeat(${Math.floor(cap * 0.9)});`,

@@ -2,7 +2,7 @@ import type { CodeRunSpec } from '../api.js';
 import { CallDispatcher, type DispatcherOptions } from '../bindings/dispatcher.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
-import { jsonStringCost, OutputLedger, outputLimitMessage, type LedgerEntry } from '../output/ledger.js';
+import { jsonStringCost, maxLogEntries, OutputLedger, type LedgerEntry } from '../output/ledger.js';
 
 export type Outcome = { kind: 'completed'; value?: JsonValue; valueBytes: number } | { kind: 'failed'; failure: RunFailure };
 
@@ -26,7 +26,7 @@ export class RunSession {
     readonly spec: CodeRunSpec,
     readonly sandbox: SandboxReport,
   ) {
-    this.ledger = new OutputLedger(spec.maxOutputBytes);
+    this.ledger = new OutputLedger(spec.maxOutputBytes, { maxEntries: maxLogEntries(spec.maxOutputBytes) });
   }
 
   get outcome(): Outcome | undefined {
@@ -50,18 +50,21 @@ export class RunSession {
     if (this.#closed) return false;
     const { fitted } = this.ledger.admit(text, stream, open);
     this.#streamEntries(false);
-    if (!fitted) this.fail({ kind: 'output-limit', message: outputLimitMessage(this.ledger.maxBytes) });
+    if (!fitted) this.fail({ kind: 'output-limit', message: this.ledger.limitMessage() });
     return fitted;
   }
 
   // Entries not yet given to onLog, up to (or, at the end, including) an open one.
   #streamEntries(all: boolean): void {
-    const entries = this.ledger.entries;
-    const complete = all || this.ledger.openStream === undefined ? entries.length : entries.length - 1;
+    const count = this.ledger.length;
+    const complete = all || this.ledger.openStream === undefined ? count : count - 1;
     const onLog = this.spec.onLog;
+    if (onLog === undefined) {
+      this.#streamed = complete;
+      return;
+    }
     for (; this.#streamed < complete; this.#streamed++) {
-      const entry = entries[this.#streamed] as LedgerEntry;
-      if (onLog === undefined) continue;
+      const entry = this.ledger.entryAt(this.#streamed) as LedgerEntry;
       try {
         onLog({ text: entry.text, stream: entry.stream });
       } catch {
@@ -86,7 +89,7 @@ export class RunSession {
   result(): RunResult {
     this.#closed = true;
     let outcome = this.#outcome ?? { kind: 'failed', failure: { kind: 'worker-exit', message: 'run ended without an outcome' } };
-    const limit = outputLimitMessage(this.ledger.maxBytes);
+    const limit = this.ledger.limitMessage();
     if (this.ledger.overflowed && outcome.kind === 'completed') {
       outcome = { kind: 'failed', failure: { kind: 'output-limit', message: limit } };
     }
@@ -100,11 +103,9 @@ export class RunSession {
     }
     // an entry left open (a flushed fragment before a hang) is complete now
     this.#streamEntries(true);
-    const logs = this.ledger.entries.map((e) => e.text);
-    const stderrLogs: number[] = [];
-    this.ledger.entries.forEach((e, i) => {
-      if (e.stream === 'stderr') stderrLogs.push(i);
-    });
+    // the ledger's own lists: no copy of the logs (the ledger is closed from here on)
+    const logs = this.ledger.texts as string[];
+    const stderrLogs = this.ledger.stderrIndices as number[];
     const result: RunResult = {
       language: this.spec.language,
       logs,

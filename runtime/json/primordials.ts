@@ -31,6 +31,7 @@ export const NumberIsFinite = Number.isFinite;
 export const NumberPrototypeToFixed = uncurryThis(Number.prototype.toFixed);
 export const MathMin = Math.min;
 export const MathMax = Math.max;
+export const MathFloor = Math.floor;
 export const MathCeil = Math.ceil;
 export const StringCtor = String;
 export const StringPrototypeSlice = uncurryThis(String.prototype.slice);

@@ -3,6 +3,8 @@ import {
   BufferByteLength,
   JSONStringify as stringify,
   MathCeil,
+  MathFloor,
+  MathMax,
   MathMin,
   ObjectCreate,
   ObjectDefineProperty,
@@ -85,9 +87,9 @@ const entryDescriptor = ObjectCreate(null) as PropertyDescriptor;
 entryDescriptor.writable = true;
 entryDescriptor.enumerable = true;
 entryDescriptor.configurable = true;
-function append(entries: LedgerEntry[], entry: LedgerEntry): void {
-  entryDescriptor.value = entry;
-  ObjectDefineProperty(entries, entries.length, entryDescriptor);
+function append<T>(list: T[], item: T): void {
+  entryDescriptor.value = item;
+  ObjectDefineProperty(list, list.length, entryDescriptor);
   entryDescriptor.value = undefined;
 }
 
@@ -107,14 +109,35 @@ function pairsAcross(before: string, after: string): boolean {
   return last >= 0xd800 && last <= 0xdbff && first >= 0xdc00 && first <= 0xdfff;
 }
 
+// A host run keeps at most this many log entries per byte of the cap (and never fewer than MIN_LOG_ENTRIES): every
+// entry costs the host a slot and a string (≈20–60 bytes in V8) however few bytes it bills (3 for an empty line), so a
+// flood of empty lines would otherwise cost the host ~20× the cap (1.2 GB at 64 MiB). Past it the run ends as
+// output-limit, as it would past the cap.
+const BYTES_PER_ENTRY = 64;
+export const MIN_LOG_ENTRIES = 65_536;
+export function maxLogEntries(maxBytes: number): number {
+  return MathMax(MIN_LOG_ENTRIES, MathFloor(maxBytes / BYTES_PER_ENTRY));
+}
+
+// Entries are held as two flat lists (texts, and the indices that came from stderr), not an object per entry: the
+// texts are the result's `logs` as they are, with no copy and no per-entry object.
 export class OutputLedger {
-  readonly entries: LedgerEntry[] = [];
+  readonly #texts: string[] = [];
+  readonly #stderr: number[] = [];
+  readonly maxEntries: number;
   #used = 2;
   #overflowed = false;
+  #tooMany = false;
   // the stream whose last entry is an unterminated line that its next text continues (an explicit flush)
   #open: 'stdout' | 'stderr' | undefined;
 
-  constructor(readonly maxBytes: number) {}
+  // `maxEntries` bounds the number of entries (the host passes maxLogEntries; the child counts bytes only)
+  constructor(
+    readonly maxBytes: number,
+    options: { maxEntries?: number } = {},
+  ) {
+    this.maxEntries = options.maxEntries ?? Infinity;
+  }
 
   get used(): number {
     return this.#used;
@@ -124,9 +147,28 @@ export class OutputLedger {
     return this.#overflowed;
   }
 
+  get length(): number {
+    return this.#texts.length;
+  }
+
+  // The entries' texts in order (the result's `logs`; not to be changed by the caller).
+  get texts(): readonly string[] {
+    return this.#texts;
+  }
+
+  // Indices of the entries that came from stderr, ascending.
+  get stderrIndices(): readonly number[] {
+    return this.#stderr;
+  }
+
   // The stream of the last entry while it is open (its line not yet terminated), else undefined.
   get openStream(): 'stdout' | 'stderr' | undefined {
     return this.#open;
+  }
+
+  // The output-limit diagnostic for this ledger's overflow: the byte cap (the usual case) or the entry count.
+  limitMessage(): string {
+    return this.#tooMany ? `outer output exceeded ${this.maxEntries} log entries` : outputLimitMessage(this.maxBytes);
   }
 
   // Appends a log entry; on overflow keeps the fitting prefix and refuses everything after.
@@ -139,16 +181,22 @@ export class OutputLedger {
   // fitting prefix is kept and everything after is refused.
   admit(text: string, stream: 'stdout' | 'stderr', open: boolean): Admitted {
     if (this.#overflowed) return { text: undefined, fitted: false };
-    const entries = this.entries;
-    const continues = this.#open === stream && entries.length > 0;
+    const count = this.#texts.length;
+    const continues = this.#open === stream && count > 0;
     this.#open = open ? stream : undefined;
-    if (continues) return this.#continue(entries[entries.length - 1] as LedgerEntry, text);
-    const separator = entries.length > 0 ? 1 : 0;
+    if (continues) return this.#continue(text);
+    if (count >= this.maxEntries) {
+      this.#overflowed = true;
+      this.#tooMany = true;
+      this.#open = undefined;
+      return { text: undefined, fitted: false };
+    }
+    const separator = count > 0 ? 1 : 0;
     // every character costs at least one byte: text longer than the room is never measured whole
     const room = this.maxBytes - this.#used - separator;
     const cost = text.length + 2 > room ? room + 1 : jsonStringCost(text);
     if (cost <= room) {
-      append(entries, { text, stream });
+      this.#push(text, stream);
       this.#used += cost + separator;
       return { text, fitted: true };
     }
@@ -156,17 +204,20 @@ export class OutputLedger {
     this.#open = undefined;
     const prefix = fittingPrefix(text, this.maxBytes - this.#used - separator);
     if (prefix.length === 0) return { text: undefined, fitted: false };
-    append(entries, { text: prefix, stream });
+    this.#push(prefix, stream);
     this.#used += jsonStringCost(prefix) + separator;
     return { text: prefix, fitted: false };
   }
 
-  #continue(last: LedgerEntry, text: string): Admitted {
+  #continue(text: string): Admitted {
+    const index = this.#texts.length - 1;
+    const last = this.#texts[index] as string;
     const room = this.maxBytes - this.#used;
-    const adjust = pairsAcross(last.text, text) ? -8 : 0;
+    const adjust = pairsAcross(last, text) ? -8 : 0;
     const cost = text.length > room + 8 ? room + 1 : jsonStringCost(text) - 2 + adjust;
     if (cost <= room) {
-      last.text += text;
+      // an own index that exists: a plain write, no accessor on Array.prototype is consulted
+      this.#texts[index] = last + text;
       this.#used += cost;
       return { text, fitted: true };
     }
@@ -174,14 +225,22 @@ export class OutputLedger {
     this.#open = undefined;
     const prefix = fittingPrefix(text, room + 2);
     if (prefix.length === 0) return { text: undefined, fitted: false };
-    this.#used += jsonStringCost(prefix) - 2 + (pairsAcross(last.text, prefix) ? -8 : 0);
-    last.text += prefix;
+    this.#used += jsonStringCost(prefix) - 2 + (pairsAcross(last, prefix) ? -8 : 0);
+    this.#texts[index] = last + prefix;
     return { text: prefix, fitted: false };
   }
 
   // The entry at `index`, or undefined past the end (never reads a missing index, which would consult Array.prototype).
   entryAt(index: number): LedgerEntry | undefined {
-    return index < this.entries.length ? this.entries[index] : undefined;
+    if (index >= this.#texts.length) return undefined;
+    return { text: this.#texts[index] as string, stream: this.#isStderr(index) ? 'stderr' : 'stdout' };
+  }
+
+  // Whether some stderr entry's text matches (diagnosing how a child died).
+  someStderr(test: (text: string) => boolean): boolean {
+    const stderr = this.#stderr;
+    for (let i = 0; i < stderr.length; i++) if (test(this.#texts[stderr[i] as number] as string)) return true;
+    return false;
   }
 
   // Whether a completion (value JSON or failure message) of `bytes` still fits next to the logs.
@@ -191,20 +250,46 @@ export class OutputLedger {
 
   // Drops trailing log text until `bytes` more fit (so an output-limit diagnostic itself stays within the cap).
   makeRoom(bytes: number): void {
-    const entries = this.entries;
-    while (entries.length > 0 && this.#used + bytes > this.maxBytes) {
-      const last = entries[entries.length - 1] as LedgerEntry;
-      entries.length--;
-      const separator = entries.length > 0 ? 1 : 0;
-      this.#used -= jsonStringCost(last.text) + separator;
+    const texts = this.#texts;
+    while (texts.length > 0 && this.#used + bytes > this.maxBytes) {
+      const index = texts.length - 1;
+      const last = texts[index] as string;
+      const stream = this.#isStderr(index) ? 'stderr' : 'stdout';
+      texts.length--;
+      if (stream === 'stderr') this.#stderr.length--;
+      const separator = texts.length > 0 ? 1 : 0;
+      this.#used -= jsonStringCost(last) + separator;
       const room = this.maxBytes - bytes - this.#used - separator;
-      const prefix = fittingPrefix(last.text, room);
+      const prefix = fittingPrefix(last, room);
       if (prefix.length > 0) {
-        append(entries, { text: prefix, stream: last.stream });
+        this.#push(prefix, stream);
         this.#used += jsonStringCost(prefix) + separator;
         return;
       }
     }
+  }
+
+  #push(text: string, stream: 'stdout' | 'stderr'): void {
+    if (stream === 'stderr') append(this.#stderr, this.#texts.length);
+    append(this.#texts, text);
+  }
+
+  // stderr indices ascend: the last one is checked first (the common question is about the newest entry), then a
+  // binary search
+  #isStderr(index: number): boolean {
+    const stderr = this.#stderr;
+    if (stderr.length === 0) return false;
+    if (stderr[stderr.length - 1] === index) return true;
+    let lo = 0;
+    let hi = stderr.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = stderr[mid] as number;
+      if (at === index) return true;
+      if (at < index) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
   }
 }
 

@@ -44,7 +44,7 @@ function exitFailure(exit: ExitInfo | undefined, spec: CodeRunSpec, session: Run
   if (exit?.signal === 'SIGXCPU') {
     return { kind: 'timeout', message: `CPU time exhausted (RLIMIT_CPU; the run allows at most ${cpuSeconds(spec)}s of CPU time)` };
   }
-  const memory = session.ledger.entries.some((e) => e.stream === 'stderr' && /MemoryError|Cannot allocate memory|out of memory/i.test(e.text));
+  const memory = session.ledger.someStderr((text) => /MemoryError|Cannot allocate memory|out of memory/i.test(text));
   return {
     kind: 'worker-exit',
     message: `Python process exited before completing (${describeExit(exit)})${memory ? `: out of memory (memoryMb ${spec.memoryMb})` : ''}`,

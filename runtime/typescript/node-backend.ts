@@ -185,7 +185,7 @@ export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession,
     handedOver,
     runtimeName: 'Node',
     exitFailure: (exit) => {
-      const oom = session.ledger.entries.some((e) => e.stream === 'stderr' && /heap out of memory|Reached heap limit/.test(e.text));
+      const oom = session.ledger.someStderr((text) => /heap out of memory|Reached heap limit/.test(text));
       return { kind: 'worker-exit', message: `Node process exited before completing (${describeExit(exit)})${oom ? ': JavaScript heap out of memory' : ''}` };
     },
   });

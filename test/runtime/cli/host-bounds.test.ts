@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
+import { maxLogEntries } from '../../../runtime/output/ledger.js';
 import { RunResultSchema } from '../../../runtime/protocol/run-result.js';
 import { CLI, ptc, scratchDir } from './cli-harness.js';
 
@@ -263,5 +264,19 @@ describe.concurrent('ptc: misuse naming hostile file text exits 2 with the text 
     expect(r.stderr).not.toMatch(ACTIVE);
     // quoted as an escape (the cassette's JSON error quotes the text) or named (the notebook parser's own message)
     expect(r.stderr).toMatch(/\\x1b|U\+001B/);
+  });
+});
+
+describe.concurrent('ptc run: a flood of empty lines is bounded by entries, not only bytes', { timeout: 300_000 }, () => {
+  test.each([
+    ['typescript', 'empty-flood.ts', "for (;;) console.log('');"],
+    ['python', 'empty-flood.py', "while True:\n    print('')"],
+  ])('%s: ends as output-limit after maxLogEntries entries (exit 1)', async (_language, name, source) => {
+    const r = await ptc('run', write(name, source), '--json', '--timeout-ms', '240000');
+    expect(r.code).toBe(1);
+    const result = RunResultSchema.parse(JSON.parse(r.stdout));
+    expect(result.error).toEqual({ kind: 'output-limit', message: `outer output exceeded ${maxLogEntries(64 * 1024 * 1024)} log entries` });
+    expect(result.logs).toHaveLength(maxLogEntries(64 * 1024 * 1024));
+    expect(result.logs.every((l) => l === '')).toBe(true);
   });
 });
