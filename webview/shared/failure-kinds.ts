@@ -1,5 +1,5 @@
 import type { FailureKind, RunFailure } from '../../runtime/protocol/run-result.js';
-import { formatBytes, formatDuration } from './format.js';
+import { formatBytes, formatCount, formatDuration } from './format.js';
 import { splitFailureMessage } from './stack-frames.js';
 
 export interface ExplainOptions {
@@ -47,6 +47,9 @@ export function explainFailure(failure: Failure, options: ExplainOptions = {}): 
       return `the program returned something that is not plain JSON (undefined, a function, NaN, a cycle…)${where}`;
     }
     case 'output-limit': {
+      const entries = numberIn(message, /exceeded (\d+) log entries/);
+      if (entries !== undefined)
+        return `the program printed more than ${formatCount(entries)} lines (entries cost the host memory however short they are); output was cut and the value dropped`;
       const bytes = numberIn(message, /exceeded (\d+) bytes/);
       const cap = bytes === undefined ? 'the output cap' : `the ${bytes}-byte output cap${bytes >= 1024 ? ` (${formatBytes(bytes)})` : ''}`;
       return `the printed output plus the return value went over ${cap}; output was cut and the value dropped`;

@@ -1,18 +1,24 @@
 import type { RunResult } from '../../runtime/protocol/run-result.js';
+import { formatCount } from './format.js';
 
 export interface Truncation {
   // the cap the output hit, when the runtime said which
   bytes: number | undefined;
+  // or the number of log entries it hit
+  entries?: number;
   // output-limit failures drop the value; the Python log marker keeps running
   source: 'output-limit' | 'log-marker';
 }
 
 const OUTPUT_LIMIT = /exceeded (\d+) bytes/;
+const ENTRY_LIMIT = /exceeded (\d+) log entries/;
 const LOG_MARKER = /log capture truncated at (\d+) bytes\s*$/;
 
 // Whether (and where) the run's printed output was cut, so the renderer can say so explicitly.
 export function truncationOf(result: RunResult): Truncation | undefined {
   if (result.error?.kind === 'output-limit') {
+    const entries = ENTRY_LIMIT.exec(result.error.message)?.[1];
+    if (entries !== undefined) return { bytes: undefined, entries: Number(entries), source: 'output-limit' };
     const match = OUTPUT_LIMIT.exec(result.error.message);
     return { bytes: match?.[1] === undefined ? undefined : Number(match[1]), source: 'output-limit' };
   }
@@ -24,5 +30,6 @@ export function truncationOf(result: RunResult): Truncation | undefined {
 
 // "output truncated at 65 536 bytes"
 export function truncationText(truncation: Truncation): string {
+  if (truncation.entries !== undefined) return `output truncated at ${formatCount(truncation.entries)} log entries`;
   return truncation.bytes === undefined ? 'output truncated at the output cap' : `output truncated at ${truncation.bytes} bytes`;
 }

@@ -50,6 +50,12 @@ describe('failure explanations', () => {
       'the printed output plus the return value went over the 65536-byte output cap (64 KiB); output was cut and the value dropped',
     ],
     [
+      'the log-entry bound is named',
+      { kind: 'output-limit', message: 'outer output exceeded 1048576 log entries' },
+      {},
+      'the program printed more than 1\u202f048\u202f576 lines (entries cost the host memory however short they are); output was cut and the value dropped',
+    ],
+    [
       'a non-JSON value names the path',
       { kind: 'invalid-output', message: 'program completion must be lossless JSON: $.a is undefined' },
       {},
@@ -99,6 +105,16 @@ describe('truncation', () => {
     const t = truncationOf(fixturePayload('failure-output-limit').result);
     expect(t).toEqual({ bytes: 4096, source: 'output-limit' });
     expect(truncationText(t!)).toBe('output truncated at 4096 bytes');
+  });
+
+  test('an output-limit on log entries is shown as truncation at that count', () => {
+    const result = {
+      ...fixturePayload('failure-output-limit').result,
+      error: { kind: 'output-limit' as const, message: 'outer output exceeded 1048576 log entries' },
+    };
+    const t = truncationOf(result);
+    expect(t).toEqual({ bytes: undefined, entries: 1_048_576, source: 'output-limit' });
+    expect(truncationText(t!)).toBe('output truncated at 1\u202f048\u202f576 log entries');
   });
 
   test('the Python log marker is recognised', () => {
