@@ -49,7 +49,7 @@ export function resultOutput(result: RunResult, context: ResultOutputContext): v
     ...(result.mode === undefined ? {} : { mode: result.mode }),
     ...(result.replay === undefined
       ? {}
-      : { replay: { matched: result.replay.matched, diverged: result.replay.diverged.length, unused: result.replay.unused } }),
+      : { replay: { matched: result.replay.matched, diverged: result.replay.divergedTotal ?? result.replay.diverged.length, unused: result.replay.unused } }),
     ...(context.cassette === undefined ? {} : { cassette: context.cassette }),
   };
   return new vscode.NotebookCellOutput(items, { ptc: meta });

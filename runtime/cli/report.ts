@@ -37,8 +37,8 @@ export function writeReport(result: RunResult, program: string, sink: (piece: st
   }
   writeCalls(result, line);
   if (result.replay !== undefined) {
-    const { matched, diverged, unused } = result.replay;
-    line(`── replay: ${matched} matched, ${diverged.length} diverged, ${unused} unused ──`);
+    const { matched, diverged, divergedTotal, unused } = result.replay;
+    line(`── replay: ${matched} matched, ${divergedTotal ?? diverged.length} diverged, ${unused} unused ──`);
   }
   const s = result.sandbox;
   line(

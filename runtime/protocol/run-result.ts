@@ -86,7 +86,9 @@ export type SandboxReport = z.infer<typeof SandboxReportSchema>;
 
 export const ReplayReportSchema = z.object({
   matched: count(),
+  // the calls no recorded call matched: the first KEPT_CALLS of them; divergedTotal counts all when there are more
   diverged: z.array(z.object({ global: z.string(), name: z.string(), args: JsonValueSchema })),
+  divergedTotal: z.optional(count()),
   unused: count(),
 });
 export type ReplayReport = z.infer<typeof ReplayReportSchema>;

@@ -1,7 +1,7 @@
 import type { BindingNamespace, CallContext, ErrorClassSpec } from '../api.js';
 import { canonicalJson } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import type { ReplayReport } from '../protocol/run-result.js';
+import { KEPT_CALLS, type ReplayReport } from '../protocol/run-result.js';
 import type { Cassette, CassetteCall } from './cassette-format.js';
 
 // What replay needs of a namespace: its global, its function names and its error class (handlers never run).
@@ -19,6 +19,7 @@ export interface Replay {
 const MAX_ARGS_SHOWN = 200;
 
 const keyOf = (global: string, name: string, args: JsonValue): string => `${global}\u0000${name}\u0000${canonicalJson(args)}`;
+const nameKey = (global: string, name: string): string => `${global}\u0000${name}`;
 
 function shorten(text: string): string {
   return text.length > MAX_ARGS_SHOWN ? `${text.slice(0, MAX_ARGS_SHOWN)}…` : text;
@@ -60,16 +61,28 @@ export function replayNamespaces(cassette: Cassette, declared: readonly (Declare
     queue.push(index);
     unused.set(key, queue);
   });
+  // unused recorded calls per binding, for the divergence message without a scan of the cassette per call
+  const unusedByName = new Map<string, Set<number>>();
+  cassette.calls.forEach((call, index) => {
+    const key = nameKey(call.global, call.name);
+    const set = unusedByName.get(key) ?? new Set<number>();
+    set.add(index);
+    unusedByName.set(key, set);
+  });
   let matched = 0;
+  // the first KEPT_CALLS diverged calls are listed, all are counted (a run of 10^6 unmatched calls stays bounded)
   const diverged: ReplayReport['diverged'] = [];
+  let divergedTotal = 0;
 
   const serve = (global: string, name: string, args: JsonValue, context: CallContext | undefined): Promise<JsonValue> => {
     const queue = unused.get(keyOf(global, name, args));
     const index = queue?.shift();
     if (index === undefined) {
-      diverged.push({ global, name, args });
-      return Promise.reject(new Error(divergenceMessage(cassette, global, name, args, unused)));
+      divergedTotal++;
+      if (diverged.length < KEPT_CALLS) diverged.push({ global, name, args });
+      return Promise.reject(new Error(divergenceMessage(cassette, global, name, args, unusedByName.get(nameKey(global, name)))));
     }
+    unusedByName.get(nameKey(global, name))?.delete(index);
     matched++;
     const call = cassette.calls[index] as CassetteCall;
     context?.annotate(call.schemaViolation === undefined ? { replayed: true } : { replayed: true, schemaViolation: call.schemaViolation });
@@ -85,7 +98,12 @@ export function replayNamespaces(cassette: Cassette, declared: readonly (Declare
     return d.errorClass === undefined ? { global: d.global, functions } : { global: d.global, functions, errorClass: d.errorClass };
   });
 
-  const report = (): ReplayReport => ({ matched, diverged: [...diverged], unused: cassette.calls.length - matched });
+  const report = (): ReplayReport => ({
+    matched,
+    diverged: [...diverged],
+    ...(divergedTotal > diverged.length ? { divergedTotal } : {}),
+    unused: cassette.calls.length - matched,
+  });
   return { namespaces, report };
 }
 
@@ -103,19 +121,14 @@ function answer(call: CassetteCall, context: CallContext | undefined): Promise<J
   return Promise.reject(new Error(call.message));
 }
 
-function divergenceMessage(cassette: Cassette, global: string, name: string, args: JsonValue, unused: Map<string, number[]>): string {
+// `sameName`: the unused recorded calls of this binding (undefined when the cassette never recorded it).
+function divergenceMessage(cassette: Cassette, global: string, name: string, args: JsonValue, sameName: Set<number> | undefined): string {
   const label = `${global}.${name}`;
   const head = `replay divergence: ${label}(${shorten(canonicalJson(args))}) matches no unused recorded call`;
-  const sameName: CassetteCall[] = [];
-  for (const queue of unused.values()) {
-    for (const index of queue) {
-      const call = cassette.calls[index] as CassetteCall;
-      if (call.global === global && call.name === name) sameName.push(call);
-    }
+  if (sameName === undefined || sameName.size === 0) {
+    return `${head} (${sameName !== undefined ? `every recorded ${label} call is already used` : `the cassette has no ${label} call`})`;
   }
-  if (sameName.length === 0) {
-    const everRecorded = cassette.calls.some((c) => c.global === global && c.name === name);
-    return `${head} (${everRecorded ? `every recorded ${label} call is already used` : `the cassette has no ${label} call`})`;
-  }
-  return `${head} (${sameName.length} unused ${label} call(s) recorded with other arguments, e.g. ${shorten(canonicalJson((sameName[0] as CassetteCall).args))})`;
+  // the earliest unused one, as a scan of the cassette would find first (the set was filled in index order)
+  const example = cassette.calls[sameName.values().next().value as number] as CassetteCall;
+  return `${head} (${sameName.size} unused ${label} call(s) recorded with other arguments, e.g. ${shorten(canonicalJson(example.args))})`;
 }

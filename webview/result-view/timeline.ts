@@ -274,7 +274,7 @@ function legend(result: RunResult, diverged: Set<number>): HTMLElement {
       el(
         'span',
         { class: 'ptc-replay-summary' },
-        `replay: ${formatCount(replay.matched)} matched · ${formatCount(replay.diverged.length)} diverged · ${formatCount(replay.unused)} unused`,
+        `replay: ${formatCount(replay.matched)} matched · ${formatCount(replay.divergedTotal ?? replay.diverged.length)} diverged · ${formatCount(replay.unused)} unused`,
       ),
     );
   }

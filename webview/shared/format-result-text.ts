@@ -54,7 +54,8 @@ export function formatResultText(result: RunResult, options: TextOptions = {}): 
     for (const count of result.callSummary?.byBinding ?? []) out.push(`${callLabel(count)}: ${count.calls} calls, ${count.ok} ok, ${count.failed} failed`);
   }
   if (result.replay !== undefined) {
-    out.push(`replay: ${result.replay.matched} matched, ${result.replay.diverged.length} diverged, ${result.replay.unused} unused`);
+    const diverged = result.replay.divergedTotal ?? result.replay.diverged.length;
+    out.push(`replay: ${result.replay.matched} matched, ${diverged} diverged, ${result.replay.unused} unused`);
   }
   const mode = result.mode === undefined ? '' : ` · mode ${result.mode}`;
   out.push('', `${result.language} · ${formatDuration(result.durationMs)} · sandbox ${sandboxText(result.sandbox)}${mode}`);
