@@ -56,7 +56,8 @@ const ECMASCRIPT_WORDS = [
   'get',
   'set',
 ];
-const PYTHON_WORDS = [
+// Python's hard keywords: never a name in Python code.
+export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set([
   'False',
   'None',
   'True',
@@ -92,11 +93,9 @@ const PYTHON_WORDS = [
   'while',
   'with',
   'yield',
-  'match',
-  'case',
-  'type',
-  '_',
-];
+]);
+// and its soft keywords, which a binding name should not be either
+const PYTHON_WORDS = [...PYTHON_KEYWORDS, 'match', 'case', 'type', '_'];
 export const PORTABLE_RESERVED_WORDS: ReadonlySet<string> = new Set([...ECMASCRIPT_WORDS, ...PYTHON_WORDS]);
 
 // Names the runtimes themselves own inside the program's scope.

@@ -1,4 +1,4 @@
-import { PORTABLE_RESERVED_WORDS } from '../contract/identifiers.js';
+import { PORTABLE_RESERVED_WORDS, PYTHON_KEYWORDS } from '../contract/identifiers.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { BindingTarget } from './tool-mapping.js';
 import type { ExtractedProgram } from './transcript-model.js';
@@ -20,45 +20,8 @@ export interface AdapterTool {
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PYTHON_KEYWORDS = new Set([
-  'False',
-  'None',
-  'True',
-  'and',
-  'as',
-  'assert',
-  'async',
-  'await',
-  'break',
-  'class',
-  'continue',
-  'def',
-  'del',
-  'elif',
-  'else',
-  'except',
-  'finally',
-  'for',
-  'from',
-  'global',
-  'if',
-  'import',
-  'in',
-  'is',
-  'lambda',
-  'nonlocal',
-  'not',
-  'or',
-  'pass',
-  'raise',
-  'return',
-  'try',
-  'while',
-  'with',
-  'yield',
-  'print',
-  'tools',
-]);
+// a tool named like a Python keyword, print, or the tools global is not given a bare-function alias (it would break the program)
+const PYTHON_TAKEN: ReadonlySet<string> = new Set([...PYTHON_KEYWORDS, 'print', 'tools']);
 
 export function adaptProgram(program: ExtractedProgram, code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
   if (program.adapter === 'anthropic-python') return anthropicPython(code, tools, origin);
@@ -80,7 +43,7 @@ function anthropicPython(code: string, tools: readonly AdapterTool[], origin: st
     '    return tool',
   ];
   for (const t of tools) {
-    if (!IDENTIFIER.test(t.tool) || PYTHON_KEYWORDS.has(t.tool)) continue;
+    if (!IDENTIFIER.test(t.tool) || PYTHON_TAKEN.has(t.tool)) continue;
     lines.push(`${t.tool} = __ptc_tool(${t.target.global}[${pyString(t.target.name)}], ${pyList(t.parameters)})`);
   }
   lines.push(`# ── the program as Claude wrote it (${origin}) ──`);

@@ -1,41 +1,7 @@
 // Python naming for the SDK stub: keywords, attribute-safe names, and a registry of unique module-level names.
-export const PY_KEYWORDS: ReadonlySet<string> = new Set([
-  'False',
-  'None',
-  'True',
-  'and',
-  'as',
-  'assert',
-  'async',
-  'await',
-  'break',
-  'class',
-  'continue',
-  'def',
-  'del',
-  'elif',
-  'else',
-  'except',
-  'finally',
-  'for',
-  'from',
-  'global',
-  'if',
-  'import',
-  'in',
-  'is',
-  'lambda',
-  'nonlocal',
-  'not',
-  'or',
-  'pass',
-  'raise',
-  'return',
-  'try',
-  'while',
-  'with',
-  'yield',
-]);
+import { PYTHON_KEYWORDS } from '../contract/identifiers.js';
+
+export const PY_KEYWORDS: ReadonlySet<string> = PYTHON_KEYWORDS;
 
 // Names the stub's annotations use; a method or class with one of these names would shadow it.
 export const PY_BUILTINS_USED: ReadonlySet<string> = new Set(['bool', 'float', 'int', 'str', 'Exception']);
