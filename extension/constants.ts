@@ -21,6 +21,7 @@ export const COMMANDS = {
   reviewRuntimePaths: 'ptcPlayground.reviewRuntimePaths',
   showLog: 'ptcPlayground.showLog',
   importTranscript: 'ptcPlayground.importTranscript',
+  saveRunTrace: 'ptcPlayground.saveRunTrace',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 

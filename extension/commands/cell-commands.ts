@@ -11,7 +11,7 @@ import { targetCell } from './target-cell.js';
 
 export type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
 
-function codeCell(arg: unknown): vscode.NotebookCell | undefined {
+export function codeCell(arg: unknown): vscode.NotebookCell | undefined {
   const cell = targetCell(arg);
   return cell?.kind === vscode.NotebookCellKind.Code ? cell : undefined;
 }

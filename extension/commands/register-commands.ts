@@ -10,6 +10,7 @@ import { type CommandOutcome, copyResultJson, noCell, recordCell, replayCell, re
 import { setCellMode, switchMode } from './mode-commands.js';
 import { interruptBindings, restartBindings } from './bindings-commands.js';
 import { importTranscript } from './import-transcript.js';
+import { saveRunTrace } from './save-trace.js';
 import { newNotebook } from './new-notebook.js';
 import { targetCell, targetNotebook } from './target-cell.js';
 
@@ -73,6 +74,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       return true;
     },
     [COMMANDS.importTranscript]: (arg, selection) => importTranscript(log, arg, selection),
+    [COMMANDS.saveRunTrace]: (arg, target) => saveRunTrace({ log, bindings }, arg, target),
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

@@ -38,6 +38,26 @@ suite('importing a transcript', () => {
     const two = resultOf(second);
     assert.equal(two.mode, 'replay');
     assert.deepEqual(two.logs, ['src/server.ts: 4 lines', 'src/legacy/old.ts: no such file: src/legacy/old.ts']);
+    // the run made here goes back out as a PTC trace, which imports again as a notebook that replays the same calls
+    const trace = workspaceUri('imported', 'call_rc_1.trace.jsonl');
+    const saved = await vscode.commands.executeCommand<ImportOutcome>(COMMANDS.saveRunTrace, first, trace);
+    assert.ok(saved.ok, saved.ok ? '' : saved.message);
+    assert.ok(existsSync(trace.fsPath), 'the trace file');
+    const again = await vscode.commands.executeCommand<ImportOutcome>(COMMANDS.importTranscript, {
+      files: [trace],
+      out: workspaceUri('imported', 'again', 'again.ptcnb'),
+    });
+    assert.ok(again.ok, again.ok ? '' : again.message);
+    assert.match(again.message ?? '', /^Imported 1 program\(s\) from call_rc_1\.trace\.jsonl/);
+    const reopened = await waitFor(
+      'the re-imported notebook to open',
+      () => vscode.window.activeNotebookEditor?.notebook.uri.fsPath.endsWith('again.ptcnb') === true && vscode.window.activeNotebookEditor,
+    );
+    const cell = cellById(reopened.notebook, 'call_rc_1');
+    await runCells([cell]);
+    const replayed = resultOf(cell);
+    assert.equal(replayed.mode, 'replay');
+    assert.deepEqual(replayed.logs, one.logs);
   });
 
   test('importing onto an existing notebook writes nothing without force', async () => {
