@@ -1,21 +1,15 @@
 // Public entry of the VS Code-free runtime core.
 import type { CodeRunRequest, CodeRunSpec, Runtime, RuntimeOptions } from './api.js';
-import { locateAsset } from './assets/locate.js';
 import { RuntimeMisuseError } from './contract/misuse.js';
 import { tempDirProblem } from './contract/environment.js';
 import { isIssuedSpec, resolveRequest } from './contract/resolve.js';
 import { failedBeforeSpawn } from './engine/early-results.js';
 import type { RunResult } from './protocol/run-result.js';
 import { unconfinedReport } from './sandbox/plan.js';
-import { sandboxHost } from './sandbox/probe.js';
-import { provenNodeLayers } from './typescript/node-sandbox.js';
+import type { Backend } from './engine/backend.js';
 import { pendingTeardowns } from './engine/fresh-child.js';
-import { SparePool } from './engine/spare-pool.js';
-import { runNodeProgram, warmNodeSpare, type NodeBackendDeps } from './typescript/node-backend.js';
-import type { NodeChildProcess } from './typescript/node-child-process.js';
-import { probeNode, type NodeLookup } from './typescript/node-executable.js';
-import { runPythonProgram, warmPythonSpare, type PythonBackendDeps } from './python/python-backend.js';
-import type { PythonChildProcess } from './python/python-child-process.js';
+import { createPythonBackend } from './python/python-backend.js';
+import { createNodeBackend } from './typescript/node-backend.js';
 import { openSession } from './session/session.js';
 import type { Session, SessionOptions } from './session/session-types.js';
 
@@ -29,32 +23,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   let disposed = false;
   const active = new Set<AbortController>();
   const running = new Set<Promise<RunResult>>();
-  let nodeLookup: Promise<NodeLookup> | undefined;
-  // validated here so a bad count is a misuse at creation, not at the first run
-  const nodeSpares = new SparePool<NodeChildProcess>(options.spares ?? 0);
-  const pythonSpares = new SparePool<PythonChildProcess>(options.spares ?? 0);
-  const pythonDeps = async (): Promise<PythonBackendDeps> => ({
-    host: await sandboxHost(options.bubblewrapPath),
-    pythonPath: options.pythonPath,
-    spares: pythonSpares,
-  });
+  const backendOptions = { runtime: options, spares: options.spares ?? 0 };
+  const backends: Record<CodeRunSpec['language'], Backend> = {
+    typescript: createNodeBackend(backendOptions),
+    python: createPythonBackend(backendOptions),
+  };
 
   const resolve = (request: CodeRunRequest): CodeRunSpec => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
     return resolveRequest(request, options);
-  };
-
-  // the sandbox proof runs only for runs that use it: 'off' needs no proof of layers it will not use
-  const nodeDeps = async (spec: CodeRunSpec): Promise<NodeBackendDeps | string> => {
-    nodeLookup ??= probeNode(options.nodePath ?? process.execPath);
-    const lookup = await nodeLookup;
-    const bootstrapPath = locateAsset('runtime/node-child.cjs');
-    if (!lookup.ok) return lookup.message;
-    if (bootstrapPath === undefined) return 'the Node child bootstrap (runtime/node-child.cjs) is missing: run `npm run build`';
-    const host = await sandboxHost(options.bubblewrapPath);
-    const layers =
-      spec.sandbox === 'off' ? { os: undefined, osProblem: undefined, runtime: undefined } : await provenNodeLayers(lookup.node, bootstrapPath, host);
-    return { node: lookup.node, bootstrapPath, host, layers, spares: nodeSpares };
   };
 
   const execute = async (spec: CodeRunSpec, signal: AbortSignal): Promise<RunResult> => {
@@ -62,18 +39,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     // checked per run, not once: the one thing every backend stages before it can start a process
     const environment = signal.aborted ? undefined : tempDirProblem();
     if (environment !== undefined) return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: environment });
-    if (spec.language === 'python') return runPythonProgram(scoped, await pythonDeps());
-    const deps = await nodeDeps(spec);
-    if (typeof deps === 'string') return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: deps });
-    return runNodeProgram(scoped, deps);
+    return backends[spec.language].run(scoped);
   };
 
   const warm = async (spec: CodeRunSpec): Promise<boolean> => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
     if (!isIssuedSpec(spec)) throw new RuntimeMisuseError('warm() takes the spec returned by resolve()');
-    if (spec.language === 'python') return warmPythonSpare(spec, await pythonDeps());
-    const deps = await nodeDeps(spec);
-    return typeof deps === 'string' ? false : warmNodeSpare(spec, deps);
+    return backends[spec.language].warm(spec);
   };
 
   const run = async (spec: CodeRunSpec): Promise<RunResult> => {
@@ -99,7 +71,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const dispose = async (): Promise<void> => {
     disposed = true;
     for (const controller of active) controller.abort(new Error('runtime disposed'));
-    await Promise.allSettled([...running, nodeSpares.dispose(), pythonSpares.dispose()]);
+    await Promise.allSettled([...running, ...Object.values(backends).map((backend) => backend.dispose())]);
     // teardowns that outlived their run's result (a child slow to die) finish before dispose does
     await pendingTeardowns();
   };
@@ -110,7 +82,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 // --- the public surface: the CLI (runtime/cli/) and the extension import only from here.
 // Where a run goes: createSession() (session/) leases its bindings host (bindings-host/: the process that runs
 // the bindings module's handlers) and runs the program on a Runtime (createRuntime above): engine/ supervises a
-// fresh child of typescript/ or python/, whose binding calls go straight to the host; replay/ serves a cassette.
+// fresh child of typescript/ or python/ (one Backend each, engine/backend.ts), whose binding calls go straight to the
+// host; replay/ serves a cassette.
 
 // Opens a session: one bindings host (if the session has a bindings module) and how its runs go (session/session.ts).
 export function createSession(options: SessionOptions = {}): Session {

@@ -5,8 +5,8 @@ import type { SandboxHost } from '../sandbox/probe.js';
 import { judgeProbe, plantSecret, probeSpec } from '../sandbox/proof.js';
 import { PythonChildProcess } from './python-child-process.js';
 import type { PythonExecutable } from './python-executable.js';
-import { pythonLaunch } from './python-backend.js';
-import { superviseChild } from './supervise.js';
+import { pythonLaunch } from './python-launch.js';
+import { supervisePythonChild } from './supervise.js';
 
 // Runs the sandbox probe program under a confinement, through the same launch and run path as a real program.
 async function runProbe(python: PythonExecutable, host: SandboxHost, confinement: Confinement, secret: string): Promise<JsonValue | undefined> {
@@ -14,7 +14,7 @@ async function runProbe(python: PythonExecutable, host: SandboxHost, confinement
   let child: PythonChildProcess | undefined;
   try {
     child = new PythonChildProcess(pythonLaunch({ python, host, spec, confinement }));
-    const result = await superviseChild(spec, new RunSession(spec, unconfinedReport()), child);
+    const result = await supervisePythonChild(spec, new RunSession(spec, unconfinedReport()), child);
     return result.error === undefined ? result.value : undefined;
   } catch {
     return undefined;

@@ -23,7 +23,7 @@ function runFrame(spec: CodeRunSpec, child: PythonChildProcess, routed: boolean)
 }
 
 // Supervises one run on a booted (or booting) child: frames, pipes, deadline, abort, exit classification.
-export async function superviseChild(spec: CodeRunSpec, session: RunSession, child: PythonChildProcess): Promise<RunResult> {
+export async function supervisePythonChild(spec: CodeRunSpec, session: RunSession, child: PythonChildProcess): Promise<RunResult> {
   // Python has no undefined: a done without a value (only a forged one) reads as null
   const { dispatcher, send, routed } = connectRun({ session, child, parse: (value) => PythonChildFrameSchema.safeParse(value), valueless: 'null' });
   // a cold child acks after attach, a spare before: either way the program goes out once the child is booted

@@ -11,7 +11,7 @@ describe('failure explanations', () => {
     expect(explainFailure({ kind, message: '' })).toMatch(/^the /);
   });
 
-  // messages exactly as runtime/ writes them (see runtime/typescript/node-backend.ts, runtime/output/ledger.ts)
+  // messages exactly as runtime/ writes them (see runtime/typescript/supervise.ts, runtime/output/ledger.ts)
   test.each([
     [
       'a timeout names the deadline from the payload',

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CodeRunSpec } from '../api.js';
+import { confinedArgv, SANDBOX_DIR, SANDBOX_TMP, type BindMount } from '../sandbox/bwrap.js';
+import type { Confinement } from '../sandbox/plan.js';
+import type { SandboxHost } from '../sandbox/probe.js';
+import { sandboxFilter } from '../sandbox/seccomp.js';
+import type { NodeChildLaunch } from './node-child-process.js';
+import type { NodeExecutable } from './node-executable.js';
+
+const SHIM = ['/bin/sh', '-c', '"$@"; exit $?', 'ptc-init'];
+const BOOTSTRAP_INSIDE = `${SANDBOX_DIR}/node-child.cjs`;
+
+export interface NodeLaunchOptions {
+  deps: { node: NodeExecutable; bootstrapPath: string; host: SandboxHost };
+  spec: Pick<CodeRunSpec, 'memoryMb' | 'tmpMb' | 'cwd'>;
+  confinement: Confinement;
+  // Node's permission model as the second layer (off only for the sandbox proof, which tests the OS layer alone)
+  permission: boolean;
+}
+
+// The argv of one Node child under a confinement: bubblewrap around node, or the fallback wrapper and shim.
+export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
+  const { deps, spec, confinement } = options;
+  const flags = ['--no-warnings', `--max-old-space-size=${spec.memoryMb}`];
+  const permission = options.permission && deps.node.permissionFlag !== undefined ? deps.node.permissionFlag : undefined;
+  if (confinement.kind === 'bwrap' && deps.host.arch !== undefined) {
+    const tmpBytes = spec.tmpMb * 1024 * 1024;
+    if (permission !== undefined)
+      flags.push(permission, `--allow-fs-read=${BOOTSTRAP_INSIDE}`, `--allow-fs-read=${SANDBOX_TMP}/`, `--allow-fs-write=${SANDBOX_TMP}/`);
+    const argv = confinedArgv({
+      host: deps.host,
+      binds: [...nodeBinds(deps.node.path), { source: deps.bootstrapPath, dest: BOOTSTRAP_INSIDE }],
+      tmpBytes,
+      // fd 3 and 4 are the frame pipes
+      seccompFd: 5,
+      command: [deps.node.path, ...flags, BOOTSTRAP_INSIDE],
+    });
+    return {
+      argv: () => argv,
+      cwd: spec.cwd,
+      viaShim: true,
+      pidNamespace: true,
+      programTmpdir: SANDBOX_TMP,
+      feeds: [sandboxFilter(deps.host.arch)],
+      diesWithParent: true,
+      confined: true,
+    };
+  }
+  const wrapper = confinement.kind === 'bwrap' ? [] : confinement.wrapper;
+  const viaShim = wrapper.length > 0;
+  const prefix = [...wrapper, ...(viaShim ? SHIM : [])];
+  const pidNamespace = wrapper.includes('--pid') && wrapper.includes('--kill-child');
+  return {
+    argv: (tmpdir) => [
+      ...prefix,
+      deps.node.path,
+      ...flags,
+      // the bootstrap file and the private temp dir are all the program can touch
+      ...(permission === undefined ? [] : [permission, `--allow-fs-read=${deps.bootstrapPath}`, `--allow-fs-read=${tmpdir}/`, `--allow-fs-write=${tmpdir}/`]),
+      deps.bootstrapPath,
+    ],
+    cwd: spec.cwd,
+    viaShim,
+    pidNamespace,
+    programTmpdir: undefined,
+    feeds: [],
+    diesWithParent: false,
+    confined: confinement.kind !== 'none',
+  };
+}
+
+// The Node executable inside the sandbox: the file alone from a shared bin dir, its whole dir otherwise (an
+// Electron or bundled Node keeps its snapshot and ICU data beside the binary).
+function nodeBinds(nodePath: string): BindMount[] {
+  const real = fs.realpathSync(nodePath);
+  const dir = path.dirname(real);
+  const shared = ['/usr/bin', '/bin', '/usr/local/bin', '/usr/sbin', '/sbin'].includes(dir);
+  const binds: BindMount[] = [{ source: shared ? real : dir, dest: shared ? real : dir }];
+  // the path the child is started by, when it is a symlink to the real binary
+  if (real !== nodePath) binds.push({ source: real, dest: nodePath });
+  return binds;
+}

@@ -1,0 +1,41 @@
+import type { CodeRunSpec } from '../api.js';
+import { connectRun } from '../engine/program-frames.js';
+import type { RunSession } from '../engine/run-session.js';
+import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
+import { ChildFrameSchema, type BootFrame } from '../protocol/node-wire.js';
+import type { RunResult } from '../protocol/run-result.js';
+import type { NodeChildProcess } from './node-child-process.js';
+
+// Hands a started Node child its program and settles the run (the same lifecycle as python/supervise.ts).
+export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession, child: NodeChildProcess, code: string): Promise<RunResult> {
+  const { dispatcher, send, routed } = connectRun({ session, child, parse: (value) => ChildFrameSchema.safeParse(value), valueless: 'absent' });
+  // a cold child sends ready after attach, a spare before: either way the program goes out once it is ready
+  const handedOver = child.ready.then((ok) => {
+    if (!ok || session.outcome !== undefined) return false;
+    const boot: BootFrame = {
+      type: 'boot',
+      code,
+      namespaces: spec.bindings.map((ns) => ({ global: ns.global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) })),
+      maxOutputBytes: spec.maxOutputBytes,
+      maxPendingCalls: spec.maxPendingCalls,
+      tmpdir: child.tmpdir,
+      confined: child.confined,
+      ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
+      ...(routed && child.bindingsFd !== undefined ? { bindingsFd: child.bindingsFd } : {}),
+    };
+    send(JSON.stringify(boot));
+    return true;
+  });
+  return superviseLifecycle({
+    spec,
+    session,
+    dispatcher,
+    child,
+    handedOver,
+    runtimeName: 'Node',
+    exitFailure: (exit) => {
+      const oom = session.ledger.someStderr((text) => /heap out of memory|Reached heap limit/.test(text));
+      return { kind: 'worker-exit', message: `Node process exited before completing (${describeExit(exit)})${oom ? ': JavaScript heap out of memory' : ''}` };
+    },
+  });
+}
