@@ -53,8 +53,10 @@ export async function startFakeModelServer(options = {}) {
     );
     if (rule === undefined) return send(res, 400, { error: { message: `the fake model has no rule for this task (${mode} mode)` } });
     let reply = rule.replies[Math.min(turn, rule.replies.length - 1)];
-    const key = `${script.rules.indexOf(rule)}:${turn}`;
-    for (;;) {
+    const at = `${script.rules.indexOf(rule)}:${turn}`;
+    // each nested failure counts its own attempts
+    for (let depth = 0; ; depth++) {
+      const key = `${at}:${depth}`;
       if (reply.delayMs !== undefined) {
         const closed = await delay(reply.delayMs, res);
         if (closed) return;
