@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // A local stand-in for a model API: it speaks OpenAI Chat Completions (POST /v1/chat/completions) and the
 // Anthropic Messages API (POST /v1/messages) with scripted replies, so `ptc eval` and the tests run offline.
 //
@@ -12,10 +11,8 @@
 //   { "raw": "<body>" }                                            (a malformed reply, sent as is with status 200)
 //   { "delayMs": n, "then": <reply> }                              (a slow reply)
 // The turn is the number of assistant messages already in the request; "mode" is code when run_code is offered.
-// Usage: node fake-model-server.mjs --script script.json [--port 0]   (prints its base URL on the first line)
-import fs from 'node:fs';
+// Run it with serve-fake-model.mjs (next to this file); tests and `npm run demo` import startFakeModelServer.
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
 
 const MAX_BODY = 32 * 1024 * 1024;
 
@@ -157,19 +154,4 @@ function delay(ms, res) {
     };
     res.on('close', onClose);
   });
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const at = (flag) => {
-    const i = args.indexOf(flag);
-    return i === -1 ? undefined : args[i + 1];
-  };
-  const scriptPath = at('--script');
-  const script = scriptPath === undefined ? { rules: [] } : JSON.parse(fs.readFileSync(scriptPath, 'utf8'));
-  const server = await startFakeModelServer({ script, port: Number(at('--port') ?? 0) });
-  process.stdout.write(`${server.url}\n`);
-  const stop = () => void server.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
 }

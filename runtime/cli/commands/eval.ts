@@ -24,7 +24,7 @@ import { bindingsLog } from '../bindings-log.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { integer, oneOf } from '../run-options.js';
 import { interruptible } from '../signals.js';
-import { visibleText } from '../terminal-text.js';
+import { visibleJson, visibleText } from '../terminal-text.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:model[@baseUrl]>,… [--modes code,direct] [--samples N]
@@ -181,7 +181,8 @@ export const evalCommand: CliCommand = {
       for (const warning of warnings) io.stderr(`ptc eval: warning: ${visibleText(warning, { newlines: false })}\n`);
       const rows = summarize(runs);
       if (flags.out !== undefined) await writeOutputs(flags.out, flags.bindings, runs, rows, io);
-      if (flags.json) io.stdout(`${JSON.stringify({ summary: rows, runs: runs.map(({ detail: _detail, ...run }) => run) }, null, 2)}\n`);
+      // model text in the JSON cannot drive a terminal either: DEL, C1 and bidi controls become \\u escapes
+      if (flags.json) io.stdout(`${visibleJson(JSON.stringify({ summary: rows, runs: runs.map(({ detail: _detail, ...run }) => run) }, null, 2))}\n`);
       else io.stdout(visibleText(summaryTable(rows)));
       return signals.signal.aborted ? 1 : 0;
     } finally {
