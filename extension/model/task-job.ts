@@ -130,17 +130,21 @@ export async function runTaskJob(cell: vscode.NotebookCell, execution: vscode.No
   const programs = outcome.turns.reduce((n, t) => n + t.steps.length, 0);
   const refused = outcome.turns.flatMap((t) => t.refused.map((r) => `turn ${t.index}: ${r.message}`));
   const head = `${client.label} · ${outcome.turns.length} turn(s) · ${programs} program(s) · ${outcome.usage.inputTokens}/${outcome.usage.outputTokens} tokens · ${Math.round(outcome.latencyMs)} ms`;
-  const lines = [escapeMarkdown(head)];
+  const lines = [head];
   let success = false;
   if (outcome.status === 'answered' && programs === 0 && maxTurns === 1)
-    lines.push(escapeMarkdown(vscode.l10n.t('The model answered without writing a program (its answer is below).')));
+    lines.push(vscode.l10n.t('The model answered without writing a program (its answer is below).'));
   else if (outcome.status === 'answered') success = true;
   else if (outcome.status === 'turn-limit' && maxTurns === 1 && programs > 0) success = true;
-  else if (outcome.status === 'turn-limit' && programs === 0) lines.push(escapeMarkdown(vscode.l10n.t('The model wrote no program that could run.')));
-  else if (outcome.message !== undefined) lines.push(escapeMarkdown(outcome.message));
-  for (const line of refused.slice(0, 5)) lines.push(escapeMarkdown(line));
-  if (transcript !== undefined) lines.push(`${vscode.l10n.t('Transcript')}: \`${transcript}\``);
-  await finish(success, lines.join('\n\n'), lines.join('\n'));
+  else if (outcome.status === 'turn-limit' && programs === 0) lines.push(vscode.l10n.t('The model wrote no program that could run.'));
+  else if (outcome.message !== undefined) lines.push(outcome.message);
+  lines.push(...refused.slice(0, 5));
+  const markdown = lines.map(escapeMarkdown);
+  if (transcript !== undefined) {
+    lines.push(`${vscode.l10n.t('Transcript')}: ${transcript}`);
+    markdown.push(`${vscode.l10n.t('Transcript')}: \`${transcript}\``);
+  }
+  await finish(success, markdown.join('\n\n'), lines.join('\n'));
 }
 
 // The program language: the task's `language` metadata, else the notebook's first code cell's, else TypeScript.
