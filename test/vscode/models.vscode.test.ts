@@ -33,6 +33,8 @@ suite('models in the loop', () => {
             match: 'combined population',
             replies: [{ run_code: { code: SUM, description: 'Add two populations' } }, { text: 'Together they have **2624900** people.' }],
           },
+          { match: 'just answer', replies: [{ text: 'Forty-two.' }] },
+          { match: 'never stop', replies: [{ run_code: { code: 'return 1;\n', description: 'again' } }] },
           {
             match: 'in Python please',
             replies: [
