@@ -22,6 +22,9 @@ export const COMMANDS = {
   showLog: 'ptcPlayground.showLog',
   importTranscript: 'ptcPlayground.importTranscript',
   saveRunTrace: 'ptcPlayground.saveRunTrace',
+  pickModel: 'ptcPlayground.pickModel',
+  setModelKey: 'ptcPlayground.setModelKey',
+  newTaskCell: 'ptcPlayground.newTaskCell',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 
@@ -30,3 +33,8 @@ export const APPROVED_PATHS_KEY = 'ptcPlayground.approvedRuntimePaths';
 
 // owned by the webview protocol: the renderer id, its mime type and the inspector's view type
 export { INSPECTOR_VIEW_TYPE, RENDERER_ID, RESULT_MIME } from '../webview/protocol/index.js';
+
+// the languageId of task cells (a task in plain words for a model; `kind: "task"` in the file)
+export const TASK_LANGUAGE = 'ptc-task';
+// workspaceState key holding each notebook's picked model
+export const PICKED_MODELS_KEY = 'ptcPlayground.pickedModels';

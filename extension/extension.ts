@@ -12,6 +12,8 @@ import { BindingsIntelliSense } from './intellisense/bindings-intellisense.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { homeScrubber } from './log/scrub.js';
 import { SerializerRegistration } from './notebook/serializer-registration.js';
+import { ModelChoices } from './model/model-choice.js';
+import { runTaskJob } from './model/task-job.js';
 import { rendererAction } from './renderer/renderer-actions.js';
 import { RendererHost } from './renderer/renderer-host.js';
 import { SdkDocuments } from './sdk/sdk-documents.js';
@@ -44,7 +46,8 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
         await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: cell.notebook.uri });
     },
   });
-  const controller = new PtcNotebookController({
+  const choices = new ModelChoices(context.workspaceState, context.secrets);
+  const controller: PtcNotebookController = new PtcNotebookController({
     log,
     run: (notebook, request, paths) => pool.run(bindings.sessionFor(notebook), request, paths),
     approveRuntimePaths: (language, scope) => approvals.approve(language, scope),
@@ -54,6 +57,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
       inspector.noteRun(cell);
       renderers.postCellStateFor(cell, false);
     },
+    runTask: (cell, execution) => runTaskJob(cell, execution, { log, choices, bindings, runCell: (target, override) => controller.runCell(target, override) }),
   });
   const renderers = new RendererHost({ log, act: (message, notebook) => rendererAction({ controller, inspector, log }, message, notebook) });
   const sdk = new SdkDocuments(bindings, log);
@@ -70,7 +74,8 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     new BindingsStatusItem(bindings),
     new BindingsIntelliSense(bindings, log),
     watchConfig(log, (changed) => log.info(`settings changed: ${changed.join(', ')}`)),
-    ...registerCommands({ log, controller, bindings, approvals, inspector, sdk }),
+    choices,
+    ...registerCommands({ log, controller, bindings, approvals, inspector, sdk, choices }),
     { dispose: () => void shutdown?.().catch((error: unknown) => log.warn('shutdown failed', error)) },
   );
   for (const problem of readConfig().problems) log.warn(`setting ptcPlayground.${problem.key}: ${problem.message}`);

@@ -111,3 +111,6 @@ export { bindingsPathOf, runNotebookFile, type CellReport, type NotebookRun, typ
 export { loadCassette, parseCassette, type Cassette, type CassetteLoad } from './replay/index.js';
 export { renderSdk, type RenderedSdk, type SdkFunctionSource, type SdkNamespaceSource, type SdkSource } from './sdk/index.js';
 export { byCodeUnit } from './sdk/sdk-source.js';
+export * from './model/index.js';
+export * from './eval/index.js';
+export { writeLinesAtomically } from './import/trace-writer.js';

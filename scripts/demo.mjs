@@ -1,6 +1,7 @@
 // `npm run demo`: on a fresh clone, installs and builds when needed, then runs the bundled example notebooks headlessly
 // through `ptc notebook` (the extension's own code path) and prints every cell's result; last, it imports an agent
-// transcript (examples/transcripts/) into a notebook and replays it offline, checked against what the transcript recorded.
+// transcript (examples/transcripts/) into a notebook and replays it offline, checked against what the transcript recorded,
+// and compares two scripted models in code and direct mode with `ptc eval` against a local fake model server.
 // The tour fails some cells on purpose (one per failure kind); the demo fails only when something else goes wrong:
 // a usage or internal error, a hang, or a cell ending differently from what the tour promises.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -191,5 +192,40 @@ try {
   fs.rmSync(importDir, { recursive: true, force: true });
 }
 
+problems += await runEvalDemo();
 process.stdout.write(problems === 0 ? '\ndemo: every cell ended the way the examples say it should\n' : `\ndemo: ${problems} problem(s) above\n`);
 process.exitCode = problems === 0 ? 0 : 1;
+
+// `ptc eval` offline: the fake model server (examples/models) plays two models over both APIs, tools come from
+// the example cassettes, so only the model and the mode change. Returns the number of problems.
+async function runEvalDemo() {
+  const { startFakeModelServer } = await import('../examples/models/fake-model-server.mjs');
+  const models = path.join(root, 'examples', 'models');
+  const script = JSON.parse(fs.readFileSync(path.join(models, 'fake-model.json'), 'utf8'));
+  const server = await startFakeModelServer({ script });
+  const args = [
+    cli,
+    'eval',
+    path.join(models, 'tasks.jsonl'),
+    '--bindings',
+    path.join(root, 'examples', 'programs', 'tools.bindings.mjs'),
+    '--replay',
+    path.join(models, 'cassettes'),
+    '--models',
+    `openai:fake-coder@${server.url}/v1,anthropic:fake-hasty@${server.url}`,
+  ];
+  process.stdout.write(`\n━━━━ ptc eval examples/models/tasks.jsonl (fake model server at ${server.url}) ━━━━\n`);
+  try {
+    const status = await new Promise((resolve) => {
+      const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+      child.on('close', resolve);
+    });
+    if (status !== 0) {
+      process.stdout.write(`demo: ✗ ptc eval exited ${status}\n`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    await server.close();
+  }
+}

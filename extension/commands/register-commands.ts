@@ -12,6 +12,8 @@ import { interruptBindings, restartBindings } from './bindings-commands.js';
 import { importTranscript } from './import-transcript.js';
 import { saveRunTrace } from './save-trace.js';
 import { newNotebook } from './new-notebook.js';
+import { newTaskCell, pickModel, setModelKey } from './model-commands.js';
+import type { ModelChoices } from '../model/model-choice.js';
 import { targetCell, targetNotebook } from './target-cell.js';
 
 export interface CommandDeps {
@@ -21,6 +23,7 @@ export interface CommandDeps {
   approvals: RuntimePathApprovals;
   inspector: InspectorPanels;
   sdk: SdkDocuments;
+  choices: ModelChoices;
 }
 
 // `ptcPlayground.openInspector [cell]`: the run inspector on the cell's latest result.
@@ -32,7 +35,7 @@ export function openInspector(inspector: InspectorPanels, arg?: unknown): Comman
 
 // Every contributed command; each handler resolves to something tests can assert (outcome, mode, uri).
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { log, controller, bindings, approvals, inspector, sdk } = deps;
+  const { log, controller, bindings, approvals, inspector, sdk, choices } = deps;
   const withReport = (run: (arg?: unknown) => Promise<CommandOutcome> | CommandOutcome) => async (arg?: unknown) => {
     const outcome = await run(arg);
     void reportOutcome(outcome, arg).catch((error: unknown) => log.warn('could not show a command outcome', error));
@@ -75,6 +78,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     },
     [COMMANDS.importTranscript]: (arg, selection) => importTranscript(log, arg, selection),
     [COMMANDS.saveRunTrace]: (arg, target) => saveRunTrace({ log, bindings }, arg, target),
+    [COMMANDS.pickModel]: (arg) => pickModel(choices, arg),
+    [COMMANDS.setModelKey]: (arg) => setModelKey(choices, arg),
+    [COMMANDS.newTaskCell]: (arg) => newTaskCell(arg),
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

@@ -35,6 +35,11 @@ export const SETTINGS = {
   defaultMode: spec({ schema: z.enum(['mock', 'live']), default: 'mock', scope: 'resource' }),
   defaultBindings: spec({ schema: z.string(), default: '', scope: 'resource' }),
   'notebook.saveOutputs': spec({ schema: z.boolean(), default: true, scope: 'window', reregistersSerializer: true }),
+  // where task cells send the model view: machine scope, so a workspace can never redirect a key to its own server
+  'model.provider': spec({ schema: z.enum(['auto', 'vscode-lm', 'openai', 'anthropic']), default: 'auto', scope: 'machine' }),
+  'model.baseUrl': spec({ schema: z.string(), default: '', scope: 'machine' }),
+  'model.name': spec({ schema: z.string(), default: '', scope: 'machine' }),
+  'model.maxTurns': spec({ schema: intIn(1, 50), default: 1, scope: 'resource' }),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

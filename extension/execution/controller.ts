@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { PlanOverride, SessionOutcome, SessionRunRequest } from '../../runtime/index.js';
 import { readConfig } from '../config/config.js';
-import { CONTROLLER_ID, NOTEBOOK_TYPE } from '../constants.js';
+import { CONTROLLER_ID, NOTEBOOK_TYPE, TASK_LANGUAGE } from '../constants.js';
 import type { Logger } from '../log/logger.js';
 import { idForCell } from '../notebook/cell-ids.js';
 import { bindingsPathFor, notebookPlace } from '../notebook/locations.js';
@@ -20,6 +20,8 @@ export interface ControllerDeps {
   // told when a cell starts and finishes running (status bar, inspector, renderer buttons)
   onDidStart?: (cell: vscode.NotebookCell) => void;
   onDidFinish?: (cell: vscode.NotebookCell, outcome: CellJobOutcome) => void;
+  // runs a task cell (extension/model/task-job.ts); outside the notebook's queue, since it queues the cells it writes
+  runTask?: (cell: vscode.NotebookCell, execution: vscode.NotebookCellExecution) => Promise<void>;
 }
 
 // --- the one NotebookController for `.ptcnb`: per-notebook queue, per-notebook execution order
@@ -36,7 +38,7 @@ export class PtcNotebookController implements vscode.Disposable {
     this.#deps = deps;
     this.#queue = new KeyedSerialQueue((error) => deps.log.error('a cell job failed unexpectedly', error));
     const controller = vscode.notebooks.createNotebookController(CONTROLLER_ID, NOTEBOOK_TYPE, vscode.l10n.t('PTC Playground'));
-    controller.supportedLanguages = ['typescript', 'python'];
+    controller.supportedLanguages = ['typescript', 'python', TASK_LANGUAGE];
     controller.supportsExecutionOrder = true;
     controller.description = vscode.l10n.t('Sandboxed model programs');
     controller.detail = vscode.l10n.t("Runs each cell in a fresh sandboxed Node.js or CPython process with the notebook's bindings");
@@ -65,9 +67,24 @@ export class PtcNotebookController implements vscode.Disposable {
         this.#deps.log.warn(`cell ${cell.index + 1} of ${notebook.uri.toString()} is already queued or running`, error);
         continue;
       }
-      jobs.push(this.#queue.run(notebook, () => this.#runOne(cell, execution, override)));
+      const runTask = this.#deps.runTask;
+      if (cell.document.languageId === TASK_LANGUAGE && runTask !== undefined)
+        jobs.push(runTask(cell, execution).catch((error: unknown) => this.#deps.log.error('a task cell failed unexpectedly', error)));
+      else jobs.push(this.#queue.run(notebook, () => this.#runOne(cell, execution, override)));
     }
     return Promise.all(jobs).then(() => undefined);
+  }
+
+  // Runs one code cell now (queued behind the notebook's other cells) with a one-shot plan; resolves once it ran.
+  runCell(cell: vscode.NotebookCell, override: PlanOverride): Promise<void> {
+    let execution: vscode.NotebookCellExecution;
+    try {
+      execution = this.#controller.createNotebookCellExecution(cell);
+    } catch (error) {
+      this.#deps.log.warn(`cell ${cell.index + 1} of ${cell.notebook.uri.toString()} is already queued or running`, error);
+      return Promise.resolve();
+    }
+    return this.#queue.run(cell.notebook, () => this.#runOne(cell, execution, override));
   }
 
   // Runs one cell with a one-shot plan through VS Code's own execute command (which selects this controller if

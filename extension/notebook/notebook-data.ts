@@ -9,6 +9,7 @@ import {
   type SavedOutput,
 } from '../../runtime/index.js';
 import * as vscode from 'vscode';
+import { TASK_LANGUAGE } from '../constants.js';
 import { outputMetaOf } from './output-meta.js';
 import { payloadOf, problemOutput, resultOutput } from './result-output.js';
 
@@ -23,6 +24,12 @@ export function toNotebookData(file: NotebookFile): vscode.NotebookData {
   const cells = file.cells.map((cell) => {
     if (cell.kind === 'markdown') {
       const data = new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, cell.source, 'markdown');
+      if (cell.metadata !== undefined) data.metadata = { ...cell.metadata };
+      return data;
+    }
+    if (cell.kind === 'task') {
+      // a task runs (asks the model), so it is a code cell in the editor, in a language of its own
+      const data = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell.source, TASK_LANGUAGE);
       if (cell.metadata !== undefined) data.metadata = { ...cell.metadata };
       return data;
     }
@@ -64,6 +71,8 @@ export function fromNotebookData(data: vscode.NotebookData): NotebookFile {
   const cells = data.cells.map((cell): NotebookCell => {
     const metadata = metadataOf(cell.metadata);
     if (cell.kind === vscode.NotebookCellKind.Markup) return { kind: 'markdown', source: cell.value, ...(metadata === undefined ? {} : { metadata }) };
+    // a task cell's outputs are messages about the last request, not results: not saved
+    if (cell.languageId === TASK_LANGUAGE) return { kind: 'task', source: cell.value, ...(metadata === undefined ? {} : { metadata }) };
     const outputs = outputsToSave(cell.outputs);
     return {
       kind: 'code',

@@ -29,3 +29,9 @@ export function guessLanguage(code: string): Language {
   const score = (signs: readonly RegExp[]): number => signs.filter((sign) => sign.test(code)).length;
   return score(PYTHON_SIGNS) > score(TYPESCRIPT_SIGNS) ? 'python' : 'typescript';
 }
+
+// How many tell-tale signs of each language a program shows (the model loop refuses a program only on clear evidence).
+export function languageScores(code: string): Record<Language, number> {
+  const score = (signs: readonly RegExp[]): number => signs.filter((sign) => sign.test(code)).length;
+  return { python: score(PYTHON_SIGNS), typescript: score(TYPESCRIPT_SIGNS) };
+}

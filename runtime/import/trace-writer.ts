@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SdkSource } from '../sdk/sdk-source.js';
 import { encodeLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import type { Language, RunResult } from '../protocol/run-result.js';
+import type { CallRecord, Language, RunResult } from '../protocol/run-result.js';
 import { keptCalls } from './run-calls.js';
 import { TRACE_VERSION } from './trace-format.js';
 
@@ -22,18 +22,45 @@ const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 // The JSONL trace of one run (docs/import.md): header, declared bindings, the program, its calls and its result.
 export function runTraceLines(input: RunTraceInput): string[] {
-  const id = input.id ?? 'run-1';
   const records: Record<string, unknown>[] = [
     { type: 'ptc-trace', version: TRACE_VERSION, ...(input.producer === undefined ? {} : { producer: input.producer }) },
   ];
-  const namespaces = bindingsOf(input);
+  const namespaces = bindingsOf({ module: input.module, calls: input.result.calls });
   if (namespaces.length > 0) records.push({ type: 'bindings', namespaces });
+  records.push(
+    ...programRecords({
+      id: input.id ?? 'run-1',
+      program: input.program,
+      language: input.language,
+      result: input.result,
+      ...(input.startedAt === undefined ? {} : { startedAt: input.startedAt }),
+    }),
+  );
+  return encodeRecords(records);
+}
+
+export interface ProgramRecordInput {
+  id: string;
+  program: string;
+  language: Language;
+  result: RunResult;
+  startedAt?: string;
+  model?: string;
+  description?: string;
+}
+
+// One program's records: the program, its calls in issue order and its result.
+export function programRecords(input: ProgramRecordInput): Record<string, unknown>[] {
+  const { id } = input;
+  const records: Record<string, unknown>[] = [];
   records.push({
     type: 'program',
     id,
     language: input.language,
     source: input.program,
+    ...(input.model === undefined ? {} : { model: input.model }),
     ...(input.startedAt === undefined ? {} : { startedAt: input.startedAt }),
+    ...(input.description === undefined ? {} : { description: input.description }),
   });
   const kept = keptCalls(input.result);
   for (const call of kept.calls) {
@@ -54,6 +81,10 @@ export function runTraceLines(input: RunTraceInput): string[] {
     ...(kept.omitted > 0 ? { callsOmitted: kept.omitted } : {}),
     durationMs: round(r.durationMs),
   });
+  return records;
+}
+
+export function encodeRecords(records: readonly Record<string, unknown>[]): string[] {
   return records.map((record) => {
     const encoded = encodeLossless(record);
     // every part is lossless JSON by the runtime's contract; a violation is a bug worth seeing
@@ -64,7 +95,11 @@ export function runTraceLines(input: RunTraceInput): string[] {
 
 // Writes the trace atomically (temp file + rename), so a harness never reads half a trace.
 export async function writeRunTrace(file: string, input: RunTraceInput): Promise<void> {
-  const text = `${runTraceLines(input).join('\n')}\n`;
+  await writeLinesAtomically(file, runTraceLines(input));
+}
+
+export async function writeLinesAtomically(file: string, lines: readonly string[]): Promise<void> {
+  const text = `${lines.join('\n')}\n`;
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   await fs.writeFile(temp, text, 'utf8');
   try {
@@ -75,7 +110,7 @@ export async function writeRunTrace(file: string, input: RunTraceInput): Promise
   }
 }
 
-function bindingsOf(input: RunTraceInput): Record<string, JsonValue>[] {
+export function bindingsOf(input: { module?: SdkSource | undefined; calls: readonly CallRecord[] }): Record<string, JsonValue>[] {
   if (input.module !== undefined) {
     return Object.entries(input.module.namespaces).map(([global, ns]) => ({
       global,
@@ -90,6 +125,6 @@ function bindingsOf(input: RunTraceInput): Record<string, JsonValue>[] {
   }
   // without a module (a replay from a cassette alone), the calls name what was declared
   const byGlobal = new Map<string, Set<string>>();
-  for (const call of input.result.calls) byGlobal.set(call.global, (byGlobal.get(call.global) ?? new Set()).add(call.name));
+  for (const call of input.calls) byGlobal.set(call.global, (byGlobal.get(call.global) ?? new Set()).add(call.name));
   return [...byGlobal].map(([global, names]) => ({ global, functions: [...names].map((name) => ({ name })) }));
 }

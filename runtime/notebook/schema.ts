@@ -65,7 +65,15 @@ export const MarkdownCellSchema = z.strictObject({
 });
 export type MarkdownCell = z.infer<typeof MarkdownCellSchema>;
 
-export const NotebookCellSchema = z.discriminatedUnion('kind', [CodeCellSchema, MarkdownCellSchema]);
+// A task in plain words for a model: running it asks the selected model for a program (docs/models.md).
+export const TaskCellSchema = z.strictObject({
+  kind: z.literal('task'),
+  source: z.string(),
+  metadata: CellMetadataSchema.optional(),
+});
+export type TaskCell = z.infer<typeof TaskCellSchema>;
+
+export const NotebookCellSchema = z.discriminatedUnion('kind', [CodeCellSchema, MarkdownCellSchema, TaskCellSchema]);
 export type NotebookCell = z.infer<typeof NotebookCellSchema>;
 
 export const NotebookFileSchema = z.strictObject({

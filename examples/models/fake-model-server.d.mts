@@ -1,0 +1,34 @@
+// Types for the fake model server (fake-model-server.mjs), used by the tests.
+export interface FakeReply {
+  text?: string;
+  run_code?: { code: string; description?: string };
+  calls?: { tool: string; input: unknown }[];
+  status?: number;
+  retryAfter?: number;
+  times?: number;
+  raw?: string;
+  delayMs?: number;
+  then?: FakeReply;
+}
+export interface FakeRule {
+  match: string;
+  mode?: 'code' | 'direct';
+  model?: string;
+  replies: FakeReply[];
+}
+export interface FakeScript {
+  rules: FakeRule[];
+}
+export interface RecordedRequest {
+  api: 'openai' | 'anthropic';
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Record<string, unknown>;
+}
+export interface FakeModelServer {
+  url: string;
+  requests: RecordedRequest[];
+  setScript(script: FakeScript): void;
+  close(): Promise<void>;
+}
+export function startFakeModelServer(options?: { script?: FakeScript; port?: number }): Promise<FakeModelServer>;

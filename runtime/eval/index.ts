@@ -1,0 +1,15 @@
+// `ptc eval`: tasks × models × modes × samples, each an agent loop whose answer is checked.
+export { parseTasks, EvalTaskSchema, TASK_LIMITS, type Check, type EvalTask, type TasksParse } from './tasks.js';
+export { checkAnswer, jsonIn, subsetMiss, type CheckVerdict } from './checks.js';
+export {
+  plannedRuns,
+  runEval,
+  summarize,
+  type EvalDetail,
+  type EvalModel,
+  type EvalOptions,
+  type EvalRun,
+  type EvalSummaryRow,
+  type Shard,
+} from './run-eval.js';
+export { failureText, reportNotebook, summaryTable, transcriptName } from './report.js';

@@ -1,0 +1,64 @@
+import type { JsonValue } from '../protocol/json-value.js';
+
+// A provider-neutral conversation: what the agent loop says and hears, whatever API carries it.
+
+export interface ToolSpec {
+  // ^[A-Za-z0-9_-]{1,64}$: the one alphabet both Chat Completions and Messages accept
+  name: string;
+  description: string;
+  inputSchema: { [key: string]: JsonValue };
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  // the parsed arguments object; undefined when the model sent something that is not a JSON object
+  input: { [key: string]: JsonValue } | undefined;
+  // why `input` is undefined (sent back to the model as the tool's error)
+  inputProblem?: string;
+}
+
+export interface ToolResult {
+  callId: string;
+  text: string;
+  isError: boolean;
+}
+
+export type ChatMessage = { role: 'user'; text: string } | { role: 'assistant'; text: string; toolCalls: ToolCall[] } | { role: 'tool'; results: ToolResult[] };
+
+export interface ChatRequest {
+  system: string;
+  messages: readonly ChatMessage[];
+  tools: readonly ToolSpec[];
+  maxTokens: number;
+  signal?: AbortSignal;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ChatReply {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  // the provider's own word (end_turn, tool_use, stop, tool_calls, length…)
+  stopReason: string;
+  // wall time of the request, retries included
+  latencyMs: number;
+  // the model that answered, as the provider names it
+  model: string;
+}
+
+// network: unreachable or timed out; http: a non-retryable status; rate-limited: 429/5xx after every retry;
+// invalid-reply: the body is not the API's shape; aborted: cancelled; config: the client cannot be used as set up.
+export type ModelFailureKind = 'network' | 'http' | 'rate-limited' | 'invalid-reply' | 'aborted' | 'config';
+
+export type ChatOutcome = { ok: true; reply: ChatReply } | { ok: false; kind: ModelFailureKind; message: string; status?: number };
+
+export interface ModelClient {
+  // e.g. "openai:gpt-4o-mini" — never carries a key
+  readonly label: string;
+  complete(request: ChatRequest): Promise<ChatOutcome>;
+}

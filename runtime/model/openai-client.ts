@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits, postJson, preview } from './model-http.js';
+import { argumentsObject, REPLY_LIMITS, tooLong } from './reply-limits.js';
+
+export interface EndpointOptions {
+  // e.g. https://api.openai.com/v1 (the client appends /chat/completions)
+  baseUrl: string;
+  model: string;
+  // read by the caller from the environment or the editor's secret storage; never stored by the client
+  apiKey?: string;
+  limits?: Partial<HttpLimits>;
+}
+
+// The reply fields the loop reads; everything else the API adds is ignored.
+const ToolCallSchema = z.looseObject({
+  id: z.string().min(1).max(REPLY_LIMITS.idChars).optional(),
+  type: z.string().optional(),
+  function: z.looseObject({ name: z.string().min(1).max(200), arguments: z.unknown().optional() }),
+});
+const CompletionSchema = z.looseObject({
+  model: z.string().max(200).optional(),
+  choices: z
+    .array(
+      z.looseObject({
+        finish_reason: z.string().max(100).nullable().optional(),
+        message: z.looseObject({
+          content: z.string().nullable().optional(),
+          refusal: z.string().nullable().optional(),
+          tool_calls: z.array(ToolCallSchema).max(REPLY_LIMITS.toolCalls).nullable().optional(),
+        }),
+      }),
+    )
+    .min(1, 'the reply has no choices'),
+  usage: z.looseObject({ prompt_tokens: z.number().nonnegative().optional(), completion_tokens: z.number().nonnegative().optional() }).nullable().optional(),
+});
+
+// An OpenAI-compatible Chat Completions endpoint (OpenAI, Azure-style proxies, vLLM, Ollama, LM Studio…), without streaming.
+export function openAiClient(options: EndpointOptions): ModelClient {
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  return {
+    label: `openai:${options.model}`,
+    async complete(request: ChatRequest): Promise<ChatOutcome> {
+      const started = performance.now();
+      const body = {
+        model: options.model,
+        max_tokens: request.maxTokens,
+        messages: [{ role: 'system', content: request.system }, ...request.messages.flatMap(toOpenAi)],
+        ...(request.tools.length === 0
+          ? {}
+          : { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }),
+      };
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+      if (options.apiKey !== undefined && options.apiKey !== '') headers.authorization = `Bearer ${options.apiKey}`;
+      const posted = await postJson({
+        url,
+        headers,
+        body: JSON.stringify(body),
+        limits,
+        secrets: options.apiKey === undefined ? [] : [options.apiKey],
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+      });
+      if (!posted.ok) return posted;
+      const parsed = CompletionSchema.safeParse(posted.json);
+      if (!parsed.success) return invalid(parsed.error);
+      const choice = parsed.data.choices[0] as z.infer<typeof CompletionSchema>['choices'][number];
+      const text = choice.message.content ?? choice.message.refusal ?? '';
+      if (tooLong(text)) return { ok: false, kind: 'invalid-reply', message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters` };
+      const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
+        const args = argumentsObject(call.function.arguments ?? '{}');
+        // a missing id (seen on some compatible servers) gets a stable one so the tool result can answer it
+        const id = call.id ?? `call_${index + 1}`;
+        return args.ok ? { id, name: call.function.name, input: args.value } : { id, name: call.function.name, input: undefined, inputProblem: args.problem };
+      });
+      return {
+        ok: true,
+        reply: {
+          text,
+          toolCalls,
+          usage: { inputTokens: parsed.data.usage?.prompt_tokens ?? 0, outputTokens: parsed.data.usage?.completion_tokens ?? 0 },
+          stopReason: choice.finish_reason ?? 'unknown',
+          latencyMs: performance.now() - started,
+          model: parsed.data.model ?? options.model,
+        },
+      };
+    },
+  };
+}
+
+function toOpenAi(message: ChatMessage): Record<string, unknown>[] {
+  switch (message.role) {
+    case 'user':
+      return [{ role: 'user', content: message.text }];
+    case 'assistant':
+      return [
+        {
+          role: 'assistant',
+          content: message.text === '' ? null : message.text,
+          ...(message.toolCalls.length === 0
+            ? {}
+            : {
+                tool_calls: message.toolCalls.map((c) => ({
+                  id: c.id,
+                  type: 'function',
+                  function: { name: c.name, arguments: JSON.stringify(c.input ?? {}) },
+                })),
+              }),
+        },
+      ];
+    case 'tool':
+      return message.results.map((r) => ({ role: 'tool', tool_call_id: r.callId, content: r.text }));
+  }
+}
+
+export function invalid(error: z.ZodError): ChatOutcome {
+  const issue = error.issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? 'the reply' : issue.path.map(String).join('.');
+  return { ok: false, kind: 'invalid-reply', message: `the model API's reply is not in the expected shape: ${where}: ${preview(issue?.message ?? 'invalid')}` };
+}

@@ -1,0 +1,29 @@
+import type { JsonValue } from '../protocol/json-value.js';
+import { decodeLossless } from '../json/lossless.js';
+
+// Bounds on what one model reply may carry; a reply past them fails as invalid-reply, naming the bound.
+export const REPLY_LIMITS = {
+  // characters of text (and of one tool call's arguments)
+  textChars: 1_000_000,
+  toolCalls: 32,
+  idChars: 200,
+} as const;
+
+export type ParsedArguments = { ok: true; value: { [key: string]: JsonValue } } | { ok: false; problem: string };
+
+// A tool call's arguments as the model wrote them: a JSON object, or the reason it is not one.
+export function argumentsObject(raw: unknown): ParsedArguments {
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    if (raw.length > REPLY_LIMITS.textChars) return { ok: false, problem: `the arguments are longer than ${REPLY_LIMITS.textChars} characters` };
+    const decoded = decodeLossless(raw.trim() === '' ? '{}' : raw);
+    if (!decoded.ok) return { ok: false, problem: `the arguments are not valid JSON (${decoded.reason})` };
+    value = decoded.value;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, problem: 'the arguments are not a JSON object' };
+  return { ok: true, value: value as { [key: string]: JsonValue } };
+}
+
+export function tooLong(text: string): boolean {
+  return text.length > REPLY_LIMITS.textChars;
+}

@@ -1,0 +1,151 @@
+// `ptc eval` as a real process against the fake model server (both APIs), with tools from the example cassettes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeModelServer, type FakeModelServer, type FakeScript } from '../../../examples/models/fake-model-server.mjs';
+import { parseNotebook } from '../../../runtime/index.js';
+import { TraceRecordSchema } from '../../../runtime/import/trace-format.js';
+import { ptcWith, scratchDir } from './cli-harness.js';
+
+const TASKS = path.resolve('examples/models/tasks.jsonl');
+const BINDINGS = path.resolve('examples/programs/tools.bindings.mjs');
+const CASSETTES = path.resolve('examples/models/cassettes');
+const KEY = 'sk-eval-test-key-0123456789abcdef';
+const scratch = scratchDir('ptc-eval-');
+let server: FakeModelServer;
+beforeAll(async () => {
+  server = await startFakeModelServer({ script: JSON.parse(fs.readFileSync('examples/models/fake-model.json', 'utf8')) as FakeScript });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const env = { ...process.env, OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY };
+const evalCli = (...args: string[]) => ptcWith({ env }, 'eval', ...args);
+const models = (): string => `openai:fake-coder@${server.url}/v1,anthropic:fake-hasty@${server.url}`;
+
+interface Summary {
+  summary: { model: string; mode: string; runs: number; passed: number; failures: Record<string, number>; bindingCalls: number; meanTurns: number }[];
+  runs: { task: string; model: string; mode: string; passed: boolean; message?: string; transcript?: string; promptHash: string; tokensIn: number }[];
+}
+
+describe('ptc eval', () => {
+  it('compares models and modes from cassettes: table, JSON, transcripts and a report notebook; the key goes nowhere but the API', async () => {
+    const out = path.join(scratch.dir, 'out');
+    const result = await evalCli(TASKS, '--bindings', BINDINGS, '--replay', CASSETTES, '--models', models(), '--out', out, '--json');
+    expect(result.stderr).not.toContain('internal error');
+    expect(result.code).toBe(0);
+    const json = JSON.parse(result.stdout) as Summary;
+    expect(json.summary.map((r) => [r.model, r.mode, `${r.passed}/${r.runs}`, r.failures])).toEqual([
+      ['openai:fake-coder', 'code', '4/4', {}],
+      ['openai:fake-coder', 'direct', '4/4', {}],
+      ['anthropic:fake-hasty', 'code', '4/4', { refused: 1 }],
+      ['anthropic:fake-hasty', 'direct', '3/4', { check: 1 }],
+    ]);
+    expect(json.summary[0]!.bindingCalls).toBe(7);
+    expect(json.runs.find((r) => r.task === 'bigger' && r.model === 'anthropic:fake-hasty' && r.mode === 'direct')).toMatchObject({
+      passed: false,
+      message: 'expected a JSON answer',
+    });
+    // the predicate check ran (in the sandbox) and passed
+    expect(json.runs.filter((r) => r.task === 'lyon-country').every((r) => r.passed)).toBe(true);
+    // files: eval.json, a notebook that opens, one transcript per run that `ptc import` reads
+    const written = JSON.parse(fs.readFileSync(path.join(out, 'eval.json'), 'utf8')) as Summary;
+    expect(written.runs).toHaveLength(16);
+    for (const run of written.runs) {
+      const lines = fs.readFileSync(path.join(out, run.transcript!), 'utf8').trim().split('\n');
+      for (const line of lines) TraceRecordSchema.parse(JSON.parse(line));
+    }
+    const notebook = parseNotebook(fs.readFileSync(path.join(out, 'eval.ptcnb'), 'utf8'));
+    expect(notebook.ok).toBe(true);
+    const imported = await ptcWith(
+      { env },
+      'import',
+      path.join(out, written.runs[0]!.transcript!),
+      '--out',
+      path.join(scratch.dir, 'imported', 'x.ptcnb'),
+      '--bindings',
+      BINDINGS,
+      '--verify',
+    );
+    expect(imported.stdout).toContain('the replay matches the transcript');
+    // the key reached the fake server, and no file, report or output
+    expect(server.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect(server.requests.some((r) => r.headers['x-api-key'] === KEY)).toBe(true);
+    expect(result.stdout + result.stderr).not.toContain(KEY);
+    for (const file of fs.readdirSync(out, { recursive: true }) as string[]) {
+      const full = path.join(out, file);
+      if (fs.statSync(full).isFile()) expect(fs.readFileSync(full, 'utf8'), file).not.toContain(KEY);
+    }
+  });
+
+  it('prints a table, and shards split the runs without overlap', async () => {
+    const base = [TASKS, '--bindings', BINDINGS, '--models', `openai:fake-coder@${server.url}/v1`, '--modes', 'code', '--samples', '2'];
+    const table = await evalCli(...base, '--shard', '1/2');
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^model\s+mode\s+pass\s+rate\s+turns/);
+    expect(table.stdout).toMatch(/openai:fake-coder\s+code\s+4\/4\s+100%/);
+    const [one, two] = await Promise.all([evalCli(...base, '--shard', '1/2', '--json'), evalCli(...base, '--shard', '2/2', '--json')]);
+    const key = (r: Summary['runs'][number] & { sample?: number }): string => `${r.task}/${r.sample}`;
+    const a = (JSON.parse(one.stdout) as Summary).runs.map(key);
+    const b = (JSON.parse(two.stdout) as Summary).runs.map(key);
+    expect(a).toHaveLength(4);
+    expect(b).toHaveLength(4);
+    expect(new Set([...a, ...b]).size).toBe(8);
+  });
+
+  it('a model that keeps failing, a failing predicate and a throwing one are failures of their runs, not of the command', async () => {
+    const tasks = scratch.write(
+      'bad.jsonl',
+      [
+        JSON.stringify({ id: 'down', task: 'always down', check: { contains: 'x' } }),
+        JSON.stringify({ id: 'p-false', task: 'Paris predicate false', check: { predicate: '(a) => a === "nope"' } }),
+        JSON.stringify({ id: 'p-throw', task: 'Paris predicate throws', check: { predicate: '() => { throw new Error("bad check") }' } }),
+      ].join('\n'),
+    );
+    const script: FakeScript = {
+      rules: [
+        { match: 'always down', replies: [{ status: 503, retryAfter: 0 }] },
+        { match: 'Paris predicate', replies: [{ text: 'Paris' }] },
+      ],
+    };
+    const down = await startFakeModelServer({ script });
+    try {
+      const result = await evalCli(tasks, '--bindings', BINDINGS, '--models', `openai:m@${down.url}/v1`, '--modes', 'code', '--json');
+      expect(result.code).toBe(0);
+      const runs = (JSON.parse(result.stdout) as Summary).runs;
+      expect(runs.map((r) => [r.task, r.passed, r.message])).toEqual([
+        ['down', false, expect.stringContaining('the model API answered 503')],
+        ['p-false', false, 'the predicate returned false'],
+        ['p-throw', false, expect.stringContaining('the predicate failed (exception): ')],
+      ]);
+      expect((JSON.parse(result.stdout) as Summary).summary[0]!.failures).toEqual({ 'model-rate-limited': 1, check: 2 });
+    } finally {
+      await down.close();
+    }
+  });
+
+  it.each([
+    [['--bindings', BINDINGS], 'missing --models'],
+    [['--bindings', BINDINGS, '--models', 'gpt-4'], '"gpt-4" is not a model: expected provider:model[@baseUrl]'],
+    [['--bindings', BINDINGS, '--models', 'openai:m@http://user:pw@127.0.0.1/v1'], 'must not carry credentials'],
+    [['--bindings', BINDINGS, '--models', 'openai:m', '--modes', 'code,tools'], '--modes expects one of code|direct'],
+    [['--bindings', BINDINGS, '--models', 'openai:m', '--shard', '3/2'], '--shard expects i/n'],
+    [['--bindings', BINDINGS, '--models', 'openai:m', '--replay', '/nonexistent-dir'], '--replay expects a folder of cassettes'],
+    [['--models', 'openai:m'], 'missing --bindings'],
+  ])('misuse %j exits 2 naming the problem', async (args, message) => {
+    const result = await evalCli(TASKS, ...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('a bad tasks line exits 2 naming the file, line and field', async () => {
+    const tasks = scratch.write(
+      'broken.jsonl',
+      `${JSON.stringify({ id: 'ok', task: 'x', check: { exact: '1' } })}\n{"id": "two", "task": "y", "check": {"regex": "z"}}\n`,
+    );
+    const result = await evalCli(tasks, '--bindings', BINDINGS, '--models', 'openai:m');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/broken\.jsonl:2: "check"/);
+  });
+});
