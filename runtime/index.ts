@@ -135,3 +135,5 @@ export { bindingsPathOf, runNotebookFile, type CellReport, type NotebookRun, typ
 export { loadCassette, parseCassette, type Cassette, type CassetteLoad } from './replay/index.js';
 export { renderSdk, type RenderedSdk, type SdkFunctionSource, type SdkNamespaceSource, type SdkSource } from './sdk/index.js';
 export { byCodeUnit } from './sdk/sdk-source.js';
+export * from './testing/index.js';
+export * from './protocol/expectation-report.js';

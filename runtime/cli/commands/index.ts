@@ -3,6 +3,7 @@ import { importCommand } from './import.js';
 import { notebookCommand } from './notebook.js';
 import { runCommand } from './run.js';
 import { sdkCommand } from './sdk.js';
+import { testCommand } from './test.js';
 
 // Every `ptc` subcommand; each lives in its own file next to this one.
-export const COMMANDS: CliCommand[] = [runCommand, notebookCommand, sdkCommand, importCommand];
+export const COMMANDS: CliCommand[] = [runCommand, notebookCommand, sdkCommand, importCommand, testCommand];
