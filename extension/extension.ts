@@ -18,6 +18,7 @@ import { SdkDocuments } from './sdk/sdk-documents.js';
 import { CellStatusProvider } from './status/cell-status.js';
 import { BindingsStatusItem } from './status/bindings-status.js';
 import { ModeStatusItem } from './status/mode-status.js';
+import { PtcTestExplorer } from './testing/test-explorer.js';
 
 // deactivate() must wait for child processes and MCP servers to stop; disposables cannot be awaited
 let shutdown: (() => Promise<void>) | undefined;
@@ -69,6 +70,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     new ModeStatusItem(),
     new BindingsStatusItem(bindings),
     new BindingsIntelliSense(bindings, log),
+    new PtcTestExplorer({ log, controller, approvals }),
     watchConfig(log, (changed) => log.info(`settings changed: ${changed.join(', ')}`)),
     ...registerCommands({ log, controller, bindings, approvals, inspector, sdk }),
     { dispose: () => void shutdown?.().catch((error: unknown) => log.warn('shutdown failed', error)) },

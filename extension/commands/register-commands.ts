@@ -11,6 +11,7 @@ import { setCellMode, switchMode } from './mode-commands.js';
 import { interruptBindings, restartBindings } from './bindings-commands.js';
 import { newNotebook } from './new-notebook.js';
 import { targetCell, targetNotebook } from './target-cell.js';
+import { acceptExpected } from '../testing/accept-expected.js';
 
 export interface CommandDeps {
   log: Logger;
@@ -67,6 +68,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       void vscode.window.showInformationMessage(vscode.l10n.t('Interpreter path approvals cleared: the next run asks again.'));
       return true;
     },
+    [COMMANDS.acceptExpected]: withReport((arg) => acceptExpected(controller, log, arg)),
     [COMMANDS.showLog]: () => {
       log.show();
       return true;

@@ -1,5 +1,5 @@
 // `ptc test` and the Test Explorer: expectations in cell metadata, their check, the suite runner and its reports.
-export { expectationFromResult } from './accept.js';
+export { expectationFromResult, writeRunCassette, type RunCassetteWrite } from './accept.js';
 export { callsOf, checkExpectation } from './check.js';
 export { discoverNotebooks, type Discovery } from './discover.js';
 export { callDrift, type DriftItem } from './drift.js';
