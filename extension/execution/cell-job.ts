@@ -59,7 +59,7 @@ export interface CellJobInput {
   limits: RunLimits;
   override?: PlanOverride;
   trusted: boolean;
-  // the cell's `metadata.expect`: the run is ✓ when it meets it (even a run that fails as expected), else ✗
+  // the cell's `metadata.expect`: a run that does not meet it ends ✗ and shows where it first differs
   expectation?: Expectation;
 }
 
@@ -206,7 +206,8 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
       await port.showProblem({ message: t('The cassette was not written: {0}', cassette.message), persist: false });
     }
     const cancelled = abort.signal.aborted && result.error?.kind === 'abort';
-    const met = report === undefined ? result.error === undefined : report.ok;
+    // a run that differs from its expectation is ✗; one that fails as expected stays ✗ too (its Test Explorer entry passes)
+    const met = result.error === undefined && report?.ok !== false;
     end(cancelled ? undefined : met && (cassette === undefined || cassette.ok));
     return cancelled ? 'aborted' : result.error === undefined ? 'succeeded' : 'failed';
   } catch (error) {

@@ -48,7 +48,7 @@ export async function acceptExpected(controller: PtcNotebookController, log: Log
       ...(meta?.kind === 'result' && meta.cassette !== undefined ? { cassette: meta.cassette } : {}),
       expectation: checkExpectation(expect, result),
     }),
-    true,
+    result.error === undefined,
   );
   log.info(`accepted the latest run of cell ${cell.index + 1} of ${vscode.workspace.asRelativePath(cell.notebook.uri)} as expected`);
   return { ok: true, message: vscode.l10n.t('Accepted the run as expected{0}.', cassetteNote) };

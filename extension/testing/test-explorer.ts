@@ -22,6 +22,14 @@ import { outputMetaOf } from '../notebook/output-meta.js';
 import { testMessages } from './test-messages.js';
 
 export const TEST_CONTROLLER_ID = 'ptc-playground.tests';
+// not contributed (no palette entry): the tree and the latest outcomes, for scripts and the real-VS-Code suite
+export const TEST_STATE_COMMAND = 'ptcPlayground.testExplorerState';
+
+export interface TestExplorerState {
+  items: { id: string; label: string; uri: string; error?: string; children: { id: string; label: string; uri: string; line: number | null }[] }[];
+  // test id → its latest outcome in this window
+  results: Record<string, 'passed' | 'failed' | 'skipped' | 'errored'>;
+}
 
 export interface TestExplorerDeps {
   log: Logger;
@@ -43,6 +51,7 @@ export class PtcTestExplorer implements vscode.Disposable {
   readonly #deps: TestExplorerDeps;
   readonly #cells = new WeakMap<vscode.TestItem, CellTest>();
   readonly #disposables: vscode.Disposable[] = [];
+  readonly #results = new Map<string, TestExplorerState['results'][string]>();
 
   constructor(deps: TestExplorerDeps) {
     this.#deps = deps;
@@ -64,6 +73,7 @@ export class PtcTestExplorer implements vscode.Disposable {
       vscode.workspace.onDidOpenNotebookDocument((nb) => this.#refreshOpen(nb)),
       vscode.workspace.onDidCloseNotebookDocument((nb) => void this.#refreshFile(nb.uri)),
       // a cell accepted, edited or added changes the tests of that notebook
+      vscode.commands.registerCommand(TEST_STATE_COMMAND, () => this.state()),
       vscode.workspace.onDidChangeNotebookDocument((event) => {
         if (event.contentChanges.length > 0 || event.cellChanges.some((c) => c.metadata !== undefined)) this.#refreshOpen(event.notebook);
       }),
@@ -78,6 +88,26 @@ export class PtcTestExplorer implements vscode.Disposable {
       if (!seen.has(item.id)) this.#tests.items.delete(item.id);
     });
     await Promise.all(files.map((uri) => this.#refreshFile(uri)));
+  }
+
+  async state(): Promise<TestExplorerState> {
+    await this.refreshAll();
+    const items: TestExplorerState['items'] = [];
+    this.#tests.items.forEach((item) => {
+      const children: TestExplorerState['items'][number]['children'] = [];
+      item.children.forEach((child) =>
+        children.push({ id: child.id, label: child.label, uri: child.uri?.toString() ?? '', line: child.range?.start.line ?? null }),
+      );
+      items.push({
+        id: item.id,
+        label: item.label,
+        uri: item.uri?.toString() ?? '',
+        ...(typeof item.error === 'string' ? { error: item.error } : {}),
+        children,
+      });
+    });
+    items.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    return { items, results: Object.fromEntries(this.#results) };
   }
 
   async #refreshFile(uri: vscode.Uri): Promise<void> {
@@ -208,8 +238,11 @@ export class PtcTestExplorer implements vscode.Disposable {
       });
       for (const notebook of suite.notebooks) {
         if (notebook.problem === undefined) continue;
-        for (const item of items)
-          if ((this.#cells.get(item) as CellTest).file === notebook.notebook) run.errored(item, new vscode.TestMessage(notebook.problem));
+        for (const item of items) {
+          if ((this.#cells.get(item) as CellTest).file !== notebook.notebook) continue;
+          this.#results.set(item.id, 'errored');
+          run.errored(item, new vscode.TestMessage(notebook.problem));
+        }
       }
       this.#deps.log.info(`Test Explorer: ${suite.passed} passed, ${suite.failed} failed${suite.skipped > 0 ? `, ${suite.skipped} skipped` : ''}`);
     } catch (error) {
@@ -223,6 +256,7 @@ export class PtcTestExplorer implements vscode.Disposable {
   }
 
   #report(run: vscode.TestRun, item: vscode.TestItem, cell: CellTestResult): void {
+    this.#results.set(item.id, cell.status);
     if (cell.status === 'skipped') {
       run.skipped(item);
       return;
