@@ -135,5 +135,6 @@ export { bindingsPathOf, runNotebookFile, type CellReport, type NotebookRun, typ
 export { loadCassette, parseCassette, type Cassette, type CassetteLoad } from './replay/index.js';
 export { renderSdk, type RenderedSdk, type SdkFunctionSource, type SdkNamespaceSource, type SdkSource } from './sdk/index.js';
 export { byCodeUnit } from './sdk/sdk-source.js';
+export { inferSchema, learnOutputs, readCassettes, withLearnedOutputs, type CassetteGather, type LearnedOutput } from './sdk/learn-schema.js';
 export * from './testing/index.js';
 export * from './protocol/expectation-report.js';

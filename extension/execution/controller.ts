@@ -97,9 +97,9 @@ export class PtcNotebookController implements vscode.Disposable {
       return false;
     }
     execution.executionOrder = cell.executionSummary?.executionOrder;
-    execution.start(cell.executionSummary?.timing?.startTime ?? Date.now());
+    execution.start(Date.now());
     await execution.replaceOutput(output);
-    execution.end(success, cell.executionSummary?.timing?.endTime ?? Date.now());
+    execution.end(success, Date.now());
     return true;
   }
 
