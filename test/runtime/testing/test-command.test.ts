@@ -241,6 +241,7 @@ describe('ptc test', () => {
   it('globs select notebooks; misuse exits 2 with one line naming the problem', async () => {
     const glob = await ptcTest(dir, 'shards/s[12].ptcnb', '--reporter', 'json');
     expect((JSON.parse(glob.stdout) as { notebooks: unknown[] }).notebooks).toHaveLength(2);
+    const misuse: Promise<{ args: readonly string[]; message: string; run: Outcome }>[] = [];
     for (const [args, message] of [
       [['--shard', '3/2'], '--shard 3/2: i must be between 1 and n'],
       [['--shard', 'x'], '--shard expects i/n'],
@@ -249,7 +250,10 @@ describe('ptc test', () => {
       [['--output', 'x.xml'], '--output needs --reporter junit or json'],
       [['--reporter', 'tap'], '--reporter expects one of text|junit|json'],
     ] as const) {
-      const run = await ptcTest(dir, ...args);
+      misuse.push(ptcTest(dir, ...args).then((run) => ({ args, message, run })));
+    }
+    // every misuse is refused before any cell runs: the processes run side by side
+    for (const { args, message, run } of await Promise.all(misuse)) {
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr).toContain(message);
     }
