@@ -17,6 +17,7 @@ import { workerContender } from './contenders/worker.mjs';
 import { quickjsContender } from './contenders/quickjs.mjs';
 import { isolatedVmContender, ensureIsolatedVm } from './contenders/isolated-vm.mjs';
 import { measureHostBounds } from './lib/host-bounds.mjs';
+import { measureTestSuite } from './lib/test-suite.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -230,6 +231,12 @@ function memoryProbe(spec, runs) {
 if (!skipHost && os.platform() === 'linux') {
   log('\nhost bounds: peak RSS of one `ptc run --json` process per case (VmHWM at exit)');
   results.hostBounds = await measureHostBounds({ repo, quick, log, pythonPath });
+}
+
+// ---- ptc test at scale: 1 000 cells replayed from cassettes, whole and one shard of two --------------------------------
+if (!skipHost && os.platform() === 'linux') {
+  log('\nptc test: 1 000 trivial cells across 50 notebooks, replayed from cassettes');
+  results.testSuite = await measureTestSuite({ repo, quick, log });
 }
 
 // ---- render performance (webview engineer's bench/render.mjs, when present) ------------------------------------------

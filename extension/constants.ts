@@ -25,6 +25,7 @@ export const COMMANDS = {
   pickModel: 'ptcPlayground.pickModel',
   setModelKey: 'ptcPlayground.setModelKey',
   newTaskCell: 'ptcPlayground.newTaskCell',
+  acceptExpected: 'ptcPlayground.acceptExpected',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 

@@ -20,6 +20,7 @@ import { SdkDocuments } from './sdk/sdk-documents.js';
 import { CellStatusProvider } from './status/cell-status.js';
 import { BindingsStatusItem } from './status/bindings-status.js';
 import { ModeStatusItem } from './status/mode-status.js';
+import { PtcTestExplorer } from './testing/test-explorer.js';
 
 // deactivate() must wait for child processes and MCP servers to stop; disposables cannot be awaited
 let shutdown: (() => Promise<void>) | undefined;
@@ -73,6 +74,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     new ModeStatusItem(),
     new BindingsStatusItem(bindings),
     new BindingsIntelliSense(bindings, log),
+    new PtcTestExplorer({ log, controller, approvals }),
     watchConfig(log, (changed) => log.info(`settings changed: ${changed.join(', ')}`)),
     choices,
     ...registerCommands({ log, controller, bindings, approvals, inspector, sdk, choices }),

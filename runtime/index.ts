@@ -114,3 +114,6 @@ export { byCodeUnit } from './sdk/sdk-source.js';
 export * from './model/index.js';
 export * from './eval/index.js';
 export { writeLinesAtomically } from './import/trace-writer.js';
+export { inferSchema, learnOutputs, readCassettes, withLearnedOutputs, type CassetteGather, type LearnedOutput } from './sdk/learn-schema.js';
+export * from './testing/index.js';
+export * from './protocol/expectation-report.js';

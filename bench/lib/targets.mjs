@@ -195,6 +195,30 @@ export function evaluateTargets(results) {
         0,
       );
   }
+  // issue 17: a notebook suite replays at CI speed, and sharding divides it
+  const suite = results.testSuite;
+  if (suite !== undefined) {
+    const na = suite.error === undefined ? 'not measured' : `failed: ${suite.error}`;
+    const full = suite.error === undefined && suite.cells === 1000;
+    upTo(
+      'test-suite',
+      17,
+      'ptc test, 1 000 trivial cells in 50 notebooks from cassettes, --jobs 2: ≤ 60 s',
+      full ? suite.wholeMs / 1000 : undefined,
+      60,
+      's',
+      full ? na : 'quick run (fewer cells)',
+    );
+    ratio(
+      'test-shard',
+      17,
+      'the same suite with --shard 1/2: ≤ 0.55× the unsharded time',
+      suite.error === undefined ? suite.shardMs : undefined,
+      suite.wholeMs,
+      0.55,
+      na,
+    );
+  }
   for (const r of results.render ?? []) {
     upTo(`render-${r.name}`, 6, `${r.name} ≤ 100 ms (p50, headless Chromium)`, r.p50Ms, 100, 'ms', 'not measured');
   }

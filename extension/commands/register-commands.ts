@@ -15,6 +15,7 @@ import { newNotebook } from './new-notebook.js';
 import { newTaskCell, pickModel, setModelKey } from './model-commands.js';
 import type { ModelChoices } from '../model/model-choice.js';
 import { targetCell, targetNotebook } from './target-cell.js';
+import { acceptExpected } from '../testing/accept-expected.js';
 
 export interface CommandDeps {
   log: Logger;
@@ -72,6 +73,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       void vscode.window.showInformationMessage(vscode.l10n.t('Interpreter path approvals cleared: the next run asks again.'));
       return true;
     },
+    [COMMANDS.acceptExpected]: withReport((arg) => acceptExpected(controller, log, arg)),
     [COMMANDS.showLog]: () => {
       log.show();
       return true;

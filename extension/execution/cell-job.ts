@@ -1,5 +1,8 @@
 import {
   callCount,
+  checkExpectation,
+  type Expectation,
+  type ExpectationReport,
   cellLimits,
   LanguageSchema,
   resolvePlan,
@@ -33,7 +36,10 @@ export interface CellExecutionPort {
   start(): void;
   clearOutput(): Promise<void>;
   appendLog(text: string, stream: LogEntry['stream']): Promise<void>;
-  showResult(result: RunResult, context: { program: string; timeoutMs: number | undefined; cassette: string | undefined }): Promise<void>;
+  showResult(
+    result: RunResult,
+    context: { program: string; timeoutMs: number | undefined; cassette: string | undefined; expectation?: ExpectationReport },
+  ): Promise<void>;
   showProblem(problem: { message: string; markdown?: string; persist: boolean }): Promise<void>;
   end(success: boolean | undefined): void;
 }
@@ -53,6 +59,8 @@ export interface CellJobInput {
   limits: RunLimits;
   override?: PlanOverride;
   trusted: boolean;
+  // the cell's `metadata.expect`: a run that does not meet it ends ✗ and shows where it first differs
+  expectation?: Expectation;
 }
 
 // interpreter paths the user allowed for this run (undefined: the runtime's own default lookup)
@@ -156,6 +164,7 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
         plan,
         limits,
         cwd: input.cwd,
+        ...(input.override?.deterministic === true ? { deterministic: true } : {}),
         signal: abort.signal,
         onLog: (entry) => stream.push(entry),
         onCall: (event) => log.debug(`${input.cellLabel}: ${describeCall(event)}`),
@@ -182,16 +191,24 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
         `${callCount(result)} call(s), host ${(performance.now() - started).toFixed(0)} ms`,
     );
     if (result.error !== undefined) log.debug(`${input.cellLabel}: ${result.error.kind}: ${result.error.message}`);
+    const report = input.expectation === undefined ? undefined : checkExpectation(input.expectation, result);
+    if (report !== undefined)
+      log.info(
+        `${input.cellLabel}: ${report.ok ? 'meets its expectation' : `does not meet its expectation (${report.mismatches.map((m) => `${m.field} at ${m.path}`).join(', ')})`}`,
+      );
     await port.showResult(result, {
       program: input.program,
       timeoutMs: limits.timeoutMs,
       cassette: cassette === undefined ? undefined : cassette.ok ? cassette.path : undefined,
+      ...(report === undefined ? {} : { expectation: report }),
     });
     if (cassette !== undefined && !cassette.ok) {
       await port.showProblem({ message: t('The cassette was not written: {0}', cassette.message), persist: false });
     }
     const cancelled = abort.signal.aborted && result.error?.kind === 'abort';
-    end(cancelled ? undefined : result.error === undefined && (cassette === undefined || cassette.ok));
+    // a run that differs from its expectation is ✗; one that fails as expected stays ✗ too (its Test Explorer entry passes)
+    const met = result.error === undefined && report?.ok !== false;
+    end(cancelled ? undefined : met && (cassette === undefined || cassette.ok));
     return cancelled ? 'aborted' : result.error === undefined ? 'succeeded' : 'failed';
   } catch (error) {
     log.error(`${input.cellLabel}: internal error`, error);

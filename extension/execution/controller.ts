@@ -4,6 +4,7 @@ import { readConfig } from '../config/config.js';
 import { CONTROLLER_ID, NOTEBOOK_TYPE, TASK_LANGUAGE } from '../constants.js';
 import type { Logger } from '../log/logger.js';
 import { idForCell } from '../notebook/cell-ids.js';
+import { expectationOf } from '../testing/expectation-of.js';
 import { bindingsPathFor, notebookPlace } from '../notebook/locations.js';
 import { problemOutput } from '../notebook/result-output.js';
 import { cellRunMetadata, notebookRunMetadata } from '../notebook/run-metadata.js';
@@ -102,6 +103,23 @@ export class PtcNotebookController implements vscode.Disposable {
     return consumed;
   }
 
+  // Replaces a cell's shown result without running it (Accept as Expected re-checks the same run): the cell keeps
+  // its execution order and gets the new ✓/✗.
+  async restamp(cell: vscode.NotebookCell, output: vscode.NotebookCellOutput, success: boolean): Promise<boolean> {
+    let execution: vscode.NotebookCellExecution;
+    try {
+      execution = this.#controller.createNotebookCellExecution(cell);
+    } catch {
+      // queued or running: its own result is about to replace this one anyway
+      return false;
+    }
+    execution.executionOrder = cell.executionSummary?.executionOrder;
+    execution.start(Date.now());
+    await execution.replaceOutput(output);
+    execution.end(success, Date.now());
+    return true;
+  }
+
   async #runOne(cell: vscode.NotebookCell, execution: vscode.NotebookCellExecution, override: PlanOverride | undefined): Promise<void> {
     const notebook = cell.notebook;
     const workspaceFolder = vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -144,6 +162,7 @@ export class PtcNotebookController implements vscode.Disposable {
           sandbox: config.sandbox,
         },
         trusted: vscode.workspace.isTrusted,
+        ...expectationField(cell.metadata),
         ...(override === undefined ? {} : { override }),
       },
       {
@@ -184,4 +203,9 @@ export class PtcNotebookController implements vscode.Disposable {
   dispose(): void {
     for (const d of this.#disposables.splice(0)) d.dispose();
   }
+}
+
+function expectationField(metadata: { readonly [key: string]: unknown }): { expectation?: NonNullable<ReturnType<typeof expectationOf>> } {
+  const expectation = expectationOf(metadata);
+  return expectation === undefined ? {} : { expectation };
 }

@@ -23,6 +23,7 @@ export function executionPort(execution: vscode.NotebookCellExecution, cellId: s
           cellId,
           ...(context.timeoutMs === undefined ? {} : { timeoutMs: context.timeoutMs }),
           ...(context.cassette === undefined ? {} : { cassette: context.cassette }),
+          ...(context.expectation === undefined ? {} : { expectation: context.expectation }),
         }),
       );
     },

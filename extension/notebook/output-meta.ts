@@ -10,6 +10,8 @@ export const OutputMetaSchema = z.discriminatedUnion('kind', [
     mode: z.enum(['mock', 'live', 'replay']).optional(),
     replay: z.object({ matched: z.number().int(), diverged: z.number().int(), unused: z.number().int() }).optional(),
     cassette: z.string().optional(),
+    // the cell has an expectation and the run met it (or not)
+    expectation: z.enum(['passed', 'failed']).optional(),
   }),
   // a cell that could not run; `persist` says whether the message is saved with the notebook
   z.object({ kind: z.literal('problem'), message: z.string(), persist: z.boolean() }),

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { callCount, encodeChecked, type JsonValue, type RunResult } from '../../runtime/index.js';
+import { callCount, encodeChecked, type ExpectationReport, type JsonValue, type RunResult } from '../../runtime/index.js';
 import { RESULT_MIME, type ResultPayload } from '../../webview/protocol/index.js';
 import { formatResultText } from '../../webview/shared/index.js';
 import type { OutputMeta } from './output-meta.js';
@@ -20,6 +20,7 @@ export interface ResultOutputContext {
   cellId: string | undefined;
   timeoutMs?: number;
   cassette?: string;
+  expectation?: ExpectationReport;
 }
 
 // One output per result: the rich payload, the built-in error view for failures, and a plain-text fallback.
@@ -30,6 +31,7 @@ export function resultOutput(result: RunResult, context: ResultOutputContext): v
     language: result.language,
     ...(context.cellId === undefined ? {} : { cellId: context.cellId }),
     ...(context.timeoutMs === undefined ? {} : { timeoutMs: context.timeoutMs }),
+    ...(context.expectation === undefined ? {} : { expectation: context.expectation }),
   };
   // NotebookCellOutputItem.json() recurses in JSON.stringify; deep return values are normal here
   const items = [new vscode.NotebookCellOutputItem(encoder.encode(encodeChecked(payload as unknown as JsonValue, 0)), RESULT_MIME)];
@@ -51,6 +53,7 @@ export function resultOutput(result: RunResult, context: ResultOutputContext): v
       ? {}
       : { replay: { matched: result.replay.matched, diverged: result.replay.divergedTotal ?? result.replay.diverged.length, unused: result.replay.unused } }),
     ...(context.cassette === undefined ? {} : { cassette: context.cassette }),
+    ...(context.expectation === undefined ? {} : { expectation: context.expectation.ok ? 'passed' : 'failed' }),
   };
   return new vscode.NotebookCellOutput(items, { ptc: meta });
 }

@@ -6,6 +6,7 @@ import type { PtcNotebookController } from '../execution/controller.js';
 import type { InspectorPanels } from '../inspector/inspector-panel.js';
 import type { Logger } from '../log/logger.js';
 import type { RendererActionOutcome } from './renderer-host.js';
+import { acceptExpected } from '../testing/accept-expected.js';
 
 export interface RendererActionDeps {
   controller: PtcNotebookController;
@@ -40,5 +41,7 @@ export async function rendererAction(
       return recordCell(deps.controller, deps.log, cell);
     case 'replay':
       return replayCell(deps.controller, cell);
+    case 'accept':
+      return acceptExpected(deps.controller, deps.log, cell);
   }
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { renderSdk, type Language } from '../../runtime/index.js';
+import { withNotebookLearning } from '../testing/learned-outputs.js';
 import type { SessionService } from '../bindings/session-service.js';
 import { SDK_SCHEME } from '../constants.js';
 import type { Logger } from '../log/logger.js';
@@ -58,7 +59,7 @@ export class SdkDocuments implements vscode.TextDocumentContentProvider, vscode.
       this.#log.warn(`what the model sees: ${message}`);
       return `${vscode.l10n.t('The bindings module could not be loaded:')}\n\n\`\`\`text\n${message}\n\`\`\`\n`;
     }
-    return renderSdk(described.module, query.language).text;
+    return renderSdk(await withNotebookLearning(notebook, described.module, this.#log), query.language).text;
   }
 
   // `ptcPlayground.showModelView`: opens the `run_code` description and SDK beside the notebook, for the selected cell's language.

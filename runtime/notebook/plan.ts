@@ -10,6 +10,8 @@ export interface PlanOverride {
   mode?: NotebookMode;
   // forces every cell to record (or replay); `dir` defaults to the notebook's cassette folder
   force?: { mode: 'record' | 'replay'; dir?: string };
+  // frozen clock and seeded random values, as `ptc test` runs (the Test Explorer's Debug runs)
+  deterministic?: true;
 }
 
 export interface PlanInput {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LanguageSchema, RunResultSchema } from '../protocol/run-result.js';
+import { ExpectationSchema } from '../testing/expectation.js';
 
 // The on-disk `.ptcnb` format (version 1); unknown metadata keys are kept, unknown structural keys are errors.
 export const NOTEBOOK_FORMAT_VERSION = 1;
@@ -39,6 +40,8 @@ export const CellMetadataSchema = z.looseObject({
       tmpMb: z.int().positive().optional(),
     })
     .optional(),
+  // what a run of this cell must produce (`ptc test`, the Test Explorer, Accept as Expected): docs/testing.md
+  expect: ExpectationSchema.optional(),
 });
 export type CellMetadata = z.infer<typeof CellMetadataSchema>;
 
@@ -88,7 +91,7 @@ export const KEY_ORDER = {
   file: ['version', 'metadata', 'cells'],
   notebookMetadata: ['bindings', 'mode'],
   cell: ['kind', 'language', 'source', 'metadata', 'outputs'],
-  cellMetadata: ['id', 'mode', 'cassette', 'limits'],
+  cellMetadata: ['id', 'mode', 'cassette', 'limits', 'expect'],
   output: ['kind', 'result', 'message'],
   result: Object.keys(RunResultSchema.shape),
 } as const;

@@ -10,7 +10,8 @@ const skipLocalState = (source) => path.basename(source) !== '.ptc';
 export async function prepareWorkspace(dir) {
   await mkdir(dir, { recursive: true });
   const examples = path.join(REPO_ROOT, 'examples');
-  if (existsSync(examples)) await cp(examples, path.join(dir, 'examples'), { recursive: true, filter: skipLocalState });
+  // the examples' cassettes are committed (the Test Explorer replays them); the fixtures' are local leftovers
+  if (existsSync(examples)) await cp(examples, path.join(dir, 'examples'), { recursive: true });
   const fixtures = path.join(TEST_SOURCE_DIR, 'fixtures');
   if (existsSync(fixtures)) await cp(fixtures, path.join(dir, 'fixtures'), { recursive: true, filter: skipLocalState });
   // the MCP example's server imports @modelcontextprotocol/sdk, resolved upwards from the copy as in a clone

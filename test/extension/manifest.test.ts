@@ -92,7 +92,12 @@ describe('package.json contributions match the code', () => {
       requiresMessaging: 'optional',
       entrypoint: './dist/webview/renderer.js',
     });
-    expect(manifest.activationEvents).toEqual([`onNotebook:${constants.NOTEBOOK_TYPE}`, `onWebviewPanel:${constants.INSPECTOR_VIEW_TYPE}`]);
+    // workspaceContains: the Test Explorer lists a workspace's notebooks before any is opened
+    expect(manifest.activationEvents).toEqual([
+      `onNotebook:${constants.NOTEBOOK_TYPE}`,
+      `onWebviewPanel:${constants.INSPECTOR_VIEW_TYPE}`,
+      'workspaceContains:**/*.ptcnb',
+    ]);
   });
 
   test('every %placeholder% resolves in package.nls.json, and no nls entry is unused', () => {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ExpectationReportSchema } from '../../runtime/protocol/expectation-report.js';
 import { RunResultSchema } from '../../runtime/protocol/run-result.js';
 import { formatIssues } from './format-issues.js';
 
@@ -15,6 +16,8 @@ export const ResultPayloadSchema = z.object({
   cellId: z.optional(z.string().check(z.minLength(1))),
   // the deadline the run had, for the timeout explanation
   timeoutMs: z.optional(z.number().check(z.positive())),
+  // how the run compared with the cell's expectation (cells that have one)
+  expectation: z.optional(ExpectationReportSchema),
 });
 export type ResultPayload = z.infer<typeof ResultPayloadSchema>;
 

@@ -8,6 +8,8 @@ type Ack = Extract<HostToRendererMessage, { type: 'ack' }>;
 
 export interface HostActions {
   elements: HTMLElement[];
+  // Accept as Expected, shown with an expectation mismatch
+  accept: HTMLElement;
   applyCellState(state: CellState): void;
 }
 
@@ -25,6 +27,7 @@ const LABELS: Record<RendererAction, string> = {
   rerun: 'Re-run',
   record: 'Record',
   replay: 'Replay',
+  accept: 'Accept as Expected',
 };
 
 // Buttons that message the extension host; absent without messaging or in an untrusted workspace.
@@ -79,8 +82,10 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
     make('replay', 'Run this cell against its recorded cassette (no handler runs)'),
     status,
   ];
+  const accept = make('accept', "Store this run as the cell's expectation (and its binding answers as the cell's cassette)");
   return {
     elements,
+    accept,
     applyCellState(state) {
       if (state.cellId !== options.cellId) return;
       const replay = buttons.get('replay');
@@ -90,7 +95,7 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
           ? 'Run this cell against its recorded cassette (no handler runs)'
           : 'No cassette recorded for this cell yet: use Record first';
       }
-      for (const action of ['rerun', 'record'] as const) {
+      for (const action of ['rerun', 'record', 'accept'] as const) {
         const b = buttons.get(action);
         if (b !== undefined) b.disabled = state.running;
       }

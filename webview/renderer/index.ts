@@ -81,7 +81,15 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
           return requestId;
         },
       });
-      shadow.append(live, renderResultView({ ctx, payload: parsed.payload, actions: record.actions?.elements ?? [] }));
+      shadow.append(
+        live,
+        renderResultView({
+          ctx,
+          payload: parsed.payload,
+          actions: record.actions?.elements ?? [],
+          expectationActions: record.actions === undefined ? [] : [record.actions.accept],
+        }),
+      );
     },
     disposeOutputItem(id?: string) {
       if (id === undefined) for (const key of Array.from(outputs.keys())) dispose(key);

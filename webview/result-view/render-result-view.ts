@@ -1,6 +1,7 @@
 import type { ResultPayload } from '../protocol/result-payload.js';
 import { el, type Child } from '../dom/el.js';
 import type { ViewContext } from '../dom/view-context.js';
+import { expectationSection } from './expectation-view.js';
 import { failureSection } from './failure-card.js';
 import { footerSection } from './footer.js';
 import { printedOutputSection } from './printed-output.js';
@@ -12,6 +13,8 @@ export interface ResultViewOptions {
   ctx: ViewContext;
   payload: ResultPayload;
   actions?: Child[];
+  // next to the expectation mismatch (Accept as Expected, renderer only)
+  expectationActions?: Child[];
   // the inspector opens the value tree one level deeper
   valueDepth?: number;
 }
@@ -24,6 +27,7 @@ export function renderResultView(options: ResultViewOptions): HTMLElement {
     'div',
     { class: 'ptc-result', 'data-outcome': result.error === undefined ? 'success' : 'failure', 'data-kind': result.error?.kind },
     summaryBar(result, options.actions ?? []),
+    expectationSection(ctx, payload.expectation, options.expectationActions),
     printedOutputSection(ctx, result),
     returnValueSection(ctx, result, options.valueDepth ?? 1),
     failureSection(ctx, payload),

@@ -4,6 +4,7 @@ import { notebookCommand } from './notebook.js';
 import { runCommand } from './run.js';
 import { sdkCommand } from './sdk.js';
 import { evalCommand } from './eval.js';
+import { testCommand } from './test.js';
 
 // Every `ptc` subcommand; each lives in its own file next to this one.
-export const COMMANDS: CliCommand[] = [runCommand, notebookCommand, sdkCommand, importCommand, evalCommand];
+export const COMMANDS: CliCommand[] = [runCommand, notebookCommand, sdkCommand, importCommand, testCommand, evalCommand];

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSession, renderSdk } from '../../index.js';
+import { createSession, learnOutputs, readCassettes, renderSdk, withLearnedOutputs } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 
-const USAGE = `ptc sdk --bindings <module> [--language typescript|python] [--declarations]`;
+const USAGE = `ptc sdk --bindings <module> [--language typescript|python] [--declarations] [--learn-from <cassette or folder>…]`;
 
 // `ptc sdk`: prints exactly what a harness puts in front of the model (or, with --declarations, the declarations alone).
 export const sdkCommand: CliCommand = {
@@ -13,17 +13,28 @@ export const sdkCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     let values;
+    let positionals: string[];
     try {
-      ({ values } = parseArgs({
+      ({ values, positionals } = parseArgs({
         args: argv,
         strict: true,
-        allowPositionals: false,
-        options: { bindings: { type: 'string' }, language: { type: 'string' }, declarations: { type: 'boolean' } },
+        allowPositionals: true,
+        options: {
+          bindings: { type: 'string' },
+          language: { type: 'string' },
+          declarations: { type: 'boolean' },
+          'learn-from': { type: 'string', multiple: true },
+        },
       }));
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
     if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');
+    // `--learn-from a.json b.json dir/`: the flag's first value and every positional after it
+    const learnFrom = values['learn-from'] === undefined ? [] : [...values['learn-from'], ...positionals];
+    if (values['learn-from'] === undefined && positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0] as string}"`);
+    const gathered = learnFrom.length === 0 ? undefined : await readCassettes(learnFrom);
+    if (gathered !== undefined && !gathered.ok) throw new UsageError(gathered.message);
     const language = values.language ?? 'typescript';
     if (language !== 'typescript' && language !== 'python') throw new UsageError(`--language expects one of typescript|python, got "${language}"`);
     // the module is loaded (and its MCP servers asked for their tools) in a bindings host, as for a run
@@ -31,7 +42,8 @@ export const sdkCommand: CliCommand = {
     try {
       const described = await session.describe();
       if (!described.ok) throw new UsageError(described.message);
-      const sdk = renderSdk(described.module, language);
+      const source = gathered === undefined ? described.module : withLearnedOutputs(described.module, learnOutputs(gathered.cassettes));
+      const sdk = renderSdk(source, language);
       io.stdout(values.declarations === true ? sdk.declarations : sdk.text);
       return 0;
     } finally {

@@ -1,0 +1,181 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  cellDetails,
+  createRuntime,
+  createSession,
+  discoverNotebooks,
+  jsonReport,
+  junitReport,
+  parseShard,
+  runTestSuite,
+  summaryLine,
+  type NotebookTestResult,
+  type RunLimits,
+  type ShardSpec,
+} from '../../index.js';
+import { bindingsLog } from '../bindings-log.js';
+import { integer, oneOf } from '../run-options.js';
+import { interruptible } from '../signals.js';
+import { visibleText } from '../terminal-text.js';
+import { requireRunnableEnvironment } from '../environment.js';
+import { UsageError, type CliCommand, type CliIo } from '../usage-error.js';
+
+const USAGE = `ptc test [paths or globs…] [--live] [--update] [--reporter text|junit|json] [--output FILE]
+        [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
+
+interface TestFlags {
+  patterns: string[];
+  live: boolean;
+  update: boolean;
+  reporter: 'text' | 'junit' | 'json';
+  output: string | undefined;
+  shard: ShardSpec | undefined;
+  jobs: number;
+  limits: RunLimits;
+}
+
+// --jobs beyond this gains nothing on any machine we know and only multiplies processes
+const MAX_JOBS = 64;
+
+function parseFlags(argv: string[]): TestFlags {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        live: { type: 'boolean' },
+        update: { type: 'boolean' },
+        reporter: { type: 'string' },
+        output: { type: 'string' },
+        shard: { type: 'string' },
+        jobs: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        'max-output-bytes': { type: 'string' },
+        'memory-mb': { type: 'string' },
+        'tmp-mb': { type: 'string' },
+        sandbox: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  let shard: ShardSpec | undefined;
+  if (values.shard !== undefined) {
+    const spec = parseShard(values.shard);
+    if (typeof spec === 'string') throw new UsageError(spec);
+    shard = spec;
+  }
+  const jobs = integer('jobs', values.jobs) ?? 1;
+  if (jobs < 1 || jobs > MAX_JOBS) throw new UsageError(`--jobs expects 1 to ${MAX_JOBS}, got ${jobs}`);
+  const limits: RunLimits = {};
+  const timeoutMs = integer('timeout-ms', values['timeout-ms']);
+  const maxOutputBytes = integer('max-output-bytes', values['max-output-bytes']);
+  const memoryMb = integer('memory-mb', values['memory-mb']);
+  const tmpMb = integer('tmp-mb', values['tmp-mb']);
+  const sandbox = oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const);
+  if (timeoutMs !== undefined) limits.timeoutMs = timeoutMs;
+  if (maxOutputBytes !== undefined) limits.maxOutputBytes = maxOutputBytes;
+  if (memoryMb !== undefined) limits.memoryMb = memoryMb;
+  if (tmpMb !== undefined) limits.tmpMb = tmpMb;
+  if (sandbox !== undefined) limits.sandbox = sandbox;
+  const reporter = oneOf('reporter', values.reporter, ['text', 'junit', 'json'] as const) ?? 'text';
+  if (values.output !== undefined && reporter === 'text') throw new UsageError('--output needs --reporter junit or json');
+  return { patterns: positionals, live: values.live === true, update: values.update === true, reporter, output: values.output, shard, jobs, limits };
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+// One compact line per notebook, then what explains each failure (and drift, with --live).
+function progressLines(result: NotebookTestResult, root: string): string {
+  const rel = path.relative(root, result.notebook) || path.basename(result.notebook);
+  const passed = result.cells.filter((c) => c.status === 'passed').length;
+  const failed = result.cells.filter((c) => c.status === 'failed').length;
+  const skipped = result.cells.filter((c) => c.status === 'skipped').length;
+  const bad = failed > 0 || result.problem !== undefined;
+  const counts =
+    result.cells.length === 0 && result.problem === undefined
+      ? 'no expectations'
+      : `${passed} passed${failed > 0 ? `, ${failed} failed` : ''}${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+  const updated = result.cells.filter((c) => c.updated === true).length;
+  let out = `${bad ? '✗' : '✓'} ${rel}  ${counts}${updated > 0 ? `, ${updated} expectation(s) updated` : ''}  (${seconds(result.durationMs)})\n`;
+  if (result.problem !== undefined) out += indent(result.problem, '    ');
+  for (const cell of result.cells) {
+    const details = cellDetails(cell);
+    if (details.length === 0) continue;
+    const mark = cell.status === 'failed' ? '✗' : cell.status === 'skipped' ? '-' : cell.updated === true ? '↻' : '·';
+    out += `  ${mark} ${cell.name}\n${indent(details.join('\n'), '      ')}`;
+  }
+  return visibleText(out);
+}
+
+function indent(text: string, prefix: string): string {
+  return `${text
+    .split('\n')
+    .map((line) => `${prefix}${line}`)
+    .join('\n')}\n`;
+}
+
+async function writeReportFile(file: string, text: string): Promise<void> {
+  try {
+    await fs.mkdir(path.dirname(path.resolve(file)), { recursive: true });
+    await fs.writeFile(file, text, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot write ${file}: ${(error as Error).message}`);
+  }
+}
+
+// `ptc test`: every cell with an expectation, replayed from its cassette (or live, with drift), checked and reported.
+export const testCommand: CliCommand = {
+  name: 'test',
+  summary: 'check notebook cells against their expectations, offline from their cassettes',
+  usage: USAGE,
+  async run(argv, io: CliIo) {
+    const flags = parseFlags(argv);
+    const root = process.cwd();
+    const found = await discoverNotebooks({ patterns: flags.patterns, cwd: root });
+    if (!found.ok) throw new UsageError(found.message);
+    requireRunnableEnvironment();
+    // progress goes where the report does not
+    const progress = flags.reporter !== 'text' && flags.output === undefined ? io.stderr : io.stdout;
+    // one spare per job: each cell after the first on a worker skips process start-up
+    const runtime = createRuntime({ spares: flags.jobs });
+    const signals = interruptible();
+    try {
+      const suite = await runTestSuite({
+        notebooks: found.notebooks,
+        openSession: ({ bindingsPath, notebookDir }) =>
+          createSession({
+            runtime,
+            ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }),
+            onBindingsLog: bindingsLog(io, bindingsPath),
+          }),
+        live: flags.live,
+        update: flags.update,
+        jobs: flags.jobs,
+        limits: flags.limits,
+        signal: signals.signal,
+        ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+        onNotebookDone: (result) => progress(progressLines(result, root)),
+        onWarning: (file, index, message) => io.stderr(`ptc test: ${visibleText(path.relative(root, file))} cell ${index + 1}: ${visibleText(message)}\n`),
+      });
+      if (flags.shard !== undefined)
+        progress(`shard ${flags.shard.index}/${flags.shard.total}: ${suite.notebooks.length} of ${found.notebooks.length} notebook(s)\n`);
+      if (suite.stopped) progress('stopped before every cell ran\n');
+      if (flags.reporter !== 'text') {
+        const text = flags.reporter === 'junit' ? junitReport(suite, root) : `${JSON.stringify(jsonReport(suite, root), null, 2)}\n`;
+        if (flags.output === undefined) io.stdout(text);
+        else await writeReportFile(flags.output, text);
+      }
+      progress(`${summaryLine(suite)}\n`);
+      return suite.failed > 0 || suite.stopped ? 1 : 0;
+    } finally {
+      signals.dispose();
+      await runtime.dispose();
+    }
+  },
+};

@@ -1,0 +1,282 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parseNotebook, describeProblems } from '../notebook/parse.js';
+import { cassetteName, defaultCassetteDir } from '../notebook/plan.js';
+import { cellLimits } from '../notebook/cell-limits.js';
+import type { CodeCell, NotebookFile } from '../notebook/schema.js';
+import type { ExpectationReport } from '../protocol/expectation-report.js';
+import type { RunResult } from '../protocol/run-result.js';
+import { loadCassette, type Cassette } from '../replay/index.js';
+import type { RunLimits, RunPlan, Session } from '../session/session-types.js';
+import { expectationFromResult } from './accept.js';
+import { checkExpectation } from './check.js';
+import { callDrift, type DriftItem } from './drift.js';
+import type { Expectation } from './expectation.js';
+import { shardOf, type ShardSpec } from './shard.js';
+import { writeExpectations } from './update-notebook.js';
+
+export type TestStatus = 'passed' | 'failed' | 'skipped';
+
+export interface CellTestResult {
+  notebook: string;
+  // position in the notebook (0-based, markdown cells included)
+  index: number;
+  cellId: string | undefined;
+  // the cell id, or `cell N`
+  name: string;
+  status: TestStatus;
+  durationMs: number;
+  report?: ExpectationReport;
+  // why the cell could not be checked (no cassette, bindings failed, …) or why it was skipped
+  problem?: string;
+  // --live: where live answers differ from the cassette's
+  drift?: DriftItem[];
+  // --update: the expectation was rewritten (it differed)
+  updated?: boolean;
+  // the run itself (for the Test Explorer's details; reporters do not print it)
+  result?: RunResult;
+}
+
+export interface NotebookTestResult {
+  notebook: string;
+  cells: CellTestResult[];
+  // the notebook could not be read or parsed: one failure
+  problem?: string;
+  durationMs: number;
+}
+
+export interface SuiteOptions {
+  // absolute paths, in the order results are reported
+  notebooks: readonly string[];
+  openSession: (options: { bindingsPath: string | undefined; notebookDir: string }) => Session;
+  // live handlers instead of the cassettes, with drift reported
+  live?: boolean;
+  // rewrite expectations (and with live, cassettes) from these runs
+  update?: boolean;
+  // cells run at the same time, across notebooks
+  jobs?: number;
+  limits?: RunLimits;
+  signal?: AbortSignal;
+  // the notebook's text as the editor has it (unsaved edits), instead of the file
+  notebookSource?: (file: string) => NotebookFile | undefined;
+  // this machine's part of the notebooks (`--shard i/n`), split by their number of test cells
+  shard?: ShardSpec;
+  // only these cells (the Test Explorer's selection); undefined: every cell with an expectation
+  select?: (file: string, index: number) => boolean;
+  onNotebookDone?: (result: NotebookTestResult) => void;
+  onCellStart?: (file: string, index: number) => void;
+  onCellDone?: (result: CellTestResult) => void;
+  onWarning?: (file: string, index: number, message: string) => void;
+}
+
+export interface SuiteResult {
+  notebooks: NotebookTestResult[];
+  passed: number;
+  failed: number;
+  skipped: number;
+  // the signal stopped the run before every cell ran
+  stopped: boolean;
+}
+
+// The cells of a notebook that are tests: code cells with an expectation.
+export function testCells(notebook: NotebookFile): { index: number; cell: CodeCell; expect: Expectation }[] {
+  const out: { index: number; cell: CodeCell; expect: Expectation }[] = [];
+  notebook.cells.forEach((cell, index) => {
+    if (cell.kind === 'code' && cell.metadata?.expect !== undefined) out.push({ index, cell, expect: cell.metadata.expect });
+  });
+  return out;
+}
+
+export const testName = (cell: CodeCell, index: number): string => cell.metadata?.id ?? `cell ${index + 1}`;
+
+type Loaded = { file: string; notebook: NotebookFile } | { file: string; problem: string };
+
+async function loadNotebook(file: string, source: SuiteOptions['notebookSource']): Promise<Loaded> {
+  const own = source?.(file);
+  if (own !== undefined) return { file, notebook: own };
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    return { file, problem: `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  }
+  const parsed = parseNotebook(text);
+  return parsed.ok ? { file, notebook: parsed.notebook } : { file, problem: `not a readable notebook:\n${describeProblems(parsed.problems, file)}` };
+}
+
+interface Task {
+  file: string;
+  notebook: NotebookFile;
+  index: number;
+  cell: CodeCell;
+  expect: Expectation;
+}
+
+// Runs every test cell of the notebooks, `jobs` at a time (cells of one notebook share its session: one bindings
+// host), offline from each cell's cassette unless `live`; deterministic (frozen clock, seeded random values).
+export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> {
+  const jobs = Math.max(1, Math.floor(options.jobs ?? 1));
+  const all = await Promise.all(options.notebooks.map((file) => loadNotebook(file, options.notebookSource)));
+  const weight = (entry: Loaded): number => ('problem' in entry ? 1 : testCells(entry.notebook).length);
+  const loaded =
+    options.shard === undefined
+      ? all
+      : shardOf(
+          all.map((item) => ({ item, weight: weight(item) })),
+          options.shard,
+        );
+  const files = loaded.map((entry) => entry.file);
+  const results = new Map<string, NotebookTestResult>();
+  const remaining = new Map<string, number>();
+  const started = new Map<string, number>();
+  const tasks: Task[] = [];
+  for (const entry of loaded) {
+    const result: NotebookTestResult = { notebook: entry.file, cells: [], durationMs: 0 };
+    results.set(entry.file, result);
+    if ('problem' in entry) {
+      result.problem = entry.problem;
+      continue;
+    }
+    let count = 0;
+    for (const test of testCells(entry.notebook)) {
+      if (options.select !== undefined && !options.select(entry.file, test.index)) continue;
+      tasks.push({ file: entry.file, notebook: entry.notebook, ...test });
+      count++;
+    }
+    remaining.set(entry.file, count);
+  }
+
+  const sessions = new Map<string, Session>();
+  const updates = new Map<string, Map<number, Expectation>>();
+  const reported = new Set<string>();
+  // a notebook is reported once all its cells are done, in the order given (a later one waits for an earlier one)
+  const flush = async (): Promise<void> => {
+    for (const file of files) {
+      if (reported.has(file)) continue;
+      if ((remaining.get(file) ?? 0) > 0) return;
+      reported.add(file);
+      const result = results.get(file) as NotebookTestResult;
+      const edits = updates.get(file);
+      if (edits !== undefined && edits.size > 0) {
+        const written = await writeExpectations(file, edits);
+        if (!written.ok) result.problem = written.message;
+      }
+      options.onNotebookDone?.(result);
+    }
+  };
+  const finishCell = async (task: Task, cell: CellTestResult): Promise<void> => {
+    const result = results.get(task.file) as NotebookTestResult;
+    result.cells.push(cell);
+    result.cells.sort((a, b) => a.index - b.index);
+    options.onCellDone?.(cell);
+    const left = (remaining.get(task.file) as number) - 1;
+    remaining.set(task.file, left);
+    if (left === 0) {
+      result.durationMs = performance.now() - (started.get(task.file) ?? performance.now());
+      const session = sessions.get(task.file);
+      sessions.delete(task.file);
+      await session?.dispose();
+    }
+  };
+
+  let next = 0;
+  let stopped = false;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      if (options.signal?.aborted === true) {
+        stopped = next < tasks.length;
+        return;
+      }
+      const task = tasks[next++];
+      if (task === undefined) return;
+      if (!started.has(task.file)) started.set(task.file, performance.now());
+      const cell = await runOne(task);
+      await finishCell(task, cell);
+      await flush();
+    }
+  };
+
+  const runOne = async (task: Task): Promise<CellTestResult> => {
+    const base = { notebook: task.file, index: task.index, cellId: task.cell.metadata?.id, name: testName(task.cell, task.index) };
+    if (task.expect.skip !== undefined) {
+      return { ...base, status: 'skipped', durationMs: 0, ...(task.expect.skip === true ? {} : { problem: task.expect.skip }) };
+    }
+    options.onCellStart?.(task.file, task.index);
+    const notebookDir = path.dirname(task.file);
+    let session = sessions.get(task.file);
+    if (session === undefined) {
+      const relative = task.notebook.metadata?.bindings;
+      session = options.openSession({ bindingsPath: relative === undefined ? undefined : path.resolve(notebookDir, relative), notebookDir });
+      sessions.set(task.file, session);
+    }
+    const name = cassetteName(task.cell.metadata, task.index);
+    const cassettePath = path.join(defaultCassetteDir(notebookDir), `${name}.json`);
+    const plan: RunPlan =
+      options.live !== true
+        ? { mode: 'replay', cassettePath, cassetteName: name }
+        : options.update === true
+          ? { mode: 'record', handlers: 'live', cassettePath, cassetteName: name }
+          : { mode: 'live' };
+    // the recorded answers, read before a re-recording replaces them
+    let recorded: Cassette | undefined;
+    if (options.live === true) {
+      const load = await loadCassette(cassettePath);
+      if (load.ok) recorded = load.cassette;
+    }
+    const began = performance.now();
+    const outcome = await session.run({
+      language: task.cell.language,
+      program: task.cell.source,
+      plan,
+      limits: cellLimits(options.limits ?? {}, task.cell.metadata),
+      cwd: notebookDir,
+      deterministic: true,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onWarning === undefined ? {} : { onWarning: (message: string) => options.onWarning?.(task.file, task.index, message) }),
+    });
+    const durationMs = performance.now() - began;
+    if (outcome.kind === 'setup-failed') {
+      const hint = outcome.stage === 'cassette' && options.live !== true ? ' (record it: accept the cell in VS Code, or `ptc test --live --update`)' : '';
+      return { ...base, status: 'failed', durationMs, problem: `could not run (${outcome.stage}): ${outcome.message}${hint}` };
+    }
+    const { result } = outcome;
+    const drift = recorded === undefined ? undefined : callDrift(result, recorded);
+    const extra = {
+      ...(drift === undefined ? {} : { drift }),
+      ...(options.live === true && recorded === undefined && options.update !== true
+        ? { problem: `no cassette at ${cassettePath} to compare live answers with` }
+        : {}),
+    };
+    if (outcome.cassette !== undefined && !outcome.cassette.ok) {
+      return { ...base, status: 'failed', durationMs, result, problem: `cassette not written: ${outcome.cassette.message}`, ...extra };
+    }
+    const report = checkExpectation(task.expect, result);
+    if (options.update === true) {
+      if (!report.ok) {
+        const edits = updates.get(task.file) ?? new Map<number, Expectation>();
+        edits.set(task.index, expectationFromResult(result, task.expect));
+        updates.set(task.file, edits);
+      }
+      return { ...base, status: 'passed', durationMs, result, report, updated: !report.ok, ...extra };
+    }
+    return { ...base, status: report.ok ? 'passed' : 'failed', durationMs, result, report, ...extra };
+  };
+
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, tasks.length)) }, worker));
+    // notebooks without test cells, and the ones a stop left unfinished, are reported too
+    for (const file of files) if ((remaining.get(file) ?? 0) > 0) remaining.set(file, 0);
+    await flush();
+  } finally {
+    await Promise.all([...sessions.values()].map((s) => s.dispose()));
+  }
+  const reports = [...results.values()];
+  const cells = reports.flatMap((r) => r.cells);
+  return {
+    notebooks: files.map((file) => results.get(file) as NotebookTestResult),
+    passed: cells.filter((c) => c.status === 'passed').length,
+    failed: cells.filter((c) => c.status === 'failed').length + reports.filter((r) => r.problem !== undefined).length,
+    skipped: cells.filter((c) => c.status === 'skipped').length,
+    stopped,
+  };
+}

@@ -1,0 +1,43 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parseNotebook } from '../notebook/parse.js';
+import { RawSliceMemory } from '../notebook/raw-memory.js';
+import { serializeNotebook } from '../notebook/serialize.js';
+import type { Expectation } from './expectation.js';
+
+export type NotebookWrite = { ok: true } | { ok: false; message: string };
+
+// Rewrites the expectations of some cells (by index) in a notebook file, keeping everything else as it was
+// (unknown metadata verbatim, outputs); atomically, so an interrupted update never leaves half a notebook.
+export async function writeExpectations(file: string, updates: ReadonlyMap<number, Expectation>): Promise<NotebookWrite> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    return { ok: false, message: `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  }
+  const memory = new RawSliceMemory();
+  const parsed = parseNotebook(text, memory);
+  if (!parsed.ok) return { ok: false, message: `${file} changed while the tests ran and is no longer a readable notebook` };
+  const { notebook } = parsed;
+  for (const [index, expect] of updates) {
+    const cell = notebook.cells[index];
+    if (cell === undefined || cell.kind !== 'code') return { ok: false, message: `${file} changed while the tests ran (cell ${index + 1} is gone)` };
+    cell.metadata = { ...cell.metadata, expect };
+  }
+  let out: string;
+  try {
+    out = serializeNotebook(notebook, { memory });
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    await fs.writeFile(temp, out, 'utf8');
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    return { ok: false, message: `cannot write ${file}: ${(error as Error).message}` };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,72 @@
+import type { ExpectationReport, FieldMismatch } from '../../runtime/protocol/expectation-report.js';
+import { el, type Child } from '../dom/el.js';
+import { section } from '../dom/section.js';
+import type { ViewContext } from '../dom/view-context.js';
+import { appendVisibleText } from '../dom/visible-text-dom.js';
+
+const FIELD_TITLES: Record<FieldMismatch['field'], string> = { value: 'Return value', logs: 'Printed output', error: 'Failure', calls: 'Binding calls' };
+
+// Program data shown as text: control and bidi characters become visible markers, never act on the page.
+function visible(tag: 'code' | 'span', className: string, text: string): HTMLElement {
+  const node = el(tag, { class: className });
+  appendVisibleText(node, text);
+  return node;
+}
+
+function mismatchBlock(m: FieldMismatch): HTMLElement {
+  return el(
+    'div',
+    { class: 'ptc-mismatch', 'data-field': m.field },
+    el(
+      'div',
+      { class: 'ptc-mismatch-head' },
+      el('strong', {}, FIELD_TITLES[m.field]),
+      ` (${m.match}) first differs at `,
+      visible('code', 'ptc-mismatch-path', m.path),
+      ': ',
+      visible('span', 'ptc-mismatch-reason', m.reason),
+    ),
+    el(
+      'dl',
+      { class: 'ptc-mismatch-sides' },
+      el('dt', {}, 'expected'),
+      el('dd', {}, visible('code', 'ptc-mismatch-expected', m.expected)),
+      el('dt', {}, 'got'),
+      el('dd', {}, visible('code', 'ptc-mismatch-actual', m.actual)),
+    ),
+  );
+}
+
+// The cell's expectation next to this run: a one-line ✓, or what was expected, what came and where it first differs
+// (one block per differing field), with Accept as Expected (renderer only).
+export function expectationSection(ctx: ViewContext, report: ExpectationReport | undefined, actions: Child[] = []): HTMLElement | null {
+  if (report === undefined) return null;
+  const compared = report.checked.map((c) => `${c.field} ${c.match}`).join(', ');
+  if (report.ok) {
+    return el(
+      'div',
+      { class: 'ptc-expectation ptc-expectation-ok', 'data-section': 'expectation', 'data-ok': 'true' },
+      el('span', { class: 'ptc-status-icon', 'aria-hidden': 'true' }, '✓'),
+      ` Meets its expectation${compared === '' ? ' (every field ignored)' : ` (${compared})`}`,
+    );
+  }
+  const masked = report.masked?.flatMap((m) => m.paths.map((p) => `${m.field} ${p}`)) ?? [];
+  const built = section({
+    ctx,
+    key: 'expectation',
+    title: '✗ Does not match the expectation',
+    meta: `${report.mismatches.length} of ${report.checked.length} compared field(s) differ`,
+    tone: 'error',
+    open: true,
+    actions,
+    body: () =>
+      el(
+        'div',
+        { class: 'ptc-expectation-body' },
+        ...report.mismatches.map(mismatchBlock),
+        masked.length === 0 ? null : el('p', { class: 'ptc-expectation-masked' }, `Masked (not compared): ${masked.join(', ')}`),
+      ),
+  });
+  built.element.dataset.ok = 'false';
+  return built.element;
+}
