@@ -1,5 +1,7 @@
 import { listDescendants } from '../../process/launch.js';
 
+export { listDescendants };
+
 const TERM_GRACE_MS = 500;
 
 function signal(pid: number, sig: NodeJS.Signals | 0): boolean {
@@ -25,10 +27,11 @@ export function trackServerGroup(leader: number): void {
   });
 }
 
-// Stops a server's process group and every descendant that left it (a daemon that called setsid): SIGTERM, then
-// SIGKILL to whatever is still there after a grace period.
-export async function stopProcessTree(leader: number): Promise<void> {
-  const tree = signal(leader, 0) ? listDescendants(leader) : [];
+// Stops a server's process group and every descendant that left it (a daemon that called setsid; `known` holds the
+// descendants seen before the server was asked to exit): SIGTERM, then SIGKILL to whatever is still there after a
+// grace period.
+export async function stopProcessTree(leader: number, known: readonly number[] = []): Promise<void> {
+  const tree = [...new Set([...known, ...(signal(leader, 0) ? listDescendants(leader) : [])])];
   const alive = (): boolean => signal(-leader, 0) || tree.some((pid) => signal(pid, 0));
   if (alive()) {
     signal(-leader, 'SIGTERM');

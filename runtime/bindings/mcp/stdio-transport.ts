@@ -4,7 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineSplitter } from './line-splitter.js';
 import { parentDeathPrefix } from '../../process/launch.js';
-import { stopProcessTree, trackServerGroup } from './process-tree.js';
+import { listDescendants, stopProcessTree, trackServerGroup } from './process-tree.js';
 
 const STDERR_TAIL_CHARS = 4_000;
 // how long a server may take to exit after its stdin closed before its process group is signalled
@@ -122,6 +122,8 @@ export class ServerStdioTransport implements Transport {
   async close(): Promise<void> {
     const child = this.#child;
     if (child === undefined) return this.#finish();
+    // seen while the server lives: once it exits, a grandchild that left its group is no longer its descendant
+    const descendants = child.pid !== undefined && child.exitCode === null ? listDescendants(child.pid) : [];
     child.stdin?.end();
     if (child.exitCode === null && child.signalCode === null) {
       await new Promise<void>((resolve) => {
@@ -133,7 +135,7 @@ export class ServerStdioTransport implements Transport {
       });
     }
     // the group (and any descendant that left it) goes even when the server itself already exited
-    if (child.pid !== undefined) await stopProcessTree(child.pid);
+    if (child.pid !== undefined) await stopProcessTree(child.pid, descendants);
     this.#finish();
   }
 
