@@ -272,7 +272,12 @@ export class McpServerSession {
     } catch (error) {
       await client.close().catch(() => undefined);
       const cause = transport instanceof ServerStdioTransport ? transport.failure() : undefined;
-      const reason = error instanceof Error ? cleanRpcMessage(error.message) : String(error);
+      // the SDK's HTTP errors carry the status only as `code`
+      const status =
+        error instanceof Error && !(error instanceof McpError) && typeof (error as { code?: unknown }).code === 'number'
+          ? ` (HTTP ${(error as { code: number }).code})`
+          : '';
+      const reason = `${error instanceof Error ? cleanRpcMessage(error.message) : String(error)}${status}`;
       throw new Error(
         `MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${reason}${cause !== undefined && !reason.includes(cause) ? ` (${cause})` : ''}${stderr()}`,
         { cause: error },

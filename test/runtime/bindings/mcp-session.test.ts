@@ -51,7 +51,13 @@ const EXPECTED = {
   image: [{ type: 'image', data: PNG, mimeType: 'image/png' }],
   progress: [{ type: 'text', text: 'done' }],
   resource: [{ uri: 'fixture://greeting', mimeType: 'text/plain', text: 'hello from a resource' }],
-  error: { name: 'McpToolError', tool: 'rpc-error', message: 'the fixture refuses these arguments', code: -32602, data: { field: 'when', expected: 'ISO date' } },
+  error: {
+    name: 'McpToolError',
+    tool: 'rpc-error',
+    message: 'the fixture refuses these arguments',
+    code: -32602,
+    data: { field: 'when', expected: 'ISO date' },
+  },
 };
 
 describe('MCP through a session (bindings host, record, replay)', () => {
@@ -99,7 +105,8 @@ describe('MCP through a session (bindings host, record, replay)', () => {
 
   test('a server that crashes mid-call: the program and the log get its exit and stderr', async () => {
     const outcome = await runProgram('typescript', 'return await fx.crash().catch((e) => e.message);', { mode: 'live' });
-    const expected = 'the connection to the MCP server of fx was lost: the server exited with code 1\nserver stderr (last lines):\nfixture: crashing on purpose';
+    const expected =
+      'the connection to the MCP server of fx was lost: the server exited with code 1\nserver stderr (last lines):\nfixture: crashing on purpose';
     expect(outcome.result.value).toBe(expected);
     for (let i = 0; i < 100 && !bindingsLog.some((line) => line.includes(expected)); i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(bindingsLog.join('\n')).toContain(`warning: ${expected}`);
