@@ -273,10 +273,8 @@ export class McpServerSession {
       await client.close().catch(() => undefined);
       const cause = transport instanceof ServerStdioTransport ? transport.failure() : undefined;
       // the SDK's HTTP errors carry the status only as `code`
-      const status =
-        error instanceof Error && !(error instanceof McpError) && typeof (error as { code?: unknown }).code === 'number'
-          ? ` (HTTP ${(error as { code: number }).code})`
-          : '';
+      const code: unknown = error instanceof Error && !(error instanceof McpError) ? (error as Error & { code?: unknown }).code : undefined;
+      const status = typeof code === 'number' ? ` (HTTP ${code})` : '';
       const reason = `${error instanceof Error ? cleanRpcMessage(error.message) : String(error)}${status}`;
       throw new Error(
         `MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${reason}${cause !== undefined && !reason.includes(cause) ? ` (${cause})` : ''}${stderr()}`,
