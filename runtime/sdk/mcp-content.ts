@@ -11,8 +11,9 @@ const item = (kind: string | string[], properties: Record<string, unknown>, requ
   additionalProperties: false,
 });
 
-export const MCP_CONTENT_SCHEMA: Record<string, unknown> = {
-  anyOf: [
+// Each kind of item with the name the Python stub gives its TypedDict.
+export const MCP_CONTENT_KINDS: [string, Record<string, unknown>][] = (
+  [
     item('text', { text: { type: 'string' } }, ['text']),
     item(['image', 'audio'], { data: text('base64 bytes'), mimeType: { type: 'string' } }, ['data', 'mimeType']),
     item(
@@ -45,7 +46,9 @@ export const MCP_CONTENT_SCHEMA: Record<string, unknown> = {
       required: ['type', 'original'],
       additionalProperties: false,
     },
-  ],
-};
+  ] as Record<string, unknown>[]
+).map((schema, i) => [['McpText', 'McpMedia', 'McpResource', 'McpResourceLink', 'McpUnknown'][i] as string, schema]);
+
+export const MCP_CONTENT_SCHEMA: Record<string, unknown> = { anyOf: MCP_CONTENT_KINDS.map(([, schema]) => schema) };
 
 export const MCP_CONTENT_DOC = 'One item of an MCP tool result, in the order the server sent them. A text item often holds JSON: parse it yourself.';

@@ -1,5 +1,5 @@
 import { isAttributeSafe, NameRegistry, pascal, pyString } from './python-names.js';
-import { MCP_CONTENT_DOC, MCP_CONTENT_SCHEMA } from './mcp-content.js';
+import { MCP_CONTENT_DOC, MCP_CONTENT_KINDS } from './mcp-content.js';
 import { errorClasses, type SdkNamespace } from './sdk-source.js';
 import { newPyWalk, PY_JSON, pyDocstring, PyStubContext, pyType } from './schema-py.js';
 import { argsOmittable, docLines } from './schema-walk.js';
@@ -23,7 +23,8 @@ export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): s
   // the MCP content item union, declared once (its TypedDicts first) when a tool answers content items
   const usesContent = namespaces.some((ns) => ns.functions.some((fn) => fn.returns === 'mcp-content'));
   const contentAlias = usesContent ? names.claim('McpContent') : undefined;
-  const contentType = usesContent ? pyType(MCP_CONTENT_SCHEMA, newPyWalk(MCP_CONTENT_SCHEMA, stub), 'McpContentItem') : undefined;
+  // one named TypedDict per kind of item (McpText, McpMedia…), then the union
+  const contentType = usesContent ? `Union[${MCP_CONTENT_KINDS.map(([hint, schema]) => pyType(schema, newPyWalk(schema, stub), hint)).join(', ')}]` : undefined;
   const contentDefinitions = stub.definitions.length;
   const protocols = namespaces.map((ns) => ({ ns, className: names.claim(pascal(ns.global, 'Namespace')) }));
 
