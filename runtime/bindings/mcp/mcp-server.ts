@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import { LIMITS } from '../../contract/limits.js';
@@ -86,6 +86,9 @@ export class McpServerSession {
   #connecting: Promise<Client> | undefined;
   #disposed = false;
   #transportWarnings = 0;
+  // progress listeners by token: ours, not the SDK's (which drops a report that arrives just before its answer)
+  readonly #progress = new Map<string, (note: ProgressNote) => void>();
+  #nextToken = 0;
 
   constructor(options: McpServerSessionOptions) {
     this.label = options.label;
@@ -155,23 +158,16 @@ export class McpServerSession {
   ): Promise<Record<string, unknown>> {
     const client = await this.#connected();
     const transport = this.#transport;
+    const token = onProgress === undefined ? undefined : `ptc-${++this.#nextToken}`;
+    if (token !== undefined && onProgress !== undefined) this.#progress.set(token, onProgress);
+    const params = token === undefined ? request.params : { ...request.params, _meta: { progressToken: token } };
     try {
-      return await client.request(request, LooseResult, {
-        signal,
-        timeout: SDK_REQUEST_TIMEOUT_MS,
-        ...(onProgress === undefined
-          ? {}
-          : {
-              onprogress: (p: { progress: number; total?: number; message?: string }) =>
-                onProgress({
-                  progress: p.progress,
-                  ...(typeof p.total === 'number' ? { total: p.total } : {}),
-                  ...(typeof p.message === 'string' ? { message: p.message } : {}),
-                }),
-            }),
-      });
+      return await client.request({ method: request.method, params }, LooseResult, { signal, timeout: SDK_REQUEST_TIMEOUT_MS });
     } catch (error) {
       throw this.#explain(error, transport, signal);
+    } finally {
+      // a report sent just before the answer is still being handled: the listener goes after it
+      if (token !== undefined) setImmediate(() => this.#progress.delete(token));
     }
   }
 
@@ -267,6 +263,14 @@ export class McpServerSession {
       }
     };
     client.onerror = (error) => this.#transportWarning(error);
+    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+      const { progressToken, progress, total, message } = notification.params;
+      this.#progress.get(String(progressToken))?.({
+        progress,
+        ...(typeof total === 'number' ? { total } : {}),
+        ...(typeof message === 'string' ? { message } : {}),
+      });
+    });
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (error) {
