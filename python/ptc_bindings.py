@@ -135,7 +135,13 @@ class Bridge:
             ok, value = await waiter
             if ok:
                 return value
-            raise make_error(value, name)
+            message, details = value
+            error = make_error(message, name)
+            # a failure's details (an MCP server's JSON-RPC code and data); the member-name attribute is never replaced
+            for key, detail in details:
+                if key not in error.__dict__:
+                    _setattr(error, key, detail)
+            raise error
 
         call.__name__ = call.__qualname__ = name if name.isidentifier() else "binding"
         return call
@@ -176,7 +182,8 @@ class Bridge:
             outcome = (True, frame.get("value"))
         else:
             message = frame.get("message")
-            outcome = (False, message if _type(message) is str else "binding failed")
+            details = tuple((key, frame[key]) for key in ("code", "data") if key in frame)
+            outcome = (False, (message if _type(message) is str else "binding failed", details))
         if _type(future) is Waiter:
             future.outcome = outcome
             future.done = True

@@ -19,7 +19,7 @@ HOST_FRAMES = {
         "type", "program", "namespaces", "maxOutputBytes", "maxPendingCalls", "cpuSeconds",
         "addressSpaceBytes", "cwd", "deterministic", "bindingsFd",
     ),
-    "reply": ("type", "id", "ok", "value", "message"),
+    "reply": ("type", "id", "ok", "value", "message", "code", "data"),
     "bindings-lost": ("type", "message"),
 }
 CHILD_FRAMES = {

@@ -1,5 +1,6 @@
 import type { HostedBindings } from './engine/hosted.js';
 import type { JsonValue } from './protocol/json-value.js';
+import type { ProgressNote } from './protocol/run-result.js';
 import type { Language, RunResult } from './protocol/run-result.js';
 
 // What a handler learns about the call it serves; `signal` aborts when the run settles.
@@ -8,8 +9,8 @@ export interface CallContext {
   global: string;
   name: string;
   signal: AbortSignal;
-  // lets wrapping layers (replay, schema checks) mark the call record
-  annotate(note: { replayed?: boolean; schemaViolation?: string }): void;
+  // lets wrapping layers (replay, schema checks, progress reports) mark the call record
+  annotate(note: { replayed?: boolean; schemaViolation?: string; progress?: ProgressNote }): void;
   // lets the layer serving the call register how to end it early (an interrupt); returns the unregistration
   interruptible?(stop: (reason: Error) => void): () => void;
 }

@@ -9,6 +9,8 @@ export default defineBindings({
     // started once when the bindings load, from this module's folder, and stopped when they are unloaded
     mcp: { command: 'node', args: ['weather-server.mjs'] },
     functions: {
+      // `alerts` answers plain text: declared as a string (the default would be its content items)
+      alerts: { result: 'text' },
       forecast: {
         timeoutMs: 5_000,
         mock: async ({ city, days = 3 }: { city: string; days?: number }) => ({

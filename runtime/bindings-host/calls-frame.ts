@@ -11,7 +11,14 @@ const only = (object: Record<string, unknown>, keys: ReadonlySet<string>): boole
 
 const FRAME_KEYS = new Set(['type', 'run', 'started', 'finished']);
 const STARTED_KEYS = new Set(['id', 'global', 'name', 'args', 'startedAtMs']);
-const FINISHED_KEYS = new Set(['id', 'ok', 'value', 'message', 'durationMs', 'schemaViolation']);
+const FINISHED_KEYS = new Set(['id', 'ok', 'value', 'message', 'durationMs', 'schemaViolation', 'errorCode', 'errorData', 'progress', 'progressCount']);
+const MARK_KEYS = new Set(['atMs', 'progress', 'total', 'message']);
+
+function progressMark(value: unknown): boolean {
+  if (!isObject(value) || !only(value, MARK_KEYS)) return false;
+  if (typeof value.atMs !== 'number' || value.atMs < 0 || typeof value.progress !== 'number') return false;
+  return (value.total === undefined || typeof value.total === 'number') && (value.message === undefined || typeof value.message === 'string');
+}
 
 function startedCall(value: unknown): value is StartedCall {
   if (!isObject(value) || !only(value, STARTED_KEYS)) return false;
@@ -24,6 +31,10 @@ function finishedCall(value: unknown): value is FinishedCall {
   if (!isObject(value) || !only(value, FINISHED_KEYS)) return false;
   if (!positiveInt(value.id) || typeof value.ok !== 'boolean' || typeof value.durationMs !== 'number' || value.durationMs < 0) return false;
   if (value.message !== undefined && typeof value.message !== 'string') return false;
+  if (value.errorCode !== undefined && typeof value.errorCode !== 'number' && typeof value.errorCode !== 'string') return false;
+  if (value.progress !== undefined && (!Array.isArray(value.progress) || !value.progress.every(progressMark))) return false;
+  if (value.progressCount !== undefined && (typeof value.progressCount !== 'number' || !Number.isSafeInteger(value.progressCount) || value.progressCount < 0))
+    return false;
   return value.schemaViolation === undefined || typeof value.schemaViolation === 'string';
 }
 

@@ -85,6 +85,10 @@ export class HostedRun implements HostedRunLink {
         record.value = (call.value ?? null) as JsonValue;
       } else record.message = call.message ?? 'binding failed';
       if (call.schemaViolation !== undefined) record.schemaViolation = call.schemaViolation;
+      if (call.errorCode !== undefined) record.errorCode = call.errorCode;
+      if (call.errorData !== undefined) record.errorData = call.errorData as JsonValue;
+      if (call.progress !== undefined) record.progress = call.progress.map((mark) => ({ ...mark }));
+      if (call.progressCount !== undefined) record.progressCount = call.progressCount;
       this.#deps.options.log.finished(record);
       this.#report(record);
     }

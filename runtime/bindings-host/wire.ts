@@ -60,6 +60,8 @@ export const DescribedFunctionSchema = z
     description: z.string().optional(),
     input: JsonObject.optional(),
     output: JsonObject.optional(),
+    // the result type without an output schema: MCP content items, or text
+    returns: z.enum(['mcp-content', 'text']).optional(),
   })
   .strict();
 export type DescribedFunction = z.infer<typeof DescribedFunctionSchema>;
@@ -72,6 +74,8 @@ export const DescribedNamespaceSchema = z
     // the MCP server could not start: `functions` holds only the module's overrides, `problem` says why
     toolsUnlisted: z.literal(true).optional(),
     problem: z.string().optional(),
+    // MCP tools left out (an invalid schema, task-only), by name, with the reason: the model is told
+    unavailable: z.record(z.string(), z.string()).optional(),
     functions: z.record(z.string(), DescribedFunctionSchema),
   })
   .strict();
@@ -91,6 +95,13 @@ export const FinishedCallSchema = z
     message: z.string().optional(),
     durationMs: z.number().nonnegative(),
     schemaViolation: z.string().optional(),
+    // a failure's details for the program's error, and the progress the call reported (CallRecord's fields)
+    errorCode: z.union([z.number(), z.string()]).optional(),
+    errorData: z.unknown().optional(),
+    progress: z
+      .array(z.object({ atMs: z.number().nonnegative(), progress: z.number(), total: z.number().optional(), message: z.string().optional() }).strict())
+      .optional(),
+    progressCount: z.number().int().nonnegative().optional(),
   })
   .strict();
 export type StartedCall = z.infer<typeof StartedCallSchema>;

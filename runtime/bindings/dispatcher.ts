@@ -4,7 +4,13 @@ import { snapshotLossless } from '../json/lossless.js';
 import { capText } from '../output/diagnostic.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CallRecord } from '../protocol/run-result.js';
+import { KEPT_PROGRESS } from '../protocol/run-result.js';
+import { failureDetails, type FailureDetails } from './call-failure.js';
 import { CallLog } from './call-log.js';
+
+// A failed call's answer: its message, and the fields the program's error gets beside it.
+export type FailedReply = { ok: false; message: string; details?: FailureDetails };
+export type CallReply = { ok: true; valueText: string } | FailedReply;
 
 export type DispatchVerdict = { ok: true } | { ok: false; message: string };
 
@@ -17,7 +23,7 @@ export interface DispatcherOptions {
   // 'increasing': gaps allowed (a bindings host served the ids in between), repeats and going back are not
   sequence?: 'exact' | 'increasing';
   // the call's record comes along (its duration and marks are final): the call log keeps only some records
-  sendReply(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }, record: CallRecord): void;
+  sendReply(id: number, reply: CallReply, record: CallRecord): void;
   // offered to the layer serving each call (CallContext.interruptible): how a bindings host interrupts its calls
   interruptible?: (call: CallRecord, stop: (reason: Error) => void) => () => void;
 }
@@ -77,6 +83,7 @@ export class CallDispatcher {
       annotate: (note) => {
         if (note.replayed !== undefined) record.replayed = note.replayed;
         if (note.schemaViolation !== undefined) record.schemaViolation = note.schemaViolation;
+        if (note.progress !== undefined) addProgress(record, note.progress, performance.now() - this.options.startedAt);
       },
     };
     const interruptible = this.options.interruptible;
@@ -112,10 +119,16 @@ export class CallDispatcher {
         }
       } else {
         record.message = renderThrown(outcome.thrown);
-        this.options.sendReply(record.id, { ok: false, message: record.message }, record);
+        const details = recordDetails(record, outcome.thrown);
+        this.options.sendReply(
+          record.id,
+          details === undefined ? { ok: false, message: record.message } : { ok: false, message: record.message, details },
+          record,
+        );
       }
     } else if (!outcome.ok) {
       record.message = renderThrown(outcome.thrown);
+      recordDetails(record, outcome.thrown);
     }
     this.log.finished(record);
     if (this.#inFlight === 0) this.#idle?.();
@@ -149,4 +162,33 @@ export function renderThrown(thrown: unknown): string {
   } catch {
     return 'binding failed with an unrenderable value';
   }
+}
+
+// Marks the record with a failure's details (lossless JSON only: they travel to the program as they are).
+function recordDetails(record: CallRecord, thrown: unknown): FailureDetails | undefined {
+  const found = failureDetails(thrown);
+  if (found === undefined) return undefined;
+  const details: FailureDetails = {};
+  if ((typeof found.code === 'number' && Number.isFinite(found.code)) || typeof found.code === 'string') details.code = found.code;
+  if (found.data !== undefined) {
+    const snapshot = snapshotLossless(found.data);
+    if (snapshot.ok) details.data = snapshot.value;
+  }
+  if (details.code !== undefined) record.errorCode = details.code;
+  if (details.data !== undefined) record.errorData = details.data;
+  return details.code === undefined && details.data === undefined ? undefined : details;
+}
+
+const MAX_PROGRESS_MESSAGE = 1_000;
+
+// Keeps a call's last KEPT_PROGRESS reports and counts them all; the numbers and text come from a server: checked.
+function addProgress(record: CallRecord, note: { progress: unknown; total?: unknown; message?: unknown }, atMs: number): void {
+  if (typeof note.progress !== 'number' || !Number.isFinite(note.progress)) return;
+  const mark: NonNullable<CallRecord['progress']>[number] = { atMs: Math.max(0, Math.round(atMs * 1000) / 1000), progress: note.progress };
+  if (typeof note.total === 'number' && Number.isFinite(note.total)) mark.total = note.total;
+  if (typeof note.message === 'string') mark.message = capText(note.message, MAX_PROGRESS_MESSAGE);
+  const marks = (record.progress ??= []);
+  marks.push(mark);
+  if (marks.length > KEPT_PROGRESS) marks.shift();
+  record.progressCount = (record.progressCount ?? 0) + 1;
 }

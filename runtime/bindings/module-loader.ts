@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BindingNamespace } from '../api.js';
 import { hashSeed, seededRandom } from './faults.js';
-import { McpServerSession } from './mcp/mcp-server.js';
+import type { ResultMode } from './mcp/map-result.js';
+import { McpServerSession, type McpTool } from './mcp/mcp-server.js';
+import { handler, resourceListDeclaration, resourceReadDeclaration } from './mcp/resource-functions.js';
 import { BindingsModuleError, type BindingsModule, type FunctionDeclaration, type Mode, type NamespaceDeclaration, type WarningSink } from './module-format.js';
 import { importBindingsFile } from './module-import.js';
 import { checkNameCollisions, isObject, validateNamespace, type RawNamespace } from './module-validate.js';
@@ -71,46 +73,112 @@ async function resolveNamespace(
 ): Promise<NamespaceDeclaration> {
   const base = raw.errorClass === undefined ? {} : { errorClass: raw.errorClass };
   if (raw.kind === 'handlers') return { ...base, functions: raw.functions };
+  const warn = options.onWarning ?? defaultWarning;
   // a module is bundled to a temp file before import, so a server script beside it is found relative to its folder
-  const session = new McpServerSession(global, { ...raw.mcp, cwd: path.resolve(moduleDir, raw.mcp.cwd ?? '.') });
+  const config = raw.mcp.url !== undefined ? raw.mcp : { ...raw.mcp, cwd: path.resolve(moduleDir, raw.mcp.cwd ?? '.') };
+  const session = new McpServerSession({ label: global, config, onWarning: (message) => warn(message) });
   sessions.push(session);
-  let tools;
+  let tools: McpTool[];
   try {
     tools = await session.listTools();
   } catch (error) {
     if (options.mcp !== 'optional') throw new BindingsModuleError(`${global}: ${(error as Error).message}`);
     await session.dispose();
-    (options.onWarning ?? defaultWarning)(
-      `${global}: ${(error as Error).message}\n(continuing without the server's tool list: its functions are the ones the cassette recorded)`,
-    );
-    return { ...base, functions: raw.overrides, mcp: raw.mcp, toolsUnlisted: true, problem: `${global}: ${(error as Error).message}` };
+    // no warning here: whoever replays says it (session/replay-setup.ts), from `problem`
+    const functions: Record<string, FunctionDeclaration> = Object.create(null);
+    for (const [name, override] of Object.entries(raw.overrides)) define(functions, override.name ?? name, override);
+    return { ...base, functions, mcp: raw.mcp, toolsUnlisted: true, problem: `${global}: ${(error as Error).message}` };
   }
+  return mcpNamespace({ global, raw, session, tools, warn, base });
+}
+
+function define<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+// The functions of an MCP namespace: the server's tools the module keeps (renamed, overridden), each served by the
+// session; a tool the program cannot call is listed as unavailable with its reason, and the rest still work.
+function mcpNamespace(options: {
+  global: string;
+  raw: Extract<RawNamespace, { kind: 'mcp' }>;
+  session: McpServerSession;
+  tools: McpTool[];
+  warn: WarningSink;
+  base: Pick<NamespaceDeclaration, 'errorClass'>;
+}): NamespaceDeclaration {
+  const { global, raw, session, tools, warn } = options;
+  const listed = new Set(tools.map((t) => t.name));
+  const known = (): string => [...listed].sort().join(', ') || 'no tools';
+  for (const name of Object.keys(raw.overrides)) {
+    if (!listed.has(name)) throw new BindingsModuleError(`${global}.functions.${name}: the MCP server has no tool "${name}" (it has: ${known()})`);
+  }
+  for (const name of raw.options.include ?? []) {
+    if (!listed.has(name)) throw new BindingsModuleError(`${global}.include: the MCP server has no tool "${name}" (it has: ${known()})`);
+  }
+  for (const name of raw.options.exclude ?? []) if (!listed.has(name)) warn(`${global}.exclude: the MCP server has no tool "${name}"`);
+  const include = raw.options.include === undefined ? undefined : new Set(raw.options.include);
+  const exclude = new Set(raw.options.exclude ?? []);
   const functions: Record<string, FunctionDeclaration> = Object.create(null);
+  const unavailable: Record<string, string> = Object.create(null);
+  const compiler = new SchemaCompiler();
+  const claim = (name: string, by: string): void => {
+    if (Object.prototype.hasOwnProperty.call(functions, name) || Object.prototype.hasOwnProperty.call(unavailable, name))
+      throw new BindingsModuleError(`${global}.${by}: the name "${name}" is already taken by another function of ${global}`);
+  };
   for (const tool of tools) {
+    if ((include !== undefined && !include.has(tool.name)) || exclude.has(tool.name)) continue;
     const override = raw.overrides[tool.name] ?? {};
+    const name = override.name ?? tool.name;
+    claim(name, `functions.${tool.name}.name`);
+    const leaveOut = (reason: string): void => {
+      unavailable[name] = reason;
+      warn(`${global}.${name}: left out: ${reason}`);
+    };
+    if (tool.unavailable !== undefined && override.input === undefined) {
+      leaveOut(tool.unavailable);
+      continue;
+    }
+    const { name: _rename, result: chosen, ...policy } = override;
+    const output = override.output ?? tool.outputSchema;
+    const mode: ResultMode = chosen ?? (output !== undefined ? 'structured' : (raw.options.result ?? 'content'));
     const decl: FunctionDeclaration = {
-      ...override,
-      live: (args, context) => session.call(tool.name, args, context?.signal ?? new AbortController().signal),
+      ...policy,
+      live: handler((args, context) => session.call(tool.name, args, { signal: context.signal, mode, onProgress: (note) => context.progress(note) })),
     };
     const description = override.description ?? tool.description;
     if (description !== undefined) decl.description = description;
-    if (tool.inputSchema !== undefined) decl.input = tool.inputSchema;
-    if (tool.outputSchema !== undefined) decl.output = tool.outputSchema;
-    Object.defineProperty(functions, tool.name, { value: decl, enumerable: true, writable: true, configurable: true });
-  }
-  for (const name of Object.keys(raw.overrides)) {
-    if (!(name in functions)) {
-      const known = tools
-        .map((t) => t.name)
-        .sort()
-        .join(', ');
-      throw new BindingsModuleError(`${global}.functions.${name}: the MCP server has no tool "${name}" (it has: ${known || 'no tools'})`);
+    const input = override.input ?? tool.inputSchema;
+    if (input !== undefined) decl.input = input;
+    if (output !== undefined && (mode === 'structured' || mode === 'json')) decl.output = output;
+    if (mode === 'content') decl.returns = 'mcp-content';
+    if (mode === 'text') decl.returns = 'text';
+    try {
+      compileDeclaration(compiler, `${global}.${name}`, decl);
+    } catch (error) {
+      leaveOut(
+        (error as Error).message
+          .replace(`${global}.${name}.`, 'its ')
+          .replace(/^its input:/, 'its inputSchema:')
+          .replace(/^its output:/, 'its outputSchema:'),
+      );
+      continue;
     }
+    define(functions, name, decl);
   }
-  return { ...base, functions, mcp: raw.mcp };
+  const resources = raw.options.resources;
+  if (resources !== undefined) {
+    claim(resources.list, 'resources.list');
+    define(functions, resources.list, resourceListDeclaration(session));
+    claim(resources.read, 'resources.read');
+    define(functions, resources.read, resourceReadDeclaration(session));
+  }
+  const ns: NamespaceDeclaration = { ...options.base, functions, mcp: raw.mcp };
+  if (Object.keys(unavailable).length > 0) ns.unavailable = unavailable;
+  return ns;
 }
 
 function compileDeclaration(compiler: SchemaCompiler, at: string, decl: FunctionDeclaration): void {
+  if (compiledByDeclaration.has(decl)) return;
   const compile = (key: 'input' | 'output'): SchemaCheck | undefined => {
     const schema = decl[key];
     if (schema === undefined) return undefined;

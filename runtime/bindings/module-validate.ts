@@ -1,15 +1,34 @@
 import type { ErrorClassSpec } from '../api.js';
 import { identifierProblem, memberPropertyProblem } from '../contract/identifiers.js';
+import { RESULT_MODES, type ResultMode } from './mcp/map-result.js';
 import { BindingsModuleError, type CallPolicy, type FunctionDeclaration, type McpServerConfig } from './module-format.js';
 
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+// A module's override of one MCP tool: the declaration's knobs plus the name the program calls it by and its result mode.
+export interface McpToolOverride extends FunctionDeclaration {
+  name?: string;
+  result?: ResultMode;
+}
+
+// Namespace-wide choices for an MCP server's tools.
+export interface McpNamespaceOptions {
+  result?: ResultMode;
+  include?: string[];
+  exclude?: string[];
+  // the program-facing names of the resources functions, when the module asks for them
+  resources?: { list: string; read: string };
+}
+
 export type RawNamespace =
   | { kind: 'handlers'; errorClass?: ErrorClassSpec; functions: Record<string, FunctionDeclaration> }
-  | { kind: 'mcp'; errorClass?: ErrorClassSpec; mcp: McpServerConfig; overrides: Record<string, FunctionDeclaration> };
+  | { kind: 'mcp'; errorClass?: ErrorClassSpec; mcp: McpServerConfig; options: McpNamespaceOptions; overrides: Record<string, McpToolOverride> };
 
-const FUNCTION_KEYS = new Set(['description', 'input', 'output', 'mock', 'live', 'timeoutMs', 'latencyMs', 'failWith', 'failRate']);
-const MCP_OVERRIDE_KEYS = new Set(['description', 'mock', 'timeoutMs', 'latencyMs', 'failWith', 'failRate']);
+const POLICY_KEYS = ['timeoutMs', 'maxTotalTimeoutMs', 'latencyMs', 'failWith', 'failRate'];
+const FUNCTION_KEYS = new Set(['description', 'input', 'output', 'mock', 'live', ...POLICY_KEYS]);
+const MCP_OVERRIDE_KEYS = new Set(['name', 'description', 'input', 'output', 'result', 'mock', ...POLICY_KEYS]);
+const NAMESPACE_KEYS = ['errorClass', 'functions', 'mcp', 'result', 'include', 'exclude', 'resources'];
+export const DEFAULT_RESOURCE_FUNCTIONS = { list: 'list_resources', read: 'read_resource' } as const;
 
 const fail = (at: string, problem: string): never => {
   throw new BindingsModuleError(`${at}: ${problem}`);
@@ -24,19 +43,30 @@ export function validateNamespace(global: string, raw: unknown): RawNamespace {
   const ns = raw as Record<string, unknown>;
   const errorClass = ns.errorClass === undefined ? undefined : validateErrorClass(`${global}.errorClass`, ns.errorClass);
   for (const key of Object.keys(ns)) {
-    if (!['errorClass', 'functions', 'mcp'].includes(key)) fail(`${global}.${key}`, 'unknown key (expected errorClass, functions or mcp)');
+    if (!NAMESPACE_KEYS.includes(key)) fail(`${global}.${key}`, `unknown key (expected ${NAMESPACE_KEYS.join(', ')})`);
   }
   if (ns.mcp !== undefined) {
     const mcp = validateMcp(`${global}.mcp`, ns.mcp);
-    const overrides: Record<string, FunctionDeclaration> = Object.create(null);
+    const overrides: Record<string, McpToolOverride> = Object.create(null);
     if (ns.functions !== undefined) {
       if (!isObject(ns.functions)) fail(`${global}.functions`, 'expected an object of per-tool overrides');
       for (const [name, decl] of Object.entries(ns.functions as Record<string, unknown>)) {
-        define(overrides, name, validateFunction(`${global}.functions.${name}`, decl, MCP_OVERRIDE_KEYS, false));
+        const at = `${global}.functions.${name}`;
+        const override: McpToolOverride = validateFunction(at, decl, MCP_OVERRIDE_KEYS, false);
+        if (isObject(decl)) {
+          if (decl.name !== undefined) {
+            if (typeof decl.name !== 'string') fail(`${at}.name`, 'expected the name the program calls the tool by');
+            override.name = decl.name as string;
+          }
+          if (decl.result !== undefined) override.result = validateResultMode(`${at}.result`, decl.result);
+        }
+        define(overrides, name, override);
       }
     }
-    return { kind: 'mcp', mcp, overrides, ...(errorClass ? { errorClass } : {}) };
+    return { kind: 'mcp', mcp, options: validateMcpOptions(global, ns), overrides, ...(errorClass ? { errorClass } : {}) };
   }
+  for (const key of ['result', 'include', 'exclude', 'resources'])
+    if (ns[key] !== undefined) fail(`${global}.${key}`, 'only an MCP namespace (with "mcp") takes this key');
   if (!isObject(ns.functions)) fail(`${global}.functions`, 'expected an object of handlers or declarations');
   const functions: Record<string, FunctionDeclaration> = Object.create(null);
   for (const [name, decl] of Object.entries(ns.functions as Record<string, unknown>)) {
@@ -72,10 +102,41 @@ function validateErrorClass(at: string, e: unknown): ErrorClassSpec {
   return { name: spec.name, memberNameProperty: spec.memberNameProperty };
 }
 
+function validateResultMode(at: string, raw: unknown): ResultMode {
+  if (typeof raw !== 'string' || !(RESULT_MODES as readonly string[]).includes(raw))
+    fail(at, `expected one of ${RESULT_MODES.map((m) => `'${m}'`).join(', ')}`);
+  return raw as ResultMode;
+}
+
+function stringList(at: string, raw: unknown): string[] {
+  if (!Array.isArray(raw) || !raw.every((x) => typeof x === 'string')) fail(at, 'expected an array of tool names');
+  return [...(raw as string[])];
+}
+
+function validateMcpOptions(global: string, ns: Record<string, unknown>): McpNamespaceOptions {
+  const options: McpNamespaceOptions = {};
+  if (ns.result !== undefined) options.result = validateResultMode(`${global}.result`, ns.result);
+  if (ns.include !== undefined) options.include = stringList(`${global}.include`, ns.include);
+  if (ns.exclude !== undefined) options.exclude = stringList(`${global}.exclude`, ns.exclude);
+  if (ns.resources === true) options.resources = { ...DEFAULT_RESOURCE_FUNCTIONS };
+  else if (isObject(ns.resources)) {
+    const r = ns.resources;
+    for (const key of Object.keys(r)) if (key !== 'list' && key !== 'read') fail(`${global}.resources.${key}`, 'unknown key (expected list or read)');
+    for (const key of ['list', 'read'] as const)
+      if (r[key] !== undefined && typeof r[key] !== 'string') fail(`${global}.resources.${key}`, 'expected a function name');
+    options.resources = {
+      list: (r.list as string | undefined) ?? DEFAULT_RESOURCE_FUNCTIONS.list,
+      read: (r.read as string | undefined) ?? DEFAULT_RESOURCE_FUNCTIONS.read,
+    };
+  } else if (ns.resources !== undefined && ns.resources !== false) fail(`${global}.resources`, 'expected true or { list?, read? } (function names)');
+  return options;
+}
+
 function validateMcp(at: string, raw: unknown): McpServerConfig {
-  if (!isObject(raw)) fail(at, 'expected { command, args?, env?, cwd? }');
+  if (!isObject(raw)) fail(at, 'expected { command, args?, env?, cwd? } (a stdio server) or { url, headers?, transport? } (a remote one)');
   const m = raw as Record<string, unknown>;
-  if (typeof m.command !== 'string' || m.command.length === 0) fail(`${at}.command`, 'expected the server executable as a non-empty string');
+  if (m.url !== undefined) return validateRemote(at, m);
+  if (typeof m.command !== 'string' || m.command.length === 0) fail(`${at}.command`, 'expected the server executable as a non-empty string (or a url)');
   const config: McpServerConfig = { command: m.command as string };
   if (m.args !== undefined) {
     if (!Array.isArray(m.args) || !m.args.every((a) => typeof a === 'string')) fail(`${at}.args`, 'expected an array of strings');
@@ -91,6 +152,29 @@ function validateMcp(at: string, raw: unknown): McpServerConfig {
   }
   for (const key of Object.keys(m))
     if (!['command', 'args', 'env', 'cwd'].includes(key)) fail(`${at}.${key}`, 'unknown key (expected command, args, env or cwd)');
+  return config;
+}
+
+function validateRemote(at: string, m: Record<string, unknown>): McpServerConfig {
+  if (typeof m.url !== 'string') fail(`${at}.url`, 'expected the server URL as a string');
+  let url: URL | undefined;
+  try {
+    url = new URL(m.url as string);
+  } catch {
+    fail(`${at}.url`, 'not a valid URL');
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') fail(`${at}.url`, 'expected an http: or https: URL');
+  const config: McpServerConfig = { url: m.url as string };
+  if (m.headers !== undefined) {
+    if (!isObject(m.headers) || !Object.values(m.headers).every((v) => typeof v === 'string')) fail(`${at}.headers`, 'expected an object of string values');
+    config.headers = { ...(m.headers as Record<string, string>) };
+  }
+  if (m.transport !== undefined) {
+    if (!['auto', 'streamable-http', 'sse'].includes(m.transport as string)) fail(`${at}.transport`, "expected 'auto', 'streamable-http' or 'sse'");
+    config.transport = m.transport as McpServerConfig['transport'];
+  }
+  for (const key of Object.keys(m))
+    if (!['url', 'headers', 'transport'].includes(key)) fail(`${at}.${key}`, 'unknown key for a remote server (expected url, headers or transport)');
   return config;
 }
 
@@ -128,6 +212,11 @@ function validatePolicy(at: string, d: Record<string, unknown>): CallPolicy {
     if (typeof d.timeoutMs !== 'number' || !Number.isSafeInteger(d.timeoutMs) || d.timeoutMs < 1)
       fail(`${at}.timeoutMs`, 'expected a positive integer (milliseconds)');
     policy.timeoutMs = d.timeoutMs as number;
+  }
+  if (d.maxTotalTimeoutMs !== undefined) {
+    if (typeof d.maxTotalTimeoutMs !== 'number' || !Number.isSafeInteger(d.maxTotalTimeoutMs) || d.maxTotalTimeoutMs < 1)
+      fail(`${at}.maxTotalTimeoutMs`, 'expected a positive integer (milliseconds)');
+    policy.maxTotalTimeoutMs = d.maxTotalTimeoutMs as number;
   }
   if (d.latencyMs !== undefined) {
     if (typeof d.latencyMs !== 'number' || !Number.isFinite(d.latencyMs) || d.latencyMs < 0) fail(`${at}.latencyMs`, 'expected a number ≥ 0 (milliseconds)');

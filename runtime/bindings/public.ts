@@ -1,9 +1,10 @@
 // Public entry for bindings-module authors. Inside a module loaded by `ptc --bindings` (or the extension) import it as
 // `import { defineBindings } from 'ptc-playground/bindings'`; the loader provides that specifier at load time.
 import type { ErrorClassSpec } from '../api.js';
-import type { CallPolicy, Handler, McpServerConfig } from './module-format.js';
+import type { CallPolicy, Handler, McpServerConfig, ResultMode } from './module-format.js';
 
-export type { CallPolicy, Handler, HandlerContext, McpServerConfig } from './module-format.js';
+export type { CallPolicy, Handler, HandlerContext, McpServerConfig, ProgressNote, ResultMode } from './module-format.js';
+export type { McpContent, McpResourceContents } from './mcp/map-result.js';
 export type { ErrorClassSpec } from '../api.js';
 
 // A JSON Schema (draft 2020-12 or 07) as a plain object.
@@ -22,15 +23,27 @@ export interface HandlerNamespaceSpec {
   functions: Record<string, Handler | FunctionSpec>;
 }
 
-// Per-tool overrides of an MCP namespace: a mock for mock mode, a timeout, fault injection.
+// Per-tool overrides of an MCP namespace (keyed by the server's tool name): the name the program calls it by, its
+// description and schemas, its result mode, a mock for mock mode, its deadlines, fault injection.
 export interface McpToolOverride extends CallPolicy {
+  name?: string;
   description?: string;
+  input?: JsonSchema;
+  output?: JsonSchema;
+  result?: ResultMode;
   mock?: Handler;
 }
 
 export interface McpNamespaceSpec {
   errorClass?: ErrorClassSpec;
   mcp: McpServerConfig;
+  // the result mode of the tools without an output schema (default 'content')
+  result?: ResultMode;
+  // only these tools / every tool but these
+  include?: string[];
+  exclude?: string[];
+  // adds list_resources() and read_resource({ uri }) (or the names given)
+  resources?: boolean | { list?: string; read?: string };
   functions?: Record<string, McpToolOverride>;
 }
 

@@ -1,12 +1,15 @@
 import type { BindingFunction, CallContext } from '../api.js';
 import { snapshotLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
+import { CallFailure } from './call-failure.js';
 import { renderThrown } from './dispatcher.js';
 import { abortableDelay } from './faults.js';
 import type { FunctionDeclaration, HandlerContext, Mode, WarningSink } from './module-format.js';
 import type { SchemaCheck } from './schema-check.js';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+// how long a call that keeps reporting progress may run in all, unless its declaration says otherwise
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 300_000;
 
 export interface ServeOptions {
   global: string;
@@ -32,6 +35,7 @@ export function serveFunction(options: ServeOptions): BindingFunction {
   const handler = (mode === 'live' ? (declaration.live ?? declaration.mock) : (declaration.mock ?? declaration.live)) as
     ((args: JsonValue, context: HandlerContext) => unknown) | undefined;
   const timeoutMs = declaration.timeoutMs ?? options.defaultTimeoutMs;
+  const maxTotalMs = Math.max(timeoutMs, declaration.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS);
   // only declared faults cost anything per call (a failRate draws from the seeded stream either way)
   const faulty =
     mode === 'mock' &&
@@ -61,11 +65,30 @@ export function serveFunction(options: ServeOptions): BindingFunction {
     let unregister: (() => void) | undefined;
     try {
       const value = await new Promise<unknown>((resolve, reject) => {
+        // set once the call is answered or stopped: a late progress report must not start a new deadline
+        let settled = false;
         const stop = (error: Error): void => {
+          settled = true;
           controller?.abort(error);
           reject(error);
         };
-        timer = setTimeout(() => stop(new Error(`${label} timed out after ${timeoutMs} ms`)), timeoutMs);
+        const began = performance.now();
+        let progressed = false;
+        // the deadline starts again with each progress report, as the MCP spec suggests, up to maxTotalMs in all
+        const arm = (ms: number): void => {
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            const total = performance.now() - began >= maxTotalMs - 1;
+            stop(
+              new Error(
+                total && progressed
+                  ? `${label} timed out after ${maxTotalMs} ms in all (its maxTotalTimeoutMs), though it reported progress`
+                  : `${label} timed out after ${timeoutMs} ms${progressed ? ' without progress' : ''}`,
+              ),
+            );
+          }, ms);
+        };
+        arm(timeoutMs);
         unregister = context?.interruptible?.(stop);
         const handlerContext: HandlerContext = {
           id: context?.id ?? 0,
@@ -74,16 +97,25 @@ export function serveFunction(options: ServeOptions): BindingFunction {
           get signal() {
             return signal();
           },
+          progress: (note) => {
+            if (settled) return;
+            context?.annotate({ progress: note });
+            progressed = true;
+            arm(Math.max(0, Math.min(timeoutMs, maxTotalMs - (performance.now() - began))));
+          },
+        };
+        const finish = (): void => {
+          settled = true;
         };
         const served = faulty
           ? injectFaults(declaration, options.random, signal, label).then(() => handler(args, handlerContext))
           : new Promise<unknown>((started) => started(handler(args, handlerContext)));
         // a late answer after the deadline is dropped (and a late rejection never surfaces as unhandled)
-        served.then(resolve, reject);
+        served.then(resolve, reject).finally(finish);
       });
       return checkResult(value, label, options, context);
     } catch (thrown) {
-      if (thrown instanceof CallRefused) throw thrown;
+      if (thrown instanceof CallRefused || thrown instanceof CallFailure) throw thrown;
       throw new Error(renderThrown(thrown), { cause: thrown });
     } finally {
       clearTimeout(timer);

@@ -1,4 +1,4 @@
-import type { CallDispatcher } from '../bindings/dispatcher.js';
+import type { CallDispatcher, CallReply } from '../bindings/dispatcher.js';
 import { jsonByteLength } from '../json/json-size.js';
 import { decodeLossless } from '../json/lossless.js';
 import { capText, MAX_EXCEPTION_CHARS } from '../output/diagnostic.js';
@@ -44,10 +44,13 @@ export function applyProgramFrame(session: RunSession, dispatcher: CallDispatche
 }
 
 // The reply frame for a finished binding call (same JSON on both backends' channels).
-export function replyText(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }): string {
-  return reply.ok
-    ? `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}}`
-    : JSON.stringify({ type: 'reply', id, ok: false, message: reply.message });
+export function replyText(id: number, reply: CallReply): string {
+  if (reply.ok) return `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}}`;
+  const frame: Record<string, unknown> = { type: 'reply', id, ok: false, message: reply.message };
+  // the error's fields beside its message (checked lossless when recorded)
+  if (reply.details?.code !== undefined) frame.code = reply.details.code;
+  if (reply.details?.data !== undefined) frame.data = reply.details.data;
+  return JSON.stringify(frame);
 }
 
 // What a backend's wire schema answers for one decoded frame (zod's safeParse result fits).

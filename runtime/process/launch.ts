@@ -39,7 +39,7 @@ export interface LaunchedChild {
 let deathSignalPrefix: string[] | undefined;
 
 // `setpriv --pdeathsig KILL` (util-linux): if the host itself dies, even mid hot-loop, the kernel kills the child.
-function parentDeathPrefix(): string[] {
+export function parentDeathPrefix(): string[] {
   if (deathSignalPrefix !== undefined) return deathSignalPrefix;
   deathSignalPrefix = [];
   if (process.platform !== 'linux') return deathSignalPrefix;

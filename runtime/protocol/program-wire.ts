@@ -29,11 +29,22 @@ export const DoneFrameSchema = z
 
 // --- host → child
 
-export type ReplyFrame = { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; message: string };
+export type ReplyFrame =
+  { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; message: string; code?: number | string; data?: unknown };
 
+// A failed reply may carry `code` and `data`, set as fields of the error the program catches.
 export const ReplyFrameSchema = z.discriminatedUnion('ok', [
   z.object({ type: z.literal('reply'), id: z.number().int().positive(), ok: z.literal(true), value: z.unknown() }).strict(),
-  z.object({ type: z.literal('reply'), id: z.number().int().positive(), ok: z.literal(false), message: z.string() }).strict(),
+  z
+    .object({
+      type: z.literal('reply'),
+      id: z.number().int().positive(),
+      ok: z.literal(false),
+      message: z.string(),
+      code: z.union([z.number(), z.string()]).optional(),
+      data: z.unknown().optional(),
+    })
+    .strict(),
 ]);
 
 // The run's bindings host is gone (exited, stopped responding, restarted): the child fails every call still

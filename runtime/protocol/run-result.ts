@@ -28,6 +28,18 @@ export const RunFailureSchema = z.object({
 });
 export type RunFailure = z.infer<typeof RunFailureSchema>;
 
+// One progress report of a running call (MCP notifications/progress); `atMs` on the run's time axis.
+export const ProgressMarkSchema = z.object({
+  atMs: ms(),
+  progress: z.number(),
+  total: z.optional(z.number()),
+  message: z.optional(z.string()),
+});
+export type ProgressMark = z.infer<typeof ProgressMarkSchema>;
+export type ProgressNote = Omit<ProgressMark, 'atMs'>;
+// A call keeps its first and last few progress reports; `progressCount` counts them all.
+export const KEPT_PROGRESS = 20;
+
 export const CallRecordSchema = z.object({
   id: count(),
   global: z.string(),
@@ -42,6 +54,12 @@ export const CallRecordSchema = z.object({
   replayed: z.optional(z.boolean()),
   // set when a handler result violated the declared output schema
   schemaViolation: z.optional(z.string()),
+  // a failed call's details, set on the error the program caught (`error.code`, `error.data`)
+  errorCode: z.optional(z.union([z.number(), z.string()])),
+  errorData: z.optional(JsonValueSchema),
+  // progress the call reported while it ran
+  progress: z.optional(z.array(ProgressMarkSchema)),
+  progressCount: z.optional(count()),
 });
 export type CallRecord = z.infer<typeof CallRecordSchema>;
 

@@ -18,6 +18,11 @@ export const CassetteCallSchema = z
     pending: z.literal(true).optional(),
     // the value already violated the output schema when it was recorded
     schemaViolation: z.string().optional(),
+    // a failure's details, set on the program's error again when replayed
+    code: z.union([z.number(), z.string()]).optional(),
+    data: z.optional(JsonValueSchema),
+    // the progress the call reported, reported again when replayed
+    progress: z.array(z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).strict()).optional(),
     durationMs: z.number().nonnegative(),
   })
   .strict()
@@ -32,6 +37,7 @@ export const CassetteCallSchema = z
       if (call.message === undefined) ctx.addIssue({ code: 'custom', message: 'ok is false but "message" is missing' });
       if (call.value !== undefined) ctx.addIssue({ code: 'custom', message: 'ok is false but a "value" is given' });
     }
+    if (call.ok && (call.code !== undefined || call.data !== undefined)) ctx.addIssue({ code: 'custom', message: 'ok is true but "code" or "data" is given' });
   });
 export type CassetteCall = z.infer<typeof CassetteCallSchema>;
 
@@ -50,7 +56,10 @@ export function orderCall(call: CassetteCall): CassetteCall {
   if (call.pending === true) out.pending = true;
   else if (call.ok) out.value = call.value;
   else out.message = call.message;
+  if (call.code !== undefined) out.code = call.code;
+  if (call.data !== undefined) out.data = call.data;
   if (call.schemaViolation !== undefined) out.schemaViolation = call.schemaViolation;
+  if (call.progress !== undefined) out.progress = call.progress.map((p) => ({ ...p }));
   out.durationMs = call.durationMs;
   return out as CassetteCall;
 }

@@ -1,5 +1,7 @@
 import type { BindingNamespace, CallContext } from '../api.js';
+import { failureDetails } from '../bindings/call-failure.js';
 import { renderThrown } from '../bindings/dispatcher.js';
+import { KEPT_PROGRESS, type ProgressNote } from '../protocol/run-result.js';
 import { decodeLossless, encodeLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { RunResult } from '../protocol/run-result.js';
@@ -47,7 +49,8 @@ export function createRecorder(): Recorder {
           const began = performance.now();
           const answered = (): boolean => context?.signal.aborted !== true;
           let violation: string | undefined;
-          // inner layers mark schema violations through the context; keep a copy for the cassette
+          const progress: ProgressNote[] = [];
+          // inner layers mark schema violations and progress through the context; keep a copy for the cassette
           const observed: CallContext | undefined =
             context === undefined
               ? undefined
@@ -55,6 +58,10 @@ export function createRecorder(): Recorder {
                   ...context,
                   annotate: (note) => {
                     if (note.schemaViolation !== undefined) violation = note.schemaViolation;
+                    if (note.progress !== undefined && Number.isFinite(note.progress.progress)) {
+                      progress.push(progressCopy(note.progress));
+                      if (progress.length > KEPT_PROGRESS) progress.shift();
+                    }
                     context.annotate(note);
                   },
                 };
@@ -63,11 +70,17 @@ export function createRecorder(): Recorder {
             if (answered()) {
               entry.call = { global: ns.global, name, args, ok: true, value: snapshot(value), durationMs: round(performance.now() - began) };
               if (violation !== undefined) entry.call.schemaViolation = violation;
+              if (progress.length > 0) entry.call.progress = progress;
             }
             return value;
           } catch (thrown) {
-            if (answered())
+            if (answered()) {
               entry.call = { global: ns.global, name, args, ok: false, message: renderThrown(thrown), durationMs: round(performance.now() - began) };
+              const details = failureDetails(thrown);
+              if (details?.code !== undefined) entry.call.code = details.code;
+              if (details?.data !== undefined) entry.call.data = snapshot(details.data);
+              if (progress.length > 0) entry.call.progress = progress;
+            }
             throw thrown;
           }
         };
@@ -95,13 +108,30 @@ export function cassetteFromResult(result: RunResult, options: { deterministic?:
           ...base,
           ok: true,
           value: c.value ?? null,
+          ...(c.progress === undefined ? {} : { progress: c.progress.map(progressCopy) }),
           durationMs: round(c.durationMs),
           ...(c.schemaViolation === undefined ? {} : { schemaViolation: c.schemaViolation }),
         };
       if (c.message === undefined) return { ...base, ok: false, pending: true, durationMs: round(c.durationMs) };
-      return { ...base, ok: false, message: c.message, durationMs: round(c.durationMs) };
+      return {
+        ...base,
+        ok: false,
+        message: c.message,
+        ...(c.errorCode === undefined ? {} : { code: c.errorCode }),
+        ...(c.errorData === undefined ? {} : { data: c.errorData }),
+        ...(c.progress === undefined ? {} : { progress: c.progress.map(progressCopy) }),
+        durationMs: round(c.durationMs),
+      };
     });
   return options.deterministic === undefined
     ? { version: CASSETTE_VERSION, calls }
     : { version: CASSETTE_VERSION, deterministic: options.deterministic, calls };
+}
+
+// A progress report as a cassette keeps it (its time is not replayed).
+function progressCopy(note: ProgressNote): ProgressNote {
+  const out: ProgressNote = { progress: note.progress };
+  if (typeof note.total === 'number') out.total = note.total;
+  if (typeof note.message === 'string') out.message = note.message;
+  return out;
 }

@@ -1,4 +1,5 @@
 import type { BindingNamespace, CallContext, ErrorClassSpec } from '../api.js';
+import { CallFailure, type FailureDetails } from '../bindings/call-failure.js';
 import { canonicalJson } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { KEPT_CALLS, type ReplayReport } from '../protocol/run-result.js';
@@ -86,6 +87,7 @@ export function replayNamespaces(cassette: Cassette, declared: readonly (Declare
     matched++;
     const call = cassette.calls[index] as CassetteCall;
     context?.annotate(call.schemaViolation === undefined ? { replayed: true } : { replayed: true, schemaViolation: call.schemaViolation });
+    for (const progress of call.progress ?? []) context?.annotate({ progress });
     return answer(call, context);
   };
 
@@ -118,7 +120,10 @@ function answer(call: CassetteCall, context: CallContext | undefined): Promise<J
     });
   }
   if (call.ok) return Promise.resolve(call.value as JsonValue);
-  return Promise.reject(new Error(call.message));
+  const details: FailureDetails = {};
+  if (call.code !== undefined) details.code = call.code;
+  if (call.data !== undefined) details.data = call.data;
+  return Promise.reject(new CallFailure(call.message ?? 'binding failed', details));
 }
 
 // `sameName`: the unused recorded calls of this binding (undefined when the cassette never recorded it).

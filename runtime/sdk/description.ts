@@ -24,7 +24,9 @@ function failureBullet(namespaces: readonly SdkNamespace[], language: Language):
     if (ns.errorClass === undefined)
       return `a failed \`${ns.global}\` call ${language === 'python' ? 'raises `RuntimeError`' : 'rejects with a plain `Error`'}`;
     const { name, memberNameProperty } = ns.errorClass;
-    return `a failed \`${ns.global}\` call ${language === 'python' ? 'raises' : 'rejects with'} \`${name}\`, whose \`${memberNameProperty}\` names the tool and whose message is the tool's error text`;
+    const details =
+      ns.mcp && !['code', 'data'].includes(memberNameProperty) ? ' (and, when the server sent them, `code` and `data`: the JSON-RPC error code and data)' : '';
+    return `a failed \`${ns.global}\` call ${language === 'python' ? 'raises' : 'rejects with'} \`${name}\`, whose \`${memberNameProperty}\` names the tool and whose message is the tool's error text${details}`;
   });
   const catcher = language === 'python' ? '`try`/`except`' : '`try`/`catch`';
   return `- Failures: ${parts.join('; ')}. Catch them with ${catcher} when the program can recover.\n`;
@@ -53,8 +55,15 @@ export function renderDescription(namespaces: readonly SdkNamespace[], language:
       : `- The program sees ${globals.length === 1 ? 'the global' : 'the globals'} ${list(globals)}. Call a tool as \`${call}\`${exotic === undefined ? '' : `; a name that is not a plain identifier is reached by subscript, e.g. \`${exotic}\``}.`,
   );
   lines.push(
-    '- Arguments and results are lossless JSON: finite numbers, strings, booleans, null, arrays and plain objects (no `undefined`, `NaN`, dates or class instances); results arrive already parsed.',
+    '- Arguments and results are lossless JSON: finite numbers, strings, booleans, null, arrays and plain objects (no `undefined`, `NaN`, dates or class instances). Each tool resolves to exactly the result type declared below; a result declared as a string or as text items is not parsed for you.',
   );
+  if (namespaces.some((ns) => ns.functions.some((fn) => fn.returns === 'mcp-content'))) {
+    lines.push(
+      ts
+        ? '- A tool declared `Promise<McpContent[]>` resolves to its content items in order: read `item.text` of the `text` items (`JSON.parse` it when it holds JSON); images and audio come as base64 `data` with a `mimeType`.'
+        : '- A tool declared to return `List[McpContent]` resolves to its content items in order: read `item["text"]` of the `text` items (`json.loads` it when it holds JSON); images and audio come as base64 `data` with a `mimeType`.',
+    );
+  }
   lines.push(
     ts
       ? '- Only what the program prints (`console.log`) and what it returns reaches you. Extract what you need inside the program instead of returning whole tool results.'

@@ -1,4 +1,5 @@
 import { isAttributeSafe, NameRegistry, pascal, pyString } from './python-names.js';
+import { MCP_CONTENT_DOC, MCP_CONTENT_KINDS } from './mcp-content.js';
 import { errorClasses, type SdkNamespace } from './sdk-source.js';
 import { newPyWalk, PY_JSON, pyDocstring, PyStubContext, pyType } from './schema-py.js';
 import { argsOmittable, docLines } from './schema-walk.js';
@@ -19,13 +20,26 @@ export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): s
   for (const ns of namespaces) names.reserve(ns.global);
   for (const cls of classes) names.reserve(cls.name);
   const stub = new PyStubContext(names);
+  // the MCP content item union, declared once (its TypedDicts first) when a tool answers content items
+  const usesContent = namespaces.some((ns) => ns.functions.some((fn) => fn.returns === 'mcp-content'));
+  const contentAlias = usesContent ? names.claim('McpContent') : undefined;
+  // one named TypedDict per kind of item (McpText, McpMedia…), then the union
+  const contentType = usesContent ? `Union[${MCP_CONTENT_KINDS.map(([hint, schema]) => pyType(schema, newPyWalk(schema, stub), hint)).join(', ')}]` : undefined;
+  const contentDefinitions = stub.definitions.length;
   const protocols = namespaces.map((ns) => ({ ns, className: names.claim(pascal(ns.global, 'Namespace')) }));
 
   const bodies = protocols.map(({ ns, className }) => {
     const methods: Method[] = ns.functions.map((fn) => {
       const prefix = `${className}${pascal(fn.name, 'Tool')}`;
       const args = fn.input === undefined ? PY_JSON : pyType(fn.input, newPyWalk(fn.input, stub), `${prefix}Args`);
-      const result = fn.output === undefined ? PY_JSON : pyType(fn.output, newPyWalk(fn.output, stub), `${prefix}Result`);
+      const result =
+        fn.output !== undefined
+          ? pyType(fn.output, newPyWalk(fn.output, stub), `${prefix}Result`)
+          : fn.returns === 'mcp-content'
+            ? `List[${contentAlias as string}]`
+            : fn.returns === 'text'
+              ? 'str'
+              : PY_JSON;
       return { name: fn.name, attribute: false, args, result, optional: argsOmittable(fn.input), doc: fn.description };
     });
     return { ns, className, methods };
@@ -43,7 +57,20 @@ export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): s
   blocks.push(
     `# Every argument and result is lossless JSON (plain dicts and lists; TypedDicts below are static types only).\n${PY_JSON} = Union[None, bool, int, float, str, List["${PY_JSON}"], Dict[str, "${PY_JSON}"]]`,
   );
+  if (contentType !== undefined) {
+    blocks.push(...stub.definitions.slice(0, contentDefinitions));
+    blocks.push(`# ${MCP_CONTENT_DOC}\n${contentAlias as string} = ${contentType}`);
+  }
   for (const cls of classes) {
+    const details =
+      cls.mcp && !['code', 'data'].includes(cls.memberNameProperty)
+        ? [
+            '    code: Union[int, None]',
+            ...pyDocstring('The JSON-RPC error code when the MCP server refused the request (e.g. -32602, invalid params); absent otherwise.', '    '),
+            `    data: ${PY_JSON}`,
+            ...pyDocstring("The JSON-RPC error's data, or a failed tool's structuredContent, when the server sent any; absent otherwise.", '    '),
+          ]
+        : [];
     blocks.push(
       [
         `class ${cls.name}(Exception):`,
@@ -52,14 +79,16 @@ export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): s
           ? `    ${cls.memberNameProperty}: str`
           : `    # getattr(error, ${pyString(cls.memberNameProperty)}) names the function that failed`,
         ...(isAttributeSafe(cls.memberNameProperty, new Set()) ? pyDocstring('The function whose call failed.', '    ') : []),
+        ...details,
       ].join('\n'),
     );
   }
-  blocks.push(...stub.definitions);
+  blocks.push(...stub.definitions.slice(contentDefinitions));
   for (const { ns, className, methods } of bodies) {
     const failure = ns.errorClass === undefined ? 'RuntimeError' : ns.errorClass.name;
     const lines = [`class ${className}(Protocol):`, ...pyDocstring(`Tools of \`${ns.global}\`; a failed call raises ${failure}.`, '    ')];
     const exotic = methods.filter((m) => !m.attribute);
+    for (const [name, reason] of ns.unavailable) lines.push(`    # not available: ${pyString(name)} (${reason.replace(/\s+/g, ' ')})`);
     for (const m of methods.filter((x) => x.attribute)) {
       lines.push('');
       lines.push(`    async def ${m.name}(self, args: ${m.args}${m.optional ? ' = ...' : ''}) -> ${m.result}:`);

@@ -1,3 +1,4 @@
+import type { JsonValue } from '../../runtime/protocol/json-value.js';
 import type { CallRecord } from '../../runtime/protocol/run-result.js';
 import { el } from '../dom/el.js';
 import { copyButton } from '../dom/copy-button.js';
@@ -5,6 +6,7 @@ import { jsonTree } from '../dom/json-tree.js';
 import { appendVisibleText } from '../dom/visible-text-dom.js';
 import type { ViewContext } from '../dom/view-context.js';
 import { callLabel } from '../shared/call-flags.js';
+import { callImages } from './call-media.js';
 import { formatDuration } from '../shared/format.js';
 import { jsonText } from '../shared/json-text.js';
 
@@ -36,9 +38,12 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
       jsonText(call.args, { indent: 2 }),
     ),
   );
+  if (call.progressCount !== undefined && call.progress !== undefined && call.progress.length > 0) box.append(progressNote(call));
   if (call.ok) {
     if (call.value !== undefined) {
       const value = call.value;
+      const images = callImages(value, call.id);
+      if (images !== undefined) box.append(el('div', { class: 'ptc-call-part ptc-call-media' }, el('p', { class: 'ptc-label' }, 'Images'), images));
       box.append(
         part(ctx, 'Value', 'ptc-call-value', jsonTree(value, { ctx, label: `Value of call #${call.id}`, expandDepth: 1 }), () =>
           jsonText(value, { indent: 2 }),
@@ -49,8 +54,35 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
     const message = el('pre', { class: 'ptc-call-message', dir: 'auto' });
     appendVisibleText(message, call.message ?? '(no message)');
     box.append(part(ctx, 'Error message', 'ptc-call-error', message, () => call.message ?? ''));
+    if (call.errorCode !== undefined || call.errorData !== undefined) {
+      const details: JsonValue = {
+        ...(call.errorCode === undefined ? {} : { code: call.errorCode }),
+        ...(call.errorData === undefined ? {} : { data: call.errorData }),
+      };
+      box.append(
+        part(ctx, 'Error details', 'ptc-call-error-details', jsonTree(details, { ctx, label: `Error details of call #${call.id}`, expandDepth: 2 }), () =>
+          jsonText(details, { indent: 2 }),
+        ),
+      );
+    }
   }
   return box;
+}
+
+// "Reported progress 4 times; last: 4 of 4, step 4" (the progress notifications the call sent while it ran).
+export function progressSummary(call: CallRecord): string | undefined {
+  const marks = call.progress ?? [];
+  const last = marks[marks.length - 1];
+  if (last === undefined) return undefined;
+  const count = call.progressCount ?? marks.length;
+  const amount = last.total === undefined ? `${last.progress}` : `${last.progress} of ${last.total}`;
+  return `reported progress ${count} ${count === 1 ? 'time' : 'times'}; last: ${amount}${last.message === undefined ? '' : `, ${last.message}`}`;
+}
+
+function progressNote(call: CallRecord): HTMLElement {
+  const note = el('p', { class: 'ptc-call-progress' }, 'Progress: ');
+  appendVisibleText(note, progressSummary(call) ?? '');
+  return note;
 }
 
 function part(ctx: ViewContext, title: string, cls: string, content: Node, json: () => string): HTMLElement {

@@ -5,7 +5,7 @@ import { SELECT_CALL, type SelectCallDetail, type ViewContext } from '../dom/vie
 import { callLabel, callSummaryText, callTotal, divergedCallIds, failedCallCount, keptCalls } from '../shared/call-flags.js';
 import { formatCount, formatDuration, plural } from '../shared/format.js';
 import { layoutTimeline, type TimelineBar } from '../shared/timeline-layout.js';
-import { callDetails } from './call-details.js';
+import { callDetails, progressSummary } from './call-details.js';
 
 const ZOOMS = [1, 2, 4, 8, 16, 32, 64];
 // below this a bar's label would be a sliver of text
@@ -168,11 +168,13 @@ function barButton(bar: TimelineBar, isDiverged: boolean): HTMLButtonElement {
   if (call.replayed === true) classes.push('ptc-bar-replayed');
   if (isDiverged) classes.push('ptc-bar-diverged');
   if (call.schemaViolation !== undefined) classes.push('ptc-bar-schema');
+  if (call.progress !== undefined && call.progress.length > 0) classes.push('ptc-bar-progress');
   const states = [
     call.ok ? 'ok' : 'failed',
     call.replayed === true ? 'replayed' : '',
     isDiverged ? 'diverged from the cassette' : '',
     call.schemaViolation === undefined ? '' : 'schema violation',
+    progressSummary(call) ?? '',
   ]
     .filter((s) => s !== '')
     .join(', ');

@@ -34,6 +34,7 @@ export function describeModule(module: BindingsModule, warn: (message: string) =
       const output = jsonSchema(declaration.output, `${at}.output`, warn);
       if (input !== undefined) fn.input = input;
       if (output !== undefined) fn.output = output;
+      if (declaration.returns !== undefined) fn.returns = declaration.returns;
       // a function may be called `__proto__`: an own key, never the object's prototype
       Object.defineProperty(functions, name, { value: fn, enumerable: true, writable: true, configurable: true });
     }
@@ -42,6 +43,7 @@ export function describeModule(module: BindingsModule, warn: (message: string) =
     if (ns.mcp !== undefined) described.mcp = true;
     if (ns.toolsUnlisted === true) described.toolsUnlisted = true;
     if (ns.problem !== undefined) described.problem = ns.problem;
+    if (ns.unavailable !== undefined) described.unavailable = { ...ns.unavailable };
     namespaces[global] = described;
   }
   return { path: module.path, namespaces };

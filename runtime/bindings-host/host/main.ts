@@ -90,8 +90,14 @@ function onHello(connection: ChildConnection): void {
 }
 
 async function load(file: string): Promise<void> {
+  // warnings of the load (a tool left out) follow the 'loaded' frame; later ones (a server lost) go out at once
+  let held: string[] | undefined = [];
+  const onWarning = (message: string): void => {
+    if (held !== undefined) held.push(message);
+    else frame({ type: 'warning', message });
+  };
   try {
-    module = await loadBindingsModule(file, { mcp: 'optional', onWarning: () => undefined });
+    module = await loadBindingsModule(file, { mcp: 'optional', onWarning });
   } catch (error) {
     const message =
       error instanceof BindingsModuleError
@@ -101,6 +107,9 @@ async function load(file: string): Promise<void> {
     return;
   }
   frame({ type: 'loaded', module: describeModule(module, (message) => frame({ type: 'warning', message })) });
+  const pending = held;
+  held = undefined;
+  for (const message of pending) frame({ type: 'warning', message });
 }
 
 function listen(path: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { CallDispatcher } from '../../bindings/dispatcher.js';
+import { CallDispatcher, type CallReply } from '../../bindings/dispatcher.js';
 import type { BindingsModule } from '../../bindings/module-format.js';
 import { namespacesFor } from '../../bindings/module-loader.js';
 import { decodeLossless, encodeChecked } from '../../json/lossless.js';
@@ -111,14 +111,14 @@ export class ServedRun {
     }
   }
 
-  #answer(id: number, reply: { ok: true; valueText: string } | { ok: false; message: string }, record: CallRecord): void {
+  #answer(id: number, reply: CallReply, record: CallRecord): void {
     if (this.#closed) return;
     const duration = record.durationMs;
     const violation = record.schemaViolation === undefined ? '' : `,"schemaViolation":${JSON.stringify(record.schemaViolation)}`;
     this.#finished.push(
       reply.ok
-        ? `{"id":${id},"ok":true,"value":${reply.valueText},"durationMs":${duration}${violation}}`
-        : `{"id":${id},"ok":false,"message":${JSON.stringify(reply.message)},"durationMs":${duration}${violation}}`,
+        ? `{"id":${id},"ok":true,"value":${reply.valueText},"durationMs":${duration}${violation}${extras(record)}}`
+        : `{"id":${id},"ok":false,"message":${JSON.stringify(reply.message)},"durationMs":${duration}${violation}${extras(record)}}`,
     );
     this.#connection.send(replyText(id, reply));
     // answers are reported lazily, after the reply left: off the round trip. The run's close waits for them.
@@ -143,6 +143,15 @@ export class ServedRun {
     this.#notes.write(JSON.stringify({ type: 'protocol', run: this.#run, message }));
     this.close();
   }
+}
+
+// The rarer fields of a finished call (error details, progress), already lossless JSON on the record.
+function extras(record: CallRecord): string {
+  let out = '';
+  if (record.errorCode !== undefined) out += `,"errorCode":${JSON.stringify(record.errorCode)}`;
+  if (record.errorData !== undefined) out += `,"errorData":${encodeChecked(record.errorData, 0)}`;
+  if (record.progress !== undefined) out += `,"progress":${JSON.stringify(record.progress)},"progressCount":${record.progressCount ?? record.progress.length}`;
+  return out;
 }
 
 function round(ms: number): number {

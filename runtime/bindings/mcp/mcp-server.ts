@@ -1,72 +1,190 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { z } from 'zod';
+import { LIMITS } from '../../contract/limits.js';
 import type { JsonValue } from '../../protocol/json-value.js';
-import type { McpServerConfig } from '../module-format.js';
-import { mapToolResult } from './map-result.js';
+import { CallFailure } from '../call-failure.js';
+import type { McpServerConfig, ProgressNote } from '../module-format.js';
+import { cleanRpcMessage, mapToolResult, normalizeResourceContents, type McpResourceContents, type ResultMode } from './map-result.js';
+import { resolveCommand } from './resolve-command.js';
+import { ServerStdioTransport } from './stdio-transport.js';
 
 export interface McpTool {
   name: string;
   description: string | undefined;
   inputSchema: Record<string, unknown> | undefined;
   outputSchema: Record<string, unknown> | undefined;
+  // why the tool cannot be offered (it is then left out, with a warning); undefined when it can
+  unavailable: string | undefined;
+}
+
+export interface McpResourceEntry {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
 }
 
 const CONNECT_TIMEOUT_MS = 15_000;
-const STDERR_TAIL_BYTES = 2_000;
 // our per-call deadline governs; the SDK's own request timeout only backs it up
 const SDK_REQUEST_TIMEOUT_MS = 2_147_000_000;
+// transport complaints (a log line on stdout) reported per server before they are only counted
+const MAX_TRANSPORT_WARNINGS = 5;
 
-// Output schemas are checked by the bindings layer (reported, not fatal), so the SDK's own check passes everything.
+// Output schemas are checked by the bindings layer (a mismatch is a warning), so the SDK's own check passes everything.
 const passThroughValidator: jsonSchemaValidator = {
   getValidator<T>(): JsonSchemaValidator<T> {
     return (input: unknown) => ({ valid: true, data: input as T, errorMessage: undefined });
   },
 };
 
-function describeCommand(config: McpServerConfig): string {
-  return [config.command, ...(config.args ?? [])].join(' ');
+// The server's answers are parsed by us, field by field: one malformed tool or content item must not fail the rest.
+const LooseResult = z.object({}).passthrough();
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function describeServer(config: McpServerConfig): string {
+  if (config.url !== undefined) return config.url;
+  return [config.command ?? '', ...(config.args ?? [])].join(' ');
 }
 
-// One stdio MCP server kept alive for the session that loaded the bindings module; restarted if it dies.
+// `${env:NAME}` in a header value is the host environment's NAME, read when the server is connected (so a token
+// lives in the environment, never in the module or a notebook); a missing variable fails the connection by name.
+export function expandHeaders(headers: Record<string, string> | undefined, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers ?? {})) {
+    out[key] = value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+      const found = env[name];
+      if (found === undefined) throw new Error(`header ${key} needs the environment variable ${name}, which is not set`);
+      return found;
+    });
+  }
+  return out;
+}
+
+export interface McpServerSessionOptions {
+  label: string;
+  config: McpServerConfig;
+  // transport trouble that does not fail a call (a stray stdout line), and every connection loss with its cause
+  onWarning: (message: string) => void;
+}
+
+// One MCP server (stdio or remote) kept alive for the session that loaded the bindings module; reconnected (a stdio
+// server restarted) by the next call after it died.
 export class McpServerSession {
+  readonly label: string;
+  readonly config: McpServerConfig;
+  readonly #warn: (message: string) => void;
   #client: Client | undefined;
+  #transport: Transport | undefined;
   #connecting: Promise<Client> | undefined;
-  #stderrTail = '';
   #disposed = false;
+  #transportWarnings = 0;
+  // progress listeners by token: ours, not the SDK's (which drops a report that arrives just before its answer)
+  readonly #progress = new Map<string, (note: ProgressNote) => void>();
+  #nextToken = 0;
 
-  constructor(
-    readonly label: string,
-    readonly config: McpServerConfig,
-  ) {}
+  constructor(options: McpServerSessionOptions) {
+    this.label = options.label;
+    this.config = options.config;
+    this.#warn = options.onWarning;
+  }
 
-  // Starts the server and lists its tools (every page); throws with the server's stderr tail on failure.
+  // Starts the server and lists its tools (every page); a tool that cannot be offered is marked, not fatal.
   async listTools(): Promise<McpTool[]> {
     const client = await this.#connected();
     const tools: McpTool[] = [];
+    const seen = new Set<string>();
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: CONNECT_TIMEOUT_MS });
-      for (const tool of page.tools) {
-        tools.push({
-          name: tool.name,
-          description: tool.description,
-          inputSchema: tool.inputSchema as Record<string, unknown> | undefined,
-          outputSchema: tool.outputSchema as Record<string, unknown> | undefined,
-        });
+      const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LooseResult, { timeout: CONNECT_TIMEOUT_MS });
+      const listed = Array.isArray(page.tools) ? (page.tools as unknown[]) : [];
+      for (const raw of listed) {
+        if (!isObject(raw) || typeof raw.name !== 'string' || raw.name.length === 0 || seen.has(raw.name)) continue;
+        seen.add(raw.name);
+        tools.push(describeTool(raw as Record<string, unknown> & { name: string }));
       }
-      cursor = page.nextCursor;
+      cursor = typeof page.nextCursor === 'string' && page.nextCursor.length > 0 ? page.nextCursor : undefined;
     } while (cursor !== undefined);
     return tools;
   }
 
-  async call(name: string, args: JsonValue, signal: AbortSignal): Promise<JsonValue> {
-    const client = await this.#connected();
-    const params = args === null ? { name } : { name, arguments: args as Record<string, unknown> };
-    const result = await client.callTool(params, undefined, { signal, timeout: SDK_REQUEST_TIMEOUT_MS });
-    const outcome = mapToolResult(result);
-    if (!outcome.ok) throw new Error(outcome.message);
+  async call(name: string, args: JsonValue, options: { signal: AbortSignal; mode: ResultMode; onProgress?: (note: ProgressNote) => void }): Promise<JsonValue> {
+    const result = await this.#request(
+      { method: 'tools/call', params: args === null ? { name } : { name, arguments: args as Record<string, unknown> } },
+      options.signal,
+      options.onProgress,
+    );
+    const outcome = mapToolResult(result, options.mode);
+    if (!outcome.ok) throw new CallFailure(outcome.message, outcome.details ?? {});
     return outcome.value;
+  }
+
+  // resources/read: the resource's contents (text, or base64 `blob`), each in the stable shape.
+  async readResource(uri: string, signal: AbortSignal): Promise<McpResourceContents[]> {
+    const result = await this.#request({ method: 'resources/read', params: { uri } }, signal, undefined);
+    const contents = Array.isArray(result.contents) ? result.contents : [];
+    return contents.map(normalizeResourceContents).filter((c): c is McpResourceContents => c !== undefined);
+  }
+
+  // resources/list, every page.
+  async listResources(signal: AbortSignal): Promise<McpResourceEntry[]> {
+    const entries: McpResourceEntry[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } }, signal, undefined);
+      for (const raw of Array.isArray(page.resources) ? page.resources : []) {
+        if (!isObject(raw) || typeof raw.uri !== 'string' || typeof raw.name !== 'string') continue;
+        const entry: McpResourceEntry = { uri: raw.uri, name: raw.name };
+        for (const key of ['title', 'description', 'mimeType'] as const) if (typeof raw[key] === 'string') entry[key] = raw[key];
+        if (typeof raw.size === 'number' && Number.isFinite(raw.size)) entry.size = raw.size;
+        entries.push(entry);
+      }
+      cursor = typeof page.nextCursor === 'string' && page.nextCursor.length > 0 ? page.nextCursor : undefined;
+    } while (cursor !== undefined && !signal.aborted);
+    return entries;
+  }
+
+  async #request(
+    request: { method: string; params: Record<string, unknown> },
+    signal: AbortSignal,
+    onProgress: ((note: ProgressNote) => void) | undefined,
+  ): Promise<Record<string, unknown>> {
+    const client = await this.#connected();
+    const transport = this.#transport;
+    const token = onProgress === undefined ? undefined : `ptc-${++this.#nextToken}`;
+    if (token !== undefined && onProgress !== undefined) this.#progress.set(token, onProgress);
+    const params = token === undefined ? request.params : { ...request.params, _meta: { progressToken: token } };
+    try {
+      return await client.request({ method: request.method, params }, LooseResult, { signal, timeout: SDK_REQUEST_TIMEOUT_MS });
+    } catch (error) {
+      throw this.#explain(error, transport, signal);
+    } finally {
+      // a report sent just before the answer is still being handled: the listener goes after it
+      if (token !== undefined) setImmediate(() => this.#progress.delete(token));
+    }
+  }
+
+  // A failed request as the program should read it: a JSON-RPC error keeps its code and data (its message without
+  // the SDK's prefix), a lost connection says why it was lost and what the server last wrote to stderr.
+  #explain(error: unknown, transport: Transport | undefined, signal: AbortSignal): Error {
+    if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
+    if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout) {
+      const details = error.data === undefined ? { code: error.code } : { code: error.code, data: error.data as JsonValue };
+      return new CallFailure(cleanRpcMessage(error.message), details, { cause: error });
+    }
+    const cause = transport instanceof ServerStdioTransport ? transport.failure() : undefined;
+    const tail = transport instanceof ServerStdioTransport ? transport.stderrTail : '';
+    const plain = error instanceof Error ? cleanRpcMessage(error.message) : String(error);
+    const message = `the connection to the MCP server of ${this.label} was lost: ${cause ?? plain}${tail.length > 0 ? `\nserver stderr (last lines):\n${tail}` : ''}`;
+    this.#warn(message);
+    return new CallFailure(message, error instanceof McpError ? { code: error.code } : {}, { cause: error });
   }
 
   async dispose(): Promise<void> {
@@ -84,29 +202,86 @@ export class McpServerSession {
     return this.#connecting;
   }
 
+  #transportWarning(error: Error): void {
+    this.#transportWarnings++;
+    if (this.#transportWarnings <= MAX_TRANSPORT_WARNINGS) this.#warn(`MCP server of ${this.label}: ${error.message}`);
+    else if (this.#transportWarnings === MAX_TRANSPORT_WARNINGS + 1) this.#warn(`MCP server of ${this.label}: further transport warnings are not shown`);
+  }
+
   async #connect(): Promise<Client> {
-    const transport = new StdioClientTransport({
-      command: this.config.command,
-      ...(this.config.args === undefined ? {} : { args: this.config.args }),
-      ...(this.config.env === undefined ? {} : { env: this.config.env }),
-      ...(this.config.cwd === undefined ? {} : { cwd: this.config.cwd }),
-      stderr: 'pipe',
+    if (this.config.url !== undefined) return this.#connectRemote(this.config.url);
+    let command: string;
+    try {
+      command = resolveCommand(this.config.command ?? '', this.config.cwd, this.config.env);
+    } catch (error) {
+      throw new Error(`MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${(error as Error).message}`, { cause: error });
+    }
+    const transport = new ServerStdioTransport({
+      command,
+      args: this.config.args ?? [],
+      env: this.config.env,
+      cwd: this.config.cwd ?? process.cwd(),
+      // one result may be as large as a run's output may be, plus its JSON-RPC envelope
+      maxMessageBytes: LIMITS.maxFrameBytes,
     });
-    this.#stderrTail = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+    return this.#open(transport, () => {
+      const tail = transport.stderrTail;
+      return tail.length > 0 ? `\nserver stderr:\n${tail}` : '';
     });
+  }
+
+  // Streamable HTTP first; a server that refuses it (an older one) is tried over HTTP+SSE, as the spec advises.
+  async #connectRemote(url: string): Promise<Client> {
+    let headers: Record<string, string>;
+    try {
+      headers = expandHeaders(this.config.headers);
+    } catch (error) {
+      throw new Error(`MCP server of ${this.label} (${url}) could not start: ${(error as Error).message}`, { cause: error });
+    }
+    const target = new URL(url);
+    const requestInit = { headers };
+    const mode = this.config.transport ?? 'auto';
+    if (mode === 'sse') return this.#open(new SSEClientTransport(target, { requestInit }), () => '');
+    try {
+      return await this.#open(new StreamableHTTPClientTransport(target, { requestInit }), () => '');
+    } catch (error) {
+      if (mode === 'streamable-http' || this.#disposed) throw error;
+      try {
+        return await this.#open(new SSEClientTransport(target, { requestInit }), () => '');
+      } catch (fallback) {
+        throw new Error(`${(error as Error).message}\n(the HTTP+SSE fallback failed too: ${(fallback as Error).message})`, { cause: fallback });
+      }
+    }
+  }
+
+  async #open(transport: Transport, stderr: () => string): Promise<Client> {
     const client = new Client({ name: 'ptc-playground', version: '0.1.0' }, { jsonSchemaValidator: passThroughValidator });
     client.onclose = () => {
-      if (this.#client === client) this.#client = undefined;
+      if (this.#client === client) {
+        this.#client = undefined;
+        this.#transport = undefined;
+      }
     };
+    client.onerror = (error) => this.#transportWarning(error);
+    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+      const { progressToken, progress, total, message } = notification.params;
+      this.#progress.get(String(progressToken))?.({
+        progress,
+        ...(typeof total === 'number' ? { total } : {}),
+        ...(typeof message === 'string' ? { message } : {}),
+      });
+    });
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (error) {
       await client.close().catch(() => undefined);
-      const tail = this.#stderrTail.trim();
+      const cause = transport instanceof ServerStdioTransport ? transport.failure() : undefined;
+      // the SDK's HTTP errors carry the status only as `code`
+      const code: unknown = error instanceof Error && !(error instanceof McpError) ? (error as Error & { code?: unknown }).code : undefined;
+      const status = typeof code === 'number' ? ` (HTTP ${code})` : '';
+      const reason = `${error instanceof Error ? cleanRpcMessage(error.message) : String(error)}${status}`;
       throw new Error(
-        `MCP server of ${this.label} (${describeCommand(this.config)}) could not start: ${(error as Error).message}${tail.length > 0 ? `\nserver stderr:\n${tail}` : ''}`,
+        `MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${reason}${cause !== undefined && !reason.includes(cause) ? ` (${cause})` : ''}${stderr()}`,
         { cause: error },
       );
     }
@@ -115,6 +290,18 @@ export class McpServerSession {
       throw new Error(`MCP server of ${this.label} was stopped (bindings module disposed)`);
     }
     this.#client = client;
+    this.#transport = transport;
     return client;
   }
+}
+
+// A listed tool with what the program needs of it, and why it cannot be offered if so.
+function describeTool(raw: Record<string, unknown> & { name: string }): McpTool {
+  const inputSchema = isObject(raw.inputSchema) ? raw.inputSchema : undefined;
+  const outputSchema = isObject(raw.outputSchema) ? raw.outputSchema : undefined;
+  let unavailable: string | undefined;
+  if (raw.inputSchema !== undefined && inputSchema === undefined) unavailable = 'its inputSchema is not a JSON Schema object';
+  else if (raw.outputSchema !== undefined && outputSchema === undefined) unavailable = 'its outputSchema is not a JSON Schema object';
+  else if (isObject(raw.execution) && raw.execution.taskSupport === 'required') unavailable = 'it can only run as an MCP task, which is not supported';
+  return { name: raw.name, description: typeof raw.description === 'string' ? raw.description : undefined, inputSchema, outputSchema, unavailable };
 }

@@ -298,7 +298,7 @@ function main(): void {
           (l) => (lostHandler = l),
         );
       } else if (frame.type === 'reply' && replyHandler !== undefined) {
-        replyHandler(frame as { id: number; ok: boolean; value?: JsonValue; message?: string });
+        replyHandler(frame as { id: number; ok: boolean; value?: JsonValue; message?: string; code?: unknown; data?: unknown });
       } else if (frame.type === 'bindings-lost' && lostHandler !== undefined) {
         const message = (frame as { message?: unknown }).message;
         lostHandler(typeof message === 'string' ? message : 'the bindings host is gone');

@@ -10,6 +10,7 @@ import {
   ObjectCreate as createObject,
   ObjectDefineProperty as defineProperty,
   ObjectFreeze as freeze,
+  ObjectPrototypeHasOwnProperty,
   PromiseCtor,
   setIndex,
 } from '../../json/primordials.js';
@@ -17,7 +18,7 @@ import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { LIMITS } from '../../contract/limits.js';
 
-export type Reply = { id: number; ok: boolean; value?: JsonValue; message?: string };
+export type Reply = { id: number; ok: boolean; value?: JsonValue; message?: string; code?: unknown; data?: unknown };
 export type ReplyHandler = (reply: Reply) => void;
 type ErrorFactory = (message: string, member: string) => Error;
 
@@ -112,7 +113,11 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void, 
         const settled = outcome as Reply;
         if (settled.ok === true) return settled.value as JsonValue;
         // created after the await so its stack carries the program's async frames (and so its location)
-        throw makeError(typeof settled.message === 'string' ? settled.message : 'binding failed', name);
+        const error = makeError(typeof settled.message === 'string' ? settled.message : 'binding failed', name);
+        // a failure's details (an MCP server's JSON-RPC code and data); the member-name property is never replaced
+        if (settled.code !== undefined && !ObjectPrototypeHasOwnProperty(error, 'code')) defineProperty(error, 'code', dataProperty(settled.code, true));
+        if (settled.data !== undefined && !ObjectPrototypeHasOwnProperty(error, 'data')) defineProperty(error, 'data', dataProperty(settled.data, true));
+        throw error;
       };
       defineProperty(fn, 'name', { value: name });
       defineProperty(target, name, { value: fn, enumerable: true });

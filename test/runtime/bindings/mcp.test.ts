@@ -34,11 +34,36 @@ function writeModule(tag: string, extra = ''): string {
   return file;
 }
 
-async function load(file: string): Promise<BindingsModule> {
-  const m = await loadBindingsModule(file);
+async function load(file: string, warnings: string[] = []): Promise<BindingsModule> {
+  const m = await loadBindingsModule(file, { onWarning: (w) => warnings.push(w) });
   modules.push(m);
   return m;
 }
+
+const ALL_TOOLS = [
+  'add',
+  'bad-schema',
+  'big',
+  'counter',
+  'crash',
+  'daemon',
+  'explode',
+  'get-env',
+  'greet',
+  'image',
+  'json-text',
+  'link',
+  'mixed',
+  'no-structured',
+  'progress',
+  'rpc-error',
+  'sleep',
+  'stdout-noise',
+  'structured-error',
+  'task-only',
+];
+const CALLABLE = ALL_TOOLS.filter((t) => t !== 'bad-schema' && t !== 'task-only');
+const text = (t: string) => [{ type: 'text', text: t }];
 
 // Pids of live processes whose command line carries `tag`.
 function processesTagged(tag: string): string[] {
@@ -54,9 +79,19 @@ function processesTagged(tag: string): string[] {
 
 describe('MCP-backed namespaces (real stdio server)', () => {
   test('tools are listed with their descriptions and schemas, called, and mapped to values and errors', async () => {
-    const m = await load(writeModule('ptc-mcp-tag-calls'));
+    const warnings: string[] = [];
+    const m = await load(writeModule('ptc-mcp-tag-calls'), warnings);
     const fx = m.namespaces.fx;
-    expect(Object.keys(fx?.functions ?? {}).sort()).toEqual(['add', 'counter', 'crash', 'explode', 'get-env', 'greet', 'sleep']);
+    // one bad tool does not disable the server: it is left out, with a warning and its reason
+    expect(Object.keys(fx?.functions ?? {}).sort()).toEqual(CALLABLE);
+    expect(fx?.unavailable).toEqual({
+      'bad-schema': expect.stringMatching(/^its inputSchema: invalid JSON Schema: .*properties\/a\/type/),
+      'task-only': 'it can only run as an MCP task, which is not supported',
+    });
+    expect(warnings).toEqual([
+      expect.stringMatching(/^fx\.bad-schema: left out: its inputSchema/),
+      'fx.task-only: left out: it can only run as an MCP task, which is not supported',
+    ]);
     expect(fx?.functions.greet?.description).toBe('Greets someone in plain text.');
     expect(fx?.functions.add?.input).toMatchObject({ required: ['a', 'b'] });
     const r = await runTs(
@@ -72,8 +107,8 @@ return out;`,
     expect(r.error).toBeUndefined();
     expect(r.value).toEqual({
       sum: { sum: 42 },
-      greeting: 'Hello, Ada!',
-      env: 'hello from env',
+      greeting: text('Hello, Ada!'),
+      env: text('hello from env'),
       error: [true, 'McpToolError', 'explode', 'the fixture exploded on purpose'],
       refused: 'invalid arguments for fx.add: $.a: must be number',
     });
@@ -86,8 +121,11 @@ return out;`,
     ]);
     // the SDK the model sees declares the server's tools from their schemas
     const sdk = renderSdk(m, 'typescript').declarations;
-    expect(sdk).toContain('"get-env"(args?: { [key: string]: JsonValue }): Promise<JsonValue>;');
+    expect(sdk).toContain('"get-env"(args?: { [key: string]: JsonValue }): Promise<McpContent[]>;');
     expect(sdk).toContain('/** Adds two numbers and returns the sum as structured content. */');
+    expect(sdk).toContain('  // not available: "task-only" (it can only run as an MCP task, which is not supported)');
+    expect(sdk).toContain('  readonly code?: number;');
+    expect(sdk).toMatch(/type McpContent = \{\n {2}annotations\?: JsonValue;\n {2}text: string;\n {2}type: "text";\n\} \| \{/);
     expect(sdk).toMatch(/add\(args: \{\n {4}a: number;\n {4}b: number;\n {2}\}\): Promise<\{\n {4}sum: number;\n {2}\} & \{ \[key: string\]: JsonValue \}>;/);
   });
 
@@ -97,7 +135,7 @@ return out;`,
     try {
       const first = await runTs('return await fx.counter();', { bindings: namespacesFor(m, 'live') });
       const second = await runTs('return await fx.counter();', { bindings: namespacesFor(m, 'live') });
-      expect([first.value, second.value]).toEqual(['1', '2']);
+      expect([first.value, second.value]).toEqual([text('1'), text('2')]);
       expect(processesTagged(tag)).toHaveLength(1);
     } finally {
       await m.dispose();
@@ -111,7 +149,7 @@ return out;`,
 
   test('per-tool overrides: a timeout on a slow tool fails that call only; a mock replaces the server in mock mode', async () => {
     const m = await load(
-      writeModule('ptc-mcp-tag-over', "functions: { sleep: { timeoutMs: 300 }, greet: { mock: async ({ name }) => 'mock hello ' + name } },"),
+      writeModule('ptc-mcp-tag-over', "result: 'text', functions: { sleep: { timeoutMs: 300 }, greet: { mock: async ({ name }) => 'mock hello ' + name } },"),
     );
     const r = await runTs(
       `const slow = fx.sleep({ ms: 20000 }).then(() => 'answered', (e) => e.message);
@@ -127,8 +165,9 @@ return [await slow, await quick];`,
     expect(after.value).toBe('Hello, Cy!');
   });
 
-  test('a server that dies fails the call in flight and is restarted by the next call', async () => {
-    const m = await load(writeModule('ptc-mcp-tag-crash'));
+  test('a server that dies fails the call in flight with its exit and stderr, and is restarted by the next call', async () => {
+    const warnings: string[] = [];
+    const m = await load(writeModule('ptc-mcp-tag-crash', "result: 'text',"), warnings);
     const r = await runTs(
       `const before = await fx.counter();
 const crash = await fx.crash().then(() => 'answered', (e) => [e instanceof McpToolError, e.message]);
@@ -140,7 +179,11 @@ return { before, crash, after };`,
     const value = r.value as { before: string; crash: [boolean, string]; after: string };
     expect(value.before).toBe('1');
     expect(value.crash[0]).toBe(true);
-    expect(value.crash[1]).toMatch(/connection closed/i);
+    expect(value.crash[1]).toBe(
+      'the connection to the MCP server of fx was lost: the server exited with code 1\nserver stderr (last lines):\nfixture: crashing on purpose',
+    );
+    // the log gets the same real cause
+    expect(warnings).toContain(value.crash[1]);
     // a fresh server process: its call counter starts again
     expect(value.after).toBe('1');
   });
@@ -174,35 +217,55 @@ return { before, crash, after };`,
       () => undefined,
       (e: unknown) => e,
     );
-    expect((error as Error).message).toMatch(
-      /^fx\.functions\.nope: the MCP server has no tool "nope" \(it has: add, counter, crash, explode, get-env, greet, sleep\)/,
-    );
+    expect((error as Error).message).toMatch(new RegExp(`^fx\\.functions\\.nope: the MCP server has no tool "nope" \\(it has: ${ALL_TOOLS.join(', ')}\\)`));
   });
 
-  test('tools/call results map to program values', () => {
-    expect(
-      mapToolResult({
-        content: [
-          { type: 'text', text: 'a' },
-          { type: 'text', text: 'b' },
-        ],
-      }),
-    ).toEqual({ ok: true, value: 'a\nb' });
-    expect(mapToolResult({ content: [{ type: 'text', text: '{}' }], structuredContent: { x: 1 } })).toEqual({ ok: true, value: { x: 1 } });
-    expect(mapToolResult({ content: [] })).toEqual({ ok: true, value: null });
-    expect(
-      mapToolResult({
-        content: [
-          { type: 'text', text: 'see' },
-          { type: 'image', data: 'AA==', mimeType: 'image/png' },
-        ],
-      }),
-    ).toEqual({
+  test('tools/call results map to one stable shape per result mode', () => {
+    const two = {
+      content: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+    };
+    expect(mapToolResult(two)).toEqual({
       ok: true,
-      value: ['see', { type: 'image', data: 'AA==', mimeType: 'image/png' }],
+      value: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+    });
+    expect(mapToolResult(two, 'text')).toEqual({ ok: true, value: 'a\nb' });
+    expect(mapToolResult({ content: [{ type: 'text', text: '{}' }], structuredContent: { x: 1 } }, 'structured')).toEqual({ ok: true, value: { x: 1 } });
+    expect(mapToolResult({ content: [{ type: 'text', text: '{"x":2}' }] }, 'structured')).toEqual({ ok: true, value: { x: 2 } });
+    expect(mapToolResult({ content: [{ type: 'text', text: '[1,2]' }] }, 'json')).toEqual({ ok: true, value: [1, 2] });
+    expect(mapToolResult({ content: [{ type: 'text', text: 'nope' }] }, 'json')).toMatchObject({
+      ok: false,
+      message: `result mode 'json': the tool's text is not JSON: "nope"`,
+    });
+    expect(mapToolResult({ content: [] })).toEqual({ ok: true, value: [] });
+    expect(mapToolResult({ content: [] }, 'text')).toEqual({ ok: true, value: '' });
+    // a lone image is the same one-item array as an image among other items
+    expect(mapToolResult({ content: [{ type: 'image', data: 'AA==', mimeType: 'image/png', _meta: { x: 1 } }] })).toEqual({
+      ok: true,
+      value: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }],
+    });
+    expect(mapToolResult({ content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }] }, 'text')).toMatchObject({
+      ok: false,
+      message: "the tool answered image content, which result mode 'text' cannot carry (use 'content')",
+    });
+    expect(mapToolResult({ content: [{ type: 'image', data: 5 }, 'junk'] })).toEqual({
+      ok: true,
+      value: [
+        { type: 'unknown', original: '{"type":"image","data":5}' },
+        { type: 'unknown', original: '"junk"' },
+      ],
     });
     expect(mapToolResult({ isError: true, content: [{ type: 'text', text: 'bad input' }] })).toEqual({ ok: false, message: 'bad input' });
-    expect(mapToolResult({ isError: true, content: [] })).toEqual({ ok: false, message: 'MCP tool reported an error without a message' });
+    expect(mapToolResult({ isError: true, content: [], structuredContent: { retry: 1 } })).toEqual({
+      ok: false,
+      message: 'the MCP tool reported an error without a message',
+      details: { data: { retry: 1 } },
+    });
     expect(mapToolResult('nonsense')).toMatchObject({ ok: false });
   });
 });

@@ -52,7 +52,7 @@ describe.concurrent('ptc sdk', () => {
     const r = await ptc('sdk', '--bindings', write('mcp.bindings.mjs', MCP_MODULE), '--language', 'python');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('class FxAddArgs(TypedDict):\n    a: float\n    b: float');
-    expect(r.stdout).toContain('    async def greet(self, args: FxGreetArgs) -> JsonValue:\n        """Greets someone in plain text."""');
+    expect(r.stdout).toContain('    async def greet(self, args: FxGreetArgs) -> List[McpContent]:\n        """Greets someone in plain text."""');
     expect(r.stdout).toContain('def __getitem__(self, name: Literal["get-env"])');
   });
 
@@ -101,7 +101,7 @@ describe.concurrent('ptc run with bindings', () => {
       '--json',
     );
     expect(m.code).toBe(0);
-    expect(JSON.parse(m.stdout).value).toEqual([{ sum: 42 }, 'Hello, CLI!']);
+    expect(JSON.parse(m.stdout).value).toEqual([{ sum: 42 }, [{ type: 'text', text: 'Hello, CLI!' }]]);
   });
 
   test('--seed makes mock fault injection repeatable from the command line', async () => {

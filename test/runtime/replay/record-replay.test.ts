@@ -238,7 +238,7 @@ return { now: Date.now(), iso: new Date().toISOString(), random: [Math.random(),
       "const sum = await fx.add({ a: 20, b: 22 });\nconst failure = await fx.explode().then(() => '', (e) => e.name + ': ' + e.message);\nreturn { sum, greeting: await fx.greet({ name: 'tape' }), failure };",
     );
     const cassette = path.join(dir, 'mcp.cassette.json');
-    const expected = { sum: { sum: 42 }, greeting: 'Hello, tape!', failure: 'McpToolError: the fixture exploded on purpose' };
+    const expected = { sum: { sum: 42 }, greeting: [{ type: 'text', text: 'Hello, tape!' }], failure: 'McpToolError: the fixture exploded on purpose' };
     const recorded = await ptc('run', program, '--bindings', mcpModule('mcp.bindings.mjs', process.execPath), '--mode', 'live', '--record', cassette, '--json');
     expect(recorded.result?.value).toEqual(expected);
     const [offline, updated] = await Promise.all([

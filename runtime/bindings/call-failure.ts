@@ -1,0 +1,27 @@
+import type { JsonValue } from '../protocol/json-value.js';
+
+// What a failed call may tell the program beyond its message: fields set on the error it catches (`error.code`,
+// `error.data`), e.g. an MCP server's JSON-RPC error code and data.
+export interface FailureDetails {
+  code?: number | string;
+  data?: JsonValue;
+}
+
+// A failure that carries details to the program; any other thrown value reaches it as its message alone.
+export class CallFailure extends Error {
+  constructor(
+    message: string,
+    readonly details: FailureDetails,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+// The details of a thrown value (none unless it is a CallFailure, or wraps one as its cause).
+export function failureDetails(thrown: unknown): FailureDetails | undefined {
+  for (let at = thrown, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth++) {
+    if (at instanceof CallFailure) return at.details.code === undefined && at.details.data === undefined ? undefined : at.details;
+  }
+  return undefined;
+}
