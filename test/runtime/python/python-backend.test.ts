@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { pendingTeardowns } from '../../../runtime/engine/fresh-child.js';
 import { resolvePython } from '../../../runtime/python/python-executable.js';
 import { run, toolsNamespace, type RunOptions } from '../../helpers/runtime.js';
 
@@ -199,6 +200,8 @@ describe.concurrent('Python backend: limits and process control', () => {
     const r = await py('import tempfile, os\nreturn [tempfile.gettempdir(), os.path.dirname(tempfile.gettempdir())]', { sandbox: 'off' });
     const [tmp, base] = r.value as [string, string];
     expect(base).toMatch(/ptc-py-/);
+    // a child slow to die is torn down after its result returns (engine/fresh-child.ts); dispose() waits for that
+    await pendingTeardowns();
     expect(fs.existsSync(tmp)).toBe(false);
     expect(fs.existsSync(base)).toBe(false);
   });

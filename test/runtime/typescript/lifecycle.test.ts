@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { createRuntime } from '../../../runtime/index.js';
+import { pendingTeardowns } from '../../../runtime/engine/fresh-child.js';
 import { runTs, toolsNamespace } from '../../helpers/runtime.js';
 
 // a zombie (exited, not yet reaped by init) is not alive
@@ -64,6 +65,8 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
     );
     expect(typeof r.value).toBe('string');
     expect(r.value).toMatch(/ptc-run-/);
+    // a child slow to die is torn down after its result returns (engine/fresh-child.ts); dispose() waits for that
+    await pendingTeardowns();
     expect(fs.existsSync(r.value as string)).toBe(false);
   });
 
