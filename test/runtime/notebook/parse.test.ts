@@ -83,7 +83,7 @@ describe('parseNotebook', () => {
       '3:25 metadata.mode: expected "mock" or "live", got the string "replay"',
       '4:11 cels: unknown field (extra data belongs in "metadata")',
       '6:35 cells[0].language: expected "typescript" or "python", got the string "ruby"',
-      '7:15 cells[1].kind: expected "code" or "markdown", got the string "cod"',
+      '7:15 cells[1].kind: expected "code", "markdown" or "task", got the string "cod"',
       '8:37 cells[2].source: expected a string, got the number 7',
       '8:60 cells[2].metadata.id: expected 1–64 letters, digits, "-" or "_", starting with a letter or digit',
       '9:69 cells[3].output: unknown field (extra data belongs in the cell\'s "metadata")',
