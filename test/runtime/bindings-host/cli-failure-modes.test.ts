@@ -170,7 +170,7 @@ describe('ptc notebook: one bindings host for every cell', () => {
       path.join(dir, 'nb.bindings.mjs'),
       `import fs from 'node:fs';
 export default {
-  fx: { mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}] } },
+  fx: { mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}] }, result: 'text' },
   tools: { functions: {
     version: async () => 1,
     rewrite: async () => {
