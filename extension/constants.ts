@@ -20,6 +20,7 @@ export const COMMANDS = {
   bindingsStatus: 'ptcPlayground.bindingsStatus',
   reviewRuntimePaths: 'ptcPlayground.reviewRuntimePaths',
   showLog: 'ptcPlayground.showLog',
+  cellProgress: 'ptcPlayground.cellProgress',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 

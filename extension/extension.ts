@@ -34,6 +34,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   };
   const approvals = new RuntimePathApprovals(context.workspaceState, log);
   const cellStatus = new CellStatusProvider();
+  const running = new Set<vscode.NotebookCell>();
   const inspector = new InspectorPanels({
     extensionUri: context.extensionUri,
     log,
@@ -48,14 +49,23 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     log,
     run: (notebook, request, paths) => pool.run(bindings.sessionFor(notebook), request, paths),
     approveRuntimePaths: (language, scope) => approvals.approve(language, scope),
-    onDidStart: (cell) => renderers.postCellStateFor(cell, true),
+    onDidStart: (cell) => {
+      running.add(cell);
+      renderers.postCellStateFor(cell, true);
+    },
+    onProgress: (cell, snapshot) => cellStatus.setProgress(cell, snapshot),
     onDidFinish: (cell) => {
+      running.delete(cell);
       cellStatus.refresh();
       inspector.noteRun(cell);
       renderers.postCellStateFor(cell, false);
     },
   });
-  const renderers = new RendererHost({ log, act: (message, notebook) => rendererAction({ controller, inspector, log }, message, notebook) });
+  const renderers = new RendererHost({
+    log,
+    act: (message, notebook) =>
+      rendererAction({ controller, inspector, log, postCellState: (cell) => renderers.postCellStateFor(cell, running.has(cell)) }, message, notebook),
+  });
   const sdk = new SdkDocuments(bindings, log);
   subscriptions.push(
     new SerializerRegistration(log, () => readConfig().config['notebook.saveOutputs']),
@@ -70,7 +80,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     new BindingsStatusItem(bindings),
     new BindingsIntelliSense(bindings, log),
     watchConfig(log, (changed) => log.info(`settings changed: ${changed.join(', ')}`)),
-    ...registerCommands({ log, controller, bindings, approvals, inspector, sdk }),
+    ...registerCommands({ log, controller, bindings, approvals, inspector, sdk, cellStatus }),
     { dispose: () => void shutdown?.().catch((error: unknown) => log.warn('shutdown failed', error)) },
   );
   for (const problem of readConfig().problems) log.warn(`setting ptcPlayground.${problem.key}: ${problem.message}`);

@@ -6,6 +6,7 @@ import type { PtcNotebookController } from '../execution/controller.js';
 import type { InspectorPanels } from '../inspector/inspector-panel.js';
 import type { Logger } from '../log/logger.js';
 import type { SdkDocuments } from '../sdk/sdk-documents.js';
+import type { CellStatusProvider } from '../status/cell-status.js';
 import { type CommandOutcome, copyResultJson, noCell, recordCell, replayCell, reportOutcome } from './cell-commands.js';
 import { setCellMode, switchMode } from './mode-commands.js';
 import { interruptBindings, restartBindings } from './bindings-commands.js';
@@ -19,6 +20,7 @@ export interface CommandDeps {
   approvals: RuntimePathApprovals;
   inspector: InspectorPanels;
   sdk: SdkDocuments;
+  cellStatus: CellStatusProvider;
 }
 
 // `ptcPlayground.openInspector [cell]`: the run inspector on the cell's latest result.
@@ -30,7 +32,7 @@ export function openInspector(inspector: InspectorPanels, arg?: unknown): Comman
 
 // Every contributed command; each handler resolves to something tests can assert (outcome, mode, uri).
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { log, controller, bindings, approvals, inspector, sdk } = deps;
+  const { log, controller, bindings, approvals, inspector, sdk, cellStatus } = deps;
   const withReport = (run: (arg?: unknown) => Promise<CommandOutcome> | CommandOutcome) => async (arg?: unknown) => {
     const outcome = await run(arg);
     void reportOutcome(outcome, arg).catch((error: unknown) => log.warn('could not show a command outcome', error));
@@ -66,6 +68,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await approvals.reset();
       void vscode.window.showInformationMessage(vscode.l10n.t('Interpreter path approvals cleared: the next run asks again.'));
       return true;
+    },
+    // a running cell's live binding-call progress as its status bar shows it; for scripts and tests
+    [COMMANDS.cellProgress]: (arg) => {
+      const cell = targetCell(arg);
+      return cell === undefined ? undefined : cellStatus.progressText(cell);
     },
     [COMMANDS.showLog]: () => {
       log.show();

@@ -18,6 +18,7 @@ import {
 } from '../../runtime/index.js';
 import type { Translate } from '../l10n.js';
 import type { Logger } from '../log/logger.js';
+import { CallProgress, type CallProgressSnapshot } from './call-progress.js';
 import { LogStream } from './log-stream.js';
 import { trustBlock } from './trust.js';
 
@@ -33,7 +34,7 @@ export interface CellExecutionPort {
   start(): void;
   clearOutput(): Promise<void>;
   appendLog(text: string, stream: LogEntry['stream']): Promise<void>;
-  showResult(result: RunResult, context: { program: string; timeoutMs: number | undefined; cassette: string | undefined }): Promise<void>;
+  showResult(result: RunResult, context: { program: string; timeoutMs: number | undefined; cassette: string | undefined; cellMs: number }): Promise<void>;
   showProblem(problem: { message: string; markdown?: string; persist: boolean }): Promise<void>;
   end(success: boolean | undefined): void;
 }
@@ -70,7 +71,13 @@ export interface CellJobDeps {
   nextExecutionOrder: () => number;
   log: Logger;
   t: Translate;
+  // live binding-call counts while the program runs (throttled); undefined once the run is over
+  onProgress?: (snapshot: CallProgressSnapshot | undefined) => void;
 }
+
+// Calls logged one by one per run (debug level); the rest are counted in one line, so a runaway loop's 10⁵ calls
+// never flood the log channel.
+const LOGGED_CALLS = 50;
 
 export type CellJobOutcome = 'cancelled' | 'empty' | 'refused' | 'setup-failed' | 'succeeded' | 'failed' | 'aborted' | 'internal-error';
 
@@ -109,6 +116,9 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
     { write: (text, s) => port.appendLog(text, s), pausedNotice: t('… live output paused here; the full output appears when the cell finishes') },
     (error) => log.warn('could not stream a log line to the cell', error),
   );
+  const cellStarted = performance.now();
+  const progress = new CallProgress({ onChange: (snapshot) => deps.onProgress?.(snapshot) });
+  let logged = 0;
   try {
     port.setExecutionOrder(deps.nextExecutionOrder());
     port.start();
@@ -158,12 +168,19 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
         cwd: input.cwd,
         signal: abort.signal,
         onLog: (entry) => stream.push(entry),
-        onCall: (event) => log.debug(`${input.cellLabel}: ${describeCall(event)}`),
+        onCall: (event) => {
+          progress.settled(event);
+          if (++logged <= LOGGED_CALLS) log.debug(`${input.cellLabel}: ${describeCall(event)}`);
+        },
+        onCallStart: (call) => progress.started(call),
         // schema drift, unused recorded calls, handler warnings: for the developer, never the program's output
         onWarning: (message) => log.warn(`${input.cellLabel}: ${message}`),
       },
       approval.paths,
     );
+    progress.stop();
+    deps.onProgress?.(undefined);
+    if (logged > LOGGED_CALLS) log.debug(`${input.cellLabel}: ${logged - LOGGED_CALLS} more call(s) not logged one by one`);
     await stream.close();
     if (outcome.kind === 'setup-failed') {
       const message = t('The cell could not run ({0}): {1}', outcome.stage, outcome.message);
@@ -186,6 +203,7 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
       program: input.program,
       timeoutMs: limits.timeoutMs,
       cassette: cassette === undefined ? undefined : cassette.ok ? cassette.path : undefined,
+      cellMs: performance.now() - cellStarted,
     });
     if (cassette !== undefined && !cassette.ok) {
       await port.showProblem({ message: t('The cassette was not written: {0}', cassette.message), persist: false });
@@ -204,6 +222,8 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
     end(false);
     return 'internal-error';
   } finally {
+    progress.stop();
+    deps.onProgress?.(undefined);
     subscription.dispose();
     end(false);
   }

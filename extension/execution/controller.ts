@@ -3,10 +3,12 @@ import type { PlanOverride, SessionOutcome, SessionRunRequest } from '../../runt
 import { readConfig } from '../config/config.js';
 import { CONTROLLER_ID, NOTEBOOK_TYPE } from '../constants.js';
 import type { Logger } from '../log/logger.js';
+import { hasCassette } from '../notebook/cassette-path.js';
 import { idForCell } from '../notebook/cell-ids.js';
 import { bindingsPathFor, notebookPlace } from '../notebook/locations.js';
 import { problemOutput } from '../notebook/result-output.js';
 import { cellRunMetadata, notebookRunMetadata } from '../notebook/run-metadata.js';
+import type { CallProgressSnapshot } from './call-progress.js';
 import { type CellJobDeps, type CellJobOutcome, runCellJob } from './cell-job.js';
 import { ExecutionOrders } from './execution-order.js';
 import { KeyedSerialQueue } from './queue.js';
@@ -20,6 +22,8 @@ export interface ControllerDeps {
   // told when a cell starts and finishes running (status bar, inspector, renderer buttons)
   onDidStart?: (cell: vscode.NotebookCell) => void;
   onDidFinish?: (cell: vscode.NotebookCell, outcome: CellJobOutcome) => void;
+  // live binding-call counts of a running cell; undefined when it stops running
+  onProgress?: (cell: vscode.NotebookCell, snapshot: CallProgressSnapshot | undefined) => void;
 }
 
 // --- the one NotebookController for `.ptcnb`: per-notebook queue, per-notebook execution order
@@ -102,7 +106,7 @@ export class PtcNotebookController implements vscode.Disposable {
     const notebookMetadata = notebookRunMetadata(notebook.metadata);
     this.#deps.onDidStart?.(cell);
     const outcome = await runCellJob(
-      executionPort(execution, cellId),
+      executionPort(execution, { cellId, hasCassette: () => hasCassette(cell) }),
       {
         languageId: cell.document.languageId,
         program: cell.document.getText(),
@@ -133,6 +137,7 @@ export class PtcNotebookController implements vscode.Disposable {
         run: (request, paths) => this.#deps.run(notebook, request, paths),
         approveRuntimePaths: (language) => this.#deps.approveRuntimePaths(language, notebook.uri),
         nextExecutionOrder: () => this.#orders.take(notebook),
+        onProgress: (snapshot) => this.#deps.onProgress?.(cell, snapshot),
         log: this.#deps.log,
         t: vscode.l10n.t,
       },

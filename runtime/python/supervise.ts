@@ -33,6 +33,7 @@ export async function superviseChild(spec: CodeRunSpec, session: RunSession, chi
       if (child.bootProblem !== undefined) session.fail({ kind: 'sandbox-unavailable', message: child.bootProblem });
       return false;
     }
+    session.markHandedOver();
     send(JSON.stringify(runFrame(spec, child, routed)));
     return true;
   });

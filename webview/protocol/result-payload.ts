@@ -15,6 +15,12 @@ export const ResultPayloadSchema = z.object({
   cellId: z.optional(z.string().check(z.minLength(1))),
   // the deadline the run had, for the timeout explanation
   timeoutMs: z.optional(z.number().check(z.positive())),
+  // what was left out to keep the output within the per-cell output budget, in plain words
+  note: z.optional(z.string()),
+  // the cell's whole time as VS Code's cell status shows it: queue, bindings, process start-up and the program
+  cellMs: z.optional(z.number().check(z.nonnegative())),
+  // whether the cell had a cassette when the output was written (Replay starts disabled without one)
+  hasCassette: z.optional(z.boolean()),
 });
 export type ResultPayload = z.infer<typeof ResultPayloadSchema>;
 

@@ -74,6 +74,7 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
         context,
         outputId: item.id,
         cellId: parsed.payload.cellId,
+        hasCassette: parsed.payload.hasCassette,
         expectAck: (onAck) => {
           requests += 1;
           const requestId = `${item.id}#${requests}`.slice(-64);
@@ -81,7 +82,7 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
           return requestId;
         },
       });
-      shadow.append(live, renderResultView({ ctx, payload: parsed.payload, actions: record.actions?.elements ?? [] }));
+      shadow.append(live, renderResultView({ ctx, payload: parsed.payload, actions: record.actions?.elements ?? [], view: 'compact', toggle: true }));
     },
     disposeOutputItem(id?: string) {
       if (id === undefined) for (const key of Array.from(outputs.keys())) dispose(key);
