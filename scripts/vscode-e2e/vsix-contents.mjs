@@ -16,6 +16,7 @@ const REQUIRED_DIST_FILES = [
   'dist/runtime/bindings-host.mjs',
   'dist/webview/inspector.js',
   'dist/node_modules/esbuild/lib/main.js',
+  'dist/node_modules/amaro/dist/index.js',
 ];
 
 // Returns the reason a packaged path is not allowed, or undefined when it is.
