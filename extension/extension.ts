@@ -3,6 +3,7 @@ import { createRuntime } from '../runtime/index.js';
 import { SessionService } from './bindings/session-service.js';
 import { registerCommands } from './commands/register-commands.js';
 import { readConfig, watchConfig } from './config/config.js';
+import { PYTHON_EXTENSION_ID, selectedPythonInterpreter } from './config/python-extension.js';
 import { RuntimePathApprovals } from './config/runtime-path-approvals.js';
 import { LOG_CHANNEL_NAME, NOTEBOOK_TYPE } from './constants.js';
 import { PtcNotebookController } from './execution/controller.js';
@@ -18,6 +19,18 @@ import { SdkDocuments } from './sdk/sdk-documents.js';
 import { CellStatusProvider } from './status/cell-status.js';
 import { BindingsStatusItem } from './status/bindings-status.js';
 import { ModeStatusItem } from './status/mode-status.js';
+
+// The Python extension's selected interpreter for a notebook, activating that extension only when it is installed.
+async function pythonFromExtension(scope: vscode.Uri): Promise<string | undefined> {
+  const python = vscode.extensions.getExtension(PYTHON_EXTENSION_ID);
+  if (python === undefined) return undefined;
+  try {
+    const api: unknown = python.isActive ? python.exports : await python.activate();
+    return await selectedPythonInterpreter(api, scope);
+  } catch {
+    return undefined;
+  }
+}
 
 // deactivate() must wait for child processes and MCP servers to stop; disposables cannot be awaited
 let shutdown: (() => Promise<void>) | undefined;
@@ -48,7 +61,14 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   const controller = new PtcNotebookController({
     log,
     run: (notebook, request, paths) => pool.run(bindings.sessionFor(notebook), request, paths),
-    approveRuntimePaths: (language, scope) => approvals.approve(language, scope),
+    approveRuntimePaths: async (language, scope) => {
+      const approved = await approvals.approve(language, scope);
+      if (!approved.ok || language !== 'python' || approved.paths.pythonPath !== undefined) return approved;
+      // no ptcPlayground.pythonPath: the interpreter selected in the Python extension, when it is installed
+      const selected = await pythonFromExtension(scope);
+      controller.setInterpreterDetail(selected === undefined ? undefined : vscode.l10n.t('{0} (selected in the Python extension)', selected));
+      return selected === undefined ? approved : { ok: true, paths: { ...approved.paths, pythonPath: selected } };
+    },
     onDidStart: (cell) => {
       running.add(cell);
       renderers.postCellStateFor(cell, true);

@@ -169,6 +169,12 @@ export class PtcNotebookController implements vscode.Disposable {
     if (notebook.notebookType === NOTEBOOK_TYPE) this.#controller.updateNotebookAffinity(notebook, vscode.NotebookControllerAffinity.Preferred);
   }
 
+  // Which interpreters cells use, in the kernel picker's detail line.
+  setInterpreterDetail(python: string | undefined): void {
+    const base = vscode.l10n.t("Runs each cell in a fresh sandboxed Node.js or CPython process with the notebook's bindings");
+    this.#controller.detail = python === undefined ? base : `${base} · ${vscode.l10n.t('Python: {0}', python)}`;
+  }
+
   dispose(): void {
     for (const d of this.#disposables.splice(0)) d.dispose();
   }
