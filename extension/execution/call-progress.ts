@@ -28,7 +28,7 @@ export class CallProgress {
   #stopped = false;
 
   constructor(options: CallProgressOptions) {
-    this.#options = { intervalMs: 250, ...options };
+    this.#options = { intervalMs: 400, ...options };
   }
 
   started(call: { global: string; name: string }): void {
