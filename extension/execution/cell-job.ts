@@ -199,18 +199,22 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
         `${callCount(result)} call(s), host ${(performance.now() - started).toFixed(0)} ms`,
     );
     if (result.error !== undefined) log.debug(`${input.cellLabel}: ${result.error.kind}: ${result.error.message}`);
-    await port.showResult(result, {
+    const shown = port.showResult(result, {
       program: input.program,
       timeoutMs: limits.timeoutMs,
       cassette: cassette === undefined ? undefined : cassette.ok ? cassette.path : undefined,
       cellMs: performance.now() - cellStarted,
     });
+    const stopped = abort.signal.aborted && result.error?.kind === 'abort';
+    // Stop answers at once: the result's output is already queued on the execution ahead of its end, so VS Code
+    // applies both in order without a round trip in between
+    if (stopped) end(undefined);
+    await shown;
     if (cassette !== undefined && !cassette.ok) {
       await port.showProblem({ message: t('The cassette was not written: {0}', cassette.message), persist: false });
     }
-    const cancelled = abort.signal.aborted && result.error?.kind === 'abort';
-    end(cancelled ? undefined : result.error === undefined && (cassette === undefined || cassette.ok));
-    return cancelled ? 'aborted' : result.error === undefined ? 'succeeded' : 'failed';
+    end(stopped ? undefined : result.error === undefined && (cassette === undefined || cassette.ok));
+    return stopped ? 'aborted' : result.error === undefined ? 'succeeded' : 'failed';
   } catch (error) {
     log.error(`${input.cellLabel}: internal error`, error);
     await stream.close();
