@@ -5,7 +5,7 @@ import type { BindingCallCount, CallRecord, CallSummary, RunResult } from '../pr
 import type { SavedOutput } from './schema.js';
 
 // The per-cell output budget: a cell's result as shown (the output item) and as saved in `.ptcnb` is at most this many
-// bytes of JSON, whatever the program printed, returned or called. Documented in README ("The notebook format").
+// bytes of the file (JSON as the notebook writes it), whatever the program printed, returned or called. Documented in README ("The notebook format").
 export const CELL_OUTPUT_BUDGET_BYTES = 1024 * 1024;
 
 // Calls kept one by one in a trimmed result (the rest are counted per binding in callSummary).
@@ -19,9 +19,23 @@ export interface FittedResult {
   note?: string;
 }
 
-// Native JSON.stringify (encodeChecked) measures a 1 MiB result in a few milliseconds, where walking it value by value
-// takes a hundred: this runs for every result a cell shows, Stop's latency included.
-const bytesOf = (result: RunResult): number => Buffer.byteLength(encodeChecked(result as unknown as JsonValue, 0), 'utf8');
+// A saved result sits five levels deep in the file (cells[i].outputs[j].result), indented by two spaces a level.
+const FILE_INDENT = 10;
+
+// What a result costs in the file as serializeNotebook writes it (2-space indent): the budget is about file bytes.
+// Native JSON.stringify measures a 1 MiB result in milliseconds (this runs for every result a cell shows, Stop's
+// latency included); a value too deep for it is measured compactly, which the file's compact deep levels match.
+function bytesOf(result: RunResult): number {
+  let text: string;
+  try {
+    text = JSON.stringify(result, null, 2);
+  } catch {
+    return Buffer.byteLength(encodeChecked(result as unknown as JsonValue, 0), 'utf8');
+  }
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return Buffer.byteLength(text, 'utf8') + lines * FILE_INDENT;
+}
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

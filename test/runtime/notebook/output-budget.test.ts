@@ -134,7 +134,8 @@ describe('a notebook within the budget, whoever wrote it', () => {
     expect(saved?.note).toContain('per-cell output budget');
     expect(loop?.source).toBe(huge.cells[0]?.source);
     expect(small).toEqual(huge.cells[1]);
-    expect(Buffer.byteLength(text)).toBeLessThan(2 * CELL_OUTPUT_BUDGET_BYTES);
+    // the budget is about the file: the pretty-printed notebook, not a compact encoding
+    expect(Buffer.byteLength(text)).toBeLessThan(CELL_OUTPUT_BUDGET_BYTES + 64 * 1024);
   });
 
   test('outputs over the budget in a file from elsewhere are replaced by a note when opened, never the source', () => {
