@@ -26,6 +26,7 @@ export const COMMANDS = {
   setModelKey: 'ptcPlayground.setModelKey',
   newTaskCell: 'ptcPlayground.newTaskCell',
   acceptExpected: 'ptcPlayground.acceptExpected',
+  cellProgress: 'ptcPlayground.cellProgress',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 

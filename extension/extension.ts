@@ -3,6 +3,7 @@ import { createRuntime } from '../runtime/index.js';
 import { SessionService } from './bindings/session-service.js';
 import { registerCommands } from './commands/register-commands.js';
 import { readConfig, watchConfig } from './config/config.js';
+import { PYTHON_EXTENSION_ID, selectedPythonInterpreter } from './config/python-extension.js';
 import { RuntimePathApprovals } from './config/runtime-path-approvals.js';
 import { LOG_CHANNEL_NAME, NOTEBOOK_TYPE } from './constants.js';
 import { PtcNotebookController } from './execution/controller.js';
@@ -22,6 +23,18 @@ import { BindingsStatusItem } from './status/bindings-status.js';
 import { ModeStatusItem } from './status/mode-status.js';
 import { PtcTestExplorer } from './testing/test-explorer.js';
 
+// The Python extension's selected interpreter for a notebook, activating that extension only when it is installed.
+async function pythonFromExtension(scope: vscode.Uri): Promise<string | undefined> {
+  const python = vscode.extensions.getExtension(PYTHON_EXTENSION_ID);
+  if (python === undefined) return undefined;
+  try {
+    const api: unknown = python.isActive ? python.exports : await python.activate();
+    return await selectedPythonInterpreter(api, scope);
+  } catch {
+    return undefined;
+  }
+}
+
 // deactivate() must wait for child processes and MCP servers to stop; disposables cannot be awaited
 let shutdown: (() => Promise<void>) | undefined;
 
@@ -37,6 +50,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   };
   const approvals = new RuntimePathApprovals(context.workspaceState, log);
   const cellStatus = new CellStatusProvider();
+  const running = new Set<vscode.NotebookCell>();
   const inspector = new InspectorPanels({
     extensionUri: context.extensionUri,
     log,
@@ -51,16 +65,32 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   const controller: PtcNotebookController = new PtcNotebookController({
     log,
     run: (notebook, request, paths) => pool.run(bindings.sessionFor(notebook), request, paths),
-    approveRuntimePaths: (language, scope) => approvals.approve(language, scope),
-    onDidStart: (cell) => renderers.postCellStateFor(cell, true),
+    approveRuntimePaths: async (language, scope) => {
+      const approved = await approvals.approve(language, scope);
+      if (!approved.ok || language !== 'python' || approved.paths.pythonPath !== undefined) return approved;
+      // no ptcPlayground.pythonPath: the interpreter selected in the Python extension, when it is installed
+      const selected = await pythonFromExtension(scope);
+      controller.setInterpreterDetail(selected === undefined ? undefined : vscode.l10n.t('{0} (selected in the Python extension)', selected));
+      return selected === undefined ? approved : { ok: true, paths: { ...approved.paths, pythonPath: selected } };
+    },
+    onDidStart: (cell) => {
+      running.add(cell);
+      renderers.postCellStateFor(cell, true);
+    },
+    onProgress: (cell, snapshot) => cellStatus.setProgress(cell, snapshot),
     onDidFinish: (cell) => {
+      running.delete(cell);
       cellStatus.refresh();
       inspector.noteRun(cell);
       renderers.postCellStateFor(cell, false);
     },
     runTask: (cell, execution) => runTaskJob(cell, execution, { log, choices, bindings, runCell: (target, override) => controller.runCell(target, override) }),
   });
-  const renderers = new RendererHost({ log, act: (message, notebook) => rendererAction({ controller, inspector, log }, message, notebook) });
+  const renderers = new RendererHost({
+    log,
+    act: (message, notebook) =>
+      rendererAction({ controller, inspector, log, postCellState: (cell) => renderers.postCellStateFor(cell, running.has(cell)) }, message, notebook),
+  });
   const sdk = new SdkDocuments(bindings, log);
   subscriptions.push(
     new SerializerRegistration(log, () => readConfig().config['notebook.saveOutputs']),
@@ -77,7 +107,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     new PtcTestExplorer({ log, controller, approvals }),
     watchConfig(log, (changed) => log.info(`settings changed: ${changed.join(', ')}`)),
     choices,
-    ...registerCommands({ log, controller, bindings, approvals, inspector, sdk, choices }),
+    ...registerCommands({ log, controller, bindings, approvals, inspector, sdk, choices, cellStatus }),
     { dispose: () => void shutdown?.().catch((error: unknown) => log.warn('shutdown failed', error)) },
   );
   for (const problem of readConfig().problems) log.warn(`setting ptcPlayground.${problem.key}: ${problem.message}`);

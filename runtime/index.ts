@@ -99,12 +99,13 @@ export { chunkedSink, forEachSlice, JSON_CHUNK_CHARS, writeJsonText } from './js
 export { tempDirProblem } from './contract/environment.js';
 export * from './import/index.js';
 export { ImportFailure } from './import/import-error.js';
-export type { CallEvent, CallListener } from './notebook/observe.js';
+export type { CallEvent, CallListener, CallStartListener } from './notebook/observe.js';
 export { cellLimits } from './notebook/cell-limits.js';
 export { describeProblems, parseNotebook, type NotebookProblem } from './notebook/parse.js';
 export { CASSETTE_DIR, cassetteName, defaultCassetteDir, resolvePlan, type PlanInput, type PlanOverride } from './notebook/plan.js';
 export { prettyJson } from './notebook/pretty-json.js';
 export { RawSliceMemory } from './notebook/raw-memory.js';
+export { boundSavedOutputs, CELL_OUTPUT_BUDGET_BYTES, fitResult, formatBytes, type FittedResult } from './notebook/output-budget.js';
 export * from './notebook/schema.js';
 export { serializeNotebook } from './notebook/serialize.js';
 export { bindingsPathOf, runNotebookFile, type CellReport, type NotebookRun, type NotebookRunOptions } from './notebook/run-notebook.js';

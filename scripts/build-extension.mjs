@@ -35,8 +35,23 @@ async function copyEsbuild() {
   return `esbuild ${version} (${platformPackage})`;
 }
 
+// amaro (swc in wasm, 3.5 MB) strips types from TypeScript cells; it stays out of the activation bundle and is loaded
+// from dist/node_modules by runtime/typescript/strip.ts's import('amaro') on the first TypeScript run.
+async function copyAmaro() {
+  const require = createRequire(path.join(root, 'package.json'));
+  // amaro's exports map hides package.json: resolve its main file, two levels below the package folder
+  const amaroDir = path.dirname(path.dirname(require.resolve('amaro')));
+  const { version } = JSON.parse(await readFile(path.join(amaroDir, 'package.json'), 'utf8'));
+  for (const file of ['package.json', 'LICENSE.md', 'dist/index.js', 'dist/package.json', 'dist/LICENSE']) {
+    const target = path.join(root, 'dist', 'node_modules', 'amaro', file);
+    await mkdir(path.dirname(target), { recursive: true });
+    await copyFile(path.join(amaroDir, file), target);
+  }
+  return `amaro ${version}`;
+}
+
 export default async function build({ production = false } = {}) {
-  const shipped = await copyEsbuild();
+  const shipped = `${await copyEsbuild()}, ${await copyAmaro()}`;
   const result = await esbuild({
     absWorkingDir: root,
     entryPoints: ['extension/extension.ts'],
@@ -45,7 +60,7 @@ export default async function build({ production = false } = {}) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode'],
+    external: ['vscode', 'amaro'],
     // runtime/assets/locate.ts finds dist/runtime/node-child.cjs and python/*.py from this file's folder
     define: { 'import.meta.url': '__ptcImportMetaUrl' },
     banner: { js: "const __ptcImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },

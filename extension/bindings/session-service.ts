@@ -19,9 +19,14 @@ export interface NotebookBindingsStatus {
 
 // One session per open notebook (a kernel for its tools): its own bindings host, started on first use, restarted
 // when the module file changes, stopped with its MCP servers when the notebook closes.
+// how long a host must stay idle before the status bar says "ready" again
+const READY_SETTLE_MS = 300;
+
 export class SessionService implements vscode.Disposable {
   readonly #log: Logger;
   readonly #sessions = new Map<vscode.NotebookDocument, Entry>();
+  // a pending "ready" per notebook, told only if the host stays ready for READY_SETTLE_MS
+  readonly #settling = new Map<vscode.NotebookDocument, ReturnType<typeof setTimeout>>();
   readonly #watchers = new Map<string, vscode.FileSystemWatcher>();
   readonly #onDidChange = new vscode.EventEmitter<string>();
   // a bindings module changed (IntelliSense and the model view refresh)
@@ -81,9 +86,23 @@ export class SessionService implements vscode.Disposable {
       // the bindings' own output: labelled, in this extension's log channel, never in a cell
       onBindingsLog: (entry) => (entry.stream === 'stderr' ? this.#log.warn(`[${label}] ${entry.text}`) : this.#log.info(`[${label}] ${entry.text}`)),
       onBindingsStatus: (status) => {
+        // a loop of quick calls flips busy ⇄ ready with every report (20 times a second): those flips are debug
+        // noise, and "ready" waits a moment so the status bar does not flicker (or flood the window with updates)
+        const flip = status.state === 'busy' || status.state === 'ready';
         const detail = status.detail === undefined ? '' : `: ${status.detail}`;
-        this.#log.info(`${label} host ${status.state}${detail}`);
-        this.#onDidChangeStatus.fire({ notebook, status });
+        if (flip) this.#log.debug(`${label} host ${status.state}${detail}`);
+        else this.#log.info(`${label} host ${status.state}${detail}`);
+        clearTimeout(this.#settling.get(notebook));
+        this.#settling.delete(notebook);
+        if (status.state !== 'ready') this.#onDidChangeStatus.fire({ notebook, status });
+        else
+          this.#settling.set(
+            notebook,
+            setTimeout(() => {
+              this.#settling.delete(notebook);
+              this.#onDidChangeStatus.fire({ notebook, status });
+            }, READY_SETTLE_MS),
+          );
       },
     });
     this.#sessions.set(notebook, { session, bindingsPath });
@@ -176,6 +195,8 @@ export class SessionService implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const timer of this.#settling.values()) clearTimeout(timer);
+    this.#settling.clear();
     for (const watcher of this.#watchers.values()) watcher.dispose();
     this.#watchers.clear();
     for (const d of this.#disposables.splice(0)) d.dispose();

@@ -6,6 +6,7 @@ import type { PtcNotebookController } from '../execution/controller.js';
 import type { InspectorPanels } from '../inspector/inspector-panel.js';
 import type { Logger } from '../log/logger.js';
 import type { SdkDocuments } from '../sdk/sdk-documents.js';
+import type { CellStatusProvider } from '../status/cell-status.js';
 import { type CommandOutcome, copyResultJson, noCell, recordCell, replayCell, reportOutcome } from './cell-commands.js';
 import { setCellMode, switchMode } from './mode-commands.js';
 import { interruptBindings, restartBindings } from './bindings-commands.js';
@@ -25,6 +26,7 @@ export interface CommandDeps {
   inspector: InspectorPanels;
   sdk: SdkDocuments;
   choices: ModelChoices;
+  cellStatus: CellStatusProvider;
 }
 
 // `ptcPlayground.openInspector [cell]`: the run inspector on the cell's latest result.
@@ -36,7 +38,7 @@ export function openInspector(inspector: InspectorPanels, arg?: unknown): Comman
 
 // Every contributed command; each handler resolves to something tests can assert (outcome, mode, uri).
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { log, controller, bindings, approvals, inspector, sdk, choices } = deps;
+  const { log, controller, bindings, approvals, inspector, sdk, choices, cellStatus } = deps;
   const withReport = (run: (arg?: unknown) => Promise<CommandOutcome> | CommandOutcome) => async (arg?: unknown) => {
     const outcome = await run(arg);
     void reportOutcome(outcome, arg).catch((error: unknown) => log.warn('could not show a command outcome', error));
@@ -74,6 +76,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       return true;
     },
     [COMMANDS.acceptExpected]: withReport((arg) => acceptExpected(controller, log, arg)),
+    // a running cell's live binding-call progress as its status bar shows it; for scripts and tests
+    [COMMANDS.cellProgress]: (arg) => {
+      const cell = targetCell(arg);
+      return cell === undefined ? undefined : cellStatus.progressText(cell);
+    },
     [COMMANDS.showLog]: () => {
       log.show();
       return true;

@@ -26,7 +26,12 @@ export function targetCell(arg: unknown): vscode.NotebookCell | undefined {
   }
   const editor = vscode.window.activeNotebookEditor;
   if (editor?.notebook.notebookType !== NOTEBOOK_TYPE) return undefined;
-  const index = editor.selection.start;
+  // typing in a cell (or ↓ into the next one) moves keyboard focus into that cell's editor before the notebook
+  // selection follows: the focused cell is the one the person means
+  const focused = vscode.window.activeTextEditor?.document;
+  const typedIn = focused === undefined ? undefined : editor.notebook.getCells().find((c) => c.document === focused);
+  if (typedIn !== undefined) return typedIn;
+  const index = (editor.selections.find((range) => !range.isEmpty) ?? editor.selection).start;
   return index < editor.notebook.cellCount ? editor.notebook.cellAt(index) : undefined;
 }
 

@@ -21,6 +21,7 @@ import {
 } from '../../runtime/index.js';
 import type { Translate } from '../l10n.js';
 import type { Logger } from '../log/logger.js';
+import { CallProgress, type CallProgressSnapshot } from './call-progress.js';
 import { LogStream } from './log-stream.js';
 import { trustBlock } from './trust.js';
 
@@ -38,7 +39,7 @@ export interface CellExecutionPort {
   appendLog(text: string, stream: LogEntry['stream']): Promise<void>;
   showResult(
     result: RunResult,
-    context: { program: string; timeoutMs: number | undefined; cassette: string | undefined; expectation?: ExpectationReport },
+    context: { program: string; timeoutMs: number | undefined; cassette: string | undefined; cellMs: number; expectation?: ExpectationReport },
   ): Promise<void>;
   showProblem(problem: { message: string; markdown?: string; persist: boolean }): Promise<void>;
   end(success: boolean | undefined): void;
@@ -78,7 +79,13 @@ export interface CellJobDeps {
   nextExecutionOrder: () => number;
   log: Logger;
   t: Translate;
+  // live binding-call counts while the program runs (throttled); undefined once the run is over
+  onProgress?: (snapshot: CallProgressSnapshot | undefined) => void;
 }
+
+// Calls logged one by one per run (debug level); the rest are counted in one line, so a runaway loop's 10⁵ calls
+// never flood the log channel.
+const LOGGED_CALLS = 50;
 
 export type CellJobOutcome = 'cancelled' | 'empty' | 'refused' | 'setup-failed' | 'succeeded' | 'failed' | 'aborted' | 'internal-error';
 
@@ -117,6 +124,9 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
     { write: (text, s) => port.appendLog(text, s), pausedNotice: t('… live output paused here; the full output appears when the cell finishes') },
     (error) => log.warn('could not stream a log line to the cell', error),
   );
+  const cellStarted = performance.now();
+  const progress = new CallProgress({ onChange: (snapshot) => deps.onProgress?.(snapshot) });
+  let logged = 0;
   try {
     port.setExecutionOrder(deps.nextExecutionOrder());
     port.start();
@@ -167,12 +177,19 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
         ...(input.override?.deterministic === true ? { deterministic: true } : {}),
         signal: abort.signal,
         onLog: (entry) => stream.push(entry),
-        onCall: (event) => log.debug(`${input.cellLabel}: ${describeCall(event)}`),
+        onCall: (event) => {
+          progress.settled(event);
+          if (++logged <= LOGGED_CALLS) log.debug(`${input.cellLabel}: ${describeCall(event)}`);
+        },
+        onCallStart: (call) => progress.started(call),
         // schema drift, unused recorded calls, handler warnings: for the developer, never the program's output
         onWarning: (message) => log.warn(`${input.cellLabel}: ${message}`),
       },
       approval.paths,
     );
+    progress.stop();
+    deps.onProgress?.(undefined);
+    if (logged > LOGGED_CALLS) log.debug(`${input.cellLabel}: ${logged - LOGGED_CALLS} more call(s) not logged one by one`);
     await stream.close();
     if (outcome.kind === 'setup-failed') {
       const message = t('The cell could not run ({0}): {1}', outcome.stage, outcome.message);
@@ -196,20 +213,25 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
       log.info(
         `${input.cellLabel}: ${report.ok ? 'meets its expectation' : `does not meet its expectation (${report.mismatches.map((m) => `${m.field} at ${m.path}`).join(', ')})`}`,
       );
-    await port.showResult(result, {
+    const shown = port.showResult(result, {
       program: input.program,
       timeoutMs: limits.timeoutMs,
       cassette: cassette === undefined ? undefined : cassette.ok ? cassette.path : undefined,
+      cellMs: performance.now() - cellStarted,
       ...(report === undefined ? {} : { expectation: report }),
     });
+    const stopped = abort.signal.aborted && result.error?.kind === 'abort';
+    // Stop answers at once: the result's output is already queued on the execution ahead of its end, so VS Code
+    // applies both in order without a round trip in between
+    if (stopped) end(undefined);
+    await shown;
     if (cassette !== undefined && !cassette.ok) {
       await port.showProblem({ message: t('The cassette was not written: {0}', cassette.message), persist: false });
     }
-    const cancelled = abort.signal.aborted && result.error?.kind === 'abort';
     // a run that differs from its expectation is ✗; one that fails as expected stays ✗ too (its Test Explorer entry passes)
     const met = result.error === undefined && report?.ok !== false;
-    end(cancelled ? undefined : met && (cassette === undefined || cassette.ok));
-    return cancelled ? 'aborted' : result.error === undefined ? 'succeeded' : 'failed';
+    end(stopped ? undefined : met && (cassette === undefined || cassette.ok));
+    return stopped ? 'aborted' : result.error === undefined ? 'succeeded' : 'failed';
   } catch (error) {
     log.error(`${input.cellLabel}: internal error`, error);
     await stream.close();
@@ -221,6 +243,8 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
     end(false);
     return 'internal-error';
   } finally {
+    progress.stop();
+    deps.onProgress?.(undefined);
     subscription.dispose();
     end(false);
   }

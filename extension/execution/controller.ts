@@ -3,11 +3,13 @@ import type { PlanOverride, SessionOutcome, SessionRunRequest } from '../../runt
 import { readConfig } from '../config/config.js';
 import { CONTROLLER_ID, NOTEBOOK_TYPE, TASK_LANGUAGE } from '../constants.js';
 import type { Logger } from '../log/logger.js';
+import { hasCassette } from '../notebook/cassette-path.js';
 import { idForCell } from '../notebook/cell-ids.js';
 import { expectationOf } from '../testing/expectation-of.js';
 import { bindingsPathFor, notebookPlace } from '../notebook/locations.js';
 import { problemOutput } from '../notebook/result-output.js';
 import { cellRunMetadata, notebookRunMetadata } from '../notebook/run-metadata.js';
+import type { CallProgressSnapshot } from './call-progress.js';
 import { type CellJobDeps, type CellJobOutcome, runCellJob } from './cell-job.js';
 import { ExecutionOrders } from './execution-order.js';
 import { KeyedSerialQueue } from './queue.js';
@@ -23,6 +25,8 @@ export interface ControllerDeps {
   onDidFinish?: (cell: vscode.NotebookCell, outcome: CellJobOutcome) => void;
   // runs a task cell (extension/model/task-job.ts); outside the notebook's queue, since it queues the cells it writes
   runTask?: (cell: vscode.NotebookCell, execution: vscode.NotebookCellExecution) => Promise<void>;
+  // live binding-call counts of a running cell; undefined when it stops running
+  onProgress?: (cell: vscode.NotebookCell, snapshot: CallProgressSnapshot | undefined) => void;
 }
 
 // --- the one NotebookController for `.ptcnb`: per-notebook queue, per-notebook execution order
@@ -137,7 +141,7 @@ export class PtcNotebookController implements vscode.Disposable {
     const notebookMetadata = notebookRunMetadata(notebook.metadata);
     this.#deps.onDidStart?.(cell);
     const outcome = await runCellJob(
-      executionPort(execution, cellId),
+      executionPort(execution, { cellId, hasCassette: () => hasCassette(cell) }),
       {
         languageId: cell.document.languageId,
         program: cell.document.getText(),
@@ -169,6 +173,7 @@ export class PtcNotebookController implements vscode.Disposable {
         run: (request, paths) => this.#deps.run(notebook, request, paths),
         approveRuntimePaths: (language) => this.#deps.approveRuntimePaths(language, notebook.uri),
         nextExecutionOrder: () => this.#orders.take(notebook),
+        onProgress: (snapshot) => this.#deps.onProgress?.(cell, snapshot),
         log: this.#deps.log,
         t: vscode.l10n.t,
       },
@@ -198,6 +203,12 @@ export class PtcNotebookController implements vscode.Disposable {
 
   #prefer(notebook: vscode.NotebookDocument): void {
     if (notebook.notebookType === NOTEBOOK_TYPE) this.#controller.updateNotebookAffinity(notebook, vscode.NotebookControllerAffinity.Preferred);
+  }
+
+  // Which interpreters cells use, in the kernel picker's detail line.
+  setInterpreterDetail(python: string | undefined): void {
+    const base = vscode.l10n.t("Runs each cell in a fresh sandboxed Node.js or CPython process with the notebook's bindings");
+    this.#controller.detail = python === undefined ? base : `${base} · ${vscode.l10n.t('Python: {0}', python)}`;
   }
 
   dispose(): void {

@@ -3,7 +3,14 @@ import { problemOutput, resultOutput, streamOutput } from '../notebook/result-ou
 import type { CellExecutionPort } from './cell-job.js';
 
 // The CellExecutionPort over a real NotebookCellExecution.
-export function executionPort(execution: vscode.NotebookCellExecution, cellId: string | undefined): CellExecutionPort {
+export interface PortOptions {
+  cellId: string | undefined;
+  // whether the cell's cassette file exists now (the renderer's Replay button starts from it)
+  hasCassette: () => boolean;
+}
+
+export function executionPort(execution: vscode.NotebookCellExecution, options: PortOptions): CellExecutionPort {
+  const { cellId } = options;
   return {
     token: execution.token,
     setExecutionOrder: (order) => {
@@ -24,6 +31,8 @@ export function executionPort(execution: vscode.NotebookCellExecution, cellId: s
           ...(context.timeoutMs === undefined ? {} : { timeoutMs: context.timeoutMs }),
           ...(context.cassette === undefined ? {} : { cassette: context.cassette }),
           ...(context.expectation === undefined ? {} : { expectation: context.expectation }),
+          cellMs: context.cellMs,
+          hasCassette: options.hasCassette(),
         }),
       );
     },

@@ -1,4 +1,5 @@
 import { cassetteName, defaultCassetteDir } from '../../runtime/index.js';
+import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { notebookPlace } from './locations.js';
@@ -10,4 +11,10 @@ export function cassettePathOf(cell: vscode.NotebookCell): string | undefined {
   const place = notebookPlace({ scheme: cell.notebook.uri.scheme, fsPath: cell.notebook.uri.fsPath, workspaceFolder });
   if (place === undefined) return undefined;
   return path.join(defaultCassetteDir(place.dir), `${cassetteName(cellRunMetadata(cell.metadata), cell.index)}.json`);
+}
+
+// Whether the cell's cassette file exists now.
+export function hasCassette(cell: vscode.NotebookCell): boolean {
+  const cassette = cassettePathOf(cell);
+  return cassette !== undefined && fs.existsSync(cassette);
 }

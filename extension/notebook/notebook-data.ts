@@ -1,4 +1,5 @@
 import {
+  boundSavedOutputs,
   NOTEBOOK_FORMAT_VERSION,
   RunResultSchema,
   type CellMetadata,
@@ -13,9 +14,12 @@ import { TASK_LANGUAGE } from '../constants.js';
 import { outputMetaOf } from './output-meta.js';
 import { payloadOf, problemOutput, resultOutput } from './result-output.js';
 
-function savedOutputs(outputs: readonly SavedOutput[] | undefined, source: string, cellId: string | undefined): vscode.NotebookCellOutput[] {
-  return (outputs ?? []).map((output) =>
-    output.kind === 'result' ? resultOutput(output.result, { program: source, cellId }) : problemOutput(output.message, { persist: true }),
+// Saved outputs over the per-cell output budget (a notebook from elsewhere) are replaced by a note, never the source.
+function savedOutputs(outputs: readonly SavedOutput[], source: string, cellId: string | undefined): vscode.NotebookCellOutput[] {
+  return boundSavedOutputs(outputs).map((output) =>
+    output.kind === 'result'
+      ? resultOutput(output.result, { program: source, cellId, ...(output.note === undefined ? {} : { note: output.note }) })
+      : problemOutput(output.message, { persist: true }),
   );
 }
 
@@ -35,11 +39,18 @@ export function toNotebookData(file: NotebookFile): vscode.NotebookData {
     }
     const data = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell.source, cell.language);
     if (cell.metadata !== undefined) data.metadata = { ...cell.metadata };
-    data.outputs = savedOutputs(cell.outputs, cell.source, cell.metadata?.id);
-    const last = cell.outputs?.[cell.outputs.length - 1];
-    // a saved cancelled run reopens like it ended: without ✓ or ✗
+    const outputs = boundSavedOutputs(cell.outputs ?? []);
+    data.outputs = savedOutputs(outputs, cell.source, cell.metadata?.id);
+    const last = outputs[outputs.length - 1];
+    // a saved cancelled run reopens like it ended: without ✓ or ✗, but with its duration
     const cancelled = last?.kind === 'result' && last.result.error?.kind === 'abort';
-    if (last !== undefined && !cancelled) data.executionSummary = { success: last.kind === 'result' && last.result.error === undefined };
+    const timing = last?.kind === 'result' ? { startTime: 0, endTime: Math.max(1, Math.round(last.result.durationMs)) } : undefined;
+    if (last !== undefined) {
+      data.executionSummary = {
+        ...(cancelled ? {} : { success: last.kind === 'result' && last.result.error === undefined }),
+        ...(timing === undefined ? {} : { timing }),
+      };
+    }
     return data;
   });
   const data = new vscode.NotebookData(cells);
@@ -56,8 +67,11 @@ function outputsToSave(outputs: readonly vscode.NotebookCellOutput[] | undefined
     if (meta?.kind !== 'result') continue;
     const payload = payloadOf(output);
     const result = payload !== null && typeof payload === 'object' ? (payload as { result?: unknown }).result : undefined;
+    const note = payload !== null && typeof payload === 'object' ? (payload as { note?: unknown }).note : undefined;
     // a result we cannot validate is dropped rather than blocking the save of the user's code
-    if (RunResultSchema.safeParse(result).success) saved.push({ kind: 'result', result: result as RunResult });
+    if (RunResultSchema.safeParse(result).success) {
+      saved.push({ kind: 'result', result: result as RunResult, ...(typeof note === 'string' && note !== '' ? { note } : {}) });
+    }
   }
   return saved;
 }

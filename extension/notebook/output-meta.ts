@@ -5,6 +5,7 @@ export const OutputMetaSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('result'),
     durationMs: z.number(),
+    cellMs: z.number().optional(),
     callCount: z.number().int(),
     failureKind: z.string().optional(),
     mode: z.enum(['mock', 'live', 'replay']).optional(),

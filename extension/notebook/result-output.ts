@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { callCount, encodeChecked, type ExpectationReport, type JsonValue, type RunResult } from '../../runtime/index.js';
+import { callCount, encodeChecked, fitResult, type ExpectationReport, type JsonValue, type RunResult } from '../../runtime/index.js';
 import { RESULT_MIME, type ResultPayload } from '../../webview/protocol/index.js';
 import { formatResultText } from '../../webview/shared/index.js';
 import type { OutputMeta } from './output-meta.js';
@@ -21,10 +21,19 @@ export interface ResultOutputContext {
   timeoutMs?: number;
   cassette?: string;
   expectation?: ExpectationReport;
+  // a note saved with the result (what an earlier fit left out)
+  note?: string;
+  // the cell's whole time (queue and start-up included), when it ran in this window
+  cellMs?: number;
+  hasCassette?: boolean;
 }
 
-// One output per result: the rich payload, the built-in error view for failures, and a plain-text fallback.
-export function resultOutput(result: RunResult, context: ResultOutputContext): vscode.NotebookCellOutput {
+// One output per result, within the per-cell output budget: the rich payload, the built-in error view for
+// failures, and a plain-text fallback.
+export function resultOutput(full: RunResult, context: ResultOutputContext): vscode.NotebookCellOutput {
+  const fitted = fitResult(full);
+  const result = fitted.result;
+  const note = [context.note, fitted.note].filter((n) => n !== undefined).join(' ');
   const payload: ResultPayload = {
     result,
     program: context.program,
@@ -32,6 +41,9 @@ export function resultOutput(result: RunResult, context: ResultOutputContext): v
     ...(context.cellId === undefined ? {} : { cellId: context.cellId }),
     ...(context.timeoutMs === undefined ? {} : { timeoutMs: context.timeoutMs }),
     ...(context.expectation === undefined ? {} : { expectation: context.expectation }),
+    ...(note === '' ? {} : { note }),
+    ...(context.cellMs === undefined ? {} : { cellMs: Math.round(context.cellMs) }),
+    ...(context.hasCassette === undefined ? {} : { hasCassette: context.hasCassette }),
   };
   // NotebookCellOutputItem.json() recurses in JSON.stringify; deep return values are normal here
   const items = [new vscode.NotebookCellOutputItem(encoder.encode(encodeChecked(payload as unknown as JsonValue, 0)), RESULT_MIME)];
@@ -46,6 +58,7 @@ export function resultOutput(result: RunResult, context: ResultOutputContext): v
   const meta: OutputMeta = {
     kind: 'result',
     durationMs: result.durationMs,
+    ...(context.cellMs === undefined ? {} : { cellMs: Math.round(context.cellMs) }),
     callCount: callCount(result),
     ...(result.error === undefined ? {} : { failureKind: result.error.kind }),
     ...(result.mode === undefined ? {} : { mode: result.mode }),

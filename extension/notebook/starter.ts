@@ -18,7 +18,7 @@ export function starterNotebook(bindingsFileName: string, ids: { typescript: str
         kind: 'code',
         language: 'typescript',
         source: [
-          "const hits = await tools.search({ query: 'sandboxed notebooks' });",
+          "const hits = await tools.search({ query: 'model programs' });",
           'console.log(`found ${hits.length} result(s)`);',
           'const [first] = hits;',
           'return first ? await tools.summarize({ text: first.snippet }) : null;',
@@ -29,7 +29,7 @@ export function starterNotebook(bindingsFileName: string, ids: { typescript: str
         kind: 'code',
         language: 'python',
         source: [
-          "hits = await tools.search({'query': 'sandboxed notebooks'})",
+          "hits = await tools.search({'query': 'model programs'})",
           "print(f'found {len(hits)} result(s)')",
           "return [hit['title'] for hit in hits]",
         ].join('\n'),
@@ -46,6 +46,12 @@ const documents = [
   { title: 'Programmatic tool calling', snippet: 'The model writes one program that calls tools as functions.' },
 ];
 
+// documents whose title or snippet contains any word of the query
+const find = (query: string) => {
+  const words = query.toLowerCase().split(/\\s+/).filter((w) => w !== '');
+  return documents.filter((d) => words.some((w) => \`\${d.title} \${d.snippet}\`.toLowerCase().includes(w)));
+};
+
 export default {
   tools: {
     errorClass: { name: 'ToolError', memberNameProperty: 'toolName' },
@@ -58,11 +64,9 @@ export default {
           required: ['query'],
           additionalProperties: false,
         },
-        mock: async ({ query }: { query: string }) =>
-          documents.filter((d) => query.split(/\\s+/).some((w) => d.snippet.toLowerCase().includes(w.toLowerCase()))),
-        live: async ({ query }: { query: string }) => {
-          throw new Error(\`no live search service is configured (query: \${query})\`);
-        },
+        mock: async ({ query }: { query: string }) => find(query),
+        // stands in for a real service: replace it with a fetch to yours, then record a cassette of its answers
+        live: async ({ query }: { query: string }) => find(query).map((d) => ({ ...d, retrievedAt: new Date().toISOString() })),
       },
       summarize: {
         description: 'Shorten a text to its first sentence.',

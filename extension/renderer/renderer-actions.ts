@@ -12,6 +12,8 @@ export interface RendererActionDeps {
   controller: PtcNotebookController;
   inspector: InspectorPanels;
   log: Logger;
+  // tells the editor's renderers whether the cell has a cassette and runs
+  postCellState: (cell: vscode.NotebookCell) => void;
 }
 
 // The cell a renderer message is about: by cell id, else (open-inspector) by the output it was drawn in.
@@ -43,5 +45,8 @@ export async function rendererAction(
       return replayCell(deps.controller, cell);
     case 'accept':
       return acceptExpected(deps.controller, deps.log, cell);
+    case 'cell-state-request':
+      deps.postCellState(cell);
+      return { ok: true };
   }
 }

@@ -66,7 +66,13 @@ export class SdkDocuments implements vscode.TextDocumentContentProvider, vscode.
   async show(notebook: vscode.NotebookDocument, language: Language): Promise<void> {
     const document = await vscode.workspace.openTextDocument(this.uriFor(notebook, language));
     await vscode.languages.setTextDocumentLanguage(document, 'markdown');
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: false });
+    // a rendered preview (what the model reads is markdown); the source view only where the preview is unavailable
+    try {
+      await vscode.commands.executeCommand('markdown.showPreviewToSide', document.uri);
+    } catch (error) {
+      this.#log.debug('markdown preview unavailable; showing the model view as text', error);
+      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: false });
+    }
   }
 
   #refreshAll(): void {

@@ -1,15 +1,39 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../constants.js';
+import { type CallProgressSnapshot, describeProgress } from '../execution/call-progress.js';
 import { outputMetaOf } from '../notebook/output-meta.js';
 
 // Per-cell status: a mode override, and whether the last run replayed a cassette (and diverged) or recorded one.
 export class CellStatusProvider implements vscode.NotebookCellStatusBarItemProvider {
   readonly #onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChangeCellStatusBarItems = this.#onDidChange.event;
+  // running cells' live binding-call counts
+  readonly #progress = new Map<vscode.NotebookCell, CallProgressSnapshot>();
+
+  // Live progress of a running cell's binding calls; undefined clears it when the run ends.
+  setProgress(cell: vscode.NotebookCell, snapshot: CallProgressSnapshot | undefined): void {
+    if (snapshot === undefined) {
+      if (!this.#progress.delete(cell)) return;
+    } else this.#progress.set(cell, snapshot);
+    this.#onDidChange.fire();
+  }
+
+  // The status text of a running cell's progress (tests read it).
+  progressText(cell: vscode.NotebookCell): string | undefined {
+    const snapshot = this.#progress.get(cell);
+    return snapshot === undefined ? undefined : describeProgress(snapshot, vscode.l10n.t);
+  }
 
   provideCellStatusBarItems(cell: vscode.NotebookCell): vscode.NotebookCellStatusBarItem[] {
     if (cell.kind !== vscode.NotebookCellKind.Code) return [];
     const items: vscode.NotebookCellStatusBarItem[] = [];
+    const progress = this.progressText(cell);
+    if (progress !== undefined) {
+      const item = new vscode.NotebookCellStatusBarItem(`$(sync~spin) ${progress}`, vscode.NotebookCellStatusBarAlignment.Left);
+      item.tooltip = vscode.l10n.t('Binding calls of this run so far (updated while it runs)');
+      items.push(item);
+      return items;
+    }
     const mode: unknown = cell.metadata.mode;
     if (typeof mode === 'string') {
       const item = new vscode.NotebookCellStatusBarItem(

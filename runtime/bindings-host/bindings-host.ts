@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BindingNamespace } from '../api.js';
 import { LIMITS } from '../contract/limits.js';
 import type { ChildChannel, HostedBindings, HostedRunLink, HostedRunOptions } from '../engine/hosted.js';
-import type { CallEvent } from '../notebook/observe.js';
+import type { CallEvent, CallStartListener } from '../notebook/observe.js';
 import type { Cassette } from '../replay/cassette-format.js';
 import { ChildChannels } from './child-channels.js';
 import { HostProcess, type FlightEntry, type HostEnd } from './host-process.js';
@@ -42,6 +42,7 @@ export interface LeaseOptions {
   // handler warnings (output schema violations)
   onWarning?: (message: string) => void;
   onCall?: (event: CallEvent) => void;
+  onCallStart?: CallStartListener;
 }
 
 const INTERRUPT_WAIT_MS = 1_000;
@@ -225,6 +226,7 @@ export class BindingsHost {
       responsive: () => generation.process.responsive,
       readFlight: () => generation.process.readFlight(),
       ...(lease.onCall === undefined ? {} : { onCall: lease.onCall }),
+      ...(lease.onCallStart === undefined ? {} : { onCallStart: lease.onCallStart }),
       onActivity: () => this.#refresh(),
     });
     generation.runs.set(id, hosted);

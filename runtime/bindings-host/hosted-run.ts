@@ -2,7 +2,7 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { CallRecord } from '../protocol/run-result.js';
 import { replyText } from '../engine/program-frames.js';
 import type { HostedRunLink, HostedRunOptions } from '../engine/hosted.js';
-import type { CallEvent } from '../notebook/observe.js';
+import type { CallEvent, CallStartListener } from '../notebook/observe.js';
 import { CLOSE_WAIT_MS } from './limits.js';
 import type { FinishedCall, StartedCall } from './wire.js';
 import type { FlightEntry } from './host-process.js';
@@ -15,6 +15,7 @@ export interface HostedRunDeps {
   responsive(): boolean;
   readFlight(): FlightEntry[];
   onCall?: (event: CallEvent) => void;
+  onCallStart?: CallStartListener;
   // told whenever the number of calls in flight changes
   onActivity(): void;
 }
@@ -70,6 +71,11 @@ export class HostedRun implements HostedRunLink {
       };
       this.#deps.options.log.add(record);
       this.#inFlight.set(call.id, record);
+      try {
+        this.#deps.onCallStart?.({ global: call.global, name: call.name });
+      } catch {
+        // an observer never changes the run
+      }
     }
     this.#deps.onActivity();
   }

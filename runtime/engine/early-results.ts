@@ -6,7 +6,7 @@ import { RunSession } from './run-session.js';
 export function failedBeforeSpawn(spec: CodeRunSpec, sandbox: SandboxReport, failure: RunFailure): RunResult {
   const session = new RunSession(spec, sandbox);
   session.fail(failure);
-  return session.result();
+  return { ...session.result(), started: false };
 }
 
 // The abort diagnostic is String(signal.reason), guarded against reasons that refuse to render.

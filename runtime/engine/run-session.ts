@@ -13,6 +13,8 @@ export class RunSession {
   // when the outcome was chosen (performance.now()), for the bounded teardown after it
   settledAt: number | undefined;
   dispatcher: CallDispatcher | undefined;
+  // when the program went to the child (ms after startedAt): what came before is process start-up
+  #handedOverMs: number | undefined;
   // work the result waits for once the run settled (a bindings host's last call reports), each bounded
   readonly finishing: Promise<void>[] = [];
   #outcome: Outcome | undefined;
@@ -73,6 +75,11 @@ export class RunSession {
     }
   }
 
+  // The program was sent to its child: call times before this are start-up, not the program's.
+  markHandedOver(): void {
+    this.#handedOverMs ??= Math.round((performance.now() - this.startedAt) * 1000) / 1000;
+  }
+
   fail(failure: RunFailure): void {
     this.settle({ kind: 'failed', failure });
   }
@@ -114,6 +121,7 @@ export class RunSession {
       durationMs: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
     };
     if (stderrLogs.length > 0) result.stderrLogs = stderrLogs;
+    if (this.#handedOverMs !== undefined) result.startupMs = this.#handedOverMs;
     const callSummary = this.dispatcher?.log.summary();
     if (callSummary !== undefined) result.callSummary = callSummary;
     if (outcome.kind === 'completed') {
@@ -126,7 +134,20 @@ export class RunSession {
 // Stable key order so the CLI's JSON reads the same every time.
 function orderKeys(result: RunResult): RunResult {
   const ordered: Record<string, unknown> = {};
-  for (const key of ['language', 'value', 'logs', 'stderrLogs', 'error', 'calls', 'callSummary', 'sandbox', 'durationMs', 'replay', 'mode'] as const) {
+  for (const key of [
+    'language',
+    'value',
+    'logs',
+    'stderrLogs',
+    'error',
+    'calls',
+    'callSummary',
+    'sandbox',
+    'durationMs',
+    'startupMs',
+    'replay',
+    'mode',
+  ] as const) {
     if (result[key] !== undefined) ordered[key] = result[key];
   }
   return ordered as RunResult;

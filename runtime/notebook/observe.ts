@@ -13,6 +13,8 @@ export interface CallEvent {
 }
 
 export type CallListener = (event: CallEvent) => void;
+// Told when a call starts (live progress: calls in flight); never given its arguments.
+export type CallStartListener = (call: { global: string; name: string }) => void;
 
 // Counted piece by piece by the iterative writer: a deep argument is measured too, and never held as one string.
 function jsonLength(value: JsonValue): number {
@@ -22,13 +24,18 @@ function jsonLength(value: JsonValue): number {
 }
 
 // Wraps every handler so each settled call is reported; behaviour (value, rejection) is unchanged.
-export function observeNamespaces(namespaces: BindingNamespace[], listener: CallListener): BindingNamespace[] {
+export function observeNamespaces(namespaces: BindingNamespace[], listener: CallListener, onStart?: CallStartListener): BindingNamespace[] {
   return namespaces.map((ns) => {
     const functions: BindingNamespace['functions'] = Object.create(null);
     for (const [name, handler] of Object.entries(ns.functions)) {
       // the call context carries annotate(): replay and schema checks mark the call record through it
       const wrapped = async (args: JsonValue, context?: CallContext): Promise<JsonValue> => {
         const started = performance.now();
+        try {
+          onStart?.({ global: ns.global, name });
+        } catch {
+          // a failing listener must never change what the program sees
+        }
         const report = (ok: boolean, message?: string): void => {
           try {
             listener({

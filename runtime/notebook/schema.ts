@@ -46,7 +46,8 @@ export const CellMetadataSchema = z.looseObject({
 export type CellMetadata = z.infer<typeof CellMetadataSchema>;
 
 export const SavedOutputSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('result'), result: RunResultSchema }),
+  // `note`: what was left out to keep the result within the per-cell output budget (output-budget.ts)
+  z.strictObject({ kind: z.literal('result'), result: RunResultSchema, note: z.string().optional() }),
   // the cell could not run (bindings module failed to load, missing cassette, ...)
   z.strictObject({ kind: z.literal('error'), message: z.string() }),
 ]);
@@ -92,6 +93,6 @@ export const KEY_ORDER = {
   notebookMetadata: ['bindings', 'mode'],
   cell: ['kind', 'language', 'source', 'metadata', 'outputs'],
   cellMetadata: ['id', 'mode', 'cassette', 'limits', 'expect'],
-  output: ['kind', 'result', 'message'],
+  output: ['kind', 'result', 'note', 'message'],
   result: Object.keys(RunResultSchema.shape),
 } as const;

@@ -5,7 +5,8 @@ import { isUnknownMetadataPath, notebookKeyOrder } from './layout.js';
 import { describeProblems, formatFieldPath, type NotebookProblem } from './parse.js';
 import { prettyJson } from './pretty-json.js';
 import type { RawSliceMemory } from './raw-memory.js';
-import { type NotebookCell, type NotebookFile, NotebookFileSchema } from './schema.js';
+import { boundSavedOutputs, fitResult } from './output-budget.js';
+import { type NotebookCell, type NotebookFile, NotebookFileSchema, type SavedOutput } from './schema.js';
 
 export interface SerializeOptions {
   // verbatim spellings of unknown metadata remembered at parse time
@@ -28,12 +29,23 @@ function nonEmpty(value: Record<string, unknown> | undefined): boolean {
   return value !== undefined && Object.values(value).some((v) => v !== undefined);
 }
 
+// Whoever built the notebook, no cell's saved outputs exceed the per-cell output budget.
+function withinBudget(outputs: readonly SavedOutput[]): SavedOutput[] {
+  const fitted = outputs.map((output): SavedOutput => {
+    if (output.kind !== 'result') return output;
+    const fit = fitResult(output.result);
+    if (fit.note === undefined) return output;
+    return { kind: 'result', result: fit.result, note: output.note === undefined ? fit.note : `${output.note} ${fit.note}` };
+  });
+  return boundSavedOutputs(fitted);
+}
+
 function cellForDisk(cell: NotebookCell, includeOutputs: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { kind: cell.kind };
   if (cell.kind === 'code') out.language = cell.language;
   out.source = cell.source;
   if (nonEmpty(cell.metadata)) out.metadata = cell.metadata;
-  if (cell.kind === 'code' && includeOutputs && cell.outputs !== undefined && cell.outputs.length > 0) out.outputs = cell.outputs;
+  if (cell.kind === 'code' && includeOutputs && cell.outputs !== undefined && cell.outputs.length > 0) out.outputs = withinBudget(cell.outputs);
   return out;
 }
 

@@ -123,9 +123,15 @@ export const RunResultSchema = z.object({
   callSummary: z.optional(CallSummarySchema),
   sandbox: SandboxReportSchema,
   durationMs: ms(),
+  // of durationMs, the process start-up before the program was handed over (a spare process makes it near 0);
+  // calls' startedAtMs are on the same axis
+  startupMs: z.optional(ms()),
   replay: z.optional(ReplayReportSchema),
   // which handler set served the calls
   mode: z.optional(z.enum(['mock', 'live', 'replay'])),
+  // false when the run ended before any process started (syntax error, abort while queued, sandbox refused): its
+  // sandbox report is then what would have been enforced, not what was
+  started: z.optional(z.literal(false)),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;
 

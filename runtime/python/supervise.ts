@@ -33,6 +33,7 @@ export async function supervisePythonChild(spec: CodeRunSpec, session: RunSessio
       if (child.bootProblem !== undefined) session.fail({ kind: 'sandbox-unavailable', message: child.bootProblem });
       return false;
     }
+    session.markHandedOver();
     send(JSON.stringify(runFrame(spec, child, routed)));
     return true;
   });

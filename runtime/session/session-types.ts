@@ -2,7 +2,7 @@ import type { LogEntry, Runtime, RuntimeOptions, SandboxLevel } from '../api.js'
 import type { BindingsHost, BindingsHostStatus } from '../bindings-host/bindings-host.js';
 import type { DescribedModule } from '../bindings-host/wire.js';
 import type { WarningSink } from '../bindings/module-format.js';
-import type { CallListener } from '../notebook/observe.js';
+import type { CallListener, CallStartListener } from '../notebook/observe.js';
 import type { Language, RunResult } from '../protocol/run-result.js';
 
 // How one run's binding calls are served: by handlers (mock or live), recorded to a cassette, or replayed from one.
@@ -50,6 +50,7 @@ export interface SessionRunRequest {
   signal?: AbortSignal;
   onLog?: (entry: LogEntry) => void;
   onCall?: CallListener;
+  onCallStart?: CallStartListener;
   // schema drift, unused recorded calls, handler warnings: for the person running it, never the program's output
   onWarning?: WarningSink;
   // runs this program instead of the session's runtime (the extension keeps one per interpreter path)

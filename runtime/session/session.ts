@@ -65,7 +65,10 @@ export function openSession(options: SessionOptions, makeRuntime: (options: Runt
     if (plan.mode === 'replay') {
       const replay = await prepareReplay({ plan, host, bound, deterministic: request.deterministic, warn });
       if (!replay.ok) return { kind: 'setup-failed', stage: replay.stage, message: replay.message };
-      prepared.bindings = request.onCall === undefined ? replay.namespaces : observeNamespaces(replay.namespaces, request.onCall);
+      prepared.bindings =
+        request.onCall === undefined && request.onCallStart === undefined
+          ? replay.namespaces
+          : observeNamespaces(replay.namespaces, request.onCall ?? (() => undefined), request.onCallStart);
       prepared.deterministic = replay.deterministic;
       prepared.finishReplay = replay.finish;
       // the program's calls are answered here; the host only lends its connection, so spares stay interchangeable
@@ -79,6 +82,7 @@ export function openSession(options: SessionOptions, makeRuntime: (options: Runt
         routeCalls: true,
         onWarning: warn,
         ...(request.onCall === undefined ? {} : { onCall: request.onCall }),
+        ...(request.onCallStart === undefined ? {} : { onCallStart: request.onCallStart }),
       });
       prepared.bindings = prepared.hosted.namespaces;
     }

@@ -23,6 +23,7 @@ export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession,
       ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
       ...(routed && child.bindingsFd !== undefined ? { bindingsFd: child.bindingsFd } : {}),
     };
+    session.markHandedOver();
     send(JSON.stringify(boot));
     return true;
   });

@@ -1,6 +1,6 @@
 // `npm run package`: production build, VSIX allow-list check, then `vsce package` → ptc-playground-<version>.vsix.
 // Usage: node scripts/vscode-e2e/package.mjs [--no-build] [--out <file.vsix>]
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,6 +57,10 @@ export async function packageExtension({ build = true, out, logFile } = {}) {
       await mkdir(path.dirname(path.join(stage, file)), { recursive: true });
       await copyFile(path.join(REPO_ROOT, file), path.join(stage, file));
     }
+    // the production build above is what vscode:prepublish runs; the stage has no scripts/ to run it again
+    const staged = JSON.parse(await readFile(path.join(stage, 'package.json'), 'utf8'));
+    delete staged.scripts['vscode:prepublish'];
+    await writeFile(path.join(stage, 'package.json'), `${JSON.stringify(staged, null, 2)}\n`);
     // --no-dependencies: everything the extension needs is bundled into dist/
     await run(process.execPath, [vsce, 'package', '--no-dependencies', '--target', targetPlatform(), ...linkBases(manifest), '--out', vsix], {
       cwd: stage,

@@ -1,6 +1,6 @@
 // UI suite: a person's path through the tour notebook in the real workbench, checked in the rendered webview.
-// Opens examples/tour.ptcnb, runs all cells, reads what the renderer drew (printed output, value tree, failure card,
-// timeline) from the output frames, and takes light and dark screenshots into test-results/vscode/.
+// Opens examples/tour.ptcnb, runs all cells, reads what the renderer drew (the compact view: printed output, value
+// tree, failure, status line; the full view with its timeline one click away) from the output frames, and takes light and dark screenshots into test-results/vscode/.
 import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 // functions passed to evaluate run in the browser
 /* global document, getComputedStyle */
@@ -171,26 +171,58 @@ export async function runUiSuite({ browser, server, resultsDir }) {
       if (states.error === 0) throw new Error(`the tour's failing cells all show ✓: ${JSON.stringify(states)}`);
     });
 
-    await test('the renderer draws results, printed output, a value tree, a failure card and a timeline', async () => {
+    await test('the renderer draws compact results: printed output, a value tree, a failure, one status line each', async () => {
       const counts = await wb.waitFor(
         'rendered results in the output frames',
         async () => {
           const c = {
             results: await countInOutputs(page, '.ptc-result'),
+            compact: await countInOutputs(page, '.ptc-result[data-view="compact"]'),
+            statusLines: await countInOutputs(page, '.ptc-result > .ptc-summary'),
             printed: await countInOutputs(page, '.ptc-logs'),
             values: await countInOutputs(page, '.ptc-tree-wrap'),
             failures: await countInOutputs(page, '.ptc-failure'),
-            timelines: await countInOutputs(page, '.ptc-timeline'),
+            sectionHeadings: await countInOutputs(page, '.ptc-section-toggle'),
           };
-          return c.results >= expectedCells && c.printed > 0 && c.values > 0 && c.failures > 0 && c.timelines > 0 ? c : false;
+          return c.results >= expectedCells && c.compact === c.results && c.statusLines === c.results && c.printed > 0 && c.values > 0 && c.failures > 0
+            ? c
+            : false;
         },
         { timeoutMs: 60_000, intervalMs: 1000 },
       );
       info('ui', `rendered: ${JSON.stringify(counts)}`);
-      const failureTexts = await textsInOutputs(page, '.ptc-failure-message');
-      if (!failureTexts.some((t) => t.trim().length > 0)) throw new Error('failure cards carry no message text');
+      if (counts.sectionHeadings !== 0) throw new Error(`the compact view shows ${counts.sectionHeadings} section heading(s)`);
+      const failureTexts = await textsInOutputs(page, '.ptc-failure-message, .ptc-failure-explained');
+      if (!failureTexts.some((t) => t.trim().length > 0)) throw new Error('failures carry no message text');
       const printed = await textsInOutputs(page, '.ptc-log-text');
-      if (!printed.some((t) => t.trim().length > 0)) throw new Error('printed output sections are empty');
+      if (!printed.some((t) => t.trim().length > 0)) throw new Error('printed output is empty');
+      // a successful result reads at a glance: well under the 450–700 px the dashboard layout took
+      const heights = [];
+      for (const frame of wb.outputFrames(page))
+        heights.push(
+          ...(await frame
+            .locator('.ptc-result[data-outcome="success"]')
+            .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))
+            .catch(() => [])),
+        );
+      info('ui', `compact success heights: ${heights.map((h) => Math.round(h)).join(', ')} px`);
+      if (heights.length === 0 || Math.min(...heights) > 250) throw new Error(`compact successes are too tall: ${heights.join(', ')}`);
+    });
+
+    await test('Details opens the full view of a result with binding calls, timeline included', async () => {
+      let opened = false;
+      for (const frame of wb.outputFrames(page)) {
+        const withCalls = frame.locator('.ptc-result:has([data-fact="calls"]) [data-toggle="details"]').first();
+        if ((await withCalls.count().catch(() => 0)) === 0) continue;
+        await withCalls.click();
+        opened = true;
+        break;
+      }
+      if (!opened) throw new Error('no rendered result with binding calls has a Details toggle');
+      await wb.waitFor('a timeline in the full view', async () => (await countInOutputs(page, '.ptc-result[data-view="full"] .ptc-timeline')) > 0, {
+        timeoutMs: 20_000,
+        intervalMs: 500,
+      });
     });
 
     for (const kind of ['light', 'dark']) {

@@ -16,6 +16,7 @@ const REQUIRED_DIST_FILES = [
   'dist/runtime/bindings-host.mjs',
   'dist/webview/inspector.js',
   'dist/node_modules/esbuild/lib/main.js',
+  'dist/node_modules/amaro/dist/index.js',
 ];
 
 // Returns the reason a packaged path is not allowed, or undefined when it is.
@@ -24,15 +25,21 @@ export function disallowedReason(file) {
   if (file.endsWith('.map')) return 'source map (production builds have none)';
   if (file === 'dist/extension.cjs' || DIST_DIRS.some((dir) => file.startsWith(dir))) return undefined;
   if (file.startsWith('dist/')) return 'a bundle the extension does not load (the CLI and bench bundles stay out of the VSIX)';
+  // the walkthrough's pages and the .ptcnb JSON Schema the manifest points at
+  if (/^media\/walkthrough\/[\w-]+\.md$/.test(file) || file === 'schemas/ptcnb.schema.json') return undefined;
   if (file.startsWith('python/')) {
     return file.endsWith('.py') && !file.includes('/__pycache__/') ? undefined : 'not a Python source file';
   }
-  return 'outside the allow-list (the extension bundles under dist/, python/**/*.py and the root metadata files)';
+  return 'outside the allow-list (the extension bundles under dist/, python/**/*.py, the walkthrough, the notebook schema and the root metadata files)';
 }
 
-// Files the manifest points at (main, renderer and inspector entry points) must be packaged.
+// Files the manifest points at (main, renderer and inspector entry points, walkthrough pages, JSON schemas) must be packaged.
 function manifestEntryPoints(manifest) {
   const entries = [];
+  for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
+    for (const step of walkthrough.steps ?? []) if (typeof step.media?.markdown === 'string') entries.push(step.media.markdown);
+  }
+  for (const validation of manifest.contributes?.jsonValidation ?? []) if (typeof validation.url === 'string') entries.push(validation.url);
   if (typeof manifest.main === 'string') entries.push(manifest.main);
   for (const renderer of manifest.contributes?.notebookRenderer ?? []) {
     if (typeof renderer.entrypoint === 'string') entries.push(renderer.entrypoint);

@@ -18,6 +18,8 @@ export const RendererToHostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('replay'), ...RequestBase, cellId: z.string().check(z.minLength(1)) }),
   // Accept as Expected: the shown run becomes the cell's expectation
   z.object({ type: z.literal('accept'), ...RequestBase, cellId: z.string().check(z.minLength(1)) }),
+  // asks for the cell's state (has a cassette, is running); answered with a cell-state message
+  z.object({ type: z.literal('cell-state-request'), ...RequestBase, cellId: z.string().check(z.minLength(1)) }),
 ]);
 export type RendererToHostMessage = z.infer<typeof RendererToHostMessageSchema>;
 export type RendererAction = RendererToHostMessage['type'];

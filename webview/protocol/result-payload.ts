@@ -18,6 +18,12 @@ export const ResultPayloadSchema = z.object({
   timeoutMs: z.optional(z.number().check(z.positive())),
   // how the run compared with the cell's expectation (cells that have one)
   expectation: z.optional(ExpectationReportSchema),
+  // what was left out to keep the output within the per-cell output budget, in plain words
+  note: z.optional(z.string()),
+  // the cell's whole time as VS Code's cell status shows it: queue, bindings, process start-up and the program
+  cellMs: z.optional(z.number().check(z.nonnegative())),
+  // whether the cell had a cassette when the output was written (Replay starts disabled without one)
+  hasCassette: z.optional(z.boolean()),
 });
 export type ResultPayload = z.infer<typeof ResultPayloadSchema>;
 

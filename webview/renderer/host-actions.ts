@@ -18,11 +18,16 @@ export interface HostActionOptions {
   context: RendererContext<unknown>;
   outputId: string;
   cellId: string | undefined;
+  // what the output said when it was written; Replay stays disabled until a cassette is known to exist
+  hasCassette: boolean | undefined;
   // registers a one-shot ack listener; returns the request id to send
   expectAck(onAck: (ack: Ack) => void): string;
 }
 
-const LABELS: Record<RendererAction, string> = {
+// the actions a button asks for (a cell-state request is sent on its own)
+type ButtonAction = Exclude<RendererAction, 'cell-state-request'>;
+
+const LABELS: Record<ButtonAction, string> = {
   'open-inspector': 'Open in inspector',
   rerun: 'Re-run',
   record: 'Record',
@@ -36,8 +41,8 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
   const post = context.postMessage?.bind(context);
   if (post === undefined || !context.workspace.isTrusted) return undefined;
   const status = el('span', { class: 'ptc-action-status', role: 'status' });
-  const buttons = new Map<RendererAction, HTMLButtonElement>();
-  const make = (action: RendererAction, title: string): HTMLButtonElement => {
+  const buttons = new Map<ButtonAction, HTMLButtonElement>();
+  const make = (action: ButtonAction, title: string): HTMLButtonElement => {
     const needsCell = action !== 'open-inspector';
     const button = el(
       'button',
@@ -75,6 +80,8 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
     buttons.set(action, button);
     return button;
   };
+  const replayTitle = (has: boolean): string =>
+    has ? 'Run this cell against its recorded cassette (no handler runs)' : 'No cassette recorded for this cell yet: use Record first';
   const elements = [
     make('open-inspector', 'Open this run in the run inspector (full result, what the model sees, diff)'),
     make('rerun', 'Run this cell again'),
@@ -83,6 +90,18 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
     status,
   ];
   const accept = make('accept', "Store this run as the cell's expectation (and its binding answers as the cell's cassette)");
+  const replay = buttons.get('replay');
+  if (replay !== undefined && options.cellId !== undefined) {
+    replay.disabled = options.hasCassette !== true;
+    replay.title = replayTitle(options.hasCassette === true);
+    // a saved output cannot know whether the cassette is still there: ask, and the host answers with cell-state
+    const ask = RendererToHostMessageSchema.safeParse({
+      type: 'cell-state-request',
+      requestId: `${options.outputId}#state`.slice(-64),
+      cellId: options.cellId,
+    });
+    if (ask.success) post(ask.data);
+  }
   return {
     elements,
     accept,
@@ -91,9 +110,7 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
       const replay = buttons.get('replay');
       if (replay !== undefined) {
         replay.disabled = !state.hasCassette || state.running;
-        replay.title = state.hasCassette
-          ? 'Run this cell against its recorded cassette (no handler runs)'
-          : 'No cassette recorded for this cell yet: use Record first';
+        replay.title = replayTitle(state.hasCassette);
       }
       for (const action of ['rerun', 'record', 'accept'] as const) {
         const b = buttons.get(action);
@@ -105,7 +122,7 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
   };
 }
 
-function buildMessage(action: RendererAction, requestId: string, options: HostActionOptions): RendererToHostMessage | undefined {
+function buildMessage(action: ButtonAction, requestId: string, options: HostActionOptions): RendererToHostMessage | undefined {
   if (action === 'open-inspector') {
     return options.cellId === undefined
       ? { type: action, requestId, outputId: options.outputId }

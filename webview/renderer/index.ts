@@ -74,6 +74,7 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
         context,
         outputId: item.id,
         cellId: parsed.payload.cellId,
+        hasCassette: parsed.payload.hasCassette,
         expectAck: (onAck) => {
           requests += 1;
           const requestId = `${item.id}#${requests}`.slice(-64);
@@ -88,6 +89,8 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
           payload: parsed.payload,
           actions: record.actions?.elements ?? [],
           expectationActions: record.actions === undefined ? [] : [record.actions.accept],
+          view: 'compact',
+          toggle: true,
         }),
       );
     },

@@ -58,6 +58,34 @@ export function failureSection(ctx: ViewContext, payload: ResultPayload): HTMLEl
   }).element;
 }
 
+// The compact view's failure, said once: an exception's own message with its code frame and the call it came from;
+// any other kind in plain words with its numbers (deadline, cap, exit code). A cancelled run shows none.
+export function failureBrief(ctx: ViewContext, payload: ResultPayload): HTMLElement | undefined {
+  const error = payload.result.error;
+  if (error === undefined || error.kind === 'abort') return undefined;
+  const card = el('div', { class: 'ptc-part ptc-failure ptc-failure-brief', 'data-part': 'failure', 'data-kind': error.kind });
+  const call = failingCall(payload.result);
+  if (error.kind === 'exception') {
+    const split = splitFailureMessage(error.message, payload.program);
+    const message = el('pre', { class: 'ptc-failure-message', dir: 'auto' });
+    appendVisibleText(message, split.headline === '' ? error.message : split.headline);
+    card.append(message);
+    const location = bestLocation(error.location, split.frames);
+    const fileName = payload.language === 'python' ? 'program.py' : 'program.ts';
+    const view = location === undefined || payload.program === undefined ? undefined : codeFrameView(payload.program, location, fileName);
+    if (view !== undefined) card.append(view);
+  } else {
+    const explanation = explainFailure(error, { timeoutMs: payload.timeoutMs, durationMs: payload.result.durationMs });
+    card.append(el('p', { class: 'ptc-failure-explained' }, capitalize(explanation), '.'));
+  }
+  if (call !== undefined) card.append(callNote(ctx, call));
+  return card;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 // The runtime's location, given a column from the matching program frame when it has none (Python).
 function bestLocation(reported: SourceLocation | undefined, frames: StackFrame[]): SourceLocation | undefined {
   if (reported === undefined) return frames.find((f) => f.location !== undefined)?.location;

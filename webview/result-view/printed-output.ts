@@ -43,6 +43,14 @@ export function printedOutputSection(ctx: ViewContext, result: RunResult): HTMLE
   }).element;
 }
 
+// The compact view's printed lines: no heading, just the lines (a cut is said only where no failure already says it).
+export function printedLines(ctx: ViewContext, result: RunResult): HTMLElement | undefined {
+  if (result.logs.length === 0) return undefined;
+  const truncation = truncationOf(result);
+  const stated = truncation === undefined || truncation.source === 'output-limit' ? undefined : truncationText(truncation);
+  return el('div', { class: 'ptc-part ptc-part-logs', 'data-part': 'printed-output' }, logsBody(ctx, result, new Set(result.stderrLogs ?? []), stated));
+}
+
 function logsBody(ctx: ViewContext, result: RunResult, stderr: Set<number>, truncated: string | undefined): Node {
   const list = el('div', { class: 'ptc-logs', role: 'list', 'aria-label': 'Printed output', tabindex: 0, 'data-complete': 'false' });
   const notice =

@@ -29,3 +29,17 @@ export function returnValueSection(ctx: ViewContext, result: RunResult, expandDe
     body: () => el('div', { class: 'ptc-tree-wrap' }, jsonTree(value, { ctx, label: 'Return value', expandDepth })),
   }).element;
 }
+
+// The compact view's value: "→" and the tree (collapsed past the first level), like a REPL's Out line; nothing when
+// the program returned nothing.
+export function valueBlock(ctx: ViewContext, result: RunResult): HTMLElement | undefined {
+  const value = result.value;
+  if (value === undefined) return undefined;
+  return el(
+    'div',
+    { class: 'ptc-part ptc-part-value', 'data-part': 'return-value' },
+    el('span', { class: 'ptc-out-label', title: 'Return value', 'aria-hidden': 'true' }, '→'),
+    el('div', { class: 'ptc-tree-wrap' }, jsonTree(value, { ctx, label: 'Return value', expandDepth: 1 })),
+    copyButton(ctx, 'Copy return value as JSON', () => jsonText(value, { indent: 2 })),
+  );
+}

@@ -4,7 +4,7 @@ import { section } from '../dom/section.js';
 import { SELECT_CALL, type SelectCallDetail, type ViewContext } from '../dom/view-context.js';
 import { callLabel, callSummaryText, callTotal, divergedCallIds, failedCallCount, keptCalls } from '../shared/call-flags.js';
 import { formatCount, formatDuration, plural } from '../shared/format.js';
-import { layoutTimeline, type TimelineBar } from '../shared/timeline-layout.js';
+import { layoutTimeline, type TimelineBar, type TimelineLayout } from '../shared/timeline-layout.js';
 import { callDetails, progressSummary } from './call-details.js';
 
 const ZOOMS = [1, 2, 4, 8, 16, 32, 64];
@@ -17,7 +17,7 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
   const diverged = divergedCallIds(result);
   // a summarized run: bars for the calls kept in full, counts for all of them
   const failed = result.callSummary === undefined ? result.calls.filter((c) => !c.ok).length : failedCallCount(result);
-  const layout = layoutTimeline(keptCalls(result), result.durationMs);
+  const layout = layoutTimeline(keptCalls(result), result.durationMs, result.startupMs);
   const meta = [
     plural(callTotal(result), 'call', 'calls'),
     failed > 0 ? `${formatCount(failed)} failed` : '',
@@ -27,7 +27,11 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
     .filter((s) => s !== '')
     .join(' · ');
   let zoom = 0;
-  const track = el('div', { class: 'ptc-track', role: 'group', 'aria-label': `Binding calls on a ${formatDuration(layout.spanMs)} time axis` });
+  const track = el('div', {
+    class: 'ptc-track',
+    role: 'group',
+    'aria-label': `Binding calls on a ${formatDuration(layout.spanMs)} time axis from the program's hand-over`,
+  });
   const zoomLabel = el('span', { class: 'ptc-zoom-level', 'aria-live': 'polite' }, '1×');
   const zoomButton = (label: string, text: string, delta: number | 'fit'): HTMLButtonElement => {
     const b = el('button', { type: 'button', class: 'ptc-button ptc-icon-button', title: label, 'aria-label': label }, text);
@@ -53,7 +57,7 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
     meta,
     actions,
     body: () => {
-      const body = buildBody(ctx, result, layout.bars, layout.lanes, layout.ticks, diverged, track);
+      const body = buildBody(ctx, result, layout, diverged, track);
       selected = body.selected;
       return body.element;
     },
@@ -76,12 +80,11 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
 function buildBody(
   ctx: ViewContext,
   result: RunResult,
-  bars: TimelineBar[],
-  lanes: number,
-  ticks: { ms: number; at: number }[],
+  layout: TimelineLayout,
   diverged: Set<number>,
   track: HTMLElement,
 ): { element: HTMLElement; selected: () => HTMLButtonElement | undefined } {
+  const { bars, lanes, ticks, originMs: origin } = layout;
   const axis = el('div', { class: 'ptc-axis', 'aria-hidden': 'true' });
   for (const tick of ticks) {
     const t = el('span', { class: 'ptc-tick' }, formatDuration(tick.ms));
@@ -94,7 +97,7 @@ function buildBody(
   const order: HTMLButtonElement[] = [];
   const fragment = document.createDocumentFragment();
   for (const bar of bars) {
-    const button = barButton(bar, diverged.has(bar.call.id));
+    const button = barButton(bar, diverged.has(bar.call.id), origin);
     order.push(button);
     fragment.append(button);
   }
@@ -161,7 +164,7 @@ function buildBody(
   return { element, selected: () => current };
 }
 
-function barButton(bar: TimelineBar, isDiverged: boolean): HTMLButtonElement {
+function barButton(bar: TimelineBar, isDiverged: boolean, origin: number): HTMLButtonElement {
   const call = bar.call;
   const label = callLabel(call);
   const classes = ['ptc-bar', call.ok ? 'ptc-bar-ok' : 'ptc-bar-failed'];
@@ -178,7 +181,7 @@ function barButton(bar: TimelineBar, isDiverged: boolean): HTMLButtonElement {
   ]
     .filter((s) => s !== '')
     .join(', ');
-  const description = `#${call.id} ${label}, started at ${formatDuration(call.startedAtMs)}, took ${formatDuration(call.durationMs)}, ${states}`;
+  const description = `#${call.id} ${label}, started at ${formatDuration(call.startedAtMs - origin)}, took ${formatDuration(call.durationMs)}, ${states}`;
   const button = el('button', {
     type: 'button',
     class: classes.join(' '),

@@ -11,15 +11,20 @@ export interface TimelineBar {
 export interface TimelineLayout {
   bars: TimelineBar[];
   lanes: number;
-  // the axis length: the run's duration, or the last call's end if later
+  // the axis length: from hand-over to the run's end, or to the last call's end if later
   spanMs: number;
+  // where the axis starts on the run's clock: the program's hand-over (process start-up is left out)
+  originMs: number;
   ticks: { ms: number; at: number }[];
 }
 
-// Places calls on the run's time axis; overlapping (concurrent) calls get separate lanes, first-fit by start time.
-export function layoutTimeline(calls: readonly CallRecord[], durationMs: number): TimelineLayout {
-  let spanMs = durationMs;
-  for (const call of calls) spanMs = Math.max(spanMs, call.startedAtMs + call.durationMs);
+// Places calls on the program's time axis, from hand-over (`originMs`, the process start-up before it is left out) to
+// the run's end; overlapping (concurrent) calls get separate lanes, first-fit by start time.
+export function layoutTimeline(calls: readonly CallRecord[], durationMs: number, handOverMs = 0): TimelineLayout {
+  let originMs = Math.max(0, Math.min(handOverMs, durationMs));
+  for (const call of calls) originMs = Math.min(originMs, call.startedAtMs);
+  let spanMs = durationMs - originMs;
+  for (const call of calls) spanMs = Math.max(spanMs, call.startedAtMs + call.durationMs - originMs);
   if (!(spanMs > 0)) spanMs = 1;
   const order = [...calls].sort((a, b) => a.startedAtMs - b.startedAtMs || a.id - b.id);
   const laneEnds: number[] = [];
@@ -31,9 +36,9 @@ export function layoutTimeline(calls: readonly CallRecord[], durationMs: number)
       lane = laneEnds.length;
       laneEnds.push(end);
     } else laneEnds[lane] = end;
-    bars.push({ call, lane, start: call.startedAtMs / spanMs, width: call.durationMs / spanMs });
+    bars.push({ call, lane, start: (call.startedAtMs - originMs) / spanMs, width: call.durationMs / spanMs });
   }
-  return { bars, lanes: laneEnds.length, spanMs, ticks: niceTicks(spanMs) };
+  return { bars, lanes: laneEnds.length, spanMs, originMs, ticks: niceTicks(spanMs) };
 }
 
 // Four to eight round-numbered ticks (1, 2, 5 × 10^n ms) across the span.

@@ -31,9 +31,49 @@ describe('PtcNotebookSerializer', () => {
     expect(ok?.outputs?.[0]?.items.map((i) => i.mime)).toEqual([RESULT_MIME, 'text/plain']);
     const payload = JSON.parse(decode(ok?.outputs?.[0]?.items[0]?.data ?? new Uint8Array())) as { cellId: string; result: { value: number } };
     expect(payload).toMatchObject({ cellId: 'add-numbers', language: 'typescript', result: { value: 3 } });
-    expect(ok?.executionSummary).toEqual({ success: true });
+    // the saved run's duration comes back with its ✓ (VS Code shows it in the cell status)
+    expect(ok?.executionSummary).toEqual({ success: true, timing: { startTime: 0, endTime: 43 } });
     expect(failed?.outputs?.[0]?.items.map((i) => i.mime)).toEqual(['text/markdown', 'text/plain']);
     expect(failed?.executionSummary).toEqual({ success: false });
+  });
+
+  test('a huge notebook from elsewhere opens: outputs over the budget become a note, the source stays, a save is small', () => {
+    const record = (id: number) => ({
+      id,
+      global: 'tools',
+      name: 'search',
+      args: { q: 'paris'.repeat(20) },
+      ok: true,
+      value: [id],
+      startedAtMs: id,
+      durationMs: 0.1,
+    });
+    const runaway = {
+      language: 'typescript',
+      logs: [],
+      calls: Array.from({ length: 60_000 }, (_, i) => record(i + 1)),
+      sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] },
+      durationMs: 10_000,
+      error: { kind: 'abort', message: 'cancelled' },
+    };
+    const source = 'while (true) await tools.search({ q: "paris" });';
+    const file = {
+      version: 1,
+      cells: [{ kind: 'code', language: 'typescript', source, metadata: { id: 'loop' }, outputs: [{ kind: 'result', result: runaway }] }],
+    };
+    const content = new TextEncoder().encode(JSON.stringify(file, null, 2));
+    expect(content.byteLength).toBeGreaterThan(8 * 1024 * 1024);
+    const s = serializer();
+    const data = s.deserializeNotebook(content) as unknown as fake.NotebookData;
+    const cell = data.cells[0] as fake.NotebookCellData;
+    expect(cell.value).toBe(source);
+    expect(cell.outputs?.[0]?.items.map((i) => i.mime)).toEqual(['text/markdown', 'text/plain']);
+    expect(decode(cell.outputs?.[0]?.items[1]?.data ?? new Uint8Array())).toMatch(
+      /^The saved result \(\d+\.\d MiB\) was over the 1\.0 MiB per-cell output budget/,
+    );
+    const saved = s.serializeNotebook(fake.throughVsCode(data) as never);
+    expect(saved.byteLength).toBeLessThan(4096);
+    expect(decode(saved)).toContain(source.replace(/"/g, '\\"'));
   });
 
   test('opens a zero-byte file as an empty notebook', () => {

@@ -3,6 +3,8 @@ import { activate } from '/dist/webview/renderer.js';
 
 const params = new URLSearchParams(location.search);
 const messaging = params.get('messaging') !== '0';
+// view=full: every render is followed by a click on its Details toggle (the full view, as a person opens it)
+const fullView = params.get('view') === 'full';
 const listeners = new Set();
 const posted = [];
 let state;
@@ -57,6 +59,10 @@ function elementFor(id) {
   return element;
 }
 
+function openDetails(element) {
+  element.shadowRoot?.querySelector('[data-toggle="details"][aria-expanded="false"]')?.click();
+}
+
 // resolves after the frame that follows the render has been produced (rAF, then a task after it)
 function afterPaint() {
   return new Promise((resolve) =>
@@ -75,11 +81,15 @@ window.harness = {
   },
   async render(name, id = name) {
     const text = await textOf(name);
-    await api.renderOutputItem(outputItem(id, text), elementFor(id), new AbortController().signal);
+    const element = elementFor(id);
+    await api.renderOutputItem(outputItem(id, text), element, new AbortController().signal);
+    if (fullView) openDetails(element);
     return id;
   },
   async renderText(id, text) {
-    await api.renderOutputItem(outputItem(id, text), elementFor(id), new AbortController().signal);
+    const element = elementFor(id);
+    await api.renderOutputItem(outputItem(id, text), element, new AbortController().signal);
+    if (fullView) openDetails(element);
     return id;
   },
   // first paint: from handing the output item to the renderer until the next frame is out

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FAILURE_KINDS } from '../../../runtime/protocol/run-result.js';
-import { explainFailure } from '../../../webview/shared/failure-kinds.js';
+import { explainFailure, FAILURE_TITLES } from '../../../webview/shared/failure-kinds.js';
 import { chromiumGate } from '../helpers/browser-gate.js';
 import { launchChromium, type LaunchedChromium } from '../helpers/chromium.mjs';
 import { RECORD_HTML_WRITES } from '../helpers/html-writes.js';
@@ -36,7 +36,7 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
   beforeAll(async () => {
     [server, chrome] = await Promise.all([startPageServer(), launchChromium()]);
     await chrome.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
-    page = await openPage();
+    page = await openPage('?view=full');
     await page.evaluate((names) => window.harness.preload(names), fixtureNames());
     await mkdir(SHOTS, { recursive: true });
   });
@@ -68,7 +68,9 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     expect(await card.locator('.ptc-failure-head .ptc-kind').textContent()).toBe(kind);
     const { timeoutMs, result } = fixturePayload(id);
     expect(await card.locator('.ptc-failure-head').textContent()).toContain(explainFailure(result.error!, { timeoutMs, durationMs: result.durationMs }));
-    expect(await page.locator(out(id, '.ptc-status')).textContent()).toMatch(/^✗Failed: /);
+    // a cancelled run is not a failure: a neutral "Cancelled", never a red ✗
+    expect(await page.locator(out(id, '.ptc-status')).textContent()).toBe(kind === 'abort' ? '■Cancelled' : `✗${FAILURE_TITLES[kind]}`);
+    expect(await page.locator(out(id, '.ptc-result')).getAttribute('data-outcome')).toBe(kind === 'abort' ? 'cancelled' : 'failure');
     expect(await page.locator(out(id, '.ptc-result')).getAttribute('data-kind')).toBe(kind);
   });
 
@@ -318,6 +320,7 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
           const a = document.querySelector('#success')?.shadowRoot?.activeElement;
           if (a === null || a === undefined) return 'outside';
           return (
+            (a.getAttribute('data-toggle') === null ? null : 'compact-toggle') ??
             a.getAttribute('data-action') ??
             a.getAttribute('role') ??
             (a.closest('[data-section]')?.getAttribute('data-section') ?? '') + ':' + a.className.split(' ')[0]
@@ -325,11 +328,12 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
         }),
       );
     }
+    // Replay stays disabled (out of the Tab order) until the host says the cell has a cassette
     for (const expected of [
+      'compact-toggle',
       'open-inspector',
       'rerun',
       'record',
-      'replay',
       'printed-output:ptc-section-toggle',
       'printed-output:ptc-button',
       'list',
@@ -437,6 +441,7 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
       (window as unknown as { __kept: Kept }).__kept.bar1.click();
     });
     // the listeners are live before disposal (so the checks below can fail)
+    await page.evaluate(() => window.harness.send({ type: 'cell-state', cellId: 'cell-1', hasCassette: true, running: false }));
     const before = await probe();
     expect(before).toMatchObject({ detailsCall: '1', expanded: 'true', replayDisabled: false });
     await page.evaluate(() => window.harness.dispose('disposable'));

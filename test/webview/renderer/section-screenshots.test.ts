@@ -72,7 +72,7 @@ describe.skipIf(!gate.usable)(gate.title('renderer section screenshots in Chromi
     page = await chrome.context.newPage();
     // the test page's outputs are 920 px wide; the viewport leaves room for the margin around each picture
     await page.setViewportSize({ width: 980, height: 1400 });
-    await page.goto(`${server.origin}/page/renderer.html`);
+    await page.goto(`${server.origin}/page/renderer.html?view=full`);
     await page.waitForSelector('body[data-ready="true"]');
     await mkdir(SHOTS, { recursive: true });
   });
