@@ -110,6 +110,23 @@ function printCell(cell, programs) {
   process.stdout.write(`  ${Math.round(r.durationMs)} ms, sandbox ${r.sandbox.enforcement}${r.mode ? `, ${r.mode}` : ''}\n`);
 }
 
+// The tour's record cell rewrites its committed cassette: the demo puts every cassette back as it found it, so running
+// it leaves the checkout unchanged (`ptc test examples/` replays those cassettes).
+const cassetteDirs = [...new Set(EXAMPLES.map((e) => path.join(path.dirname(e.notebook), '.ptc', 'cassettes')))];
+const savedCassettes = new Map(
+  cassetteDirs.flatMap((dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => [path.join(dir, name), fs.readFileSync(path.join(dir, name))]) : [])),
+);
+const absentDirs = cassetteDirs.filter((dir) => !fs.existsSync(dir));
+function restoreCassettes() {
+  for (const dir of absentDirs) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of cassetteDirs) {
+    if (!fs.existsSync(dir)) continue;
+    for (const name of fs.readdirSync(dir)) if (!savedCassettes.has(path.join(dir, name))) fs.rmSync(path.join(dir, name), { force: true });
+  }
+  for (const [file, bytes] of savedCassettes) fs.writeFileSync(file, bytes);
+}
+process.on('exit', restoreCassettes);
+
 let problems = 0;
 for (const example of EXAMPLES) {
   const relative = path.relative(root, example.notebook);
