@@ -77,7 +77,7 @@ describe('ptc eval', () => {
       const full = path.join(out, file);
       if (fs.statSync(full).isFile()) expect(fs.readFileSync(full, 'utf8'), file).not.toContain(KEY);
     }
-  });
+  }, 240_000); // every task × model × mode runs sandboxed, in sequence: minutes when the whole suite shares two cores
 
   it('prints a table, and shards split the runs without overlap', async () => {
     const base = [TASKS, '--bindings', BINDINGS, '--models', `openai:fake-coder@${server.url}/v1`, '--modes', 'code', '--samples', '2'];

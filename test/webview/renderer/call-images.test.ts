@@ -67,7 +67,7 @@ describe.skipIf(!gate.usable)(gate.title('MCP content in call details (Chromium)
   beforeAll(async () => {
     [server, chrome] = await Promise.all([startPageServer(), launchChromium()]);
     page = await chrome.context.newPage();
-    await page.goto(`${server.origin}/page/renderer.html`);
+    await page.goto(`${server.origin}/page/renderer.html?view=full`);
     await page.waitForSelector('body[data-ready="true"]');
     await page.evaluate((text) => window.harness.renderText('images', text), JSON.stringify(payload));
   });

@@ -90,7 +90,7 @@ describe.skipIf(!gate.usable)(gate.title('renderer on real runtime results'), ()
     dir = await mkdtemp(path.join(tmpdir(), 'ptc-webview-real-'));
     [server, chrome] = (await Promise.all([startPageServer(), launchChromium(), runAll()])) as [PageServer, LaunchedChromium, void];
     page = await chrome.context.newPage();
-    await page.goto(`${server.origin}/page/renderer.html`);
+    await page.goto(`${server.origin}/page/renderer.html?view=full`);
     await page.waitForSelector('body[data-ready="true"]');
   });
 
@@ -112,7 +112,9 @@ describe.skipIf(!gate.usable)(gate.title('renderer on real runtime results'), ()
     expect(await $('.ptc-call-details .ptc-call-message').textContent()).toBe('no such city: Atlantis');
     expect(await $('.ptc-call-details .ptc-call-args .ptc-key').allTextContents()).toEqual(['name']);
     expect(await $('.ptc-enforcement').textContent()).toBe(result.sandbox.enforcement);
-    expect(await $('[data-section="footer"]').textContent()).toContain(`${result.mode} (`);
+    // the mode is said once, in the status line; the footer keeps the sandbox and timing details
+    expect(await $('[data-fact="mode"]').textContent()).toBe(result.mode);
+    expect(await $('[data-section="footer"]').textContent()).toContain('Sandbox');
   });
 
   test('concurrent calls land in parallel lanes and stderr output is marked', async () => {
