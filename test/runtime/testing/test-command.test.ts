@@ -108,7 +108,8 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe('ptc test', () => {
+// each test runs ptc several times over shared files: a test cut off by a timeout would leave its edits to the next one
+describe('ptc test', { timeout: 300_000 }, () => {
   it('--live --update writes each test cell its expectation and cassette, keeping match modes and masks', () => {
     const ts = expectation('suite/a.ptcnb', 'ts');
     expect(ts.value).toMatchObject({ match: 'exact', mask: ['$.id'], is: { q: 'a', n: 2 } });
