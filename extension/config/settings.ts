@@ -47,6 +47,23 @@ export type PlaygroundConfig = { [K in SettingKey]: z.infer<(typeof SETTINGS)[K]
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 
+// The run limits the settings give every cell (a cell's own metadata.limits narrow them further).
+export function settingsLimits(config: PlaygroundConfig): {
+  timeoutMs: number;
+  maxOutputBytes: number;
+  memoryMb: number;
+  tmpMb: number;
+  sandbox: PlaygroundConfig['sandbox'];
+} {
+  return {
+    timeoutMs: config['limits.timeoutMs'],
+    maxOutputBytes: config['limits.maxOutputBytes'],
+    memoryMb: config['limits.memoryMb'],
+    tmpMb: config['limits.tmpMb'],
+    sandbox: config.sandbox,
+  };
+}
+
 export interface ConfigProblem {
   key: SettingKey;
   message: string;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { PlanOverride, SessionOutcome, SessionRunRequest } from '../../runtime/index.js';
 import { readConfig } from '../config/config.js';
+import { settingsLimits } from '../config/settings.js';
 import { CONTROLLER_ID, NOTEBOOK_TYPE, TASK_LANGUAGE } from '../constants.js';
 import type { Logger } from '../log/logger.js';
 import { hasCassette } from '../notebook/cassette-path.js';
@@ -158,13 +159,7 @@ export class PtcNotebookController implements vscode.Disposable {
           workspaceFolder,
         }),
         defaultMode: config.defaultMode,
-        limits: {
-          timeoutMs: config['limits.timeoutMs'],
-          maxOutputBytes: config['limits.maxOutputBytes'],
-          memoryMb: config['limits.memoryMb'],
-          tmpMb: config['limits.tmpMb'],
-          sandbox: config.sandbox,
-        },
+        limits: settingsLimits(config),
         trusted: vscode.workspace.isTrusted,
         ...expectationField(cell.metadata),
         ...(override === undefined ? {} : { override }),

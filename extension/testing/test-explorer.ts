@@ -14,6 +14,7 @@ import {
 } from '../../runtime/index.js';
 import type { RuntimePathApprovals } from '../config/runtime-path-approvals.js';
 import { readConfig } from '../config/config.js';
+import { settingsLimits } from '../config/settings.js';
 import { NOTEBOOK_TYPE } from '../constants.js';
 import type { PtcNotebookController } from '../execution/controller.js';
 import type { Logger } from '../log/logger.js';
@@ -213,13 +214,7 @@ export class PtcTestExplorer implements vscode.Disposable {
             ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }),
             onBindingsLog: (entry) => this.#deps.log.info(`[bindings ${path.basename(bindingsPath ?? '')}] ${entry.text}`),
           }),
-        limits: {
-          timeoutMs: config['limits.timeoutMs'],
-          maxOutputBytes: config['limits.maxOutputBytes'],
-          memoryMb: config['limits.memoryMb'],
-          tmpMb: config['limits.tmpMb'],
-          sandbox: config.sandbox,
-        },
+        limits: settingsLimits(config),
         signal: abort.signal,
         select: (file, index) => byKey.has(`${file}\0${index}`),
         notebookSource: (file) => {

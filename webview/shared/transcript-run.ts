@@ -1,7 +1,7 @@
 import type { JsonValue } from '../../runtime/protocol/json-value.js';
 import type { CallRecord, FailureKind, Language, RunResult } from '../../runtime/protocol/run-result.js';
 import type { InspectorRun } from '../protocol/inspector-messages.js';
-import { PENDING_MESSAGE } from './cassette-run.js';
+import { PENDING_MESSAGE, type CassetteCallLike } from './cassette-run.js';
 
 // What an imported cell's program did in its transcript (`metadata.imported.then`, already validated by the host).
 export interface TranscriptOutcomeLike {
@@ -9,15 +9,8 @@ export interface TranscriptOutcomeLike {
   stderrLogs?: readonly number[] | undefined;
   value?: JsonValue | undefined;
   error?: { kind: FailureKind; message: string } | undefined;
-  calls: readonly {
-    global: string;
-    name: string;
-    args: JsonValue;
-    ok: boolean;
-    value?: JsonValue | undefined;
-    message?: string | undefined;
-    pending?: true | undefined;
-  }[];
+  // a call as a cassette holds it, without the timing and schema notes a transcript does not record
+  calls: readonly Omit<CassetteCallLike, 'schemaViolation' | 'durationMs'>[];
 }
 
 export interface TranscriptRunOptions {
