@@ -60,7 +60,8 @@ function cellsOf(run: CliRun): JsonCell[] {
   return (JSON.parse(run.stdout) as { cells: JsonCell[] }).cells;
 }
 
-describe('ptc notebook', () => {
+// longer than ptc()'s own 120 s kill: a hung command then fails with its output instead of a bare test timeout
+describe('ptc notebook', { timeout: 180_000 }, () => {
   test('--json runs every code cell in order and prints one RunResult per cell; a failing cell makes the exit code 1', async () => {
     const run = await ptc(notebook, '--json');
     expect(run.code).toBe(1);
