@@ -7,11 +7,7 @@ export interface RunFlags {
   language: Language | undefined;
   bindings: string | undefined;
   mode: 'mock' | 'live';
-  timeoutMs: number | undefined;
-  maxOutputBytes: number | undefined;
-  memoryMb: number | undefined;
-  tmpMb: number | undefined;
-  sandbox: SandboxLevel | undefined;
+  limits: LimitFlags;
   json: boolean;
   record: string | undefined;
   replay: string | undefined;
@@ -36,6 +32,39 @@ export function oneOf<T extends string>(flag: string, raw: string | undefined, a
   return raw as T;
 }
 
+// The limit flags of every command that runs programs: their parseArgs options and their parsing.
+export const LIMIT_OPTIONS = {
+  'timeout-ms': { type: 'string' },
+  'max-output-bytes': { type: 'string' },
+  'memory-mb': { type: 'string' },
+  'tmp-mb': { type: 'string' },
+  sandbox: { type: 'string' },
+} as const;
+
+export interface LimitFlags {
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  memoryMb?: number;
+  tmpMb?: number;
+  sandbox?: SandboxLevel;
+}
+
+// The limits given on the command line, each checked (a UsageError names a bad one); absent flags stay absent.
+export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string | undefined }): LimitFlags {
+  const limits: LimitFlags = {};
+  const timeoutMs = integer('timeout-ms', values['timeout-ms']);
+  const maxOutputBytes = integer('max-output-bytes', values['max-output-bytes']);
+  const memoryMb = integer('memory-mb', values['memory-mb']);
+  const tmpMb = integer('tmp-mb', values['tmp-mb']);
+  const sandbox = oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const);
+  if (timeoutMs !== undefined) limits.timeoutMs = timeoutMs;
+  if (maxOutputBytes !== undefined) limits.maxOutputBytes = maxOutputBytes;
+  if (memoryMb !== undefined) limits.memoryMb = memoryMb;
+  if (tmpMb !== undefined) limits.tmpMb = tmpMb;
+  if (sandbox !== undefined) limits.sandbox = sandbox;
+  return limits;
+}
+
 // Parses `ptc run` flags; any unknown flag or bad value is a UsageError naming it.
 export function parseRunFlags(argv: string[]): RunFlags {
   let parsed;
@@ -48,11 +77,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
         language: { type: 'string' },
         bindings: { type: 'string' },
         mode: { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        'max-output-bytes': { type: 'string' },
-        'memory-mb': { type: 'string' },
-        'tmp-mb': { type: 'string' },
-        sandbox: { type: 'string' },
+        ...LIMIT_OPTIONS,
         json: { type: 'boolean' },
         record: { type: 'string' },
         replay: { type: 'string' },
@@ -73,11 +98,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     language: oneOf('language', values.language, ['typescript', 'python'] as const),
     bindings: values.bindings,
     mode: oneOf('mode', values.mode, ['mock', 'live'] as const) ?? 'mock',
-    timeoutMs: integer('timeout-ms', values['timeout-ms']),
-    maxOutputBytes: integer('max-output-bytes', values['max-output-bytes']),
-    memoryMb: integer('memory-mb', values['memory-mb']),
-    tmpMb: integer('tmp-mb', values['tmp-mb']),
-    sandbox: oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const),
+    limits: limitFlags(values),
     json: values.json === true,
     record: values.record,
     replay: values.replay,

@@ -9,11 +9,10 @@ import {
   writeJsonText,
   type CellReport,
   type PlanOverride,
-  type SandboxLevel,
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { writeReport } from '../report.js';
-import { integer, oneOf } from '../run-options.js';
+import { LIMIT_OPTIONS, limitFlags, oneOf, type LimitFlags } from '../run-options.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
@@ -26,7 +25,7 @@ interface NotebookFlags {
   file: string;
   json: boolean;
   override: PlanOverride;
-  limits: { timeoutMs?: number; maxOutputBytes?: number; memoryMb?: number; tmpMb?: number; sandbox?: SandboxLevel };
+  limits: LimitFlags;
 }
 
 function parseFlags(argv: string[]): NotebookFlags {
@@ -41,11 +40,7 @@ function parseFlags(argv: string[]): NotebookFlags {
         mode: { type: 'string' },
         record: { type: 'string' },
         replay: { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        'max-output-bytes': { type: 'string' },
-        'memory-mb': { type: 'string' },
-        'tmp-mb': { type: 'string' },
-        sandbox: { type: 'string' },
+        ...LIMIT_OPTIONS,
       },
     });
   } catch (error) {
@@ -56,22 +51,11 @@ function parseFlags(argv: string[]): NotebookFlags {
     throw new UsageError(positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`);
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be combined');
   const mode = oneOf('mode', values.mode, ['mock', 'live'] as const);
-  const sandbox = oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const);
   const override: PlanOverride = {};
   if (mode !== undefined) override.mode = mode;
   if (values.record !== undefined) override.force = { mode: 'record', dir: path.resolve(values.record) };
   if (values.replay !== undefined) override.force = { mode: 'replay', dir: path.resolve(values.replay) };
-  const limits: NotebookFlags['limits'] = {};
-  const timeoutMs = integer('timeout-ms', values['timeout-ms']);
-  const maxOutputBytes = integer('max-output-bytes', values['max-output-bytes']);
-  const memoryMb = integer('memory-mb', values['memory-mb']);
-  if (timeoutMs !== undefined) limits.timeoutMs = timeoutMs;
-  if (maxOutputBytes !== undefined) limits.maxOutputBytes = maxOutputBytes;
-  if (memoryMb !== undefined) limits.memoryMb = memoryMb;
-  const tmpMb = integer('tmp-mb', values['tmp-mb']);
-  if (tmpMb !== undefined) limits.tmpMb = tmpMb;
-  if (sandbox !== undefined) limits.sandbox = sandbox;
-  return { file: positionals[0] as string, json: values.json === true, override, limits };
+  return { file: positionals[0] as string, json: values.json === true, override, limits: limitFlags(values) };
 }
 
 // One `cells[]` entry of --json output, written in pieces (deep and large results never become one string).

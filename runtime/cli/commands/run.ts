@@ -49,11 +49,7 @@ export const runCommand: CliCommand = {
         program,
         plan: planOf(flags),
         limits: {
-          ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
-          ...(flags.maxOutputBytes === undefined ? {} : { maxOutputBytes: flags.maxOutputBytes }),
-          ...(flags.memoryMb === undefined ? {} : { memoryMb: flags.memoryMb }),
-          ...(flags.tmpMb === undefined ? {} : { tmpMb: flags.tmpMb }),
-          ...(flags.sandbox === undefined ? {} : { sandbox: flags.sandbox }),
+          ...flags.limits,
         },
         deterministic: flags.deterministic,
         ...(flags.seed === undefined ? {} : { seed: flags.seed }),

@@ -16,7 +16,7 @@ import {
   type ShardSpec,
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
-import { integer, oneOf } from '../run-options.js';
+import { integer, LIMIT_OPTIONS, limitFlags, oneOf } from '../run-options.js';
 import { interruptible } from '../signals.js';
 import { visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
@@ -53,11 +53,7 @@ function parseFlags(argv: string[]): TestFlags {
         output: { type: 'string' },
         shard: { type: 'string' },
         jobs: { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        'max-output-bytes': { type: 'string' },
-        'memory-mb': { type: 'string' },
-        'tmp-mb': { type: 'string' },
-        sandbox: { type: 'string' },
+        ...LIMIT_OPTIONS,
       },
     });
   } catch (error) {
@@ -72,17 +68,7 @@ function parseFlags(argv: string[]): TestFlags {
   }
   const jobs = integer('jobs', values.jobs) ?? 1;
   if (jobs < 1 || jobs > MAX_JOBS) throw new UsageError(`--jobs expects 1 to ${MAX_JOBS}, got ${jobs}`);
-  const limits: RunLimits = {};
-  const timeoutMs = integer('timeout-ms', values['timeout-ms']);
-  const maxOutputBytes = integer('max-output-bytes', values['max-output-bytes']);
-  const memoryMb = integer('memory-mb', values['memory-mb']);
-  const tmpMb = integer('tmp-mb', values['tmp-mb']);
-  const sandbox = oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const);
-  if (timeoutMs !== undefined) limits.timeoutMs = timeoutMs;
-  if (maxOutputBytes !== undefined) limits.maxOutputBytes = maxOutputBytes;
-  if (memoryMb !== undefined) limits.memoryMb = memoryMb;
-  if (tmpMb !== undefined) limits.tmpMb = tmpMb;
-  if (sandbox !== undefined) limits.sandbox = sandbox;
+  const limits: RunLimits = limitFlags(values);
   const reporter = oneOf('reporter', values.reporter, ['text', 'junit', 'json'] as const) ?? 'text';
   if (values.output !== undefined && reporter === 'text') throw new UsageError('--output needs --reporter junit or json');
   return { patterns: positionals, live: values.live === true, update: values.update === true, reporter, output: values.output, shard, jobs, limits };
