@@ -27,7 +27,7 @@ export async function discoverNotebooks(options: { patterns: readonly string[]; 
     } catch {
       return { ok: false, message: `no such file or folder: ${pattern}` };
     }
-    if (stat.isDirectory()) for (const file of await walk(target)) found.add(file);
+    if (stat.isDirectory()) for (const file of await walk(target, (name) => name.endsWith(NOTEBOOK_FILE_EXTENSION))) found.add(file);
     else found.add(target);
   }
   if (found.size === 0) return { ok: false, message: `no ${NOTEBOOK_FILE_EXTENSION} notebooks under ${patterns.join(', ')}` };
@@ -37,7 +37,8 @@ export async function discoverNotebooks(options: { patterns: readonly string[]; 
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-async function walk(root: string): Promise<string[]> {
+// Files below `root` whose name passes `keep`, skipping the folders `skipped` names (unreadable folders are passed over).
+async function walk(root: string, keep: (name: string) => boolean): Promise<string[]> {
   const out: string[] = [];
   const pending = [root];
   while (pending.length > 0) {
@@ -52,7 +53,7 @@ async function walk(root: string): Promise<string[]> {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!skipped(entry.name)) pending.push(full);
-      } else if (entry.isFile() && entry.name.endsWith(NOTEBOOK_FILE_EXTENSION)) out.push(full);
+      } else if (entry.isFile() && keep(entry.name)) out.push(full);
     }
   }
   return out;
@@ -64,30 +65,9 @@ async function globNotebooks(pattern: string, cwd: string): Promise<string[]> {
   const firstGlob = parts.findIndex((part) => GLOB_CHARS.test(part));
   const base = parts.slice(0, firstGlob).join('/') || '/';
   const regex = globRegex(absolute);
-  const files = await walkAll(base);
+  // every file, since a glob may name files other than notebooks
+  const files = await walk(base, () => true);
   return files.filter((file) => regex.test(file.split(path.sep).join('/')));
-}
-
-// every file below `root` (for globs, which may name files other than notebooks)
-async function walkAll(root: string): Promise<string[]> {
-  const out: string[] = [];
-  const pending = [root];
-  while (pending.length > 0) {
-    const dir = pending.pop() as string;
-    let entries;
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!skipped(entry.name)) pending.push(full);
-      } else if (entry.isFile()) out.push(full);
-    }
-  }
-  return out;
 }
 
 // `**` any folders, `*` and `?` within one name, `{a,b}` alternatives, `[…]` a character class.
