@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Language, SandboxLevel } from '../index.js';
-import { UsageError } from './usage-error.js';
+import { UsageError, usageErrors } from './usage-error.js';
 
 export interface RunFlags {
   file: string;
@@ -67,9 +67,8 @@ export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string 
 
 // Parses `ptc run` flags; any unknown flag or bad value is a UsageError naming it.
 export function parseRunFlags(argv: string[]): RunFlags {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = usageErrors(() =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
@@ -85,10 +84,8 @@ export function parseRunFlags(argv: string[]): RunFlags {
         seed: { type: 'string' },
         trace: { type: 'string' },
       },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+    }),
+  );
   const { values, positionals } = parsed;
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing program file' : `expected one program file, got ${positionals.length}`);

@@ -3,6 +3,15 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+// Runs a command-line parse (node:util parseArgs) with its complaints (an unknown flag, a missing value) as UsageErrors.
+export function usageErrors<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;

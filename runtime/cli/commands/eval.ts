@@ -25,7 +25,7 @@ import { requireRunnableEnvironment } from '../environment.js';
 import { integer, oneOf } from '../run-options.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
-import { UsageError, type CliCommand } from '../usage-error.js';
+import { UsageError, usageErrors, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:model[@baseUrl]>,… [--modes code,direct] [--samples N]
         [--replay <cassette dir> | --mode mock|live] [--language typescript|python] [--max-turns N] [--shard i/n]
@@ -49,9 +49,8 @@ interface EvalFlags {
 }
 
 function parseFlags(argv: string[]): EvalFlags {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = usageErrors(() =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
@@ -70,10 +69,8 @@ function parseFlags(argv: string[]): EvalFlags {
         'timeout-ms': { type: 'string' },
         sandbox: { type: 'string' },
       },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+    }),
+  );
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing tasks file' : `expected one tasks file, got ${positionals.length}`);
   if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');

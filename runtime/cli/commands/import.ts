@@ -16,7 +16,7 @@ import {
   ImportFailure,
 } from '../../index.js';
 import { oneOf } from '../run-options.js';
-import { UsageError, type CliCommand, type CliIo } from '../usage-error.js';
+import { UsageError, usageErrors, type CliCommand, type CliIo } from '../usage-error.js';
 
 const USAGE = `ptc import <transcript…> [--out <notebook.ptcnb>] [--format ${TRANSCRIPT_FORMATS.join('|')}] [--language typescript|python]
         [--map <tool>=<namespace>.<function>]… [--mapping <map.json>] [--bindings <module>] [--force] [--verify] [--json]`;
@@ -35,9 +35,8 @@ interface ImportFlags {
 }
 
 function parseFlags(argv: string[]): ImportFlags {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = usageErrors(() =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
@@ -52,10 +51,8 @@ function parseFlags(argv: string[]): ImportFlags {
         verify: { type: 'boolean' },
         json: { type: 'boolean' },
       },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+    }),
+  );
   const { values, positionals } = parsed;
   if (positionals.length === 0) throw new UsageError('missing transcript file');
   const first = positionals[0] as string;

@@ -16,7 +16,7 @@ import { LIMIT_OPTIONS, limitFlags, oneOf, type LimitFlags } from '../run-option
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
-import { UsageError, type CliCommand } from '../usage-error.js';
+import { UsageError, usageErrors, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
@@ -29,9 +29,8 @@ interface NotebookFlags {
 }
 
 function parseFlags(argv: string[]): NotebookFlags {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = usageErrors(() =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
@@ -42,10 +41,8 @@ function parseFlags(argv: string[]): NotebookFlags {
         replay: { type: 'string' },
         ...LIMIT_OPTIONS,
       },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+    }),
+  );
   const { values, positionals } = parsed;
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`);

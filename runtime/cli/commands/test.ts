@@ -20,7 +20,7 @@ import { integer, LIMIT_OPTIONS, limitFlags, oneOf } from '../run-options.js';
 import { interruptible } from '../signals.js';
 import { visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
-import { UsageError, type CliCommand, type CliIo } from '../usage-error.js';
+import { UsageError, usageErrors, type CliCommand, type CliIo } from '../usage-error.js';
 
 const USAGE = `ptc test [paths or globs…] [--live] [--update] [--reporter text|junit|json] [--output FILE]
         [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
@@ -40,9 +40,8 @@ interface TestFlags {
 const MAX_JOBS = 64;
 
 function parseFlags(argv: string[]): TestFlags {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = usageErrors(() =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
@@ -55,10 +54,8 @@ function parseFlags(argv: string[]): TestFlags {
         jobs: { type: 'string' },
         ...LIMIT_OPTIONS,
       },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+    }),
+  );
   const { values, positionals } = parsed;
   let shard: ShardSpec | undefined;
   if (values.shard !== undefined) {
