@@ -34,6 +34,10 @@ export interface LaunchedChild {
   closed: Promise<ExitInfo>;
   spawnError: Promise<Error>;
   killTree(): void;
+  // kills every process whose argv carries `marker` (a path unique to this child): what escaped killTree
+  killMarked(marker: string): void;
+  // closes this process's ends of the child's pipes, so a process that holds them cannot keep this one alive
+  release(): void;
 }
 
 let deathSignalPrefix: string[] | undefined;
@@ -95,6 +99,18 @@ export function launchChild(options: LaunchOptions): LaunchedChild {
   feeds.forEach((bytes, i) => (child.stdio[3 + options.extraPipes + i] as Writable | null)?.end(bytes));
   return {
     pid,
+    killMarked: (marker) => {
+      for (const target of processesCarrying(marker)) {
+        try {
+          process.kill(target, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    },
+    release: () => {
+      for (const stream of child.stdio) stream?.destroy();
+    },
     stdout: child.stdout as Readable,
     stderr: child.stderr as Readable,
     pipes: child.stdio.slice(3, 3 + options.extraPipes) as (Readable & Writable)[],
@@ -110,6 +126,28 @@ export function decodeShimExit(info: ExitInfo, viaShim: boolean): ExitInfo {
   const n = info.code - 128;
   const name = Object.entries(os.constants.signals).find(([, v]) => v === n)?.[0] as NodeJS.Signals | undefined;
   return name === undefined ? info : { code: null, signal: name };
+}
+
+// Every process (other than this one) with `marker` in one of its arguments, from /proc (Linux); empty elsewhere.
+export function processesCarrying(marker: string): number[] {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      // arguments are NUL-separated: the marker must end at a path separator or an argument's end
+      const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (argv.includes(`${marker}/`) || argv.includes(`${marker}\0`)) out.push(Number(entry));
+    } catch {
+      continue;
+    }
+  }
+  return out;
 }
 
 // Every live descendant of `root`, from /proc (Linux); empty elsewhere.

@@ -117,7 +117,15 @@ export abstract class RunChild implements Spare {
     this.#discarded ??= (async () => {
       this.#resolveReady(false);
       this.child.killTree();
-      await Promise.race([this.closed, delay(LIMITS.graceMs)]);
+      // bubblewrap arms its parent-death signal only after it forked the sandbox's init: a kill in between (a spare
+      // discarded while starting) orphans that init and the program under it, holding our pipes; its argv names the
+      // private dir, so it can still be found
+      if (!(await settles(this.closed, ESCAPE_CHECK_MS))) this.child.killMarked(this.#privateDir);
+      if (!(await settles(this.closed, LIMITS.graceMs))) {
+        // whatever still holds the pipes must not keep this process alive: it reads end-of-file and exits
+        this.child.killMarked(this.#privateDir);
+        this.child.release();
+      }
       await removeDir(this.#privateDir);
       // a child still dying on a loaded machine may write into its dir while it is removed: once more after it closed
       if (fs.existsSync(this.#privateDir)) {
@@ -163,6 +171,13 @@ async function removeDir(dir: string): Promise<void> {
   await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
   if (!fs.existsSync(dir)) return;
   await new Promise<void>((resolve) => execFile('rm', ['-rf', '--', dir], { timeout: 60_000, killSignal: 'SIGKILL' }, () => resolve()));
+}
+
+// A killed child's pipes close within milliseconds; one still open after this is held by a process the kill missed.
+const ESCAPE_CHECK_MS = 250;
+
+function settles(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return Promise.race([promise.then(() => true), delay(ms).then(() => false)]);
 }
 
 function delay(ms: number): Promise<void> {

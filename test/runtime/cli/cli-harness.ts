@@ -7,6 +7,8 @@ import { afterAll } from 'vitest';
 
 const exec = promisify(execFile);
 export const CLI = path.resolve('dist/cli.mjs');
+// far above any one command's run; below the 180 s the slowest CLI tests allow
+export const CLI_KILL_MS = 150_000;
 
 export interface CliOutcome {
   code: number;
@@ -23,7 +25,14 @@ export function ptc(...args: string[]): Promise<CliOutcome> {
 export async function ptcWith(options: { env: NodeJS.ProcessEnv }, ...argv: string[]): Promise<CliOutcome> {
   const env = options.env;
   try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, ...argv], { encoding: 'utf8', env, maxBuffer: 512 * 1024 * 1024 });
+    // a `ptc` that never exits fails its test with what it printed, not a bare vitest timeout
+    const { stdout, stderr } = await exec(process.execPath, [CLI, ...argv], {
+      encoding: 'utf8',
+      env,
+      maxBuffer: 512 * 1024 * 1024,
+      timeout: CLI_KILL_MS,
+      killSignal: 'SIGKILL',
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -7,7 +7,7 @@ import { EXAMPLES, scratch } from './import-helpers.js';
 const fresh = scratch('ptc-import-cli-');
 const SALES = path.join(EXAMPLES, 'anthropic-sales.json');
 
-describe('ptc import', () => {
+describe('ptc import', { timeout: 180_000 }, () => {
   test('imports, replays with --verify and reports each cell', async () => {
     const out = path.join(fresh(), 'sales.ptcnb');
     const run = await ptc('import', SALES, '--out', out, '--verify');

@@ -18,7 +18,14 @@ interface Outcome {
 
 async function ptcTest(cwd: string, ...argv: string[]): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, 'test', ...argv], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    // a `ptc test` that never exits fails its test with what it printed, not a bare vitest timeout
+    const { stdout, stderr } = await exec(process.execPath, [CLI, 'test', ...argv], {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 120_000,
+      killSignal: 'SIGKILL',
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -268,6 +275,8 @@ async function execOffline(args: string[]): Promise<Outcome> {
       cwd: dir,
       encoding: 'utf8',
       env: { ...process.env, PTC_TEST_FORBID_LIVE: '1' },
+      timeout: 120_000,
+      killSignal: 'SIGKILL',
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
