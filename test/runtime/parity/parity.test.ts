@@ -10,11 +10,15 @@ const LANGUAGES: Language[] = ['typescript', 'python'];
 describe.concurrent.each(LANGUAGES)('parity (%s)', (language) => {
   // a row without a program for this language describes a behaviour only the other language can show
   const rows = PARITY_CASES.filter((c) => c.programs[language] !== undefined);
-  test.each(rows.map((c) => [c.name, c] as const))('%s', async (_name, parityCase) => {
-    const result = await run(language, parityCase.programs[language] as string, parityCase.options?.() ?? {});
-    parityCase.check(result, language);
-    // the widest rows move 12 MB through the channel while the whole file runs concurrently: ~3 s alone, 20–40 s at load 12
-  }, 180_000);
+  test.each(rows.map((c) => [c.name, c] as const))(
+    '%s',
+    async (_name, parityCase) => {
+      const result = await run(language, parityCase.programs[language] as string, parityCase.options?.() ?? {});
+      parityCase.check(result, language);
+      // the widest rows move 12 MB through the channel while the whole file runs concurrently: ~3 s alone, 20–40 s at load 12
+    },
+    180_000,
+  );
 
   test('no return: TypeScript omits value, Python returns null', async () => {
     NO_RETURN[language].check(await run(language, NO_RETURN[language].program));
