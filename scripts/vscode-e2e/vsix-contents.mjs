@@ -12,6 +12,7 @@ const REQUIRED_ROOT_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICEN
 // the extension host bundle loads these: the Node child bootstrap, the webviews, and esbuild for bindings modules
 const DIST_DIRS = ['dist/runtime/', 'dist/webview/', 'dist/node_modules/'];
 const REQUIRED_DIST_FILES = [
+  'dist/web-extension.cjs',
   'dist/runtime/node-child.cjs',
   'dist/runtime/bindings-host.mjs',
   'dist/webview/inspector.js',
@@ -23,7 +24,7 @@ const REQUIRED_DIST_FILES = [
 export function disallowedReason(file) {
   if (ROOT_FILES.has(file)) return undefined;
   if (file.endsWith('.map')) return 'source map (production builds have none)';
-  if (file === 'dist/extension.cjs' || DIST_DIRS.some((dir) => file.startsWith(dir))) return undefined;
+  if (file === 'dist/extension.cjs' || file === 'dist/web-extension.cjs' || DIST_DIRS.some((dir) => file.startsWith(dir))) return undefined;
   if (file.startsWith('dist/')) return 'a bundle the extension does not load (the CLI and bench bundles stay out of the VSIX)';
   // the walkthrough's pages and the .ptcnb JSON Schema the manifest points at
   if (/^media\/walkthrough\/[\w-]+\.md$/.test(file) || file === 'schemas/ptcnb.schema.json') return undefined;

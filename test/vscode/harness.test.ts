@@ -48,6 +48,7 @@ describe('VSIX allow-list', () => {
       'dist/node_modules/esbuild/lib/main.js',
       'dist/node_modules/@esbuild/linux-x64/bin/esbuild',
       'python/ptc_runner.py',
+      'dist/web-extension.cjs',
       'package.json',
       'README.md',
       'LICENSE',

@@ -1,0 +1,13 @@
+// The browser-safe part of the runtime's public surface: what the extension's browser entry (vscode.dev) needs to read
+// and write `.ptcnb` files, with no Node API behind it. The browser build resolves runtime/index.js to this file, so a
+// front-end module that needs anything else fails that build instead of shipping Node code to a browser.
+export { LIMITS } from './contract/limits.js';
+export * from './protocol/run-result.js';
+export type { JsonValue } from './protocol/json-value.js';
+export { encodeChecked } from './json/lossless.js';
+export { describeProblems, parseNotebook, type NotebookProblem } from './notebook/parse.js';
+export { RawSliceMemory } from './notebook/raw-memory.js';
+export { serializeNotebook } from './notebook/serialize.js';
+export { boundSavedOutputs, fitResult } from './notebook/output-budget.js';
+export * from './notebook/schema.js';
+export * from './protocol/expectation-report.js';

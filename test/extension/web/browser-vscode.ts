@@ -1,0 +1,70 @@
+// The part of the `vscode` API the browser entry calls, for a real browser worker: the data classes from
+// ../helpers/fake-vscode.ts and registrations that record what the entry registered. Bundled for the worker by the test.
+import { NotebookCellData, NotebookCellKind, NotebookCellOutput, NotebookCellOutputItem, NotebookData } from '../helpers/fake-vscode.js';
+
+export interface Recorded {
+  serializers: { type: string; serializer: { deserializeNotebook(b: Uint8Array): unknown; serializeNotebook(d: unknown): Uint8Array } }[];
+  controllers: { id: string; type: string; label: string; executeHandler?: (cells: unknown[]) => void }[];
+  executions: { started: boolean; success: boolean | undefined }[];
+  commands: Map<string, () => unknown>;
+  warnings: string[];
+  logs: string[];
+}
+
+const recorded: Recorded = { serializers: [], controllers: [], executions: [], commands: new Map(), warnings: [], logs: [] };
+const disposable = { dispose: () => undefined };
+const channel = {
+  ...Object.fromEntries(['trace', 'debug', 'info', 'warn', 'error'].map((level) => [level, (m: string) => recorded.logs.push(`${level} ${m}`)])),
+  show: () => undefined,
+  dispose: () => undefined,
+};
+
+const vscode = {
+  NotebookCellData,
+  NotebookCellKind,
+  NotebookCellOutput,
+  NotebookCellOutputItem,
+  NotebookData,
+  l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (w, i: string) => String(args[Number(i)] ?? w)) },
+  window: {
+    createOutputChannel: () => channel,
+    showWarningMessage: (message: string) => {
+      recorded.warnings.push(message);
+      return Promise.resolve(undefined);
+    },
+  },
+  workspace: {
+    getConfiguration: () => ({ get: () => undefined }),
+    onDidChangeConfiguration: () => disposable,
+    registerNotebookSerializer: (type: string, serializer: Recorded['serializers'][number]['serializer']) => {
+      recorded.serializers.push({ type, serializer });
+      return disposable;
+    },
+  },
+  notebooks: {
+    createNotebookController: (id: string, type: string, label: string) => {
+      const controller: Recorded['controllers'][number] & Record<string, unknown> = {
+        id,
+        type,
+        label,
+        dispose: () => undefined,
+        createNotebookCellExecution: () => {
+          const execution = { started: false, success: undefined as boolean | undefined };
+          recorded.executions.push(execution);
+          return { start: () => (execution.started = true), end: (success: boolean) => (execution.success = success) };
+        },
+      };
+      recorded.controllers.push(controller);
+      return controller;
+    },
+  },
+  commands: {
+    registerCommand: (id: string, handler: () => unknown) => {
+      recorded.commands.set(id, handler);
+      return disposable;
+    },
+  },
+};
+
+(globalThis as { __vscode?: unknown; __recorded?: Recorded }).__vscode = vscode;
+(globalThis as { __recorded?: Recorded }).__recorded = recorded;
