@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { RunResult } from '../../runtime/protocol/run-result.js';
 import type { ResultPayload } from '../protocol/result-payload.js';
 import { el, type Child } from '../dom/el.js';
@@ -43,7 +44,11 @@ function statusWord(result: RunResult): HTMLElement {
   const error = result.error;
   const outcome = outcomeOf(result);
   const [icon, word] =
-    outcome === 'success' ? ['✓', 'Succeeded'] : outcome === 'cancelled' ? ['■', 'Cancelled'] : ['✗', FAILURE_TITLES[error?.kind ?? 'exception']];
+    outcome === 'success'
+      ? ['✓', l10n.t('Succeeded')]
+      : outcome === 'cancelled'
+        ? ['■', l10n.t('Cancelled')]
+        : ['✗', FAILURE_TITLES[error?.kind ?? 'exception']];
   return el('span', { class: `ptc-status ptc-status-${outcome}` }, el('span', { class: 'ptc-status-icon', 'aria-hidden': 'true' }, icon), word);
 }
 
@@ -61,7 +66,7 @@ export function runFacts(payload: Pick<ResultPayload, 'result' | 'cellMs'>): HTM
   }
   if (result.mode !== undefined) facts.push(el('span', { class: 'ptc-fact', 'data-fact': 'mode' }, result.mode));
   if (result.started === false)
-    facts.push(el('span', { class: 'ptc-fact', 'data-fact': 'started', title: 'No process was started for this run.' }, 'not started'));
+    facts.push(el('span', { class: 'ptc-fact', 'data-fact': 'started', title: l10n.t('No process was started for this run.') }, l10n.t('not started')));
   const line = el('span', { class: 'ptc-summary-facts' });
   facts.forEach((fact, i) => {
     if (i > 0) line.append(el('span', { class: 'ptc-sep', 'aria-hidden': 'true' }, ' · '));

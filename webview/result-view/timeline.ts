@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { CallRecord, RunResult } from '../../runtime/protocol/run-result.js';
 import { el } from '../dom/el.js';
 import { section } from '../dom/section.js';
@@ -30,7 +31,7 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
   const track = el('div', {
     class: 'ptc-track',
     role: 'group',
-    'aria-label': `Binding calls on a ${formatDuration(layout.spanMs)} time axis from the program's hand-over`,
+    'aria-label': l10n.t("Binding calls on a {0} time axis from the program's hand-over", formatDuration(layout.spanMs)),
   });
   const zoomLabel = el('span', { class: 'ptc-zoom-level', 'aria-live': 'polite' }, '1×');
   const zoomButton = (label: string, text: string, delta: number | 'fit'): HTMLButtonElement => {
@@ -48,12 +49,17 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
     );
     return b;
   };
-  const actions = [zoomButton('Zoom out', '−', -1), zoomLabel, zoomButton('Zoom in', '+', 1), zoomButton('Fit to width', 'Fit', 'fit')];
+  const actions = [
+    zoomButton(l10n.t('Zoom out'), '−', -1),
+    zoomLabel,
+    zoomButton(l10n.t('Zoom in'), '+', 1),
+    zoomButton(l10n.t('Fit to width'), l10n.t('Fit'), 'fit'),
+  ];
   let selected: () => HTMLButtonElement | undefined = () => undefined;
   const built = section({
     ctx,
     key: 'timeline',
-    title: 'Binding calls',
+    title: l10n.t('Binding calls'),
     meta,
     actions,
     body: () => {
@@ -107,7 +113,7 @@ function buildBody(
   const details = el(
     'div',
     { class: 'ptc-call-details', 'aria-live': 'polite' },
-    el('p', { class: 'ptc-muted' }, 'Select a call to see its arguments and answer.'),
+    el('p', { class: 'ptc-muted' }, l10n.t('Select a call to see its arguments and answer.')),
   );
   const byButton = new Map(order.map((b, i) => [b, bars[i] as TimelineBar]));
   let current: HTMLButtonElement | undefined;
