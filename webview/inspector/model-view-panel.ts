@@ -18,10 +18,11 @@ export function modelViewPanel(ctx: ViewContext, result: RunResult): HTMLElement
   const size = el(
     'span',
     { class: 'ptc-model-size', 'data-bytes': view.bytes },
-    `${formatCount(view.bytes)} bytes`,
+    l10n.t('{0} bytes', formatCount(view.bytes)),
     view.bytes >= 1024 ? ` (${formatBytes(view.bytes)})` : '',
     // a rough guide only; real tokenizers differ
-    ` · ≈ ${formatCount(Math.ceil(view.bytes / 4))} tokens`,
+    ' · ',
+    l10n.t('≈ {0} tokens', formatCount(Math.ceil(view.bytes / 4))),
   );
   return el(
     'div',

@@ -28,7 +28,9 @@ function mismatchBlock(m: FieldMismatch): HTMLElement {
       'div',
       { class: 'ptc-mismatch-head' },
       el('strong', {}, fieldTitles()[m.field]),
-      ` (${m.match}) first differs at `,
+      ' ',
+      l10n.t('({0}) first differs at', m.match),
+      ' ',
       visible('code', 'ptc-mismatch-path', m.path),
       ': ',
       visible('span', 'ptc-mismatch-reason', m.reason),
@@ -36,9 +38,9 @@ function mismatchBlock(m: FieldMismatch): HTMLElement {
     el(
       'dl',
       { class: 'ptc-mismatch-sides' },
-      el('dt', {}, 'expected'),
+      el('dt', {}, l10n.t('expected')),
       el('dd', {}, visible('code', 'ptc-mismatch-expected', m.expected)),
-      el('dt', {}, 'got'),
+      el('dt', {}, l10n.t('got')),
       el('dd', {}, visible('code', 'ptc-mismatch-actual', m.actual)),
     ),
   );
@@ -54,7 +56,8 @@ export function expectationSection(ctx: ViewContext, report: ExpectationReport |
       'div',
       { class: 'ptc-expectation ptc-expectation-ok', 'data-section': 'expectation', 'data-ok': 'true' },
       el('span', { class: 'ptc-status-icon', 'aria-hidden': 'true' }, '✓'),
-      ` Meets its expectation${compared === '' ? ' (every field ignored)' : ` (${compared})`}`,
+      ' ',
+      compared === '' ? l10n.t('Meets its expectation (every field ignored)') : l10n.t('Meets its expectation ({0})', compared),
     );
   }
   const masked = report.masked?.flatMap((m) => m.paths.map((p) => `${m.field} ${p}`)) ?? [];

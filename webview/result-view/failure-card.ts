@@ -126,7 +126,8 @@ function callNote(ctx: ViewContext, call: CallRecord): HTMLElement {
     { signal: ctx.signal },
   );
   const text = el('span', {});
-  appendVisibleText(text, ` failed after ${formatDuration(call.durationMs)}${call.message === undefined ? '' : `: ${call.message.split('\n')[0] ?? ''}`}`);
+  const after = l10n.t('failed after {0}', formatDuration(call.durationMs));
+  appendVisibleText(text, ` ${call.message === undefined ? after : `${after}: ${call.message.split('\n')[0] ?? ''}`}`);
   return el(
     'p',
     { class: 'ptc-failing-call', 'data-call-id': call.id },

@@ -27,7 +27,7 @@ export function printedOutputSection(ctx: ViewContext, result: RunResult): HTMLE
   const bytes = chars > 5_000_000 ? chars : result.logs.reduce((n, e) => n + utf8Length(e), 0);
   const meta = [
     plural(result.logs.length, 'entry', 'entries'),
-    stderr.size > 0 ? `${formatCount(stderr.size)} stderr` : '',
+    stderr.size > 0 ? l10n.t('{0} stderr', formatCount(stderr.size)) : '',
     chars > 5_000_000 ? `≈ ${formatBytes(bytes)}` : formatBytes(bytes),
     truncation === undefined ? '' : truncationText(truncation),
   ]

@@ -30,14 +30,14 @@ export function durationStory(payload: Pick<ResultPayload, 'result' | 'cellMs'>)
   const { result, cellMs } = payload;
   const startup = result.startupMs ?? 0;
   const program = Math.max(0, result.durationMs - startup);
-  const parts = [`the program ran ${formatDuration(program)}`];
-  if (startup > 0) parts.push(`after ${formatDuration(startup)} of process start-up`);
+  const parts = [l10n.t('the program ran {0}', formatDuration(program))];
+  if (startup > 0) parts.push(l10n.t('after {0} of process start-up', formatDuration(startup)));
   let text = formatDuration(program);
   if (cellMs !== undefined && cellMs - program > OVERHEAD_WORTH_SAYING_MS) {
-    text += ` (cell ${formatDuration(cellMs)})`;
-    parts.push(`the cell took ${formatDuration(cellMs)} in all, counting its queue, the bindings and process start-up`);
+    text = l10n.t('{0} (cell {1})', text, formatDuration(cellMs));
+    parts.push(l10n.t('the cell took {0} in all, counting its queue, the bindings and process start-up', formatDuration(cellMs)));
   }
-  return { text, detail: `${parts.join(', ')}.` };
+  return { text, detail: l10n.t('{0}.', parts.join(', ')) };
 }
 
 function statusWord(result: RunResult): HTMLElement {

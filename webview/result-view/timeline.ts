@@ -21,8 +21,8 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
   const layout = layoutTimeline(keptCalls(result), result.durationMs, result.startupMs);
   const meta = [
     plural(callTotal(result), 'call', 'calls'),
-    failed > 0 ? `${formatCount(failed)} failed` : '',
-    diverged.size > 0 ? `${formatCount(diverged.size)} diverged` : '',
+    failed > 0 ? l10n.t('{0} failed', formatCount(failed)) : '',
+    diverged.size > 0 ? l10n.t('{0} diverged', formatCount(diverged.size)) : '',
     plural(layout.lanes, 'lane', 'lanes'),
   ]
     .filter((s) => s !== '')
@@ -179,15 +179,22 @@ function barButton(bar: TimelineBar, isDiverged: boolean, origin: number): HTMLB
   if (call.schemaViolation !== undefined) classes.push('ptc-bar-schema');
   if (call.progress !== undefined && call.progress.length > 0) classes.push('ptc-bar-progress');
   const states = [
-    call.ok ? 'ok' : 'failed',
-    call.replayed === true ? 'replayed' : '',
-    isDiverged ? 'diverged from the cassette' : '',
-    call.schemaViolation === undefined ? '' : 'schema violation',
+    call.ok ? l10n.t('ok') : l10n.t('failed'),
+    call.replayed === true ? l10n.t('replayed') : '',
+    isDiverged ? l10n.t('diverged from the cassette') : '',
+    call.schemaViolation === undefined ? '' : l10n.t('schema violation'),
     progressSummary(call) ?? '',
   ]
     .filter((s) => s !== '')
     .join(', ');
-  const description = `#${call.id} ${label}, started at ${formatDuration(call.startedAtMs - origin)}, took ${formatDuration(call.durationMs)}, ${states}`;
+  const description = l10n.t(
+    '#{0} {1}, started at {2}, took {3}, {4}',
+    call.id,
+    label,
+    formatDuration(call.startedAtMs - origin),
+    formatDuration(call.durationMs),
+    states,
+  );
   const button = el('button', {
     type: 'button',
     class: classes.join(' '),
@@ -270,12 +277,12 @@ function callSummaryNote(result: RunResult): HTMLElement | null {
 }
 
 function legend(result: RunResult, diverged: Set<number>): HTMLElement {
-  const items: [string, string][] = [['ptc-bar-ok', 'ok']];
+  const items: [string, string][] = [['ptc-bar-ok', l10n.t('ok')]];
   const calls = keptCalls(result);
-  if (calls.some((c) => !c.ok)) items.push(['ptc-bar-failed', 'failed']);
-  if (calls.some((c: CallRecord) => c.replayed === true)) items.push(['ptc-bar-replayed', 'replayed']);
-  if (diverged.size > 0) items.push(['ptc-bar-diverged', 'diverged']);
-  if (calls.some((c) => c.schemaViolation !== undefined)) items.push(['ptc-bar-schema', 'schema violation']);
+  if (calls.some((c) => !c.ok)) items.push(['ptc-bar-failed', l10n.t('failed')]);
+  if (calls.some((c: CallRecord) => c.replayed === true)) items.push(['ptc-bar-replayed', l10n.t('replayed')]);
+  if (diverged.size > 0) items.push(['ptc-bar-diverged', l10n.t('diverged')]);
+  if (calls.some((c) => c.schemaViolation !== undefined)) items.push(['ptc-bar-schema', l10n.t('schema violation')]);
   const box = el('div', { class: 'ptc-legend' });
   for (const [cls, text] of items)
     box.append(el('span', { class: 'ptc-legend-item' }, el('span', { class: `ptc-swatch ${cls}`, 'aria-hidden': 'true' }), text));
@@ -285,7 +292,12 @@ function legend(result: RunResult, diverged: Set<number>): HTMLElement {
       el(
         'span',
         { class: 'ptc-replay-summary' },
-        `replay: ${formatCount(replay.matched)} matched · ${formatCount(replay.divergedTotal ?? replay.diverged.length)} diverged · ${formatCount(replay.unused)} unused`,
+        l10n.t(
+          'replay: {0} matched · {1} diverged · {2} unused',
+          formatCount(replay.matched),
+          formatCount(replay.divergedTotal ?? replay.diverged.length),
+          formatCount(replay.unused),
+        ),
       ),
     );
   }
