@@ -5,9 +5,11 @@ import * as vscode from 'vscode';
 import {
   encodeHostToInspector,
   INSPECTOR_VIEW_TYPE,
+  parseL10nBundle,
   type InspectorRun,
   parseInspectorToHost,
   type HostToInspectorMessage,
+  type L10nBundle,
 } from '../../webview/protocol/index.js';
 import { createNonce, inspectorHtml } from '../../webview/inspector/inspector-html.js';
 import { cassetteRun, transcriptRun } from '../../webview/shared/index.js';
@@ -130,11 +132,22 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
       cspSource: panel.webview.cspSource,
       nonce: createNonce(),
       lang: vscode.env.language,
+      text: { title: vscode.l10n.t('PTC Run Inspector'), loading: vscode.l10n.t('Loading the run inspector…') },
+      ...this.#l10nBundle(),
     });
     panel.webview.onDidReceiveMessage((data: unknown) => void this.#receive(data));
     panel.onDidDispose(() => {
       if (this.#panel === panel) this.#panel = undefined;
     });
+  }
+
+  // The display language's strings for the page (none in English; an oversized bundle leaves the page in English).
+  #l10nBundle(): { l10n?: L10nBundle } {
+    const bundle = vscode.l10n.bundle;
+    if (bundle === undefined) return {};
+    const checked = parseL10nBundle(bundle);
+    if (checked === undefined) this.#deps.log.warn('the l10n bundle is too large or not a string map; the inspector stays in English');
+    return checked === undefined ? {} : { l10n: checked };
   }
 
   async #receive(data: unknown): Promise<void> {

@@ -3,8 +3,9 @@ import * as vscode from 'vscode';
 import type { Logger } from '../log/logger.js';
 import { fromNotebookData, toNotebookData } from './notebook-data.js';
 
-// Thrown from deserializeNotebook: VS Code then shows the message with "Open as Text" and never creates a
-// notebook model for the file, so no later save can overwrite it with an empty or partial notebook.
+// Thrown from deserializeNotebook: VS Code shows the message in place of the notebook, next to its own button for
+// opening the file in the text editor, and never creates a notebook model for the file, so no later save can
+// overwrite it with an empty or partial notebook. The message names no button: the buttons are VS Code's.
 export class UnreadableNotebookError extends Error {
   override readonly name = 'UnreadableNotebookError';
 }
@@ -47,7 +48,10 @@ export class PtcNotebookSerializer implements vscode.NotebookSerializer {
   #unreadable(detail: string): UnreadableNotebookError {
     this.#options.log.warn(`refused to open an unreadable notebook:\n${detail}`);
     return new UnreadableNotebookError(
-      `This is not a readable PTC notebook, so it was opened without changing it (use "Open as Text" or a text editor to fix it).\n${detail}`,
+      vscode.l10n.t(
+        'This file is not a readable PTC notebook, so it was not opened as a notebook and was left unchanged. Open it in a text editor to fix it.\n{0}',
+        detail,
+      ),
     );
   }
 }

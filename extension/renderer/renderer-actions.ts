@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
-import type { RendererToHostMessage } from '../../webview/protocol/index.js';
 import { recordCell, replayCell } from '../commands/cell-commands.js';
 import { openInspector } from '../commands/register-commands.js';
 import type { PtcNotebookController } from '../execution/controller.js';
 import type { InspectorPanels } from '../inspector/inspector-panel.js';
 import type { Logger } from '../log/logger.js';
-import type { RendererActionOutcome } from './renderer-host.js';
+import type { RendererActionMessage, RendererActionOutcome } from './renderer-host.js';
 import { acceptExpected } from '../testing/accept-expected.js';
 
 export interface RendererActionDeps {
@@ -17,7 +16,7 @@ export interface RendererActionDeps {
 }
 
 // The cell a renderer message is about: by cell id, else (open-inspector) by the output it was drawn in.
-function cellFor(message: RendererToHostMessage, notebook: vscode.NotebookDocument): vscode.NotebookCell | undefined {
+function cellFor(message: RendererActionMessage, notebook: vscode.NotebookDocument): vscode.NotebookCell | undefined {
   const cells = notebook.getCells();
   if (message.cellId !== undefined) return cells.find((c) => c.metadata.id === message.cellId);
   // outputs carry their id at run time although the 1.95 typings do not declare it
@@ -28,7 +27,7 @@ function cellFor(message: RendererToHostMessage, notebook: vscode.NotebookDocume
 // Carries out what a rendered result's buttons ask for.
 export async function rendererAction(
   deps: RendererActionDeps,
-  message: RendererToHostMessage,
+  message: RendererActionMessage,
   notebook: vscode.NotebookDocument,
 ): Promise<RendererActionOutcome> {
   const cell = cellFor(message, notebook);

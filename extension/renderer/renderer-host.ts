@@ -1,15 +1,18 @@
 import fs from 'node:fs';
 import * as vscode from 'vscode';
-import { type HostToRendererMessage, parseRendererToHost, RENDERER_ID, type RendererToHostMessage } from '../../webview/protocol/index.js';
+import { type HostToRendererMessage, parseL10nBundle, parseRendererToHost, RENDERER_ID, type RendererToHostMessage } from '../../webview/protocol/index.js';
 import type { Logger } from '../log/logger.js';
 import { cassettePathOf } from '../notebook/cassette-path.js';
+
+// what a rendered result's buttons ask for (the l10n request is answered by the host itself)
+export type RendererActionMessage = Exclude<RendererToHostMessage, { type: 'l10n-request' }>;
 
 export type RendererActionOutcome = { ok: true; message?: string } | { ok: false; message: string };
 
 export interface RendererHostDeps {
   log: Logger;
   // acts on the cell the message names, in the editor's notebook
-  act: (message: RendererToHostMessage, notebook: vscode.NotebookDocument) => Promise<RendererActionOutcome>;
+  act: (message: RendererActionMessage, notebook: vscode.NotebookDocument) => Promise<RendererActionOutcome>;
 }
 
 // The host side of renderer messaging: validated requests in, one `ack` back to the editor that asked.
@@ -48,6 +51,10 @@ export class RendererHost implements vscode.Disposable {
       return;
     }
     const message = parsed.message;
+    if (message.type === 'l10n-request') {
+      this.#postL10n(editor);
+      return;
+    }
     this.#deps.log.debug(`renderer message: ${message.type}${message.cellId === undefined ? '' : ` (cell ${message.cellId})`}`);
     let outcome: RendererActionOutcome;
     if (!vscode.workspace.isTrusted && message.type !== 'open-inspector') {
@@ -67,6 +74,20 @@ export class RendererHost implements vscode.Disposable {
       ...(outcome.message === undefined ? {} : { message: outcome.message.slice(0, 2_000) }),
     };
     await this.#messaging.postMessage(ack, editor);
+  }
+
+  // The display language's strings for a renderer that just activated; nothing to send in English.
+  #postL10n(editor: vscode.NotebookEditor): void {
+    const bundle = vscode.l10n.bundle;
+    if (bundle === undefined || Object.keys(bundle).length === 0) return;
+    const checked = parseL10nBundle(bundle);
+    if (checked === undefined) {
+      this.#deps.log.warn('the l10n bundle is too large or not a string map; the renderer stays in English');
+      return;
+    }
+    void this.#messaging
+      .postMessage({ type: 'l10n', bundle: checked } satisfies HostToRendererMessage, editor)
+      .then(undefined, (error: unknown) => this.#deps.log.debug('renderer did not take the l10n bundle', error));
   }
 
   dispose(): void {

@@ -27,6 +27,8 @@ export function disallowedReason(file) {
   if (file === 'dist/extension.cjs' || file === 'dist/web-extension.cjs' || DIST_DIRS.some((dir) => file.startsWith(dir))) return undefined;
   if (file.startsWith('dist/')) return 'a bundle the extension does not load (the CLI and bench bundles stay out of the VSIX)';
   // the walkthrough's pages and the .ptcnb JSON Schema the manifest points at
+  // the l10n bundles the manifest's "l10n" folder holds (English and any translations)
+  if (/^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/.test(file)) return undefined;
   if (/^media\/walkthrough\/[\w-]+\.md$/.test(file) || file === 'schemas/ptcnb.schema.json') return undefined;
   if (file.startsWith('python/')) {
     return file.endsWith('.py') && !file.includes('/__pycache__/') ? undefined : 'not a Python source file';
@@ -34,7 +36,7 @@ export function disallowedReason(file) {
   return 'outside the allow-list (the extension bundles under dist/, python/**/*.py, the walkthrough, the notebook schema and the root metadata files)';
 }
 
-// Files the manifest points at (main, renderer and inspector entry points, walkthrough pages, JSON schemas) must be packaged.
+// Files the manifest points at (main, the l10n bundle, renderer and inspector entry points, walkthrough pages, JSON schemas) must be packaged.
 function manifestEntryPoints(manifest) {
   const entries = [];
   for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
@@ -42,6 +44,7 @@ function manifestEntryPoints(manifest) {
   }
   for (const validation of manifest.contributes?.jsonValidation ?? []) if (typeof validation.url === 'string') entries.push(validation.url);
   if (typeof manifest.main === 'string') entries.push(manifest.main);
+  if (typeof manifest.l10n === 'string') entries.push(path.posix.join(manifest.l10n, 'bundle.l10n.json'));
   for (const renderer of manifest.contributes?.notebookRenderer ?? []) {
     if (typeof renderer.entrypoint === 'string') entries.push(renderer.entrypoint);
   }

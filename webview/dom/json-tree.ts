@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { JsonValue } from '../../runtime/protocol/json-value.js';
 import { formatCount } from '../shared/format.js';
 import { jsonText } from '../shared/json-text.js';
@@ -118,7 +119,7 @@ export function nodeJson(info: NodeInfo): string {
 function copyNode(li: Element, infos: WeakMap<Element, NodeInfo>, ctx: ViewContext): void {
   const info = infos.get(li);
   if (info === undefined) return;
-  void ctx.copy(nodeJson(info)).then((ok) => ctx.announce(ok ? 'Copied as JSON' : 'The clipboard refused the copy'));
+  void ctx.copy(nodeJson(info)).then((ok) => ctx.announce(ok ? l10n.t('Copied as JSON') : l10n.t('The clipboard refused the copy')));
   li.classList.add('ptc-flash');
   setTimeout(() => li.classList.remove('ptc-flash'), 600);
 }
@@ -140,7 +141,7 @@ function item(infos: WeakMap<Element, NodeInfo>, info: NodeInfo): HTMLElement {
     row.append(shown, el('span', { class: `ptc-badge ptc-badge-${kind}` }, badgeText(value)));
     if (isExpandable(value)) li.setAttribute('aria-expanded', 'false');
   }
-  row.append(el('button', { type: 'button', class: 'ptc-row-copy', tabindex: -1, title: 'Copy as JSON', 'aria-hidden': 'true' }, 'copy'));
+  row.append(el('button', { type: 'button', class: 'ptc-row-copy', tabindex: -1, title: l10n.t('Copy as JSON'), 'aria-hidden': 'true' }, l10n.t('copy')));
   return li;
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { CallRecord } from '../../runtime/protocol/run-result.js';
 import { el } from '../dom/el.js';
 import { previewText } from '../dom/json-summary.js';
@@ -24,12 +25,22 @@ export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorR
   const first = firstShown(diff, shown);
   const summary = el('p', { class: first === undefined ? 'ptc-diff-summary ptc-diff-same' : 'ptc-diff-summary', role: 'status' });
   const container = el('div', { class: 'ptc-diff', 'data-first-section': first?.section });
-  const names: Record<DivergenceSection, string> = { calls: 'calls', logs: 'printed output', value: 'return value', outcome: 'outcome' };
+  const names: Record<DivergenceSection, string> = {
+    calls: l10n.t('calls'),
+    logs: l10n.t('printed output'),
+    value: l10n.t('return value'),
+    outcome: l10n.t('outcome'),
+  };
   const agreed = (['calls', 'logs', 'value', 'outcome'] as const).filter((k) => shown.has(k)).map((k) => names[k]);
   if (first === undefined)
-    summary.append(`The two runs agree: same ${agreed.slice(0, -1).join(', ')}${agreed.length > 1 ? ' and ' : ''}${agreed[agreed.length - 1] ?? ''}.`);
+    summary.append(
+      l10n.t(
+        'The two runs agree: same {0}.',
+        agreed.length > 1 ? l10n.t('{0} and {1}', agreed.slice(0, -1).join(', '), agreed[agreed.length - 1] ?? '') : (agreed[0] ?? ''),
+      ),
+    );
   else {
-    const jump = el('button', { type: 'button', class: 'ptc-button ptc-primary' }, 'Jump to it');
+    const jump = el('button', { type: 'button', class: 'ptc-button ptc-primary' }, l10n.t('Jump to it'));
     jump.addEventListener(
       'click',
       () => {
@@ -39,13 +50,15 @@ export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorR
       },
       { signal: ctx.signal },
     );
-    summary.append(el('strong', {}, 'First divergence: '), first.description, ' ', jump);
+    summary.append(el('strong', {}, l10n.t('First divergence: ')), first.description, ' ', jump);
   }
   container.append(summary);
   if (shown.has('calls')) container.append(callsSection(ctx, diff, left, right));
-  if (shown.has('logs')) container.append(linesSection(ctx, 'logs', 'Printed output', diff.logs, first?.section === 'logs' ? first.row : -1));
+  if (shown.has('logs')) container.append(linesSection(ctx, 'logs', l10n.t('Printed output'), diff.logs, first?.section === 'logs' ? first.row : -1));
   if (shown.has('value'))
-    container.append(linesSection(ctx, 'value', 'Return value', diff.value, first?.section === 'value' ? first.row : -1, missingValueNote(left, right)));
+    container.append(
+      linesSection(ctx, 'value', l10n.t('Return value'), diff.value, first?.section === 'value' ? first.row : -1, missingValueNote(left, right)),
+    );
   if (shown.has('outcome')) container.append(outcomeSection(ctx, diff, left, right));
   return container;
 }
@@ -62,11 +75,11 @@ function callsSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right
   return section({
     ctx,
     key: 'diff-calls',
-    title: 'Binding calls',
+    title: l10n.t('Binding calls'),
     meta: `${formatCount(callTotal(left.payload.result))} vs ${formatCount(callTotal(right.payload.result))} · ${formatCount(differing)} differ`,
     tone: differing > 0 ? 'warning' : undefined,
     body: () => {
-      if (diff.calls.length === 0) return el('p', { class: 'ptc-muted' }, 'Neither run made a binding call.');
+      if (diff.calls.length === 0) return el('p', { class: 'ptc-muted' }, l10n.t('Neither run made a binding call.'));
       const firstRow = diff.first?.section === 'calls' ? diff.first.row : -1;
       const body = el('tbody', {});
       for (const row of diff.calls.slice(0, MAX_ROWS)) body.append(...callRows(ctx, row, row.index === firstRow));
@@ -90,7 +103,7 @@ function callRows(ctx: ViewContext, row: CallDiffRow, isFirst: boolean): HTMLEle
   const state = row.differences.length === 0 ? 'same' : row.differences[0] === 'missing' ? 'missing' : 'changed';
   const toggle = el(
     'button',
-    { type: 'button', class: 'ptc-row-toggle', 'aria-expanded': 'false', 'aria-label': `Compare call ${row.index + 1} in detail` },
+    { type: 'button', class: 'ptc-row-toggle', 'aria-expanded': 'false', 'aria-label': l10n.t('Compare call {0} in detail', row.index + 1) },
     '▸',
   );
   const tr = el(
@@ -148,13 +161,18 @@ function callCell(call: CallRecord | undefined, differences: readonly string[]):
 
 function callDetailCell(ctx: ViewContext, call: CallRecord | undefined): HTMLElement {
   if (call === undefined) return el('td', { class: 'ptc-diff-empty' }, '(no call)');
-  const td = el('td', {}, el('p', { class: 'ptc-label' }, 'Arguments'), jsonTree(call.args, { ctx, label: `Arguments of call #${call.id}`, expandDepth: 2 }));
+  const td = el(
+    'td',
+    {},
+    el('p', { class: 'ptc-label' }, l10n.t('Arguments')),
+    jsonTree(call.args, { ctx, label: l10n.t('Arguments of call #{0}', call.id), expandDepth: 2 }),
+  );
   if (call.ok && call.value !== undefined)
-    td.append(el('p', { class: 'ptc-label' }, 'Value'), jsonTree(call.value, { ctx, label: `Value of call #${call.id}`, expandDepth: 1 }));
+    td.append(el('p', { class: 'ptc-label' }, l10n.t('Value')), jsonTree(call.value, { ctx, label: l10n.t('Value of call #{0}', call.id), expandDepth: 1 }));
   if (!call.ok) {
     const pre = el('pre', { class: 'ptc-call-message' });
     appendVisibleText(pre, call.message ?? '');
-    td.append(el('p', { class: 'ptc-label' }, 'Error message'), pre);
+    td.append(el('p', { class: 'ptc-label' }, l10n.t('Error message')), pre);
   }
   return td;
 }
@@ -164,7 +182,9 @@ function missingValueNote(left: InspectorRun, right: InspectorRun): string | und
   const l = left.payload.result.value === undefined;
   const r = right.payload.result.value === undefined;
   if (l === r) return undefined;
-  return `${l ? left.label : right.label} returned no value${(l ? left : right).payload.result.error === undefined ? '' : ' (it failed)'}.`;
+  return (l ? left : right).payload.result.error === undefined
+    ? l10n.t('{0} returned no value.', l ? left.label : right.label)
+    : l10n.t('{0} returned no value (it failed).', l ? left.label : right.label);
 }
 
 // A side-by-side line diff as a collapsible section (identical stretches fold).
@@ -177,7 +197,7 @@ export function linesSection(ctx: ViewContext, key: string, title: string, rows:
     meta: changed === 0 ? 'identical' : `${formatCount(changed)} line${changed === 1 ? '' : 's'} differ`,
     tone: changed > 0 ? 'warning' : undefined,
     body: () => {
-      if (rows.length === 0) return el('p', { class: 'ptc-muted' }, 'Empty in both runs.');
+      if (rows.length === 0) return el('p', { class: 'ptc-muted' }, l10n.t('Empty in both runs.'));
       const body = el('tbody', {});
       let shown = 0;
       for (const part of fold(rows)) {
@@ -195,7 +215,7 @@ export function linesSection(ctx: ViewContext, key: string, title: string, rows:
         { class: 'ptc-diff-scroll' },
         note === undefined ? null : el('p', { class: 'ptc-note ptc-diff-note' }, note),
         el('table', { class: 'ptc-diff-table ptc-diff-lines' }, body),
-        shown >= MAX_ROWS ? el('p', { class: 'ptc-note' }, 'Only the first rows are shown; copy the runs to compare the rest.') : null,
+        shown >= MAX_ROWS ? el('p', { class: 'ptc-note' }, l10n.t('Only the first rows are shown; copy the runs to compare the rest.')) : null,
       );
     },
   }).element;
@@ -272,7 +292,7 @@ function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, rig
   return section({
     ctx,
     key: 'diff-outcome',
-    title: 'Outcome',
+    title: l10n.t('Outcome'),
     meta: diff.outcome.same ? 'same' : 'differs',
     tone: diff.outcome.same ? undefined : 'warning',
     body: () =>
@@ -283,10 +303,10 @@ function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, rig
         el(
           'tbody',
           {},
-          fact('Outcome', diff.outcome.left, diff.outcome.right),
-          fact('Mode', l.mode ?? '—', r.mode ?? '—'),
-          fact('Calls', String(callTotal(l)), String(callTotal(r))),
-          fact('Duration', formatDuration(l.durationMs), formatDuration(r.durationMs), false),
+          fact(l10n.t('Outcome'), diff.outcome.left, diff.outcome.right),
+          fact(l10n.t('Mode'), l.mode ?? '—', r.mode ?? '—'),
+          fact(l10n.t('Calls'), String(callTotal(l)), String(callTotal(r))),
+          fact(l10n.t('Duration'), formatDuration(l.durationMs), formatDuration(r.durationMs), false),
         ),
       ),
   }).element;
@@ -296,7 +316,7 @@ function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, rig
 function summarizedNote(left: InspectorRun, right: InspectorRun): HTMLElement | null {
   const notes = [left, right].map((run) => callSummaryText(run.payload.result)).filter((t) => t !== undefined);
   if (notes.length === 0) return null;
-  return el('p', { class: 'ptc-note' }, `Compared one by one: the calls each result keeps in full (${notes.join('; ')}).`);
+  return el('p', { class: 'ptc-note' }, l10n.t('Compared one by one: the calls each result keeps in full ({0}).', notes.join('; ')));
 }
 
 function cellText(text: string): HTMLElement {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { el } from '../dom/el.js';
 import { createViewContext, type ViewContext } from '../dom/view-context.js';
 import { parseHostToInspector, type HostToInspectorMessage, type InspectorRun, type InspectorToHostMessage } from '../protocol/inspector-messages.js';
@@ -44,13 +45,13 @@ export function createInspectorApp(root: HTMLElement, api: WebviewApi): Inspecto
     const header = el(
       'header',
       { class: 'ptc-inspector-header' },
-      el('h1', {}, 'Run inspector'),
+      el('h1', {}, l10n.t('Run inspector')),
       // the Diff tab has its own two pickers; the run picker there would only confuse
       state.tab === 'diff'
         ? null
         : runPicker({
             id: 'ptc-run-picker',
-            label: 'Run',
+            label: l10n.t('Run'),
             runs: state.runs,
             selectedId: selected?.id,
             signal: view.signal,
@@ -107,7 +108,7 @@ export function createInspectorApp(root: HTMLElement, api: WebviewApi): Inspecto
       if (parsed.ok) apply(parsed.message);
       // only our own message types are reported; anything else on the window is not for us
       else if (isOurType(data)) {
-        banner = `The extension sent a message the inspector cannot read: ${parsed.error}`;
+        banner = l10n.t('The extension sent a message the inspector cannot read: {0}', parsed.error);
         render();
       }
     },
@@ -129,11 +130,11 @@ function headerActions(ctx: ViewContext, selected: InspectorRun | undefined, pos
   const box = el('span', { class: 'ptc-header-actions' });
   const cellId = selected?.payload.cellId;
   if (selected !== undefined && selected.source === 'cell' && cellId !== undefined) {
-    const rerun = el('button', { type: 'button', class: 'ptc-button', 'data-action': 'rerun' }, 'Re-run cell');
+    const rerun = el('button', { type: 'button', class: 'ptc-button', 'data-action': 'rerun' }, l10n.t('Re-run cell'));
     rerun.addEventListener('click', () => post({ type: 'rerun', cellId }), { signal: ctx.signal });
     box.append(rerun);
   }
-  const open = el('button', { type: 'button', class: 'ptc-button', 'data-action': 'open-cassette' }, 'Open cassette…');
+  const open = el('button', { type: 'button', class: 'ptc-button', 'data-action': 'open-cassette' }, l10n.t('Open cassette…'));
   open.addEventListener('click', () => post({ type: 'open-cassette' }), { signal: ctx.signal });
   box.append(open);
   return box;
@@ -141,7 +142,7 @@ function headerActions(ctx: ViewContext, selected: InspectorRun | undefined, pos
 
 function panelBody(ctx: ViewContext, state: InspectorState, selected: InspectorRun | undefined, patch: (p: Partial<InspectorState>) => void): Node {
   if (selected === undefined) {
-    return el('p', { class: 'ptc-empty' }, 'No run to show yet. Run a cell and choose "Open in inspector", or open a cassette file.');
+    return el('p', { class: 'ptc-empty' }, l10n.t('No run to show yet. Run a cell and choose "Open in inspector", or open a cassette file.'));
   }
   if (state.tab === 'then') return thenTab(ctx, state, selected);
   if (selected.source === 'cassette' && state.tab !== 'diff') return cassetteView(ctx, selected, state.tab);
@@ -153,11 +154,18 @@ function panelBody(ctx: ViewContext, state: InspectorState, selected: InspectorR
   const pickers = el(
     'div',
     { class: 'ptc-diff-pickers' },
-    runPicker({ id: 'ptc-diff-left', label: 'Left', runs: state.runs, selectedId: left?.id, signal: ctx.signal, onChange: (id) => patch({ diffLeftId: id }) }),
+    runPicker({
+      id: 'ptc-diff-left',
+      label: l10n.t('Left'),
+      runs: state.runs,
+      selectedId: left?.id,
+      signal: ctx.signal,
+      onChange: (id) => patch({ diffLeftId: id }),
+    }),
     swapButton(ctx, () => patch({ diffLeftId: state.diffRightId, diffRightId: state.diffLeftId })),
     runPicker({
       id: 'ptc-diff-right',
-      label: 'Right',
+      label: l10n.t('Right'),
       runs: state.runs,
       selectedId: right?.id,
       signal: ctx.signal,
@@ -165,9 +173,14 @@ function panelBody(ctx: ViewContext, state: InspectorState, selected: InspectorR
     }),
   );
   if (state.runs.length < 2 || left === undefined || right === undefined) {
-    return el('div', {}, pickers, el('p', { class: 'ptc-empty' }, 'Diff needs two runs: run the cell again (e.g. live, then replay) or open a cassette.'));
+    return el(
+      'div',
+      {},
+      pickers,
+      el('p', { class: 'ptc-empty' }, l10n.t('Diff needs two runs: run the cell again (e.g. live, then replay) or open a cassette.')),
+    );
   }
-  if (left.id === right.id) return el('div', {}, pickers, el('p', { class: 'ptc-empty' }, 'Pick two different runs to compare.'));
+  if (left.id === right.id) return el('div', {}, pickers, el('p', { class: 'ptc-empty' }, l10n.t('Pick two different runs to compare.')));
   return el('div', {}, pickers, diffView(ctx, left, right));
 }
 
@@ -178,15 +191,18 @@ function cassetteView(ctx: ViewContext, run: InspectorRun, tab: InspectorTab): H
     'p',
     { class: 'ptc-cassette-note' },
     tab === 'model'
-      ? 'A cassette is a recording of binding calls, not a run: nothing was returned to a model. Pick a cell run to see its text.'
-      : `A cassette records binding calls only (${calls === 1 ? '1 call' : `${calls} calls`}, in recorded order; start times are not kept). Use Diff to compare it with a run.`,
+      ? l10n.t('A cassette is a recording of binding calls, not a run: nothing was returned to a model. Pick a cell run to see its text.')
+      : l10n.t(
+          'A cassette records binding calls only ({0}, in recorded order; start times are not kept). Use Diff to compare it with a run.',
+          calls === 1 ? l10n.t('1 call') : l10n.t('{0} calls', calls),
+        ),
   );
   const timeline = tab === 'run' ? timelineSection(ctx, run.payload.result) : undefined;
   return el(
     'div',
     { class: 'ptc-root ptc-cassette', 'data-source': 'cassette' },
     note,
-    timeline ?? (tab === 'run' ? el('p', { class: 'ptc-empty' }, 'The cassette holds no calls.') : null),
+    timeline ?? (tab === 'run' ? el('p', { class: 'ptc-empty' }, l10n.t('The cassette holds no calls.')) : null),
   );
 }
 
@@ -203,7 +219,7 @@ function thenTab(ctx: ViewContext, state: InspectorState, selected: InspectorRun
     return el(
       'p',
       { class: 'ptc-empty' },
-      'Then vs now compares a run of an imported cell with its transcript: open the inspector on a cell made by Import Transcript…',
+      l10n.t('Then vs now compares a run of an imported cell with its transcript: open the inspector on a cell made by Import Transcript…'),
     );
   const now = selected.source === 'cell' ? selected : [...state.runs].reverse().find((r) => r.source === 'cell');
   return thenNowView(ctx, then, now);
@@ -216,9 +232,17 @@ function transcriptView(ctx: ViewContext, run: InspectorRun): HTMLElement {
   const note = el(
     'p',
     { class: 'ptc-cassette-note' },
-    `What the program did in the transcript${info === undefined ? '' : ` (${info.origin}, ${info.format})`}: ${result.calls.length === 1 ? '1 tool call' : `${result.calls.length} tool calls`} in recorded order${result.error === undefined ? '' : `, then it failed (${result.error.kind})`}. Use Then vs now to compare it with a run here.`,
+    [
+      info === undefined
+        ? l10n.t('What the program did in the transcript: {0} in recorded order.', toolCalls(result.calls.length))
+        : l10n.t('What the program did in the transcript ({0}, {1}): {2} in recorded order.', info.origin, info.format, toolCalls(result.calls.length)),
+      result.error === undefined ? '' : l10n.t('Then it failed ({0}).', result.error.kind),
+      l10n.t('Use Then vs now to compare it with a run here.'),
+    ]
+      .filter((part) => part !== '')
+      .join(' '),
   );
-  const printed = el('pre', { class: 'ptc-model-text', tabindex: 0, 'aria-label': 'Output recorded in the transcript' });
+  const printed = el('pre', { class: 'ptc-model-text', tabindex: 0, 'aria-label': l10n.t('Output recorded in the transcript') });
   appendVisibleText(printed, result.logs.join('\n'));
   return el(
     'div',
@@ -230,13 +254,17 @@ function transcriptView(ctx: ViewContext, run: InspectorRun): HTMLElement {
 }
 
 function swapButton(ctx: ViewContext, swap: () => void): HTMLElement {
-  const button = el('button', { type: 'button', class: 'ptc-button ptc-icon-button', title: 'Swap left and right', 'aria-label': 'Swap left and right' }, '⇄');
+  const button = el(
+    'button',
+    { type: 'button', class: 'ptc-button ptc-icon-button', title: l10n.t('Swap left and right'), 'aria-label': l10n.t('Swap left and right') },
+    '⇄',
+  );
   button.addEventListener('click', swap, { signal: ctx.signal });
   return button;
 }
 
 function bannerView(message: string, dismiss: () => void, signal: AbortSignal): HTMLElement {
-  const close = el('button', { type: 'button', class: 'ptc-button', 'aria-label': 'Dismiss' }, 'Dismiss');
+  const close = el('button', { type: 'button', class: 'ptc-button', 'aria-label': l10n.t('Dismiss') }, l10n.t('Dismiss'));
   close.addEventListener('click', dismiss, { signal });
   const text = el('span', {});
   text.textContent = message;
@@ -247,3 +275,5 @@ function isOurType(data: unknown): boolean {
   const type = data !== null && typeof data === 'object' ? (data as { type?: unknown }).type : undefined;
   return type === 'load' || type === 'add-run' || type === 'error' || type === 'json';
 }
+
+const toolCalls = (count: number): string => (count === 1 ? l10n.t('1 tool call') : l10n.t('{0} tool calls', count));

@@ -1,4 +1,5 @@
 // The inspector panel's HTML (DOM-free: the extension host calls it). All content is built by the page script.
+import type { L10nBundle } from '../protocol/l10n-bundle.js';
 
 export interface InspectorHtmlOptions {
   // webview.asWebviewUri(<extension>/dist/webview/inspector.js).toString()
@@ -9,7 +10,13 @@ export interface InspectorHtmlOptions {
   nonce: string;
   // the document language, e.g. vscode.env.language
   lang?: string;
+  // vscode.l10n.bundle: the page loads it before drawing anything (absent in English)
+  l10n?: L10nBundle;
+  // the two strings the document shows before the page script runs, already translated by the host
+  text?: { title: string; loading: string };
 }
+
+const ENGLISH_TEXT = { title: 'PTC Run Inspector', loading: 'Loading the run inspector…' };
 
 const NONCE = /^[A-Za-z0-9+/=_-]{16,128}$/;
 
@@ -44,6 +51,8 @@ export function inspectorHtml(options: InspectorHtmlOptions): string {
     `img-src ${options.cspSource} data:`,
     `font-src ${options.cspSource}`,
   ].join('; ');
+  const text = options.text ?? ENGLISH_TEXT;
+  const bundle = options.l10n === undefined || Object.keys(options.l10n).length === 0 ? '' : ` data-l10n="${escapeAttribute(JSON.stringify(options.l10n))}"`;
   const lang = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(options.lang ?? '') ? (options.lang as string) : 'en';
   return [
     '<!DOCTYPE html>',
@@ -52,15 +61,19 @@ export function inspectorHtml(options: InspectorHtmlOptions): string {
     '<meta charset="UTF-8">',
     `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1.0">',
-    '<title>PTC Run Inspector</title>',
+    `<title>${escapeText(text.title)}</title>`,
     '</head>',
     '<body>',
-    '<main id="inspector" aria-live="polite"><p class="ptc-booting">Loading the run inspector…</p></main>',
+    `<main id="inspector" aria-live="polite"${bundle}><p class="ptc-booting">${escapeText(text.loading)}</p></main>`,
     `<script type="module" nonce="${escapeAttribute(options.nonce)}" src="${escapeAttribute(options.scriptUri)}"></script>`,
     '</body>',
     '</html>',
     '',
   ].join('\n');
+}
+
+function escapeText(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function escapeAttribute(value: string): string {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { RunResult } from '../../runtime/protocol/run-result.js';
 import { el } from '../dom/el.js';
 import { copyButton } from '../dom/copy-button.js';
@@ -12,15 +13,16 @@ const MAX_SHOWN_CHARS = 2_000_000;
 // "What the model sees": the exact run_code text for this run, its UTF-8 size, and a copy button.
 export function modelViewPanel(ctx: ViewContext, result: RunResult): HTMLElement {
   const view = modelView(result);
-  const text = el('pre', { class: 'ptc-model-text', tabindex: 0, 'aria-label': 'Text returned to the model', dir: 'auto' });
+  const text = el('pre', { class: 'ptc-model-text', tabindex: 0, 'aria-label': l10n.t('Text returned to the model'), dir: 'auto' });
   appendVisibleText(text, view.text.length > MAX_SHOWN_CHARS ? view.text.slice(0, MAX_SHOWN_CHARS) : view.text);
   const size = el(
     'span',
     { class: 'ptc-model-size', 'data-bytes': view.bytes },
-    `${formatCount(view.bytes)} bytes`,
+    l10n.t('{0} bytes', formatCount(view.bytes)),
     view.bytes >= 1024 ? ` (${formatBytes(view.bytes)})` : '',
     // a rough guide only; real tokenizers differ
-    ` · ≈ ${formatCount(Math.ceil(view.bytes / 4))} tokens`,
+    ' · ',
+    l10n.t('≈ {0} tokens', formatCount(Math.ceil(view.bytes / 4))),
   );
   return el(
     'div',
@@ -29,16 +31,16 @@ export function modelViewPanel(ctx: ViewContext, result: RunResult): HTMLElement
       'p',
       { class: 'ptc-model-head' },
       view.outcome === 'success'
-        ? 'The exact text the run_code tool returns to the model for this run: printed output, then the return value.'
-        : 'The exact text the run_code tool returns to the model for this failed run: the error, then the captured output.',
+        ? l10n.t('The exact text the run_code tool returns to the model for this run: printed output, then the return value.')
+        : l10n.t('The exact text the run_code tool returns to the model for this failed run: the error, then the captured output.'),
       ' ',
       size,
       ' ',
-      copyButton(ctx, 'Copy what the model sees', () => view.text, 'text'),
+      copyButton(ctx, l10n.t('Copy what the model sees'), () => view.text, 'text'),
     ),
     text,
     view.text.length > MAX_SHOWN_CHARS
-      ? el('p', { class: 'ptc-note' }, `Showing the first ${formatCount(MAX_SHOWN_CHARS)} characters; Copy takes all of it.`)
+      ? el('p', { class: 'ptc-note' }, l10n.t('Showing the first {0} characters; Copy takes all of it.', formatCount(MAX_SHOWN_CHARS)))
       : null,
   );
 }

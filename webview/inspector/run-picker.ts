@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { el } from '../dom/el.js';
 import type { InspectorRun } from '../protocol/inspector-messages.js';
 
@@ -25,9 +26,13 @@ export function runPicker(options: {
 export function runText(run: InspectorRun): string {
   const result = run.payload.result;
   const when = run.createdAt === undefined ? '' : ` · ${timeOf(run.createdAt)}`;
-  if (run.source === 'cassette') return `${run.label} — cassette, ${result.calls.length} recorded call${result.calls.length === 1 ? '' : 's'}${when}`;
-  if (run.source === 'transcript') return `${run.label} — as recorded${result.error === undefined ? '' : `, failed (${result.error.kind})`}`;
-  const outcome = result.error === undefined ? 'succeeded' : `failed (${result.error.kind})`;
+  if (run.source === 'cassette') {
+    const calls = result.calls.length === 1 ? l10n.t('cassette, 1 recorded call') : l10n.t('cassette, {0} recorded calls', result.calls.length);
+    return `${run.label} — ${calls}${when}`;
+  }
+  if (run.source === 'transcript')
+    return `${run.label} — ${result.error === undefined ? l10n.t('as recorded') : l10n.t('as recorded, failed ({0})', result.error.kind)}`;
+  const outcome = result.error === undefined ? l10n.t('succeeded') : l10n.t('failed ({0})', result.error.kind);
   return `${run.label} — ${outcome}${when}`;
 }
 

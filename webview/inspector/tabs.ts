@@ -1,7 +1,16 @@
+import * as l10n from '@vscode/l10n';
 import { el } from '../dom/el.js';
 import type { InspectorTab } from '../protocol/inspector-state.js';
 
-const TITLES: Record<InspectorTab, string> = { run: 'Run', model: 'What the model sees', diff: 'Diff', then: 'Then vs now' };
+const TAB_ORDER: readonly InspectorTab[] = ['run', 'model', 'diff', 'then'];
+
+// read at render time, after the page loaded its translations
+const titles = (): Record<InspectorTab, string> => ({
+  run: l10n.t('Run'),
+  model: l10n.t('What the model sees'),
+  diff: l10n.t('Diff'),
+  then: l10n.t('Then vs now'),
+});
 
 export interface TabsOptions {
   selected: InspectorTab;
@@ -14,8 +23,8 @@ export interface TabsOptions {
 
 // An ARIA tablist: one tab stop, arrow keys move between tabs, activation follows focus.
 export function tabList(options: TabsOptions): HTMLElement {
-  const list = el('div', { role: 'tablist', class: 'ptc-tabs', 'aria-label': 'Inspector views' });
-  const tabs = (options.tabs ?? (Object.keys(TITLES) as InspectorTab[])).map((tab) => {
+  const list = el('div', { role: 'tablist', class: 'ptc-tabs', 'aria-label': l10n.t('Inspector views') });
+  const tabs = (options.tabs ?? TAB_ORDER).map((tab) => {
     const selected = tab === options.selected;
     const button = el(
       'button',
@@ -29,7 +38,7 @@ export function tabList(options: TabsOptions): HTMLElement {
         tabindex: selected ? 0 : -1,
         'data-tab': tab,
       },
-      TITLES[tab],
+      titles()[tab],
     );
     button.addEventListener('click', () => options.onSelect(tab), { signal: options.signal });
     list.append(button);
@@ -56,5 +65,5 @@ export function tabList(options: TabsOptions): HTMLElement {
 }
 
 export function tabTitle(tab: InspectorTab): string {
-  return TITLES[tab];
+  return titles()[tab];
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { el } from '../dom/el.js';
 import { appendVisibleText } from '../dom/visible-text-dom.js';
 import type { ViewContext } from '../dom/view-context.js';
@@ -13,7 +14,11 @@ export function thenNowView(ctx: ViewContext, then: InspectorRun, now: Inspector
   const head = el(
     'p',
     { class: 'ptc-cassette-note ptc-then-origin' },
-    `Then: ${info?.origin ?? then.label}${info === undefined ? '' : ` (${info.format})`}. Now: ${now === undefined ? 'no run of this cell yet' : now.label}.`,
+    l10n.t(
+      'Then: {0}. Now: {1}.',
+      info === undefined ? then.label : l10n.t('{0} ({1})', info.origin, info.format),
+      now === undefined ? l10n.t('no run of this cell yet') : now.label,
+    ),
   );
   const marks =
     info === undefined || info.marks.length === 0
@@ -21,7 +26,7 @@ export function thenNowView(ctx: ViewContext, then: InspectorRun, now: Inspector
       : el(
           'div',
           { class: 'ptc-banner ptc-then-marks', role: 'note' },
-          el('strong', {}, 'Cannot be reproduced as recorded: '),
+          el('strong', {}, l10n.t('Cannot be reproduced as recorded: ')),
           ...info.marks.map((m) => el('div', {}, `• ${m}`)),
         );
   if (now === undefined) {
@@ -30,7 +35,7 @@ export function thenNowView(ctx: ViewContext, then: InspectorRun, now: Inspector
       { class: 'ptc-then-now', 'data-verdict': 'pending' },
       head,
       marks,
-      el('p', { class: 'ptc-empty' }, 'Run the cell (an imported cell replays its cassette) to compare it with what the transcript recorded.'),
+      el('p', { class: 'ptc-empty' }, l10n.t('Run the cell (an imported cell replays its cassette) to compare it with what the transcript recorded.')),
       timelineSection(ctx, then.payload.result),
     );
   }
@@ -42,12 +47,12 @@ export function thenNowView(ctx: ViewContext, then: InspectorRun, now: Inspector
     marks,
   );
   if (verdict === undefined) {
-    container.append(el('p', { class: 'ptc-empty' }, 'This run was not compared with the transcript (it ran before the cell was known as imported).'));
+    container.append(el('p', { class: 'ptc-empty' }, l10n.t('This run was not compared with the transcript (it ran before the cell was known as imported).')));
   } else {
     const summary = el('div', { class: verdict.agrees ? 'ptc-diff-summary ptc-diff-same' : 'ptc-diff-summary', role: 'status' });
-    if (verdict.agrees) summary.append('Now matches then: the same calls and the same output as the transcript recorded.');
+    if (verdict.agrees) summary.append(l10n.t('Now matches then: the same calls and the same output as the transcript recorded.'));
     else {
-      summary.append(el('strong', {}, 'Now differs from then:'));
+      summary.append(el('strong', {}, l10n.t('Now differs from then:')));
       const list = el('ul', { class: 'ptc-then-differences' });
       for (const d of verdict.differences) {
         const item = el('li', {});
@@ -56,9 +61,12 @@ export function thenNowView(ctx: ViewContext, then: InspectorRun, now: Inspector
       }
       summary.append(list);
     }
-    if (verdict.skipped !== undefined) summary.append(el('p', { class: 'ptc-note' }, `Not compared: ${verdict.skipped}.`));
+    if (verdict.skipped !== undefined) summary.append(el('p', { class: 'ptc-note' }, l10n.t('Not compared: {0}.', verdict.skipped)));
     const rows = diffLines(splitText(verdict.thenText), splitText(verdict.nowText));
-    container.append(summary, linesSection(ctx, 'then-now-text', `What the model received (${verdict.label}): then | now`, rows, firstDifference(rows)));
+    container.append(
+      summary,
+      linesSection(ctx, 'then-now-text', l10n.t('What the model received ({0}): then | now', verdict.label), rows, firstDifference(rows)),
+    );
   }
   // a vendor transcript records output as one text (compared above); only a PTC trace keeps logs and value apart
   container.append(diffView(ctx, then, now, info?.compare === 'result' ? {} : { sections: ['calls', 'outcome'] }));

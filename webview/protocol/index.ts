@@ -18,3 +18,5 @@ export type { InspectorState, InspectorTab } from './inspector-state.js';
 // the run's result schema is the runtime's own (browser-safe): no mirror
 export { checkJsonValue, JsonValueSchema } from '../../runtime/protocol/json-value.js';
 export { FAILURE_KINDS, RunResultSchema } from '../../runtime/protocol/run-result.js';
+export { L10nBundleSchema, L10N_LIMITS, parseL10nBundle } from './l10n-bundle.js';
+export type { L10nBundle } from './l10n-bundle.js';

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { L10nBundleSchema } from './l10n-bundle.js';
 
 // The notebook renderer's contribution id (package.json `contributes.notebookRenderer[0].id`).
 export const RENDERER_ID = 'ptc-playground.result-renderer';
@@ -20,6 +21,8 @@ export const RendererToHostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('accept'), ...RequestBase, cellId: z.string().check(z.minLength(1)) }),
   // asks for the cell's state (has a cassette, is running); answered with a cell-state message
   z.object({ type: z.literal('cell-state-request'), ...RequestBase, cellId: z.string().check(z.minLength(1)) }),
+  // asks for the display language's strings once per renderer activation; answered with an l10n message
+  z.object({ type: z.literal('l10n-request'), ...RequestBase }),
 ]);
 export type RendererToHostMessage = z.infer<typeof RendererToHostMessageSchema>;
 export type RendererAction = RendererToHostMessage['type'];
@@ -41,6 +44,8 @@ export const HostToRendererMessageSchema = z.discriminatedUnion('type', [
     running: z.boolean(),
     recording: z.optional(z.boolean()),
   }),
+  // vscode.l10n.bundle (absent in English): the renderer re-renders its outputs in the display language
+  z.object({ type: z.literal('l10n'), bundle: L10nBundleSchema }),
 ]);
 export type HostToRendererMessage = z.infer<typeof HostToRendererMessageSchema>;
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { RendererContext } from 'vscode-notebook-renderer';
 import { el } from '../dom/el.js';
 import type { ViewContext } from '../dom/view-context.js';
@@ -25,15 +26,16 @@ export interface HostActionOptions {
 }
 
 // the actions a button asks for (a cell-state request is sent on its own)
-type ButtonAction = Exclude<RendererAction, 'cell-state-request'>;
+type ButtonAction = Exclude<RendererAction, 'cell-state-request' | 'l10n-request'>;
 
-const LABELS: Record<ButtonAction, string> = {
-  'open-inspector': 'Open in inspector',
-  rerun: 'Re-run',
-  record: 'Record',
-  replay: 'Replay',
-  accept: 'Accept as Expected',
-};
+// read at render time: the display language's bundle may arrive after the renderer loaded
+const labels = (): Record<ButtonAction, string> => ({
+  'open-inspector': l10n.t('Open in inspector'),
+  rerun: l10n.t('Re-run'),
+  record: l10n.t('Record'),
+  replay: l10n.t('Replay'),
+  accept: l10n.t('Accept as Expected'),
+});
 
 // Buttons that message the extension host; absent without messaging or in an untrusted workspace.
 export function hostActions(options: HostActionOptions): HostActions | undefined {
@@ -42,6 +44,7 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
   if (post === undefined || !context.workspace.isTrusted) return undefined;
   const status = el('span', { class: 'ptc-action-status', role: 'status' });
   const buttons = new Map<ButtonAction, HTMLButtonElement>();
+  const LABELS = labels();
   const make = (action: ButtonAction, title: string): HTMLButtonElement => {
     const needsCell = action !== 'open-inspector';
     const button = el(
@@ -49,7 +52,7 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
       {
         type: 'button',
         class: action === 'open-inspector' ? 'ptc-button ptc-primary' : 'ptc-button',
-        title: needsCell && options.cellId === undefined ? `${title} (this output is not linked to a cell)` : title,
+        title: needsCell && options.cellId === undefined ? l10n.t('{0} (this output is not linked to a cell)', title) : title,
         disabled: needsCell && options.cellId === undefined,
         'data-action': action,
       },
@@ -61,18 +64,18 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
         const requestId = options.expectAck((ack) => {
           button.disabled = false;
           status.dataset.ok = String(ack.ok);
-          status.textContent = ack.message ?? (ack.ok ? '' : `${LABELS[action]} failed`);
+          status.textContent = ack.message ?? (ack.ok ? '' : l10n.t('{0} failed', LABELS[action]));
         });
         const message = buildMessage(action, requestId, options);
         const checked = message === undefined ? undefined : RendererToHostMessageSchema.safeParse(message);
         if (checked === undefined || !checked.success) {
           status.dataset.ok = 'false';
-          status.textContent = `${LABELS[action]} is unavailable for this output`;
+          status.textContent = l10n.t('{0} is unavailable for this output', LABELS[action]);
           return;
         }
         button.disabled = true;
         status.dataset.ok = 'true';
-        status.textContent = `${LABELS[action]}…`;
+        status.textContent = l10n.t('{0}…', LABELS[action]);
         post(checked.data);
       },
       { signal: ctx.signal },
@@ -81,15 +84,15 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
     return button;
   };
   const replayTitle = (has: boolean): string =>
-    has ? 'Run this cell against its recorded cassette (no handler runs)' : 'No cassette recorded for this cell yet: use Record first';
+    has ? l10n.t('Run this cell against its recorded cassette (no handler runs)') : l10n.t('No cassette recorded for this cell yet: use Record first');
   const elements = [
-    make('open-inspector', 'Open this run in the run inspector (full result, what the model sees, diff)'),
-    make('rerun', 'Run this cell again'),
-    make('record', 'Run this cell with live handlers and record its binding calls to a cassette'),
-    make('replay', 'Run this cell against its recorded cassette (no handler runs)'),
+    make('open-inspector', l10n.t('Open this run in the run inspector (full result, what the model sees, diff)')),
+    make('rerun', l10n.t('Run this cell again')),
+    make('record', l10n.t('Run this cell with live handlers and record its binding calls to a cassette')),
+    make('replay', l10n.t('Run this cell against its recorded cassette (no handler runs)')),
     status,
   ];
-  const accept = make('accept', "Store this run as the cell's expectation (and its binding answers as the cell's cassette)");
+  const accept = make('accept', l10n.t("Store this run as the cell's expectation (and its binding answers as the cell's cassette)"));
   const replay = buttons.get('replay');
   if (replay !== undefined && options.cellId !== undefined) {
     replay.disabled = options.hasCassette !== true;
@@ -117,7 +120,7 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
         if (b !== undefined) b.disabled = state.running;
       }
       const record = buttons.get('record');
-      if (record !== undefined) record.textContent = state.recording === true ? 'Recording…' : LABELS.record;
+      if (record !== undefined) record.textContent = state.recording === true ? l10n.t('Recording…') : LABELS.record;
     },
   };
 }

@@ -1,11 +1,13 @@
+import * as l10n from '@vscode/l10n';
 import type { ActivationFunction, OutputItem, RendererContext } from 'vscode-notebook-renderer';
 import css from '../result-view/result-view.css';
 import { el } from '../dom/el.js';
 import { adoptSheet, createSheet } from '../dom/styles.js';
 import { createViewContext } from '../dom/view-context.js';
-import { parseHostToRenderer, type HostToRendererMessage } from '../protocol/renderer-messages.js';
+import { parseHostToRenderer, RendererToHostMessageSchema, type HostToRendererMessage } from '../protocol/renderer-messages.js';
 import { parseResultPayload } from '../protocol/result-payload.js';
 import { renderResultView } from '../result-view/render-result-view.js';
+import { applyL10nBundle } from '../l10n/apply-bundle.js';
 import { hostActions, type HostActions } from './host-actions.js';
 import { invalidOutputView } from './invalid-output.js';
 
@@ -15,6 +17,8 @@ interface LiveOutput {
   controller: AbortController;
   shadow: ShadowRoot;
   actions: HostActions | undefined;
+  // draws the output again (the display language's strings arrived after it was drawn in English)
+  redraw: () => void;
 }
 
 // The notebook renderer: one shadow root per output, cleared on every render; dispose aborts all listeners.
@@ -31,10 +35,16 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
     if (message.type === 'ack') {
       acks.get(message.requestId)?.(message);
       acks.delete(message.requestId);
+    } else if (message.type === 'l10n') {
+      if (applyL10nBundle(message.bundle)) for (const output of Array.from(outputs.values())) output.redraw();
     } else {
       for (const output of outputs.values()) output.actions?.applyCellState(message);
     }
   });
+
+  // English is drawn at once; the host answers with the display language's strings when it has any
+  const askL10n = RendererToHostMessageSchema.safeParse({ type: 'l10n-request', requestId: 'l10n' });
+  if (askL10n.success) context.postMessage?.(askL10n.data);
 
   const dispose = (id: string): void => {
     const output = outputs.get(id);
@@ -45,7 +55,7 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
     for (const key of Array.from(acks.keys())) if (key.startsWith(`${id}#`)) acks.delete(key);
   };
 
-  return {
+  const api = {
     renderOutputItem(item: OutputItem, element: HTMLElement, signal?: AbortSignal) {
       dispose(item.id);
       const controller = new AbortController();
@@ -55,18 +65,25 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
       adoptSheet(shadow, sheet);
       const live = el('div', { class: 'ptc-sr-only', 'aria-live': 'polite' });
       const ctx = createViewContext(shadow, controller.signal, live);
-      const record: LiveOutput = { controller, shadow, actions: undefined };
+      const record: LiveOutput = {
+        controller,
+        shadow,
+        actions: undefined,
+        redraw: () => {
+          if (signal?.aborted !== true) api.renderOutputItem(item, element, signal);
+        },
+      };
       outputs.set(item.id, record);
       let data: unknown;
       try {
         data = item.json();
       } catch (error) {
-        shadow.append(live, invalidOutputView(`The output is not valid JSON: ${String((error as Error).message ?? error)}`, safeText(item)));
+        shadow.append(live, invalidOutputView(l10n.t('The output is not valid JSON: {0}', String((error as Error).message ?? error)), safeText(item)));
         return;
       }
       const parsed = parseResultPayload(data);
       if (!parsed.ok) {
-        shadow.append(live, invalidOutputView(`The output does not match the PTC result format:\n${parsed.message}`, safeText(item)));
+        shadow.append(live, invalidOutputView(l10n.t('The output does not match the PTC result format:\n{0}', parsed.message), safeText(item)));
         return;
       }
       record.actions = hostActions({
@@ -101,6 +118,7 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
     // how many outputs hold live listeners (tests assert disposal releases them)
     activeOutputCount: () => outputs.size,
   };
+  return api;
 };
 
 function safeText(item: OutputItem): string {

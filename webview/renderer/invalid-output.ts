@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { el } from '../dom/el.js';
 import { appendVisibleText } from '../dom/visible-text-dom.js';
 
@@ -12,8 +13,8 @@ export function invalidOutputView(problem: string, raw: string): HTMLElement {
   return el(
     'div',
     { class: 'ptc-invalid', 'data-section': 'invalid' },
-    el('p', {}, el('strong', {}, 'This PTC result could not be displayed.'), ' Re-run the cell to regenerate it.'),
+    el('p', {}, el('strong', {}, l10n.t('This PTC result could not be displayed.')), ' ', l10n.t('Re-run the cell to regenerate it.')),
     problemBox,
-    raw === '' ? null : el('details', {}, el('summary', {}, 'Raw output'), rawBox),
+    raw === '' ? null : el('details', {}, el('summary', {}, l10n.t('Raw output')), rawBox),
   );
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { JsonValue } from '../../runtime/protocol/json-value.js';
 import type { CallRecord } from '../../runtime/protocol/run-result.js';
 import { el } from '../dom/el.js';
@@ -29,13 +30,17 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
     ),
   );
   if (call.schemaViolation !== undefined) {
-    const note = el('p', { class: 'ptc-schema-violation', role: 'note' }, '⚠ The answer does not match the declared output schema: ');
+    const note = el('p', { class: 'ptc-schema-violation', role: 'note' }, l10n.t('⚠ The answer does not match the declared output schema: '));
     appendVisibleText(note, call.schemaViolation);
     box.append(note);
   }
   box.append(
-    part(ctx, 'Arguments', 'ptc-call-args', jsonTree(call.args, { ctx, label: `Arguments of call #${call.id}`, expandDepth: 2 }), () =>
-      jsonText(call.args, { indent: 2 }),
+    part(
+      ctx,
+      { title: l10n.t('Arguments'), copy: l10n.t('Copy arguments'), what: 'JSON' },
+      'ptc-call-args',
+      jsonTree(call.args, { ctx, label: l10n.t('Arguments of call #{0}', call.id), expandDepth: 2 }),
+      () => jsonText(call.args, { indent: 2 }),
     ),
   );
   if (call.progressCount !== undefined && call.progress !== undefined && call.progress.length > 0) box.append(progressNote(call));
@@ -43,25 +48,35 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
     if (call.value !== undefined) {
       const value = call.value;
       const images = callImages(value, call.id);
-      if (images !== undefined) box.append(el('div', { class: 'ptc-call-part ptc-call-media' }, el('p', { class: 'ptc-label' }, 'Images'), images));
+      if (images !== undefined) box.append(el('div', { class: 'ptc-call-part ptc-call-media' }, el('p', { class: 'ptc-label' }, l10n.t('Images')), images));
       box.append(
-        part(ctx, 'Value', 'ptc-call-value', jsonTree(value, { ctx, label: `Value of call #${call.id}`, expandDepth: 1 }), () =>
-          jsonText(value, { indent: 2 }),
+        part(
+          ctx,
+          { title: l10n.t('Value'), copy: l10n.t('Copy value'), what: 'JSON' },
+          'ptc-call-value',
+          jsonTree(value, { ctx, label: l10n.t('Value of call #{0}', call.id), expandDepth: 1 }),
+          () => jsonText(value, { indent: 2 }),
         ),
       );
     }
   } else {
     const message = el('pre', { class: 'ptc-call-message', dir: 'auto' });
-    appendVisibleText(message, call.message ?? '(no message)');
-    box.append(part(ctx, 'Error message', 'ptc-call-error', message, () => call.message ?? ''));
+    appendVisibleText(message, call.message ?? l10n.t('(no message)'));
+    box.append(
+      part(ctx, { title: l10n.t('Error message'), copy: l10n.t('Copy error message'), what: 'text' }, 'ptc-call-error', message, () => call.message ?? ''),
+    );
     if (call.errorCode !== undefined || call.errorData !== undefined) {
       const details: JsonValue = {
         ...(call.errorCode === undefined ? {} : { code: call.errorCode }),
         ...(call.errorData === undefined ? {} : { data: call.errorData }),
       };
       box.append(
-        part(ctx, 'Error details', 'ptc-call-error-details', jsonTree(details, { ctx, label: `Error details of call #${call.id}`, expandDepth: 2 }), () =>
-          jsonText(details, { indent: 2 }),
+        part(
+          ctx,
+          { title: l10n.t('Error details'), copy: l10n.t('Copy error details'), what: 'JSON' },
+          'ptc-call-error-details',
+          jsonTree(details, { ctx, label: l10n.t('Error details of call #{0}', call.id), expandDepth: 2 }),
+          () => jsonText(details, { indent: 2 }),
         ),
       );
     }
@@ -75,22 +90,23 @@ export function progressSummary(call: CallRecord): string | undefined {
   const last = marks[marks.length - 1];
   if (last === undefined) return undefined;
   const count = call.progressCount ?? marks.length;
-  const amount = last.total === undefined ? `${last.progress}` : `${last.progress} of ${last.total}`;
-  return `reported progress ${count} ${count === 1 ? 'time' : 'times'}; last: ${amount}${last.message === undefined ? '' : `, ${last.message}`}`;
+  const amount = last.total === undefined ? `${last.progress}` : l10n.t('{0} of {1}', last.progress, last.total);
+  const last_ = last.message === undefined ? amount : l10n.t('{0}, {1}', amount, last.message);
+  return count === 1 ? l10n.t('reported progress 1 time; last: {0}', last_) : l10n.t('reported progress {0} times; last: {1}', count, last_);
 }
 
 function progressNote(call: CallRecord): HTMLElement {
-  const note = el('p', { class: 'ptc-call-progress' }, 'Progress: ');
+  const note = el('p', { class: 'ptc-call-progress' }, l10n.t('Progress: '));
   appendVisibleText(note, progressSummary(call) ?? '');
   return note;
 }
 
-function part(ctx: ViewContext, title: string, cls: string, content: Node, json: () => string): HTMLElement {
-  const what = title === 'Error message' ? 'text' : 'JSON';
+// a labelled part of a call; `copy` names its copy button, `what` says whether it copies text or JSON
+function part(ctx: ViewContext, label: { title: string; copy: string; what: 'text' | 'JSON' }, cls: string, content: Node, json: () => string): HTMLElement {
   return el(
     'div',
     { class: `ptc-call-part ${cls}` },
-    el('p', { class: 'ptc-label' }, title, ' ', copyButton(ctx, `Copy ${title.toLowerCase()}`, json, what)),
+    el('p', { class: 'ptc-label' }, label.title, ' ', copyButton(ctx, label.copy, json, label.what)),
     content,
   );
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { JsonValue } from '../../runtime/protocol/json-value.js';
 import { el } from '../dom/el.js';
 
@@ -50,14 +51,14 @@ export function findImages(value: JsonValue | undefined): FoundImage[] {
 export function callImages(value: JsonValue | undefined, callId: number): HTMLElement | undefined {
   const images = findImages(value);
   if (images.length === 0) return undefined;
-  const strip = el('div', { class: 'ptc-call-images', role: 'group', 'aria-label': `Images in the answer of call #${callId}` });
+  const strip = el('div', { class: 'ptc-call-images', role: 'group', 'aria-label': l10n.t('Images in the answer of call #{0}', callId) });
   for (const image of images) {
     const label = `${image.mimeType} at ${image.path}`;
     strip.append(
       el(
         'figure',
         { class: 'ptc-call-image' },
-        el('img', { src: `data:${image.mimeType};base64,${image.data}`, alt: `Image ${label} in the answer of call #${callId}`, loading: 'lazy' }),
+        el('img', { src: `data:${image.mimeType};base64,${image.data}`, alt: l10n.t('Image {0} in the answer of call #{1}', label, callId), loading: 'lazy' }),
         el('figcaption', { class: 'ptc-muted' }, label),
       ),
     );

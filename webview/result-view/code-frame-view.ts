@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { SourceLocation } from '../../runtime/protocol/run-result.js';
 import { el } from '../dom/el.js';
 import { appendVisibleText } from '../dom/visible-text-dom.js';
@@ -32,6 +33,6 @@ export function codeFrameView(program: string, location: SourceLocation, fileNam
     'figure',
     { class: 'ptc-code-frame', 'data-line': location.line },
     el('figcaption', {}, where),
-    el('pre', { 'aria-label': `Program source around line ${location.line}`, dir: 'ltr' }, code),
+    el('pre', { 'aria-label': l10n.t('Program source around line {0}', location.line), dir: 'ltr' }, code),
   );
 }

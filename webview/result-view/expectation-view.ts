@@ -1,10 +1,17 @@
+import * as l10n from '@vscode/l10n';
 import type { ExpectationReport, FieldMismatch } from '../../runtime/protocol/expectation-report.js';
 import { el, type Child } from '../dom/el.js';
 import { section } from '../dom/section.js';
 import type { ViewContext } from '../dom/view-context.js';
 import { appendVisibleText } from '../dom/visible-text-dom.js';
 
-const FIELD_TITLES: Record<FieldMismatch['field'], string> = { value: 'Return value', logs: 'Printed output', error: 'Failure', calls: 'Binding calls' };
+// read at render time, after the page loaded its translations
+const fieldTitles = (): Record<FieldMismatch['field'], string> => ({
+  value: l10n.t('Return value'),
+  logs: l10n.t('Printed output'),
+  error: l10n.t('Failure'),
+  calls: l10n.t('Binding calls'),
+});
 
 // Program data shown as text: control and bidi characters become visible markers, never act on the page.
 function visible(tag: 'code' | 'span', className: string, text: string): HTMLElement {
@@ -20,8 +27,10 @@ function mismatchBlock(m: FieldMismatch): HTMLElement {
     el(
       'div',
       { class: 'ptc-mismatch-head' },
-      el('strong', {}, FIELD_TITLES[m.field]),
-      ` (${m.match}) first differs at `,
+      el('strong', {}, fieldTitles()[m.field]),
+      ' ',
+      l10n.t('({0}) first differs at', m.match),
+      ' ',
       visible('code', 'ptc-mismatch-path', m.path),
       ': ',
       visible('span', 'ptc-mismatch-reason', m.reason),
@@ -29,9 +38,9 @@ function mismatchBlock(m: FieldMismatch): HTMLElement {
     el(
       'dl',
       { class: 'ptc-mismatch-sides' },
-      el('dt', {}, 'expected'),
+      el('dt', {}, l10n.t('expected')),
       el('dd', {}, visible('code', 'ptc-mismatch-expected', m.expected)),
-      el('dt', {}, 'got'),
+      el('dt', {}, l10n.t('got')),
       el('dd', {}, visible('code', 'ptc-mismatch-actual', m.actual)),
     ),
   );
@@ -47,7 +56,8 @@ export function expectationSection(ctx: ViewContext, report: ExpectationReport |
       'div',
       { class: 'ptc-expectation ptc-expectation-ok', 'data-section': 'expectation', 'data-ok': 'true' },
       el('span', { class: 'ptc-status-icon', 'aria-hidden': 'true' }, '✓'),
-      ` Meets its expectation${compared === '' ? ' (every field ignored)' : ` (${compared})`}`,
+      ' ',
+      compared === '' ? l10n.t('Meets its expectation (every field ignored)') : l10n.t('Meets its expectation ({0})', compared),
     );
   }
   const masked = report.masked?.flatMap((m) => m.paths.map((p) => `${m.field} ${p}`)) ?? [];
@@ -55,7 +65,7 @@ export function expectationSection(ctx: ViewContext, report: ExpectationReport |
     ctx,
     key: 'expectation',
     title: '✗ Does not match the expectation',
-    meta: `${report.mismatches.length} of ${report.checked.length} compared field(s) differ`,
+    meta: l10n.t('{0} of {1} compared field(s) differ', report.mismatches.length, report.checked.length),
     tone: 'error',
     open: true,
     actions,
@@ -64,7 +74,7 @@ export function expectationSection(ctx: ViewContext, report: ExpectationReport |
         'div',
         { class: 'ptc-expectation-body' },
         ...report.mismatches.map(mismatchBlock),
-        masked.length === 0 ? null : el('p', { class: 'ptc-expectation-masked' }, `Masked (not compared): ${masked.join(', ')}`),
+        masked.length === 0 ? null : el('p', { class: 'ptc-expectation-masked' }, l10n.t('Masked (not compared): {0}', masked.join(', '))),
       ),
   });
   built.element.dataset.ok = 'false';

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { CallRecord, SourceLocation } from '../../runtime/protocol/run-result.js';
 import type { ResultPayload } from '../protocol/result-payload.js';
 import { el } from '../dom/el.js';
@@ -19,7 +20,7 @@ export function failureSection(ctx: ViewContext, payload: ResultPayload): HTMLEl
   return section({
     ctx,
     key: 'failure',
-    title: 'Failure',
+    title: l10n.t('Failure'),
     meta: badge.cloneNode(true),
     tone: 'error',
     body: () => {
@@ -95,7 +96,7 @@ function bestLocation(reported: SourceLocation | undefined, frames: StackFrame[]
 }
 
 function stackList(ctx: ViewContext, frames: StackFrame[], hidden: number, show: (at: SourceLocation | undefined) => void): HTMLElement {
-  const list = el('ol', { class: 'ptc-stack', 'aria-label': 'Stack (program frames)' });
+  const list = el('ol', { class: 'ptc-stack', 'aria-label': l10n.t('Stack (program frames)') });
   for (const frame of frames) {
     const button = el('button', { type: 'button', class: 'ptc-frame-button', disabled: frame.location === undefined }, '');
     appendVisibleText(button, frame.text);
@@ -110,13 +111,13 @@ function stackList(ctx: ViewContext, frames: StackFrame[], hidden: number, show:
     );
     list.append(el('li', {}, button));
   }
-  const wrap = el('div', { class: 'ptc-stack-wrap' }, el('p', { class: 'ptc-label' }, 'Stack'), list);
+  const wrap = el('div', { class: 'ptc-stack-wrap' }, el('p', { class: 'ptc-label' }, l10n.t('Stack')), list);
   if (hidden > 0) wrap.append(el('p', { class: 'ptc-muted' }, `${hidden} runtime frame${hidden === 1 ? '' : 's'} hidden`));
   return wrap;
 }
 
 function callNote(ctx: ViewContext, call: CallRecord): HTMLElement {
-  const show = el('button', { type: 'button', class: 'ptc-button ptc-link' }, 'Show in timeline');
+  const show = el('button', { type: 'button', class: 'ptc-button ptc-link' }, l10n.t('Show in timeline'));
   show.addEventListener(
     'click',
     () => {
@@ -125,11 +126,12 @@ function callNote(ctx: ViewContext, call: CallRecord): HTMLElement {
     { signal: ctx.signal },
   );
   const text = el('span', {});
-  appendVisibleText(text, ` failed after ${formatDuration(call.durationMs)}${call.message === undefined ? '' : `: ${call.message.split('\n')[0] ?? ''}`}`);
+  const after = l10n.t('failed after {0}', formatDuration(call.durationMs));
+  appendVisibleText(text, ` ${call.message === undefined ? after : `${after}: ${call.message.split('\n')[0] ?? ''}`}`);
   return el(
     'p',
     { class: 'ptc-failing-call', 'data-call-id': call.id },
-    'Raised by binding call ',
+    l10n.t('Raised by binding call '),
     el('code', {}, `#${call.id} ${callLabel(call)}`),
     text,
     ' ',

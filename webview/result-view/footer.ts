@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ResultPayload } from '../protocol/result-payload.js';
 import { el } from '../dom/el.js';
 import { section } from '../dom/section.js';
@@ -14,8 +15,8 @@ export function footerSection(ctx: ViewContext, payload: ResultPayload): HTMLEle
   return section({
     ctx,
     key: 'footer',
-    title: 'Run',
-    meta: started ? `sandbox ${sandbox.enforcement}` : 'no process started',
+    title: l10n.t('Run'),
+    meta: started ? l10n.t('sandbox {0}', sandbox.enforcement) : l10n.t('no process started'),
     open: true,
     body: () => {
       let sandboxItem: HTMLElement;
@@ -29,9 +30,9 @@ export function footerSection(ctx: ViewContext, payload: ResultPayload): HTMLEle
       return el(
         'dl',
         { class: 'ptc-footer' },
-        el('div', {}, el('dt', {}, 'Timing'), el('dd', {}, durationStory(payload).detail)),
-        el('div', {}, el('dt', {}, 'Sandbox'), sandboxItem),
-        el('div', {}, el('dt', {}, 'Language'), el('dd', {}, result.language === 'python' ? 'Python' : 'TypeScript')),
+        el('div', {}, el('dt', {}, l10n.t('Timing')), el('dd', {}, durationStory(payload).detail)),
+        el('div', {}, el('dt', {}, l10n.t('Sandbox')), sandboxItem),
+        el('div', {}, el('dt', {}, l10n.t('Language')), el('dd', {}, result.language === 'python' ? 'Python' : 'TypeScript')),
       );
     },
   }).element;

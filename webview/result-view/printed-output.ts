@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { RunResult } from '../../runtime/protocol/run-result.js';
 import { el, srOnly } from '../dom/el.js';
 import { copyButton } from '../dom/copy-button.js';
@@ -26,7 +27,7 @@ export function printedOutputSection(ctx: ViewContext, result: RunResult): HTMLE
   const bytes = chars > 5_000_000 ? chars : result.logs.reduce((n, e) => n + utf8Length(e), 0);
   const meta = [
     plural(result.logs.length, 'entry', 'entries'),
-    stderr.size > 0 ? `${formatCount(stderr.size)} stderr` : '',
+    stderr.size > 0 ? l10n.t('{0} stderr', formatCount(stderr.size)) : '',
     chars > 5_000_000 ? `≈ ${formatBytes(bytes)}` : formatBytes(bytes),
     truncation === undefined ? '' : truncationText(truncation),
   ]
@@ -35,10 +36,10 @@ export function printedOutputSection(ctx: ViewContext, result: RunResult): HTMLE
   return section({
     ctx,
     key: 'printed-output',
-    title: 'Printed output',
+    title: l10n.t('Printed output'),
     meta,
     tone: truncation === undefined ? undefined : 'warning',
-    actions: [copyButton(ctx, 'Copy printed output', () => result.logs.join('\n'), 'text')],
+    actions: [copyButton(ctx, l10n.t('Copy printed output'), () => result.logs.join('\n'), 'text')],
     body: () => logsBody(ctx, result, stderr, truncation === undefined ? undefined : truncationText(truncation)),
   }).element;
 }
@@ -52,7 +53,7 @@ export function printedLines(ctx: ViewContext, result: RunResult): HTMLElement |
 }
 
 function logsBody(ctx: ViewContext, result: RunResult, stderr: Set<number>, truncated: string | undefined): Node {
-  const list = el('div', { class: 'ptc-logs', role: 'list', 'aria-label': 'Printed output', tabindex: 0, 'data-complete': 'false' });
+  const list = el('div', { class: 'ptc-logs', role: 'list', 'aria-label': l10n.t('Printed output'), tabindex: 0, 'data-complete': 'false' });
   const notice =
     truncated === undefined ? null : el('p', { class: 'ptc-truncated', role: 'note' }, `⚠ ${capitalize(truncated)}: later output was not captured.`);
   const logs = result.logs;
@@ -86,7 +87,7 @@ function entry(ctx: ViewContext, text: string, index: number, isStderr: boolean)
     return row;
   }
   appendVisibleText(textBox, text.slice(0, ENTRY_PREVIEW_CHARS));
-  const more = el('button', { type: 'button', class: 'ptc-button ptc-link' }, `Show all ${formatCount(text.length)} characters`);
+  const more = el('button', { type: 'button', class: 'ptc-button ptc-link' }, l10n.t('Show all {0} characters', formatCount(text.length)));
   more.addEventListener(
     'click',
     () => {

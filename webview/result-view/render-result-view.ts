@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ResultPayload } from '../protocol/result-payload.js';
 import { el, type Child } from '../dom/el.js';
 import { SELECT_CALL, type SelectCallDetail, type ViewContext } from '../dom/view-context.js';
@@ -100,9 +101,11 @@ function viewToggle(ctx: ViewContext, view: ResultViewMode, onClick: () => void)
       class: 'ptc-button ptc-link ptc-view-toggle',
       'data-toggle': 'details',
       'aria-expanded': String(!compact),
-      title: compact ? 'Show every section: printed output, value, failure, binding calls, run facts' : 'Show only the output, value and status',
+      title: compact
+        ? l10n.t('Show every section: printed output, value, failure, binding calls, run facts')
+        : l10n.t('Show only the output, value and status'),
     },
-    compact ? 'Details' : 'Compact',
+    compact ? l10n.t('Details') : l10n.t('Compact'),
   );
   button.addEventListener('click', onClick, { signal: ctx.signal });
   return button;

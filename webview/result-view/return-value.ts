@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { RunResult } from '../../runtime/protocol/run-result.js';
 import { el } from '../dom/el.js';
 import { copyButton } from '../dom/copy-button.js';
@@ -15,18 +16,18 @@ export function returnValueSection(ctx: ViewContext, result: RunResult, expandDe
     return section({
       ctx,
       key: 'return-value',
-      title: 'Return value',
+      title: l10n.t('Return value'),
       meta: 'none',
-      body: () => el('p', { class: 'ptc-muted' }, 'The program did not return a value.'),
+      body: () => el('p', { class: 'ptc-muted' }, l10n.t('The program did not return a value.')),
     }).element;
   }
   return section({
     ctx,
     key: 'return-value',
-    title: 'Return value',
+    title: l10n.t('Return value'),
     meta: badgeText(value),
-    actions: [copyButton(ctx, 'Copy return value as JSON', () => jsonText(value, { indent: 2 }))],
-    body: () => el('div', { class: 'ptc-tree-wrap' }, jsonTree(value, { ctx, label: 'Return value', expandDepth })),
+    actions: [copyButton(ctx, l10n.t('Copy return value as JSON'), () => jsonText(value, { indent: 2 }))],
+    body: () => el('div', { class: 'ptc-tree-wrap' }, jsonTree(value, { ctx, label: l10n.t('Return value'), expandDepth })),
   }).element;
 }
 
@@ -38,8 +39,8 @@ export function valueBlock(ctx: ViewContext, result: RunResult): HTMLElement | u
   return el(
     'div',
     { class: 'ptc-part ptc-part-value', 'data-part': 'return-value' },
-    el('span', { class: 'ptc-out-label', title: 'Return value', 'aria-hidden': 'true' }, '→'),
-    el('div', { class: 'ptc-tree-wrap' }, jsonTree(value, { ctx, label: 'Return value', expandDepth: 1 })),
-    copyButton(ctx, 'Copy return value as JSON', () => jsonText(value, { indent: 2 })),
+    el('span', { class: 'ptc-out-label', title: l10n.t('Return value'), 'aria-hidden': 'true' }, '→'),
+    el('div', { class: 'ptc-tree-wrap' }, jsonTree(value, { ctx, label: l10n.t('Return value'), expandDepth: 1 })),
+    copyButton(ctx, l10n.t('Copy return value as JSON'), () => jsonText(value, { indent: 2 })),
   );
 }

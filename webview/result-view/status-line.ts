@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { RunResult } from '../../runtime/protocol/run-result.js';
 import type { ResultPayload } from '../protocol/result-payload.js';
 import { el, type Child } from '../dom/el.js';
@@ -29,21 +30,25 @@ export function durationStory(payload: Pick<ResultPayload, 'result' | 'cellMs'>)
   const { result, cellMs } = payload;
   const startup = result.startupMs ?? 0;
   const program = Math.max(0, result.durationMs - startup);
-  const parts = [`the program ran ${formatDuration(program)}`];
-  if (startup > 0) parts.push(`after ${formatDuration(startup)} of process start-up`);
+  const parts = [l10n.t('the program ran {0}', formatDuration(program))];
+  if (startup > 0) parts.push(l10n.t('after {0} of process start-up', formatDuration(startup)));
   let text = formatDuration(program);
   if (cellMs !== undefined && cellMs - program > OVERHEAD_WORTH_SAYING_MS) {
-    text += ` (cell ${formatDuration(cellMs)})`;
-    parts.push(`the cell took ${formatDuration(cellMs)} in all, counting its queue, the bindings and process start-up`);
+    text = l10n.t('{0} (cell {1})', text, formatDuration(cellMs));
+    parts.push(l10n.t('the cell took {0} in all, counting its queue, the bindings and process start-up', formatDuration(cellMs)));
   }
-  return { text, detail: `${parts.join(', ')}.` };
+  return { text, detail: l10n.t('{0}.', parts.join(', ')) };
 }
 
 function statusWord(result: RunResult): HTMLElement {
   const error = result.error;
   const outcome = outcomeOf(result);
   const [icon, word] =
-    outcome === 'success' ? ['✓', 'Succeeded'] : outcome === 'cancelled' ? ['■', 'Cancelled'] : ['✗', FAILURE_TITLES[error?.kind ?? 'exception']];
+    outcome === 'success'
+      ? ['✓', l10n.t('Succeeded')]
+      : outcome === 'cancelled'
+        ? ['■', l10n.t('Cancelled')]
+        : ['✗', FAILURE_TITLES[error?.kind ?? 'exception']];
   return el('span', { class: `ptc-status ptc-status-${outcome}` }, el('span', { class: 'ptc-status-icon', 'aria-hidden': 'true' }, icon), word);
 }
 
@@ -61,7 +66,7 @@ export function runFacts(payload: Pick<ResultPayload, 'result' | 'cellMs'>): HTM
   }
   if (result.mode !== undefined) facts.push(el('span', { class: 'ptc-fact', 'data-fact': 'mode' }, result.mode));
   if (result.started === false)
-    facts.push(el('span', { class: 'ptc-fact', 'data-fact': 'started', title: 'No process was started for this run.' }, 'not started'));
+    facts.push(el('span', { class: 'ptc-fact', 'data-fact': 'started', title: l10n.t('No process was started for this run.') }, l10n.t('not started')));
   const line = el('span', { class: 'ptc-summary-facts' });
   facts.forEach((fact, i) => {
     if (i > 0) line.append(el('span', { class: 'ptc-sep', 'aria-hidden': 'true' }, ' · '));

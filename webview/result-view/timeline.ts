@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { CallRecord, RunResult } from '../../runtime/protocol/run-result.js';
 import { el } from '../dom/el.js';
 import { section } from '../dom/section.js';
@@ -20,8 +21,8 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
   const layout = layoutTimeline(keptCalls(result), result.durationMs, result.startupMs);
   const meta = [
     plural(callTotal(result), 'call', 'calls'),
-    failed > 0 ? `${formatCount(failed)} failed` : '',
-    diverged.size > 0 ? `${formatCount(diverged.size)} diverged` : '',
+    failed > 0 ? l10n.t('{0} failed', formatCount(failed)) : '',
+    diverged.size > 0 ? l10n.t('{0} diverged', formatCount(diverged.size)) : '',
     plural(layout.lanes, 'lane', 'lanes'),
   ]
     .filter((s) => s !== '')
@@ -30,7 +31,7 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
   const track = el('div', {
     class: 'ptc-track',
     role: 'group',
-    'aria-label': `Binding calls on a ${formatDuration(layout.spanMs)} time axis from the program's hand-over`,
+    'aria-label': l10n.t("Binding calls on a {0} time axis from the program's hand-over", formatDuration(layout.spanMs)),
   });
   const zoomLabel = el('span', { class: 'ptc-zoom-level', 'aria-live': 'polite' }, '1×');
   const zoomButton = (label: string, text: string, delta: number | 'fit'): HTMLButtonElement => {
@@ -48,12 +49,17 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
     );
     return b;
   };
-  const actions = [zoomButton('Zoom out', '−', -1), zoomLabel, zoomButton('Zoom in', '+', 1), zoomButton('Fit to width', 'Fit', 'fit')];
+  const actions = [
+    zoomButton(l10n.t('Zoom out'), '−', -1),
+    zoomLabel,
+    zoomButton(l10n.t('Zoom in'), '+', 1),
+    zoomButton(l10n.t('Fit to width'), l10n.t('Fit'), 'fit'),
+  ];
   let selected: () => HTMLButtonElement | undefined = () => undefined;
   const built = section({
     ctx,
     key: 'timeline',
-    title: 'Binding calls',
+    title: l10n.t('Binding calls'),
     meta,
     actions,
     body: () => {
@@ -107,7 +113,7 @@ function buildBody(
   const details = el(
     'div',
     { class: 'ptc-call-details', 'aria-live': 'polite' },
-    el('p', { class: 'ptc-muted' }, 'Select a call to see its arguments and answer.'),
+    el('p', { class: 'ptc-muted' }, l10n.t('Select a call to see its arguments and answer.')),
   );
   const byButton = new Map(order.map((b, i) => [b, bars[i] as TimelineBar]));
   let current: HTMLButtonElement | undefined;
@@ -173,15 +179,22 @@ function barButton(bar: TimelineBar, isDiverged: boolean, origin: number): HTMLB
   if (call.schemaViolation !== undefined) classes.push('ptc-bar-schema');
   if (call.progress !== undefined && call.progress.length > 0) classes.push('ptc-bar-progress');
   const states = [
-    call.ok ? 'ok' : 'failed',
-    call.replayed === true ? 'replayed' : '',
-    isDiverged ? 'diverged from the cassette' : '',
-    call.schemaViolation === undefined ? '' : 'schema violation',
+    call.ok ? l10n.t('ok') : l10n.t('failed'),
+    call.replayed === true ? l10n.t('replayed') : '',
+    isDiverged ? l10n.t('diverged from the cassette') : '',
+    call.schemaViolation === undefined ? '' : l10n.t('schema violation'),
     progressSummary(call) ?? '',
   ]
     .filter((s) => s !== '')
     .join(', ');
-  const description = `#${call.id} ${label}, started at ${formatDuration(call.startedAtMs - origin)}, took ${formatDuration(call.durationMs)}, ${states}`;
+  const description = l10n.t(
+    '#{0} {1}, started at {2}, took {3}, {4}',
+    call.id,
+    label,
+    formatDuration(call.startedAtMs - origin),
+    formatDuration(call.durationMs),
+    states,
+  );
   const button = el('button', {
     type: 'button',
     class: classes.join(' '),
@@ -264,12 +277,12 @@ function callSummaryNote(result: RunResult): HTMLElement | null {
 }
 
 function legend(result: RunResult, diverged: Set<number>): HTMLElement {
-  const items: [string, string][] = [['ptc-bar-ok', 'ok']];
+  const items: [string, string][] = [['ptc-bar-ok', l10n.t('ok')]];
   const calls = keptCalls(result);
-  if (calls.some((c) => !c.ok)) items.push(['ptc-bar-failed', 'failed']);
-  if (calls.some((c: CallRecord) => c.replayed === true)) items.push(['ptc-bar-replayed', 'replayed']);
-  if (diverged.size > 0) items.push(['ptc-bar-diverged', 'diverged']);
-  if (calls.some((c) => c.schemaViolation !== undefined)) items.push(['ptc-bar-schema', 'schema violation']);
+  if (calls.some((c) => !c.ok)) items.push(['ptc-bar-failed', l10n.t('failed')]);
+  if (calls.some((c: CallRecord) => c.replayed === true)) items.push(['ptc-bar-replayed', l10n.t('replayed')]);
+  if (diverged.size > 0) items.push(['ptc-bar-diverged', l10n.t('diverged')]);
+  if (calls.some((c) => c.schemaViolation !== undefined)) items.push(['ptc-bar-schema', l10n.t('schema violation')]);
   const box = el('div', { class: 'ptc-legend' });
   for (const [cls, text] of items)
     box.append(el('span', { class: 'ptc-legend-item' }, el('span', { class: `ptc-swatch ${cls}`, 'aria-hidden': 'true' }), text));
@@ -279,7 +292,12 @@ function legend(result: RunResult, diverged: Set<number>): HTMLElement {
       el(
         'span',
         { class: 'ptc-replay-summary' },
-        `replay: ${formatCount(replay.matched)} matched · ${formatCount(replay.divergedTotal ?? replay.diverged.length)} diverged · ${formatCount(replay.unused)} unused`,
+        l10n.t(
+          'replay: {0} matched · {1} diverged · {2} unused',
+          formatCount(replay.matched),
+          formatCount(replay.divergedTotal ?? replay.diverged.length),
+          formatCount(replay.unused),
+        ),
       ),
     );
   }

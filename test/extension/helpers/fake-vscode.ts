@@ -1,5 +1,6 @@
 // The VS Code data classes the serializer and output builders use, with the same fields and mime types as the
 // real API (vscode.d.ts 1.95), so extension logic can be unit-tested in plain Node. Not a mock of the runtime.
+import { untranslated } from '../../../extension/l10n.js';
 
 export enum NotebookCellKind {
   Markup = 1,
@@ -90,3 +91,6 @@ export function throughVsCode(data: NotebookData): NotebookData {
   copy.metadata = JSON.parse(JSON.stringify(data.metadata ?? {})) as { [key: string]: unknown };
   return copy;
 }
+
+// vscode.l10n without a loaded bundle: English with {n} placeholders filled
+export const l10n = { t: untranslated, bundle: undefined };
