@@ -115,7 +115,7 @@ describe('the browser entry', () => {
       expect(report.cells.length).toBeGreaterThan(1);
       expect(report.cells.some((c) => c.outputs.some((items) => items.includes('application/vnd.ptc-playground.result+json')))).toBe(true);
       expect(report.roundTrip).toBe(CANONICAL);
-      expect(report.corrupt).toContain('This is not a readable PTC notebook');
+      expect(report.corrupt).toContain('not a readable PTC notebook');
     });
 
     test('running a cell or a command changes nothing and says why', () => {
