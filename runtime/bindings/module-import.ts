@@ -3,7 +3,7 @@ import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild-wasm';
 
 // The specifier authors import `defineBindings` from; served from memory so modules need no install.
 export const PUBLIC_SPECIFIER = 'ptc-playground/bindings';
@@ -32,9 +32,10 @@ function resolverPlugin(): Plugin {
 
 // Bundles the module (any of .ts/.mts/.cts/.js/.mjs/.cjs) to a private temp file and imports it afresh.
 export async function importBindingsFile(file: string): Promise<unknown> {
-  // a runtime specifier keeps esbuild out of the CLI and extension bundles: it locates its native binary from its own package
-  const esbuildSpecifier = 'esbuild';
-  const { build } = (await import(esbuildSpecifier)) as typeof import('esbuild');
+  // esbuild-wasm (WebAssembly, so the one VSIX runs on every platform); a runtime specifier keeps it out of the CLI and
+  // extension bundles: it finds its .wasm and its service launcher from its own package (dist/node_modules when built)
+  const esbuildSpecifier = 'esbuild-wasm';
+  const { build } = (await import(esbuildSpecifier)) as typeof import('esbuild-wasm');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-bindings-'));
   const out = path.join(dir, `${path.basename(file).replace(/\.[^.]+$/, '')}.mjs`);
   try {

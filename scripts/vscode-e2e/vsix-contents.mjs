@@ -9,13 +9,16 @@ import { REPO_ROOT } from './paths.mjs';
 
 const ROOT_FILES = new Set(['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png']);
 const REQUIRED_ROOT_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png'];
-// the extension host bundle loads these: the Node child bootstrap, the webviews, and esbuild for bindings modules
+// the extension host bundle loads these: the Node child bootstrap, the webviews, esbuild-wasm for bindings modules, amaro
 const DIST_DIRS = ['dist/runtime/', 'dist/webview/', 'dist/node_modules/'];
 const REQUIRED_DIST_FILES = [
   'dist/runtime/node-child.cjs',
   'dist/runtime/bindings-host.mjs',
   'dist/webview/inspector.js',
-  'dist/node_modules/esbuild/lib/main.js',
+  'dist/node_modules/esbuild-wasm/lib/main.js',
+  'dist/node_modules/esbuild-wasm/bin/esbuild',
+  'dist/node_modules/esbuild-wasm/esbuild.wasm',
+  'dist/node_modules/esbuild-wasm/wasm_exec_node.js',
   'dist/node_modules/amaro/dist/index.js',
 ];
 
@@ -23,6 +26,9 @@ const REQUIRED_DIST_FILES = [
 export function disallowedReason(file) {
   if (ROOT_FILES.has(file)) return undefined;
   if (file.endsWith('.map')) return 'source map (production builds have none)';
+  // the VSIX is universal: a per-platform binary package or a native addon would tie it to one platform
+  if (/(^|\/)@esbuild\//.test(file)) return "esbuild's per-platform native binary (bindings modules use esbuild-wasm)";
+  if (file.endsWith('.node')) return 'a native Node addon (the VSIX is universal)';
   if (file === 'dist/extension.cjs' || DIST_DIRS.some((dir) => file.startsWith(dir))) return undefined;
   if (file.startsWith('dist/')) return 'a bundle the extension does not load (the CLI and bench bundles stay out of the VSIX)';
   // the walkthrough's pages and the .ptcnb JSON Schema the manifest points at

@@ -204,3 +204,69 @@ describe('the host across runs', () => {
     expect(logs).toContain('hello from the module');
   });
 });
+
+// A .ts module as authors write them: a relative .ts import (extensionless, as TypeScript resolves it), an npm package
+// from the module's own node_modules, and a type-only import that must vanish (its file would throw if executed).
+function typescriptModule(): string {
+  const root = fs.mkdtempSync(path.join(dir, 'ts-module-'));
+  fs.mkdirSync(path.join(root, 'lib'));
+  fs.mkdirSync(path.join(root, 'node_modules', 'tiny-greeter'), { recursive: true });
+  fs.writeFileSync(
+    path.join(root, 'node_modules', 'tiny-greeter', 'package.json'),
+    JSON.stringify({ name: 'tiny-greeter', version: '1.0.0', main: 'index.cjs' }),
+  );
+  fs.writeFileSync(path.join(root, 'node_modules', 'tiny-greeter', 'index.cjs'), "exports.greet = (who) => 'hello ' + who + ' from ' + __filename;\n");
+  fs.writeFileSync(
+    path.join(root, 'lib', 'math.ts'),
+    'export enum Scale { Double = 2 }\nexport const scale = (n: number, by: Scale = Scale.Double): number => n * by;\n',
+  );
+  fs.writeFileSync(path.join(root, 'lib', 'types.ts'), "export interface Args { n: number }\nthrow new Error('a type-only import was executed');\n");
+  const file = path.join(root, 'tools.bindings.ts');
+  fs.writeFileSync(
+    file,
+    `import { defineBindings } from 'ptc-playground/bindings';
+import { greet } from 'tiny-greeter';
+import { scale } from './lib/math';
+import type { Args } from './lib/types.ts';
+
+export default defineBindings({
+  tools: {
+    functions: {
+      scale: async ({ n }: Args) => scale(n),
+      greet: async ({ who }: { who: string }) => greet(who),
+    },
+  },
+});
+`,
+  );
+  return file;
+}
+
+describe('a TypeScript bindings module in the host process', () => {
+  test('bundles its relative .ts import, loads its npm package from where it is installed, drops its type-only import', async () => {
+    const file = typescriptModule();
+    const host = new BindingsHost({ modulePath: file, cwd: path.dirname(file), onStatus: () => {}, onLog: () => {} });
+    hosts.push(host);
+    const result = await run(host, 'typescript', "return [await tools.scale({ n: 21 }), await tools.greet({ who: 'ts' })];");
+    const installed = path.join(path.dirname(file), 'node_modules', 'tiny-greeter', 'index.cjs');
+    expect(result.value).toEqual([42, `hello ts from ${installed}`]);
+  });
+
+  test("loads with no `node` on PATH: esbuild-wasm runs on the host's own executable (the editor's, in VS Code)", async () => {
+    const file = typescriptModule();
+    const empty = fs.mkdtempSync(path.join(dir, 'empty-path-'));
+    const saved = process.env.PATH;
+    // the host process inherits this environment when it starts, which ready() waits for
+    process.env.PATH = empty;
+    let host: BindingsHost;
+    try {
+      host = new BindingsHost({ modulePath: file, cwd: path.dirname(file), onStatus: () => {}, onLog: () => {} });
+      hosts.push(host);
+      const ready = await host.ready();
+      expect(ready).toMatchObject({ ok: true });
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect((await run(host, 'python', 'return await tools.scale(n=4)')).value).toBe(8);
+  });
+});
