@@ -13,9 +13,23 @@ export const EXTENSION_BUNDLE = 'dist/extension.cjs';
 // every platform: ship its JS API, its Node launcher and the .wasm where `import('esbuild-wasm')` from dist/ finds them.
 const ESBUILD_WASM_FILES = ['package.json', 'LICENSE.md', 'lib/main.js', 'bin/esbuild', 'wasm_exec.js', 'wasm_exec_node.js', 'esbuild.wasm'];
 // esbuild-wasm starts its service as `node bin/esbuild`, found on PATH; the bindings host may run as the editor's own
-// executable (ELECTRON_RUN_AS_NODE) on a machine with no `node` on PATH, so it starts the service with its own executable.
+// executable (ELECTRON_RUN_AS_NODE) on a machine with no `node` on PATH, so it starts the service with its own
+// executable, through SERVICE_LAUNCHER.
 const SERVICE_COMMAND = 'return ["node", [path2.join(__dirname, "..", "bin", "esbuild")]];';
-const SERVICE_COMMAND_PATCHED = 'return [process.execPath, [path2.join(__dirname, "..", "bin", "esbuild")]];';
+const SERVICE_COMMAND_PATCHED = 'return [process.execPath, [path2.join(__dirname, "..", "bin", "ptc-service.cjs")]];';
+// V8 compiles the 14 MB of WebAssembly with its baseline compiler only: its optimizing tier costs about 1.5 s more CPU
+// at every start of a bindings host, for builds (a bindings module and its relative imports) that take milliseconds
+const SERVICE_LAUNCHER = `// Written by scripts/build-extension.mjs: esbuild-wasm's service, WebAssembly compiled by V8's baseline tier only.
+require('node:v8').setFlagsFromString('--liftoff-only');
+require('./esbuild');
+`;
+
+// write then rename: a bindings host may be reading the old copy
+async function replaceFile(target, contents) {
+  const partial = `${target}.${process.pid}.partial`;
+  await writeFile(partial, contents);
+  await rename(partial, target);
+}
 
 async function copyEsbuildWasm() {
   const require = createRequire(path.join(root, 'package.json'));
@@ -35,11 +49,9 @@ async function copyEsbuildWasm() {
         throw new Error(`esbuild-wasm ${version}: lib/main.js no longer starts its service as \`node bin/esbuild\`; review the patch`);
       contents = Buffer.from(text.replace(SERVICE_COMMAND, SERVICE_COMMAND_PATCHED), 'utf8');
     }
-    // write then rename: a bindings host may be reading the old copy
-    const partial = `${target}.${process.pid}.partial`;
-    await writeFile(partial, contents);
-    await rename(partial, target);
+    await replaceFile(target, contents);
   }
+  await replaceFile(path.join(modules, 'esbuild-wasm', 'bin', 'ptc-service.cjs'), SERVICE_LAUNCHER);
   return `esbuild-wasm ${version}`;
 }
 

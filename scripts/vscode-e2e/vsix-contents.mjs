@@ -17,6 +17,7 @@ const REQUIRED_DIST_FILES = [
   'dist/webview/inspector.js',
   'dist/node_modules/esbuild-wasm/lib/main.js',
   'dist/node_modules/esbuild-wasm/bin/esbuild',
+  'dist/node_modules/esbuild-wasm/bin/ptc-service.cjs',
   'dist/node_modules/esbuild-wasm/esbuild.wasm',
   'dist/node_modules/esbuild-wasm/wasm_exec_node.js',
   'dist/node_modules/amaro/dist/index.js',

@@ -54,7 +54,7 @@ describe('npm run package', () => {
     expect(problems).toEqual([]);
     const names = entries.map((e) => e.name);
     expect(names.filter((n) => /@esbuild\/|\.node$|node_modules\/esbuild\//.test(n))).toEqual([]);
-    for (const shipped of ['lib/main.js', 'bin/esbuild', 'esbuild.wasm', 'wasm_exec_node.js']) {
+    for (const shipped of ['lib/main.js', 'bin/esbuild', 'bin/ptc-service.cjs', 'esbuild.wasm', 'wasm_exec_node.js']) {
       expect(names).toContain(`extension/dist/node_modules/esbuild-wasm/${shipped}`);
     }
     const wasm = entries.find((e) => e.name.endsWith('/esbuild.wasm'));
