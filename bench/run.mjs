@@ -1,4 +1,5 @@
-// `npm run bench [-- --quick] [--skip-install] [--skip-rss] [--skip-host] [--skip-render] [--only=workload,…]`
+// `npm run bench [-- --quick] [--skip-install] [--skip-rss] [--skip-host] [--skip-render] [--skip-activation] [--only=workload,…]`
+// One section alone: `node bench/lib/activation.mjs [--quick]` (extension bundle size and activation time).
 // Every workload runs through every contender in this one process, interleaved (A B C A B C …), so each figure is
 // compared with floors measured minutes apart at most, on the same machine under the same load.
 import { spawn, spawnSync } from 'node:child_process';
@@ -18,6 +19,7 @@ import { quickjsContender } from './contenders/quickjs.mjs';
 import { isolatedVmContender, ensureIsolatedVm } from './contenders/isolated-vm.mjs';
 import { measureHostBounds } from './lib/host-bounds.mjs';
 import { measureTestSuite } from './lib/test-suite.mjs';
+import { measureActivation } from './lib/activation.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -26,6 +28,7 @@ const skipInstall = args.includes('--skip-install');
 const skipRss = args.includes('--skip-rss');
 const skipHost = args.includes('--skip-host');
 const skipRender = args.includes('--skip-render');
+const skipActivation = args.includes('--skip-activation');
 const only = args
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
@@ -237,6 +240,16 @@ if (!skipHost && os.platform() === 'linux') {
 if (!skipHost && os.platform() === 'linux') {
   log('\nptc test: 1 000 trivial cells across 50 notebooks, replayed from cassettes');
   results.testSuite = await measureTestSuite({ repo, quick, log });
+}
+
+// ---- extension activation: the shipped bundle's size, require() + activate() in fresh processes (issue 16) -------------
+if (!skipActivation) {
+  log('\nextension activation: production dist/extension.cjs, cold require() + activate() per fresh process');
+  try {
+    results.activation = await measureActivation({ repo, quick, log });
+  } catch (error) {
+    notes.push({ contender: 'activation', label: 'extension activation', note: `activation bench failed: ${String(error?.message ?? error).split('\n')[0]}` });
+  }
 }
 
 // ---- render performance (webview engineer's bench/render.mjs, when present) ------------------------------------------

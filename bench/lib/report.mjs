@@ -20,7 +20,7 @@ export function renderMarkdown(report) {
     'Every workload ran through every contender in one process, interleaved (A B C A B C …, order rotated each round, one warm-up round discarded),',
     'so ratios compare figures taken seconds apart under the same load. Absolute numbers on a shared machine are illustrative; the ratios are the result.',
     'Raw figures: [`bench/results.json`](../bench/results.json). Run it yourself: `npm run bench` (≈10 minutes on 2 cores; the first run also builds',
-    'isolated-vm into `.cache/bench-contenders`), or `npm run bench -- --quick`; `--skip-install`, `--skip-rss`, `--skip-render` and `--only=<workload,…>` trim it.',
+    'isolated-vm into `.cache/bench-contenders`), or `npm run bench -- --quick`; `--skip-install`, `--skip-rss`, `--skip-render`, `--skip-activation` and `--only=<workload,…>` trim it; `node bench/lib/activation.mjs [--quick]` runs the activation row alone.',
     '',
     '![Benchmark chart](benchmarks.svg)',
     '',
@@ -86,6 +86,20 @@ export function renderMarkdown(report) {
     for (const r of report.hostBounds)
       lines.push(`| ${r.label} | ${r.code ?? '–'} | ${num(r.peakMb, 0)} | ${num(r.growthMb, 0)} | ${num(r.perCap, 2)} | ${num(r.wallMs / 1000)} |`);
     lines.push('');
+  }
+
+  const activation = report.activation;
+  if (activation !== undefined) {
+    lines.push(
+      '## Extension activation (issue 16)',
+      '',
+      "The production `dist/extension.cjs` (as the VSIX ships it), activated cold: each sample is a fresh Node process that `require()`s the bundle and calls `activate()` against a stand-in `vscode` module (bench/lib/activation-host.mjs: registrations accepted, configuration at its defaults, no open notebooks). Self-reported is the extension's own 'activated in N ms' log line, from the bundle's first line to the end of `activate()` (excludes reading and compiling the file). CPU is the process's user + system time over require + activate (all its threads), which a loaded machine inflates less than wall time. Not included: VS Code's work before `activate()`, its IPC, Node's start-up.",
+      '',
+      '| bundle KiB | samples | require + activate p50 ms | p95 ms | require p50 ms | activate() p50 ms | CPU p50 ms | self-reported p50 ms |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|',
+      `| ${num(activation.bundleBytes / 1024, 0)} | ${activation.samples} | ${num(activation.totalMs?.p50)} | ${num(activation.totalMs?.p95)} | ${num(activation.requireMs?.p50)} | ${num(activation.activateMs?.p50)} | ${num(activation.cpuMs?.p50)} | ${num(activation.selfReportedMs?.p50)} |`,
+      '',
+    );
   }
 
   if (report.render.length > 0) {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild-wasm';
+import { locateAsset } from '../assets/locate.js';
 
 // The specifier authors import `defineBindings` from; served from memory so modules need no install.
 export const PUBLIC_SPECIFIER = 'ptc-playground/bindings';
@@ -30,11 +31,46 @@ function resolverPlugin(): Plugin {
   };
 }
 
+type Esbuild = typeof import('esbuild-wasm');
+
+// Native esbuild's JS API, where this checkout or npm install has it with its platform binary at esbuild-wasm's version.
+function nativeEsbuild(version: string | undefined): string | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    const dir = path.dirname(require.resolve('esbuild/package.json'));
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version?: unknown };
+    if (manifest.version !== version) return undefined;
+    require.resolve(`@esbuild/${process.platform}-${process.arch}/package.json`, { paths: [dir] });
+    return pathToFileURL(path.join(dir, 'lib', 'main.js')).href;
+  } catch {
+    return undefined;
+  }
+}
+
+// Which esbuild bundles bindings modules, imported at run time so it stays out of the CLI and extension bundles. The
+// VSIX ships only esbuild-wasm (WebAssembly: one VSIX for every platform; its service costs ~1 s of CPU to start), in
+// dist/node_modules, patched to start with this process's executable and V8's baseline tier (build-extension.mjs).
+// The CLI run from a checkout or an npm install with devDependencies keeps native esbuild's ~0.2 s start at the same
+// version. PTC_BINDINGS_ESBUILD=wasm forces WebAssembly (tests of what the VSIX runs).
+function esbuildSpecifier(): string {
+  const wasm = locateAsset('dist/node_modules/esbuild-wasm/lib/main.js');
+  if (process.env.PTC_BINDINGS_ESBUILD !== 'wasm') {
+    let version: string | undefined;
+    try {
+      const manifest = wasm === undefined ? createRequire(import.meta.url).resolve('esbuild-wasm/package.json') : path.join(wasm, '..', '..', 'package.json');
+      version = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: string }).version;
+    } catch {
+      version = undefined;
+    }
+    const native = nativeEsbuild(version);
+    if (native !== undefined) return native;
+  }
+  return wasm === undefined ? 'esbuild-wasm' : pathToFileURL(wasm).href;
+}
+
 // Bundles the module (any of .ts/.mts/.cts/.js/.mjs/.cjs) to a private temp file and imports it afresh.
 export async function importBindingsFile(file: string): Promise<unknown> {
-  // a runtime specifier keeps esbuild out of the CLI and extension bundles: it locates its native binary from its own package
-  const esbuildSpecifier = 'esbuild';
-  const { build } = (await import(esbuildSpecifier)) as typeof import('esbuild');
+  const { build } = (await import(esbuildSpecifier())) as Esbuild;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-bindings-'));
   const out = path.join(dir, `${path.basename(file).replace(/\.[^.]+$/, '')}.mjs`);
   try {

@@ -1,13 +1,14 @@
-// `npm run package`: production build, VSIX allow-list check, then `vsce package` → ptc-playground-<version>.vsix.
+// `npm run package`: production build, VSIX allow-list check, then `vsce package` → ptc-playground-<version>.vsix, one
+// universal VSIX for every platform (checked: no native binary inside).
 // Usage: node scripts/vscode-e2e/package.mjs [--no-build] [--out <file.vsix>]
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from './exec.mjs';
 import { REPO_ROOT } from './paths.mjs';
 import { checkVsixContents } from './vsix-contents.mjs';
+import { inspectVsix } from './vsix-inspect.mjs';
 
 // Removes source maps a development build left in dist/; the production build writes none.
 async function removeStaleMaps(dir) {
@@ -22,12 +23,6 @@ async function removeStaleMaps(dir) {
     if (entry.isDirectory()) await removeStaleMaps(full);
     else if (entry.name.endsWith('.map')) await rm(full, { force: true });
   }
-}
-
-// dist/node_modules carries this machine's esbuild binary, so the VSIX is platform-specific (vsce --target).
-function targetPlatform() {
-  const platform = process.platform === 'linux' && existsSync('/etc/alpine-release') ? 'alpine' : process.platform;
-  return `${platform}-${process.arch}`;
 }
 
 // README links and images are relative to the repo; vsce only derives absolute ones for GitHub/GitLab URLs itself.
@@ -61,8 +56,9 @@ export async function packageExtension({ build = true, out, logFile } = {}) {
     const staged = JSON.parse(await readFile(path.join(stage, 'package.json'), 'utf8'));
     delete staged.scripts['vscode:prepublish'];
     await writeFile(path.join(stage, 'package.json'), `${JSON.stringify(staged, null, 2)}\n`);
-    // --no-dependencies: everything the extension needs is bundled into dist/
-    await run(process.execPath, [vsce, 'package', '--no-dependencies', '--target', targetPlatform(), ...linkBases(manifest), '--out', vsix], {
+    // --no-dependencies: everything the extension needs is bundled into dist/. No --target: nothing shipped is native
+    // (bindings modules are bundled by esbuild-wasm), so this one universal VSIX installs on every platform VS Code runs on
+    await run(process.execPath, [vsce, 'package', '--no-dependencies', ...linkBases(manifest), '--out', vsix], {
       cwd: stage,
       logFile,
       timeoutMs: 300_000,
@@ -71,6 +67,8 @@ export async function packageExtension({ build = true, out, logFile } = {}) {
   } finally {
     await rm(stage, { recursive: true, force: true });
   }
+  const { problems: native } = await inspectVsix(vsix);
+  if (native.length > 0) throw new Error(`the VSIX would not be universal:\n  ${native.join('\n  ')}`);
   const { size } = await stat(vsix);
   return { vsix, bytes: size, files };
 }

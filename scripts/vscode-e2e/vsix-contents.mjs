@@ -9,14 +9,18 @@ import { REPO_ROOT } from './paths.mjs';
 
 const ROOT_FILES = new Set(['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png']);
 const REQUIRED_ROOT_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png'];
-// the extension host bundle loads these: the Node child bootstrap, the webviews, and esbuild for bindings modules
+// the extension host bundle loads these: the Node child bootstrap, the webviews, esbuild-wasm for bindings modules, amaro
 const DIST_DIRS = ['dist/runtime/', 'dist/webview/', 'dist/node_modules/'];
 const REQUIRED_DIST_FILES = [
   'dist/web-extension.cjs',
   'dist/runtime/node-child.cjs',
   'dist/runtime/bindings-host.mjs',
   'dist/webview/inspector.js',
-  'dist/node_modules/esbuild/lib/main.js',
+  'dist/node_modules/esbuild-wasm/lib/main.js',
+  'dist/node_modules/esbuild-wasm/bin/esbuild',
+  'dist/node_modules/esbuild-wasm/bin/ptc-service.cjs',
+  'dist/node_modules/esbuild-wasm/esbuild.wasm',
+  'dist/node_modules/esbuild-wasm/wasm_exec_node.js',
   'dist/node_modules/amaro/dist/index.js',
 ];
 
@@ -24,6 +28,9 @@ const REQUIRED_DIST_FILES = [
 export function disallowedReason(file) {
   if (ROOT_FILES.has(file)) return undefined;
   if (file.endsWith('.map')) return 'source map (production builds have none)';
+  // the VSIX is universal: a per-platform binary package or a native addon would tie it to one platform
+  if (/(^|\/)@esbuild\//.test(file)) return "esbuild's per-platform native binary (bindings modules use esbuild-wasm)";
+  if (file.endsWith('.node')) return 'a native Node addon (the VSIX is universal)';
   if (file === 'dist/extension.cjs' || file === 'dist/web-extension.cjs' || DIST_DIRS.some((dir) => file.startsWith(dir))) return undefined;
   if (file.startsWith('dist/')) return 'a bundle the extension does not load (the CLI and bench bundles stay out of the VSIX)';
   // the walkthrough's pages and the .ptcnb JSON Schema the manifest points at
@@ -44,6 +51,7 @@ function manifestEntryPoints(manifest) {
   }
   for (const validation of manifest.contributes?.jsonValidation ?? []) if (typeof validation.url === 'string') entries.push(validation.url);
   if (typeof manifest.main === 'string') entries.push(manifest.main);
+  if (typeof manifest.browser === 'string') entries.push(manifest.browser);
   if (typeof manifest.l10n === 'string') entries.push(path.posix.join(manifest.l10n, 'bundle.l10n.json'));
   for (const renderer of manifest.contributes?.notebookRenderer ?? []) {
     if (typeof renderer.entrypoint === 'string') entries.push(renderer.entrypoint);

@@ -46,4 +46,13 @@ suite('bindings host', () => {
     await runCells([pid]);
     assert.notEqual(resultOf(pid).value, first, 'a restarted host is a new process');
   });
+
+  test('a TypeScript bindings module (relative .ts import, npm package, type-only import) loads through the VSIX', async () => {
+    const editor = await openNotebook('fixtures', 'typed.ptcnb');
+    const cell = cellById(editor.notebook, 'scale');
+    await runCells([cell]);
+    assert.equal(resultOf(cell).value, 42, textOf(cell));
+    const status = await vscode.commands.executeCommand<BindingsHostStatus | undefined>(COMMANDS.bindingsStatus, editor.notebook.uri);
+    assert.equal(status?.state, 'ready', JSON.stringify(status));
+  });
 });

@@ -45,8 +45,8 @@ describe('VSIX allow-list', () => {
       'dist/extension.cjs',
       'dist/runtime/node-child.cjs',
       'dist/webview/renderer.js',
-      'dist/node_modules/esbuild/lib/main.js',
-      'dist/node_modules/@esbuild/linux-x64/bin/esbuild',
+      'dist/node_modules/esbuild-wasm/lib/main.js',
+      'dist/node_modules/esbuild-wasm/esbuild.wasm',
       'python/ptc_runner.py',
       'dist/web-extension.cjs',
       'package.json',
@@ -61,6 +61,9 @@ describe('VSIX allow-list', () => {
     expect(h.disallowedReason('dist/cli.mjs')).toMatch(/does not load/);
     expect(h.disallowedReason('dist/bench/runtime.mjs')).toMatch(/does not load/);
     expect(h.disallowedReason('python/__pycache__/ptc_wire.cpython-311.pyc')).toMatch(/not a Python source/);
+    // the VSIX is universal: no per-platform esbuild binary, no native addon, even under dist/node_modules
+    expect(h.disallowedReason('dist/node_modules/@esbuild/linux-x64/bin/esbuild')).toMatch(/per-platform native binary/);
+    expect(h.disallowedReason('dist/node_modules/some-addon/build/Release/addon.node')).toMatch(/native Node addon/);
     for (const bad of [
       'extension/extension.ts',
       'node_modules/zod/index.js',

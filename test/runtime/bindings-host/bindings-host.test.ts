@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BindingsHost, type BindingsHostState } from '../../../runtime/bindings-host/bindings-host.js';
 import { createRuntime, RunResultSchema, type Language, type RunResult } from '../../../runtime/index.js';
 
@@ -202,5 +202,97 @@ describe('the host across runs', () => {
     const result = await run(host, 'typescript', 'return await tools.served();');
     expect(result.logs).toEqual([]);
     expect(logs).toContain('hello from the module');
+  });
+});
+
+// A .ts module as authors write them: a relative .ts import (extensionless, as TypeScript resolves it), an npm package
+// from the module's own node_modules, and a type-only import that must vanish (its file would throw if executed).
+function typescriptModule(): string {
+  const root = fs.mkdtempSync(path.join(dir, 'ts-module-'));
+  fs.mkdirSync(path.join(root, 'lib'));
+  fs.mkdirSync(path.join(root, 'node_modules', 'tiny-greeter'), { recursive: true });
+  fs.writeFileSync(
+    path.join(root, 'node_modules', 'tiny-greeter', 'package.json'),
+    JSON.stringify({ name: 'tiny-greeter', version: '1.0.0', main: 'index.cjs' }),
+  );
+  fs.writeFileSync(path.join(root, 'node_modules', 'tiny-greeter', 'index.cjs'), "exports.greet = (who) => 'hello ' + who + ' from ' + __filename;\n");
+  fs.writeFileSync(
+    path.join(root, 'lib', 'math.ts'),
+    'export enum Scale { Double = 2 }\nexport const scale = (n: number, by: Scale = Scale.Double): number => n * by;\n',
+  );
+  fs.writeFileSync(path.join(root, 'lib', 'types.ts'), "export interface Args { n: number }\nthrow new Error('a type-only import was executed');\n");
+  const file = path.join(root, 'tools.bindings.ts');
+  fs.writeFileSync(
+    file,
+    `import fs from 'node:fs';
+import { defineBindings } from 'ptc-playground/bindings';
+import { greet } from 'tiny-greeter';
+import { scale } from './lib/math';
+import type { Args } from './lib/types.ts';
+
+export default defineBindings({
+  tools: {
+    functions: {
+      scale: async ({ n }: Args) => scale(n),
+      greet: async ({ who }: { who: string }) => greet(who),
+      // the host's child processes (its esbuild service among them), by command line
+      children: async () =>
+        fs.readdirSync('/proc').filter((pid) => /^\\d+$/.test(pid)).flatMap((pid) => {
+          try {
+            const stat = fs.readFileSync('/proc/' + pid + '/stat', 'utf8');
+            if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) return [];
+            return [fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0').join(' ')];
+          } catch {
+            return [];
+          }
+        }),
+    },
+  },
+});
+`,
+  );
+  return file;
+}
+
+// esbuild-wasm, as the VSIX ships it (dist/node_modules): a checkout would otherwise bundle with native esbuild
+describe('a TypeScript bindings module in the host process, bundled by esbuild-wasm', () => {
+  const saved = process.env.PTC_BINDINGS_ESBUILD;
+  beforeAll(() => {
+    process.env.PTC_BINDINGS_ESBUILD = 'wasm';
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.PTC_BINDINGS_ESBUILD;
+    else process.env.PTC_BINDINGS_ESBUILD = saved;
+  });
+
+  test('bundles its relative .ts import, loads its npm package from where it is installed, drops its type-only import', async () => {
+    const file = typescriptModule();
+    const host = new BindingsHost({ modulePath: file, cwd: path.dirname(file), onStatus: () => {}, onLog: () => {} });
+    hosts.push(host);
+    const result = await run(host, 'typescript', "return [await tools.scale({ n: 21 }), await tools.greet({ who: 'ts' })];");
+    const installed = path.join(path.dirname(file), 'node_modules', 'tiny-greeter', 'index.cjs');
+    expect(result.value).toEqual([42, `hello ts from ${installed}`]);
+    // bundled by the build's esbuild-wasm, started through its launcher (V8's baseline tier), not by a native binary
+    const children = (await run(host, 'typescript', 'return await tools.children();')).value as string[];
+    expect(children.filter((c) => c.includes(path.join('dist', 'node_modules', 'esbuild-wasm', 'bin', 'ptc-service.cjs')))).toHaveLength(1);
+    expect(children.filter((c) => c.includes('@esbuild'))).toEqual([]);
+  });
+
+  test("loads with no `node` on PATH: esbuild-wasm runs on the host's own executable (the editor's, in VS Code)", async () => {
+    const file = typescriptModule();
+    const empty = fs.mkdtempSync(path.join(dir, 'empty-path-'));
+    const saved = process.env.PATH;
+    // the host process inherits this environment when it starts, which ready() waits for
+    process.env.PATH = empty;
+    let host: BindingsHost;
+    try {
+      host = new BindingsHost({ modulePath: file, cwd: path.dirname(file), onStatus: () => {}, onLog: () => {} });
+      hosts.push(host);
+      const ready = await host.ready();
+      expect(ready).toMatchObject({ ok: true });
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect((await run(host, 'python', 'return await tools.scale(n=4)')).value).toBe(8);
   });
 });
