@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { run } from './exec.mjs';
 import { REPO_ROOT } from './paths.mjs';
 import { checkVsixContents } from './vsix-contents.mjs';
+import { addTsPlugin } from './vsix-ts-plugin.mjs';
 
 // Removes source maps a development build left in dist/; the production build writes none.
 async function removeStaleMaps(dir) {
@@ -71,6 +72,9 @@ export async function packageExtension({ build = true, out, logFile } = {}) {
   } finally {
     await rm(stage, { recursive: true, force: true });
   }
+  // the TS server plugin must sit in the extension's own node_modules, which vsce leaves out (vsix-ts-plugin.mjs)
+  const plugins = manifest.contributes?.typescriptServerPlugins ?? [];
+  for (const plugin of plugins) files.push(...(await addTsPlugin(vsix, plugin.name)));
   const { size } = await stat(vsix);
   return { vsix, bytes: size, files };
 }
