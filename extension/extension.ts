@@ -94,10 +94,12 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   });
   const sdk = new SdkDocuments(bindings, log);
   const intelliSense = new BindingsIntelliSense(bindings, log);
-  const tsServerSdk = new TsServerSdk({ bindings, log, storage: context.globalStorageUri });
+  const tsServerSdk = new TsServerSdk({ bindings, log, storage: context.globalStorageUri, extension: context.extensionUri });
   void tsServerSdk.available.then((available) => {
     if (available) return;
-    log.info('the TypeScript extension is not available: TypeScript cells get bindings completions and hovers from PTC Playground');
+    log.info(
+      'no TypeScript server plugin (a development build, or the TypeScript extension is off): TypeScript cells get bindings completions and hovers from PTC Playground',
+    );
     intelliSense.serveTypeScript();
   });
   subscriptions.push(

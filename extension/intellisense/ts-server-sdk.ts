@@ -28,14 +28,20 @@ export class TsServerSdk implements vscode.Disposable {
   readonly #disposables: vscode.Disposable[] = [];
   #notebook: vscode.NotebookDocument | undefined;
   #generation = 0;
-  // whether the TypeScript extension's API answered (and so the plugin is configured)
+  // whether the plugin is installed and the TypeScript extension's API answered (so the plugin gets configured)
   readonly available: Promise<boolean>;
 
-  constructor(options: { bindings: SessionService; log: Logger; storage: vscode.Uri }) {
+  constructor(options: { bindings: SessionService; log: Logger; storage: vscode.Uri; extension: vscode.Uri }) {
     this.#bindings = options.bindings;
     this.#log = options.log;
     this.#folder = vscode.Uri.joinPath(options.storage, 'typescript');
-    const api = typeScriptApi();
+    // the TS server finds the plugin in the extension's node_modules, which only the packaged VSIX has
+    const plugin = vscode.Uri.joinPath(options.extension, 'node_modules', TS_PLUGIN_NAME, 'index.js');
+    const installed = Promise.resolve(vscode.workspace.fs.stat(plugin)).then(
+      () => true,
+      () => false,
+    );
+    const api = installed.then(async (yes) => (yes ? typeScriptApi() : undefined));
     this.available = api.then((a) => a !== undefined);
     this.#disposables.push(
       vscode.window.onDidChangeActiveNotebookEditor((editor) => {

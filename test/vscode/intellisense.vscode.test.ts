@@ -70,4 +70,17 @@ suite('TypeScript cell IntelliSense', () => {
     const fields = (await completions(cell.uri, new vscode.Position(4, 15))).map((f) => f.replace(/\?$/, ''));
     assert.ok(fields.includes('query') && fields.includes('limit'), `fields offered inside tools.search({: ${fields.slice(0, 20).join(', ')}`);
   });
+
+  test('the TypeScript cells see the bindings of the notebook being edited', async () => {
+    const offers = (cell: vscode.TextDocument, name: string) => async () =>
+      (await completions(cell.uri, new vscode.Position(0, 0))).includes(name) ? true : undefined;
+    const search = cellById((await openNotebook('fixtures', 'intellisense.ptcnb')).notebook, 'search').document;
+    await waitFor('tools in the search notebook', offers(search, 'tools'), 120_000);
+    // modes.ptcnb names another module (its global is `probe`): switching notebooks switches the SDK
+    const which = cellById((await openNotebook('fixtures', 'modes.ptcnb')).notebook, 'which').document;
+    await waitFor('probe in the modes notebook', offers(which, 'probe'), 120_000);
+    assert.ok(!(await completions(which.uri, new vscode.Position(0, 0))).includes('tools'), 'the other notebook’s tools are still offered');
+    await openNotebook('fixtures', 'intellisense.ptcnb');
+    await waitFor('tools again after switching back', offers(search, 'tools'), 120_000);
+  });
 });
