@@ -10,6 +10,7 @@ import { PtcNotebookController } from './execution/controller.js';
 import { RuntimePool } from './execution/runtime-pool.js';
 import { InspectorPanels } from './inspector/inspector-panel.js';
 import { BindingsIntelliSense } from './intellisense/bindings-intellisense.js';
+import { TsServerSdk } from './intellisense/ts-server-sdk.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { homeScrubber } from './log/scrub.js';
 import { SerializerRegistration } from './notebook/serializer-registration.js';
@@ -92,6 +93,15 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
       rendererAction({ controller, inspector, log, postCellState: (cell) => renderers.postCellStateFor(cell, running.has(cell)) }, message, notebook),
   });
   const sdk = new SdkDocuments(bindings, log);
+  const intelliSense = new BindingsIntelliSense(bindings, log);
+  const tsServerSdk = new TsServerSdk({ bindings, log, storage: context.globalStorageUri, extension: context.extensionUri });
+  void tsServerSdk.available.then((available) => {
+    if (available) return;
+    log.info(
+      'no TypeScript server plugin (a development build, or the TypeScript extension is off): TypeScript cells get bindings completions and hovers from PTC Playground',
+    );
+    intelliSense.serveTypeScript();
+  });
   subscriptions.push(
     new SerializerRegistration(log, () => readConfig().config['notebook.saveOutputs']),
     bindings,
@@ -103,7 +113,8 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     vscode.notebooks.registerNotebookCellStatusBarItemProvider(NOTEBOOK_TYPE, cellStatus),
     new ModeStatusItem(),
     new BindingsStatusItem(bindings),
-    new BindingsIntelliSense(bindings, log),
+    intelliSense,
+    tsServerSdk,
     new PtcTestExplorer({ log, controller, approvals }),
     watchConfig(log, (changed) => log.info(`settings changed: ${changed.join(', ')}`)),
     choices,

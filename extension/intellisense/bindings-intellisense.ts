@@ -4,13 +4,11 @@ import type { SessionService } from '../bindings/session-service.js';
 import type { Logger } from '../log/logger.js';
 import { completionContext, completionModel, type GlobalInfo, memberAt, signatureLine } from './completion-model.js';
 
-const SELECTOR: vscode.DocumentSelector = [
-  { notebookType: NOTEBOOK_TYPE, language: 'typescript' },
-  { notebookType: NOTEBOOK_TYPE, language: 'python' },
-];
+const PYTHON: vscode.DocumentSelector = [{ notebookType: NOTEBOOK_TYPE, language: 'python' }];
+const TYPESCRIPT: vscode.DocumentSelector = [{ notebookType: NOTEBOOK_TYPE, language: 'typescript' }];
 
-// TypeScript's language service does not see declaration files from notebook cells (microsoft/vscode#195745),
-// so completions and hovers for the bindings come from here, refreshed whenever the module changes.
+// Completions and hovers for the bindings in Python cells, refreshed whenever the module changes. TypeScript cells
+// get them from VS Code's TS server (ts-server-sdk.ts gives it the SDK); these serve them only without that server.
 export class BindingsIntelliSense implements vscode.CompletionItemProvider, vscode.HoverProvider, vscode.Disposable {
   readonly #bindings: SessionService;
   readonly #log: Logger;
@@ -21,10 +19,18 @@ export class BindingsIntelliSense implements vscode.CompletionItemProvider, vsco
     this.#bindings = bindings;
     this.#log = log;
     this.#disposables.push(
-      vscode.languages.registerCompletionItemProvider(SELECTOR, this, '.', '[', '"', "'"),
-      vscode.languages.registerHoverProvider(SELECTOR, this),
+      ...this.#register(PYTHON),
       bindings.onDidChangeBindings((file) => this.#models.delete(file)),
     );
+  }
+
+  // For TypeScript cells when VS Code's TypeScript extension is disabled or absent.
+  serveTypeScript(): void {
+    this.#disposables.push(...this.#register(TYPESCRIPT));
+  }
+
+  #register(selector: vscode.DocumentSelector): vscode.Disposable[] {
+    return [vscode.languages.registerCompletionItemProvider(selector, this, '.', '[', '"', "'"), vscode.languages.registerHoverProvider(selector, this)];
   }
 
   async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[]> {

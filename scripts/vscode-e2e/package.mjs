@@ -9,6 +9,7 @@ import { run } from './exec.mjs';
 import { REPO_ROOT } from './paths.mjs';
 import { checkVsixContents } from './vsix-contents.mjs';
 import { inspectVsix } from './vsix-inspect.mjs';
+import { addTsPlugin } from './vsix-ts-plugin.mjs';
 
 // Removes source maps a development build left in dist/; the production build writes none.
 async function removeStaleMaps(dir) {
@@ -67,6 +68,10 @@ export async function packageExtension({ build = true, out, logFile } = {}) {
   } finally {
     await rm(stage, { recursive: true, force: true });
   }
+  // the TS server plugin must sit in the extension's own node_modules, which vsce leaves out (vsix-ts-plugin.mjs)
+  const plugins = manifest.contributes?.typescriptServerPlugins ?? [];
+  for (const plugin of plugins) files.push(...(await addTsPlugin(vsix, plugin.name)));
+  // checked last, so the plugin added above is checked too
   const { problems: native } = await inspectVsix(vsix);
   if (native.length > 0) throw new Error(`the VSIX would not be universal:\n  ${native.join('\n  ')}`);
   const { size } = await stat(vsix);
