@@ -17,7 +17,7 @@ export function returnValueSection(ctx: ViewContext, result: RunResult, expandDe
       ctx,
       key: 'return-value',
       title: l10n.t('Return value'),
-      meta: 'none',
+      meta: l10n.t('none'),
       body: () => el('p', { class: 'ptc-muted' }, l10n.t('The program did not return a value.')),
     }).element;
   }
