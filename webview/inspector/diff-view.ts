@@ -143,7 +143,8 @@ function callCell(call: CallRecord | undefined, differences: readonly string[]):
   const head = el('code', { class: differences.includes('name') ? 'ptc-diff-mark' : undefined }, `#${call.id} ${callLabel(call)}`);
   const args = el('code', { class: differences.includes('args') ? 'ptc-diff-mark ptc-diff-args' : 'ptc-diff-args' });
   appendVisibleText(args, previewText(call.args));
-  const answer = el('span', { class: differences.some((d) => d === 'outcome' || d === 'value' || d === 'message') ? 'ptc-diff-mark' : undefined });
+  const marked = differences.some((d) => d === 'outcome' || d === 'value' || d === 'message');
+  const answer = el('span', { class: marked ? 'ptc-diff-answer ptc-diff-mark' : 'ptc-diff-answer' });
   appendVisibleText(
     answer,
     call.ok ? `→ ${call.value === undefined ? l10n.t('(no value)') : previewText(call.value)}` : `✗ ${(call.message ?? '').split('\n')[0] ?? ''}`,
@@ -287,8 +288,14 @@ function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, rig
   const l = left.payload.result;
   const r = right.payload.result;
   // durations always differ a little: shown, never flagged
-  const fact = (name: string, a: string, b: string, compare = true): HTMLElement =>
-    el('tr', { class: !compare || a === b ? 'ptc-diff-same' : 'ptc-diff-changed' }, el('th', { scope: 'row' }, name), cellText(a), cellText(b));
+  const fact = (key: string, name: string, a: string, b: string, compare = true): HTMLElement =>
+    el(
+      'tr',
+      { class: !compare || a === b ? 'ptc-diff-same' : 'ptc-diff-changed', 'data-fact': key },
+      el('th', { scope: 'row' }, name),
+      cellText(a),
+      cellText(b),
+    );
   return section({
     ctx,
     key: 'diff-outcome',
@@ -303,10 +310,10 @@ function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, rig
         el(
           'tbody',
           {},
-          fact(l10n.t('Outcome'), diff.outcome.left, diff.outcome.right),
-          fact(l10n.t('Mode'), l.mode ?? '—', r.mode ?? '—'),
-          fact(l10n.t('Calls'), String(callTotal(l)), String(callTotal(r))),
-          fact(l10n.t('Duration'), formatDuration(l.durationMs, l10n.t), formatDuration(r.durationMs, l10n.t), false),
+          fact('outcome', l10n.t('Outcome'), diff.outcome.left, diff.outcome.right),
+          fact('mode', l10n.t('Mode'), l.mode ?? '—', r.mode ?? '—'),
+          fact('calls', l10n.t('Calls'), String(callTotal(l)), String(callTotal(r))),
+          fact('duration', l10n.t('Duration'), formatDuration(l.durationMs, l10n.t), formatDuration(r.durationMs, l10n.t), false),
         ),
       ),
   }).element;

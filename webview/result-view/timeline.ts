@@ -264,7 +264,8 @@ function callSummaryNote(result: RunResult): HTMLElement | null {
       el(
         'li',
         { 'data-binding': callLabel(count) },
-        `${callLabel(count)}: `,
+        el('code', {}, callLabel(count)),
+        ': ',
         [
           callsText(count.calls),
           l10n.t('{0} ok', formatCount(count.ok)),
