@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { InspectorRun } from '../../../webview/protocol/inspector-messages.js';
 import { createNonce, inspectorHtml } from '../../../webview/inspector/inspector-html.js';
 import { L10N_LIMITS } from '../../../webview/protocol/l10n-bundle.js';
+import { cassetteRun } from '../../../webview/shared/cassette-run.js';
 import { modelView } from '../../../webview/shared/model-view.js';
+import { transcriptRun } from '../../../webview/shared/transcript-run.js';
+import type { ExpectationReport } from '../../../runtime/protocol/expectation-report.js';
 import { chromiumGate } from '../helpers/browser-gate.js';
 import { launchChromium, type LaunchedChromium } from '../helpers/chromium.mjs';
 import { startPageServer, type PageServer } from '../helpers/page-server.mjs';
@@ -26,7 +29,7 @@ const wrapped = (message: string): string => `⟦${message}⟧`;
 const DATA = [
   'code', // call labels, paths, expected/got values
   'pre', // failure messages, the model text, call error messages
-  '[role="tree"]', // JSON values
+  '.ptc-key, .ptc-val, .ptc-badge, .ptc-range', // JSON keys, values, type tags and index ranges
   '.ptc-log-text', // printed output
   '.ptc-line-text', // diff lines
   '.ptc-frame-line', // program source
@@ -36,6 +39,8 @@ const DATA = [
   '.ptc-kind', // the failure kind badge: the protocol's kind name, like code
   '[data-fact="mode"]', // the mode setting's value (also a row of the diff's outcome table)
   '.ptc-diff-answer', // a call's answer in the diff: a value preview or the call's error message
+  '.ptc-mismatch-reason', // the runtime's own reason for an expectation mismatch, like an error message
+  '.ptc-then-mark', // the import's notes on what cannot be reproduced, saved in the notebook as data
   'select', // run labels in the pickers
   'th[scope="col"]', // run labels heading the diff columns
 ].join(', ');
@@ -91,6 +96,7 @@ const RENDERED = [
   'calls-summarized',
   'nothing-returned',
   'logs-mixed',
+  'hostile',
   ...['exception', 'timeout', 'abort', 'worker-exit', 'invalid-output', 'output-limit', 'protocol', 'sandbox-unavailable'].map((k) => `failure-${k}`),
 ];
 
@@ -166,6 +172,26 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
         const found = await page.evaluate(strayEnglish, [`#${name}`, DATA, NAMES] as const);
         expect(found.strays, name).toEqual([]);
         expect(found.translated, name).toBeGreaterThan(3);
+      }
+      // the expectation line and section: met, and missed with masked paths
+      const expectations: ExpectationReport[] = [
+        { ok: true, checked: [{ field: 'value', match: 'exact' }], mismatches: [] },
+        {
+          ok: false,
+          checked: [
+            { field: 'value', match: 'exact' },
+            { field: 'calls', match: 'shape' },
+          ],
+          mismatches: [{ field: 'value', match: 'exact', path: '$.a', reason: 'different value', expected: '1', actual: '2' }],
+          masked: [{ field: 'value', paths: ['$.id'] }],
+        },
+      ];
+      for (const [i, expectation] of expectations.entries()) {
+        const payload = { ...fixturePayload('success'), cellId: 'cell-1', expectation };
+        await page.evaluate(([id, text]) => window.harness.renderText(id, text), [`expect-${i}`, JSON.stringify(payload)] as const);
+        const found = await page.evaluate(strayEnglish, [`#expect-${i}`, DATA, NAMES] as const);
+        expect(found.strays, `expectation ${i}`).toEqual([]);
+        expect(await page.locator(`#expect-${i} [data-section="expectation"]`).count()).toBe(1);
       }
       await page.close();
     });
@@ -299,6 +325,49 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
       await page.locator('#ptc-diff-left').selectOption('calls-summarized');
       await page.locator('#ptc-diff-right').selectOption('success');
       expect((await strays(page)).strays, 'diff tab, summarized').toEqual([]);
+      await page.close();
+    });
+
+    test('a cassette, a transcript record and Then vs now show no English word for people outside data', async () => {
+      const calls = fixturePayload('binding-failure').result.calls;
+      const cassette = cassetteRun({
+        id: 'cassette',
+        label: 'cell-1.cassette.json',
+        language: 'typescript',
+        calls: [
+          ...calls.map((c) => ({ global: c.global, name: c.name, args: c.args, ok: c.ok, value: c.value, message: c.message, durationMs: c.durationMs })),
+          { global: 'tools', name: 'late', args: {}, ok: false, pending: true as const, durationMs: 0 },
+        ],
+      });
+      const then = transcriptRun({
+        id: 'then',
+        label: 'cell 1 · transcript',
+        language: 'typescript',
+        then: {
+          logs: ['hello'],
+          calls: [{ global: 'tools', name: 'search', args: { q: 'x' }, ok: true, value: [] }],
+          error: { kind: 'exception', message: 'Error: x' },
+        },
+        format: 'claude-code',
+        compare: 'result',
+        origin: 'run.jsonl line 4',
+        marks: ['the transcript cut the output'],
+      });
+      const page = await openInspector('/inspector-records.html', pseudo);
+      const load: unknown = JSON.parse(JSON.stringify({ type: 'load', runs: [inspectorRun('success', 'success'), cassette, then], selectedId: 'cassette' }));
+      await page.evaluate((m) => window.postMessage(m, '*'), load);
+      await expect.poll(() => page.locator('[data-source="cassette"]').count()).toBe(1);
+      expect((await strays(page)).strays, 'cassette, run tab').toEqual([]);
+      await page.locator('#ptc-tab-model').click();
+      expect((await strays(page)).strays, 'cassette, model tab').toEqual([]);
+      await page.locator('#ptc-tab-run').click();
+      await page.locator('#ptc-run-picker').selectOption('then');
+      await expect.poll(() => page.locator('[data-source="transcript"]').count()).toBe(1);
+      expect((await strays(page)).strays, 'transcript record').toEqual([]);
+      await page.locator('#ptc-run-picker').selectOption('success');
+      await page.locator('#ptc-tab-then').click();
+      await expect.poll(() => page.locator('.ptc-then-now').count()).toBe(1);
+      expect((await strays(page)).strays, 'then vs now').toEqual([]);
       await page.close();
     });
 
