@@ -1,9 +1,2 @@
-// The shape of vscode.l10n.t for plain strings with {0}-style arguments; pure modules take it as a dependency.
-export type Translate = (message: string, ...args: (string | number | boolean)[]) => string;
-
-// Substitutes {0}, {1}, ... the way vscode.l10n.t does when no translation bundle is loaded.
-export const untranslated: Translate = (message, ...args) =>
-  message.replace(/\{(\d+)\}/g, (whole, index: string) => {
-    const value = args[Number(index)];
-    return value === undefined ? whole : String(value);
-  });
+// The translator type and its English fallback live with the shared text helpers (webview/shared), which take one too.
+export { untranslated, type Translate } from '../webview/shared/translate.js';

@@ -25,7 +25,7 @@ export function codePointLength(text: string): number {
   return n;
 }
 
-// "string(12)", "array(50 000)", "object(3)", "number"
+// "string(12)", "array(50 000)", "object(3)", "number": JSON's own type names, like code, so never translated
 export function badgeText(value: JsonValue): string {
   const kind = kindOf(value);
   if (kind === 'string') return `string(${formatCount(codePointLength(value as string))})`;

@@ -171,7 +171,7 @@ function toggle(li: HTMLElement, infos: WeakMap<Element, NodeInfo>): void {
     const full = el('pre', { class: 'ptc-string-full' });
     appendVisibleText(full, info.value.length > MAX_STRING_VIEW ? `${info.value.slice(0, MAX_STRING_VIEW)}…` : info.value);
     if (info.value.length > MAX_STRING_VIEW)
-      full.append(el('span', { class: 'ptc-note' }, ` (first ${formatCount(MAX_STRING_VIEW)} characters; copy for all)`));
+      full.append(el('span', { class: 'ptc-note' }, l10n.t(' (first {0} characters; copy for all)', formatCount(MAX_STRING_VIEW))));
     li.appendChild(full);
     return;
   }

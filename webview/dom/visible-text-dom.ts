@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { codePointName, segmentVisible } from '../shared/visible-text.js';
 
 // Appends text with controls (NUL, ESC, bidi overrides) shown as marked glyphs instead of silently acting.
@@ -9,7 +10,8 @@ export function appendVisibleText(parent: Node, text: string): void {
     }
     const mark = document.createElement('span');
     mark.className = 'ptc-ctrl';
-    mark.title = `control character ${codePointName(segment.control)}`;
+    mark.title = l10n.t('control character {0}', codePointName(segment.control));
+    // the marker is a Control Pictures glyph or a U+ code point, the same in every language
     mark.textContent = segment.text;
     parent.appendChild(mark);
   }

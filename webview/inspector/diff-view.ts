@@ -20,7 +20,7 @@ const MAX_ROWS = 3_000;
 // Two runs side by side: calls, printed output, value and outcome, the first divergence highlighted and one click away.
 // `sections` limits the view (the then-vs-now tab hides output sections a transcript records in another shape).
 export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorRun, options: { sections?: readonly DivergenceSection[] } = {}): HTMLElement {
-  const diff = diffRuns(left.payload.result, right.payload.result);
+  const diff = diffRuns(left.payload.result, right.payload.result, l10n.t);
   const shown = new Set<DivergenceSection>(options.sections ?? ['calls', 'logs', 'value', 'outcome']);
   const first = firstShown(diff, shown);
   const summary = el('p', { class: first === undefined ? 'ptc-diff-summary ptc-diff-same' : 'ptc-diff-summary', role: 'status' });
@@ -66,7 +66,7 @@ export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorR
 // The first divergence among the sections shown (hidden ones are only ever the output sections between calls and outcome).
 function firstShown(diff: RunDiff, shown: ReadonlySet<DivergenceSection>): Divergence | undefined {
   if (diff.first === undefined || shown.has(diff.first.section)) return diff.first;
-  if (shown.has('outcome') && !diff.outcome.same) return { section: 'outcome', row: 0, description: 'outcome differs' };
+  if (shown.has('outcome') && !diff.outcome.same) return { section: 'outcome', row: 0, description: l10n.t('outcome differs') };
   return undefined;
 }
 
@@ -76,7 +76,7 @@ function callsSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right
     ctx,
     key: 'diff-calls',
     title: l10n.t('Binding calls'),
-    meta: `${formatCount(callTotal(left.payload.result))} vs ${formatCount(callTotal(right.payload.result))} · ${formatCount(differing)} differ`,
+    meta: l10n.t('{0} vs {1} · {2} differ', formatCount(callTotal(left.payload.result)), formatCount(callTotal(right.payload.result)), formatCount(differing)),
     tone: differing > 0 ? 'warning' : undefined,
     body: () => {
       if (diff.calls.length === 0) return el('p', { class: 'ptc-muted' }, l10n.t('Neither run made a binding call.'));
@@ -92,7 +92,7 @@ function callsSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right
           el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, ''), el('th', { scope: 'col' }, left.label), el('th', { scope: 'col' }, right.label))),
           body,
         ),
-        diff.calls.length > MAX_ROWS ? el('p', { class: 'ptc-note' }, `${formatCount(diff.calls.length - MAX_ROWS)} more rows not shown`) : null,
+        diff.calls.length > MAX_ROWS ? el('p', { class: 'ptc-note' }, l10n.t('{0} more rows not shown', formatCount(diff.calls.length - MAX_ROWS))) : null,
         summarizedNote(left, right),
       );
     },
@@ -138,15 +138,16 @@ function callRows(ctx: ViewContext, row: CallDiffRow, isFirst: boolean): HTMLEle
 }
 
 function callCell(call: CallRecord | undefined, differences: readonly string[]): HTMLElement {
-  if (call === undefined) return el('td', { class: 'ptc-diff-empty' }, '(no call)');
+  if (call === undefined) return el('td', { class: 'ptc-diff-empty' }, l10n.t('(no call)'));
   const td = el('td', {});
   const head = el('code', { class: differences.includes('name') ? 'ptc-diff-mark' : undefined }, `#${call.id} ${callLabel(call)}`);
   const args = el('code', { class: differences.includes('args') ? 'ptc-diff-mark ptc-diff-args' : 'ptc-diff-args' });
   appendVisibleText(args, previewText(call.args));
-  const answer = el('span', { class: differences.some((d) => d === 'outcome' || d === 'value' || d === 'message') ? 'ptc-diff-mark' : undefined });
+  const marked = differences.some((d) => d === 'outcome' || d === 'value' || d === 'message');
+  const answer = el('span', { class: marked ? 'ptc-diff-answer ptc-diff-mark' : 'ptc-diff-answer' });
   appendVisibleText(
     answer,
-    call.ok ? `→ ${call.value === undefined ? '(no value)' : previewText(call.value)}` : `✗ ${(call.message ?? '').split('\n')[0] ?? ''}`,
+    call.ok ? `→ ${call.value === undefined ? l10n.t('(no value)') : previewText(call.value)}` : `✗ ${(call.message ?? '').split('\n')[0] ?? ''}`,
   );
   td.append(
     head,
@@ -154,13 +155,13 @@ function callCell(call: CallRecord | undefined, differences: readonly string[]):
     args,
     el('br', {}),
     answer,
-    el('span', { class: 'ptc-muted' }, ` · ${formatDuration(call.durationMs)}${call.replayed === true ? ' · replayed' : ''}`),
+    el('span', { class: 'ptc-muted' }, ` · ${formatDuration(call.durationMs, l10n.t)}${call.replayed === true ? ` · ${l10n.t('replayed')}` : ''}`),
   );
   return td;
 }
 
 function callDetailCell(ctx: ViewContext, call: CallRecord | undefined): HTMLElement {
-  if (call === undefined) return el('td', { class: 'ptc-diff-empty' }, '(no call)');
+  if (call === undefined) return el('td', { class: 'ptc-diff-empty' }, l10n.t('(no call)'));
   const td = el(
     'td',
     {},
@@ -194,7 +195,7 @@ export function linesSection(ctx: ViewContext, key: string, title: string, rows:
     ctx,
     key: `diff-${key}`,
     title,
-    meta: changed === 0 ? 'identical' : `${formatCount(changed)} line${changed === 1 ? '' : 's'} differ`,
+    meta: changed === 0 ? l10n.t('identical') : changed === 1 ? l10n.t('1 line differs') : l10n.t('{0} lines differ', formatCount(changed)),
     tone: changed > 0 ? 'warning' : undefined,
     body: () => {
       if (rows.length === 0) return el('p', { class: 'ptc-muted' }, l10n.t('Empty in both runs.'));
@@ -249,7 +250,7 @@ function fold(rows: DiffRow[]): Part[] {
 }
 
 function foldRow(ctx: ViewContext, rows: { row: DiffRow; index: number }[], firstRow: number): HTMLElement {
-  const button = el('button', { type: 'button', class: 'ptc-button ptc-link' }, `⋯ ${formatCount(rows.length)} identical lines`);
+  const button = el('button', { type: 'button', class: 'ptc-button ptc-link' }, l10n.t('⋯ {0} identical lines', formatCount(rows.length)));
   const tr = el('tr', { class: 'ptc-diff-fold' }, el('td', { colspan: 4 }, button));
   button.addEventListener(
     'click',
@@ -287,13 +288,19 @@ function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, rig
   const l = left.payload.result;
   const r = right.payload.result;
   // durations always differ a little: shown, never flagged
-  const fact = (name: string, a: string, b: string, compare = true): HTMLElement =>
-    el('tr', { class: !compare || a === b ? 'ptc-diff-same' : 'ptc-diff-changed' }, el('th', { scope: 'row' }, name), cellText(a), cellText(b));
+  const fact = (key: string, name: string, a: string, b: string, compare = true): HTMLElement =>
+    el(
+      'tr',
+      { class: !compare || a === b ? 'ptc-diff-same' : 'ptc-diff-changed', 'data-fact': key },
+      el('th', { scope: 'row' }, name),
+      cellText(a),
+      cellText(b),
+    );
   return section({
     ctx,
     key: 'diff-outcome',
     title: l10n.t('Outcome'),
-    meta: diff.outcome.same ? 'same' : 'differs',
+    meta: diff.outcome.same ? l10n.t('same') : l10n.t('differs'),
     tone: diff.outcome.same ? undefined : 'warning',
     body: () =>
       el(
@@ -303,10 +310,10 @@ function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, rig
         el(
           'tbody',
           {},
-          fact(l10n.t('Outcome'), diff.outcome.left, diff.outcome.right),
-          fact(l10n.t('Mode'), l.mode ?? '—', r.mode ?? '—'),
-          fact(l10n.t('Calls'), String(callTotal(l)), String(callTotal(r))),
-          fact(l10n.t('Duration'), formatDuration(l.durationMs), formatDuration(r.durationMs), false),
+          fact('outcome', l10n.t('Outcome'), diff.outcome.left, diff.outcome.right),
+          fact('mode', l10n.t('Mode'), l.mode ?? '—', r.mode ?? '—'),
+          fact('calls', l10n.t('Calls'), String(callTotal(l)), String(callTotal(r))),
+          fact('duration', l10n.t('Duration'), formatDuration(l.durationMs, l10n.t), formatDuration(r.durationMs, l10n.t), false),
         ),
       ),
   }).element;
@@ -314,7 +321,7 @@ function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, rig
 
 // Calls past the first ones a result keeps are compared by their counts (the Calls row of the outcome), not one by one.
 function summarizedNote(left: InspectorRun, right: InspectorRun): HTMLElement | null {
-  const notes = [left, right].map((run) => callSummaryText(run.payload.result)).filter((t) => t !== undefined);
+  const notes = [left, right].map((run) => callSummaryText(run.payload.result, l10n.t)).filter((t) => t !== undefined);
   if (notes.length === 0) return null;
   return el('p', { class: 'ptc-note' }, l10n.t('Compared one by one: the calls each result keeps in full ({0}).', notes.join('; ')));
 }

@@ -19,7 +19,7 @@ export function modelViewPanel(ctx: ViewContext, result: RunResult): HTMLElement
     'span',
     { class: 'ptc-model-size', 'data-bytes': view.bytes },
     l10n.t('{0} bytes', formatCount(view.bytes)),
-    view.bytes >= 1024 ? ` (${formatBytes(view.bytes)})` : '',
+    view.bytes >= 1024 ? l10n.t(' ({0})', formatBytes(view.bytes, l10n.t)) : '',
     // a rough guide only; real tokenizers differ
     ' · ',
     l10n.t('≈ {0} tokens', formatCount(Math.ceil(view.bytes / 4))),

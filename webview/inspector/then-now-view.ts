@@ -27,7 +27,8 @@ export function thenNowView(ctx: ViewContext, then: InspectorRun, now: Inspector
           'div',
           { class: 'ptc-banner ptc-then-marks', role: 'note' },
           el('strong', {}, l10n.t('Cannot be reproduced as recorded: ')),
-          ...info.marks.map((m) => el('div', {}, `• ${m}`)),
+          // the import's own notes, saved in the notebook's metadata: shown as recorded
+          ...info.marks.map((m) => el('div', { class: 'ptc-then-mark' }, `• ${m}`)),
         );
   if (now === undefined) {
     return el(

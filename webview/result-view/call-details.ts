@@ -14,9 +14,9 @@ import { jsonText } from '../shared/json-text.js';
 // One call's arguments and answer (value or error message) as JSON trees, with its timing and flags.
 export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolean): HTMLElement {
   const flags = el('span', { class: 'ptc-flags' });
-  flags.append(el('span', { class: call.ok ? 'ptc-flag ptc-flag-ok' : 'ptc-flag ptc-flag-failed' }, call.ok ? 'ok' : 'failed'));
-  if (call.replayed === true) flags.append(el('span', { class: 'ptc-flag ptc-flag-replayed' }, 'replayed'));
-  if (diverged) flags.append(el('span', { class: 'ptc-flag ptc-flag-diverged' }, 'diverged'));
+  flags.append(el('span', { class: call.ok ? 'ptc-flag ptc-flag-ok' : 'ptc-flag ptc-flag-failed' }, call.ok ? l10n.t('ok') : l10n.t('failed')));
+  if (call.replayed === true) flags.append(el('span', { class: 'ptc-flag ptc-flag-replayed' }, l10n.t('replayed')));
+  if (diverged) flags.append(el('span', { class: 'ptc-flag ptc-flag-diverged' }, l10n.t('diverged')));
   const box = el(
     'div',
     { class: 'ptc-call', 'data-call-id': call.id },
@@ -26,7 +26,11 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
       el('code', {}, `#${call.id} ${callLabel(call)}`),
       ' ',
       flags,
-      el('span', { class: 'ptc-muted' }, ` started at ${formatDuration(call.startedAtMs)}, took ${formatDuration(call.durationMs)}`),
+      el(
+        'span',
+        { class: 'ptc-muted' },
+        l10n.t(' started at {0}, took {1}', formatDuration(call.startedAtMs, l10n.t), formatDuration(call.durationMs, l10n.t)),
+      ),
     ),
   );
   if (call.schemaViolation !== undefined) {

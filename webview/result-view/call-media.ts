@@ -53,7 +53,7 @@ export function callImages(value: JsonValue | undefined, callId: number): HTMLEl
   if (images.length === 0) return undefined;
   const strip = el('div', { class: 'ptc-call-images', role: 'group', 'aria-label': l10n.t('Images in the answer of call #{0}', callId) });
   for (const image of images) {
-    const label = `${image.mimeType} at ${image.path}`;
+    const label = l10n.t('{0} at {1}', image.mimeType, image.path);
     strip.append(
       el(
         'figure',

@@ -64,8 +64,8 @@ export function expectationSection(ctx: ViewContext, report: ExpectationReport |
   const built = section({
     ctx,
     key: 'expectation',
-    title: '✗ Does not match the expectation',
-    meta: l10n.t('{0} of {1} compared field(s) differ', report.mismatches.length, report.checked.length),
+    title: l10n.t('✗ Does not match the expectation'),
+    meta: differingText(report.mismatches.length, report.checked.length),
     tone: 'error',
     open: true,
     actions,
@@ -79,4 +79,10 @@ export function expectationSection(ctx: ViewContext, report: ExpectationReport |
   });
   built.element.dataset.ok = 'false';
   return built.element;
+}
+
+// "1 of 1 compared field differs" / "1 of 3 compared fields differs" / "2 of 3 compared fields differ"
+function differingText(differing: number, compared: number): string {
+  if (compared === 1) return l10n.t('{0} of 1 compared field differs', differing);
+  return differing === 1 ? l10n.t('1 of {0} compared fields differs', compared) : l10n.t('{0} of {1} compared fields differ', differing, compared);
 }

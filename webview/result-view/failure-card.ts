@@ -6,8 +6,8 @@ import { section } from '../dom/section.js';
 import { appendVisibleText } from '../dom/visible-text-dom.js';
 import { SELECT_CALL, type SelectCallDetail, type ViewContext } from '../dom/view-context.js';
 import { callLabel, failingCall } from '../shared/call-flags.js';
-import { explainFailure, FAILURE_TITLES } from '../shared/failure-kinds.js';
-import { formatDuration } from '../shared/format.js';
+import { explainFailure, failureTitle } from '../shared/failure-kinds.js';
+import { formatCount, formatDuration } from '../shared/format.js';
 import { splitFailureMessage, type StackFrame } from '../shared/stack-frames.js';
 import { truncationOf, truncationText } from '../shared/truncation.js';
 import { codeFrameView } from './code-frame-view.js';
@@ -28,7 +28,7 @@ export function failureSection(ctx: ViewContext, payload: ResultPayload): HTMLEl
       const location = bestLocation(error.location, split.frames);
       const fileName = payload.language === 'python' ? 'program.py' : 'program.ts';
       const call = failingCall(payload.result);
-      const explanation = explainFailure(error, {
+      const explanation = explainFailure(error, l10n.t, {
         timeoutMs: payload.timeoutMs,
         durationMs: payload.result.durationMs,
         failingCall: call === undefined ? undefined : callLabel(call),
@@ -36,20 +36,21 @@ export function failureSection(ctx: ViewContext, payload: ResultPayload): HTMLEl
       const card = el(
         'div',
         { class: 'ptc-failure', 'data-kind': error.kind },
-        el('p', { class: 'ptc-failure-head' }, badge, el('strong', {}, FAILURE_TITLES[error.kind]), ' — ', explanation),
+        el('p', { class: 'ptc-failure-head' }, badge, el('strong', {}, failureTitle(error.kind, l10n.t)), ' — ', explanation),
       );
       const message = el('pre', { class: 'ptc-failure-message', dir: 'auto' });
       appendVisibleText(message, split.headline === '' ? error.message : split.headline);
       card.append(message);
       const truncation = truncationOf(payload.result);
-      if (truncation?.source === 'output-limit') card.append(el('p', { class: 'ptc-note' }, `${truncationText(truncation)}; the return value was dropped.`));
+      if (truncation?.source === 'output-limit')
+        card.append(el('p', { class: 'ptc-note' }, l10n.t('{0}; the return value was dropped.', truncationText(truncation, l10n.t))));
       const frameSlot = el('div', { class: 'ptc-frame-slot' });
       card.append(frameSlot);
       const showFrame = (at: SourceLocation | undefined): void => {
         frameSlot.replaceChildren();
         if (at === undefined) return;
         const view = payload.program === undefined ? undefined : codeFrameView(payload.program, at, fileName);
-        frameSlot.append(view ?? el('p', { class: 'ptc-muted' }, `at ${fileName}:${at.line}${at.column === undefined ? '' : `:${at.column}`}`));
+        frameSlot.append(view ?? el('p', { class: 'ptc-muted' }, l10n.t('at {0}', `${fileName}:${at.line}${at.column === undefined ? '' : `:${at.column}`}`)));
       };
       showFrame(location);
       if (split.frames.length > 0) card.append(stackList(ctx, split.frames, split.hiddenFrames, showFrame));
@@ -76,8 +77,8 @@ export function failureBrief(ctx: ViewContext, payload: ResultPayload): HTMLElem
     const view = location === undefined || payload.program === undefined ? undefined : codeFrameView(payload.program, location, fileName);
     if (view !== undefined) card.append(view);
   } else {
-    const explanation = explainFailure(error, { timeoutMs: payload.timeoutMs, durationMs: payload.result.durationMs });
-    card.append(el('p', { class: 'ptc-failure-explained' }, capitalize(explanation), '.'));
+    const explanation = explainFailure(error, l10n.t, { timeoutMs: payload.timeoutMs, durationMs: payload.result.durationMs });
+    card.append(el('p', { class: 'ptc-failure-explained' }, l10n.t('{0}.', capitalize(explanation))));
   }
   if (call !== undefined) card.append(callNote(ctx, call));
   return card;
@@ -112,7 +113,8 @@ function stackList(ctx: ViewContext, frames: StackFrame[], hidden: number, show:
     list.append(el('li', {}, button));
   }
   const wrap = el('div', { class: 'ptc-stack-wrap' }, el('p', { class: 'ptc-label' }, l10n.t('Stack')), list);
-  if (hidden > 0) wrap.append(el('p', { class: 'ptc-muted' }, `${hidden} runtime frame${hidden === 1 ? '' : 's'} hidden`));
+  if (hidden > 0)
+    wrap.append(el('p', { class: 'ptc-muted' }, hidden === 1 ? l10n.t('1 runtime frame hidden') : l10n.t('{0} runtime frames hidden', formatCount(hidden))));
   return wrap;
 }
 
@@ -126,8 +128,8 @@ function callNote(ctx: ViewContext, call: CallRecord): HTMLElement {
     { signal: ctx.signal },
   );
   const text = el('span', {});
-  const after = l10n.t('failed after {0}', formatDuration(call.durationMs));
-  appendVisibleText(text, ` ${call.message === undefined ? after : `${after}: ${call.message.split('\n')[0] ?? ''}`}`);
+  const after = l10n.t('failed after {0}', formatDuration(call.durationMs, l10n.t));
+  appendVisibleText(text, ` ${call.message === undefined ? after : l10n.t('{0}: {1}', after, call.message.split('\n')[0] ?? '')}`);
   return el(
     'p',
     { class: 'ptc-failing-call', 'data-call-id': call.id },

@@ -3,29 +3,34 @@ import type { ResultPayload } from '../protocol/result-payload.js';
 import { el } from '../dom/el.js';
 import { section } from '../dom/section.js';
 import type { ViewContext } from '../dom/view-context.js';
-import { summarizeSandbox } from '../shared/sandbox-summary.js';
+import { enforcementText, summarizeSandbox } from '../shared/sandbox-summary.js';
 import { durationStory } from './status-line.js';
 
 // The Run section: what the status line does not already say — the timing breakdown, the sandbox that was enforced
 // (none is claimed for a run that never started a process) and the language.
 export function footerSection(ctx: ViewContext, payload: ResultPayload): HTMLElement {
   const result = payload.result;
-  const sandbox = summarizeSandbox(result.sandbox);
+  const sandbox = summarizeSandbox(result.sandbox, l10n.t);
   const started = result.started !== false;
   return section({
     ctx,
     key: 'footer',
     title: l10n.t('Run'),
-    meta: started ? l10n.t('sandbox {0}', sandbox.enforcement) : l10n.t('no process started'),
+    meta: started ? l10n.t('sandbox {0}', enforcementText(sandbox.enforcement, l10n.t)) : l10n.t('no process started'),
     open: true,
     body: () => {
       let sandboxItem: HTMLElement;
       if (!started) {
-        sandboxItem = el('dd', {}, 'none: the run ended before a process was started');
+        sandboxItem = el('dd', {}, l10n.t('none: the run ended before a process was started'));
       } else {
-        sandboxItem = el('dd', {}, el('span', { class: `ptc-enforcement ptc-enforcement-${sandbox.enforcement}` }, sandbox.enforcement));
-        if (sandbox.mechanisms.length > 0) sandboxItem.append(` via ${sandbox.mechanisms.join(', ')}`);
-        if (sandbox.missing.length > 0) sandboxItem.append(el('span', { class: 'ptc-sandbox-missing' }, ` — not enforced: ${sandbox.missing.join('; ')}`));
+        sandboxItem = el(
+          'dd',
+          {},
+          el('span', { class: `ptc-enforcement ptc-enforcement-${sandbox.enforcement}` }, enforcementText(sandbox.enforcement, l10n.t)),
+        );
+        if (sandbox.mechanisms.length > 0) sandboxItem.append(l10n.t(' via {0}', sandbox.mechanisms.join(', ')));
+        if (sandbox.missing.length > 0)
+          sandboxItem.append(el('span', { class: 'ptc-sandbox-missing' }, l10n.t(' — not enforced: {0}', sandbox.missing.join('; '))));
       }
       return el(
         'dl',

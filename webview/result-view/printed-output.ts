@@ -5,7 +5,7 @@ import { copyButton } from '../dom/copy-button.js';
 import { section } from '../dom/section.js';
 import { appendVisibleText } from '../dom/visible-text-dom.js';
 import type { ViewContext } from '../dom/view-context.js';
-import { formatBytes, formatCount, plural } from '../shared/format.js';
+import { formatBytes, formatCount } from '../shared/format.js';
 import { truncationOf, truncationText } from '../shared/truncation.js';
 import { utf8Length } from '../shared/utf8-length.js';
 
@@ -26,10 +26,10 @@ export function printedOutputSection(ctx: ViewContext, result: RunResult): HTMLE
   for (const entry of result.logs) chars += entry.length;
   const bytes = chars > 5_000_000 ? chars : result.logs.reduce((n, e) => n + utf8Length(e), 0);
   const meta = [
-    plural(result.logs.length, 'entry', 'entries'),
+    result.logs.length === 1 ? l10n.t('1 entry') : l10n.t('{0} entries', formatCount(result.logs.length)),
     stderr.size > 0 ? l10n.t('{0} stderr', formatCount(stderr.size)) : '',
-    chars > 5_000_000 ? `≈ ${formatBytes(bytes)}` : formatBytes(bytes),
-    truncation === undefined ? '' : truncationText(truncation),
+    chars > 5_000_000 ? l10n.t('≈ {0}', formatBytes(bytes, l10n.t)) : formatBytes(bytes, l10n.t),
+    truncation === undefined ? '' : truncationText(truncation, l10n.t),
   ]
     .filter((s) => s !== '')
     .join(' · ');
@@ -40,7 +40,7 @@ export function printedOutputSection(ctx: ViewContext, result: RunResult): HTMLE
     meta,
     tone: truncation === undefined ? undefined : 'warning',
     actions: [copyButton(ctx, l10n.t('Copy printed output'), () => result.logs.join('\n'), 'text')],
-    body: () => logsBody(ctx, result, stderr, truncation === undefined ? undefined : truncationText(truncation)),
+    body: () => logsBody(ctx, result, stderr, truncation === undefined ? undefined : truncationText(truncation, l10n.t)),
   }).element;
 }
 
@@ -48,14 +48,14 @@ export function printedOutputSection(ctx: ViewContext, result: RunResult): HTMLE
 export function printedLines(ctx: ViewContext, result: RunResult): HTMLElement | undefined {
   if (result.logs.length === 0) return undefined;
   const truncation = truncationOf(result);
-  const stated = truncation === undefined || truncation.source === 'output-limit' ? undefined : truncationText(truncation);
+  const stated = truncation === undefined || truncation.source === 'output-limit' ? undefined : truncationText(truncation, l10n.t);
   return el('div', { class: 'ptc-part ptc-part-logs', 'data-part': 'printed-output' }, logsBody(ctx, result, new Set(result.stderrLogs ?? []), stated));
 }
 
 function logsBody(ctx: ViewContext, result: RunResult, stderr: Set<number>, truncated: string | undefined): Node {
   const list = el('div', { class: 'ptc-logs', role: 'list', 'aria-label': l10n.t('Printed output'), tabindex: 0, 'data-complete': 'false' });
   const notice =
-    truncated === undefined ? null : el('p', { class: 'ptc-truncated', role: 'note' }, `⚠ ${capitalize(truncated)}: later output was not captured.`);
+    truncated === undefined ? null : el('p', { class: 'ptc-truncated', role: 'note' }, l10n.t('⚠ {0}: later output was not captured.', capitalize(truncated)));
   const logs = result.logs;
   let index = 0;
   const chunk = (maxEntries: number, maxChars: number): void => {
@@ -79,7 +79,7 @@ function logsBody(ctx: ViewContext, result: RunResult, stderr: Set<number>, trun
 
 function entry(ctx: ViewContext, text: string, index: number, isStderr: boolean): HTMLElement {
   const row = el('div', { class: isStderr ? 'ptc-log-entry ptc-stderr' : 'ptc-log-entry', role: 'listitem', dir: 'auto', 'data-index': index });
-  if (isStderr) row.append(el('span', { class: 'ptc-stream-tag', 'aria-hidden': 'true' }, 'err'), srOnly('stderr: '));
+  if (isStderr) row.append(el('span', { class: 'ptc-stream-tag', 'aria-hidden': 'true' }, l10n.t('err')), srOnly(l10n.t('stderr: ')));
   const textBox = el('span', { class: 'ptc-log-text' });
   row.appendChild(textBox);
   if (text.length <= ENTRY_PREVIEW_CHARS) {

@@ -17,7 +17,7 @@ export function returnValueSection(ctx: ViewContext, result: RunResult, expandDe
       ctx,
       key: 'return-value',
       title: l10n.t('Return value'),
-      meta: 'none',
+      meta: l10n.t('none'),
       body: () => el('p', { class: 'ptc-muted' }, l10n.t('The program did not return a value.')),
     }).element;
   }
@@ -25,7 +25,8 @@ export function returnValueSection(ctx: ViewContext, result: RunResult, expandDe
     ctx,
     key: 'return-value',
     title: l10n.t('Return value'),
-    meta: badgeText(value),
+    // JSON's own type name and size, like code: never translated
+    meta: el('span', { class: 'ptc-type-tag' }, badgeText(value)),
     actions: [copyButton(ctx, l10n.t('Copy return value as JSON'), () => jsonText(value, { indent: 2 }))],
     body: () => el('div', { class: 'ptc-tree-wrap' }, jsonTree(value, { ctx, label: l10n.t('Return value'), expandDepth })),
   }).element;

@@ -3,8 +3,9 @@ import type { RunResult } from '../../runtime/protocol/run-result.js';
 import type { ResultPayload } from '../protocol/result-payload.js';
 import { el, type Child } from '../dom/el.js';
 import { callTotal, failedCallCount } from '../shared/call-flags.js';
-import { FAILURE_TITLES } from '../shared/failure-kinds.js';
-import { formatCount, formatDuration, plural } from '../shared/format.js';
+import { failureTitle } from '../shared/failure-kinds.js';
+import { formatCount, formatDuration } from '../shared/format.js';
+import { callsText } from './timeline.js';
 
 export type Outcome = 'success' | 'failure' | 'cancelled';
 
@@ -30,12 +31,12 @@ export function durationStory(payload: Pick<ResultPayload, 'result' | 'cellMs'>)
   const { result, cellMs } = payload;
   const startup = result.startupMs ?? 0;
   const program = Math.max(0, result.durationMs - startup);
-  const parts = [l10n.t('the program ran {0}', formatDuration(program))];
-  if (startup > 0) parts.push(l10n.t('after {0} of process start-up', formatDuration(startup)));
-  let text = formatDuration(program);
+  const parts = [l10n.t('the program ran {0}', formatDuration(program, l10n.t))];
+  if (startup > 0) parts.push(l10n.t('after {0} of process start-up', formatDuration(startup, l10n.t)));
+  let text = formatDuration(program, l10n.t);
   if (cellMs !== undefined && cellMs - program > OVERHEAD_WORTH_SAYING_MS) {
-    text = l10n.t('{0} (cell {1})', text, formatDuration(cellMs));
-    parts.push(l10n.t('the cell took {0} in all, counting its queue, the bindings and process start-up', formatDuration(cellMs)));
+    text = l10n.t('{0} (cell {1})', text, formatDuration(cellMs, l10n.t));
+    parts.push(l10n.t('the cell took {0} in all, counting its queue, the bindings and process start-up', formatDuration(cellMs, l10n.t)));
   }
   return { text, detail: l10n.t('{0}.', parts.join(', ')) };
 }
@@ -48,7 +49,7 @@ function statusWord(result: RunResult): HTMLElement {
       ? ['✓', l10n.t('Succeeded')]
       : outcome === 'cancelled'
         ? ['■', l10n.t('Cancelled')]
-        : ['✗', FAILURE_TITLES[error?.kind ?? 'exception']];
+        : ['✗', failureTitle(error?.kind ?? 'exception', l10n.t)];
   return el('span', { class: `ptc-status ptc-status-${outcome}` }, el('span', { class: 'ptc-status-icon', 'aria-hidden': 'true' }, icon), word);
 }
 
@@ -61,7 +62,11 @@ export function runFacts(payload: Pick<ResultPayload, 'result' | 'cellMs'>): HTM
   if (calls > 0) {
     const failed = result.callSummary === undefined ? result.calls.filter((c) => !c.ok).length : failedCallCount(result);
     facts.push(
-      el('span', { class: 'ptc-fact', 'data-fact': 'calls' }, `${plural(calls, 'call', 'calls')}${failed > 0 ? ` (${formatCount(failed)} failed)` : ''}`),
+      el(
+        'span',
+        { class: 'ptc-fact', 'data-fact': 'calls' },
+        failed > 0 ? l10n.t('{0} ({1} failed)', callsText(calls), formatCount(failed)) : callsText(calls),
+      ),
     );
   }
   if (result.mode !== undefined) facts.push(el('span', { class: 'ptc-fact', 'data-fact': 'mode' }, result.mode));

@@ -4,7 +4,7 @@ import { el } from '../dom/el.js';
 import { section } from '../dom/section.js';
 import { SELECT_CALL, type SelectCallDetail, type ViewContext } from '../dom/view-context.js';
 import { callLabel, callSummaryText, callTotal, divergedCallIds, failedCallCount, keptCalls } from '../shared/call-flags.js';
-import { formatCount, formatDuration, plural } from '../shared/format.js';
+import { formatCount, formatDuration } from '../shared/format.js';
 import { layoutTimeline, type TimelineBar, type TimelineLayout } from '../shared/timeline-layout.js';
 import { callDetails, progressSummary } from './call-details.js';
 
@@ -20,10 +20,10 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
   const failed = result.callSummary === undefined ? result.calls.filter((c) => !c.ok).length : failedCallCount(result);
   const layout = layoutTimeline(keptCalls(result), result.durationMs, result.startupMs);
   const meta = [
-    plural(callTotal(result), 'call', 'calls'),
+    callsText(callTotal(result)),
     failed > 0 ? l10n.t('{0} failed', formatCount(failed)) : '',
     diverged.size > 0 ? l10n.t('{0} diverged', formatCount(diverged.size)) : '',
-    plural(layout.lanes, 'lane', 'lanes'),
+    layout.lanes === 1 ? l10n.t('1 lane') : l10n.t('{0} lanes', formatCount(layout.lanes)),
   ]
     .filter((s) => s !== '')
     .join(' · ');
@@ -31,7 +31,7 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
   const track = el('div', {
     class: 'ptc-track',
     role: 'group',
-    'aria-label': l10n.t("Binding calls on a {0} time axis from the program's hand-over", formatDuration(layout.spanMs)),
+    'aria-label': l10n.t("Binding calls on a {0} time axis from the program's hand-over", formatDuration(layout.spanMs, l10n.t)),
   });
   const zoomLabel = el('span', { class: 'ptc-zoom-level', 'aria-live': 'polite' }, '1×');
   const zoomButton = (label: string, text: string, delta: number | 'fit'): HTMLButtonElement => {
@@ -93,7 +93,7 @@ function buildBody(
   const { bars, lanes, ticks, originMs: origin } = layout;
   const axis = el('div', { class: 'ptc-axis', 'aria-hidden': 'true' });
   for (const tick of ticks) {
-    const t = el('span', { class: 'ptc-tick' }, formatDuration(tick.ms));
+    const t = el('span', { class: 'ptc-tick' }, formatDuration(tick.ms, l10n.t));
     t.style.setProperty('left', `${tick.at * 100}%`);
     if (tick.at > 0.92) t.classList.add('ptc-tick-end');
     axis.append(t);
@@ -191,8 +191,8 @@ function barButton(bar: TimelineBar, isDiverged: boolean, origin: number): HTMLB
     '#{0} {1}, started at {2}, took {3}, {4}',
     call.id,
     label,
-    formatDuration(call.startedAtMs - origin),
-    formatDuration(call.durationMs),
+    formatDuration(call.startedAtMs - origin, l10n.t),
+    formatDuration(call.durationMs, l10n.t),
     states,
   );
   const button = el('button', {
@@ -255,7 +255,7 @@ function nearestInLane(
 
 // A run with more calls than a result keeps: which ones are drawn, and every binding's counts.
 function callSummaryNote(result: RunResult): HTMLElement | null {
-  const text = callSummaryText(result);
+  const text = callSummaryText(result, l10n.t);
   if (text === undefined || result.callSummary === undefined) return null;
   const list = el('ul', { class: 'ptc-call-counts' });
   for (const count of result.callSummary.byBinding) {
@@ -264,14 +264,23 @@ function callSummaryNote(result: RunResult): HTMLElement | null {
       el(
         'li',
         { 'data-binding': callLabel(count) },
-        `${callLabel(count)}: ${plural(count.calls, 'call', 'calls')} · ${formatCount(count.ok)} ok · ${formatCount(count.failed)} failed${unanswered > 0 ? ` · ${formatCount(unanswered)} not answered` : ''}`,
+        el('code', {}, callLabel(count)),
+        ': ',
+        [
+          callsText(count.calls),
+          l10n.t('{0} ok', formatCount(count.ok)),
+          l10n.t('{0} failed', formatCount(count.failed)),
+          unanswered > 0 ? l10n.t('{0} not answered', formatCount(unanswered)) : '',
+        ]
+          .filter((s) => s !== '')
+          .join(' · '),
       ),
     );
   }
   return el(
     'div',
     { class: 'ptc-call-summary', 'data-call-summary': 'true' },
-    el('p', { class: 'ptc-note' }, `${text[0]?.toUpperCase() ?? ''}${text.slice(1)}:`),
+    el('p', { class: 'ptc-note' }, l10n.t('{0}:', `${text[0]?.toUpperCase() ?? ''}${text.slice(1)}`)),
     list,
   );
 }
@@ -302,4 +311,9 @@ function legend(result: RunResult, diverged: Set<number>): HTMLElement {
     );
   }
   return box;
+}
+
+// "1 call" / "3 calls"
+export function callsText(n: number): string {
+  return n === 1 ? l10n.t('1 call') : l10n.t('{0} calls', formatCount(n));
 }

@@ -1,6 +1,7 @@
 import type { CallRecord, RunResult } from '../../runtime/protocol/run-result.js';
 import { canonicalJson } from './canonical-json.js';
 import { formatCount } from './format.js';
+import type { Translate } from './translate.js';
 
 const DIVERGENCE = /^replay divergence:/;
 
@@ -57,10 +58,16 @@ export function failedCallCount(result: Pick<RunResult, 'calls' | 'callSummary'>
 }
 
 // "showing the first 1 000 and the last 20 of 1 000 000 calls": undefined when every call is kept.
-export function callSummaryText(result: Pick<RunResult, 'calls' | 'callSummary'>): string | undefined {
+export function callSummaryText(result: Pick<RunResult, 'calls' | 'callSummary'>, t: Translate): string | undefined {
   const summary = result.callSummary;
   if (summary === undefined) return undefined;
-  return `showing the first ${formatCount(result.calls.length)} and the last ${formatCount(summary.last.length)} of ${formatCount(summary.total)} calls; the ${formatCount(summary.omitted)} in between are counted per binding`;
+  return t(
+    'showing the first {0} and the last {1} of {2} calls; the {3} in between are counted per binding',
+    formatCount(result.calls.length),
+    formatCount(summary.last.length),
+    formatCount(summary.total),
+    formatCount(summary.omitted),
+  );
 }
 
 // "tools.search"

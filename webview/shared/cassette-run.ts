@@ -24,6 +24,7 @@ export interface CassetteRunOptions {
   createdAt?: string | undefined;
 }
 
+// Stands in for the call's recorded error message (data the diff compares across runs), so it is never translated.
 export const PENDING_MESSAGE = 'pending: the recorded run ended before this call was answered';
 
 // A cassette as an inspector run: its calls laid end to end in recorded order (a cassette keeps no start times),

@@ -3,6 +3,7 @@ import { callLabel, keptCalls } from './call-flags.js';
 import { canonicalJson } from './canonical-json.js';
 import { jsonText } from './json-text.js';
 import { diffLines, firstDifference, type DiffRow } from './line-diff.js';
+import type { Translate } from './translate.js';
 
 export type CallField = 'missing' | 'name' | 'args' | 'outcome' | 'value' | 'message';
 
@@ -33,13 +34,14 @@ export interface RunDiff {
 }
 
 // Compares two runs: calls in order, printed output and the pretty-printed value line by line, and the outcome.
-export function diffRuns(left: RunResult, right: RunResult): RunDiff {
+// `t` words the outcomes and the divergence description (the inspector passes l10n.t).
+export function diffRuns(left: RunResult, right: RunResult, t: Translate): RunDiff {
   // a summarized run is compared on the calls it keeps in full
   const calls = diffCalls(keptCalls(left), keptCalls(right));
   const logs = diffLines(splitEntries(left.logs), splitEntries(right.logs));
   const value = diffLines(valueLines(left), valueLines(right));
-  const outcome = { left: outcomeText(left), right: outcomeText(right), same: outcomeText(left) === outcomeText(right) };
-  return { calls, logs, value, outcome, first: firstDivergence(calls, logs, value, outcome) };
+  const outcome = { left: outcomeText(left, t), right: outcomeText(right, t), same: outcomeText(left, t) === outcomeText(right, t) };
+  return { calls, logs, value, outcome, first: firstDivergence({ calls, logs, value, outcome }, t) };
 }
 
 // Aligns calls by name and arguments (so one extra call does not shift every later row), then compares answers.
@@ -77,23 +79,46 @@ function valueLines(result: RunResult): string[] {
   return result.value === undefined ? [] : jsonText(result.value, { indent: 2 }).split('\n');
 }
 
-function outcomeText(result: RunResult): string {
-  return result.error === undefined ? 'succeeded' : `failed (${result.error.kind}): ${result.error.message.split('\n')[0] ?? ''}`;
+function outcomeText(result: RunResult, t: Translate): string {
+  return result.error === undefined ? t('succeeded') : t('failed ({0}): {1}', result.error.kind, result.error.message.split('\n')[0] ?? '');
 }
 
-function firstDivergence(calls: CallDiffRow[], logs: DiffRow[], value: DiffRow[], outcome: RunDiff['outcome']): Divergence | undefined {
+function fieldText(field: CallField, t: Translate): string {
+  switch (field) {
+    case 'missing':
+      return t('presence');
+    case 'name':
+      return t('name');
+    case 'args':
+      return t('args');
+    case 'outcome':
+      return t('outcome');
+    case 'value':
+      return t('value');
+    case 'message':
+      return t('message');
+  }
+}
+
+function firstDivergence(diff: Omit<RunDiff, 'first'>, t: Translate): Divergence | undefined {
+  const { calls, logs, value, outcome } = diff;
   const call = calls.findIndex((c) => c.differences.length > 0);
   if (call !== -1) {
     const row = calls[call] as CallDiffRow;
     const which = row.left ?? row.right;
-    const label = which === undefined ? '' : ` #${which.id} ${callLabel(which)}`;
-    const what = row.differences[0] === 'missing' ? `only in the ${row.left === undefined ? 'right' : 'left'} run` : `${row.differences.join(', ')} differ`;
-    return { section: 'calls', row: call, description: `call${label}: ${what}` };
+    const what =
+      row.differences[0] === 'missing'
+        ? row.left === undefined
+          ? t('only in the right run')
+          : t('only in the left run')
+        : t('{0} differ', row.differences.map((f) => fieldText(f, t)).join(', '));
+    const description = which === undefined ? t('call: {0}', what) : t('call #{0} {1}: {2}', which.id, callLabel(which), what);
+    return { section: 'calls', row: call, description };
   }
   const log = firstDifference(logs);
-  if (log !== -1) return { section: 'logs', row: log, description: `printed output, line ${log + 1}` };
+  if (log !== -1) return { section: 'logs', row: log, description: t('printed output, line {0}', log + 1) };
   const val = firstDifference(value);
-  if (val !== -1) return { section: 'value', row: val, description: `return value, line ${val + 1}` };
-  if (!outcome.same) return { section: 'outcome', row: 0, description: 'outcome differs' };
+  if (val !== -1) return { section: 'value', row: val, description: t('return value, line {0}', val + 1) };
+  if (!outcome.same) return { section: 'outcome', row: 0, description: t('outcome differs') };
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { RunResult } from '../../runtime/protocol/run-result.js';
 import { formatCount } from './format.js';
+import type { Translate } from './translate.js';
 
 export interface Truncation {
   // the cap the output hit, when the runtime said which
@@ -28,8 +29,8 @@ export function truncationOf(result: RunResult): Truncation | undefined {
   return undefined;
 }
 
-// "output truncated at 65 536 bytes"
-export function truncationText(truncation: Truncation): string {
-  if (truncation.entries !== undefined) return `output truncated at ${formatCount(truncation.entries)} log entries`;
-  return truncation.bytes === undefined ? 'output truncated at the output cap' : `output truncated at ${truncation.bytes} bytes`;
+// "output truncated at 65536 bytes"
+export function truncationText(truncation: Truncation, t: Translate): string {
+  if (truncation.entries !== undefined) return t('output truncated at {0} log entries', formatCount(truncation.entries));
+  return truncation.bytes === undefined ? t('output truncated at the output cap') : t('output truncated at {0} bytes', truncation.bytes);
 }

@@ -168,7 +168,7 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
       'ptc-diff-changed',
       'ptc-diff-same',
     ]);
-    expect(await page.locator('[data-section="diff-logs"] .ptc-section-meta').textContent()).toBe('1 line differ');
+    expect(await page.locator('[data-section="diff-logs"] .ptc-section-meta').textContent()).toBe('1 line differs');
     expect(await page.locator('[data-section="diff-value"] .ptc-diff-note').textContent()).toBe('cell 1 · run 4 · replay returned no value (it failed).');
     await page.getByRole('button', { name: 'Jump to it' }).click();
     expect(await page.evaluate(() => document.activeElement?.classList.contains('ptc-first-divergence'))).toBe(true);

@@ -128,7 +128,7 @@ describe.skipIf(!gate.usable)(gate.title('Then vs now in the run inspector (Chro
     expect(differences[0]).toMatch(/^call 2 of the transcript, tools\.read_file\(\{"path":"src\/legacy\/old\.ts"\}\), was not made$/);
     expect(differences[1]).toMatch(/^run_code text differs at line 2: /);
     const text = page.locator('[data-section="diff-then-now-text"]');
-    expect(await text.locator('.ptc-section-meta').textContent()).toBe('1 line differ');
+    expect(await text.locator('.ptc-section-meta').textContent()).toBe('1 line differs');
     await text.locator('.ptc-section-toggle').click();
     expect(await text.locator('.ptc-first-divergence .ptc-diff-left').textContent()).toBe('src/legacy/old.ts: no such file: src/legacy/old.ts');
     expect(await text.locator('.ptc-first-divergence .ptc-diff-right').textContent()).toBe('src/legacy/old.ts: 0 lines');

@@ -71,7 +71,7 @@ describe.skipIf(!gate.usable)(gate.title('expectation section in Chromium'), () 
     const section = page.locator('#differs [data-section="expectation"]');
     expect(await section.getAttribute('data-ok')).toBe('false');
     expect(await section.locator('.ptc-section-title').textContent()).toBe('✗ Does not match the expectation');
-    expect(await section.locator('.ptc-section-meta').textContent()).toBe('2 of 3 compared field(s) differ');
+    expect(await section.locator('.ptc-section-meta').textContent()).toBe('2 of 3 compared fields differ');
     const blocks = section.locator('.ptc-mismatch');
     expect(await blocks.evaluateAll((els) => els.map((e) => e.getAttribute('data-field')))).toEqual(['value', 'calls']);
     expect(await blocks.nth(0).locator('.ptc-mismatch-head').textContent()).toBe(

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FAILURE_KINDS } from '../../../runtime/protocol/run-result.js';
-import { explainFailure, FAILURE_TITLES } from '../../../webview/shared/failure-kinds.js';
+import { explainFailure, failureTitle } from '../../../webview/shared/failure-kinds.js';
+import { untranslated } from '../../../webview/shared/translate.js';
 import { chromiumGate } from '../helpers/browser-gate.js';
 import { launchChromium, type LaunchedChromium } from '../helpers/chromium.mjs';
 import { RECORD_HTML_WRITES } from '../helpers/html-writes.js';
@@ -67,9 +68,11 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     expect(await card.getAttribute('data-kind')).toBe(kind);
     expect(await card.locator('.ptc-failure-head .ptc-kind').textContent()).toBe(kind);
     const { timeoutMs, result } = fixturePayload(id);
-    expect(await card.locator('.ptc-failure-head').textContent()).toContain(explainFailure(result.error!, { timeoutMs, durationMs: result.durationMs }));
+    expect(await card.locator('.ptc-failure-head').textContent()).toContain(
+      explainFailure(result.error!, untranslated, { timeoutMs, durationMs: result.durationMs }),
+    );
     // a cancelled run is not a failure: a neutral "Cancelled", never a red ✗
-    expect(await page.locator(out(id, '.ptc-status')).textContent()).toBe(kind === 'abort' ? '■Cancelled' : `✗${FAILURE_TITLES[kind]}`);
+    expect(await page.locator(out(id, '.ptc-status')).textContent()).toBe(kind === 'abort' ? '■Cancelled' : `✗${failureTitle(kind, untranslated)}`);
     expect(await page.locator(out(id, '.ptc-result')).getAttribute('data-outcome')).toBe(kind === 'abort' ? 'cancelled' : 'failure');
     expect(await page.locator(out(id, '.ptc-result')).getAttribute('data-kind')).toBe(kind);
   });

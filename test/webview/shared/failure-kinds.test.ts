@@ -1,14 +1,33 @@
 import { describe, expect, test } from 'vitest';
 import { FAILURE_KINDS } from '../../../runtime/protocol/run-result.js';
-import { explainFailure, FAILURE_TITLES } from '../../../webview/shared/failure-kinds.js';
+import { explainFailure, failureTitle } from '../../../webview/shared/failure-kinds.js';
 import { sandboxText, summarizeSandbox } from '../../../webview/shared/sandbox-summary.js';
+import { untranslated, type Translate } from '../../../webview/shared/translate.js';
 import { truncationOf, truncationText } from '../../../webview/shared/truncation.js';
 import { fixturePayload } from '../fixtures/run-results.mjs';
 
 describe('failure explanations', () => {
   test.each(FAILURE_KINDS)('%s has a title and a plain-words explanation', (kind) => {
-    expect(FAILURE_TITLES[kind].length).toBeGreaterThan(3);
-    expect(explainFailure({ kind, message: '' })).toMatch(/^the /);
+    expect(failureTitle(kind, untranslated).length).toBeGreaterThan(3);
+    expect(explainFailure({ kind, message: '' }, untranslated)).toMatch(/^the /);
+  });
+
+  // a pseudo-translator: a word for people left out of `t` shows up as text outside the brackets
+  const pseudo: Translate = (message, ...args) => `⟦${untranslated(message, ...args)}⟧`;
+  test.each(FAILURE_KINDS)('%s is worded wholly through the translator', (kind) => {
+    for (const message of [
+      '',
+      'exceeded 4096 bytes',
+      'exceeded 20 log entries',
+      'killed by signal SIGKILL',
+      'exit code 3',
+      'TypeError: x',
+      '$.a is undefined',
+    ]) {
+      expect(explainFailure({ kind, message, location: { line: 2 } }, pseudo, { durationMs: 1500 })).toMatch(/^⟦.*⟧$/s);
+      expect(explainFailure({ kind, message }, pseudo, { failingCall: 'tools.a' })).toMatch(/^⟦.*⟧$/s);
+    }
+    expect(failureTitle(kind, pseudo)).toMatch(/^⟦.+⟧$/);
   });
 
   // messages exactly as runtime/ writes them (see runtime/typescript/supervise.ts, runtime/output/ledger.ts)
@@ -96,7 +115,7 @@ describe('failure explanations', () => {
       'the binding call tools.lookupCity failed and the program did not catch the error',
     ],
   ] as const)('%s', (_name, failure, options, expected) => {
-    expect(explainFailure(failure, options)).toBe(expected);
+    expect(explainFailure(failure, untranslated, options)).toBe(expected);
   });
 });
 
@@ -104,7 +123,7 @@ describe('truncation', () => {
   test('an output-limit failure is shown as truncation at its cap', () => {
     const t = truncationOf(fixturePayload('failure-output-limit').result);
     expect(t).toEqual({ bytes: 4096, source: 'output-limit' });
-    expect(truncationText(t!)).toBe('output truncated at 4096 bytes');
+    expect(truncationText(t!, untranslated)).toBe('output truncated at 4096 bytes');
   });
 
   test('an output-limit on log entries is shown as truncation at that count', () => {
@@ -114,7 +133,7 @@ describe('truncation', () => {
     };
     const t = truncationOf(result);
     expect(t).toEqual({ bytes: undefined, entries: 1_048_576, source: 'output-limit' });
-    expect(truncationText(t!)).toBe('output truncated at 1\u202f048\u202f576 log entries');
+    expect(truncationText(t!, untranslated)).toBe('output truncated at 1\u202f048\u202f576 log entries');
   });
 
   test('the Python log marker is recognised', () => {
@@ -127,7 +146,7 @@ describe('truncation', () => {
 describe('sandbox summary', () => {
   test('lists what a partial or absent sandbox leaves the program', () => {
     const none = fixturePayload('failure-sandbox-unavailable').result.sandbox;
-    expect(summarizeSandbox(none).missing).toEqual(['network is reachable', 'filesystem is writable', 'child processes can be started']);
-    expect(sandboxText(fixturePayload('success').result.sandbox)).toBe('full via landlock, seccomp, unshare-net');
+    expect(summarizeSandbox(none, untranslated).missing).toEqual(['network is reachable', 'filesystem is writable', 'child processes can be started']);
+    expect(sandboxText(fixturePayload('success').result.sandbox, untranslated)).toBe('full via landlock, seccomp, unshare-net');
   });
 });
