@@ -128,17 +128,20 @@ export function decodeShimExit(info: ExitInfo, viaShim: boolean): ExitInfo {
   return name === undefined ? info : { code: null, signal: name };
 }
 
-// Every process (other than this one) with `marker` in one of its arguments, from /proc (Linux); empty elsewhere.
-export function processesCarrying(marker: string): number[] {
-  let entries: string[];
+// The pid entries of /proc (Linux); empty elsewhere.
+function procEntries(): string[] {
   try {
-    entries = fs.readdirSync('/proc');
+    return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
   } catch {
     return [];
   }
+}
+
+// Every process (other than this one) with `marker` in one of its arguments, from /proc (Linux); empty elsewhere.
+export function processesCarrying(marker: string): number[] {
   const out: number[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+  for (const entry of procEntries()) {
+    if (Number(entry) === process.pid) continue;
     try {
       // arguments are NUL-separated: the marker must end at a path separator or an argument's end
       const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
@@ -152,15 +155,8 @@ export function processesCarrying(marker: string): number[] {
 
 // Every live descendant of `root`, from /proc (Linux); empty elsewhere.
 export function listDescendants(root: number): number[] {
-  let entries: string[];
-  try {
-    entries = fs.readdirSync('/proc');
-  } catch {
-    return [];
-  }
   const children = new Map<number, number[]>();
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const entry of procEntries()) {
     let stat: string;
     try {
       stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
