@@ -31,12 +31,13 @@ suite('TypeScript cell IntelliSense', () => {
     const cell = cellById(editor.notebook, 'search').document;
     assert.equal(cell.languageId, 'typescript');
 
-    // the extension describes the bindings and configures the TS server plugin: wait until the SDK arrives
+    // the extension describes the bindings and configures the TS server plugin: wait until THIS notebook's SDK arrives
+    // (its error class is its own; an earlier suite's notebook may have left another SDK with a `tools` namespace)
     const names = await waitFor(
       'the bindings SDK in the completions of a TypeScript cell',
       async () => {
         const offered = await completions(cell.uri, new vscode.Position(3, 0));
-        return offered.includes('tools') ? offered : undefined;
+        return offered.includes('tools') && offered.includes('ToolError') ? offered : undefined;
       },
       120_000,
     );
