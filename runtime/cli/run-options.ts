@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
 import type { Language, SandboxLevel } from '../index.js';
-import { UsageError, usageErrors } from './usage-error.js';
+import { parseCommandLine, UsageError } from './usage-error.js';
 
 export interface RunFlags {
   file: string;
@@ -67,25 +66,18 @@ export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string 
 
 // Parses `ptc run` flags; any unknown flag or bad value is a UsageError naming it.
 export function parseRunFlags(argv: string[]): RunFlags {
-  const parsed = usageErrors(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        language: { type: 'string' },
-        bindings: { type: 'string' },
-        mode: { type: 'string' },
-        ...LIMIT_OPTIONS,
-        json: { type: 'boolean' },
-        record: { type: 'string' },
-        replay: { type: 'string' },
-        deterministic: { type: 'boolean' },
-        seed: { type: 'string' },
-        trace: { type: 'string' },
-      },
-    }),
-  );
+  const parsed = parseCommandLine(argv, {
+    language: { type: 'string' },
+    bindings: { type: 'string' },
+    mode: { type: 'string' },
+    ...LIMIT_OPTIONS,
+    json: { type: 'boolean' },
+    record: { type: 'string' },
+    replay: { type: 'string' },
+    deterministic: { type: 'boolean' },
+    seed: { type: 'string' },
+    trace: { type: 'string' },
+  });
   const { values, positionals } = parsed;
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing program file' : `expected one program file, got ${positionals.length}`);

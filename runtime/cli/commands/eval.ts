@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   createSession,
   endpointClient,
@@ -25,7 +24,7 @@ import { requireRunnableEnvironment } from '../environment.js';
 import { integer, oneOf } from '../run-options.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
-import { UsageError, usageErrors, type CliCommand } from '../usage-error.js';
+import { UsageError, parseCommandLine, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:model[@baseUrl]>,… [--modes code,direct] [--samples N]
         [--replay <cassette dir> | --mode mock|live] [--language typescript|python] [--max-turns N] [--shard i/n]
@@ -49,28 +48,21 @@ interface EvalFlags {
 }
 
 function parseFlags(argv: string[]): EvalFlags {
-  const parsed = usageErrors(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        bindings: { type: 'string' },
-        models: { type: 'string' },
-        modes: { type: 'string' },
-        samples: { type: 'string' },
-        replay: { type: 'string' },
-        mode: { type: 'string' },
-        language: { type: 'string' },
-        'max-turns': { type: 'string' },
-        shard: { type: 'string' },
-        out: { type: 'string' },
-        json: { type: 'boolean' },
-        'timeout-ms': { type: 'string' },
-        sandbox: { type: 'string' },
-      },
-    }),
-  );
+  const parsed = parseCommandLine(argv, {
+    bindings: { type: 'string' },
+    models: { type: 'string' },
+    modes: { type: 'string' },
+    samples: { type: 'string' },
+    replay: { type: 'string' },
+    mode: { type: 'string' },
+    language: { type: 'string' },
+    'max-turns': { type: 'string' },
+    shard: { type: 'string' },
+    out: { type: 'string' },
+    json: { type: 'boolean' },
+    'timeout-ms': { type: 'string' },
+    sandbox: { type: 'string' },
+  });
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing tasks file' : `expected one tasks file, got ${positionals.length}`);
   if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   type BindingTarget,
   describeImportProblem,
@@ -16,7 +15,7 @@ import {
   ImportFailure,
 } from '../../index.js';
 import { oneOf } from '../run-options.js';
-import { UsageError, usageErrors, type CliCommand, type CliIo } from '../usage-error.js';
+import { UsageError, parseCommandLine, type CliCommand, type CliIo } from '../usage-error.js';
 
 const USAGE = `ptc import <transcript…> [--out <notebook.ptcnb>] [--format ${TRANSCRIPT_FORMATS.join('|')}] [--language typescript|python]
         [--map <tool>=<namespace>.<function>]… [--mapping <map.json>] [--bindings <module>] [--force] [--verify] [--json]`;
@@ -35,24 +34,17 @@ interface ImportFlags {
 }
 
 function parseFlags(argv: string[]): ImportFlags {
-  const parsed = usageErrors(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: 'string', short: 'o' },
-        format: { type: 'string' },
-        language: { type: 'string' },
-        map: { type: 'string', multiple: true },
-        mapping: { type: 'string' },
-        bindings: { type: 'string' },
-        force: { type: 'boolean' },
-        verify: { type: 'boolean' },
-        json: { type: 'boolean' },
-      },
-    }),
-  );
+  const parsed = parseCommandLine(argv, {
+    out: { type: 'string', short: 'o' },
+    format: { type: 'string' },
+    language: { type: 'string' },
+    map: { type: 'string', multiple: true },
+    mapping: { type: 'string' },
+    bindings: { type: 'string' },
+    force: { type: 'boolean' },
+    verify: { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
   const { values, positionals } = parsed;
   if (positionals.length === 0) throw new UsageError('missing transcript file');
   const first = positionals[0] as string;

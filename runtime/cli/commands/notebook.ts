@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   chunkedSink,
   createRuntime,
@@ -16,7 +15,7 @@ import { LIMIT_OPTIONS, limitFlags, oneOf, type LimitFlags } from '../run-option
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
-import { UsageError, usageErrors, type CliCommand } from '../usage-error.js';
+import { UsageError, parseCommandLine, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
@@ -29,20 +28,13 @@ interface NotebookFlags {
 }
 
 function parseFlags(argv: string[]): NotebookFlags {
-  const parsed = usageErrors(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean' },
-        mode: { type: 'string' },
-        record: { type: 'string' },
-        replay: { type: 'string' },
-        ...LIMIT_OPTIONS,
-      },
-    }),
-  );
+  const parsed = parseCommandLine(argv, {
+    json: { type: 'boolean' },
+    mode: { type: 'string' },
+    record: { type: 'string' },
+    replay: { type: 'string' },
+    ...LIMIT_OPTIONS,
+  });
   const { values, positionals } = parsed;
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`);

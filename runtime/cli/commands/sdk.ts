@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { createSession, learnOutputs, readCassettes, renderSdk, withLearnedOutputs } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
-import { UsageError, usageErrors, type CliCommand } from '../usage-error.js';
+import { parseCommandLine, UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc sdk --bindings <module> [--language typescript|python] [--declarations] [--learn-from <cassette or folder>…]`;
 
@@ -12,19 +11,12 @@ export const sdkCommand: CliCommand = {
   summary: 'print the run_code description and SDK the model sees for a bindings module',
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = usageErrors(() =>
-      parseArgs({
-        args: argv,
-        strict: true,
-        allowPositionals: true,
-        options: {
-          bindings: { type: 'string' },
-          language: { type: 'string' },
-          declarations: { type: 'boolean' },
-          'learn-from': { type: 'string', multiple: true },
-        },
-      }),
-    );
+    const { values, positionals } = parseCommandLine(argv, {
+      bindings: { type: 'string' },
+      language: { type: 'string' },
+      declarations: { type: 'boolean' },
+      'learn-from': { type: 'string', multiple: true },
+    });
     if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');
     // `--learn-from a.json b.json dir/`: the flag's first value and every positional after it
     const learnFrom = values['learn-from'] === undefined ? [] : [...values['learn-from'], ...positionals];

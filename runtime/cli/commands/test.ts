@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   cellDetails,
   createRuntime,
@@ -20,7 +19,7 @@ import { integer, LIMIT_OPTIONS, limitFlags, oneOf } from '../run-options.js';
 import { interruptible } from '../signals.js';
 import { visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
-import { UsageError, usageErrors, type CliCommand, type CliIo } from '../usage-error.js';
+import { UsageError, parseCommandLine, type CliCommand, type CliIo } from '../usage-error.js';
 
 const USAGE = `ptc test [paths or globs…] [--live] [--update] [--reporter text|junit|json] [--output FILE]
         [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
@@ -40,22 +39,15 @@ interface TestFlags {
 const MAX_JOBS = 64;
 
 function parseFlags(argv: string[]): TestFlags {
-  const parsed = usageErrors(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        live: { type: 'boolean' },
-        update: { type: 'boolean' },
-        reporter: { type: 'string' },
-        output: { type: 'string' },
-        shard: { type: 'string' },
-        jobs: { type: 'string' },
-        ...LIMIT_OPTIONS,
-      },
-    }),
-  );
+  const parsed = parseCommandLine(argv, {
+    live: { type: 'boolean' },
+    update: { type: 'boolean' },
+    reporter: { type: 'string' },
+    output: { type: 'string' },
+    shard: { type: 'string' },
+    jobs: { type: 'string' },
+    ...LIMIT_OPTIONS,
+  });
   const { values, positionals } = parsed;
   let shard: ShardSpec | undefined;
   if (values.shard !== undefined) {
