@@ -1,6 +1,7 @@
+import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SANDBOX_UID, type SandboxHost } from './probe.js';
+import type { SandboxHost } from './probe.js';
 
 // The one OS-level confinement of both languages, as a bubblewrap argv (docs/sandbox.md describes each layer).
 
@@ -20,9 +21,22 @@ export interface ConfinementOptions {
   command: string[];
 }
 
-// Where the sandbox's own files appear inside (the runner, a bootstrap, setpriv).
+// Where the sandbox's own files appear inside (the runner, a bootstrap, setpriv, prlimit).
 export const SANDBOX_DIR = '/ptc';
 export const SANDBOX_TMP = '/tmp';
+
+// Tasks (processes and threads) one run may have: raw clone() from Python's ctypes would otherwise take the host's
+// pids (pid_max is 32 768 on many hosts) and unaccounted kernel memory. Node needs about a dozen.
+export const TASK_LIMIT = 256;
+
+// A root host runs each sandbox as a uid of its own, so the kernel's per-user counts (tasks for RLIMIT_NPROC,
+// inotify instances, pipe buffer pages, queued signals) are that run's alone: one run cannot use up another's.
+// The range is one systemd leaves unused (below its foreign-uid range, above its container ranges).
+export const SANDBOX_UID_BASE = 0x70000000;
+export const SANDBOX_UID_SPAN = 1 << 24;
+export function isSandboxUid(uid: number): boolean {
+  return uid >= SANDBOX_UID_BASE && uid < SANDBOX_UID_BASE + SANDBOX_UID_SPAN;
+}
 
 // Shared libraries the interpreters load; /usr/bin, /usr/sbin, /usr/share, /etc, /home, /root, /var… stay outside.
 const LIBRARY_DIRS = ['/usr/lib', '/usr/lib64', '/usr/lib32', '/usr/libx32', '/usr/local/lib'];
@@ -69,12 +83,10 @@ export function systemBinds(extra: BindMount[]): { binds: BindMount[]; symlinks:
 export function confinedArgv(options: ConfinementOptions): string[] {
   const { host } = options;
   if (host.bwrap === undefined) throw new Error('confinedArgv: no bubblewrap on this host');
+  if (host.prlimit === undefined) throw new Error('confinedArgv: no prlimit on this host');
   const { binds, symlinks } = systemBinds(options.binds);
-  const argv: string[] = [];
-  // RLIMIT_CORE 0: no core file anywhere; RLIMIT_FSIZE: no single file beyond the tmpfs
-  if (host.prlimit !== undefined) argv.push(host.prlimit, '--core=0', `--fsize=${options.tmpBytes}`, '--');
-  argv.push(host.bwrap);
-  // a root host keeps no user namespace (its uid maps would keep root's files writable): it drops to nobody below
+  const argv: string[] = [host.bwrap];
+  // a root host keeps no user namespace (its uid maps would keep root's files writable): it drops to a free uid below
   argv.push(...(host.isRoot ? [] : ['--unshare-user', '--disable-userns']));
   argv.push('--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
   argv.push('--die-with-parent', '--new-session');
@@ -88,15 +100,20 @@ export function confinedArgv(options: ConfinementOptions): string[] {
   for (const bind of binds) argv.push('--ro-bind', bind.source, bind.dest);
   const setpriv = host.isRoot ? `${SANDBOX_DIR}/setpriv` : undefined;
   if (setpriv !== undefined && host.setpriv !== undefined) argv.push('--ro-bind', host.setpriv, setpriv);
+  argv.push('--ro-bind', host.prlimit, `${SANDBOX_DIR}/prlimit`);
   argv.push('--proc', '/proc', '--dev', '/dev');
   argv.push('--perms', '1777', '--size', String(options.tmpBytes), '--tmpfs', SANDBOX_TMP, '--chdir', SANDBOX_TMP);
   argv.push('--remount-ro', '/');
   if (options.seccompFd !== undefined) argv.push('--seccomp', String(options.seccompFd));
   argv.push('--');
   if (setpriv !== undefined) {
-    const id = String(SANDBOX_UID);
+    const id = String(SANDBOX_UID_BASE + randomInt(SANDBOX_UID_SPAN));
     argv.push(setpriv, `--reuid=${id}`, `--regid=${id}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
   }
+  // set inside, after the uid switch and inside any user namespace: there RLIMIT_NPROC counts this run's tasks only
+  // (set outside, an unprivileged host's limit would also cap the user's own processes). RLIMIT_CORE 0: no core
+  // file anywhere; RLIMIT_FSIZE: no single file beyond the tmpfs.
+  argv.push(`${SANDBOX_DIR}/prlimit`, '--core=0', `--fsize=${options.tmpBytes}`, `--nproc=${TASK_LIMIT}`, '--');
   argv.push(...options.command);
   return argv;
 }

@@ -13,7 +13,7 @@ export interface SandboxHost {
   bwrap: string | undefined;
   // why bubblewrap is not used, with what to install
   bwrapProblem: string | undefined;
-  // util-linux tools: setpriv drops root to an unprivileged uid inside the sandbox; prlimit sets RLIMIT_CORE/FSIZE
+  // util-linux tools: setpriv drops root to an unprivileged uid inside the sandbox; prlimit sets its rlimits there
   setpriv: string | undefined;
   prlimit: string | undefined;
   // fallback without bubblewrap: argv prefix for fresh network + PID namespaces (unshare)
@@ -22,9 +22,6 @@ export interface SandboxHost {
   userNamespace: boolean;
   unsharePath: string | undefined;
 }
-
-// The uid/gid a root host's programs run as inside the sandbox (nobody): never the host's root.
-export const SANDBOX_UID = 65534;
 
 export function findExecutable(name: string): string | undefined {
   for (const dir of ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', ...(process.env.PATH ?? '').split(':')]) {
@@ -100,6 +97,8 @@ async function probeBwrap(host: SandboxHost, requested: string | null | undefine
   if (host.arch === undefined) return { bwrap: undefined, bwrapProblem: `no seccomp syscall table for ${process.arch}` };
   if (host.isRoot && host.setpriv === undefined)
     return { bwrap: undefined, bwrapProblem: 'setpriv (util-linux) not found: needed to drop root inside the sandbox' };
+  if (host.prlimit === undefined)
+    return { bwrap: undefined, bwrapProblem: 'prlimit (util-linux) not found: needed to bound tasks, files and cores inside the sandbox' };
   const truePath = findExecutable('true');
   if (truePath === undefined) return { bwrap: undefined, bwrapProblem: 'no `true` executable to probe bubblewrap with' };
   const argv = confinedArgv({

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
 import type { JsonValue } from '../protocol/json-value.js';
+import { isSandboxUid, TASK_LIMIT } from './bwrap.js';
 import type { SandboxHost } from './probe.js';
-import { SANDBOX_UID } from './probe.js';
 
 // A layer is reported only after a program inside it tried to get out and was refused: this is that program,
 // per language, and the host's reading of what it saw. Run once per runtime and interpreter.
@@ -15,6 +15,7 @@ const NAMESPACES = ['ipc', 'uts', 'net', 'pid', 'mnt', 'cgroup', 'user'] as cons
 export interface ProbeSight {
   ns: Record<string, string>;
   status: string;
+  limits: string;
   mountinfo: string;
   refused: Record<string, boolean>;
 }
@@ -23,7 +24,7 @@ export function probeProgram(language: 'typescript' | 'python', secret: string):
   const s = JSON.stringify(secret);
   if (language === 'python') {
     return `
-import ctypes, os, socket
+import ctypes, os, resource, socket
 libc = ctypes.CDLL(None, use_errno=True)
 refused = {}
 def attempt(name, action):
@@ -49,13 +50,14 @@ attempt("vsock", lambda: socket.socket(40, socket.SOCK_STREAM))
 attempt("raise-priority", lambda: os.setpriority(os.PRIO_PROCESS, 0, -1))
 attempt("io_uring", lambda: raw(425, 1, ctypes.create_string_buffer(120)))
 attempt("unshare", lambda: raw(272, 0x40000000))
+attempt("raise-task-limit", lambda: resource.setrlimit(resource.RLIMIT_NPROC, (resource.RLIM_INFINITY, resource.RLIM_INFINITY)))
 ns = {}
 for name in ${JSON.stringify(NAMESPACES)}:
     try:
         ns[name] = os.readlink("/proc/self/ns/" + name)
     except OSError:
         ns[name] = ""
-return {"ns": ns, "status": open("/proc/self/status").read(), "mountinfo": open("/proc/self/mountinfo").read(), "refused": refused}`;
+return {"ns": ns, "status": open("/proc/self/status").read(), "limits": open("/proc/self/limits").read(), "mountinfo": open("/proc/self/mountinfo").read(), "refused": refused}`;
   }
   return `
 const fs = await import('node:fs');
@@ -72,7 +74,7 @@ attempt('fork', () => { const r = cp.spawnSync(process.execPath, ['-e', '0']); i
 attempt('raise-priority', () => os.setPriority(0, -1));
 const ns: Record<string, string> = {};
 for (const name of ${JSON.stringify(NAMESPACES)}) { try { ns[name] = fs.readlinkSync('/proc/self/ns/' + name); } catch { ns[name] = ''; } }
-return { ns, status: fs.readFileSync('/proc/self/status', 'utf8'), mountinfo: fs.readFileSync('/proc/self/mountinfo', 'utf8'), refused };`;
+return { ns, status: fs.readFileSync('/proc/self/status', 'utf8'), limits: fs.readFileSync('/proc/self/limits', 'utf8'), mountinfo: fs.readFileSync('/proc/self/mountinfo', 'utf8'), refused };`;
 }
 
 // The spec a probe runs under: one program, generous limits, a small tmpfs, nothing to call.
@@ -114,6 +116,13 @@ function statusField(status: string, name: string): string | undefined {
   return new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(status)?.[1]?.trim();
 }
 
+// /proc/self/limits: both the soft and the hard limit of a row are at most the bound.
+function withinLimit(limits: string, row: string, bound: number): boolean {
+  const line = limits.split('\n').find((l) => l.startsWith(row));
+  const [soft, hard] = (line?.slice(row.length).trim().split(/\s+/) ?? []).map(Number);
+  return soft !== undefined && hard !== undefined && soft <= bound && hard <= bound;
+}
+
 export type Verdict = { ok: true; mechanisms: string[]; runtimeRefused: boolean } | { ok: false; problem: string };
 
 // The host's reading of the probe: every namespace differs from the host's, no capabilities, no_new_privs, the
@@ -133,7 +142,11 @@ export function judgeProbe(value: JsonValue | undefined, host: SandboxHost, runt
   if (statusField(status, 'CapEff') !== '0000000000000000') return { ok: false, problem: 'the program kept capabilities' };
   if (statusField(status, 'NoNewPrivs') !== '1') return { ok: false, problem: 'no_new_privs is not set' };
   if (statusField(status, 'Seccomp') !== '2') return { ok: false, problem: 'no seccomp filter is in force' };
-  if (host.isRoot && statusField(status, 'Uid')?.split(/\s+/)[0] !== String(SANDBOX_UID)) return { ok: false, problem: 'the program runs as root' };
+  if (host.isRoot && !isSandboxUid(Number(statusField(status, 'Uid')?.split(/\s+/)[0])))
+    return { ok: false, problem: 'the program does not run as a sandbox uid' };
+  const limits = typeof sight.limits === 'string' ? sight.limits : '';
+  if (!withinLimit(limits, 'Max processes', TASK_LIMIT)) return { ok: false, problem: `tasks are not limited to ${TASK_LIMIT}` };
+  if (!withinLimit(limits, 'Max core file size', 0)) return { ok: false, problem: 'core dumps are not off' };
   const mounts = (typeof sight.mountinfo === 'string' ? sight.mountinfo : '').split('\n').map((line) => line.split(' '));
   const root = mounts.find((m) => m[4] === '/');
   if (root === undefined || !(root[5] ?? '').split(',').includes('ro')) return { ok: false, problem: 'the root is not read-only' };
@@ -145,11 +158,12 @@ export function judgeProbe(value: JsonValue | undefined, host: SandboxHost, runt
   if (escaped.length > 0 || Object.keys(refused).length === 0)
     return { ok: false, problem: `not refused: ${escaped.map(([name]) => name).join(', ') || 'no attempt ran'}` };
   const mechanisms = [
-    `bubblewrap: ${namespaces.map((n) => (n === 'mnt' ? 'mount' : n)).join(', ')} namespaces${host.isRoot ? ', uid nobody (root dropped)' : ''}`,
+    `bubblewrap: ${namespaces.map((n) => (n === 'mnt' ? 'mount' : n)).join(', ')} namespaces${host.isRoot ? ', a uid of its own (root dropped)' : ''}`,
     'read-only minimal root (interpreter and libraries only)',
     'size-capped tmpfs /tmp',
     'seccomp (no new processes, no namespace/mount/ptrace/bpf/io_uring/keyring calls, AF_UNIX/INET/INET6 only)',
     'no capabilities, no_new_privs, no core dumps',
+    `at most ${TASK_LIMIT} tasks (threads included)`,
   ];
   return { ok: true, mechanisms, runtimeRefused: runtimeAttempts.every((name) => refused[name] === true) };
 }

@@ -36,7 +36,7 @@ export type Effect = (typeof EFFECTS)[number];
 
 // Host conditions a program needs to mean anything here: a control's effect must be possible at all, a fixture must
 // be buildable (checked by requirements.ts; an unmet one skips the program and says why).
-export const REQUIREMENTS = ['root', 'core-in-cwd', 'af-vsock', 'io-uring', 'host-python'] as const;
+export const REQUIREMENTS = ['root', 'core-in-cwd', 'af-vsock', 'io-uring', 'host-python', 'x86-64'] as const;
 export type Requirement = (typeof REQUIREMENTS)[number];
 
 export type Outcome = FailureKind | 'success';

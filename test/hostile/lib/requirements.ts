@@ -36,6 +36,8 @@ function check(need: Requirement): string | undefined {
       const disabled = read('/proc/sys/kernel/io_uring_disabled')?.trim();
       return disabled === undefined || disabled === '0' ? undefined : `kernel.io_uring_disabled is ${disabled}`;
     }
+    case 'x86-64':
+      return process.arch === 'x64' ? undefined : `the program carries x86-64 machine code; this host is ${process.arch}`;
     case 'host-python':
       return spawnSync(HOST_PYTHON, ['-c', 'pass'], { stdio: 'ignore' }).status === 0 ? undefined : `${HOST_PYTHON} does not run on the host`;
   }

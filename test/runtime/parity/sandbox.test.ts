@@ -92,6 +92,7 @@ describe.each(['typescript', 'python'] as const)('sandbox parity (%s)', (languag
       'size-capped tmpfs /tmp',
       'seccomp (no new processes, no namespace/mount/ptrace/bpf/io_uring/keyring calls, AF_UNIX/INET/INET6 only)',
       'no capabilities, no_new_privs, no core dumps',
+      'at most 256 tasks (threads included)',
     ]);
     expect(r.sandbox.mechanisms.at(-1)).toBe(language === 'typescript' ? 'node-permission-model' : 'seccomp exec filter (Python runner)');
     expect(r.sandbox.missing).toBeUndefined();
