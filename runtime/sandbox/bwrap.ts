@@ -28,6 +28,8 @@ export const SANDBOX_TMP = '/tmp';
 // Tasks (processes and threads) one run may have: raw clone() from Python's ctypes would otherwise take the host's
 // pids (pid_max is 32 768 on many hosts) and unaccounted kernel memory. Node needs about a dozen.
 export const TASK_LIMIT = 256;
+// Open descriptors one run may have (the usual Linux default soft limit).
+export const FILE_LIMIT = 1024;
 
 // A root host runs each sandbox as a uid of its own, so the kernel's per-user counts (tasks for RLIMIT_NPROC,
 // inotify instances, pipe buffer pages, queued signals) are that run's alone: one run cannot use up another's.
@@ -103,7 +105,8 @@ export function confinedArgv(options: ConfinementOptions): string[] {
   argv.push('--ro-bind', host.prlimit, `${SANDBOX_DIR}/prlimit`);
   argv.push('--proc', '/proc', '--dev', '/dev');
   argv.push('--perms', '1777', '--size', String(options.tmpBytes), '--tmpfs', SANDBOX_TMP, '--chdir', SANDBOX_TMP);
-  argv.push('--remount-ro', '/');
+  // /dev too: bubblewrap's /dev is a tmpfs without a size, writable on an unprivileged host (/dev/shm…)
+  argv.push('--remount-ro', '/', '--remount-ro', '/dev');
   if (options.seccompFd !== undefined) argv.push('--seccomp', String(options.seccompFd));
   argv.push('--');
   if (setpriv !== undefined) {
@@ -112,8 +115,9 @@ export function confinedArgv(options: ConfinementOptions): string[] {
   }
   // set inside, after the uid switch and inside any user namespace: there RLIMIT_NPROC counts this run's tasks only
   // (set outside, an unprivileged host's limit would also cap the user's own processes). RLIMIT_CORE 0: no core
-  // file anywhere; RLIMIT_FSIZE: no single file beyond the tmpfs.
-  argv.push(`${SANDBOX_DIR}/prlimit`, '--core=0', `--fsize=${options.tmpBytes}`, `--nproc=${TASK_LIMIT}`, '--');
+  // file anywhere; RLIMIT_FSIZE: no single file beyond the tmpfs; RLIMIT_NOFILE bounds the kernel buffers a run can
+  // hold through descriptors (pipes, sockets), which no memory limit counts.
+  argv.push(`${SANDBOX_DIR}/prlimit`, '--core=0', `--fsize=${options.tmpBytes}`, `--nproc=${TASK_LIMIT}`, `--nofile=${FILE_LIMIT}`, '--');
   argv.push(...options.command);
   return argv;
 }

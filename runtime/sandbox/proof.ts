@@ -47,6 +47,8 @@ attempt("chmod-device", lambda: os.chmod("/dev/null", 0o666))
 attempt("fork", fork)
 attempt("exec", lambda: os.execv("/proc/self/exe", ["python3", "-c", "pass"]))
 attempt("vsock", lambda: socket.socket(40, socket.SOCK_STREAM))
+attempt("inet", lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+attempt("memfd", lambda: os.memfd_create("probe"))
 attempt("raise-priority", lambda: os.setpriority(os.PRIO_PROCESS, 0, -1))
 attempt("io_uring", lambda: raw(425, 1, ctypes.create_string_buffer(120)))
 attempt("unshare", lambda: raw(272, 0x40000000))
@@ -161,7 +163,7 @@ export function judgeProbe(value: JsonValue | undefined, host: SandboxHost, runt
     `bubblewrap: ${namespaces.map((n) => (n === 'mnt' ? 'mount' : n)).join(', ')} namespaces${host.isRoot ? ', a uid of its own (root dropped)' : ''}`,
     'read-only minimal root (interpreter and libraries only)',
     'size-capped tmpfs /tmp',
-    'seccomp (no new processes, no namespace/mount/ptrace/bpf/io_uring/keyring calls, AF_UNIX/INET/INET6 only)',
+    'seccomp (no new processes, no namespace/mount/ptrace/bpf/io_uring/keyring/memfd/SysV IPC calls, AF_UNIX sockets only)',
     'no capabilities, no_new_privs, no core dumps',
     `at most ${TASK_LIMIT} tasks (threads included)`,
   ];

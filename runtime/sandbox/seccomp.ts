@@ -5,7 +5,9 @@ import { AUDIT_ARCH, SYSCALLS, type SandboxArch } from './syscalls.js';
 // lists it in prose; test/runtime/sandbox/seccomp.test.ts proves each rule against a real process.
 
 // Refused with EPERM: new processes, debugging other processes, undoing the confinement, kernel attack surface
-// without a use in a model program, raising priority, changing the clock or host names.
+// without a use in a model program, raising priority, changing the clock or host names, and memory no limit of a
+// run counts (memfd and SysV shared memory pages, SysV message queues: written, they outlive every mapping and
+// fill the host's RAM past memoryMb and tmpMb).
 export const DENIED_SYSCALLS = [
   'fork',
   'vfork',
@@ -68,14 +70,25 @@ export const DENIED_SYSCALLS = [
   'fanotify_init',
   'sethostname',
   'setdomainname',
+  'memfd_create',
+  'memfd_secret',
+  'shmget',
+  'msgget',
+  'semget',
 ] as const;
 
 // Refused with EPERM by the filter the Python runner adds before model code (bubblewrap itself must still exec).
 export const EXEC_SYSCALLS = ['execve', 'execveat'] as const;
 
-// Socket families a program may create; AF_VSOCK, AF_PACKET, AF_NETLINK… are not covered by the network namespace
-// or have no use here, so they fail with EAFNOSUPPORT.
-export const ALLOWED_SOCKET_FAMILIES = { AF_UNIX: 1, AF_INET: 2, AF_INET6: 10 } as const;
+// Socket families a program may create: AF_UNIX only (Python's event loop wakes itself through a socketpair).
+// AF_VSOCK, AF_PACKET, AF_NETLINK… are not covered by the network namespace; AF_INET/INET6 reach nothing but the
+// run's own loopback there, and TCP autotuning grows their buffers to megabytes a connection that no limit of the
+// run counts (330 loopback connections held 1.2 GB). All fail with EAFNOSUPPORT.
+export const ALLOWED_SOCKET_FAMILIES = { AF_UNIX: 1 } as const;
+// SOL_SOCKET options that grow a socket's kernel buffers past the default (SO_SNDBUF, SO_RCVBUF and their FORCE
+// forms): with them 505 socketpairs queued 3.9 GB outside every memory limit; without, about 200 KB a socket.
+const SOL_SOCKET = 1;
+const DENIED_SOCKET_OPTIONS = [7, 8, 32, 33];
 // personality() values libc and interpreters use (query, plain Linux, 32-bit and uname26 variants)
 const ALLOWED_PERSONALITIES = [0x0, 0x8, 0x20000, 0x20008, 0xffffffff];
 // terminal ioctls that push input into, or drive, another program's terminal
@@ -195,6 +208,7 @@ export function sandboxFilter(arch: SandboxArch): Buffer {
     jeq(nr('clone3'), 'enosys'),
     jeq(nr('socket'), 'socket'),
     jeq(nr('socketpair'), 'socket'),
+    jeq(nr('setsockopt'), 'setsockopt'),
     jeq(nr('ioctl'), 'ioctl'),
     jeq(nr('personality'), 'personality'),
     jeq(nr('mknodat'), 'mknodat'),
@@ -211,6 +225,12 @@ export function sandboxFilter(arch: SandboxArch): Buffer {
     { op: 'ld', offset: arg(0) },
     ...Object.values(ALLOWED_SOCKET_FAMILIES).map((family) => jeq(family, 'allow')),
     { op: 'ret', k: RET_ERRNO | EAFNOSUPPORT },
+    { op: 'label', name: 'setsockopt' },
+    { op: 'ld', offset: arg(1) },
+    jeq(SOL_SOCKET, 'next', 'allow'),
+    { op: 'ld', offset: arg(2) },
+    ...DENIED_SOCKET_OPTIONS.map((option) => jeq(option, 'deny')),
+    { op: 'ret', k: RET_ALLOW },
     { op: 'label', name: 'ioctl' },
     { op: 'ld', offset: arg(1) },
     ...Object.values(DENIED_IOCTLS).map((cmd) => jeq(cmd, 'deny')),

@@ -78,7 +78,13 @@ const X86_64: Record<string, number> = {
   personality: 135,
   socket: 41,
   socketpair: 53,
+  setsockopt: 54,
   ioctl: 16,
+  memfd_create: 319,
+  memfd_secret: 447,
+  shmget: 29,
+  msgget: 68,
+  semget: 64,
 };
 
 const AARCH64: Record<string, number> = {
@@ -145,7 +151,13 @@ const AARCH64: Record<string, number> = {
   personality: 92,
   socket: 198,
   socketpair: 199,
+  setsockopt: 208,
   ioctl: 29,
+  memfd_create: 279,
+  memfd_secret: 447,
+  shmget: 194,
+  msgget: 186,
+  semget: 190,
 };
 
 export const SYSCALLS: Record<SandboxArch, Readonly<Record<string, number>>> = { x86_64: X86_64, aarch64: AARCH64 };

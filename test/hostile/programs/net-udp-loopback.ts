@@ -1,5 +1,5 @@
 // about: sends UDP datagrams to a loopback listener started by the test
-// expect: success
+// expect: success|exception
 // must-not: udp-received
 const dgram = await import('node:dgram');
 const s = dgram.createSocket('udp4');

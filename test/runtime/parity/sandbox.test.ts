@@ -90,7 +90,7 @@ describe.each(['typescript', 'python'] as const)('sandbox parity (%s)', (languag
     expect(r.sandbox.mechanisms.slice(1, -1)).toEqual([
       'read-only minimal root (interpreter and libraries only)',
       'size-capped tmpfs /tmp',
-      'seccomp (no new processes, no namespace/mount/ptrace/bpf/io_uring/keyring calls, AF_UNIX/INET/INET6 only)',
+      'seccomp (no new processes, no namespace/mount/ptrace/bpf/io_uring/keyring/memfd/SysV IPC calls, AF_UNIX sockets only)',
       'no capabilities, no_new_privs, no core dumps',
       'at most 256 tasks (threads included)',
     ]);
