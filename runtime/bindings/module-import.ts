@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild-wasm';
 import { locateAsset } from '../assets/locate.js';
+import { buildCache, cacheFolder } from './build-cache.js';
 
 // The specifier authors import `defineBindings` from; served from memory so modules need no install.
 export const PUBLIC_SPECIFIER = 'ptc-playground/bindings';
@@ -52,31 +53,44 @@ function nativeEsbuild(version: string | undefined): string | undefined {
 // dist/node_modules, patched to start with this process's executable and V8's baseline tier (build-extension.mjs).
 // The CLI run from a checkout or an npm install with devDependencies keeps native esbuild's ~0.2 s start at the same
 // version. PTC_BINDINGS_ESBUILD=wasm forces WebAssembly (tests of what the VSIX runs).
-function esbuildSpecifier(): string {
+function esbuildChoice(): { specifier: string; version: string } {
   const wasm = locateAsset('dist/node_modules/esbuild-wasm/lib/main.js');
-  if (process.env.PTC_BINDINGS_ESBUILD !== 'wasm') {
-    let version: string | undefined;
-    try {
-      const manifest = wasm === undefined ? createRequire(import.meta.url).resolve('esbuild-wasm/package.json') : path.join(wasm, '..', '..', 'package.json');
-      version = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: string }).version;
-    } catch {
-      version = undefined;
-    }
-    const native = nativeEsbuild(version);
-    if (native !== undefined) return native;
+  let version = 'unknown';
+  try {
+    const manifest = wasm === undefined ? createRequire(import.meta.url).resolve('esbuild-wasm/package.json') : path.join(wasm, '..', '..', 'package.json');
+    version = String((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: unknown }).version);
+  } catch {
+    // unknown: no native esbuild matches it, and the build cache keys on it as it is
   }
-  return wasm === undefined ? 'esbuild-wasm' : pathToFileURL(wasm).href;
+  const native = process.env.PTC_BINDINGS_ESBUILD === 'wasm' ? undefined : nativeEsbuild(version);
+  return { specifier: native ?? (wasm === undefined ? 'esbuild-wasm' : pathToFileURL(wasm).href), version };
 }
 
-// Bundles the module (any of .ts/.mts/.cts/.js/.mjs/.cjs) to a private temp file and imports it afresh.
-export async function importBindingsFile(file: string): Promise<unknown> {
-  const { build } = (await import(esbuildSpecifier())) as Esbuild;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-bindings-'));
-  const out = path.join(dir, `${path.basename(file).replace(/\.[^.]+$/, '')}.mjs`);
+// Where a bindings module's bundle came from: the build cache (no esbuild started) or a fresh build.
+export type BundleSource = 'cache' | 'build';
+
+// each import of a bundle file gets a module instance of its own, as a fresh temp file did
+let generation = 0;
+const importFresh = (file: string): Promise<unknown> => import(`${pathToFileURL(file).href}?ptc=${++generation}`);
+
+// Bundles the module (any of .ts/.mts/.cts/.js/.mjs/.cjs), or takes its still-valid bundle from the build cache,
+// and imports it afresh.
+export async function importBindingsFile(file: string): Promise<{ module: unknown; source: BundleSource }> {
+  const choice = esbuildChoice();
+  const folder = cacheFolder();
+  const cache = folder === undefined ? undefined : buildCache({ folder, entry: file, esbuildVersion: choice.version });
+  const cached = cache?.lookup();
+  if (cached !== undefined) return { module: await importFresh(cached), source: 'cache' };
+  const dir = cache === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-bindings-')) : undefined;
+  const out = dir === undefined ? (cache?.scratchFile() ?? '') : path.join(dir, `${path.basename(file).replace(/\.[^.]+$/, '')}.mjs`);
   try {
-    await build({
+    const startedMs = Date.now();
+    const { build } = (await import(choice.specifier)) as Esbuild;
+    const result = await build({
       entryPoints: [file],
       outfile: out,
+      write: false,
+      metafile: true,
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -86,11 +100,19 @@ export async function importBindingsFile(file: string): Promise<unknown> {
       plugins: [resolverPlugin()],
       banner: { js: "import { createRequire as __ptcCreateRequire } from 'node:module'; const require = __ptcCreateRequire(import.meta.url);" },
     });
-    return await import(pathToFileURL(out).href);
+    const code = result.outputFiles[0]?.text ?? '';
+    // files bundled from disk (esbuild names them relative to the working directory); plugin namespaces are not files
+    const inputs = Object.keys(result.metafile.inputs)
+      .filter((input) => !/^[a-z-]+:/.test(input))
+      .map((input) => path.resolve(input));
+    if (cache !== undefined && cache.store({ code, inputs, startedMs })) return { module: await importFresh(cache.bundle), source: 'build' };
+    fs.writeFileSync(out, code, { mode: 0o600 });
+    return { module: await importFresh(out), source: 'build' };
   } catch (error) {
     throw new Error(describeBuildError(error), { cause: error });
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+    else if (out !== '') fs.rmSync(out, { force: true });
   }
 }
 

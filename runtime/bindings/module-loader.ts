@@ -34,7 +34,7 @@ export async function loadBindingsModule(file: string, options: LoadOptions = {}
   if (!fs.existsSync(absolute)) throw new BindingsModuleError(`bindings module not found: ${file}`);
   let mod: unknown;
   try {
-    mod = await importBindingsFile(absolute);
+    mod = (await importBindingsFile(absolute)).module;
   } catch (error) {
     throw new BindingsModuleError(`bindings module ${file} failed to load: ${(error as Error).message ?? String(error)}`);
   }
