@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomicallySync } from '../files/atomic-write.js';
 
 // A bindings module's bundle, kept between bindings hosts: a new host imports it without starting esbuild (the
 // VSIX's esbuild-wasm costs ~0.8 s of CPU per start). A bundle is reused only while every file it was built from,
@@ -97,11 +98,6 @@ export function buildCache(options: { folder: string; entry: string; esbuildVers
   const key = sha256(JSON.stringify([FORMAT, options.entry, options.esbuildVersion])).slice(0, 32);
   const bundle = path.join(options.folder, `${key}.mjs`);
   const record = path.join(options.folder, `${key}.json`);
-  const atomicWrite = (file: string, data: string): void => {
-    const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    fs.writeFileSync(temp, data, { mode: 0o600 });
-    fs.renameSync(temp, file);
-  };
   return {
     bundle,
     lookup() {
@@ -128,8 +124,8 @@ export function buildCache(options: { folder: string; entry: string; esbuildVers
         }
       });
       if (changed) return false;
-      atomicWrite(bundle, code);
-      atomicWrite(record, `${JSON.stringify({ format: FORMAT, codeSha256: sha256(code), facts: observe(inputs) })}\n`);
+      writeFileAtomicallySync(bundle, code, { mode: 0o600 });
+      writeFileAtomicallySync(record, `${JSON.stringify({ format: FORMAT, codeSha256: sha256(code), facts: observe(inputs) })}\n`, { mode: 0o600 });
       prune(options.folder);
       return true;
     },

@@ -1,11 +1,10 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { SdkSource } from '../sdk/sdk-source.js';
 import { encodeLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CallRecord, Language, RunResult } from '../protocol/run-result.js';
 import { keptCalls } from './run-calls.js';
 import { TRACE_VERSION } from './trace-format.js';
+import { writeFileAtomically } from '../files/atomic-write.js';
 
 export interface RunTraceInput {
   program: string;
@@ -99,15 +98,7 @@ export async function writeRunTrace(file: string, input: RunTraceInput): Promise
 }
 
 export async function writeLinesAtomically(file: string, lines: readonly string[]): Promise<void> {
-  const text = `${lines.join('\n')}\n`;
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  await fs.writeFile(temp, text, 'utf8');
-  try {
-    await fs.rename(temp, file);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(file, `${lines.join('\n')}\n`);
 }
 
 export function bindingsOf(input: { module?: SdkSource | undefined; calls: readonly CallRecord[] }): Record<string, JsonValue>[] {

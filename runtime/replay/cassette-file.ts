@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { decodeLossless, parseIterative } from '../json/lossless.js';
 import { prettyJson } from '../notebook/pretty-json.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { CASSETTE_VERSION, CassetteSchema, orderCassette, type Cassette } from './cassette-format.js';
+import { writeFileAtomically } from '../files/atomic-write.js';
 
 export type CassetteLoad = { ok: true; cassette: Cassette } | { ok: false; message: string };
 
@@ -48,15 +48,7 @@ export async function loadCassette(file: string): Promise<CassetteLoad> {
 
 // Writes atomically (temp file + rename): a crash mid-write never leaves half a cassette.
 export async function saveCassette(file: string, cassette: Cassette): Promise<void> {
-  const text = formatCassette(cassette);
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  await fs.writeFile(temp, text, 'utf8');
-  try {
-    await fs.rename(temp, file);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(file, formatCassette(cassette));
 }
 
 function formatPath(segments: readonly PropertyKey[]): string {

@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { parseNotebook } from '../notebook/parse.js';
 import { RawSliceMemory } from '../notebook/raw-memory.js';
 import { serializeNotebook } from '../notebook/serialize.js';
 import type { Expectation } from './expectation.js';
+import { writeFileAtomically } from '../files/atomic-write.js';
 
 export type NotebookWrite = { ok: true } | { ok: false; message: string };
 
@@ -31,12 +31,9 @@ export async function writeExpectations(file: string, updates: ReadonlyMap<numbe
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   }
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
-    await fs.writeFile(temp, out, 'utf8');
-    await fs.rename(temp, file);
+    await writeFileAtomically(file, out);
   } catch (error) {
-    await fs.rm(temp, { force: true });
     return { ok: false, message: `cannot write ${file}: ${(error as Error).message}` };
   }
   return { ok: true };
