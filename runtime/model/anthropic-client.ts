@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
-import { DEFAULT_HTTP_LIMITS, postJson } from './model-http.js';
+import { DEFAULT_HTTP_LIMITS, postWithKey } from './model-http.js';
 import { invalid, type EndpointOptions } from './openai-client.js';
 import { argumentsObject, REPLY_LIMITS, tooLong } from './reply-limits.js';
 
@@ -37,15 +37,14 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
         messages: request.messages.map(toAnthropic),
         ...(request.tools.length === 0 ? {} : { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })) }),
       };
-      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
-      if (options.apiKey !== undefined && options.apiKey !== '') headers['x-api-key'] = options.apiKey;
-      const posted = await postJson({
+      const posted = await postWithKey({
         url,
-        headers,
-        body: JSON.stringify(body),
+        body,
+        headers: { 'anthropic-version': ANTHROPIC_VERSION },
+        apiKey: options.apiKey,
+        keyHeader: (key) => ['x-api-key', key],
         limits,
-        secrets: options.apiKey === undefined ? [] : [options.apiKey],
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        signal: request.signal,
       });
       if (!posted.ok) return posted;
       const parsed = MessageSchema.safeParse(posted.json);

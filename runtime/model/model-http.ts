@@ -28,6 +28,36 @@ export type PostOutcome = { ok: true; status: number; json: unknown } | { ok: fa
 const RETRYABLE = new Set([429, 500, 502, 503, 504, 529]);
 const MAX_MESSAGE = 500;
 
+export interface KeyedPost {
+  url: string;
+  body: unknown;
+  // the provider's own headers, besides the JSON ones
+  headers: Record<string, string>;
+  apiKey: string | undefined;
+  // how this provider carries the key
+  keyHeader: (key: string) => [name: string, value: string];
+  limits: HttpLimits;
+  signal: AbortSignal | undefined;
+}
+
+// A provider's JSON request with its API key, when there is one (a credential no returned text ever carries).
+export function postWithKey(options: KeyedPost): Promise<PostOutcome> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...options.headers };
+  const key = options.apiKey;
+  if (key !== undefined && key !== '') {
+    const [name, value] = options.keyHeader(key);
+    headers[name] = value;
+  }
+  return postJson({
+    url: options.url,
+    headers,
+    body: JSON.stringify(options.body),
+    limits: options.limits,
+    secrets: key === undefined ? [] : [key],
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+}
+
 // POSTs JSON and reads a bounded JSON reply, retrying rate limits and server errors as the provider asks.
 export async function postJson(request: PostRequest): Promise<PostOutcome> {
   const scrub = scrubber(request.secrets);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
-import { DEFAULT_HTTP_LIMITS, type HttpLimits, postJson, preview } from './model-http.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits, postWithKey, preview } from './model-http.js';
 import { argumentsObject, REPLY_LIMITS, tooLong } from './reply-limits.js';
 
 export interface EndpointOptions {
@@ -51,15 +51,14 @@ export function openAiClient(options: EndpointOptions): ModelClient {
           ? {}
           : { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }),
       };
-      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-      if (options.apiKey !== undefined && options.apiKey !== '') headers.authorization = `Bearer ${options.apiKey}`;
-      const posted = await postJson({
+      const posted = await postWithKey({
         url,
-        headers,
-        body: JSON.stringify(body),
+        body,
+        headers: {},
+        apiKey: options.apiKey,
+        keyHeader: (key) => ['authorization', `Bearer ${key}`],
         limits,
-        secrets: options.apiKey === undefined ? [] : [options.apiKey],
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        signal: request.signal,
       });
       if (!posted.ok) return posted;
       const parsed = CompletionSchema.safeParse(posted.json);
