@@ -23,6 +23,9 @@ export interface ConfinementOptions {
 // Where the sandbox's own files appear inside (the runner, a bootstrap, setpriv).
 export const SANDBOX_DIR = '/ptc';
 export const SANDBOX_TMP = '/tmp';
+// Where bubblewrap itself is started: the program starts in SANDBOX_TMP and cannot see it, so it is the same for every
+// run (a spare started for one notebook's folder can serve another's)
+export const BWRAP_LAUNCH_CWD = '/';
 
 // Shared libraries the interpreters load; /usr/bin, /usr/sbin, /usr/share, /etc, /home, /root, /var… stay outside.
 const LIBRARY_DIRS = ['/usr/lib', '/usr/lib64', '/usr/lib32', '/usr/libx32', '/usr/local/lib'];

@@ -70,7 +70,8 @@ function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): PlannedRun {
     deps.bootstrapPath,
     spec.memoryMb,
     spec.tmpMb,
-    spec.cwd,
+    // the folder only where the program sees it (not under bubblewrap)
+    launch.cwd,
     plan.confinement,
     spec.hosted?.channelKey ?? null,
   ]);
