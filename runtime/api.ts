@@ -88,8 +88,9 @@ export interface RuntimeOptions {
   // CPython executable for Python programs (default: python3 on PATH, resolved once)
   pythonPath?: string;
   // Pre-started, never-used processes kept per language for the settings of its latest run (default 0 = always
-  // cold start). A run whose launch settings match (interpreter, memoryMb, sandbox plan, cwd) takes one instead of
-  // starting a process, and a replacement starts in the background; the first run of new settings is cold.
+  // cold start). A run whose launch settings match (interpreter, memoryMb, sandbox plan, and cwd unless bubblewrap
+  // hides it) takes one instead of starting a process, and its replacement starts as the run begins; the first run of
+  // new settings is cold.
   // Worth 1 for interactive hosts (the extension, `ptc notebook`); a one-shot `ptc run` should leave it at 0.
   spares?: number;
   // bubblewrap executable for the OS sandbox (default: `bwrap` on PATH); null runs without it, as on a host that lacks

@@ -1,7 +1,7 @@
 // Public entry of the VS Code-free runtime core.
 import type { CodeRunRequest, CodeRunSpec, Runtime, RuntimeOptions } from './api.js';
 import { RuntimeMisuseError } from './contract/misuse.js';
-import { tempDirProblem } from './contract/environment.js';
+import { tempDirProblemAsync } from './contract/environment.js';
 import { isIssuedSpec, resolveRequest } from './contract/resolve.js';
 import { failedBeforeSpawn } from './engine/early-results.js';
 import type { RunResult } from './protocol/run-result.js';
@@ -37,7 +37,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const execute = async (spec: CodeRunSpec, signal: AbortSignal): Promise<RunResult> => {
     const scoped: CodeRunSpec = { ...spec, signal };
     // checked per run, not once: the one thing every backend stages before it can start a process
-    const environment = signal.aborted ? undefined : tempDirProblem();
+    const environment = signal.aborted ? undefined : await tempDirProblemAsync();
     if (environment !== undefined) return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: environment });
     return backends[spec.language].run(scoped);
   };

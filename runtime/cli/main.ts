@@ -1,4 +1,5 @@
 // The `ptc` command line: same runtime, headless.
+import v8 from 'node:v8';
 import { COMMANDS } from './commands/index.js';
 import { visibleText } from './terminal-text.js';
 import { UsageError, type CliIo } from './usage-error.js';
@@ -33,6 +34,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 3;
   }
 }
+
+// This process's only WebAssembly is amaro's TypeScript stripper (swc, 3.5 MB), run once per program on a few lines:
+// V8's background tier-up of its hot functions to optimised code cost ~2 s of CPU in a 200-cell `ptc test` (measured
+// with perf: half of this process's CPU early on), CPU the sandboxed children needed. Baseline code strips a cell in
+// well under a millisecond. Set before amaro's module is compiled (it is loaded on the first TypeScript run).
+v8.setFlagsFromString('--liftoff-only');
 
 // A reader that went away (`ptc run … | head`) ends the output, not the process: writes after that are dropped.
 const closed = { stdout: false, stderr: false };

@@ -27,7 +27,7 @@ export function pendingTeardowns(): Promise<void> {
 }
 
 // Runs on a never-used child, identically for both backends: a spare launched with the same settings, or a cold
-// start; the child is discarded after its one run and the pool refilled once the run has its result.
+// start; the pool is refilled as the run begins (and again after its teardown), the child discarded after its one run.
 export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): Promise<RunResult> {
   const { spec, spares } = run;
   const session = new RunSession(spec, run.report);
@@ -51,6 +51,9 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
     }
   }
   const owned = child;
+  // the replacement starts while this run runs (queued behind the hand-over, which happens in this turn for a
+  // ready spare): started only after the teardown, a spare's whole start-up was on the next run's path
+  spares?.refill(run.key, run.startSpare);
   try {
     return await run.supervise(session, owned);
   } finally {

@@ -1,13 +1,14 @@
 // Pre-started, never-used child processes, generic over language. A backend describes a run's process by a
 // `SpareKey` (language + every launch setting a program could observe). Per run it calls `take(key)` — a spare
-// launched with exactly that key, or undefined: start cold — and, once the run has its result, `refill(key, start)`
-// so the next run finds one. `warm(key, start)` pre-starts ahead of a first run. A spare serves one run, ever.
+// launched with exactly that key, or undefined: start cold — and then `refill(key, start)` so the next run finds one.
+// `warm(key, start)` pre-starts ahead of a first run. A spare serves one run, ever.
 //
 // Policy (also stated at RuntimeOptions.spares in runtime/api.ts):
 // - `size` spares per language are kept for the most recent key of that language; a run with another key
 //   starts cold and retires the old key's spares (a settings change makes them useless).
-// - the first run of a key is cold and primes the pool; the backend calls `refill` once a run has its result, so
-//   the replacement's launch (spawn blocks the host's event loop for a few ms) never delays a run.
+// - the first run of a key is cold and primes the pool; the backend calls `refill` as soon as a run has its process
+//   (after the program was handed over, for a ready spare), so the replacement starts while the run runs: a spare
+//   takes longer to start than a short run takes, and one started only after the run left the next run waiting for it.
 // - a spare that fails to start is not retried until the next run asks for its key (no restart loop).
 // - `dispose` kills every idle or starting spare and waits until they are gone.
 
@@ -90,8 +91,8 @@ export class SparePool<S extends Spare> {
     return found;
   }
 
-  // Tops `key` up to `size` spares, on the next turn of the event loop; call it after each run of `key`
-  // (whether it took a spare or started cold). A no-op when `key` is no longer the language's current config.
+  // Tops `key` up to `size` spares, on the next turn of the event loop; call it for each run of `key` (whether it took
+  // a spare or started cold). A no-op when `key` is no longer the language's current config.
   refill(key: SpareKey, start: () => S): void {
     if (this.#size === 0 || this.#disposed) return;
     setImmediate(() => {

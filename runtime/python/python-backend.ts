@@ -41,7 +41,8 @@ export function planPythonRun(spec: CodeRunSpec, python: PythonExecutable, host:
   const launch = pythonLaunch({ python, host, spec, confinement: plan.confinement });
   // memory, CPU and output limits travel in `run`: only launch settings make a spare unfit
   // children connected to one bindings host are interchangeable; another host's are not
-  const config = JSON.stringify([python.path, spec.cwd, spec.tmpMb, plan.confinement, spec.hosted?.channelKey ?? null]);
+  // the folder only where the program sees it (not under bubblewrap)
+  const config = JSON.stringify([python.path, launch.cwd, spec.tmpMb, plan.confinement, spec.hosted?.channelKey ?? null]);
   return { ok: true, report: plan.report, launch, key: { language: 'python', config } };
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
-import { confinedArgv, SANDBOX_DIR, SANDBOX_TMP, type BindMount } from '../sandbox/bwrap.js';
+import { BWRAP_LAUNCH_CWD, confinedArgv, SANDBOX_DIR, SANDBOX_TMP, type BindMount } from '../sandbox/bwrap.js';
 import type { Confinement } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/probe.js';
 import { execFilter, sandboxFilter } from '../sandbox/seccomp.js';
@@ -32,10 +32,12 @@ export function pythonLaunch(options: PythonLaunchOptions): PythonChildLaunch {
     };
     return {
       ...common,
+      cwd: BWRAP_LAUNCH_CWD,
       argv: (runnerDir) =>
         confinedArgv({
           ...base,
-          binds: [...base.binds, { source: runnerDir, dest: RUNNER_INSIDE }],
+          // absolute: bubblewrap resolves a relative source (a relative TMPDIR) against BWRAP_LAUNCH_CWD, not ours
+          binds: [...base.binds, { source: path.resolve(runnerDir), dest: RUNNER_INSIDE }],
           command: [python.path, ...PYTHON_FLAGS, `${RUNNER_INSIDE}/${python.entryFile}`],
         }),
       viaShim: true,

@@ -24,6 +24,9 @@ export interface ConfinementOptions {
 // Where the sandbox's own files appear inside (the runner, a bootstrap, setpriv, prlimit).
 export const SANDBOX_DIR = '/ptc';
 export const SANDBOX_TMP = '/tmp';
+// Where bubblewrap itself is started: the program starts in SANDBOX_TMP and cannot see it, so it is the same for every
+// run (a spare started for one notebook's folder can serve another's)
+export const BWRAP_LAUNCH_CWD = '/';
 
 // Tasks (processes and threads) one run may have: raw clone() from Python's ctypes would otherwise take the host's
 // pids (pid_max is 32 768 on many hosts) and unaccounted kernel memory. Node needs about a dozen.

@@ -194,8 +194,20 @@ const tail: Instruction[] = [
   { op: 'ret', k: RET_ERRNO | EPERM },
 ];
 
-// The filter bubblewrap loads for every sandboxed run, both languages.
+// assembled once per architecture (~0.6 ms each time, on the event loop, before every run's launch)
+const assembled = new Map<SandboxArch, Buffer>();
+
+// The filter bubblewrap loads for every sandboxed run, both languages (a copy: the caller may write into it).
 export function sandboxFilter(arch: SandboxArch): Buffer {
+  let program = assembled.get(arch);
+  if (program === undefined) {
+    program = assembleSandboxFilter(arch);
+    assembled.set(arch, program);
+  }
+  return Buffer.from(program);
+}
+
+function assembleSandboxFilter(arch: SandboxArch): Buffer {
   const table = SYSCALLS[arch];
   const nr = (name: string): number => {
     const n = table[name];

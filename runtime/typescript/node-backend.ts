@@ -5,7 +5,7 @@ import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
 import { runOnFreshChild } from '../engine/fresh-child.js';
 import { SparePool, type SpareKey } from '../engine/spare-pool.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
-import { planSandbox, unconfinedReport, type ProvenLayers } from '../sandbox/plan.js';
+import { planSandbox, unconfinedReport, type Confinement, type ProvenLayers } from '../sandbox/plan.js';
 import { sandboxHost, type SandboxHost } from '../sandbox/probe.js';
 import { NodeChildProcess, type NodeChildLaunch } from './node-child-process.js';
 import { probeNode, type NodeExecutable, type NodeLookup } from './node-executable.js';
@@ -20,13 +20,20 @@ interface NodeBackendDeps {
   host: SandboxHost;
   layers: ProvenLayers;
   spares: SparePool<NodeChildProcess>;
+  // launches already planned, by their settings: planning reads the file system (library dirs, the binary's real
+  // path) and builds the seccomp program, synchronously, which every run of a suite repeated for the same answer
+  launches: Map<string, NodeChildLaunch>;
 }
+
+// distinct launch settings remembered at most (a suite has one per memory/tmp/sandbox combination, not per cell)
+const MAX_PLANNED_LAUNCHES = 16;
 
 // The TypeScript backend: Node children, found and proven once per backend, spares kept per launch setting.
 export function createNodeBackend(options: BackendOptions): Backend {
   const { runtime } = options;
   // validated here so a bad count is a misuse at creation, not at the first run
   const spares = new SparePool<NodeChildProcess>(options.spares);
+  const launches = new Map<string, NodeChildLaunch>();
   let lookup: Promise<NodeLookup> | undefined;
   // the sandbox proof runs only for runs that use it: 'off' needs no proof of layers it will not use
   const deps = async (spec: CodeRunSpec): Promise<NodeBackendDeps | string> => {
@@ -38,7 +45,7 @@ export function createNodeBackend(options: BackendOptions): Backend {
     const host = await sandboxHost(runtime.bubblewrapPath);
     const layers =
       spec.sandbox === 'off' ? { os: undefined, osProblem: undefined, runtime: undefined } : await provenNodeLayers(found.node, bootstrapPath, host);
-    return { node: found.node, bootstrapPath, host, layers, spares };
+    return { node: found.node, bootstrapPath, host, layers, spares, launches };
   };
   return {
     language: 'typescript',
@@ -61,7 +68,7 @@ type PlannedRun = { ok: true; report: SandboxReport; launch: NodeChildLaunch; ke
 function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): PlannedRun {
   const plan = planSandbox(spec.sandbox, deps.host, deps.layers);
   if (!plan.ok) return { ok: false, report: plan.report, failure: { kind: 'sandbox-unavailable', message: plan.message } };
-  const launch = nodeLaunch({ deps, spec, confinement: plan.confinement, permission: plan.confinement.kind !== 'none' });
+  const launch = plannedLaunch(deps, spec, plan.confinement);
   // every launch setting a program could observe; the temp dir differs per process by design
   // children connected to one bindings host are interchangeable; another host's are not
   const config = JSON.stringify([
@@ -70,11 +77,23 @@ function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): PlannedRun {
     deps.bootstrapPath,
     spec.memoryMb,
     spec.tmpMb,
-    spec.cwd,
+    // the folder only where the program sees it (not under bubblewrap)
+    launch.cwd,
     plan.confinement,
     spec.hosted?.channelKey ?? null,
   ]);
   return { ok: true, report: plan.report, launch, key: { language: 'typescript', config } };
+}
+
+// nodeLaunch's answer for these settings, planned once (the host and the binary are the backend's, fixed after probing).
+function plannedLaunch(deps: NodeBackendDeps, spec: CodeRunSpec, confinement: Confinement): NodeChildLaunch {
+  const settings = JSON.stringify([deps.node.path, deps.node.permissionFlag ?? null, deps.bootstrapPath, spec.memoryMb, spec.tmpMb, spec.cwd, confinement]);
+  const known = deps.launches.get(settings);
+  if (known !== undefined) return known;
+  const launch = nodeLaunch({ deps, spec, confinement, permission: confinement.kind !== 'none' });
+  if (deps.launches.size >= MAX_PLANNED_LAUNCHES) deps.launches.clear();
+  deps.launches.set(settings, launch);
+  return launch;
 }
 
 // Starts (if needed) a spare for this spec's launch settings; resolves true once one is ready.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
-import { confinedArgv, SANDBOX_DIR, SANDBOX_TMP, type BindMount } from '../sandbox/bwrap.js';
+import { BWRAP_LAUNCH_CWD, confinedArgv, SANDBOX_DIR, SANDBOX_TMP, type BindMount } from '../sandbox/bwrap.js';
 import type { Confinement } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/probe.js';
 import { sandboxFilter } from '../sandbox/seccomp.js';
@@ -38,7 +38,7 @@ export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
     });
     return {
       argv: () => argv,
-      cwd: spec.cwd,
+      cwd: BWRAP_LAUNCH_CWD,
       viaShim: true,
       pidNamespace: true,
       programTmpdir: SANDBOX_TMP,

@@ -117,8 +117,9 @@ export const testCommand: CliCommand = {
     requireRunnableEnvironment();
     // progress goes where the report does not
     const progress = flags.reporter !== 'text' && flags.output === undefined ? io.stderr : io.stdout;
-    // one spare per job: each cell after the first on a worker skips process start-up
-    const runtime = createRuntime({ spares: flags.jobs });
+    // two spares per job: a sandboxed spare takes longer to start (part of it waiting on the kernel's namespace set-up,
+    // not on a CPU) than a trivial cell takes to run, so one per job left each job waiting for its next process
+    const runtime = createRuntime({ spares: 2 * flags.jobs });
     const signals = interruptible();
     try {
       const suite = await runTestSuite({

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createRuntime } from '../../../runtime/index.js';
 import type { CodeRunRequest, Runtime } from '../../../runtime/api.js';
@@ -185,6 +187,39 @@ describe('spare processes', () => {
     const other = await runtime.run(runtime.resolve({ ...base, memoryMb: 256, program: "const os = await import('node:os'); return os.tmpdir();" }));
     expect(other.error).toBeUndefined();
     await until(() => (alive(spare.pid) ? undefined : true), 'the retired spare to die');
+  });
+
+  test('under bubblewrap a spare started for one folder serves a run in another (the program sees neither)', async () => {
+    const runtime = runtimeWith(1);
+    const [first, second] = [fs.mkdtempSync(path.join(os.tmpdir(), 'spare-a-')), fs.mkdtempSync(path.join(os.tmpdir(), 'spare-b-'))];
+    try {
+      const confined = { language: 'typescript' as const, sandbox: 'required' as const };
+      await runtime.warm(runtime.resolve({ ...confined, cwd: first, program: 'return 0' }));
+      const spare = await until(() => sparesOfThisHost()[0], 'a spare');
+      const stop = new AbortController();
+      let spareServed: boolean | undefined;
+      // once the program runs, the spare is still alive only if it is the process running it (a retired one was killed)
+      const program = 'console.log(process.cwd()); await new Promise((resolve) => setTimeout(resolve, 600_000));';
+      const result = await runtime.run(
+        runtime.resolve({
+          ...confined,
+          cwd: second,
+          program,
+          signal: stop.signal,
+          onLog: () => {
+            spareServed = alive(spare.pid);
+            stop.abort();
+          },
+        }),
+      );
+      expect(result.error?.kind).toBe('abort');
+      expect(result.logs).toEqual(['/tmp']);
+      expect(spareServed).toBe(true);
+      expect(alive(spare.pid)).toBe(false);
+    } finally {
+      fs.rmSync(first, { recursive: true, force: true });
+      fs.rmSync(second, { recursive: true, force: true });
+    }
   });
 
   test('misuse: a bad spare count is rejected when the runtime is created', () => {

@@ -285,4 +285,58 @@ describe('Python backend: spare processes', () => {
     await runtime.dispose();
     expect(runners()).toEqual([]);
   });
+
+  test('under bubblewrap a spare started for one folder serves a run in another (the program sees neither)', async () => {
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { createRuntime } = await import('../../../runtime/index.js');
+    const { listDescendants } = await import('../../../runtime/process/launch.js');
+    const runtime = createRuntime({ spares: 1 });
+    const [first, second] = [fs.mkdtempSync(path.join(os.tmpdir(), 'spare-a-')), fs.mkdtempSync(path.join(os.tmpdir(), 'spare-b-'))];
+    // the interpreter itself, not the wrappers whose argv names the runner too
+    const interpreter = (): number | undefined =>
+      listDescendants(process.pid).find((pid) => {
+        try {
+          const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+          return argv.some((a) => a.includes('ptc_runner')) && !/(^|\/)(bwrap|prlimit|setpriv|sh)$/.test(argv[0] ?? '');
+        } catch {
+          return false;
+        }
+      });
+    const alive = (pid: number): boolean => {
+      try {
+        return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+      } catch {
+        return false;
+      }
+    };
+    try {
+      const confined = { language: 'python' as const, sandbox: 'required' as const };
+      expect(await runtime.warm(runtime.resolve({ ...confined, cwd: first, program: 'return 0' }))).toBe(true);
+      const spare = interpreter();
+      expect(spare).toBeDefined();
+      const stop = new AbortController();
+      let spareServed: boolean | undefined;
+      // once the program runs, the spare is still alive only if it is the process running it (a retired one was killed)
+      const result = await runtime.run(
+        runtime.resolve({
+          ...confined,
+          cwd: second,
+          program: 'import os, time\nprint(os.getcwd(), flush=True)\ntime.sleep(600)',
+          signal: stop.signal,
+          onLog: () => {
+            spareServed = alive(spare as number);
+            stop.abort();
+          },
+        }),
+      );
+      expect(result.error?.kind).toBe('abort');
+      expect(result.logs).toEqual(['/tmp']);
+      expect(spareServed).toBe(true);
+    } finally {
+      await runtime.dispose();
+      fs.rmSync(first, { recursive: true, force: true });
+      fs.rmSync(second, { recursive: true, force: true });
+    }
+  });
 });
