@@ -39,6 +39,14 @@ export const FILE_LIMIT = 1024;
 // The range is one systemd leaves unused (below its foreign-uid range, above its container ranges).
 export const SANDBOX_UID_BASE = 0x70000000;
 export const SANDBOX_UID_SPAN = 1 << 24;
+const newSandboxUid = (): string => String(SANDBOX_UID_BASE + randomInt(SANDBOX_UID_SPAN));
+
+// The same argv with a uid of its own: a launch planned once must still give each child its own uid.
+export function withFreshUid(argv: readonly string[]): string[] {
+  const id = newSandboxUid();
+  return argv.map((arg) => (arg.startsWith('--reuid=') ? `--reuid=${id}` : arg.startsWith('--regid=') ? `--regid=${id}` : arg));
+}
+
 export function isSandboxUid(uid: number): boolean {
   return uid >= SANDBOX_UID_BASE && uid < SANDBOX_UID_BASE + SANDBOX_UID_SPAN;
 }
@@ -113,7 +121,7 @@ export function confinedArgv(options: ConfinementOptions): string[] {
   if (options.seccompFd !== undefined) argv.push('--seccomp', String(options.seccompFd));
   argv.push('--');
   if (setpriv !== undefined) {
-    const id = String(SANDBOX_UID_BASE + randomInt(SANDBOX_UID_SPAN));
+    const id = newSandboxUid();
     argv.push(setpriv, `--reuid=${id}`, `--regid=${id}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
   }
   // set inside, after the uid switch and inside any user namespace: there RLIMIT_NPROC counts this run's tasks only

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
-import { BWRAP_LAUNCH_CWD, confinedArgv, SANDBOX_DIR, SANDBOX_TMP, type BindMount } from '../sandbox/bwrap.js';
+import { BWRAP_LAUNCH_CWD, confinedArgv, SANDBOX_DIR, SANDBOX_TMP, withFreshUid, type BindMount } from '../sandbox/bwrap.js';
 import type { Confinement } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/probe.js';
 import { sandboxFilter } from '../sandbox/seccomp.js';
@@ -37,7 +37,8 @@ export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
       command: [deps.node.path, ...flags, BOOTSTRAP_INSIDE],
     });
     return {
-      argv: () => argv,
+      // planned once per setting (backend cache), so each child gets its uid here
+      argv: () => withFreshUid(argv),
       cwd: BWRAP_LAUNCH_CWD,
       viaShim: true,
       pidNamespace: true,
