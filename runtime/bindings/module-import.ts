@@ -81,8 +81,9 @@ export async function importBindingsFile(file: string): Promise<{ module: unknow
   const cache = folder === undefined ? undefined : buildCache({ folder, entry: file, esbuildVersion: choice.version });
   const cached = cache?.lookup();
   if (cached !== undefined) return { module: await importFresh(cached), source: 'cache' };
+  // without a cache, a private temp dir; with one, a scratch file beside the kept bundle
   const dir = cache === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-bindings-')) : undefined;
-  const out = dir === undefined ? (cache?.scratchFile() ?? '') : path.join(dir, `${path.basename(file).replace(/\.[^.]+$/, '')}.mjs`);
+  const out = cache !== undefined ? cache.scratchFile() : path.join(dir ?? os.tmpdir(), `${path.basename(file).replace(/\.[^.]+$/, '')}.mjs`);
   try {
     const startedMs = Date.now();
     const { build } = (await import(choice.specifier)) as Esbuild;
@@ -111,8 +112,7 @@ export async function importBindingsFile(file: string): Promise<{ module: unknow
   } catch (error) {
     throw new Error(describeBuildError(error), { cause: error });
   } finally {
-    if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
-    else if (out !== '') fs.rmSync(out, { force: true });
+    fs.rmSync(dir ?? out, { recursive: true, force: true });
   }
 }
 
