@@ -17,6 +17,8 @@ export interface SupervisedChild {
   readonly spawnError: Promise<Error>;
   readonly viaShim: boolean;
   killTree(): void;
+  // the run's cgroup memory bound in bytes, when the kernel ended the run for reaching it
+  memoryBoundReached(): number | undefined;
 }
 
 export interface LifecycleOptions {
@@ -60,10 +62,18 @@ export async function superviseLifecycle(options: LifecycleOptions): Promise<Run
   if (session.outcome !== undefined) await Promise.race([closed, delay(LIMITS.graceMs)]);
   flushStdout();
   flushStderr();
-  if (session.outcome === undefined) session.fail(options.exitFailure(exit));
+  if (session.outcome === undefined) session.fail(withMemoryBound(options.exitFailure(exit), child.memoryBoundReached()));
   await dispatcher.drain(50);
   await Promise.all(session.finishing);
   return session.result();
+}
+
+// A child the kernel killed at its cgroup's bound says so: the bound covers its heap, its temp files and what the
+// kernel holds for it, which no message of the interpreter's own names.
+function withMemoryBound(failure: RunFailure, bound: number | undefined): RunFailure {
+  if (bound === undefined || failure.kind !== 'worker-exit') return failure;
+  const mib = Math.round(bound / (1024 * 1024));
+  return { ...failure, message: `${failure.message}: the run reached its memory bound (${mib} MiB for the program, its temp files and what the kernel holds for it)` };
 }
 
 // How a child's end reads in a message: `code 7` or `signal SIGKILL`.

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import os from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { preludeArgv } from './exec-prelude.js';
 
 export interface LaunchOptions {
   argv: string[];
@@ -18,6 +19,11 @@ export interface LaunchOptions {
   ownPidNamespace?: boolean;
   // argv already makes the child die with this process (bubblewrap's --die-with-parent): no setpriv prefix
   diesWithParent?: boolean;
+  // cgroup.procs files the child joins before it execs (sandbox/cgroup.ts: the run's kernel memory and task bounds)
+  cgroupProcs?: readonly string[];
+  // a host descriptor deliberately left open at this number in the child, past every kept one: the sandbox proof's
+  // check that the prelude closes what the host leaks
+  decoy?: { fd: number; at: number };
 }
 
 export interface ExitInfo {
@@ -59,14 +65,22 @@ export function parentDeathPrefix(): string[] {
   return deathSignalPrefix;
 }
 
-// Spawns a child in its own process group, so the whole group can be killed at settlement.
+// Spawns a child in its own process group, so the whole group can be killed at settlement; only the descriptors
+// the child is given here cross into it (process/exec-prelude.ts closes the rest before anything else runs).
 export function launchChild(options: LaunchOptions): LaunchedChild {
-  const [command, ...args] = [...(options.diesWithParent === true ? [] : parentDeathPrefix()), ...options.argv];
-  if (command === undefined) throw new TypeError('launchChild: empty argv');
-  const stdio: ('ignore' | 'pipe' | Socket)[] = ['ignore', 'pipe', 'pipe'];
+  const stdio: ('ignore' | 'pipe' | Socket | number)[] = ['ignore', 'pipe', 'pipe'];
   const feeds = options.feeds ?? [];
   for (let i = 0; i < options.extraPipes + feeds.length; i++) stdio.push('pipe');
   stdio.push(...(options.inherit ?? []));
+  const keep = stdio.length;
+  if (options.decoy !== undefined) {
+    if (options.decoy.at < keep) throw new RangeError('launchChild: the decoy must lie past every kept descriptor');
+    while (stdio.length < options.decoy.at) stdio.push('ignore');
+    stdio.push(options.decoy.fd);
+  }
+  const prelude = preludeArgv({ keep, cgroupProcs: options.cgroupProcs });
+  const [command, ...args] = [...prelude, ...(options.diesWithParent === true ? [] : parentDeathPrefix()), ...options.argv];
+  if (command === undefined) throw new TypeError('launchChild: empty argv');
   let spawnErrorResolve: (error: Error) => void = () => undefined;
   const spawnError = new Promise<Error>((resolve) => (spawnErrorResolve = resolve));
   const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: options.env, stdio, detached: true, windowsHide: true });
@@ -178,4 +192,13 @@ export function listDescendants(root: number): number[] {
     }
   }
   return out;
+}
+
+// Closes a descriptor this process opened, ignoring one already closed.
+export function closeQuietly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // already closed
+  }
 }

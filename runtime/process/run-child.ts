@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { LIMITS } from '../contract/limits.js';
 import type { Spare } from '../engine/spare-pool.js';
+import { createRunCgroup, type RunCgroup, type RunCgroupRequest } from '../sandbox/cgroup.js';
 import { launchChild, type ExitInfo, type LaunchedChild, type LaunchOptions } from './launch.js';
 
 // What the run needs from the process once it owns it.
@@ -18,6 +19,8 @@ export interface RunChildOptions {
   privateDir: string;
   launch: LaunchOptions;
   viaShim: boolean;
+  // the run's own cgroup (sandbox/cgroup.ts), made before the launch and removed with the private dir
+  cgroup?: RunCgroupRequest | undefined;
 }
 
 // The child's first frame: ready, a protocol violation, or a well-formed refusal (it could not set itself up).
@@ -44,19 +47,24 @@ export abstract class RunChild implements Spare {
   #exit: ExitInfo | undefined;
   #handlers: ChildHandlers | undefined;
   #discarded: Promise<void> | undefined;
+  readonly #cgroup: RunCgroup | undefined;
 
-  // Spawns; throws only if the process cannot be launched (the private dir is then removed).
+  // Spawns; throws only if the process cannot be launched (the private dir and cgroup are then removed).
   constructor(options: RunChildOptions) {
     this.#runtimeName = options.runtimeName;
     this.#privateDir = options.privateDir;
     this.viaShim = options.viaShim;
     this.ready = new Promise<boolean>((resolve) => (this.#resolveReady = resolve));
+    let cgroup: RunCgroup | undefined;
     try {
-      this.child = launchChild(options.launch);
+      cgroup = options.cgroup === undefined ? undefined : createRunCgroup(options.cgroup.host, options.cgroup.limits);
+      this.child = launchChild({ ...options.launch, ...(cgroup === undefined ? {} : { cgroupProcs: cgroup.procs }) });
     } catch (error) {
       fs.rmSync(options.privateDir, { recursive: true, force: true });
+      void cgroup?.remove();
       throw error;
     }
+    this.#cgroup = cgroup;
     this.closed = this.child.closed.then((info) => {
       this.#exited = true;
       this.#exit = info;
@@ -86,6 +94,16 @@ export abstract class RunChild implements Spare {
 
   get exit(): ExitInfo | undefined {
     return this.#exit;
+  }
+
+  // The run's cgroup, while it exists (its accounting is read before discard removes it).
+  get cgroup(): RunCgroup | undefined {
+    return this.#cgroup;
+  }
+
+  // The kernel ended the run because it reached its cgroup's memory bound.
+  memoryBoundReached(): number | undefined {
+    return this.#cgroup?.oomKilled() === true ? this.#cgroup.limits.memoryBytes : undefined;
   }
 
   protected get exited(): boolean {
@@ -127,6 +145,7 @@ export abstract class RunChild implements Spare {
         this.child.release();
       }
       await removeDir(this.#privateDir);
+      await this.#cgroup?.remove();
       // a child still dying on a loaded machine may write into its dir while it is removed: once more after it closed
       if (fs.existsSync(this.#privateDir)) {
         await Promise.race([this.closed, delay(10_000)]);

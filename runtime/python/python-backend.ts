@@ -42,7 +42,7 @@ export function planPythonRun(spec: CodeRunSpec, python: PythonExecutable, host:
   // memory, CPU and output limits travel in `run`: only launch settings make a spare unfit
   // children connected to one bindings host are interchangeable; another host's are not
   // the folder only where the program sees it (not under bubblewrap)
-  const config = JSON.stringify([python.path, launch.cwd, spec.tmpMb, plan.confinement, spec.hosted?.channelKey ?? null]);
+  const config = JSON.stringify([python.path, launch.cwd, spec.tmpMb, spec.memoryMb, plan.confinement, spec.hosted?.channelKey ?? null]);
   return { ok: true, report: plan.report, launch, key: { language: 'python', config } };
 }
 
@@ -51,7 +51,7 @@ async function prepare(spec: CodeRunSpec, deps: PythonBackendDeps): Promise<{ ok
   if (!lookup.ok) return lookup;
   // 'off' needs no proof of the layers it will not use
   const layers: ProvenLayers =
-    spec.sandbox === 'off' ? { os: undefined, osProblem: undefined, runtime: undefined } : await provenPythonLayers(lookup.python, deps.host);
+    spec.sandbox === 'off' ? { os: undefined, osProblem: undefined, runtime: undefined, bounds: { problem: 'sandbox off' } } : await provenPythonLayers(lookup.python, deps.host);
   return { ok: true, planned: planPythonRun(spec, lookup.python, deps.host, layers) };
 }
 

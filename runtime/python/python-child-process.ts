@@ -7,6 +7,7 @@ import { LIMITS } from '../contract/limits.js';
 import { decodeLossless } from '../json/lossless.js';
 import type { ChildChannel } from '../engine/hosted.js';
 import { RunChild, type ReadyVerdict } from '../process/run-child.js';
+import type { RunCgroupRequest } from '../sandbox/cgroup.js';
 import { PythonBootAckSchema, type PythonBootFrame } from '../protocol/python-wire.js';
 import type { PythonExecutable } from './python-executable.js';
 
@@ -29,6 +30,10 @@ export interface PythonChildLaunch {
   feeds: Buffer[];
   // a spare loads everything it may need while idle; a cold start loads only what its program needs
   preload: boolean;
+  // the run's own cgroup (sandbox/cgroup.ts), where the host can make one
+  cgroup?: RunCgroupRequest | undefined;
+  // a host descriptor left open on purpose (the sandbox proof's check that inherited descriptors are closed)
+  decoy?: { fd: number; at: number } | undefined;
   // a connection to the run's bindings host, inherited after the control channel and the feeds (engine/hosted.ts)
   channel?: ChildChannel | undefined;
 }
@@ -69,7 +74,9 @@ export class PythonChildProcess extends RunChild {
         ownPidNamespace: launch.pidNamespace,
         diesWithParent: launch.diesWithParent,
         ...(launch.channel === undefined ? {} : { inherit: [launch.channel.socket] }),
+        ...(launch.decoy === undefined ? {} : { decoy: launch.decoy }),
       },
+      cgroup: launch.cgroup,
     });
     // the child holds its own copy now; this process never reads the connection
     launch.channel?.socket.destroy();

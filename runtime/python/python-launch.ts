@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
 import { BWRAP_LAUNCH_CWD, confinedArgv, SANDBOX_DIR, SANDBOX_TMP, type BindMount } from '../sandbox/bwrap.js';
+import { runCgroupRequest } from '../sandbox/cgroup.js';
 import type { Confinement } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/probe.js';
 import { execFilter, sandboxFilter } from '../sandbox/seccomp.js';
@@ -12,7 +13,7 @@ const RUNNER_INSIDE = `${SANDBOX_DIR}/runner`;
 export interface PythonLaunchOptions {
   python: PythonExecutable;
   host: SandboxHost;
-  spec: Pick<CodeRunSpec, 'cwd' | 'tmpMb'>;
+  spec: Pick<CodeRunSpec, 'cwd' | 'tmpMb' | 'memoryMb'>;
   confinement: Confinement;
 }
 
@@ -47,6 +48,7 @@ export function pythonLaunch(options: PythonLaunchOptions): PythonChildLaunch {
       programTmpdir: SANDBOX_TMP,
       programCwd: SANDBOX_TMP,
       feeds: [sandboxFilter(arch)],
+      cgroup: runCgroupRequest(host, spec),
     };
   }
   const wrapper = confinement.kind === 'bwrap' ? [] : confinement.wrapper;
@@ -63,6 +65,7 @@ export function pythonLaunch(options: PythonLaunchOptions): PythonChildLaunch {
     programTmpdir: undefined,
     programCwd: undefined,
     feeds: [],
+    cgroup: confinement.kind === 'none' ? undefined : runCgroupRequest(host, spec),
   };
 }
 

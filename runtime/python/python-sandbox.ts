@@ -1,56 +1,82 @@
 import { RunSession } from '../engine/run-session.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import { PYTHON_EXEC_FILTER_MECHANISM, PYTHON_FALLBACK_MECHANISM, unconfinedReport, type Confinement, type ProvenLayers } from '../sandbox/plan.js';
+import {
+  provenBounds,
+  PYTHON_EXEC_FILTER_MECHANISM,
+  PYTHON_FALLBACK_MECHANISM,
+  unconfinedReport,
+  type Confinement,
+  type ProvenLayers,
+} from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/probe.js';
-import { judgeProbe, plantSecret, probeSpec } from '../sandbox/proof.js';
+import { judgeProbe, openDecoy, plantSecret, probeSpec, type CgroupSight } from '../sandbox/proof.js';
+import { closeQuietly } from '../process/launch.js';
 import { PythonChildProcess } from './python-child-process.js';
 import type { PythonExecutable } from './python-executable.js';
 import { pythonLaunch } from './python-launch.js';
 import { supervisePythonChild } from './supervise.js';
 
-// Runs the sandbox probe program under a confinement, through the same launch and run path as a real program.
-async function runProbe(python: PythonExecutable, host: SandboxHost, confinement: Confinement, secret: string): Promise<JsonValue | undefined> {
-  const spec = probeSpec('python', secret);
+interface ProbeRun {
+  value: JsonValue | undefined;
+  cgroup: CgroupSight | undefined;
+}
+
+// Runs the sandbox probe program under a confinement, through the same launch and run path as a real program; the
+// host leaves the secret's directory open in it on purpose, and reads its cgroup from outside before discarding it.
+async function runProbe(python: PythonExecutable, host: SandboxHost, confinement: Confinement, secret: { file: string; dir: string }): Promise<ProbeRun> {
+  const spec = probeSpec('python', secret.file);
   let child: PythonChildProcess | undefined;
+  const decoy = openDecoy(secret.dir);
   try {
-    child = new PythonChildProcess(pythonLaunch({ python, host, spec, confinement }));
+    child = new PythonChildProcess({ ...pythonLaunch({ python, host, spec, confinement }), decoy });
+    closeQuietly(decoy.fd);
     const result = await supervisePythonChild(spec, new RunSession(spec, unconfinedReport()), child);
-    return result.error === undefined ? result.value : undefined;
+    const cgroup = child.cgroup === undefined ? undefined : { requested: child.cgroup.limits.memoryBytes, ...child.cgroup.accounting() };
+    return { value: result.error === undefined ? result.value : undefined, cgroup };
   } catch {
-    return undefined;
+    return { value: undefined, cgroup: undefined };
   } finally {
+    closeQuietly(decoy.fd);
     await child?.discard();
   }
 }
 
 async function prove(python: PythonExecutable, host: SandboxHost): Promise<ProvenLayers> {
-  if (host.platform !== 'linux') return { os: undefined, osProblem: host.bwrapProblem, runtime: undefined };
+  if (host.platform !== 'linux') return { os: undefined, osProblem: host.bwrapProblem, runtime: undefined, bounds: { problem: host.cgroupProblem ?? 'no cgroups' } };
   const secret = plantSecret();
   try {
     if (host.bwrap !== undefined) {
-      const verdict = judgeProbe(await runProbe(python, host, { kind: 'bwrap' }, secret.file), host, ['exec']);
+      const probe = await runProbe(python, host, { kind: 'bwrap' }, secret);
+      const verdict = judgeProbe(probe.value, host, ['exec']);
       if (verdict.ok)
         return {
           os: { mechanisms: verdict.mechanisms },
           osProblem: undefined,
           runtime: verdict.runtimeRefused ? { mechanism: PYTHON_EXEC_FILTER_MECHANISM } : undefined,
+          bounds: provenBounds(host, probe.cgroup),
         };
       // bubblewrap runs but does not hold: say why, and fall back to what the runner can confine alone
-      const fallback = await proveFallback(python, host, secret.file);
+      const fallback = await proveFallback(python, host, secret);
       return { ...fallback, osProblem: `bubblewrap did not hold in the probe (${verdict.problem})` };
     }
-    return await proveFallback(python, host, secret.file);
+    return await proveFallback(python, host, secret);
   } finally {
     secret.remove();
   }
 }
 
 // Without bubblewrap the runner's own filter is what stops new processes: proven by a fork and an exec refused.
-async function proveFallback(python: PythonExecutable, host: SandboxHost, secret: string): Promise<ProvenLayers> {
-  const seen = await runProbe(python, host, { kind: 'fallback', wrapper: host.namespacePrefix ?? [] }, secret);
+async function proveFallback(python: PythonExecutable, host: SandboxHost, secret: { file: string; dir: string }): Promise<ProvenLayers> {
+  const probe = await runProbe(python, host, { kind: 'fallback', wrapper: host.namespacePrefix ?? [] }, secret);
+  const seen = probe.value;
   const refused = seen !== null && typeof seen === 'object' && !Array.isArray(seen) ? (seen.refused as Record<string, unknown> | undefined) : undefined;
   const holds = refused?.fork === true && refused?.exec === true;
-  return { os: undefined, osProblem: host.bwrapProblem, runtime: holds ? { mechanism: PYTHON_FALLBACK_MECHANISM } : undefined };
+  return {
+    os: undefined,
+    osProblem: host.bwrapProblem,
+    runtime: holds ? { mechanism: PYTHON_FALLBACK_MECHANISM } : undefined,
+    bounds: provenBounds(host, probe.cgroup),
+  };
 }
 
 const proven = new Map<string, Promise<ProvenLayers>>();

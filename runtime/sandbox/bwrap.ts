@@ -58,6 +58,18 @@ const TOP_LIBRARY_DIRS = ['/lib', '/lib64', '/lib32', '/libx32'];
 // what the dynamic loader and time-zone code read; no user database, no host names
 const SYSTEM_FILES = ['/etc/ld.so.cache', '/etc/localtime', '/etc/timezone', '/usr/share/zoneinfo'];
 
+// Character devices a program may open: no tty, no ptmx (the pty pool is machine-wide), no shm (memory no bound counts).
+const DEVICES = ['null', 'zero', 'full', 'random', 'urandom'];
+const DEVICE_LINKS = [
+  ['fd', '/proc/self/fd'],
+  ['stdin', '/proc/self/fd/0'],
+  ['stdout', '/proc/self/fd/1'],
+  ['stderr', '/proc/self/fd/2'],
+] as const;
+// The host's kernel command line and boot id identify the machine and say nothing a program needs; covered by a
+// nodev bind of /dev/null, reading them fails with EACCES.
+const HIDDEN_PROC_FILES = ['/proc/cmdline', '/proc/sys/kernel/random/boot_id'];
+
 // Dirs bubblewrap would create 0700 on the way to a mount point: made 0755 first, so the unprivileged uid can pass.
 function ancestors(dest: string): string[] {
   const out: string[] = [];
@@ -106,18 +118,26 @@ export function confinedArgv(options: ConfinementOptions): string[] {
   argv.push('--cap-drop', 'ALL');
   // setpriv needs these for the uid switch, then drops them with everything else before the interpreter starts
   if (host.isRoot) argv.push('--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP');
+  // the program's /tmp first: an interpreter that lives under /tmp (a cached Node, a test harness's) is bound into it
+  // below instead of being hidden by it
+  argv.push('--perms', '1777', '--size', String(options.tmpBytes), '--tmpfs', SANDBOX_TMP, '--chdir', SANDBOX_TMP);
   const dirs = new Set<string>();
-  for (const dest of [...binds.map((b) => b.dest), ...symlinks.map((s) => s.dest), SANDBOX_DIR + '/x']) for (const dir of ancestors(dest)) dirs.add(dir);
+  for (const dest of [...binds.map((b) => b.dest), ...symlinks.map((s) => s.dest), SANDBOX_DIR + '/x', '/dev/x']) for (const dir of ancestors(dest)) if (dir !== SANDBOX_TMP) dirs.add(dir);
   for (const dir of [...dirs].sort((a, b) => a.split('/').length - b.split('/').length)) argv.push('--perms', '0755', '--dir', dir);
   for (const link of symlinks) argv.push('--symlink', link.target, link.dest);
   for (const bind of binds) argv.push('--ro-bind', bind.source, bind.dest);
   const setpriv = host.isRoot ? `${SANDBOX_DIR}/setpriv` : undefined;
   if (setpriv !== undefined && host.setpriv !== undefined) argv.push('--ro-bind', host.setpriv, setpriv);
   argv.push('--ro-bind', host.prlimit, `${SANDBOX_DIR}/prlimit`);
-  argv.push('--proc', '/proc', '--dev', '/dev');
-  argv.push('--perms', '1777', '--size', String(options.tmpBytes), '--tmpfs', SANDBOX_TMP, '--chdir', SANDBOX_TMP);
-  // /dev too: bubblewrap's /dev is a tmpfs without a size, writable on an unprivileged host (/dev/shm…)
-  argv.push('--remount-ro', '/', '--remount-ro', '/dev');
+  argv.push('--proc', '/proc');
+  // what the host's kernel says of itself beyond what the interpreters need: unreadable
+  for (const file of HIDDEN_PROC_FILES) argv.push('--ro-bind-try', '/dev/null', file);
+  // a /dev of plain character devices in the read-only root, not bubblewrap's --dev: that one is a tmpfs with no
+  // size (/dev/shm took writes past tmpMb), and its ptmx opens terminals from the machine-wide pty pool
+  // (kernel.pty.max, shared by every devpts instance: one run took 3 071 of 3 072)
+  for (const device of DEVICES) argv.push('--dev-bind', `/dev/${device}`, `/dev/${device}`);
+  for (const [name, target] of DEVICE_LINKS) argv.push('--symlink', target, `/dev/${name}`);
+  argv.push('--remount-ro', '/');
   if (options.seccompFd !== undefined) argv.push('--seccomp', String(options.seccompFd));
   argv.push('--');
   if (setpriv !== undefined) {

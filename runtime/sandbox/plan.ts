@@ -1,6 +1,7 @@
 import type { SandboxLevel } from '../api.js';
 import type { SandboxReport } from '../protocol/run-result.js';
 import type { SandboxHost } from './probe.js';
+import { judgeCgroup, type CgroupSight } from './proof.js';
 
 // What the per-language proof established (sandbox/proof.ts): each entry was seen refused by a real attempt.
 export interface ProvenLayers {
@@ -10,6 +11,8 @@ export interface ProvenLayers {
   osProblem: string | undefined;
   // the language's own second layer (Node's permission model, the Python runner's exec filter)
   runtime: { mechanism: string } | undefined;
+  // the per-run cgroup that bounds what a run makes the kernel hold, when proven; else why not
+  bounds: { mechanism: string } | { problem: string };
 }
 
 // How a run is launched under the plan: bubblewrap, or the fallback namespaces and in-process layers.
@@ -36,17 +39,21 @@ export function planSandbox(level: SandboxLevel, host: SandboxHost, layers: Prov
     };
   }
   const runtime = layers.runtime === undefined ? [] : [layers.runtime.mechanism];
+  // the kernel-memory bound is not confinement: without it enforcement can still be full, and missing says so
+  const bounds = 'mechanism' in layers.bounds ? [layers.bounds.mechanism] : [];
+  const unbounded = 'problem' in layers.bounds ? [`kernel memory and tasks are not bounded per run: ${layers.bounds.problem}`] : [];
   if (layers.os !== undefined) {
-    const missing = layers.runtime === undefined ? ["the language's own second layer could not be proven"] : [];
+    const unconfined = layers.runtime === undefined ? ["the language's own second layer could not be proven"] : [];
+    const missing = [...unconfined, ...unbounded];
     const report: SandboxReport = {
       network: 'denied',
       filesystem: 'denied',
       childProcess: 'denied',
-      enforcement: missing.length === 0 ? 'full' : 'partial',
-      mechanisms: [...layers.os.mechanisms, ...runtime],
+      enforcement: unconfined.length === 0 ? 'full' : 'partial',
+      mechanisms: [...layers.os.mechanisms, ...bounds, ...runtime],
       ...(missing.length > 0 ? { missing } : {}),
     };
-    if (level === 'required' && missing.length > 0) return { ok: false, report, message: `sandbox required but incomplete here: ${missing.join('; ')}` };
+    if (level === 'required' && unconfined.length > 0) return { ok: false, report, message: `sandbox required but incomplete here: ${unconfined.join('; ')}` };
     return { ok: true, report, confinement: { kind: 'bwrap' } };
   }
   // without bubblewrap: fresh network namespace if unshare works, plus whatever the language confines itself
@@ -54,7 +61,8 @@ export function planSandbox(level: SandboxLevel, host: SandboxHost, layers: Prov
   const missing = [`OS sandbox: ${layers.osProblem ?? host.bwrapProblem ?? 'unavailable'}`];
   if (host.namespacePrefix !== undefined) mechanisms.push(host.userNamespace ? 'network-namespace (user namespace)' : 'network-namespace');
   else missing.push(host.platform === 'linux' ? 'network (no usable unshare/namespaces)' : `network (no namespaces on ${host.platform})`);
-  mechanisms.push(...runtime);
+  mechanisms.push(...bounds, ...runtime);
+  missing.push(...unbounded);
   const report: SandboxReport = {
     network: host.namespacePrefix !== undefined ? 'denied' : 'allowed',
     filesystem: layers.runtime?.mechanism === NODE_PERMISSION_MECHANISM ? 'denied' : 'allowed',
@@ -71,3 +79,10 @@ export const NODE_PERMISSION_MECHANISM = 'node-permission-model';
 export const PYTHON_EXEC_FILTER_MECHANISM = 'seccomp exec filter (Python runner)';
 // without bubblewrap the Python runner installs the whole filter itself
 export const PYTHON_FALLBACK_MECHANISM = 'seccomp (no exec/fork, capabilities dropped; Python runner)';
+
+// The per-run cgroup as the proof found it: its mechanism once the probe ran inside it with its bound in force.
+export function provenBounds(host: SandboxHost, sight: CgroupSight | undefined): ProvenLayers['bounds'] {
+  if (host.cgroups === undefined) return { problem: host.cgroupProblem ?? 'no cgroup here' };
+  const verdict = judgeCgroup(sight);
+  return verdict.ok ? { mechanism: verdict.mechanism } : { problem: `the run's cgroup did not hold in the probe (${verdict.problem})` };
+}

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { confinedArgv } from './bwrap.js';
+import { findCgroupHost, sweepStaleCgroups, type CgroupHost } from './cgroup.js';
 import { hostArch, type SandboxArch } from './syscalls.js';
 
 // What this host offers for confining a child, found once per runtime by real attempts (asynchronously: this
@@ -21,6 +22,9 @@ export interface SandboxHost {
   // the fallback namespaces come from an unprivileged user namespace
   userNamespace: boolean;
   unsharePath: string | undefined;
+  // where each run gets a cgroup of its own (its kernel memory and task bound), or why none
+  cgroups: CgroupHost | undefined;
+  cgroupProblem: string | undefined;
 }
 
 export function findExecutable(name: string): string | undefined {
@@ -75,11 +79,16 @@ async function probe(bubblewrapPath: string | null | undefined): Promise<Sandbox
     namespacePrefix: undefined,
     userNamespace: false,
     unsharePath: undefined,
+    cgroups: undefined,
+    cgroupProblem: `no cgroups on ${platform}`,
   };
   if (platform !== 'linux') return none;
+  const cgroups = findCgroupHost();
+  if ('host' in cgroups) sweepStaleCgroups(cgroups.host);
   const host: SandboxHost = {
     ...none,
     bwrapProblem: undefined,
+    ...('host' in cgroups ? { cgroups: cgroups.host, cgroupProblem: undefined } : { cgroupProblem: cgroups.problem }),
     setpriv: findExecutable('setpriv'),
     prlimit: findExecutable('prlimit'),
     unsharePath: findExecutable('unshare'),

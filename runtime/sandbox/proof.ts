@@ -20,7 +20,7 @@ export interface ProbeSight {
   refused: Record<string, boolean>;
 }
 
-export function probeProgram(language: 'typescript' | 'python', secret: string): string {
+export function probeProgram(language: 'typescript' | 'python', secret: string, decoy: number = PROBE_DECOY_FD): string {
   const s = JSON.stringify(secret);
   if (language === 'python') {
     return `
@@ -53,6 +53,12 @@ attempt("raise-priority", lambda: os.setpriority(os.PRIO_PROCESS, 0, -1))
 attempt("io_uring", lambda: raw(425, 1, ctypes.create_string_buffer(120)))
 attempt("unshare", lambda: raw(272, 0x40000000))
 attempt("raise-task-limit", lambda: resource.setrlimit(resource.RLIMIT_NPROC, (resource.RLIM_INFINITY, resource.RLIM_INFINITY)))
+attempt("inherited-descriptor", lambda: os.fstat(${decoy}))
+attempt("aio", lambda: raw({"x86_64": 206, "aarch64": 0}[os.uname().machine], 1, ctypes.byref(ctypes.c_ulong(0))))
+attempt("inotify", lambda: raw({"x86_64": 294, "aarch64": 26}[os.uname().machine], 0))
+attempt("pty", lambda: os.close(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)))
+open("/tmp/ptc-probe-xattr", "w").close()
+attempt("xattr", lambda: os.setxattr("/tmp/ptc-probe-xattr", "user.probe", b"x"))
 ns = {}
 for name in ${JSON.stringify(NAMESPACES)}:
     try:
@@ -74,10 +80,17 @@ attempt('write-root', () => fs.writeFileSync('/ptc-probe', 'x'));
 attempt('chmod-device', () => fs.chmodSync('/dev/null', 0o666));
 attempt('fork', () => { const r = cp.spawnSync(process.execPath, ['-e', '0']); if (r.error) throw r.error; });
 attempt('raise-priority', () => os.setPriority(0, -1));
+attempt('inherited-descriptor', () => fs.fstatSync(${decoy}));
+attempt('inotify', () => fs.watch('/tmp').close());
+attempt('pty', () => fs.closeSync(fs.openSync('/dev/ptmx', 'r+')));
 const ns: Record<string, string> = {};
 for (const name of ${JSON.stringify(NAMESPACES)}) { try { ns[name] = fs.readlinkSync('/proc/self/ns/' + name); } catch { ns[name] = ''; } }
 return { ns, status: fs.readFileSync('/proc/self/status', 'utf8'), limits: fs.readFileSync('/proc/self/limits', 'utf8'), mountinfo: fs.readFileSync('/proc/self/mountinfo', 'utf8'), refused };`;
 }
+
+// The descriptor number the host leaves open in the probe on purpose (process/launch.ts: decoy), past the 1 024 a
+// run may open: inherited descriptors at any number must be closed before the interpreter starts.
+export const PROBE_DECOY_FD = 1500;
 
 // The spec a probe runs under: one program, generous limits, a small tmpfs, nothing to call.
 export function probeSpec(language: 'typescript' | 'python', secret: string): CodeRunSpec {
@@ -99,12 +112,38 @@ export function probeSpec(language: 'typescript' | 'python', secret: string): Co
 }
 
 // A file the probe must not be able to read: planted in the host's temp dir, which the sandbox does not mount.
-export function plantSecret(): { file: string; remove(): void } {
+// Its directory is what the host leaks to the probe as a descriptor: through it, the secret would be one openat away.
+export function plantSecret(): { file: string; dir: string; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-proof-'));
   const file = path.join(dir, 'secret');
   fs.writeFileSync(file, 'secret', { mode: 0o644 });
-  return { file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return { file, dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
+
+// A descriptor the host opens for the probe to inherit (closed by the caller once the probe started).
+export function openDecoy(dir: string): { fd: number; at: number } {
+  return { fd: fs.openSync(dir, 'r'), at: PROBE_DECOY_FD };
+}
+
+// What the host saw of the probe's cgroup from outside (the program's own view is its cgroup namespace's root).
+export interface CgroupSight {
+  // the bound the run asked for, the one the kernel holds, and the most the probe's processes were charged
+  requested: number;
+  limit: number | undefined;
+  peak: number | undefined;
+}
+
+// The probe's cgroup holds when the kernel keeps the requested bound and charged the probe's interpreter to it
+// (an interpreter holds megabytes: a cgroup nothing joined stays near zero).
+export function judgeCgroup(sight: CgroupSight | undefined): { ok: true; mechanism: string } | { ok: false; problem: string } {
+  if (sight === undefined) return { ok: false, problem: 'the probe ran without a cgroup' };
+  if (sight.limit !== sight.requested) return { ok: false, problem: `the cgroup's memory bound is ${String(sight.limit)}, not ${sight.requested}` };
+  if (sight.peak === undefined || sight.peak < MIN_CHARGED_BYTES) return { ok: false, problem: 'the probe was not charged to its cgroup' };
+  return { ok: true, mechanism: CGROUP_MECHANISM };
+}
+
+const MIN_CHARGED_BYTES = 4 * 1024 * 1024;
+export const CGROUP_MECHANISM = 'a cgroup per run (memory bound incl. tmpfs, inodes, dentries, socket and pipe buffers; tasks)';
 
 function ownNamespace(name: string): string | undefined {
   try {
@@ -163,7 +202,9 @@ export function judgeProbe(value: JsonValue | undefined, host: SandboxHost, runt
     `bubblewrap: ${namespaces.map((n) => (n === 'mnt' ? 'mount' : n)).join(', ')} namespaces${host.isRoot ? ', a uid of its own (root dropped)' : ''}`,
     'read-only minimal root (interpreter and libraries only)',
     'size-capped tmpfs /tmp',
-    'seccomp (no new processes, no namespace/mount/ptrace/bpf/io_uring/keyring/memfd/SysV IPC calls, AF_UNIX sockets only)',
+    'seccomp (no new processes, threads share one descriptor table, no namespace/mount/ptrace/bpf/io_uring/keyring/memfd/SysV IPC/aio/inotify/mqueue calls, no xattrs, AF_UNIX sockets only)',
+    'only stdio and the wire cross: inherited descriptors closed',
+    '/dev without ptys or shm',
     'no capabilities, no_new_privs, no core dumps',
     `at most ${TASK_LIMIT} tasks (threads included)`,
   ];

@@ -85,6 +85,14 @@ const X86_64: Record<string, number> = {
   shmget: 29,
   msgget: 68,
   semget: 64,
+  io_setup: 206,
+  inotify_init: 253,
+  inotify_init1: 294,
+  mq_open: 240,
+  setxattr: 188,
+  lsetxattr: 189,
+  fsetxattr: 190,
+  setxattrat: 463,
 };
 
 const AARCH64: Record<string, number> = {
@@ -158,6 +166,13 @@ const AARCH64: Record<string, number> = {
   shmget: 194,
   msgget: 186,
   semget: 190,
+  io_setup: 0,
+  inotify_init1: 26,
+  mq_open: 180,
+  setxattr: 5,
+  lsetxattr: 6,
+  fsetxattr: 7,
+  setxattrat: 463,
 };
 
 export const SYSCALLS: Record<SandboxArch, Readonly<Record<string, number>>> = { x86_64: X86_64, aarch64: AARCH64 };

@@ -6,6 +6,7 @@ import { encodeFrame, FrameDecoder } from '../channel/frame-codec.js';
 import { LIMITS } from '../contract/limits.js';
 import type { ChildChannel } from '../engine/hosted.js';
 import { RunChild, type ReadyVerdict } from '../process/run-child.js';
+import type { RunCgroupRequest } from '../sandbox/cgroup.js';
 
 export type { ChildHandlers } from '../process/run-child.js';
 
@@ -23,6 +24,10 @@ export interface NodeChildLaunch {
   diesWithParent: boolean;
   // any sandbox layer applies (the bootstrap then also removes V8 run-time flags and trace_events)
   confined: boolean;
+  // the run's own cgroup (sandbox/cgroup.ts), where the host can make one
+  cgroup?: RunCgroupRequest | undefined;
+  // a host descriptor left open on purpose (the sandbox proof's check that inherited descriptors are closed)
+  decoy?: { fd: number; at: number } | undefined;
   // a connection to the run's bindings host, inherited after the frame pipes and the feeds (engine/hosted.ts)
   channel?: ChildChannel | undefined;
 }
@@ -56,7 +61,9 @@ export class NodeChildProcess extends RunChild {
         ownPidNamespace: launch.pidNamespace,
         diesWithParent: launch.diesWithParent,
         ...(launch.channel === undefined ? {} : { inherit: [launch.channel.socket] }),
+        ...(launch.decoy === undefined ? {} : { decoy: launch.decoy }),
       },
+      cgroup: launch.cgroup,
     });
     this.tmpdir = launch.programTmpdir ?? tmpdir;
     this.confined = launch.confined;

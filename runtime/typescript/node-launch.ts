@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
 import { BWRAP_LAUNCH_CWD, confinedArgv, SANDBOX_DIR, SANDBOX_TMP, withFreshUid, type BindMount } from '../sandbox/bwrap.js';
+import { runCgroupRequest } from '../sandbox/cgroup.js';
 import type { Confinement } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/probe.js';
 import { sandboxFilter } from '../sandbox/seccomp.js';
@@ -46,6 +47,7 @@ export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
       feeds: [sandboxFilter(deps.host.arch)],
       diesWithParent: true,
       confined: true,
+      cgroup: runCgroupRequest(deps.host, spec),
     };
   }
   const wrapper = confinement.kind === 'bwrap' ? [] : confinement.wrapper;
@@ -68,6 +70,7 @@ export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
     feeds: [],
     diesWithParent: false,
     confined: confinement.kind !== 'none',
+    cgroup: confinement.kind === 'none' ? undefined : runCgroupRequest(deps.host, spec),
   };
 }
 

@@ -3,6 +3,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineSplitter } from './line-splitter.js';
+import { preludeArgv } from '../../process/exec-prelude.js';
 import { parentDeathPrefix } from '../../process/launch.js';
 import { listDescendants, stopProcessTree, trackServerGroup } from './process-tree.js';
 
@@ -55,8 +56,10 @@ export class ServerStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       // the SDK's safe default (PATH, HOME, USER…), never the host's secrets, plus what the module gives the server
       const env = { ...getDefaultEnvironment(), ...(this.options.env ?? {}) };
-      // killed by the kernel if this process dies first (it cannot stop the server then)
-      const [command, ...args] = [...parentDeathPrefix(), this.options.command, ...this.options.args] as [string, ...string[]];
+      // stdio only crosses (the prelude closes what this host inherited); killed by the kernel if this process dies
+      // first (it cannot stop the server then)
+      const prefix = [...preludeArgv({ keep: 3 }), ...parentDeathPrefix()];
+      const [command, ...args] = [...prefix, this.options.command, ...this.options.args] as [string, ...string[]];
       const child = spawn(command, args, {
         cwd: this.options.cwd,
         env,

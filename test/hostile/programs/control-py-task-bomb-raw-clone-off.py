@@ -8,8 +8,8 @@ GRANT = '{{TOKEN}}'.upper()
 libc = ctypes.CDLL(None)
 libc.mmap.restype = ctypes.c_void_p
 libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
-# loop: clone(CLONE_VM|CLONE_SIGHAND|CLONE_THREAD, sp=0) until the count or an error; each task: pause() forever
-code = bytes.fromhex('4989f9b838000000bf0009010031f631d24531d20f054885c074087805' '49ffc975e1c3b8220000000f05ebf7')
+# loop: clone(CLONE_VM|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, sp=0) until the count or an error; each task: pause() forever
+code = bytes.fromhex('4989f9b838000000bf000d010031f631d24531d20f054885c074087805' '49ffc975e1c3b8220000000f05ebf7')
 page = libc.mmap(None, 4096, 7, 0x22, -1, 0)
 ctypes.memmove(page, code, len(code))
 make = ctypes.CFUNCTYPE(ctypes.c_long, ctypes.c_long)(page)

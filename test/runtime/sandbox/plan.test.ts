@@ -13,11 +13,14 @@ const linux: SandboxHost = {
   namespacePrefix: ['/usr/bin/unshare', '--net'],
   userNamespace: true,
   unsharePath: '/usr/bin/unshare',
+  cgroups: { version: 2, memoryParent: '/sys/fs/cgroup/user.slice/ptc-playground', pidsParent: undefined },
+  cgroupProblem: undefined,
 };
 const noBwrap: SandboxHost = { ...linux, bwrap: undefined, bwrapProblem: 'bubblewrap (bwrap) not found: install the "bubblewrap" package' };
 const mac: SandboxHost = { ...noBwrap, platform: 'darwin', namespacePrefix: undefined, unsharePath: undefined, bwrapProblem: 'no OS sandbox on darwin' };
-const proven: ProvenLayers = { os: { mechanisms: ['bubblewrap: …'] }, osProblem: undefined, runtime: { mechanism: 'node-permission-model' } };
-const runtimeOnly: ProvenLayers = { os: undefined, osProblem: undefined, runtime: { mechanism: 'node-permission-model' } };
+const bounded = { mechanism: 'a cgroup per run' };
+const proven: ProvenLayers = { os: { mechanisms: ['bubblewrap: …'] }, osProblem: undefined, runtime: { mechanism: 'node-permission-model' }, bounds: bounded };
+const runtimeOnly: ProvenLayers = { os: undefined, osProblem: undefined, runtime: { mechanism: 'node-permission-model' }, bounds: { problem: 'no cgroup v2 subtree' } };
 
 describe('planSandbox', () => {
   test('full only when the OS sandbox and the language layer were both proven', () => {
@@ -28,7 +31,7 @@ describe('planSandbox', () => {
       filesystem: 'denied',
       childProcess: 'denied',
       enforcement: 'full',
-      mechanisms: ['bubblewrap: …', 'node-permission-model'],
+      mechanisms: ['bubblewrap: …', 'a cgroup per run', 'node-permission-model'],
     });
     expect(plan.report.missing).toBeUndefined();
     const withoutRuntime = planSandbox('best-effort', linux, { ...proven, runtime: undefined });
@@ -45,14 +48,23 @@ describe('planSandbox', () => {
       mechanisms: ['network-namespace (user namespace)', 'node-permission-model'],
     });
     expect(plan.report.missing?.[0]).toMatch(/bubblewrap.*install the "bubblewrap" package/);
+    expect(plan.report.missing).toContain('kernel memory and tasks are not bounded per run: no cgroup v2 subtree');
     const required = planSandbox('required', noBwrap, runtimeOnly);
     expect(required.ok).toBe(false);
     if (!required.ok) expect(required.message).toMatch(/sandbox required but unavailable here: OS sandbox: bubblewrap/);
   });
 
   test('macOS/Windows without any layer report none', () => {
-    const plan = planSandbox('best-effort', mac, { os: undefined, osProblem: undefined, runtime: undefined });
+    const plan = planSandbox('best-effort', mac, { os: undefined, osProblem: undefined, runtime: undefined, bounds: { problem: 'no cgroups on darwin' } });
     expect(plan.report).toMatchObject({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none' });
+  });
+
+  test('without a proven cgroup the confinement stays full, and missing says what is not bounded', () => {
+    const plan = planSandbox('required', linux, { ...proven, bounds: { problem: "the run's cgroup did not hold in the probe (the probe ran without a cgroup)" } });
+    expect(plan.ok).toBe(true);
+    expect(plan.report.enforcement).toBe('full');
+    expect(plan.report.mechanisms).toEqual(['bubblewrap: …', 'node-permission-model']);
+    expect(plan.report.missing).toEqual(["kernel memory and tasks are not bounded per run: the run's cgroup did not hold in the probe (the probe ran without a cgroup)"]);
   });
 
   test("'off' confines nothing and says so", () => {

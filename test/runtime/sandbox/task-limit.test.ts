@@ -16,8 +16,8 @@ const onLinuxX64 = process.platform === 'linux' && process.arch === 'x64';
 // interpreter nor RLIMIT_AS bounds them; only the task limit does. Tries `want` tasks, then reports how many exist.
 // All signals are blocked while cloning, so the tasks inherit a full mask and no signal frame lands on the shared stack.
 function rawCloneProgram(want: number): string {
-  // r9 = count; loop: clone(CLONE_VM|CLONE_SIGHAND|CLONE_THREAD, sp=0); child: pause() forever; stop on error
-  const code = '4989f9b838000000bf0009010031f631d24531d20f054885c074087805' + '49ffc975e1c3b8220000000f05ebf7';
+  // r9 = count; loop: clone(CLONE_VM|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, sp=0); child: pause() forever; stop on error
+  const code = '4989f9b838000000bf000d010031f631d24531d20f054885c074087805' + '49ffc975e1c3b8220000000f05ebf7';
   return [
     'import ctypes, signal',
     'libc = ctypes.CDLL(None)',
