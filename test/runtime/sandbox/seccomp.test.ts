@@ -59,6 +59,23 @@ attempt("perf_event_open", lambda: raw(298, ctypes.create_string_buffer(128), 0,
 attempt("bpf", lambda: raw(321, 0, ctypes.create_string_buffer(128), 128))
 attempt("setpriority", lambda: os.setpriority(os.PRIO_PROCESS, 0, 1))
 attempt("mkfifo", lambda: os.mkfifo(os.path.join(__import__("tempfile").gettempdir(), "fifo")))
+# machine-wide pools: an aio context (aio-max-nr), an inotify instance, a POSIX message queue, a pty; each one made
+# with the sandbox off is released at once
+def aio():
+    ctx = ctypes.c_ulong(0)
+    raw(206, 1, ctypes.byref(ctx))
+    libc.syscall(207, ctx)
+attempt("io_setup", aio)
+attempt("inotify", lambda: os.close(raw(294, 0)))
+def mqueue():
+    name = b"ptc-seccomp-%d" % os.getpid()
+    os.close(raw(240, name, os.O_CREAT | os.O_RDWR, 0o600, None))
+    libc.syscall(241, name)
+attempt("mq_open", mqueue)
+attempt("pty", lambda: os.close(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)))
+xattr_file = os.path.join(__import__("tempfile").gettempdir(), "xattr")
+open(xattr_file, "w").close()
+attempt("xattr", lambda: os.setxattr(xattr_file, "user.ptc", b"x" * 64))
 t = threading.Thread(target=lambda: None)
 attempt("thread", lambda: (t.start(), t.join()))
 return out`;
@@ -100,6 +117,13 @@ describe('seccomp filter', () => {
       bpf: 'errno 1',
       setpriority: 'errno 1',
       mkfifo: 'allowed',
+      io_setup: 'errno 1',
+      inotify: 'errno 1',
+      mq_open: 'errno 1',
+      // no ptmx in the sandbox's /dev at all
+      pty: 'errno 2',
+      // EOPNOTSUPP: what a filesystem without extended attributes answers
+      xattr: 'errno 95',
       thread: 'allowed',
     });
   });
@@ -111,6 +135,7 @@ describe('seccomp filter', () => {
     expect(value.vsock).not.toBe('errno 97');
     for (const name of ['inet', 'sndbuf', 'rcvbuf', 'memfd', 'shmget', 'msgget', 'semget']) expect(value[name]).toBe('allowed');
     expect(value.io_uring).toBe('allowed');
+    for (const name of ['io_setup', 'inotify', 'mq_open', 'pty', 'xattr']) expect(value[name], name).toBe('allowed');
     expect(value.setpriority).toBe('allowed');
     expect(value.thread).toBe('allowed');
   });
