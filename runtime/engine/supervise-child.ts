@@ -73,7 +73,10 @@ export async function superviseLifecycle(options: LifecycleOptions): Promise<Run
 function withMemoryBound(failure: RunFailure, bound: number | undefined): RunFailure {
   if (bound === undefined || failure.kind !== 'worker-exit') return failure;
   const mib = Math.round(bound / (1024 * 1024));
-  return { ...failure, message: `${failure.message}: the run reached its memory bound (${mib} MiB for the program, its temp files and what the kernel holds for it)` };
+  return {
+    ...failure,
+    message: `${failure.message}: the run reached its memory bound (${mib} MiB for the program, its temp files and what the kernel holds for it)`,
+  };
 }
 
 // How a child's end reads in a message: `code 7` or `signal SIGKILL`.

@@ -51,7 +51,9 @@ async function prepare(spec: CodeRunSpec, deps: PythonBackendDeps): Promise<{ ok
   if (!lookup.ok) return lookup;
   // 'off' needs no proof of the layers it will not use
   const layers: ProvenLayers =
-    spec.sandbox === 'off' ? { os: undefined, osProblem: undefined, runtime: undefined, bounds: { problem: 'sandbox off' } } : await provenPythonLayers(lookup.python, deps.host);
+    spec.sandbox === 'off'
+      ? { os: undefined, osProblem: undefined, runtime: undefined, bounds: { problem: 'sandbox off' } }
+      : await provenPythonLayers(lookup.python, deps.host);
   return { ok: true, planned: planPythonRun(spec, lookup.python, deps.host, layers) };
 }
 

@@ -42,7 +42,8 @@ async function runProbe(python: PythonExecutable, host: SandboxHost, confinement
 }
 
 async function prove(python: PythonExecutable, host: SandboxHost): Promise<ProvenLayers> {
-  if (host.platform !== 'linux') return { os: undefined, osProblem: host.bwrapProblem, runtime: undefined, bounds: { problem: host.cgroupProblem ?? 'no cgroups' } };
+  if (host.platform !== 'linux')
+    return { os: undefined, osProblem: host.bwrapProblem, runtime: undefined, bounds: { problem: host.cgroupProblem ?? 'no cgroups' } };
   const secret = plantSecret();
   try {
     if (host.bwrap !== undefined) {

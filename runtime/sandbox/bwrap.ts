@@ -122,7 +122,8 @@ export function confinedArgv(options: ConfinementOptions): string[] {
   // below instead of being hidden by it
   argv.push('--perms', '1777', '--size', String(options.tmpBytes), '--tmpfs', SANDBOX_TMP, '--chdir', SANDBOX_TMP);
   const dirs = new Set<string>();
-  for (const dest of [...binds.map((b) => b.dest), ...symlinks.map((s) => s.dest), SANDBOX_DIR + '/x', '/dev/x']) for (const dir of ancestors(dest)) if (dir !== SANDBOX_TMP) dirs.add(dir);
+  for (const dest of [...binds.map((b) => b.dest), ...symlinks.map((s) => s.dest), SANDBOX_DIR + '/x', '/dev/x'])
+    for (const dir of ancestors(dest)) if (dir !== SANDBOX_TMP) dirs.add(dir);
   for (const dir of [...dirs].sort((a, b) => a.split('/').length - b.split('/').length)) argv.push('--perms', '0755', '--dir', dir);
   for (const link of symlinks) argv.push('--symlink', link.target, link.dest);
   for (const bind of binds) argv.push('--ro-bind', bind.source, bind.dest);

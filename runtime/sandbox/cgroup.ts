@@ -195,8 +195,7 @@ export function createRunCgroup(host: CgroupHost, limits: CgroupLimits): RunCgro
   let removed: Promise<void> | undefined;
   const members = (): number[] => {
     const pids = new Set<number>();
-    for (const dir of dirs)
-      for (const line of (read(path.join(dir, 'cgroup.procs')) ?? '').split('\n')) if (/^\d+$/.test(line)) pids.add(Number(line));
+    for (const dir of dirs) for (const line of (read(path.join(dir, 'cgroup.procs')) ?? '').split('\n')) if (/^\d+$/.test(line)) pids.add(Number(line));
     return [...pids];
   };
   return {

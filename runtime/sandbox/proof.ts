@@ -202,7 +202,7 @@ export function judgeProbe(value: JsonValue | undefined, host: SandboxHost, runt
     `bubblewrap: ${namespaces.map((n) => (n === 'mnt' ? 'mount' : n)).join(', ')} namespaces${host.isRoot ? ', a uid of its own (root dropped)' : ''}`,
     'read-only minimal root (interpreter and libraries only)',
     'size-capped tmpfs /tmp',
-    'seccomp (no new processes, threads share one descriptor table, no namespace/mount/ptrace/bpf/io_uring/keyring/memfd/SysV IPC/aio/inotify/mqueue calls, no xattrs, AF_UNIX sockets only)',
+    'seccomp (no new processes, threads share one descriptor table, no namespace/mount/ptrace/bpf/io_uring/keyring/memfd/SysV IPC/aio/inotify/mqueue/sync/page-cache calls, no xattrs, AF_UNIX sockets only)',
     'only stdio and the wire cross: inherited descriptors closed',
     '/dev without ptys or shm',
     'no capabilities, no_new_privs, no core dumps',

@@ -82,6 +82,12 @@ export const DENIED_SYSCALLS = [
   'inotify_init',
   'inotify_init1',
   'mq_open',
+  // the host's disks and page cache: sync flushes every filesystem of the machine; mincore and cachestat tell which
+  // pages of the host's files (the shared libraries bound read-only) are cached, a probe of what else runs
+  'sync',
+  'syncfs',
+  'mincore',
+  'cachestat',
 ] as const;
 
 // Refused with EOPNOTSUPP, as a filesystem without extended attributes answers (copy helpers tolerate that): user

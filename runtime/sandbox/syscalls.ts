@@ -93,6 +93,10 @@ const X86_64: Record<string, number> = {
   lsetxattr: 189,
   fsetxattr: 190,
   setxattrat: 463,
+  sync: 162,
+  syncfs: 306,
+  mincore: 27,
+  cachestat: 451,
 };
 
 const AARCH64: Record<string, number> = {
@@ -173,6 +177,10 @@ const AARCH64: Record<string, number> = {
   lsetxattr: 6,
   fsetxattr: 7,
   setxattrat: 463,
+  sync: 81,
+  syncfs: 267,
+  mincore: 232,
+  cachestat: 451,
 };
 
 export const SYSCALLS: Record<SandboxArch, Readonly<Record<string, number>>> = { x86_64: X86_64, aarch64: AARCH64 };

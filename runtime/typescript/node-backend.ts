@@ -44,7 +44,9 @@ export function createNodeBackend(options: BackendOptions): Backend {
     if (bootstrapPath === undefined) return 'the Node child bootstrap (runtime/node-child.cjs) is missing: run `npm run build`';
     const host = await sandboxHost(runtime.bubblewrapPath);
     const layers =
-      spec.sandbox === 'off' ? { os: undefined, osProblem: undefined, runtime: undefined, bounds: { problem: 'sandbox off' } } : await provenNodeLayers(found.node, bootstrapPath, host);
+      spec.sandbox === 'off'
+        ? { os: undefined, osProblem: undefined, runtime: undefined, bounds: { problem: 'sandbox off' } }
+        : await provenNodeLayers(found.node, bootstrapPath, host);
     return { node: found.node, bootstrapPath, host, layers, spares, launches };
   };
   return {

@@ -2,7 +2,7 @@ import { RunSession } from '../engine/run-session.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { NODE_PERMISSION_MECHANISM, provenBounds, unconfinedReport, type ProvenLayers } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/probe.js';
-import { judgeCgroup, judgeProbe, openDecoy, plantSecret, probeSpec, type CgroupSight } from '../sandbox/proof.js';
+import { judgeProbe, openDecoy, plantSecret, probeSpec, type CgroupSight } from '../sandbox/proof.js';
 import { closeQuietly } from '../process/launch.js';
 import { nodeLaunch } from './node-launch.js';
 import { superviseNodeChild } from './supervise.js';
@@ -41,7 +41,8 @@ async function runProbe(node: NodeExecutable, bootstrapPath: string, host: Sandb
 async function prove(node: NodeExecutable, bootstrapPath: string, host: SandboxHost): Promise<ProvenLayers> {
   // the second layer: proven by probeNode's real read attempt under the flag
   const runtime = node.permissionFlag === undefined ? undefined : { mechanism: NODE_PERMISSION_MECHANISM };
-  if (host.bwrap === undefined) return { os: undefined, osProblem: host.bwrapProblem, runtime, bounds: { problem: host.cgroupProblem ?? 'proven only under bubblewrap' } };
+  if (host.bwrap === undefined)
+    return { os: undefined, osProblem: host.bwrapProblem, runtime, bounds: { problem: host.cgroupProblem ?? 'proven only under bubblewrap' } };
   const secret = plantSecret();
   try {
     const probe = await runProbe(node, bootstrapPath, host, secret);

@@ -35,12 +35,19 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function leakyRun(args: string[]): { report: HostReport; result: { value?: unknown; error?: { kind: string; message: string }; sandbox: { enforcement: string; mechanisms: string[] } } } {
-  const stdout = execFileSync(HOST_PYTHON, [path.join(here, 'fixtures', 'leaky-host.py'), secretFile, JSON.stringify([process.execPath, cli, 'run', '--json', ...args])], {
-    encoding: 'utf8',
-    timeout: 240_000,
-    maxBuffer: 64 << 20,
-  });
+function leakyRun(args: string[]): {
+  report: HostReport;
+  result: { value?: unknown; error?: { kind: string; message: string }; sandbox: { enforcement: string; mechanisms: string[] } };
+} {
+  const stdout = execFileSync(
+    HOST_PYTHON,
+    [path.join(here, 'fixtures', 'leaky-host.py'), secretFile, JSON.stringify([process.execPath, cli, 'run', '--json', ...args])],
+    {
+      encoding: 'utf8',
+      timeout: 240_000,
+      maxBuffer: 64 << 20,
+    },
+  );
   const report = JSON.parse(stdout) as HostReport;
   // the control: the CLI process itself holds every leaked descriptor, so the attack reaches the boundary
   expect(report.held, report.stderr).toEqual(LEAKED);

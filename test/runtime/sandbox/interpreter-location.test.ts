@@ -57,7 +57,9 @@ describe.runIf(host.bwrap !== undefined)('interpreters outside the usual places'
     fs.writeFileSync(path.join(site, 'ptc_venv_marker.py'), 'WHERE = "venv"\n');
     const runtime = createRuntime({ pythonPath, spares: 0 });
     try {
-      const r = await runtime.run(runtime.resolve({ language: 'python', program: 'import ptc_venv_marker\nreturn ptc_venv_marker.WHERE', sandbox: 'required' }));
+      const r = await runtime.run(
+        runtime.resolve({ language: 'python', program: 'import ptc_venv_marker\nreturn ptc_venv_marker.WHERE', sandbox: 'required' }),
+      );
       expect(r.error, JSON.stringify(r.sandbox)).toBeUndefined();
       expect(r.value).toBe('venv');
       expect(r.sandbox.enforcement).toBe('full');

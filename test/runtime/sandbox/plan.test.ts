@@ -20,7 +20,12 @@ const noBwrap: SandboxHost = { ...linux, bwrap: undefined, bwrapProblem: 'bubble
 const mac: SandboxHost = { ...noBwrap, platform: 'darwin', namespacePrefix: undefined, unsharePath: undefined, bwrapProblem: 'no OS sandbox on darwin' };
 const bounded = { mechanism: 'a cgroup per run' };
 const proven: ProvenLayers = { os: { mechanisms: ['bubblewrap: …'] }, osProblem: undefined, runtime: { mechanism: 'node-permission-model' }, bounds: bounded };
-const runtimeOnly: ProvenLayers = { os: undefined, osProblem: undefined, runtime: { mechanism: 'node-permission-model' }, bounds: { problem: 'no cgroup v2 subtree' } };
+const runtimeOnly: ProvenLayers = {
+  os: undefined,
+  osProblem: undefined,
+  runtime: { mechanism: 'node-permission-model' },
+  bounds: { problem: 'no cgroup v2 subtree' },
+};
 
 describe('planSandbox', () => {
   test('full only when the OS sandbox and the language layer were both proven', () => {
@@ -60,11 +65,16 @@ describe('planSandbox', () => {
   });
 
   test('without a proven cgroup the confinement stays full, and missing says what is not bounded', () => {
-    const plan = planSandbox('required', linux, { ...proven, bounds: { problem: "the run's cgroup did not hold in the probe (the probe ran without a cgroup)" } });
+    const plan = planSandbox('required', linux, {
+      ...proven,
+      bounds: { problem: "the run's cgroup did not hold in the probe (the probe ran without a cgroup)" },
+    });
     expect(plan.ok).toBe(true);
     expect(plan.report.enforcement).toBe('full');
     expect(plan.report.mechanisms).toEqual(['bubblewrap: …', 'node-permission-model']);
-    expect(plan.report.missing).toEqual(["kernel memory and tasks are not bounded per run: the run's cgroup did not hold in the probe (the probe ran without a cgroup)"]);
+    expect(plan.report.missing).toEqual([
+      "kernel memory and tasks are not bounded per run: the run's cgroup did not hold in the probe (the probe ran without a cgroup)",
+    ]);
   });
 
   test("'off' confines nothing and says so", () => {

@@ -73,6 +73,23 @@ def mqueue():
     libc.syscall(241, name)
 attempt("mq_open", mqueue)
 attempt("pty", lambda: os.close(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)))
+# the host's page cache and disks: which pages of a shared library are cached (mincore), a flush of every disk (syncfs)
+def cached_pages():
+    mapped = libc.mmap
+    mapped.restype = ctypes.c_void_p
+    mapped.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    vec = ctypes.create_string_buffer(1)
+    fd = os.open(os.__file__, os.O_RDONLY)
+    try:
+        page = mapped(None, 4096, 1, 1, fd, 0)
+        try:
+            raw(27, ctypes.c_void_p(page), ctypes.c_size_t(4096), vec)
+        finally:
+            libc.munmap(ctypes.c_void_p(page), ctypes.c_size_t(4096))
+    finally:
+        os.close(fd)
+attempt("mincore", cached_pages)
+attempt("syncfs", lambda: raw(306, 1))
 xattr_file = os.path.join(__import__("tempfile").gettempdir(), "xattr")
 open(xattr_file, "w").close()
 attempt("xattr", lambda: os.setxattr(xattr_file, "user.ptc", b"x" * 64))
@@ -124,6 +141,8 @@ describe('seccomp filter', () => {
       pty: 'errno 2',
       // EOPNOTSUPP: what a filesystem without extended attributes answers
       xattr: 'errno 95',
+      mincore: 'errno 1',
+      syncfs: 'errno 1',
       thread: 'allowed',
     });
   });
@@ -135,7 +154,7 @@ describe('seccomp filter', () => {
     expect(value.vsock).not.toBe('errno 97');
     for (const name of ['inet', 'sndbuf', 'rcvbuf', 'memfd', 'shmget', 'msgget', 'semget']) expect(value[name]).toBe('allowed');
     expect(value.io_uring).toBe('allowed');
-    for (const name of ['io_setup', 'inotify', 'mq_open', 'pty', 'xattr']) expect(value[name], name).toBe('allowed');
+    for (const name of ['io_setup', 'inotify', 'mq_open', 'pty', 'xattr', 'mincore', 'syncfs']) expect(value[name], name).toBe('allowed');
     expect(value.setpriority).toBe('allowed');
     expect(value.thread).toBe('allowed');
   });
