@@ -67,6 +67,15 @@ suite('cell execution', () => {
     for (const cell of cells) {
       assert.equal(resultOf(cell).value, 'mock', `${String(cell.metadata.id)}: ${textOf(cell)}`);
       assert.equal(resultOf(cell).mode, 'mock');
+      // the extension host's own Node (code-server's, cached under the home directory) and Python: the whole
+      // sandbox holds for both, inherited descriptors closed and a cgroup per run included
+      const { sandbox } = resultOf(cell);
+      assert.equal(sandbox.enforcement, 'full', `${String(cell.metadata.id)}: ${JSON.stringify(sandbox)}`);
+      assert.ok(sandbox.mechanisms.includes('only stdio and the wire cross: inherited descriptors closed'), JSON.stringify(sandbox.mechanisms));
+      assert.ok(
+        sandbox.mechanisms.some((m) => m.startsWith('a cgroup per run')),
+        JSON.stringify(sandbox),
+      );
     }
     const switched = await vscode.commands.executeCommand<string | undefined>(COMMANDS.switchMode, doc.uri, 'live');
     assert.equal(switched, 'live');

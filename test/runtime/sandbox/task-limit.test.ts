@@ -163,10 +163,14 @@ describe.runIf(process.platform === 'linux')('the task limit: one run cannot tak
     fs.chmodSync(dir, 0o777);
     const file = path.join(dir, 'clone.py');
     fs.writeFileSync(file, rawCloneProgram(5000), { mode: 0o644 });
+    // this Node may live where the other user cannot reach it (a cached Node under root's home): a copy it can run
+    const node = path.join(dir, 'node');
+    fs.copyFileSync(process.execPath, node);
+    fs.chmodSync(node, 0o755);
     try {
       expect(setpriv).toBeDefined();
       // the user already has more tasks than the limit: 300 sleeping shells of its own
-      const script = `for i in $(seq 300); do sleep 120 >/dev/null 2>&1 & done; ${JSON.stringify(process.execPath)} ${JSON.stringify(path.resolve('dist/cli.mjs'))} run ${file} --json --sandbox required; kill $(jobs -p) 2>/dev/null; true`;
+      const script = `for i in $(seq 300); do sleep 120 >/dev/null 2>&1 & done; ${JSON.stringify(node)} ${JSON.stringify(path.resolve('dist/cli.mjs'))} run ${file} --json --sandbox required; kill $(jobs -p) 2>/dev/null; true`;
       const { stdout } = await exec(setpriv ?? 'setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '/bin/sh', '-c', script], {
         env: { PATH: process.env.PATH, HOME: dir, TMPDIR: dir },
         encoding: 'utf8',

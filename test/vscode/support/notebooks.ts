@@ -88,6 +88,7 @@ export interface DecodedResult {
   calls: { global: string; name: string; ok: boolean; value?: unknown; replayed?: boolean }[];
   mode?: string;
   replay?: { matched: number; diverged: unknown[]; unused: number };
+  sandbox: { enforcement: string; mechanisms: string[]; missing?: string[] };
 }
 
 export function mimesOf(cell: vscode.NotebookCell): string[][] {
