@@ -10,3 +10,20 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+// Live processes whose command line is exactly `argv`: a program's marked grandchild (`/bin/sleep 31`) found from the host.
+export function processesRunning(argv: readonly string[]): number[] {
+  const cmdline = argv.map((arg) => `${arg}\0`).join('');
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8') === cmdline;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number)
+    .filter(alive);
+}

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { pendingTeardowns } from '../../../runtime/engine/fresh-child.js';
 import { resolvePython } from '../../../runtime/python/python-executable.js';
 import { settleTo } from '../../helpers/eventually.js';
-import { alive } from '../../helpers/processes.js';
+import { alive, processesRunning } from '../../helpers/processes.js';
 import { run, toolsNamespace, type RunOptions } from '../../helpers/runtime.js';
 
 const py = (program: string, options: RunOptions = {}) => run('python', program, options);
@@ -183,21 +183,8 @@ describe.concurrent('Python backend: limits and process control', () => {
   test('with child processes allowed, a forked grandchild does not outlive the run', async () => {
     const r = await py("import subprocess\np = subprocess.Popen(['/bin/sleep', '31'], start_new_session=True)\nreturn p.pid", { sandbox: 'off' });
     expect(typeof r.value).toBe('number');
-    const survivors = (): number[] =>
-      fs
-        .readdirSync('/proc')
-        .filter((p) => /^\d+$/.test(p))
-        .filter((p) => {
-          try {
-            return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === '/bin/sleep\u000031\u0000';
-          } catch {
-            return false;
-          }
-        })
-        .map(Number)
-        .filter(alive);
     // the result does not wait for the tree to be reaped (engine/fresh-child.ts)
-    expect(await settleTo(survivors), 'the forked `sleep 31` still running').toEqual([]);
+    expect(await settleTo(() => processesRunning(['/bin/sleep', '31'])), 'the forked `sleep 31` still running').toEqual([]);
   });
 
   test('unconfined, the staged runner dir and private temp dir are removed after the run', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { createRuntime } from '../../../runtime/index.js';
 import { pendingTeardowns } from '../../../runtime/engine/fresh-child.js';
 import { eventually, settleTo } from '../../helpers/eventually.js';
-import { alive } from '../../helpers/processes.js';
+import { alive, processesRunning } from '../../helpers/processes.js';
 import { runTs, toolsNamespace } from '../../helpers/runtime.js';
 
 describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
@@ -73,21 +73,8 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
     );
     expect(typeof r.value).toBe('number');
     // the program saw a namespaced pid; find the real one through /proc is not possible, so check no `sleep 30` of ours survives
-    const survivors = (): number[] =>
-      fs
-        .readdirSync('/proc')
-        .filter((p) => /^\d+$/.test(p))
-        .filter((p) => {
-          try {
-            return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === '/bin/sleep\u000030\u0000';
-          } catch {
-            return false;
-          }
-        })
-        .map(Number)
-        .filter(alive);
     // the result does not wait for the tree to be reaped (engine/fresh-child.ts)
-    expect(await settleTo(survivors), 'the detached `sleep 30` still running').toEqual([]);
+    expect(await settleTo(() => processesRunning(['/bin/sleep', '30'])), 'the detached `sleep 30` still running').toEqual([]);
   });
 });
 
