@@ -9,8 +9,9 @@ import type { Runtime } from '../../runtime/api.js';
 import { createRuntime, createSession, parseNotebook, runNotebookFile, type Session, type SessionOutcome } from '../../runtime/index.js';
 import * as fake from '../extension/helpers/fake-vscode.js';
 import { recordingLogger } from '../extension/helpers/recording-logger.js';
+import { eventually } from '../helpers/eventually.js';
 import { rngFrom } from './lib/fuzz-frames.js';
-import { emptyReport, LeakChecker, sleep } from './lib/leaks.js';
+import { emptyReport, LeakChecker } from './lib/leaks.js';
 
 vi.mock('vscode', () => import('../extension/helpers/fake-vscode.js'));
 const { PtcNotebookSerializer, UnreadableNotebookError } = await import('../../extension/notebook/serializer.js');
@@ -236,6 +237,8 @@ describe('notebook safety: cancelling 50 queued cells leaves nothing running', (
       let order = 0;
       const ends: (boolean | undefined)[][] = Array.from({ length: 50 }, () => []);
       const started: number[] = [];
+      // cells whose program wrote its first line: the program is in its loop
+      const looping = new Set<number>();
       const outcomes: Promise<CellJobOutcome>[] = [];
       const jobs: Promise<void>[] = [];
       for (let i = 0; i < 50; i++) {
@@ -252,14 +255,14 @@ describe('notebook safety: cancelling 50 queued cells leaves nothing running', (
           setExecutionOrder: () => undefined,
           start: () => started.push(i),
           clearOutput: async () => undefined,
-          appendLog: async () => undefined,
+          appendLog: async () => void looping.add(i),
           showResult: async () => undefined,
           showProblem: async () => undefined,
           end: (success) => ends[i]?.push(success),
         };
         const input: CellJobInput = {
           languageId: i % 2 === 0 ? 'typescript' : 'python',
-          program: i % 2 === 0 ? 'while (true) {}' : 'while True:\n    pass',
+          program: i % 2 === 0 ? "console.log('looping');\nwhile (true) {}" : "print('looping', flush=True)\nwhile True:\n    pass",
           cellIndex: i,
           cellLabel: `cell ${i + 1}`,
           cellMetadata: undefined,
@@ -290,8 +293,7 @@ describe('notebook safety: cancelling 50 queued cells leaves nothing running', (
         );
       }
       // the first cell is running (a hot loop) when the user cancels everything
-      while (started.length === 0) await sleep(20);
-      await sleep(300);
+      await eventually('the first cell to run its hot loop', () => looping.has(0));
       const cancelledAt = performance.now();
       cancelled = true;
       for (const listener of listeners) listener();

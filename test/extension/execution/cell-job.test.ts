@@ -8,6 +8,7 @@ import { RuntimePool } from '../../../extension/execution/runtime-pool.js';
 import { untranslated } from '../../../extension/l10n.js';
 import { createRuntime, createSession, type Session } from '../../../runtime/index.js';
 import type { RunResult } from '../../../runtime/protocol/run-result.js';
+import { settleTo } from '../../helpers/eventually.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 
 type PortEvent =
@@ -167,12 +168,7 @@ describe('runCellJob', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
     expect([...during].filter((pid) => !before.has(pid)).length).toBeGreaterThan(0);
     // the kill is sent before the result comes back; the kernel may take a moment to reap the tree
-    let left = [...childPids()].filter((pid) => !before.has(pid));
-    for (let i = 0; i < 100 && left.length > 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      left = [...childPids()].filter((pid) => !before.has(pid));
-    }
-    expect(left).toEqual([]);
+    expect(await settleTo(() => [...childPids()].filter((pid) => !before.has(pid))), "the cancelled cell's processes still running").toEqual([]);
   });
 
   test('a cell cancelled while still queued ends without a mark and never runs', async () => {

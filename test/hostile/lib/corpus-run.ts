@@ -4,10 +4,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Runtime } from '../../../runtime/api.js';
 import { encodeLossless } from '../../../runtime/json/lossless.js';
 import { callCount, RunResultSchema, type RunResult, type SandboxReport } from '../../../runtime/protocol/run-result.js';
+import { settleTo } from '../../helpers/eventually.js';
 import { defaultOptions, type CorpusEntry, type Effect } from './corpus-format.js';
 import { RunFixtures, type Secrets } from './fixtures.js';
 import { intrinsicsFingerprint, recordingTools } from './host-guard.js';
-import { processesMarkedBy, settleTo, sleep } from './leaks.js';
+import { processesMarkedBy, sleep } from './leaks.js';
 
 export interface Verdict {
   entry: CorpusEntry;
@@ -80,9 +81,13 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
   // every process of this run (its cwd is the run's own outside dir) is gone
   const survivors = await settleTo(() => processesMarkedBy(outsideDir), 3_000);
   if (survivors.length > 0) problems.push(`processes outlived the run: ${survivors.map((p) => `${p.pid} ${clip(p.cmdline, 80)}`).join('; ')}`);
-  // late side effects (a datagram in flight, a grandchild's delayed write, a timer's handler call) get time to show up
+  // late side effects (a datagram in flight, a grandchild's delayed write, a timer's handler call) get time to show up:
+  // an effect that must not happen can only be watched for a fixed window
   await sleep(entry.mustNot.some((e) => LATE_EFFECTS.includes(e)) ? 1_200 : 150);
-  const effects = fixtures.effects(result === undefined ? '' : serialize(result));
+  const resultText = result === undefined ? '' : serialize(result);
+  // a control's effect that must happen is awaited: on a loaded machine it may land after the window
+  if (entry.must.length > 0) await settleTo(() => entry.must.filter((e) => !fixtures.effects(resultText).has(e)), 10_000);
+  const effects = fixtures.effects(resultText);
   const detail = effects.has('victim-touched') ? ` [${fixtures.victimTouches().join('; ')}]` : '';
   await fixtures.close();
   const outcome = result === undefined ? 'rejected' : (result.error?.kind ?? 'success');

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { settleTo } from '../../helpers/eventually.js';
 import { describeSysv, listSysv, removeSysv, type SysvObject } from './sysv.js';
 
 // A live process as seen in /proc; `start` (clock ticks since boot) guards against PID reuse.
@@ -99,17 +100,6 @@ export function removeTree(dir: string): void {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-// Polls `probe` until it returns an empty list or the wait ends; the host closes pipes and reaps asynchronously.
-export async function settleTo<T>(probe: () => T[], waitMs = 3_000): Promise<T[]> {
-  const until = Date.now() + waitMs;
-  let found = probe();
-  while (found.length > 0 && Date.now() < until) {
-    await sleep(50);
-    found = probe();
-  }
-  return found;
-}
 
 export interface LeakReport {
   processes: string[];

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BindingsHost, type BindingsHostState } from '../../../runtime/bindings-host/bindings-host.js';
 import { createRuntime, RunResultSchema, type Language, type RunResult } from '../../../runtime/index.js';
+import { eventually } from '../../helpers/eventually.js';
 
 // The bindings host process driven directly (the session's view of it): states, calls served straight from program
 // children of both languages, what happens to calls when the host dies, hangs, restarts or is interrupted.
@@ -22,7 +23,8 @@ export default { tools: { errorClass: { name: 'ToolCallError', memberNamePropert
   add: { input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, mock: async ({ a, b }) => a + b },
   served: async () => ++served,
   pid: async () => process.pid,
-  spin: async () => { while (true) {} },
+  // says when it starts looping: a test can interrupt it there
+  spin: async () => { console.log('spinning'); while (true) {} },
   exit: async () => process.exit(9),
   wait: (_args, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('saw abort: ' + signal.reason?.message)))),
 } } };
@@ -125,7 +127,7 @@ describe('the host across runs', () => {
     );
     const result = await run(host, 'typescript', 'tools.wait();\nreturn 1;');
     expect(result.value).toBe(1);
-    while (!logs.includes('aborted: run settled')) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually('the handler to log that it saw its abort', () => logs.includes('aborted: run settled'));
   });
 
   test('interrupt fails the calls the host is running, and the handlers see their signal', async () => {
@@ -135,7 +137,7 @@ describe('the host across runs', () => {
     const running = runtime.run(
       runtime.resolve({ language: 'typescript', program: 'return await tools.wait().catch((e) => e.message);', bindings: lease.namespaces, hosted: lease }),
     );
-    while (host.status.state !== 'busy') await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually('the host to be busy with tools.wait', () => host.status.state === 'busy');
     expect(await host.interrupt()).toBe(1);
     const result = await running;
     expect(result.value).toBe('tools.wait was interrupted');
@@ -143,14 +145,14 @@ describe('the host across runs', () => {
   });
 
   test('interrupting a host stuck in a handler kills it; the next run gets a fresh one', async () => {
-    const { host } = open();
+    const { host, logs } = open();
     await host.ready();
     const lease = host.lease({ mode: 'mock', seed: 1, routeCalls: true });
     const running = runtime.run(
       runtime.resolve({ language: 'typescript', program: 'return await tools.spin().catch((e) => e.message);', bindings: lease.namespaces, hosted: lease }),
     );
-    // started calls reach the runtime within a report interval, even from a host about to hang: its flight record
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // interrupted once the handler loops: the call reaches the runtime from the host's flight record (its report never comes)
+    await eventually('tools.spin to start looping', () => logs.includes('spinning'));
     await host.interrupt();
     expect((await running).value).toBe('bindings host stopped responding while tools.spin was running');
     expect((await run(host, 'typescript', 'return await tools.served();')).value).toBe(1);
@@ -168,7 +170,7 @@ describe('the host across runs', () => {
         hosted: lease,
       }),
     );
-    while (host.status.state !== 'busy') await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually('the host to be busy with tools.wait', () => host.status.state === 'busy');
     await host.restart();
     expect((await running).value).toBe('bindings host was restarted while tools.wait was running');
     expect((await run(host, 'typescript', 'return await tools.served();')).value).toBe(1);
@@ -192,7 +194,7 @@ describe('the host across runs', () => {
       passed: logs.filter((line) => line.startsWith('line ')).length,
       dropped: logs.map((line) => Number(/^… (\d+) more line\(s\) of bindings output dropped/.exec(line)?.[1] ?? 0)).reduce((a, b) => a + b, 0),
     });
-    while (accounted().passed + accounted().dropped < 5000) await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually('all 5000 lines passed on or counted', () => accounted().passed + accounted().dropped >= 5000);
     expect(accounted().passed + accounted().dropped).toBe(5000);
     expect(accounted().dropped).toBeGreaterThan(0);
   });
@@ -201,7 +203,8 @@ describe('the host across runs', () => {
     const { host, logs } = open(`console.log('hello from the module');\n${MODULE}`);
     const result = await run(host, 'typescript', 'return await tools.served();');
     expect(result.logs).toEqual([]);
-    expect(logs).toContain('hello from the module');
+    // the module's stdout is a pipe of its own, read apart from the host's channel: the line may land after the run
+    await eventually("the module's console line in the host's log", () => logs.includes('hello from the module'));
   });
 });
 

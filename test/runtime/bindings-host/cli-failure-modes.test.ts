@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { serializeNotebook } from '../../../runtime/index.js';
 import { RunResultSchema, type RunResult } from '../../../runtime/protocol/run-result.js';
+import { eventually, settleTo } from '../../helpers/eventually.js';
 import { CLI } from '../cli/cli-harness.js';
 
 // Real `ptc` processes against bindings modules whose handlers misbehave in every way a user's can. Each command
@@ -94,7 +95,7 @@ return { first, later };`,
       ['spin', false, 'bindings host stopped responding while tools.spin was running'],
       ['ok', false, 'bindings host stopped responding'],
     ]);
-    expect(processesIn(dir)).toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
   });
 
   test('a looping handler does not hold the run past its own deadline', async () => {
@@ -103,7 +104,7 @@ return { first, later };`,
     expect(outcome.code).toBe(1);
     expect(result.error?.kind).toBe('timeout');
     expect(result.calls.map((c) => c.name)).toEqual(['spin']);
-    expect(processesIn(dir)).toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
   });
 
   test('process.exit() in a handler fails that call naming the exit code; the next run gets a new host', async () => {
@@ -130,7 +131,7 @@ return { first, later };`,
     // the call was made and never answered
     expect(result.calls.map((c) => [c.name, c.ok, c.message])).toEqual([['never', false, undefined]]);
     expect(fs.readFileSync(path.join(dir, 'aborted'), 'utf8')).toBe('yes');
-    expect(processesIn(dir)).toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
   });
 
   test('a handler still running when the run settles does not keep ptc alive: it is aborted and its host stopped', async () => {
@@ -140,7 +141,7 @@ return { first, later };`,
     // ptc exited before the handler's 20 s were up: it was told to stop and never finished
     expect(fs.readFileSync(path.join(dir, 'aborted'), 'utf8')).toBe('yes');
     expect(fs.existsSync(path.join(dir, 'finished'))).toBe(false);
-    expect(processesIn(dir)).toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
   });
 
   test('SIGTERM while a handler loops ends ptc with the abort result and leaves no process behind', async () => {
@@ -151,14 +152,14 @@ return { first, later };`,
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     // the handler marks the moment it starts looping
-    while (!fs.existsSync(path.join(dir, 'spinning'))) await sleep(50);
+    await eventually('the handler to start looping', () => fs.existsSync(path.join(dir, 'spinning')));
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     expect(stderr).not.toContain('internal error');
     const result = RunResultSchema.parse(JSON.parse(stdout));
     expect(code).toBe(1);
     expect(result.error).toEqual({ kind: 'abort', message: 'interrupted by SIGTERM' });
-    expect(processesIn(dir)).toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
   });
 });
 
@@ -206,10 +207,6 @@ export default {
       ['1', 2],
     ]);
     expect(outcome.code).toBe(0);
-    expect(processesIn(dir)).toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
   });
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

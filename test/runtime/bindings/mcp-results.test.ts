@@ -7,6 +7,7 @@ import { expandHeaders } from '../../../runtime/bindings/mcp/mcp-server.js';
 import type { BindingsModule } from '../../../runtime/bindings/module-format.js';
 import { loadBindingsModule, namespacesFor } from '../../../runtime/bindings/module-loader.js';
 import { renderSdk } from '../../../runtime/sdk/index.js';
+import { settleTo } from '../../helpers/eventually.js';
 import { run, runTs } from '../../helpers/runtime.js';
 
 // What a program gets back from a real stdio MCP server (test/fixtures/mcp/server.mjs): content shapes, result modes,
@@ -273,8 +274,7 @@ return { listed, text, blob, missing };`,
     expect(processesTagged(`${tag}-grandchild-away`)).toHaveLength(1);
     expect(processesTagged(`${tag}-grandchild-stay`)).toHaveLength(1);
     await m.dispose();
-    for (let i = 0; i < 100 && processesTagged(tag).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(processesTagged(tag)).toEqual([]);
+    expect(await settleTo(() => processesTagged(tag)), "the stopped server's processes still running").toEqual([]);
   });
 
   test('header values read ${env:NAME} from the environment and name a missing variable', () => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createSession, renderSdk, RunResultSchema, type RunPlan, type SessionOutcome } from '../../../runtime/index.js';
+import { eventually } from '../../helpers/eventually.js';
 import { sharedRuntime } from '../../helpers/runtime.js';
 
 // MCP tools through the one session API: the bindings host owns the server, so every new shape (content items,
@@ -108,7 +109,8 @@ describe('MCP through a session (bindings host, record, replay)', () => {
     const expected =
       'the connection to the MCP server of fx was lost: the server exited with code 1\nserver stderr (last lines):\nfixture: crashing on purpose';
     expect(outcome.result.value).toBe(expected);
-    for (let i = 0; i < 100 && !bindingsLog.some((line) => line.includes(expected)); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    // the warning is logged as the host sees the server exit, not before the call's answer
+    await eventually("the bindings log's warning about the crashed server", () => bindingsLog.some((line) => line.includes(expected)));
     expect(bindingsLog.join('\n')).toContain(`warning: ${expected}`);
     // the next call starts the server again
     const again = await runProgram('typescript', 'return await fx.counter();', { mode: 'live' });

@@ -6,6 +6,7 @@ import { mapToolResult } from '../../../runtime/bindings/mcp/map-result.js';
 import { BindingsModuleError, type BindingsModule } from '../../../runtime/bindings/module-format.js';
 import { loadBindingsModule, namespacesFor } from '../../../runtime/bindings/module-loader.js';
 import { renderSdk } from '../../../runtime/sdk/index.js';
+import { settleTo } from '../../helpers/eventually.js';
 import { runTs } from '../../helpers/runtime.js';
 
 const SERVER = path.resolve('test/fixtures/mcp/server.mjs');
@@ -140,8 +141,7 @@ return out;`,
     } finally {
       await m.dispose();
     }
-    for (let i = 0; i < 100 && processesTagged(tag).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(processesTagged(tag)).toEqual([]);
+    expect(await settleTo(() => processesTagged(tag)), 'the MCP server of the disposed module still running').toEqual([]);
     // a disposed module's functions fail cleanly instead of restarting the server
     const late = await runTs('try { await fx.counter(); } catch (e) { return e.message; }', { bindings: namespacesFor(m, 'live') });
     expect(late.value).toMatch(/was stopped \(bindings module disposed\)/);

@@ -2,7 +2,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { listDescendants } from '../../../runtime/process/launch.js';
 import { RunResultSchema } from '../../../runtime/protocol/run-result.js';
+import { eventually, settleTo } from '../../helpers/eventually.js';
+import { alive } from '../../helpers/processes.js';
 import { CLI, ptc, scratchDir } from './cli-harness.js';
 
 const { dir, write } = scratchDir('ptc-cli-test-');
@@ -83,25 +86,22 @@ describe.concurrent('ptc run', () => {
     const child = spawn(process.execPath, [CLI, 'run', file, '--json', '--sandbox', 'off'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    for (let i = 0; i < 200 && !fs.existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
+    await eventually('the program to write its start marker', () => fs.existsSync(marker));
+    // the program's processes, found while it runs: once ptc is gone they are no longer its descendants
+    const program = listDescendants(child.pid as number).filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('node-child.cjs');
+      } catch {
+        return false;
+      }
+    });
+    expect(program.length).toBeGreaterThan(0);
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(1);
     const result = JSON.parse(stdout);
     expect(result.error.kind).toBe('abort');
     expect(result.logs).toEqual(['started']);
-    const leftovers = fs
-      .readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return (
-            fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('node-child.cjs') && fs.readFileSync(`/proc/${p}/stat`, 'utf8').includes(` ${child.pid} `)
-          );
-        } catch {
-          return false;
-        }
-      });
-    expect(leftovers).toEqual([]);
+    expect(await settleTo(() => program.filter(alive)), 'the program processes of the interrupted run still running').toEqual([]);
   });
 });

@@ -6,6 +6,8 @@ import { createRuntime } from '../../../runtime/index.js';
 import type { CodeRunRequest, Runtime } from '../../../runtime/api.js';
 import { listDescendants } from '../../../runtime/process/launch.js';
 import { RunResultSchema, type RunResult } from '../../../runtime/protocol/run-result.js';
+import { eventually, settleTo } from '../../helpers/eventually.js';
+import { alive } from '../../helpers/processes.js';
 
 // Real processes throughout: spares are found the way an operator would, by their command lines under this host.
 // Every sandboxed process sees its own fresh tmpfs as /tmp, so a spare is told apart by its host pid.
@@ -30,23 +32,21 @@ function sparesOfThisHost(): SpareProcess[] {
   return found;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
-  } catch {
-    return false;
+// The process this host started for the spare (a wrapper, or the interpreter itself): the pool checks that one.
+function hostChildOf(pid: number): number {
+  let current = pid;
+  for (;;) {
+    const stat = fs.readFileSync(`/proc/${current}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === process.pid) return current;
+    if (ppid <= 1) throw new Error(`process ${pid} is not below this host`);
+    current = ppid;
   }
 }
 
-async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+// A run's result does not wait for its process to be reaped (engine/fresh-child.ts): its death is awaited.
+async function expectGone(pid: number, what: string): Promise<void> {
+  expect(await settleTo(() => [pid].filter(alive)), `${what} (pid ${pid}) is still running`).toEqual([]);
 }
 
 let runtimes: Runtime[] = [];
@@ -113,11 +113,11 @@ describe('spare processes', () => {
     expect(coldB.value).toEqual(coldA.value);
 
     expect(await warm.warm(warm.resolve({ ...base, program: PROBE }))).toBe(true);
-    const [spare] = await until(() => (sparesOfThisHost().length > 0 ? sparesOfThisHost() : undefined), 'a spare process');
+    const [spare] = await eventually('a spare process', () => (sparesOfThisHost().length > 0 ? sparesOfThisHost() : undefined));
     const fromSpare = await runOn(warm, PROBE);
     expect(fromSpare.error).toBeUndefined();
-    // it really ran in the pre-started process: that process is gone, a replacement is starting
-    expect(alive(spare?.pid ?? 0)).toBe(false);
+    // it really ran in the pre-started process: that process goes (an unused spare would stay), a replacement starts
+    await expectGone(spare?.pid ?? 0, 'the spare that served the run');
     expect(fromSpare.value).toEqual(coldA.value);
     expect((coldA.value as { tmpdirEntries: string[] }).tmpdirEntries).toEqual([]);
   });
@@ -126,7 +126,7 @@ describe('spare processes', () => {
     const runtime = runtimeWith(1);
     const spec = runtime.resolve({ ...base, program: 'return 0' });
     await runtime.warm(spec);
-    const first = await until(() => sparesOfThisHost()[0], 'the first spare');
+    const first = await eventually('the first spare', () => sparesOfThisHost()[0]);
     const leaky = await runOn(
       runtime,
       `const os = await import('node:os');
@@ -138,9 +138,9 @@ describe('spare processes', () => {
        return os.tmpdir();`,
     );
     expect(leaky.value).toBe('/tmp');
-    // the used process, and with it its tmpfs, are gone
-    expect(alive(first.pid)).toBe(false);
-    await until(() => sparesOfThisHost().find((s) => s.pid !== first.pid), 'the replacement spare');
+    // the used process, and with it its tmpfs, go
+    await expectGone(first.pid, 'the used spare');
+    await eventually('the replacement spare', () => sparesOfThisHost().find((s) => s.pid !== first.pid));
     await runtime.warm(spec);
     const clean = await runOn(
       runtime,
@@ -154,11 +154,11 @@ describe('spare processes', () => {
   test('a spare that died while idle is not used: the run starts cold and succeeds', async () => {
     const runtime = runtimeWith(1);
     await runtime.warm(runtime.resolve({ ...base, program: 'return 0' }));
-    const doomed = await until(() => sparesOfThisHost()[0], 'a spare');
+    const doomed = await eventually('a spare', () => sparesOfThisHost()[0]);
+    const started = hostChildOf(doomed.pid);
     process.kill(doomed.pid, 'SIGKILL');
-    await until(() => (alive(doomed.pid) ? undefined : true), 'the spare to die');
-    // let the host observe the exit of the wrapper around it
-    await new Promise((r) => setTimeout(r, 300));
+    // once the process this host started is reaped (gone from /proc), the pool's liveness check sees the death
+    await eventually(`the spare's process ${started} (around ${doomed.pid}) to be reaped`, () => !fs.existsSync(`/proc/${started}`));
     const result = await runOn(runtime, "const os = await import('node:os'); return os.tmpdir();");
     expect(result.error).toBeUndefined();
     expect(result.value).toBe('/tmp');
@@ -167,7 +167,7 @@ describe('spare processes', () => {
   test('dispose kills idle spares and removes their temp dirs', async () => {
     const runtime = createRuntime({ spares: 1 });
     await runtime.warm(runtime.resolve({ ...base, program: 'return 0' }));
-    const spare = await until(() => sparesOfThisHost()[0], 'a spare');
+    const spare = await eventually('a spare', () => sparesOfThisHost()[0]);
     const tree = [spare.pid, ...listDescendants(spare.pid)];
     await runtime.dispose();
     expect(tree.filter(alive)).toEqual([]);
@@ -182,11 +182,11 @@ describe('spare processes', () => {
 
     const runtime = runtimeWith(1);
     await runtime.warm(runtime.resolve({ ...base, program: 'return 0' }));
-    const spare = await until(() => sparesOfThisHost()[0], 'a spare');
+    const spare = await eventually('a spare', () => sparesOfThisHost()[0]);
     // a different heap limit is a different process: the spare must not serve it, and is retired
     const other = await runtime.run(runtime.resolve({ ...base, memoryMb: 256, program: "const os = await import('node:os'); return os.tmpdir();" }));
     expect(other.error).toBeUndefined();
-    await until(() => (alive(spare.pid) ? undefined : true), 'the retired spare to die');
+    await expectGone(spare.pid, 'the retired spare');
   });
 
   test('under bubblewrap a spare started for one folder serves a run in another (the program sees neither)', async () => {
@@ -195,7 +195,7 @@ describe('spare processes', () => {
     try {
       const confined = { language: 'typescript' as const, sandbox: 'required' as const };
       await runtime.warm(runtime.resolve({ ...confined, cwd: first, program: 'return 0' }));
-      const spare = await until(() => sparesOfThisHost()[0], 'a spare');
+      const spare = await eventually('a spare', () => sparesOfThisHost()[0]);
       const stop = new AbortController();
       let spareServed: boolean | undefined;
       // once the program runs, the spare is still alive only if it is the process running it (a retired one was killed)
@@ -215,7 +215,7 @@ describe('spare processes', () => {
       expect(result.error?.kind).toBe('abort');
       expect(result.logs).toEqual(['/tmp']);
       expect(spareServed).toBe(true);
-      expect(alive(spare.pid)).toBe(false);
+      await expectGone(spare.pid, 'the spare that served the aborted run');
     } finally {
       fs.rmSync(first, { recursive: true, force: true });
       fs.rmSync(second, { recursive: true, force: true });

@@ -50,9 +50,9 @@ describe.concurrent.each(LANGUAGES)('parity (%s)', (language) => {
 
   test('abort mid-loop is abort with the reason as message', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort('stop'), 500);
-    const program = language === 'python' ? 'while True:\n    pass' : 'while (true) {}';
-    const r = await run(language, program, { signal: controller.signal });
+    // aborted once the loop runs (the line is written right before it), not while the process starts
+    const program = language === 'python' ? "print('looping', flush=True)\nwhile True:\n    pass" : "console.log('looping');\nwhile (true) {}";
+    const r = await run(language, program, { signal: controller.signal, onLog: () => controller.abort('stop') });
     expect(r.error).toEqual({ kind: 'abort', message: 'stop' });
   });
 

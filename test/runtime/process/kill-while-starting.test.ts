@@ -10,6 +10,7 @@ import { createRuntime } from '../../../runtime/index.js';
 import type { Language } from '../../../runtime/protocol/run-result.js';
 import { processesCarrying } from '../../../runtime/process/launch.js';
 import { RunChild, type ReadyVerdict } from '../../../runtime/process/run-child.js';
+import { eventually, settleTo } from '../../helpers/eventually.js';
 
 // A child whose whole point is to escape: it starts a process in a session of its own, reparented to init once the
 // child exits, which keeps the child's pipes and names the private dir in its argv (as bubblewrap's orphaned init does).
@@ -54,16 +55,18 @@ describe('a child killed while it starts', { timeout: 240_000 }, () => {
     onTestFinished(() => {
       for (const pid of processesCarrying(privateDir)) process.kill(pid, 'SIGKILL');
     });
-    // the launched shell is gone by now; its escapee lives on in a session of its own
-    await sleep(500);
-    expect(processesCarrying(privateDir).length).toBe(1);
+    // the launched shell exits; its escapee lives on in a session of its own
+    await eventually('the launched shell to exit, leaving only its escapee', () => {
+      const carrying = processesCarrying(privateDir);
+      return carrying.length === 1 && carrying[0] !== child.pid;
+    });
     const started = performance.now();
     await child.discard();
     // under the grace period: the escapee was found as soon as the pipes stayed open after the kill
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(await Promise.race([child.closed.then(() => 'closed'), sleep(1000).then(() => 'open')])).toBe('closed');
-    await sleep(100);
-    expect(processesCarrying(privateDir)).toEqual([]);
+    // killed; reaped (by init, it escaped) a moment later
+    expect(await settleTo(() => processesCarrying(privateDir)), 'the escapee still running').toEqual([]);
     expect(fs.existsSync(privateDir)).toBe(false);
   });
 
@@ -82,8 +85,8 @@ describe('a child killed while it starts', { timeout: 240_000 }, () => {
       // the grace period bounds dispose even when something escaped; what escaped is found below
       expect(performance.now() - started).toBeLessThan(10_000);
     }
-    await sleep(500);
-    expect(orphanedSandboxes().filter((pid) => !before.has(pid))).toEqual([]);
-    expect(pipes()).toBe(pipesBefore);
+    // the last dispose's kills land and its pipes' handles close a moment after it returned
+    expect(await settleTo(() => orphanedSandboxes().filter((pid) => !before.has(pid))), 'orphaned sandbox processes').toEqual([]);
+    expect(await settleTo(() => (pipes() === pipesBefore ? [] : [`${pipes()} pipe handles open, ${pipesBefore} before`]))).toEqual([]);
   });
 });

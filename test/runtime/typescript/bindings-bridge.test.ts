@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { canonicalJson } from '../../../runtime/json/lossless.js';
 import type { JsonValue } from '../../../runtime/protocol/json-value.js';
 import { KEPT_CALLS } from '../../../runtime/protocol/run-result.js';
+import { eventually } from '../../helpers/eventually.js';
 import { deepArray, runTs, toolsNamespace } from '../../helpers/runtime.js';
 
 describe.concurrent('TypeScript backend: bindings', () => {
@@ -99,9 +100,18 @@ describe.concurrent('TypeScript backend: bindings', () => {
   });
 
   test('a late binding resolution after settlement is dropped harmlessly', async () => {
-    const r = await runTs("tools.slow({ ms: 300 });\nreturn 'early';", { bindings: [toolsNamespace()] });
+    let resolvedLate = false;
+    const slow = (args: { ms: number }) =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          resolvedLate = true;
+          resolve('slow done');
+        }, args.ms),
+      );
+    const r = await runTs("tools.slow({ ms: 300 });\nreturn 'early';", { bindings: [toolsNamespace({ slow })] });
     expect(r.value).toBe('early');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // the handler's answer arrives after the run settled, while this test still runs: nothing may throw or hang
+    await eventually('the slow handler to resolve after the run', () => resolvedLate);
   });
 
   test('a program writing garbage to the control descriptor is a protocol failure', async () => {

@@ -2,23 +2,15 @@ import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { createRuntime } from '../../../runtime/index.js';
 import { pendingTeardowns } from '../../../runtime/engine/fresh-child.js';
+import { eventually, settleTo } from '../../helpers/eventually.js';
+import { alive, processesRunning } from '../../helpers/processes.js';
 import { runTs, toolsNamespace } from '../../helpers/runtime.js';
-
-// a zombie (exited, not yet reaped by init) is not alive
-const alive = (pid: number): boolean => {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-};
 
 describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
   test('abort mid-loop is abort with the reason as message', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort('stop'), 300);
-    const r = await runTs('while (true) {}', { signal: controller.signal });
+    // aborted once the loop runs (the log is written right before it), not while the process starts
+    const r = await runTs("console.log('looping');\nwhile (true) {}", { signal: controller.signal, onLog: () => controller.abort('stop') });
     expect(r.error).toEqual({ kind: 'abort', message: 'stop' });
   });
 
@@ -50,8 +42,12 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
 
   test('dispose aborts in-flight runs, awaits them, and later calls reject', async () => {
     const runtime = createRuntime();
-    const pending = runtime.run(runtime.resolve({ language: 'typescript', program: 'while (true) {}' }));
-    await new Promise((r) => setTimeout(r, 300));
+    let running = false;
+    const pending = runtime.run(
+      runtime.resolve({ language: 'typescript', program: "console.log('looping');\nwhile (true) {}", onLog: () => (running = true) }),
+    );
+    // disposed while the program runs, not while its process starts
+    await eventually('the program to start its loop', () => running);
     await runtime.dispose();
     const r = await pending;
     expect(r.error?.kind).toBe('abort');
@@ -77,18 +73,8 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
     );
     expect(typeof r.value).toBe('number');
     // the program saw a namespaced pid; find the real one through /proc is not possible, so check no `sleep 30` of ours survives
-    await new Promise((res) => setTimeout(res, 200));
-    const survivors = fs
-      .readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === '/bin/sleep\u000030\u0000';
-        } catch {
-          return false;
-        }
-      });
-    expect(survivors.filter((p) => alive(Number(p)))).toEqual([]);
+    // the result does not wait for the tree to be reaped (engine/fresh-child.ts)
+    expect(await settleTo(() => processesRunning(['/bin/sleep', '30'])), 'the detached `sleep 30` still running').toEqual([]);
   });
 });
 
@@ -100,21 +86,18 @@ describe('TypeScript backend: host death', () => {
     const file = `${dir}/spin.ts`;
     fs.writeFileSync(file, 'while (true) {}');
     const host = spawn(process.execPath, ['dist/cli.mjs', 'run', file], { stdio: 'ignore' });
-    let victims: number[] = [];
-    for (let i = 0; i < 100 && victims.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      victims = listDescendants(host.pid as number).filter((pid) => {
+    const victims = await eventually('the program process under the ptc host', () => {
+      const found = listDescendants(host.pid as number).filter((pid) => {
         try {
           return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('node-child.cjs');
         } catch {
           return false;
         }
       });
-    }
-    expect(victims.length).toBeGreaterThan(0);
+      return found.length > 0 && found;
+    });
     host.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 500));
-    expect(victims.filter(alive)).toEqual([]);
+    expect(await settleTo(() => victims.filter(alive)), 'the program processes of the killed host still running').toEqual([]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { CONTROLLER_ID, EXTENSION_ID, NOTEBOOK_TYPE, RESULT_MIME } from '../../../extension/constants.js';
+import { eventually } from '../../helpers/eventually.js';
 
 export const ERROR_MIME = 'application/vnd.code.notebook.error';
 export const MARKDOWN_MIME = 'text/markdown';
@@ -18,15 +19,10 @@ export async function sleep(ms: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-// Polls until check returns a value other than undefined/false; fails with `what` after timeoutMs.
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await sleep(100);
-  }
+// Polls until check returns a value other than undefined/false; fails with `what` after timeoutMs (the one polling
+// loop of every suite: test/helpers/eventually.ts).
+export function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  return eventually(what, check, { timeoutMs });
 }
 
 // Activates the installed extension (the launchers install the packaged VSIX) and returns it.
