@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Runtime } from '../../runtime/api.js';
 import { createRuntime } from '../../runtime/index.js';
+import { sandboxHost } from '../../runtime/sandbox/probe.js';
 import { loadCorpus } from './lib/corpus-format.js';
 import { pool, runEntry, type Verdict } from './lib/corpus-run.js';
 import { plantSecrets, removeSecrets, type Secrets } from './lib/fixtures.js';
@@ -54,7 +55,9 @@ beforeAll(async () => {
   // warm-up: lazily created host resources (sandbox probe, interpreter lookups) are part of the baseline
   await runtime.run(runtime.resolve({ language: 'typescript', program: 'return 1' }));
   if (python.ready) await runtime.run(runtime.resolve({ language: 'python', program: 'return 1' }));
-  checker = new LeakChecker(tmpRoot, { markers: () => [outsideRoot], sysv: true });
+  const cgroups = (await sandboxHost()).cgroups;
+  const cgroupParents = cgroups === undefined ? [] : [cgroups.memoryParent, ...(cgroups.pidsParent === undefined ? [] : [cgroups.pidsParent])];
+  checker = new LeakChecker(tmpRoot, { markers: () => [outsideRoot], sysv: true, cgroupParents });
   const ctx = { runtime, secrets, outsideRoot, tmpRoot, python: HOST_PYTHON };
   for (let i = 0; i < runnable.length; i += CHUNK) {
     const chunk = runnable.slice(i, i + CHUNK);
@@ -79,7 +82,8 @@ afterAll(() => {
   const all = [...verdicts.values()];
   const matched = all.filter((v) => v.problems.length === 0).length;
   const leaked = leakReports.reduce(
-    (n, r) => n + r.report.processes.length + r.report.extraFds.length + r.report.tempDirs.length + (r.report.sysv?.length ?? 0),
+    (n, r) =>
+      n + r.report.processes.length + r.report.extraFds.length + r.report.tempDirs.length + (r.report.sysv?.length ?? 0) + (r.report.cgroups?.length ?? 0),
     0,
   );
   const byLang = (lang: string): number => all.filter((v) => v.entry.language === lang).length;
@@ -134,7 +138,7 @@ describe('hostile corpus', () => {
     });
   }
 
-  test('nothing leaked after any chunk of programs or at the end (processes, fds, temp dirs, SysV objects)', () => {
+  test('nothing leaked after any chunk of programs or at the end (processes, fds, temp dirs, SysV objects, cgroups)', () => {
     const leaks = leakReports.filter((r) => !emptyReport(r.report));
     expect(leaks).toEqual([]);
     expect(leakReports.length).toBeGreaterThan(runnable.length / CHUNK);

@@ -107,16 +107,33 @@ export interface LeakReport {
   tempDirs: string[];
   // System V objects created since the checker started (present only when it watches them)
   sysv?: string[];
+  // run cgroups of this process still there (present only when the checker watches cgroup parents)
+  cgroups?: string[];
 }
 
 export const emptyReport = (r: LeakReport): boolean =>
-  r.processes.length === 0 && r.extraFds.length === 0 && r.tempDirs.length === 0 && (r.sysv?.length ?? 0) === 0;
+  r.processes.length === 0 && r.extraFds.length === 0 && r.tempDirs.length === 0 && (r.sysv?.length ?? 0) === 0 && (r.cgroups?.length ?? 0) === 0;
 
 export interface LeakCheckerOptions {
   // extra markers (per-run cwd roots) whose processes count as ours
   markers?: () => string[];
   // watch the host's SysV IPC objects: only a suite that is alone in creating them may (others would look like leaks)
   sysv?: boolean;
+  // directories runs make their cgroups in (sandbox/cgroup.ts): none of this process's may outlive its run
+  cgroupParents?: string[];
+}
+
+// This process's run cgroups under `parents`.
+export function runCgroups(parents: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const parent of parents) {
+    try {
+      for (const entry of fs.readdirSync(parent)) if (entry.startsWith(`ptc-run-${process.pid}-`)) out.push(path.join(parent, entry));
+    } catch {
+      continue;
+    }
+  }
+  return out;
 }
 
 // The quiescent check: nothing of ours running, fd count back to the baseline, no run temp dirs.
@@ -127,12 +144,14 @@ export class LeakChecker {
   readonly #baselineProcs: Set<string>;
   readonly #baselineSysv: Set<string> | undefined;
   readonly markers: () => string[];
+  readonly #cgroupParents: string[];
 
   constructor(
     readonly tmpRoot: string,
     options: LeakCheckerOptions = {},
   ) {
     this.markers = options.markers ?? (() => []);
+    this.#cgroupParents = options.cgroupParents ?? [];
     this.#baselineSysv = options.sysv === true ? new Set(listSysv().map(describeSysv)) : undefined;
     this.baselineFds = openFdCount();
     this.#baselineFdSet = new Set(openFds().map((l) => l.replace(/^\d+ -> /, '')));
@@ -157,8 +176,10 @@ export class LeakChecker {
     const extraFds = fdsOk.length === 0 ? [] : openFds().filter((l) => !this.#baselineFdSet.has(l.replace(/^\d+ -> /, '')));
     const tempDirs = await settleTo(() => leftoverTempDirs(this.tmpRoot), waitMs);
     const sysv = this.#baselineSysv === undefined ? {} : { sysv: this.newSysv().map(describeSysv) };
+    const cgroups = this.#cgroupParents.length === 0 ? {} : { cgroups: await settleTo(() => runCgroups(this.#cgroupParents), waitMs) };
     return {
       ...sysv,
+      ...cgroups,
       processes,
       extraFds: extraFds.length === 0 && fdsOk.length > 0 ? [`fd count ${openFdCount()} > baseline ${this.baselineFds}`] : extraFds,
       tempDirs,
