@@ -62,5 +62,6 @@ export function preludeArgv(options: PreludeOptions): string[] {
     if (join.length > 0) throw new Error('preludeArgv: joining a cgroup needs the prelude shell');
     return [];
   }
-  return [shell, '-c', SCRIPT, 'ptc-prelude', String(options.keep), String(join.length), ...join];
+  // -p: BASH_ENV, SHELLOPTS and exported functions from the environment are ignored (nothing runs before the script)
+  return [shell, '-p', '-c', SCRIPT, 'ptc-prelude', String(options.keep), String(join.length), ...join];
 }
