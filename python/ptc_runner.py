@@ -114,6 +114,41 @@ def _clamp_limit(resource, which, soft, hard, keep_gap):
     resource.setrlimit(which, (soft, hard))
 
 
+def _cpu_recheck(resource):
+    """The settle paths' CPU check: a program that trapped, masked or ignored SIGXCPU (or burnt CPU in reaped
+    children) and used at least the effective soft limit (configured or inherited, whichever is tighter) still ends as
+    the host's CPU timeout: SIGXCPU is restored to its default, unblocked and raised. Everything it uses is bound now,
+    before the program runs."""
+    soft = resource.getrlimit(resource.RLIMIT_CPU)[0]
+    if soft == resource.RLIM_INFINITY:
+        return lambda: None
+    getrusage = resource.getrusage
+    who = (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    set_handler = _signal.signal
+    unblock = _signal.pthread_sigmask
+    xcpu = _signal.SIGXCPU
+    default = _signal.SIG_DFL
+    unblock_how = _signal.SIG_UNBLOCK
+    kill = os.kill
+    pid = os.getpid()
+    exit_now = _exit
+
+    def check():
+        used = 0.0
+        for target in who:
+            usage = getrusage(target)
+            used += usage.ru_utime + usage.ru_stime
+        if used < soft:
+            return
+        set_handler(xcpu, default)
+        unblock(unblock_how, [xcpu])
+        kill(pid, xcpu)
+        # not reached: the default action ends the process with SIGXCPU
+        exit_now(70)
+
+    return check
+
+
 def _mapped_bytes():
     try:
         with open("/proc/self/status") as status:
@@ -360,22 +395,29 @@ def main():
 
     import resource
 
+    # what bounds memory in messages: the configured memoryMb, or a tighter address-space limit this process inherited
+    memory_label = "memoryMb %d" % (int(run["addressSpaceBytes"]) >> 20)
     try:
         cpu = int(run["cpuSeconds"])
         _clamp_limit(resource, resource.RLIMIT_CPU, cpu, cpu + 1, True)
         address_space = int(run["addressSpaceBytes"])
+        inherited_as = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if inherited_as != resource.RLIM_INFINITY and inherited_as < address_space:
+            # the tighter limit applies (the clamp below keeps it) and is the one named
+            address_space = inherited_as
+            memory_label = "the address-space limit this process inherited (RLIMIT_AS %d MiB, tighter than %s)" % (inherited_as >> 20, memory_label)
         mapped = _mapped_bytes()
         if mapped and address_space < mapped + 32 * 1024 * 1024:
             fail(
                 "exception",
-                "memoryMb %d is too small for the Python interpreter, which already maps %d MiB"
-                % (address_space >> 20, (mapped >> 20) + 1),
+                "%s is too small for the Python interpreter, which already maps %d MiB" % (memory_label, (mapped >> 20) + 1),
             )
         # Darwin does not enforce RLIMIT_AS (and may refuse it): memory there is bounded by the wall clock only
         if sys.platform.startswith("linux"):
             _clamp_limit(resource, resource.RLIMIT_AS, address_space, address_space, False)
     except (ValueError, OSError, KeyError, TypeError) as error:
         fail("exception", "applying resource limits failed: %s" % error)
+    check_cpu = _cpu_recheck(resource)
 
     deterministic = run.get("deterministic")
     if type(deterministic) is dict:
@@ -418,16 +460,16 @@ def main():
     def on_failure(exc):
         reserve.clear()
         restore()
+        check_cpu()
         message, location = describe(exc, source, isinstance(exc, MemoryError))
         settle_streams()
         if not ledger.fits(string_cost(message)):
             fail("output-limit", limit_message)
         fail("exception", message, location)
 
-    memory_mb = int(run["addressSpaceBytes"]) >> 20
-
     def on_value(value):
         restore()
+        check_cpu()
         settle_streams()
         out_of_memory = False
         try:
@@ -441,7 +483,7 @@ def main():
         if out_of_memory:
             # the text itself did not fit next to the program's own data: that is what it is, not an output limit
             reserve.clear()
-            fail("exception", "MemoryError: out of memory while encoding the completion (memoryMb %d)" % memory_mb)
+            fail("exception", "MemoryError: out of memory while encoding the completion (%s)" % memory_label)
         if chunks is None:
             fail("output-limit", limit_message)
         finish('{"type":"done","value":', chunks)

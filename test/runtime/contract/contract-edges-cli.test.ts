@@ -1,6 +1,10 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import type { Language, RunResult } from '../../../runtime/protocol/run-result.js';
-import { ptc, scratchDir } from '../cli/cli-harness.js';
+import { CLI, ptc, scratchDir } from '../cli/cli-harness.js';
+
+const exec = promisify(execFile);
 
 // Contract edges (issue 30) on the path `ptc run --bindings` takes: the program's calls go to a bindings host process
 // on a connection of their own, while forged frames still reach the runtime on the control channel.
@@ -84,4 +88,51 @@ describe.concurrent.each(['typescript', 'python'] as Language[])('contract edges
     expect(r.error?.message).toMatch(/9007199254740993 is an integer outside the safe range/);
     expect(r.calls.map((c) => c.id)).toEqual([1]);
   }, 60_000);
+});
+
+// Limits the host inherited (ulimit, prlimit, a CI runner's settings) bind every run too: the tighter of inherited and
+// configured applies, and the failure names which. `prlimit` starts the CLI with them, as a shell's ulimit would.
+async function runLimited(limits: string[], language: Language, program: string, ...flags: string[]): Promise<RunResult> {
+  const file = scratch.write(`limited-${Math.random().toString(36).slice(2)}.${language === 'python' ? 'py' : 'ts'}`, program);
+  const { stdout } = await exec('prlimit', [...limits, process.execPath, CLI, 'run', file, '--json', '--timeout-ms', '60000', ...flags], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout: string }) => error);
+  return JSON.parse(stdout) as RunResult;
+}
+
+describe.concurrent('inherited limits', () => {
+  // 4 s soft: the CLI itself uses well under a second of CPU; the program traps SIGXCPU and burns 5.5 s
+  test.each(['typescript', 'python'] as Language[])(
+    'an inherited CPU soft limit is rechecked at settlement: a program that trapped SIGXCPU still times out, naming the limit (%s)',
+    async (language) => {
+      const program =
+        language === 'python'
+          ? 'import signal, time\nsignal.signal(signal.SIGXCPU, lambda *a: None)\nstart = time.process_time()\nwhile time.process_time() - start < 5.5:\n    pass\nreturn "survived"'
+          : "process.on('SIGXCPU', () => undefined);\nconst start = process.cpuUsage();\nwhile (true) { const u = process.cpuUsage(start); if (u.user + u.system > 5_500_000) break; }\nreturn 'survived';";
+      const r = await runLimited(['--cpu=4:60'], language, program);
+      expect(r.value).toBeUndefined();
+      expect(r.error?.kind).toBe('timeout');
+      expect(r.error?.message).toMatch(/^CPU time exhausted \(the CPU time limit this process inherited \(RLIMIT_CPU soft limit 4s/);
+    },
+    120_000,
+  );
+
+  test('an inherited address-space limit tighter than memoryMb is the one a Python run gets', async () => {
+    const r = await runLimited(
+      [`--as=${2048 * 1024 * 1024}`],
+      'python',
+      'import resource\nreturn list(resource.getrlimit(resource.RLIMIT_AS))',
+      '--memory-mb',
+      '4096',
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.value).toEqual([2048 * 1024 * 1024, 2048 * 1024 * 1024]);
+  }, 120_000);
+
+  test('a TypeScript run under an address space too small for WebAssembly fails as data, naming the inherited limit', async () => {
+    const r = await runLimited([`--as=${2048 * 1024 * 1024}`], 'typescript', 'return 1;');
+    expect(r.error?.kind).toBe('worker-exit');
+    expect(r.error?.message).toMatch(/could not load the TypeScript stripper .*inherited an address-space limit \(RLIMIT_AS 2048 MiB\)/);
+  }, 120_000);
 });
