@@ -18,14 +18,9 @@ sys.path.insert(0, RUNNER_DIR)
 RUNNER_MODULES = ("ptc_runner", "ptc_wire", "ptc_json", "ptc_logs", "ptc_errors", "ptc_bindings", "ptc_sandbox", "ptc_determinism")
 
 
-def _private_builtins():
-    """The runner's own copy of the builtins namespace, taken before any program code exists: a function looks builtins
-    up in the namespace its module held when it was defined (CPython >= 3.10), so a program that rebinds the real ones
-    (`sys.modules["builtins"].isinstance = None`, `len.__self__.BaseException = None`, `os.__builtins__[...]`) changes
-    what the program and the standard library see, never what the runner's calls, logs and settlement run on. Every
-    runner module is executed with it: this one from here on, the others through the finder below (removed once they
-    are loaded, in main)."""
-    private = dict(_builtins.__dict__)
+def _hook_imports(names, before=None, after=None, once=False):
+    """Loads the modules in `names` as the path finder would, running `before(module)` ahead of a module's code and
+    `after(module)` once it ran; `once`: the hook goes after its first module. Returns the finder (to remove it)."""
     path_finder = sys.modules["_frozen_importlib_external"].PathFinder
 
     class Loader:
@@ -36,21 +31,41 @@ def _private_builtins():
             return self.inner.create_module(spec)
 
         def exec_module(self, module):
-            module.__dict__["__builtins__"] = private
+            if before is not None:
+                before(module)
             self.inner.exec_module(module)
+            if after is not None:
+                after(module)
 
     class Finder:
         @staticmethod
         def find_spec(name, path=None, target=None):
-            if name not in RUNNER_MODULES:
+            if name not in names:
                 return None
+            if once:
+                sys.meta_path.remove(Finder)
             spec = path_finder.find_spec(name, path)
             if spec is not None and spec.loader is not None:
                 spec.loader = Loader(spec.loader)
             return spec
 
     sys.meta_path.insert(0, Finder)
-    return private, Finder
+    return Finder
+
+
+def _private_builtins():
+    """The runner's own copy of the builtins namespace, taken before any program code exists: a function looks builtins
+    up in the namespace its module held when it was defined (CPython >= 3.10), so a program that rebinds the real ones
+    (`sys.modules["builtins"].isinstance = None`, `len.__self__.BaseException = None`, `os.__builtins__[...]`) changes
+    what the program and the standard library see, never what the runner's calls, logs and settlement run on. Every
+    runner module is executed with it: this one from here on, the others through an import hook (removed once they
+    are loaded, in main)."""
+    private = dict(_builtins.__dict__)
+
+    def install(module):
+        module.__dict__["__builtins__"] = private
+
+    return private, _hook_imports(RUNNER_MODULES, before=install)
 
 
 _RUNNER_BUILTINS, _RUNNER_FINDER = _private_builtins()
@@ -65,9 +80,7 @@ def _boot(channel):
     # the program sees an empty environment, never the host's variables
     os.environ.clear()
     # an inherited ignore or mask would turn a CPU timeout into a silent SIGKILL
-    # _signal, not signal: the wrapper module imports enum, which costs more than the whole runner
-    _signal.signal(_signal.SIGXCPU, _signal.SIG_DFL)
-    _signal.pthread_sigmask(_signal.SIG_UNBLOCK, [_signal.SIGXCPU])
+    _default_sigxcpu()
     try:
         import resource
 
@@ -114,6 +127,17 @@ def _clamp_limit(resource, which, soft, hard, keep_gap):
     resource.setrlimit(which, (soft, hard))
 
 
+# _signal, not signal: the wrapper module imports enum, which costs more than the whole runner
+def _default_sigxcpu(
+    _set=_signal.signal, _mask=_signal.pthread_sigmask, _xcpu=_signal.SIGXCPU, _default=_signal.SIG_DFL, _unblock=_signal.SIG_UNBLOCK
+):
+    """SIGXCPU back to its default action (the process ends, which the host reports as the CPU timeout), unblocked;
+    bound at import, before any program code runs. Returns the signal."""
+    _set(_xcpu, _default)
+    _mask(_unblock, [_xcpu])
+    return _xcpu
+
+
 def _cpu_recheck(resource):
     """The settle paths' CPU check: a program that trapped, masked or ignored SIGXCPU (or burnt CPU in reaped
     children) and used at least the effective soft limit (configured or inherited, whichever is tighter) still ends as
@@ -124,11 +148,7 @@ def _cpu_recheck(resource):
         return lambda: None
     getrusage = resource.getrusage
     who = (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
-    set_handler = _signal.signal
-    unblock = _signal.pthread_sigmask
-    xcpu = _signal.SIGXCPU
-    default = _signal.SIG_DFL
-    unblock_how = _signal.SIG_UNBLOCK
+    reset = _default_sigxcpu
     kill = os.kill
     pid = os.getpid()
     exit_now = _exit
@@ -140,9 +160,7 @@ def _cpu_recheck(resource):
             used += usage.ru_utime + usage.ru_stime
         if used < soft:
             return
-        set_handler(xcpu, default)
-        unblock(unblock_how, [xcpu])
-        kill(pid, xcpu)
+        kill(pid, reset())
         # not reached: the default action ends the process with SIGXCPU
         exit_now(70)
 
@@ -187,31 +205,11 @@ def _may_reach_asyncio(_ast, tree):
 
 def _tempdir_on_import(tmpdir):
     """tempfile.gettempdir() is the private temp dir, without importing tempfile (and random, shutil) up front."""
-    path_finder = sys.modules["_frozen_importlib_external"].PathFinder
 
-    class Loader:
-        def __init__(self, inner):
-            self.inner = inner
+    def point(module):
+        module.tempdir = tmpdir
 
-        def create_module(self, spec):
-            return self.inner.create_module(spec)
-
-        def exec_module(self, module):
-            self.inner.exec_module(module)
-            module.tempdir = tmpdir
-
-    class Finder:
-        @staticmethod
-        def find_spec(name, path=None, target=None):
-            if name != "tempfile":
-                return None
-            sys.meta_path.remove(Finder)
-            spec = path_finder.find_spec(name, path)
-            if spec is not None and spec.loader is not None:
-                spec.loader = Loader(spec.loader)
-            return spec
-
-    sys.meta_path.insert(0, Finder)
+    _hook_imports(("tempfile",), after=point, once=True)
 
 
 def _drive(coroutine, Waiter, read_frame, on_frame, cap_text):

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
+import { forgeFrame } from './forge-frame.js';
 import type { Language, RunResult } from '../../../runtime/protocol/run-result.js';
 import { CLI, ptc, scratchDir } from '../cli/cli-harness.js';
 
@@ -24,12 +25,6 @@ const bindings = scratch.write(
   ].join('\n'),
 );
 
-function forge(language: Language, frame: string): string {
-  return language === 'python'
-    ? `import os\nos.write(3, ${JSON.stringify(frame + '\n')}.encode())`
-    : `const fs = await import('node:fs');\nconst body = Buffer.from(${JSON.stringify(frame)});\nconst h = Buffer.alloc(4); h.writeUInt32BE(body.length, 0);\nfs.writeSync(3, Buffer.concat([h, body]));`;
-}
-
 async function runCli(language: Language, program: string): Promise<RunResult> {
   const file = scratch.write(`program-${Math.random().toString(36).slice(2)}.${language === 'python' ? 'py' : 'ts'}`, program);
   const outcome = await ptc('run', file, '--bindings', bindings, '--json', '--timeout-ms', '20000');
@@ -42,7 +37,7 @@ describe.concurrent.each(['typescript', 'python'] as Language[])('contract edges
       language === 'python'
         ? 'import asyncio\npending = asyncio.ensure_future(tools.slow({}))\nawait asyncio.sleep(0.3)'
         : 'const pending = tools.slow({});\nawait new Promise((r) => setTimeout(r, 300));';
-    const program = `${start}\n${forge(language, '{"type":"call","id":1,"global":"tools","name":"echo","args":"forged"}')}\n${language === 'python' ? 'return await pending' : 'return await pending;'}`;
+    const program = `${start}\n${forgeFrame(language, '{"type":"call","id":1,"global":"tools","name":"echo","args":"forged"}')}\n${language === 'python' ? 'return await pending' : 'return await pending;'}`;
     const r = await runCli(language, program);
     expect(r.error?.kind).toBe('protocol');
     expect(r.error?.message).toBe('call id 1 repeated (the bindings host already took it)');
@@ -52,7 +47,7 @@ describe.concurrent.each(['typescript', 'python'] as Language[])('contract edges
   test('two forged control-channel calls with one id: the repeat is refused, nothing is served', async () => {
     const frame = '{"type":"call","id":1,"global":"tools","name":"echo","args":"forged"}';
     const wait = language === 'python' ? 'import asyncio\nawait asyncio.sleep(3)' : 'await new Promise((r) => setTimeout(r, 3000));';
-    const once = language === 'python' ? forge(language, frame) : `{\n${forge(language, frame)}\n}`;
+    const once = language === 'python' ? forgeFrame(language, frame) : `{\n${forgeFrame(language, frame)}\n}`;
     const r = await runCli(language, `${once}\n${once}\n${wait}`);
     expect(r.error).toEqual({ kind: 'protocol', message: 'call id 1 repeated (a call on the control channel already took it)' });
     expect(r.calls).toEqual([]);

@@ -1,19 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { forgeFrame } from './forge-frame.js';
 import type { Language } from '../../../runtime/protocol/run-result.js';
 import { run, toolsNamespace } from '../../helpers/runtime.js';
 
 // Contract edges (issue 30): hostile globals, throwing getters, lossy arguments, unsafe integers, repeated call ids.
 // Every case runs a real child of each language; the routed (bindings host) variants are in contract-edges-cli.test.ts.
 const LANGUAGES: Language[] = ['typescript', 'python'];
-
-// A frame forged on the control channel (fd 3): length-prefixed JSON for Node, a JSON line for Python.
-function forge(language: Language, frame: string): string {
-  return language === 'python'
-    ? `import os\nos.write(3, ${JSON.stringify(frame + '\n')}.encode())`
-    : `const fs = await import('node:fs');\nconst body = Buffer.from(${JSON.stringify(frame)});\nconst h = Buffer.alloc(4); h.writeUInt32BE(body.length, 0);\nfs.writeSync(3, Buffer.concat([h, body]));`;
-}
 
 const sleep = (language: Language, ms: number): string =>
   language === 'python' ? `import asyncio\nawait asyncio.sleep(${ms / 1000})` : `await new Promise((r) => setTimeout(r, ${ms}));`;
@@ -142,7 +136,9 @@ describe.concurrent.each(LANGUAGES)('contract edges (%s)', (language) => {
   });
 
   test('a forged completion with an integer a double cannot hold is a protocol violation, not a rounded value', async () => {
-    const r = await run(language, `${forge(language, '{"type":"done","value":{"n":[9007199254740993]}}')}\n${sleep(language, 3000)}`, { timeoutMs: 20_000 });
+    const r = await run(language, `${forgeFrame(language, '{"type":"done","value":{"n":[9007199254740993]}}')}\n${sleep(language, 3000)}`, {
+      timeoutMs: 20_000,
+    });
     expect(r.error?.kind).toBe('protocol');
     expect(r.error?.message).toMatch(/9007199254740993 is an integer outside the safe range/);
     expect(r.value).toBeUndefined();
@@ -150,7 +146,7 @@ describe.concurrent.each(LANGUAGES)('contract edges (%s)', (language) => {
 
   test('a forged call with an unsafe integer argument is refused before any handler runs', async () => {
     let ran = false;
-    const program = `${forge(language, '{"type":"call","id":1,"global":"tools","name":"echo","args":{"n":-12345678901234567890}}')}\n${sleep(language, 3000)}`;
+    const program = `${forgeFrame(language, '{"type":"call","id":1,"global":"tools","name":"echo","args":{"n":-12345678901234567890}}')}\n${sleep(language, 3000)}`;
     const r = await run(language, program, { bindings: [toolsNamespace({ echo: async () => ((ran = true), 1) })], timeoutMs: 20_000 });
     expect(r.error?.kind).toBe('protocol');
     expect(r.error?.message).toMatch(/-12345678901234567890 is an integer outside the safe range/);
@@ -198,7 +194,7 @@ describe.concurrent.each(LANGUAGES)('contract edges (%s)', (language) => {
       language === 'python'
         ? "import asyncio\npending = asyncio.ensure_future(tools.slow({'ms': 1500}))\nawait asyncio.sleep(0.3)"
         : 'const pending = tools.slow({ ms: 1500 });\nawait new Promise((r) => setTimeout(r, 300));';
-    const program = `${start}\n${forge(language, '{"type":"call","id":1,"global":"tools","name":"echo","args":"forged"}')}\n${language === 'python' ? 'return await pending' : 'return await pending;'}`;
+    const program = `${start}\n${forgeFrame(language, '{"type":"call","id":1,"global":"tools","name":"echo","args":"forged"}')}\n${language === 'python' ? 'return await pending' : 'return await pending;'}`;
     const r = await run(language, program, {
       bindings: [
         toolsNamespace({
