@@ -125,6 +125,18 @@ describe.concurrent('inherited limits', () => {
     expect(r.value).toEqual([2048 * 1024 * 1024, 2048 * 1024 * 1024]);
   }, 120_000);
 
+  test('under 1 GiB of inherited address space (below what the host used to reserve for its frame buffers) a Python run gets that limit', async () => {
+    const r = await runLimited(
+      [`--as=${1024 * 1024 * 1024}`],
+      'python',
+      'import resource\nreturn list(resource.getrlimit(resource.RLIMIT_AS))',
+      '--memory-mb',
+      '2048',
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.value).toEqual([1024 * 1024 * 1024, 1024 * 1024 * 1024]);
+  }, 120_000);
+
   test('a TypeScript run under an address space too small for WebAssembly fails as data, naming the inherited limit', async () => {
     const r = await runLimited([`--as=${2048 * 1024 * 1024}`], 'typescript', 'return 1;');
     expect(r.error?.kind).toBe('worker-exit');
