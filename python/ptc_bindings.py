@@ -24,6 +24,10 @@ _setattr = setattr
 _modules = sys.modules
 
 
+def _no_guard():
+    pass
+
+
 class Waiter:
     """A reply awaited without an event loop: the runner's driver blocks until `done`."""
 
@@ -49,6 +53,8 @@ class Bridge:
         self._in_flight = 0
         self._next_id = 1
         self._lock = RLock()
+        # run first by every call: the runner fills it with what puts back its rebound internals (see ptc_runner)
+        self.guard = [_no_guard]
         self.objects = {}
         self.error_classes = {}
         for ns in namespaces:
@@ -113,10 +119,12 @@ class Bridge:
 
     def _function(self, global_name, name, make_error):
         label = "%s.%s" % (global_name, name)
+        guard = self.guard
         prefix = '{"type":"call","id":%d,"global":' + escape_string(global_name).replace("%", "%%") + ',"name":' + escape_string(name).replace("%", "%%") + ',"args":'
         bridge = self
 
         async def call(*args, **kwargs):
+            guard[0]()
             if args and kwargs:
                 raise TypeError("%s takes one JSON argument or keyword arguments, not both" % label)
             if len(args) > 1:

@@ -18,6 +18,61 @@ sys.path.insert(0, RUNNER_DIR)
 RUNNER_MODULES = ("ptc_runner", "ptc_wire", "ptc_json", "ptc_logs", "ptc_errors", "ptc_bindings", "ptc_sandbox", "ptc_determinism")
 
 
+def _hook_imports(names, before=None, after=None, once=False):
+    """Loads the modules in `names` as the path finder would, running `before(module)` ahead of a module's code and
+    `after(module)` once it ran; `once`: the hook goes after its first module. Returns the finder (to remove it)."""
+    path_finder = sys.modules["_frozen_importlib_external"].PathFinder
+
+    class Loader:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def create_module(self, spec):
+            return self.inner.create_module(spec)
+
+        def exec_module(self, module):
+            if before is not None:
+                before(module)
+            self.inner.exec_module(module)
+            if after is not None:
+                after(module)
+
+    class Finder:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name not in names:
+                return None
+            if once:
+                sys.meta_path.remove(Finder)
+            spec = path_finder.find_spec(name, path)
+            if spec is not None and spec.loader is not None:
+                spec.loader = Loader(spec.loader)
+            return spec
+
+    sys.meta_path.insert(0, Finder)
+    return Finder
+
+
+def _private_builtins():
+    """The runner's own copy of the builtins namespace, taken before any program code exists: a function looks builtins
+    up in the namespace its module held when it was defined (CPython >= 3.10), so a program that rebinds the real ones
+    (`sys.modules["builtins"].isinstance = None`, `len.__self__.BaseException = None`, `os.__builtins__[...]`) changes
+    what the program and the standard library see, never what the runner's calls, logs and settlement run on. Every
+    runner module is executed with it: this one from here on, the others through an import hook (removed once they
+    are loaded, in main)."""
+    private = dict(_builtins.__dict__)
+
+    def install(module):
+        module.__dict__["__builtins__"] = private
+
+    return private, _hook_imports(RUNNER_MODULES, before=install)
+
+
+_RUNNER_BUILTINS, _RUNNER_FINDER = _private_builtins()
+# the functions below are defined after this line: they look builtins up in the private copy
+__builtins__ = _RUNNER_BUILTINS
+
+
 def _boot(channel):
     boot = channel.read_blocking()
     if boot.get("type") != "boot":
@@ -25,9 +80,7 @@ def _boot(channel):
     # the program sees an empty environment, never the host's variables
     os.environ.clear()
     # an inherited ignore or mask would turn a CPU timeout into a silent SIGKILL
-    # _signal, not signal: the wrapper module imports enum, which costs more than the whole runner
-    _signal.signal(_signal.SIGXCPU, _signal.SIG_DFL)
-    _signal.pthread_sigmask(_signal.SIG_UNBLOCK, [_signal.SIGXCPU])
+    _default_sigxcpu()
     try:
         import resource
 
@@ -74,6 +127,46 @@ def _clamp_limit(resource, which, soft, hard, keep_gap):
     resource.setrlimit(which, (soft, hard))
 
 
+# _signal, not signal: the wrapper module imports enum, which costs more than the whole runner
+def _default_sigxcpu(
+    _set=_signal.signal, _mask=_signal.pthread_sigmask, _xcpu=_signal.SIGXCPU, _default=_signal.SIG_DFL, _unblock=_signal.SIG_UNBLOCK
+):
+    """SIGXCPU back to its default action (the process ends, which the host reports as the CPU timeout), unblocked;
+    bound at import, before any program code runs. Returns the signal."""
+    _set(_xcpu, _default)
+    _mask(_unblock, [_xcpu])
+    return _xcpu
+
+
+def _cpu_recheck(resource):
+    """The settle paths' CPU check: a program that trapped, masked or ignored SIGXCPU (or burnt CPU in reaped
+    children) and used at least the effective soft limit (configured or inherited, whichever is tighter) still ends as
+    the host's CPU timeout: SIGXCPU is restored to its default, unblocked and raised. Everything it uses is bound now,
+    before the program runs."""
+    soft = resource.getrlimit(resource.RLIMIT_CPU)[0]
+    if soft == resource.RLIM_INFINITY:
+        return lambda: None
+    getrusage = resource.getrusage
+    who = (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    reset = _default_sigxcpu
+    kill = os.kill
+    pid = os.getpid()
+    exit_now = _exit
+
+    def check():
+        used = 0.0
+        for target in who:
+            usage = getrusage(target)
+            used += usage.ru_utime + usage.ru_stime
+        if used < soft:
+            return
+        kill(pid, reset())
+        # not reached: the default action ends the process with SIGXCPU
+        exit_now(70)
+
+    return check
+
+
 def _mapped_bytes():
     try:
         with open("/proc/self/status") as status:
@@ -112,31 +205,11 @@ def _may_reach_asyncio(_ast, tree):
 
 def _tempdir_on_import(tmpdir):
     """tempfile.gettempdir() is the private temp dir, without importing tempfile (and random, shutil) up front."""
-    path_finder = sys.modules["_frozen_importlib_external"].PathFinder
 
-    class Loader:
-        def __init__(self, inner):
-            self.inner = inner
+    def point(module):
+        module.tempdir = tmpdir
 
-        def create_module(self, spec):
-            return self.inner.create_module(spec)
-
-        def exec_module(self, module):
-            self.inner.exec_module(module)
-            module.tempdir = tmpdir
-
-    class Finder:
-        @staticmethod
-        def find_spec(name, path=None, target=None):
-            if name != "tempfile":
-                return None
-            sys.meta_path.remove(Finder)
-            spec = path_finder.find_spec(name, path)
-            if spec is not None and spec.loader is not None:
-                spec.loader = Loader(spec.loader)
-            return spec
-
-    sys.meta_path.insert(0, Finder)
+    _hook_imports(("tempfile",), after=point, once=True)
 
 
 def _drive(coroutine, Waiter, read_frame, on_frame, cap_text):
@@ -187,6 +260,9 @@ def _seal(modules, instances, _type=type, _isinstance=isinstance, _dict=dict, _l
         for value in _list(namespace.values()):
             if _isinstance(value, _type) and value.__module__ == module.__name__:
                 saved_classes.append((value, _dict(value.__dict__)))
+    # the runner's private builtins (see _private_builtins): reachable through a runner function's __builtins__
+    saved_builtins = _dict(_RUNNER_BUILTINS)
+    runner_builtins = _RUNNER_BUILTINS
     saved_instances = []
     for instance in instances:
         attributes = instance.__dict__
@@ -208,6 +284,8 @@ def _seal(modules, instances, _type=type, _isinstance=isinstance, _dict=dict, _l
                     _setattr(cls, key, value)
         for attributes, saved in saved_instances:
             attributes.update(saved)
+        runner_builtins.clear()
+        runner_builtins.update(saved_builtins)
 
     return restore
 
@@ -315,22 +393,29 @@ def main():
 
     import resource
 
+    # what bounds memory in messages: the configured memoryMb, or a tighter address-space limit this process inherited
+    memory_label = "memoryMb %d" % (int(run["addressSpaceBytes"]) >> 20)
     try:
         cpu = int(run["cpuSeconds"])
         _clamp_limit(resource, resource.RLIMIT_CPU, cpu, cpu + 1, True)
         address_space = int(run["addressSpaceBytes"])
+        inherited_as = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if inherited_as != resource.RLIM_INFINITY and inherited_as < address_space:
+            # the tighter limit applies (the clamp below keeps it) and is the one named
+            address_space = inherited_as
+            memory_label = "the address-space limit this process inherited (RLIMIT_AS %d MiB, tighter than %s)" % (inherited_as >> 20, memory_label)
         mapped = _mapped_bytes()
         if mapped and address_space < mapped + 32 * 1024 * 1024:
             fail(
                 "exception",
-                "memoryMb %d is too small for the Python interpreter, which already maps %d MiB"
-                % (address_space >> 20, (mapped >> 20) + 1),
+                "%s is too small for the Python interpreter, which already maps %d MiB" % (memory_label, (mapped >> 20) + 1),
             )
         # Darwin does not enforce RLIMIT_AS (and may refuse it): memory there is bounded by the wall clock only
         if sys.platform.startswith("linux"):
             _clamp_limit(resource, resource.RLIMIT_AS, address_space, address_space, False)
     except (ValueError, OSError, KeyError, TypeError) as error:
         fail("exception", "applying resource limits failed: %s" % error)
+    check_cpu = _cpu_recheck(resource)
 
     deterministic = run.get("deterministic")
     if type(deterministic) is dict:
@@ -373,16 +458,16 @@ def main():
     def on_failure(exc):
         reserve.clear()
         restore()
+        check_cpu()
         message, location = describe(exc, source, isinstance(exc, MemoryError))
         settle_streams()
         if not ledger.fits(string_cost(message)):
             fail("output-limit", limit_message)
         fail("exception", message, location)
 
-    memory_mb = int(run["addressSpaceBytes"]) >> 20
-
     def on_value(value):
         restore()
+        check_cpu()
         settle_streams()
         out_of_memory = False
         try:
@@ -396,7 +481,7 @@ def main():
         if out_of_memory:
             # the text itself did not fit next to the program's own data: that is what it is, not an output limit
             reserve.clear()
-            fail("exception", "MemoryError: out of memory while encoding the completion (memoryMb %d)" % memory_mb)
+            fail("exception", "MemoryError: out of memory while encoding the completion (%s)" % memory_label)
         if chunks is None:
             fail("output-limit", limit_message)
         finish('{"type":"done","value":', chunks)
@@ -432,7 +517,13 @@ def main():
         module = sys.modules.pop(name, None)
         if module is not None:
             runner_modules.append(module)
+    if _RUNNER_FINDER in sys.meta_path:
+        sys.meta_path.remove(_RUNNER_FINDER)
     restore_runner.append(_seal(runner_modules, [channel, calls, *calls.channels(), bridge, ledger, out.buffer, err.buffer]))
+    # run first by every binding call: what the program rebound since (a runner module's global through a binding's
+    # __globals__, a class attribute, a private builtin, a real builtin the event loop runs on) is put back before the
+    # runner or asyncio looks any of it up (~20 us); the program's own namespace keeps its own builtins throughout
+    bridge.guard[0] = restore
     sys.modules["__main__"] = program_module
     _PROGRAM_STARTED.append(True)
 

@@ -71,6 +71,7 @@ export class HostedRun implements HostedRunLink {
       };
       this.#deps.options.log.add(record);
       this.#inFlight.set(call.id, record);
+      this.#deps.options.onHostCall?.(call.id);
       try {
         this.#deps.onCallStart?.({ global: call.global, name: call.name });
       } catch {
@@ -99,6 +100,12 @@ export class HostedRun implements HostedRunLink {
       this.#report(record);
     }
     this.#deps.onActivity();
+  }
+
+  knowsCall(id: number): boolean {
+    if (id <= this.#lastId) return true;
+    if (this.#lost !== undefined) return false;
+    return this.#deps.readFlight().some((entry) => entry.run === this.run && entry.call.id === id);
   }
 
   protocol(message: string): void {
@@ -131,6 +138,7 @@ export class HostedRun implements HostedRunLink {
     this.#inFlight.clear();
     this.#closedResolve();
     this.#deps.onActivity();
+    this.#deps.options.onLost?.();
   }
 
   // The run settled: the host aborts its handlers; the result waits (bounded) for the answers it already gave.

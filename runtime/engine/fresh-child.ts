@@ -1,3 +1,4 @@
+import { inheritedLimits } from '../process/inherited-limits.js';
 import type { CodeRunSpec } from '../api.js';
 import { LIMITS } from '../contract/limits.js';
 import type { RunResult, SandboxReport } from '../protocol/run-result.js';
@@ -17,6 +18,12 @@ export interface FreshChildRun<C extends Spare> {
   // what a failed cold start means, e.g. "could not stage the Python runner"
   coldStartProblem: string;
   supervise: (session: RunSession, child: C) => Promise<RunResult>;
+}
+
+// An allocation failing while a child is staged is usually this process's own inherited RLIMIT_AS: it is named.
+function addressSpaceHint(): string {
+  const limit = inheritedLimits().addressSpaceBytes;
+  return limit === undefined ? '' : ` (this process inherited an address-space limit, RLIMIT_AS ${Math.floor(limit / (1024 * 1024))} MiB)`;
 }
 
 // Teardowns still going on after their run returned its result (see runOnFreshChild); dispose() waits for them.
@@ -46,7 +53,7 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
     try {
       child = run.startCold();
     } catch (error) {
-      session.fail({ kind: 'worker-exit', message: `${run.coldStartProblem}: ${(error as Error).message}` });
+      session.fail({ kind: 'worker-exit', message: `${run.coldStartProblem}: ${(error as Error).message}${addressSpaceHint()}` });
       return session.result();
     }
   }

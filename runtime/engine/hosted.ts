@@ -39,9 +39,17 @@ export interface HostedRunOptions {
   sendToChild(text: string): void;
   // ends the run (a protocol violation reported by the host)
   fail(failure: RunFailure): void;
+  // the host took call `id` (reported by it, or found in its flight record)
+  onHostCall?(id: number): void;
+  // the host can no longer serve the run (its calls then go to the runtime)
+  onLost?(): void;
 }
 
 export interface HostedRunLink {
+  // whether the host already took call `id` (reported, or written to its flight record and not reported yet)
+  knowsCall(id: number): boolean;
+  // why the host cannot serve the run any more, once it cannot
+  readonly lost: string | undefined;
   // the run settled: handlers get their abort signal; resolves once the host reported its last answers (bounded)
   close(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import { decodeLossless } from '../json/lossless.js';
 import { capText, MAX_EXCEPTION_CHARS } from '../output/diagnostic.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SourceLocation } from '../protocol/run-result.js';
-import type { HostedBindings } from './hosted.js';
+import type { HostedBindings, HostedRunLink } from './hosted.js';
 import type { RunSession } from './run-session.js';
 import { shortcutStringFrame } from './string-frames.js';
 
@@ -21,12 +21,19 @@ export type ProgramFrame =
 // Applies one program frame, decoded with decodeLossless, to the run: logs go to the ledger, calls to the dispatcher,
 // done settles (re-metered: the child is hostile, so a forged completion is measured again here). `valueless` is what a done
 // without a value means in the language (TypeScript: no value; Python has no undefined: null).
-export function applyProgramFrame(session: RunSession, dispatcher: CallDispatcher, frame: ProgramFrame, valueless: 'absent' | 'null'): void {
+export function applyProgramFrame(
+  session: RunSession,
+  dispatcher: CallDispatcher,
+  frame: ProgramFrame,
+  valueless: 'absent' | 'null',
+  // where calls go instead of straight to the dispatcher (a run whose calls a bindings host serves)
+  onCall?: (call: Extract<ProgramFrame, { type: 'call' }>) => void,
+): void {
   if (frame.type === 'log') {
     session.log(frame.stream, frame.text, frame.open === true);
   } else if (frame.type === 'call') {
-    const verdict = dispatcher.dispatch(frame.id, frame.global, frame.name, frame.args as JsonValue);
-    if (!verdict.ok) session.fail({ kind: 'protocol', message: verdict.message });
+    if (onCall !== undefined) return onCall(frame);
+    dispatchCall(session, dispatcher, frame);
   } else if (frame.error !== undefined) {
     const { kind, location } = frame.error;
     // the children cap what they render; a forged done is capped here
@@ -41,6 +48,11 @@ export function applyProgramFrame(session: RunSession, dispatcher: CallDispatche
   } else {
     session.settle({ kind: 'completed', valueBytes: 0 });
   }
+}
+
+function dispatchCall(session: RunSession, dispatcher: CallDispatcher, call: Extract<ProgramFrame, { type: 'call' }>): void {
+  const verdict = dispatcher.dispatch(call.id, call.global, call.name, call.args as JsonValue);
+  if (!verdict.ok) session.fail({ kind: 'protocol', message: verdict.message });
 }
 
 // The reply frame for a finished binding call (same JSON on both backends' channels).
@@ -91,7 +103,7 @@ export function connectRun(options: {
     sequence: routed ? 'increasing' : 'exact',
     sendReply: (id, reply) => send(replyText(id, reply)),
   });
-  if (routed) routeToHost(session, hosted, token, dispatcher, send);
+  const onCall = routed ? routeToHost(session, hosted, token, dispatcher, send) : undefined;
   const protocol = (message: string): void => session.fail({ kind: 'protocol', message });
   const onFrame = (text: string): void => {
     if (session.outcome !== undefined) return;
@@ -106,16 +118,30 @@ export function connectRun(options: {
     if (!parsed.success) return protocol(`malformed control frame: ${capText(parsed.error.issues[0]?.message ?? 'invalid')}`);
     const frame = parsed.data;
     if (frame.type === 'ready' || frame.type === 'boot-ack') return protocol(`second ${frame.type} frame`);
-    applyProgramFrame(session, dispatcher, frame, options.valueless);
+    applyProgramFrame(session, dispatcher, frame, options.valueless, onCall);
   };
   child.attach({ onFrame, onProtocolError: protocol });
   return { dispatcher, send, routed };
 }
 
+type CallFrame = Extract<ProgramFrame, { type: 'call' }>;
+
 // Opens the run on its bindings host when the child holds a connection to it; the host's call reports become the
 // run's call records, and the result waits (bounded) for its last answers once the run settled.
-function routeToHost(session: RunSession, hosted: HostedBindings, token: string, dispatcher: CallDispatcher, send: (text: string) => void): void {
-  const link = hosted.begin({
+// Returns where the child's control-channel calls go: while the host serves the run, a call there is either the child
+// falling back after the host's end (the runtime learns of it a moment later) or forged, possibly repeating an id the
+// host took: such calls wait until the host is lost, and an id the host took (before or after) is a protocol violation,
+// so the genuine call is served once and the repeat is refused.
+function routeToHost(
+  session: RunSession,
+  hosted: HostedBindings,
+  token: string,
+  dispatcher: CallDispatcher,
+  send: (text: string) => void,
+): (call: CallFrame) => void {
+  const held = new Map<number, CallFrame>();
+  const repeated = (id: number, by: string): void => session.fail({ kind: 'protocol', message: `call id ${id} repeated (${by} already took it)` });
+  const link: HostedRunLink = hosted.begin({
     token,
     codec: session.spec.language === 'python' ? 'lines' : 'frames',
     maxPendingCalls: session.spec.maxPendingCalls,
@@ -124,6 +150,22 @@ function routeToHost(session: RunSession, hosted: HostedBindings, token: string,
     log: dispatcher.log,
     sendToChild: send,
     fail: (failure) => session.fail(failure),
+    onHostCall: (id) => {
+      if (held.has(id)) repeated(id, 'a call on the control channel');
+    },
+    onLost: () => {
+      const calls = [...held.values()];
+      held.clear();
+      for (const call of calls) if (session.outcome === undefined) dispatchCall(session, dispatcher, call);
+    },
   });
   session.finishing.push(session.settled.then(() => link.close()));
+  return (call) => {
+    if (link.lost !== undefined) return dispatchCall(session, dispatcher, call);
+    if (held.has(call.id)) return repeated(call.id, 'a call on the control channel');
+    if (link.knowsCall(call.id)) return repeated(call.id, 'the bindings host');
+    if (held.size >= session.spec.maxPendingCalls)
+      return session.fail({ kind: 'protocol', message: `more than ${session.spec.maxPendingCalls} binding calls in flight` });
+    held.set(call.id, call);
+  };
 }

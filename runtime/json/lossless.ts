@@ -8,7 +8,10 @@ import {
   FunctionPrototypeHasInstance,
   JSONParse as parse,
   JSONStringify as stringify,
+  NumberCtor,
   NumberIsFinite as numberIsFinite,
+  NumberIsInteger as numberIsInteger,
+  BigIntCtor,
   ObjectCreate,
   ObjectDefineProperty,
   ObjectIs as objectIs,
@@ -114,13 +117,67 @@ export function decodeLossless(text: string): DecodeResult {
     value = deep.value;
   }
   const check = checkParsed(value);
+  if (check === UNSAFE_INTEGER) {
+    // rare: only text holding an integer past 2^53 is scanned, for a spelling the parse rounded
+    const rounded = roundedIntegerToken(text);
+    return rounded === undefined
+      ? { ok: true, value: value as JsonValue }
+      : { ok: false, reason: `${capText(rounded, 64)} is an integer outside the safe range that a double cannot hold exactly` };
+  }
   return check === undefined ? { ok: true, value: value as JsonValue } : { ok: false, reason: check };
 }
+
+// checkParsed's answer when the value is lossless but holds an integer-valued number past ±(2^53 − 1)
+const UNSAFE_INTEGER = '\u0000unsafe-integer';
+
+// The first integer token (digits only: no fraction, no exponent) outside strings that names another integer than the
+// double JSON.parse made of it: 9007199254740993 parses as 9007199254740992, a silent change of the peer's value. A
+// token passes when it is that double's own spelling (ECMAScript's shortest round trip, what both children write:
+// 2^60 as 1152921504606847000) or its exact value (1152921504606846976).
+function roundedIntegerToken(text: string): string | undefined {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = charCodeAt(text, i);
+    if (c === 34) {
+      const end = scanString(text, i);
+      if (end < 0) return undefined;
+      i = end;
+      continue;
+    }
+    const digit = c >= 48 && c <= 57;
+    if (!digit && c !== 45) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < n) {
+      const d = charCodeAt(text, end);
+      if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) end++;
+      else break;
+    }
+    const token = slice(text, i, end);
+    i = end;
+    if (RegExpPrototypeExec(INTEGER_TOKEN, token) === null) continue;
+    const parsed = NumberCtor(token);
+    if (parsed <= MAX_SAFE && parsed >= -MAX_SAFE) continue;
+    if (`${parsed}` !== token && BigIntCtor(token) !== BigIntCtor(parsed)) return token;
+  }
+  return undefined;
+}
+
+const INTEGER_TOKEN = /^-?\d+$/;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 // What JSON.parse produced is plain arrays and objects of data properties: only its numbers can still be lossy
 // (`-0`, `1e400`). Iterative, in memory bounded by the depth.
 function checkParsed(root: unknown): string | undefined {
-  if (root === null || typeof root !== 'object') return typeof root === 'number' && !finiteNonNegativeZero(root) ? `$ is ${StringCtor(root)}` : undefined;
+  if (root === null || typeof root !== 'object') {
+    if (typeof root !== 'number') return undefined;
+    if (!finiteNonNegativeZero(root)) return `$ is ${objectIs(root, -0) ? '-0' : StringCtor(root)}`;
+    return (root > MAX_SAFE || root < -MAX_SAFE) && numberIsInteger(root) ? UNSAFE_INTEGER : undefined;
+  }
+  let unsafe = false;
   const containers: object[] = [root];
   const keyLists: (string[] | undefined)[] = [isArray(root) ? undefined : objectKeys(root)];
   const positions: number[] = [0];
@@ -134,7 +191,10 @@ function checkParsed(root: unknown): string | undefined {
     for (let position = positions[at] as number; position < length; position++) {
       const value: unknown = keys === undefined ? container[position] : container[keys[position] as string];
       if (typeof value === 'number') {
-        if (finiteNonNegativeZero(value)) continue;
+        if (finiteNonNegativeZero(value)) {
+          if (value > MAX_SAFE || value < -MAX_SAFE) unsafe ||= numberIsInteger(value);
+          continue;
+        }
         positions[at] = position + 1;
         return `${parsedPath(keyLists, positions, top)} is ${objectIs(value, -0) ? '-0' : StringCtor(value)}`;
       }
@@ -148,7 +208,7 @@ function checkParsed(root: unknown): string | undefined {
     }
     top--;
   }
-  return undefined;
+  return unsafe ? UNSAFE_INTEGER : undefined;
 }
 
 const finiteNonNegativeZero = (n: number): boolean => numberIsFinite(n) && !objectIs(n, -0);

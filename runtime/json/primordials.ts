@@ -28,6 +28,8 @@ export const ArrayPrototypeJoin = uncurryThis(Array.prototype.join) as (self: re
 export const ArrayPrototypeSort = uncurryThis(Array.prototype.sort) as <T>(self: T[]) => T[];
 export const NumberCtor = Number;
 export const NumberIsFinite = Number.isFinite;
+export const NumberIsInteger = Number.isInteger;
+export const BigIntCtor = BigInt;
 export const NumberPrototypeToFixed = uncurryThis(Number.prototype.toFixed);
 export const MathMin = Math.min;
 export const MathMax = Math.max;

@@ -13,6 +13,7 @@ import {
   ObjectKeys as objectKeys,
   ObjectPrototype as ObjectProto,
   ObjectPrototypeHasOwnProperty as hasOwn,
+  isError,
   ReflectApply,
   setIndex,
   SetCtor,
@@ -123,7 +124,29 @@ function hasOnlyIndexKeys(array: unknown[], length: number): boolean {
   return inspect(array, INSPECT_KEYS) === expected;
 }
 
+// What a getter (or a proxy-like prototype's trap) threw, for the message: read defensively, it is program code too.
+function describeThrownValue(thrown: unknown): string {
+  try {
+    if (isError(thrown)) return capText(`${StringCtor((thrown as Error).name)}: ${StringCtor((thrown as Error).message)}`, MAX_PATH_KEY_CHARS);
+    return capText(typeof thrown === 'string' ? thrown : typeof thrown === 'object' && thrown !== null ? 'an object' : StringCtor(thrown), MAX_PATH_KEY_CHARS);
+  } catch {
+    return 'an unrenderable value';
+  }
+}
+
+// A getter that throws (or anything else of the program's that runs while the value is read) makes the value lossy at
+// the path being read, never an exception of the caller's: the runtime's own state is local to the walk, so nothing
+// stays held for the next value.
 export function walkJson(root: unknown, options: WalkOptions): WalkOutcome {
+  const state = { path: () => '$' };
+  try {
+    return walkJsonUnguarded(root, options, state);
+  } catch (thrown) {
+    return { ok: false, kind: 'lossy', reason: `${state.path()} could not be read (it threw ${describeThrownValue(thrown)})` };
+  }
+}
+
+function walkJsonUnguarded(root: unknown, options: WalkOptions, state: { path: () => string }): WalkOutcome {
   const { emit, sorted, budget, track } = options;
   // output: finished chunks, the chunk being built, and a lower bound of the bytes so far (one per character)
   const parts: string[] = [];
@@ -151,6 +174,7 @@ export function walkJson(root: unknown, options: WalkOptions): WalkOutcome {
     }
     return capMiddle(path);
   };
+  state.path = () => pathOf();
   const lossy = (reason: string): WalkOutcome => ({ ok: false, kind: 'lossy', reason });
   const seal = (): void => {
     if (chunk.length === 0) return;

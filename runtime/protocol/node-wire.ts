@@ -22,6 +22,8 @@ export const BootFrameSchema = z
     deterministic: z.object({ epochMs: z.number().int().nonnegative(), seed: z.number().int().nonnegative() }).strict().optional(),
     // calls go straight to the run's bindings host on this descriptor (absent: on the control channel)
     bindingsFd: z.number().int().positive().optional(),
+    // the RLIMIT_CPU soft limit the child inherited (seconds): rechecked at settlement, since a program can trap SIGXCPU
+    cpuSeconds: z.number().int().positive().optional(),
   })
   .strict();
 export type BootFrame = z.infer<typeof BootFrameSchema>;

@@ -3,6 +3,7 @@ import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
 import type { RunSession } from '../engine/run-session.js';
 import { connectRun } from '../engine/program-frames.js';
 import type { ExitInfo } from '../process/launch.js';
+import { inheritedLimits, tighterAddressSpace, tighterCpu } from '../process/inherited-limits.js';
 import { PythonChildFrameSchema, type PythonRunFrame } from '../protocol/python-wire.js';
 import type { RunFailure, RunResult } from '../protocol/run-result.js';
 import type { PythonChildProcess } from './python-child-process.js';
@@ -42,13 +43,18 @@ export async function supervisePythonChild(spec: CodeRunSpec, session: RunSessio
 
 // The child ended without `done`: SIGXCPU is the CPU limit (timeout); anything else is worker-exit.
 function exitFailure(exit: ExitInfo | undefined, spec: CodeRunSpec, session: RunSession): RunFailure {
+  const inherited = inheritedLimits();
   if (exit?.signal === 'SIGXCPU') {
-    return { kind: 'timeout', message: `CPU time exhausted (RLIMIT_CPU; the run allows at most ${cpuSeconds(spec)}s of CPU time)` };
+    const tighter = tighterCpu(cpuSeconds(spec), inherited);
+    return {
+      kind: 'timeout',
+      message: `CPU time exhausted (${tighter ?? `RLIMIT_CPU; the run allows at most ${cpuSeconds(spec)}s of CPU time`})`,
+    };
   }
   const memory = session.ledger.someStderr((text) => /MemoryError|Cannot allocate memory|out of memory/i.test(text));
   return {
     kind: 'worker-exit',
-    message: `Python process exited before completing (${describeExit(exit)})${memory ? `: out of memory (memoryMb ${spec.memoryMb})` : ''}`,
+    message: `Python process exited before completing (${describeExit(exit)})${memory ? `: out of memory (${tighterAddressSpace(spec.memoryMb, inherited) ?? `memoryMb ${spec.memoryMb}`})` : ''}`,
   };
 }
 

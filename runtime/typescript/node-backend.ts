@@ -113,8 +113,9 @@ async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): Promise
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
   const stripped = await stripProgram(spec.program);
   if (!stripped.ok) {
-    const failure =
-      stripped.location === undefined
+    const failure: RunFailure = stripped.unavailable
+      ? { kind: 'worker-exit', message: stripped.message }
+      : stripped.location === undefined
         ? { kind: 'exception' as const, message: stripped.message }
         : { kind: 'exception' as const, message: stripped.message, location: stripped.location };
     return failedBeforeSpawn(spec, planned.report, failure);

@@ -2,6 +2,7 @@ import type { CodeRunSpec } from '../api.js';
 import { connectRun } from '../engine/program-frames.js';
 import type { RunSession } from '../engine/run-session.js';
 import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
+import { inheritedLimits, tighterCpu } from '../process/inherited-limits.js';
 import { ChildFrameSchema, type BootFrame } from '../protocol/node-wire.js';
 import type { RunResult } from '../protocol/run-result.js';
 import type { NodeChildProcess } from './node-child-process.js';
@@ -10,6 +11,8 @@ import type { NodeChildProcess } from './node-child-process.js';
 export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession, child: NodeChildProcess, code: string): Promise<RunResult> {
   const { dispatcher, send, routed } = connectRun({ session, child, parse: (value) => ChildFrameSchema.safeParse(value), valueless: 'absent' });
   // a cold child sends ready after attach, a spare before: either way the program goes out once it is ready
+  // inherited by the child as well (a Node run has no CPU limit of its own)
+  const cpuSeconds = inheritedLimits().cpuSeconds;
   const handedOver = child.ready.then((ok) => {
     if (!ok || session.outcome !== undefined) return false;
     const boot: BootFrame = {
@@ -22,6 +25,7 @@ export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession,
       confined: child.confined,
       ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
       ...(routed && child.bindingsFd !== undefined ? { bindingsFd: child.bindingsFd } : {}),
+      ...(cpuSeconds === undefined ? {} : { cpuSeconds }),
     };
     session.markHandedOver();
     send(JSON.stringify(boot));
@@ -35,6 +39,8 @@ export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession,
     handedOver,
     runtimeName: 'Node',
     exitFailure: (exit) => {
+      // Node runs have no CPU limit of their own: a SIGXCPU is one this process inherited, and a CPU budget all the same
+      if (exit?.signal === 'SIGXCPU') return { kind: 'timeout', message: `CPU time exhausted (${tighterCpu(undefined) ?? 'RLIMIT_CPU'})` };
       const oom = session.ledger.someStderr((text) => /heap out of memory|Reached heap limit/.test(text));
       return { kind: 'worker-exit', message: `Node process exited before completing (${describeExit(exit)})${oom ? ': JavaScript heap out of memory' : ''}` };
     },

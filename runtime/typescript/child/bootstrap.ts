@@ -41,6 +41,21 @@ const setCaptureCallback = process.setUncaughtExceptionCaptureCallback.bind(proc
 const hasCaptureCallback = process.hasUncaughtExceptionCaptureCallback.bind(process);
 const enqueueMicrotask = queueMicrotask;
 const ScriptCtor = vm.Script;
+const cpuUsage = process.cpuUsage.bind(process);
+const removeAllListeners = process.removeAllListeners.bind(process);
+const kill = process.kill.bind(process);
+const ownPid = process.pid;
+
+// The CPU time limit the child inherited (boot.cpuSeconds): a program that trapped SIGXCPU and used at least that
+// much still ends as the host's CPU timeout; its listeners go (Node then restores the default action) and the signal
+// is raised again. Runs first on every settle path.
+let cpuLimitMicros = Number.POSITIVE_INFINITY;
+function recheckCpu(): void {
+  const used = cpuUsage();
+  if (used.user + used.system < cpuLimitMicros) return;
+  removeAllListeners('SIGXCPU');
+  kill(ownPid, 'SIGXCPU');
+}
 
 let settled = false;
 let ledger: OutputLedger | undefined;
@@ -76,6 +91,7 @@ function finishWithError(kind: string, message: string): never {
 
 function finishWithText(text: string): never {
   if (!settled) {
+    recheckCpu();
     settled = true;
     sendFrame(text);
   }
@@ -145,6 +161,7 @@ function settleWithValue(value: unknown): never {
       finishWithError('output-limit', outputLimitMessage(l.maxBytes));
     }
     if (!settled) {
+      recheckCpu();
       settled = true;
       sendFrameParts('{"type":"done","value":', encoded.parts, encoded.partCount, '}');
     }
@@ -210,6 +227,7 @@ function start(
   onLost: (handler: (message: string) => void) => void,
 ): void {
   ledger = new OutputLedger(boot.maxOutputBytes);
+  if (boot.cpuSeconds !== undefined) cpuLimitMicros = boot.cpuSeconds * 1_000_000;
   // the program sees an empty environment and its private temp dir as os.tmpdir()
   process.env = Object.create(null) as NodeJS.ProcessEnv;
   const tmpdir = boot.tmpdir;

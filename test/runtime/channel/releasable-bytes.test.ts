@@ -18,6 +18,16 @@ describe('frame bytes are let go as soon as a frame is decoded', () => {
     expect(bytes.size).toBe(0);
   });
 
+  test('where the address space cannot be reserved, the bytes live in plain buffers with the same behaviour', () => {
+    // beyond what V8 reserves: the constructor falls back, as it does under a tight inherited RLIMIT_AS
+    const bytes = new ReleasableBytes(2 ** 40);
+    bytes.reserve(3).set([104, 105, 33]);
+    expect(bytes.reserve(70_000).subarray(0, 3)).toEqual(new Uint8Array([104, 105, 33]));
+    expect(bytes.size).toBe(70_000);
+    expect(bytes.takeText(3, new TextDecoder())).toBe('hi!');
+    expect(bytes.size).toBe(0);
+  });
+
   test('a length-prefixed frame split over many chunks decodes whole, then the next one too', () => {
     const text = `{"type":"log","text":"${'€'.repeat(50_000)}"}`;
     const wire = Buffer.concat([encodeFrame(text), encodeFrame('{"b":2}')]);
