@@ -1,8 +1,9 @@
 // `ptc eval`: tasks × models × modes × samples, each an agent loop whose answer is checked.
-export { parseTasks, EvalTaskSchema, TASK_LIMITS, type Check, type EvalTask, type TasksParse } from './tasks.js';
+export { parseTasks, EvalTaskSchema, ModelOptionsSchema, TASK_LIMITS, type Check, type EvalTask, type TasksParse } from './tasks.js';
 export { checkAnswer, jsonIn, subsetMiss, type CheckVerdict } from './checks.js';
 export {
   plannedRuns,
+  replayProblems,
   runEval,
   summarize,
   type EvalDetail,

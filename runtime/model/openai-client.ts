@@ -4,7 +4,7 @@ import { DEFAULT_HTTP_LIMITS, type HttpLimits, postWithKey, preview } from './mo
 import { argumentsObject, REPLY_LIMITS, tooLong } from './reply-limits.js';
 
 export interface EndpointOptions {
-  // e.g. https://api.openai.com/v1 (the client appends /chat/completions)
+  // e.g. https://api.openai.com/v1 (the client appends /chat/completions or /responses)
   baseUrl: string;
   model: string;
   // read by the caller from the environment or the editor's secret storage; never stored by the client
@@ -32,7 +32,14 @@ const CompletionSchema = z.looseObject({
       }),
     )
     .min(1, 'the reply has no choices'),
-  usage: z.looseObject({ prompt_tokens: z.number().nonnegative().optional(), completion_tokens: z.number().nonnegative().optional() }).nullable().optional(),
+  usage: z
+    .looseObject({
+      prompt_tokens: z.number().nonnegative().optional(),
+      completion_tokens: z.number().nonnegative().optional(),
+      prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nonnegative().optional() }).nullable().optional(),
+    })
+    .nullable()
+    .optional(),
 });
 
 // An OpenAI-compatible Chat Completions endpoint (OpenAI, Azure-style proxies, vLLM, Ollama, LM Studio…), without streaming.
@@ -43,13 +50,19 @@ export function openAiClient(options: EndpointOptions): ModelClient {
     label: `openai:${options.model}`,
     async complete(request: ChatRequest): Promise<ChatOutcome> {
       const started = performance.now();
+      const o = request.options ?? {};
       const body = {
         model: options.model,
-        max_tokens: request.maxTokens,
+        // max_tokens is deprecated and refused by reasoning models; compatible servers (vLLM, Ollama) take this name too
+        max_completion_tokens: request.maxTokens,
         messages: [{ role: 'system', content: request.system }, ...request.messages.flatMap(toOpenAi)],
         ...(request.tools.length === 0
           ? {}
           : { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }),
+        ...(request.tools.length === 0 || o.toolChoice === undefined ? {} : { tool_choice: o.toolChoice }),
+        ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
+        ...(o.seed === undefined ? {} : { seed: o.seed }),
+        ...(o.reasoningEffort === undefined ? {} : { reasoning_effort: o.reasoningEffort }),
       };
       const posted = await postWithKey({
         url,
@@ -77,7 +90,11 @@ export function openAiClient(options: EndpointOptions): ModelClient {
         reply: {
           text,
           toolCalls,
-          usage: { inputTokens: parsed.data.usage?.prompt_tokens ?? 0, outputTokens: parsed.data.usage?.completion_tokens ?? 0 },
+          usage: {
+            inputTokens: parsed.data.usage?.prompt_tokens ?? 0,
+            outputTokens: parsed.data.usage?.completion_tokens ?? 0,
+            cachedInputTokens: parsed.data.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+          },
           stopReason: choice.finish_reason ?? 'unknown',
           latencyMs: performance.now() - started,
           model: parsed.data.model ?? options.model,

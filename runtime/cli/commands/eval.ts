@@ -3,13 +3,17 @@ import path from 'node:path';
 import {
   createSession,
   endpointClient,
+  KEY_VARIABLES,
   keyFromEnv,
+  ModelOptionsSchema,
   LOOP_MODES,
   parseModelSpec,
   parseTasks,
+  replayProblems,
   reportNotebook,
   runEval,
   serializeNotebook,
+  specLabel,
   summarize,
   summaryTable,
   transcriptName,
@@ -17,6 +21,7 @@ import {
   type EvalModel,
   type EvalRun,
   type LoopMode,
+  type ModelOptions,
   type Shard,
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
@@ -28,7 +33,10 @@ import { UsageError, parseCommandLine, type CliCommand } from '../usage-error.js
 
 const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:model[@baseUrl]>,… [--modes code,direct] [--samples N]
         [--replay <cassette dir> | --mode mock|live] [--language typescript|python] [--max-turns N] [--shard i/n]
-        [--out <dir>] [--json] [--timeout-ms N] [--sandbox required|best-effort|off]`;
+        [--max-tokens N] [--temperature T] [--seed N] [--reasoning-effort minimal|low|medium|high]
+        [--thinking-budget N] [--tool-choice auto|required|none]
+        [--out <dir>] [--json] [--timeout-ms N] [--sandbox required|best-effort|off]
+  providers: openai (Chat Completions), openai-responses (Responses API), anthropic (Messages API)`;
 
 interface EvalFlags {
   file: string;
@@ -45,6 +53,7 @@ interface EvalFlags {
   json: boolean;
   timeoutMs: number | undefined;
   sandbox: 'required' | 'best-effort' | 'off' | undefined;
+  modelOptions: ModelOptions;
 }
 
 function parseFlags(argv: string[]): EvalFlags {
@@ -62,6 +71,12 @@ function parseFlags(argv: string[]): EvalFlags {
     json: { type: 'boolean' },
     'timeout-ms': { type: 'string' },
     sandbox: { type: 'string' },
+    'max-tokens': { type: 'string' },
+    temperature: { type: 'string' },
+    seed: { type: 'string' },
+    'reasoning-effort': { type: 'string' },
+    'thinking-budget': { type: 'string' },
+    'tool-choice': { type: 'string' },
   });
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing tasks file' : `expected one tasks file, got ${positionals.length}`);
@@ -91,7 +106,35 @@ function parseFlags(argv: string[]): EvalFlags {
     json: values.json === true,
     timeoutMs: integer('timeout-ms', values['timeout-ms']),
     sandbox: oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const),
+    modelOptions: modelOptionsOf(values),
   };
+}
+
+// The model options flags, checked by the same schema as a task's `options`.
+function modelOptionsOf(values: Record<string, string | boolean | undefined>): ModelOptions {
+  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
+  const number = (name: string): number | undefined => {
+    const raw = text(name);
+    if (raw === undefined) return undefined;
+    const value = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${name} expects a number, got "${raw}"`);
+    return value;
+  };
+  const raw = {
+    maxTokens: number('max-tokens'),
+    temperature: number('temperature'),
+    seed: number('seed'),
+    reasoningEffort: text('reasoning-effort'),
+    thinkingBudget: number('thinking-budget'),
+    toolChoice: text('tool-choice'),
+  };
+  const parsed = ModelOptionsSchema.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const flag = String(issue?.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    throw new UsageError(`--${flag}: ${issue?.message ?? 'invalid value'}`);
+  }
+  return parsed.data;
 }
 
 function shardOf(raw: string | undefined): Shard | undefined {
@@ -104,14 +147,25 @@ function shardOf(raw: string | undefined): Shard | undefined {
 }
 
 // The models, each with its key from the environment (never from a flag: a flag lands in shell history and `ps`).
-function modelsOf(specs: readonly string[]): EvalModel[] {
+// A model without a key is a usage error before any request: an unauthenticated request only comes back as 401.
+function modelsOf(specs: readonly string[]): { models: EvalModel[]; keys: string[] } {
   if (specs.length === 0) throw new UsageError('--models names no model');
-  return specs.map((text) => {
+  const keys: string[] = [];
+  const models = specs.map((text) => {
     const parsed = parseModelSpec(text, process.env);
     if (!parsed.ok) throw new UsageError(parsed.message);
-    const client = endpointClient(parsed.spec, keyFromEnv(parsed.spec.provider, process.env));
+    const key = keyFromEnv(parsed.spec.provider, process.env);
+    if (key === undefined) {
+      const [variable, ...others] = KEY_VARIABLES[parsed.spec.provider];
+      throw new UsageError(
+        `no API key for ${specLabel(parsed.spec)}: set ${variable} (or ${others.join(', ')}); a local server that needs none takes any value`,
+      );
+    }
+    keys.push(key);
+    const client = endpointClient(parsed.spec, key);
     return { label: client.label, client };
   });
+  return { models, keys };
 }
 
 // `ptc eval`: every task with every model in code mode and direct mode, tools from cassettes or mocks.
@@ -130,9 +184,13 @@ export const evalCommand: CliCommand = {
     }
     const tasks = parseTasks(text, flags.file);
     if (!tasks.ok) throw new UsageError(tasks.message);
-    const models = modelsOf(flags.models);
-    if (flags.replay !== undefined && !fs.statSync(path.resolve(flags.replay), { throwIfNoEntry: false })?.isDirectory())
-      throw new UsageError(`--replay expects a folder of cassettes: ${flags.replay}`);
+    const { models, keys } = modelsOf(flags.models);
+    if (flags.replay !== undefined) {
+      if (!fs.statSync(path.resolve(flags.replay), { throwIfNoEntry: false })?.isDirectory())
+        throw new UsageError(`--replay expects a folder of cassettes: ${flags.replay}`);
+      const problems = await replayProblems(tasks.tasks, flags.replay);
+      if (problems.length > 0) throw new UsageError(`--replay cannot serve every task: ${problems.join('; ')}`);
+    }
     const session = createSession({ bindingsPath: path.resolve(flags.bindings), onBindingsLog: bindingsLog(io, flags.bindings) });
     const checkSession = createSession();
     const signals = interruptible();
@@ -152,6 +210,8 @@ export const evalCommand: CliCommand = {
         handlers: flags.mode,
         language: flags.language,
         maxTurns: flags.maxTurns,
+        modelOptions: flags.modelOptions,
+        secrets: keys,
         limits: {
           ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
           ...(flags.sandbox === undefined ? {} : { sandbox: flags.sandbox }),
