@@ -138,6 +138,13 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
       if (itemId !== undefined) program.ids = { ...program.ids, item: itemId };
       programs.set(callId, program);
       if (itemId !== undefined && itemId !== callId) programs.set(itemId, program);
+      // an output that repeats its call's `caller` answers that call: it is not a call of its own
+    } else if (OUTPUT_TYPES.has(type)) {
+      const call = calls.get(node.str('call_id'));
+      if (call === undefined) continue;
+      const { text, dropped } = textOfContent(node.get('output'));
+      if (dropped.length > 0) call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
+      call.outcome = { kind: 'ok', value: valueFromToolText(text) };
     } else if (CALL_TYPES.has(type) || node.optObj('caller')?.tag() === 'program') {
       const caller = node.optObj('caller');
       if (caller?.tag() !== 'program') continue;
@@ -156,12 +163,6 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
       };
       program.calls.push(call);
       calls.set(call.id as string, call);
-    } else if (OUTPUT_TYPES.has(type)) {
-      const call = calls.get(node.str('call_id'));
-      if (call === undefined) continue;
-      const { text, dropped } = textOfContent(node.get('output'));
-      if (dropped.length > 0) call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
-      call.outcome = { kind: 'ok', value: valueFromToolText(text) };
     } else if (type === 'program_output') {
       const program = programs.get(node.str('call_id'));
       if (program === undefined) continue;
