@@ -26,6 +26,10 @@ const PYTHON_TAKEN: ReadonlySet<string> = new Set([...PYTHON_KEYWORDS, 'print', 
 export function adaptProgram(program: ExtractedProgram, code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
   if (program.adapter === 'anthropic-python') return anthropicPython(code, tools, origin, program.prelude ?? []);
   if (program.adapter === 'openai-javascript') return openAiJavaScript(code, tools, origin);
+  if (program.language === 'python' && program.prelude !== undefined && program.prelude.length > 0) {
+    const lines = [...containerPrelude(program.prelude), `# ── the program as the model wrote it (${origin}) ──`];
+    return { source: `${lines.join('\n')}\n${code}`, headerLines: lines.length, notes: [] };
+  }
   return { source: code, headerLines: 0, notes: [] };
 }
 
@@ -49,17 +53,25 @@ function anthropicPython(code: string, tools: readonly AdapterTool[], origin: st
     if (!IDENTIFIER.test(t.tool) || PYTHON_TAKEN.has(t.tool)) continue;
     lines.push(`${t.tool} = __ptc_tool(${t.target.global}[${pyString(t.target.name)}], ${pyList(t.parameters)})`);
   }
-  if (prelude.length > 0) {
-    // the container kept these programs' variables; their printed output belongs to them, not to this program
-    lines.push(`# ── ptc import: ${prelude.length} earlier program(s) of the same container, whose variables this one uses ──`);
-    lines.push('import sys as __ptc_sys, io as __ptc_io', '__ptc_shown = __ptc_sys.stdout', '__ptc_sys.stdout = __ptc_io.StringIO()');
-    for (const earlier of prelude) lines.push(...awaitInLoop(earlier.replace(/^\n+/, '')).text.split('\n'));
-    lines.push('__ptc_sys.stdout = __ptc_shown');
-  }
+  lines.push(...containerPrelude(prelude));
   lines.push(`# ── the program as Claude wrote it (${origin}) ──`);
   const { text: body, changed } = awaitInLoop(code);
   if (changed) notes.push('asyncio.run(…) became await …: the playground already runs the program inside an event loop');
   return { source: `${lines.join('\n')}\n${body}`, headerLines: lines.length, notes };
+}
+
+// The earlier programs of a container, run first so their variables exist; their printed output belongs to them.
+function containerPrelude(prelude: readonly string[]): string[] {
+  if (prelude.length === 0) return [];
+  const lines = [
+    `# ── ptc import: ${prelude.length} earlier program(s) of the same container, whose variables this one uses ──`,
+    'import sys as __ptc_sys, io as __ptc_io',
+    '__ptc_shown = __ptc_sys.stdout',
+    '__ptc_sys.stdout = __ptc_io.StringIO()',
+  ];
+  for (const earlier of prelude) lines.push(...awaitInLoop(earlier.replace(/^\n+/, '')).text.split('\n'));
+  lines.push('__ptc_sys.stdout = __ptc_shown');
+  return lines;
 }
 
 // the container runs the script itself; here the program already runs inside an event loop

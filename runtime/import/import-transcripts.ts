@@ -82,7 +82,7 @@ function shapeOf(container: string, records: readonly JsonRecord[], documents: r
 
 const PROGRAM_WORDS: Record<TranscriptFormat, string> = {
   anthropic: 'code execution (server_tool_use) block',
-  openai: '"program" item',
+  openai: '"program" or "code_interpreter_call" item',
   deepseek: 'run_code tool/call event',
   'ptc-trace': '"program" record',
 };

@@ -83,3 +83,116 @@ describe('real recordings import without --format and replay offline', { timeout
     expect(fourth).toMatchObject({ kind: 'markdown', unreproducible: [expect.stringContaining('uses `parsed` left in container')] });
   });
 });
+
+describe('real OpenAI Responses recordings', { timeout: 180_000 }, () => {
+  test('code interpreter runs streamed as response.* events: reassembled, and the container state rebuilt for later runs', async () => {
+    const { out, plan, notebook } = await importInto(fresh(), [file('openai-code-interpreter-stream.vcr.yaml')]);
+    expect(plan.sources[0]).toMatchObject({ format: 'openai', shape: 'YAML, VCR cassette, streamed replies reassembled', programs: 3 });
+    const second = cellById(notebook, 'ci_68c350a41d2c819ebb23bdfb9ff322770f2d670b80edc507') as CodeCell;
+    expect(second.source).toContain('n = pow(123456, 123)');
+    expect(second.source.endsWith('str(n)[:100], str(n)[-100:]')).toBe(true);
+    // the recording kept no outputs: each run is compared for failing or not, and says so
+    expect((await verified(out)).map((v) => v.comparison?.agrees)).toEqual([true, true, true]);
+  });
+
+  test('a non-streamed code interpreter run: its logs are the recorded output, and a final expression’s value is a stated difference', async () => {
+    const { out, notebook } = await importInto(fresh(), [file('openai-code-interpreter.vcr.yaml')]);
+    const cell = cellById(notebook, 'ci_68cdba5af39881a393a01eebb253854e09b7445677780c8f') as CodeCell;
+    expect(importedMetaOf(cell.metadata)?.then).toMatchObject({ compare: 'stdout', logs: ['-428330955.97745'] });
+    expect(importedMetaOf(cell.metadata)?.notes).toContainEqual(expect.stringContaining('its last line is an expression'));
+    expect((await verified(out))[0]?.comparison?.differences).toEqual(['stdout differs at line 1: "-428330955.97745" then, "" now']);
+  });
+});
+
+describe('semantics real files exposed', { timeout: 180_000 }, () => {
+  test('a function_call_output that carries caller answers the program’s call; the replay serves it instead of waiting', async () => {
+    const dir = fresh();
+    const caller = { type: 'program', caller_id: 'call_prog_1' };
+    const request = {
+      model: 'gpt-test',
+      tools: [
+        { type: 'function', name: 'get_inventory', parameters: { type: 'object', properties: { sku: { type: 'string' } } }, allowed_callers: ['programmatic'] },
+      ],
+      input: [
+        { role: 'user', content: 'stock of sku_1?' },
+        {
+          type: 'program',
+          id: 'prog_1',
+          call_id: 'call_prog_1',
+          code: "const s = await tools.get_inventory({ sku: 'sku_1' });\ntext(String(s.available_units));",
+        },
+        { type: 'function_call', id: 'fc_1', call_id: 'call_inv_1', name: 'get_inventory', arguments: '{"sku":"sku_1"}', caller },
+        { type: 'function_call_output', call_id: 'call_inv_1', output: '{"sku":"sku_1","available_units":42}', caller },
+      ],
+    };
+    const response = {
+      object: 'response',
+      id: 'resp_2',
+      output: [{ type: 'program_output', id: 'po_1', call_id: 'call_prog_1', result: '42', status: 'completed' }],
+    };
+    const transcript = path.join(dir, 'exchange.json');
+    fs.writeFileSync(transcript, JSON.stringify([{ request: { body: request }, response: { body: response } }]));
+    const { out, notebook } = await importInto(dir, [transcript]);
+    const meta = importedMetaOf(cellById(notebook, 'call_prog_1').metadata);
+    expect(meta?.unreproducible).toBeUndefined();
+    expect(meta?.then?.calls).toMatchObject([{ name: 'get_inventory', ok: true }]);
+    const verdicts = await verified(out);
+    expect(verdicts[0]?.comparison).toEqual({ agrees: true, differences: [] });
+  });
+
+  test('one dict argument reaches the binding as the arguments object, not as its first parameter', async () => {
+    const dir = fresh();
+    const code = 'w = await get_weather({"city": "Paris"})\nprint(w["temp"])\nv = await get_weather("Lyon")\nprint(v["temp"])';
+    const transcript = {
+      model: 'claude-test',
+      tools: [
+        { type: 'code_execution_20250825', name: 'code_execution' },
+        { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } }, allowed_callers: ['code_execution_20250825'] },
+      ],
+      messages: [
+        { role: 'user', content: 'weather?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'server_tool_use', id: 'srvtoolu_1', name: 'code_execution', input: { code } },
+            {
+              type: 'tool_use',
+              id: 'toolu_1',
+              name: 'get_weather',
+              input: { city: 'Paris' },
+              caller: { type: 'code_execution_20250825', tool_id: 'srvtoolu_1' },
+            },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '{"temp": 21}' }] },
+        {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_2',
+              name: 'get_weather',
+              input: { city: 'Lyon' },
+              caller: { type: 'code_execution_20250825', tool_id: 'srvtoolu_1' },
+            },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: '{"temp": 19}' }] },
+        {
+          role: 'assistant',
+          content: [
+            {
+              type: 'code_execution_tool_result',
+              tool_use_id: 'srvtoolu_1',
+              content: { type: 'code_execution_result', stdout: '21\n19\n', stderr: '', return_code: 0 },
+            },
+          ],
+        },
+      ],
+    };
+    const file = path.join(dir, 'weather.json');
+    fs.writeFileSync(file, JSON.stringify(transcript));
+    const { out } = await importInto(dir, [file]);
+    expect((await verified(out))[0]?.comparison).toEqual({ agrees: true, differences: [] });
+  });
+});
