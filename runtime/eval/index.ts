@@ -14,3 +14,4 @@ export {
   type Shard,
 } from './run-eval.js';
 export { failureText, reportNotebook, summaryTable, transcriptName } from './report.js';
+export { mergeEvalFiles, type MergedRun, type MergeOutcome } from './merge.js';

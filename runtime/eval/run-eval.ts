@@ -53,6 +53,8 @@ export interface EvalOptions {
 }
 
 export interface EvalRun {
+  // the run's place in the whole plan (every shard numbers alike): merged shards sort by it
+  index: number;
   task: string;
   model: string;
   mode: LoopMode;
@@ -85,6 +87,7 @@ export interface EvalDetail {
 }
 
 export interface EvalPlanned {
+  index: number;
   task: EvalTask;
   model: EvalModel;
   mode: LoopMode;
@@ -96,7 +99,7 @@ export function plannedRuns(options: Pick<EvalOptions, 'tasks' | 'models' | 'mod
   const all: EvalPlanned[] = [];
   for (const task of options.tasks)
     for (const model of options.models)
-      for (const mode of options.modes) for (let sample = 1; sample <= options.samples; sample++) all.push({ task, model, mode, sample });
+      for (const mode of options.modes) for (let sample = 1; sample <= options.samples; sample++) all.push({ index: all.length, task, model, mode, sample });
   const shard = options.shard;
   return shard === undefined ? all : all.filter((_, i) => i % shard.count === shard.index - 1);
 }
@@ -134,7 +137,7 @@ export async function runEval(options: EvalOptions): Promise<EvalRun[]> {
 }
 
 async function runOne(options: EvalOptions, planned: EvalPlanned, scrubber: SecretScrubber): Promise<EvalRun> {
-  const { task, model, mode, sample } = planned;
+  const { index, task, model, mode, sample } = planned;
   const view = modelView({ module: options.module, language: taskLanguage(task, options.language), task: task.task, mode });
   const replayDir = options.replayDir === undefined ? undefined : path.resolve(options.replayDir);
   const cassette = replayDir === undefined ? undefined : path.resolve(replayDir, cassetteFileName(task));
@@ -188,6 +191,7 @@ async function runOne(options: EvalOptions, planned: EvalPlanned, scrubber: Secr
     }
   } else failures.push(outcome.status === 'model-failed' ? `model-${outcome.failure ?? 'failed'}` : outcome.status);
   return {
+    index,
     task: task.id,
     model: model.label,
     mode,
@@ -242,7 +246,7 @@ export interface EvalSummaryRow {
 }
 
 // Per model and mode, in the order they were asked for.
-export function summarize(runs: readonly EvalRun[]): EvalSummaryRow[] {
+export function summarize(runs: readonly Omit<EvalRun, 'detail'>[]): EvalSummaryRow[] {
   const rows = new Map<string, EvalSummaryRow & { turns: number; latency: number }>();
   for (const run of runs) {
     const key = `${run.model}\u0000${run.mode}`;

@@ -7,6 +7,7 @@ import {
   keyFromEnv,
   ModelOptionsSchema,
   LOOP_MODES,
+  mergeEvalFiles,
   parseModelSpec,
   parseTasks,
   replayProblems,
@@ -36,7 +37,8 @@ const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:mod
         [--max-tokens N] [--temperature T] [--seed N] [--reasoning-effort minimal|low|medium|high]
         [--thinking-budget N] [--tool-choice auto|required|none]
         [--out <dir>] [--json] [--timeout-ms N] [--sandbox required|best-effort|off]
-  providers: openai (Chat Completions), openai-responses (Responses API), anthropic (Messages API)`;
+  providers: openai (Chat Completions), openai-responses (Responses API), anthropic (Messages API)
+       ptc eval merge <shard dir or eval.json>… [--out <dir>] [--json]   (the table one run of every shard would print)`;
 
 interface EvalFlags {
   file: string;
@@ -174,6 +176,7 @@ export const evalCommand: CliCommand = {
   summary: 'compare models and modes (code vs direct tool calls) on a tasks file',
   usage: USAGE,
   async run(argv, io) {
+    if (argv[0] === 'merge') return mergeShards(argv.slice(1), io);
     const flags = parseFlags(argv);
     requireRunnableEnvironment();
     let text: string;
@@ -257,4 +260,37 @@ async function writeOutputs(
   const notebook = reportNotebook({ rows, runs, bindings: path.relative(dir, path.resolve(bindings)).split(path.sep).join('/'), transcriptDir: 'transcripts' });
   await writeLinesAtomically(path.join(dir, 'eval.ptcnb'), [serializeNotebook(notebook).replace(/\n$/, '')]);
   io.stderr(`ptc eval: wrote ${out}/eval.json, ${out}/eval.ptcnb and ${runs.length} transcript(s)\n`);
+}
+
+// `ptc eval merge`: the eval.json of each shard (`--shard i/n`) as one run's table, JSON and transcripts.
+async function mergeShards(argv: string[], io: { stdout: (t: string) => void; stderr: (t: string) => void }): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' }, json: { type: 'boolean' } });
+  if (positionals.length === 0) throw new UsageError('ptc eval merge: name the shard folders (or their eval.json files) to merge');
+  const files = positionals.map((given) => {
+    const resolved = path.resolve(given);
+    const file = fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() === true ? path.join(resolved, 'eval.json') : resolved;
+    try {
+      return { label: given, dir: path.dirname(file), text: fs.readFileSync(file, 'utf8') };
+    } catch {
+      throw new UsageError(`cannot read ${path.relative(process.cwd(), file) || file}: expected a ptc eval --out folder or its eval.json`);
+    }
+  });
+  const merged = mergeEvalFiles(files);
+  if (!merged.ok) throw new UsageError(merged.message);
+  const dirOf = new Map(files.map((f) => [f.label, f.dir]));
+  const runs = merged.runs.map(({ source, ...run }) => ({ run, from: dirOf.get(source) as string }));
+  if (values.out !== undefined) {
+    const dir = path.resolve(values.out);
+    fs.mkdirSync(path.join(dir, 'transcripts'), { recursive: true });
+    for (const { run, from } of runs) {
+      if (run.transcript === undefined || !/^transcripts\/[^/\\]+$/.test(run.transcript)) continue;
+      const source = path.join(from, run.transcript);
+      if (fs.existsSync(source)) fs.copyFileSync(source, path.join(dir, run.transcript));
+    }
+    await writeLinesAtomically(path.join(dir, 'eval.json'), [JSON.stringify({ summary: merged.rows, runs: runs.map((r) => r.run) }, null, 2)]);
+    io.stderr(`ptc eval merge: wrote ${values.out}/eval.json and the transcripts of ${runs.length} run(s)\n`);
+  }
+  if (values.json === true) io.stdout(`${visibleJson(JSON.stringify({ summary: merged.rows, runs: runs.map((r) => r.run) }, null, 2))}\n`);
+  else io.stdout(visibleText(summaryTable(merged.rows)));
+  return 0;
 }

@@ -25,7 +25,16 @@ const evalCli = (...args: string[]) => ptcWith({ env }, 'eval', ...args);
 const models = (): string => `openai:fake-coder@${server.url}/v1,anthropic:fake-hasty@${server.url}`;
 
 interface Summary {
-  summary: { model: string; mode: string; runs: number; passed: number; failures: Record<string, number>; bindingCalls: number; meanTurns: number }[];
+  summary: {
+    model: string;
+    mode: string;
+    runs: number;
+    passed: number;
+    failures: Record<string, number>;
+    bindingCalls: number;
+    meanTurns: number;
+    tokensIn: number;
+  }[];
   runs: { task: string; model: string; mode: string; passed: boolean; message?: string; transcript?: string; promptHash: string; tokensIn: number }[];
 }
 
@@ -139,6 +148,38 @@ describe('ptc eval', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
   });
+
+  it('ptc eval merge: the shards’ outputs combine into the table and JSON a single run prints', async () => {
+    const base = [TASKS, '--bindings', BINDINGS, '--replay', CASSETTES, '--models', models(), '--modes', 'code,direct'];
+    const dirs = [1, 2, 3].map((i) => path.join(scratch.dir, `shard-${i}`));
+    const [single, ...shards] = await Promise.all([
+      evalCli(...base, '--json'),
+      ...dirs.map((dir, i) => evalCli(...base, '--shard', `${i + 1}/3`, '--out', dir, '--json')),
+    ]);
+    for (const r of [single!, ...shards]) expect(r.code).toBe(0);
+    const whole = JSON.parse(single!.stdout) as Summary;
+    const merged = path.join(scratch.dir, 'merged');
+    const json = await evalCli('merge', ...dirs, '--out', merged, '--json');
+    expect(json.code).toBe(0);
+    const result = JSON.parse(json.stdout) as Summary;
+    // latency, and prompt sizes (a tool result carries the time), vary between runs: the rest is the single run's table
+    type Row = Summary['summary'][number] & { meanLatencyMs?: number };
+    const stable = (rows: Summary['summary']) => rows.map(({ meanLatencyMs: _l, tokensIn: _t, ...r }: Row) => r);
+    expect(stable(result.summary)).toEqual(stable(whole.summary));
+    const shardRuns = shards.flatMap((r) => (JSON.parse(r.stdout) as Summary).runs);
+    expect(result.summary[0]!.tokensIn).toBe(
+      shardRuns.filter((r) => r.model === result.summary[0]!.model && r.mode === result.summary[0]!.mode).reduce((n, r) => n + r.tokensIn, 0),
+    );
+    expect(result.runs.map((r) => `${r.task}/${r.model}/${r.mode}`)).toEqual(whole.runs.map((r) => `${r.task}/${r.model}/${r.mode}`));
+    // every transcript came along
+    expect(fs.readdirSync(path.join(merged, 'transcripts'))).toHaveLength(16);
+    const table = await evalCli('merge', ...dirs);
+    expect(table.stdout).toMatch(/^model\s+mode\s+pass\s+rate\s+turns\s+tokens in\s+cached/);
+    // a shard given twice is refused
+    const twice = await evalCli('merge', dirs[0]!, dirs[0]!);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('both hold run 0');
+  }, 300_000);
 
   it('with no API key: one line naming the variable to set, exit 2, and no request', async () => {
     const before = server.requests.length;
