@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
-import { DEFAULT_HTTP_LIMITS, type HttpLimits, postWithKey, preview } from './model-http.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits, type PostOutcome, postWithKey, preview } from './model-http.js';
 import { argumentsObject, REPLY_LIMITS, tooLong } from './reply-limits.js';
 
 export interface EndpointOptions {
@@ -64,15 +64,7 @@ export function openAiClient(options: EndpointOptions): ModelClient {
         ...(o.seed === undefined ? {} : { seed: o.seed }),
         ...(o.reasoningEffort === undefined ? {} : { reasoning_effort: o.reasoningEffort }),
       };
-      const posted = await postWithKey({
-        url,
-        body,
-        headers: {},
-        apiKey: options.apiKey,
-        keyHeader: (key) => ['authorization', `Bearer ${key}`],
-        limits,
-        signal: request.signal,
-      });
+      const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal);
       if (!posted.ok) return posted;
       const parsed = CompletionSchema.safeParse(posted.json);
       if (!parsed.success) return invalid(parsed.error);
@@ -127,6 +119,11 @@ function toOpenAi(message: ChatMessage): Record<string, unknown>[] {
     case 'tool':
       return message.results.map((r) => ({ role: 'tool', tool_call_id: r.callId, content: r.text }));
   }
+}
+
+// Both OpenAI APIs (Chat Completions and Responses) carry the key as a bearer token.
+export function postOpenAi(url: string, body: unknown, apiKey: string | undefined, limits: HttpLimits, signal: AbortSignal | undefined): Promise<PostOutcome> {
+  return postWithKey({ url, body, headers: {}, apiKey, keyHeader: (key) => ['authorization', `Bearer ${key}`], limits, signal });
 }
 
 export function invalid(error: z.ZodError): ChatOutcome {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
-import { DEFAULT_HTTP_LIMITS, postWithKey } from './model-http.js';
-import { invalid, type EndpointOptions } from './openai-client.js';
+import { DEFAULT_HTTP_LIMITS } from './model-http.js';
+import { invalid, postOpenAi, type EndpointOptions } from './openai-client.js';
 import { argumentsObject, REPLY_LIMITS, tooLong } from './reply-limits.js';
 
 // The output items the loop reads; reasoning and other items are kept whole for the next turn and otherwise ignored.
@@ -59,15 +59,7 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
         // without stored responses, reasoning can only be carried to the next turn encrypted
         ...(o.reasoningEffort === undefined ? {} : { reasoning: { effort: o.reasoningEffort }, include: ['reasoning.encrypted_content'] }),
       };
-      const posted = await postWithKey({
-        url,
-        body,
-        headers: {},
-        apiKey: options.apiKey,
-        keyHeader: (key) => ['authorization', `Bearer ${key}`],
-        limits,
-        signal: request.signal,
-      });
+      const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal);
       if (!posted.ok) return posted;
       const parsed = ResponseSchema.safeParse(posted.json);
       if (!parsed.success) return invalid(parsed.error);

@@ -196,3 +196,20 @@ describe('semantics real files exposed', { timeout: 180_000 }, () => {
     expect((await verified(out))[0]?.comparison).toEqual({ agrees: true, differences: [] });
   });
 });
+
+test('a secret in a recorded header never reaches the notebook or a cassette, even where a program printed it', async () => {
+  const dir = fresh();
+  const key = 'sk-ant-api03-recorded-header-key-0123456789';
+  const text = fs
+    .readFileSync(file('anthropic-code-execution.vcr.yaml'), 'utf8')
+    .replace('    headers:\n      accept:', `    headers:\n      x-api-key:\n      - ${key}\n      accept:`)
+    .replace('3 * 12390 = 37170\n', `3 * 12390 = 37170 ${key}\n`);
+  expect(text).toContain(`x-api-key:\n      - ${key}`);
+  const copy = path.join(dir, 'with-key.yaml');
+  fs.writeFileSync(copy, text);
+  const { dir: out } = await importInto(fresh(), [copy]);
+  const written = allWritten(out);
+  expect(written.length).toBeGreaterThan(2);
+  for (const { file: f, text: t } of written) expect(t, f).not.toContain(key);
+  expect(written.some((w) => w.text.includes('[REDACTED]'))).toBe(true);
+});
