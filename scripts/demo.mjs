@@ -169,12 +169,13 @@ for (const example of EXAMPLES) {
   const failedOnPurpose = Object.values(example.expect).filter((k) => k !== 'ok').length;
   process.stdout.write(`\n${relative}: ${report.cells.length} code cells in ${seconds} s; ${failedOnPurpose} fail on purpose\n`);
 }
-// A real agent run brought in: the transcript becomes a notebook (one cell and cassette per program) in a scratch
+// A real agent run brought in: a streamed reply as captured (server-sent events, from a public SDK test suite; see
+// examples/transcripts/SOURCES.md) is reassembled into a notebook (one cell and cassette per program) in a scratch
 // folder, `--verify` replays it and compares each cell with the transcript, and `ptc notebook` replays it again.
 const importDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-demo-import-'));
 try {
-  const transcript = path.join('examples', 'transcripts', 'anthropic-sales.json');
-  const notebookPath = path.join(importDir, 'anthropic-sales.ptcnb');
+  const transcript = path.join('examples', 'transcripts', 'anthropic-code-execution-stream.sse');
+  const notebookPath = path.join(importDir, 'anthropic-code-execution-stream.ptcnb');
   process.stdout.write(`\n━━━━ ptc import ${transcript} --verify ━━━━\n`);
   const imported = spawnSync(process.execPath, [cli, 'import', path.join(root, transcript), '--out', notebookPath, '--verify'], {
     cwd: importDir,

@@ -9,6 +9,7 @@ export interface FakeReply {
   raw?: string;
   delayMs?: number;
   then?: FakeReply;
+  thinking?: boolean;
 }
 export interface FakeRule {
   match: string;
@@ -20,7 +21,7 @@ export interface FakeScript {
   rules: FakeRule[];
 }
 export interface RecordedRequest {
-  api: 'openai' | 'anthropic';
+  api: 'openai' | 'responses' | 'anthropic';
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;

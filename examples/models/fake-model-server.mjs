@@ -1,5 +1,8 @@
-// A local stand-in for a model API: it speaks OpenAI Chat Completions (POST /v1/chat/completions) and the
-// Anthropic Messages API (POST /v1/messages) with scripted replies, so `ptc eval` and the tests run offline.
+// A local stand-in for a model API: it speaks OpenAI Chat Completions (POST /v1/chat/completions), the OpenAI
+// Responses API (POST /v1/responses) and the Anthropic Messages API (POST /v1/messages) with scripted replies, so
+// `ptc eval` and the tests run offline. Like OpenAI, it refuses `max_tokens` for reasoning models (o1, o3, o4, gpt-5…),
+// and with "thinking": true a reply carries a reasoning item (Responses, encrypted when asked) or a signed thinking block
+// (Messages) that must come back unchanged on the next turn, or the next request is refused with 400.
 //
 // Script (JSON): { "rules": [ { "match": "<text in the first user message>", "mode"?: "code" | "direct",
 //                               "model"?: "<model name>", "replies": [ <reply for turn 1>, <reply for turn 2>, … ] } ] }
@@ -10,7 +13,8 @@
 //   { "status": 429 | 500 | …, "retryAfter"?: seconds, "times"?: n, "then"?: <reply> }  (fails n times, then `then`)
 //   { "raw": "<body>" }                                            (a malformed reply, sent as is with status 200)
 //   { "delayMs": n, "then": <reply> }                              (a slow reply)
-// The turn is the number of assistant messages already in the request; "mode" is code when run_code is offered.
+// Any reply may add "thinking": true.
+// The turn is the number of assistant turns already in the request; "mode" is code when run_code is offered.
 // Run it with serve-fake-model.mjs (next to this file); tests and `npm run demo` import startFakeModelServer.
 import http from 'node:http';
 
@@ -32,7 +36,14 @@ export async function startFakeModelServer(options = {}) {
     });
   });
   async function handle(req, res, text) {
-    const api = req.url === '/v1/messages' ? 'anthropic' : /\/chat\/completions$/.test(req.url ?? '') ? 'openai' : undefined;
+    const api =
+      req.url === '/v1/messages'
+        ? 'anthropic'
+        : /\/chat\/completions$/.test(req.url ?? '')
+          ? 'openai'
+          : /\/responses$/.test(req.url ?? '')
+            ? 'responses'
+            : undefined;
     if (req.method !== 'POST' || api === undefined) return send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     let body;
     try {
@@ -41,10 +52,22 @@ export async function startFakeModelServer(options = {}) {
       return send(res, 400, { error: { message: 'the request body is not JSON' } });
     }
     requests.push({ api, url: req.url, headers: { ...req.headers }, body });
+    if (api === 'openai' && body.max_tokens !== undefined && REASONING_MODEL.test(String(body.model)))
+      return send(res, 400, {
+        error: {
+          message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          type: 'invalid_request_error',
+          param: 'max_tokens',
+          code: 'unsupported_parameter',
+        },
+      });
+    const lost = lostThinking(api, body);
+    if (lost !== undefined) return send(res, 400, { error: { message: lost, type: 'invalid_request_error' } });
     const tools = Array.isArray(body.tools) ? body.tools : [];
     const mode = tools.some((t) => (t.function?.name ?? t.name) === 'run_code') ? 'code' : 'direct';
-    const first = firstUserText(api, body.messages ?? []);
-    const turn = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
+    const history = api === 'responses' ? (typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? [])) : (body.messages ?? []);
+    const first = firstUserText(api, history);
+    const turn = api === 'responses' ? modelTurns(history) : history.filter((m) => m.role === 'assistant').length;
     const rule = (script.rules ?? []).find(
       (r) => first.includes(r.match) && (r.mode === undefined || r.mode === mode) && (r.model === undefined || r.model === body.model),
     );
@@ -80,6 +103,34 @@ export async function startFakeModelServer(options = {}) {
     const usage = { input: Math.ceil(text.length / 4), output: Math.ceil(JSON.stringify(reply).length / 4) };
     const model = body.model;
     const id = `${requests.length}`;
+    if (api === 'responses') {
+      const encrypted = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
+      const output = [
+        ...(reply.thinking === true
+          ? [{ type: 'reasoning', id: `rs_${id}`, summary: [], ...(encrypted ? { encrypted_content: `enc_${id}` } : {}) }]
+          : []),
+        ...(reply.text === undefined
+          ? []
+          : [{ type: 'message', id: `msg_${id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] }]),
+        ...calls.map((c, i) => ({
+          type: 'function_call',
+          id: `fc_${id}_${i}`,
+          call_id: `call_${id}_${i}`,
+          name: c.tool,
+          arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input),
+          status: 'completed',
+        })),
+      ];
+      return send(res, 200, {
+        id: `resp_${id}`,
+        object: 'response',
+        created_at: 0,
+        status: 'completed',
+        model,
+        output,
+        usage: { input_tokens: usage.input, input_tokens_details: { cached_tokens: 0 }, output_tokens: usage.output, total_tokens: usage.input + usage.output },
+      });
+    }
     if (api === 'openai')
       return send(res, 200, {
         id: `chatcmpl-${id}`,
@@ -106,7 +157,10 @@ export async function startFakeModelServer(options = {}) {
       type: 'message',
       role: 'assistant',
       model,
-      content: [...(reply.text === undefined ? [] : [{ type: 'text', text: reply.text }]), ...calls.map((c, i) => ({ type: 'tool_use', id: `toolu_${id}_${i}`, name: c.tool, input: c.input }))],
+      content: [
+        ...(reply.thinking === true ? [{ type: 'thinking', thinking: 'Let me think.', signature: `sig_${id}` }] : []),
+        ...(reply.text === undefined ? [] : [{ type: 'text', text: reply.text }]),
+        ...calls.map((c, i) => ({ type: 'tool_use', id: `toolu_${id}_${i}`, name: c.tool, input: c.input }))],
       stop_reason: calls.length === 0 ? 'end_turn' : 'tool_use',
       stop_sequence: null,
       usage: { input_tokens: usage.input, output_tokens: usage.output },
@@ -127,6 +181,41 @@ export async function startFakeModelServer(options = {}) {
         server.close(() => resolve());
       }),
   };
+}
+
+const REASONING_MODEL = /^(o\d|gpt-5)/;
+
+// Assistant turns in a Responses input: each run of model output items (reasoning, function calls, assistant messages).
+function modelTurns(items) {
+  let turns = 0;
+  let inTurn = false;
+  for (const item of items) {
+    const fromModel = item.type === 'reasoning' || item.type === 'function_call' || item.role === 'assistant';
+    if (fromModel && !inTurn) turns++;
+    inTurn = fromModel;
+  }
+  return turns;
+}
+
+// A reply that reasoned must get its reasoning back: a tool result whose turn's reasoning item or thinking block is
+// missing (or changed) is refused, as the real APIs do for thinking blocks.
+function lostThinking(api, body) {
+  if (api === 'anthropic') {
+    for (const message of body.messages ?? []) {
+      if (message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+      const uses = message.content.filter((b) => b.type === 'tool_use');
+      const thinking = message.content.find((b) => b.type === 'thinking');
+      if (uses.length > 0 && thinking === undefined && body.thinking !== undefined)
+        return 'messages: an assistant turn with tool_use must start with its thinking block when thinking is enabled';
+      if (thinking !== undefined && !/^sig_\d+$/.test(thinking.signature ?? '')) return 'messages: invalid signature in thinking block';
+    }
+  }
+  if (api === 'responses' && Array.isArray(body.input)) {
+    for (const item of body.input)
+      if (item.type === 'reasoning' && body.store === false && typeof item.encrypted_content !== 'string')
+        return `Item with id '${item.id}' not found. Items are not persisted when \`store\` is set to false.`;
+  }
+  return undefined;
 }
 
 function firstUserText(api, messages) {

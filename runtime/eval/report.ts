@@ -3,7 +3,7 @@ import type { EvalRun, EvalSummaryRow } from './run-eval.js';
 
 // The terminal table: one row per model and mode.
 export function summaryTable(rows: readonly EvalSummaryRow[]): string {
-  const header = ['model', 'mode', 'pass', 'rate', 'turns', 'tokens in', 'tokens out', 'latency', 'calls', 'failures'];
+  const header = ['model', 'mode', 'pass', 'rate', 'turns', 'tokens in', 'cached', 'tokens out', 'latency', 'calls', 'failures'];
   const body = rows.map((r) => [
     r.model,
     r.mode,
@@ -11,6 +11,7 @@ export function summaryTable(rows: readonly EvalSummaryRow[]): string {
     `${Math.round(r.passRate * 100)}%`,
     r.meanTurns.toFixed(2),
     String(r.tokensIn),
+    String(r.tokensCached),
     String(r.tokensOut),
     `${r.meanLatencyMs} ms`,
     String(r.bindingCalls),
@@ -39,11 +40,11 @@ export function transcriptName(run: Pick<EvalRun, 'task' | 'model' | 'mode' | 's
 export function reportNotebook(input: { rows: readonly EvalSummaryRow[]; runs: readonly EvalRun[]; bindings?: string; transcriptDir: string }): NotebookFile {
   const cells: NotebookCell[] = [];
   const table = [
-    '| model | mode | pass | rate | turns | tokens in/out | latency | calls | failures |',
+    '| model | mode | pass | rate | turns | tokens in/out (cached) | latency | calls | failures |',
     '|---|---|---|---|---|---|---|---|---|',
     ...input.rows.map(
       (r) =>
-        `| ${md(r.model)} | ${r.mode} | ${r.passed}/${r.runs} | ${Math.round(r.passRate * 100)}% | ${r.meanTurns.toFixed(2)} | ${r.tokensIn}/${r.tokensOut} | ${r.meanLatencyMs} ms | ${r.bindingCalls} | ${md(failureText(r.failures))} |`,
+        `| ${md(r.model)} | ${r.mode} | ${r.passed}/${r.runs} | ${Math.round(r.passRate * 100)}% | ${r.meanTurns.toFixed(2)} | ${r.tokensIn}/${r.tokensOut} (${r.tokensCached}) | ${r.meanLatencyMs} ms | ${r.bindingCalls} | ${md(failureText(r.failures))} |`,
     ),
   ];
   cells.push({ kind: 'markdown', source: `# ptc eval\n\n${table.join('\n')}\n` });

@@ -1,5 +1,8 @@
 import path from 'node:path';
-import type { ModelClient } from '../model/chat-types.js';
+import type { ModelClient, ModelOptions } from '../model/chat-types.js';
+import { SecretScrubber } from '../import/secrets.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import { loadCassette } from '../replay/cassette-file.js';
 import { runAgentLoop, type LoopOutcome } from '../model/agent-loop.js';
 import { loopTraceLines } from '../model/loop-trace.js';
 import { modelView, type LoopMode } from '../model/model-view.js';
@@ -38,6 +41,10 @@ export interface EvalOptions {
   handlers: 'mock' | 'live';
   language: Language;
   maxTurns: number;
+  // every model's settings (a task's own `options` win)
+  modelOptions?: ModelOptions;
+  // the API keys in use: replaced by [REDACTED] in every run record, whoever printed them
+  secrets?: readonly string[];
   limits?: RunLimits;
   shard?: Shard;
   signal?: AbortSignal;
@@ -46,6 +53,8 @@ export interface EvalOptions {
 }
 
 export interface EvalRun {
+  // the run's place in the whole plan (every shard numbers alike): merged shards sort by it
+  index: number;
   task: string;
   model: string;
   mode: LoopMode;
@@ -59,6 +68,8 @@ export interface EvalRun {
   programs: number;
   tokensIn: number;
   tokensOut: number;
+  // input tokens served from the provider's prompt cache (part of tokensIn)
+  tokensCached: number;
   // model time, summed over turns
   latencyMs: number;
   bindingCalls: number;
@@ -76,6 +87,7 @@ export interface EvalDetail {
 }
 
 export interface EvalPlanned {
+  index: number;
   task: EvalTask;
   model: EvalModel;
   mode: LoopMode;
@@ -87,32 +99,57 @@ export function plannedRuns(options: Pick<EvalOptions, 'tasks' | 'models' | 'mod
   const all: EvalPlanned[] = [];
   for (const task of options.tasks)
     for (const model of options.models)
-      for (const mode of options.modes) for (let sample = 1; sample <= options.samples; sample++) all.push({ task, model, mode, sample });
+      for (const mode of options.modes) for (let sample = 1; sample <= options.samples; sample++) all.push({ index: all.length, task, model, mode, sample });
   const shard = options.shard;
   return shard === undefined ? all : all.filter((_, i) => i % shard.count === shard.index - 1);
+}
+
+export function cassetteFileName(task: EvalTask): string {
+  return `${task.cassette ?? task.id}.json`;
+}
+
+// Every task's cassette in the replay folder, loaded: one message per cassette that is missing or not a cassette.
+// Checked before any model is asked, so a replay never sends a task whose tools cannot answer.
+export async function replayProblems(tasks: readonly EvalTask[], replayDir: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const name of new Set(tasks.map(cassetteFileName))) {
+    const loaded = await loadCassette(path.resolve(replayDir, name));
+    if (!loaded.ok) problems.push(loaded.message);
+  }
+  return problems;
 }
 
 // Runs each planned run's agent loop, one at a time so latencies are comparable, and checks its answer.
 export async function runEval(options: EvalOptions): Promise<EvalRun[]> {
   const runs: EvalRun[] = [];
+  const scrubber = new SecretScrubber();
+  for (const secret of options.secrets ?? []) scrubber.collect(secret);
+  const redact = (run: EvalRun): EvalRun =>
+    options.secrets === undefined || options.secrets.length === 0 ? run : (scrubber.scrubValue(run as unknown as JsonValue) as unknown as EvalRun);
+  const warn = options.onWarning === undefined ? undefined : (message: string) => options.onWarning?.(scrubber.scrubString(message));
   for (const planned of plannedRuns(options)) {
     if (options.signal?.aborted === true) break;
-    const record = await runOne(options, planned);
+    const record = redact(await runOne({ ...options, ...(warn === undefined ? {} : { onWarning: warn }) }, planned, scrubber));
     runs.push(record);
     options.onRun?.(record);
   }
   return runs;
 }
 
-async function runOne(options: EvalOptions, planned: EvalPlanned): Promise<EvalRun> {
-  const { task, model, mode, sample } = planned;
+async function runOne(options: EvalOptions, planned: EvalPlanned, scrubber: SecretScrubber): Promise<EvalRun> {
+  const { index, task, model, mode, sample } = planned;
   const view = modelView({ module: options.module, language: taskLanguage(task, options.language), task: task.task, mode });
-  const cassette = options.replayDir === undefined ? undefined : path.resolve(options.replayDir, `${task.cassette ?? task.id}.json`);
+  const replayDir = options.replayDir === undefined ? undefined : path.resolve(options.replayDir);
+  const cassette = replayDir === undefined ? undefined : path.resolve(replayDir, cassetteFileName(task));
   const plan: RunPlan = cassette === undefined ? { mode: options.handlers } : { mode: 'replay', cassettePath: cassette };
+  const modelOptions = { ...options.modelOptions, ...task.options };
   const outcome = await runAgentLoop({
     client: model.client,
     view,
     maxTurns: task.maxTurns ?? options.maxTurns,
+    ...(Object.keys(modelOptions).length === 0 ? {} : { modelOptions }),
+    // the model reads what the program printed, never where this host keeps its files or which keys it holds
+    sanitize: (text) => scrubber.scrubString(replayDir === undefined ? text : hidePath(text, replayDir)),
     runProgram: sessionPrograms({
       session: options.session,
       planFor: () => plan,
@@ -154,6 +191,7 @@ async function runOne(options: EvalOptions, planned: EvalPlanned): Promise<EvalR
     }
   } else failures.push(outcome.status === 'model-failed' ? `model-${outcome.failure ?? 'failed'}` : outcome.status);
   return {
+    index,
     task: task.id,
     model: model.label,
     mode,
@@ -166,6 +204,7 @@ async function runOne(options: EvalOptions, planned: EvalPlanned): Promise<EvalR
     programs,
     tokensIn: outcome.usage.inputTokens,
     tokensOut: outcome.usage.outputTokens,
+    tokensCached: outcome.usage.cachedInputTokens ?? 0,
     latencyMs: Math.round(outcome.latencyMs),
     bindingCalls,
     failures,
@@ -184,6 +223,13 @@ async function runOne(options: EvalOptions, planned: EvalPlanned): Promise<EvalR
   };
 }
 
+// Paths inside the replay folder become the bare cassette file name; the folder itself becomes <cassettes>.
+function hidePath(text: string, dir: string): string {
+  let out = text;
+  for (const prefix of [dir + path.sep, dir + '/', dir]) out = out.split(prefix).join(prefix === dir ? '<cassettes>' : '');
+  return out;
+}
+
 export interface EvalSummaryRow {
   model: string;
   mode: LoopMode;
@@ -193,13 +239,14 @@ export interface EvalSummaryRow {
   meanTurns: number;
   tokensIn: number;
   tokensOut: number;
+  tokensCached: number;
   meanLatencyMs: number;
   bindingCalls: number;
   failures: Record<string, number>;
 }
 
 // Per model and mode, in the order they were asked for.
-export function summarize(runs: readonly EvalRun[]): EvalSummaryRow[] {
+export function summarize(runs: readonly Omit<EvalRun, 'detail'>[]): EvalSummaryRow[] {
   const rows = new Map<string, EvalSummaryRow & { turns: number; latency: number }>();
   for (const run of runs) {
     const key = `${run.model}\u0000${run.mode}`;
@@ -214,6 +261,7 @@ export function summarize(runs: readonly EvalRun[]): EvalSummaryRow[] {
         meanTurns: 0,
         tokensIn: 0,
         tokensOut: 0,
+        tokensCached: 0,
         meanLatencyMs: 0,
         bindingCalls: 0,
         failures: {},
@@ -228,6 +276,7 @@ export function summarize(runs: readonly EvalRun[]): EvalSummaryRow[] {
     row.latency += run.latencyMs;
     row.tokensIn += run.tokensIn;
     row.tokensOut += run.tokensOut;
+    row.tokensCached += run.tokensCached;
     row.bindingCalls += run.bindingCalls;
     for (const kind of run.failures) row.failures[kind] = (row.failures[kind] ?? 0) + 1;
   }

@@ -12,6 +12,16 @@ export const CheckSchema = z.union([
 ]);
 export type Check = z.infer<typeof CheckSchema>;
 
+// Model settings a task or the command line asks for; each provider sends the ones its API has.
+export const ModelOptionsSchema = z.strictObject({
+  maxTokens: z.int().min(1).max(1_000_000).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  seed: z.int().optional(),
+  reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+  thinkingBudget: z.int().min(1024).max(1_000_000).optional(),
+  toolChoice: z.enum(['auto', 'required', 'none']).optional(),
+});
+
 export const EvalTaskSchema = z.strictObject({
   // names the task in reports, transcripts and (unless `cassette` says) the cassette file
   id: CellIdSchema,
@@ -20,6 +30,8 @@ export const EvalTaskSchema = z.strictObject({
   check: CheckSchema,
   cassette: CellIdSchema.optional(),
   maxTurns: z.int().min(1).max(50).optional(),
+  // over the command line's model options, for this task's runs
+  options: ModelOptionsSchema.optional(),
 });
 export type EvalTask = z.infer<typeof EvalTaskSchema>;
 

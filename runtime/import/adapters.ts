@@ -24,19 +24,26 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const PYTHON_TAKEN: ReadonlySet<string> = new Set([...PYTHON_KEYWORDS, 'print', 'tools']);
 
 export function adaptProgram(program: ExtractedProgram, code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
-  if (program.adapter === 'anthropic-python') return anthropicPython(code, tools, origin);
+  if (program.adapter === 'anthropic-python') return anthropicPython(code, tools, origin, program.prelude ?? []);
   if (program.adapter === 'openai-javascript') return openAiJavaScript(code, tools, origin);
+  if (program.language === 'python' && program.prelude !== undefined && program.prelude.length > 0) {
+    const lines = [...containerPrelude(program.prelude), `# ── the program as the model wrote it (${origin}) ──`];
+    return { source: `${lines.join('\n')}\n${code}`, headerLines: lines.length, notes: [] };
+  }
   return { source: code, headerLines: 0, notes: [] };
 }
 
 // Claude's code execution exposes each tool as an async function called with positional or keyword arguments
 // (`await query_database("<sql>")`); the binding takes one JSON object, so a small wrapper builds it.
-function anthropicPython(code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
+function anthropicPython(code: string, tools: readonly AdapterTool[], origin: string, prelude: readonly string[]): AdaptedSource {
   const notes: string[] = [];
   const lines = [
     "# ── ptc import: Claude's code execution calls each tool as a bare async function; these lines route them to the bindings ──",
     'def __ptc_tool(call, names):',
     '    def tool(*args, **kwargs):',
+    "        # one dict whose keys are the schema's own (or a tool without a schema): it is the arguments object itself",
+    '        if len(args) == 1 and not kwargs and isinstance(args[0], dict) and (not names or set(args[0]) <= set(names)):',
+    '            return call(args[0])',
     '        payload = dict(zip(names, args))',
     '        payload.update(kwargs)',
     '        return call(payload)',
@@ -46,15 +53,31 @@ function anthropicPython(code: string, tools: readonly AdapterTool[], origin: st
     if (!IDENTIFIER.test(t.tool) || PYTHON_TAKEN.has(t.tool)) continue;
     lines.push(`${t.tool} = __ptc_tool(${t.target.global}[${pyString(t.target.name)}], ${pyList(t.parameters)})`);
   }
+  lines.push(...containerPrelude(prelude));
   lines.push(`# ── the program as Claude wrote it (${origin}) ──`);
-  // the container runs the script itself; here the program already runs inside an event loop
-  let body = code;
-  const rewritten = code.replace(/^([ \t]*)asyncio\.run\((.*)\)[ \t]*(#.*)?$/gm, (_, indent: string, inner: string) => `${indent}await ${inner}`);
-  if (rewritten !== code) {
-    body = rewritten;
-    notes.push('asyncio.run(…) became await …: the playground already runs the program inside an event loop');
-  }
+  const { text: body, changed } = awaitInLoop(code);
+  if (changed) notes.push('asyncio.run(…) became await …: the playground already runs the program inside an event loop');
   return { source: `${lines.join('\n')}\n${body}`, headerLines: lines.length, notes };
+}
+
+// The earlier programs of a container, run first so their variables exist; their printed output belongs to them.
+function containerPrelude(prelude: readonly string[]): string[] {
+  if (prelude.length === 0) return [];
+  const lines = [
+    `# ── ptc import: ${prelude.length} earlier program(s) of the same container, whose variables this one uses ──`,
+    'import sys as __ptc_sys, io as __ptc_io',
+    '__ptc_shown = __ptc_sys.stdout',
+    '__ptc_sys.stdout = __ptc_io.StringIO()',
+  ];
+  for (const earlier of prelude) lines.push(...awaitInLoop(earlier.replace(/^\n+/, '')).text.split('\n'));
+  lines.push('__ptc_sys.stdout = __ptc_shown');
+  return lines;
+}
+
+// the container runs the script itself; here the program already runs inside an event loop
+function awaitInLoop(code: string): { text: string; changed: boolean } {
+  const text = code.replace(/^([ \t]*)asyncio\.run\((.*)\)[ \t]*(#.*)?$/gm, (_, indent: string, inner: string) => `${indent}await ${inner}`);
+  return { text, changed: text !== code };
 }
 
 // OpenAI's programmatic tool calling runs JavaScript whose output goes through text(...) and image(...); the tools are

@@ -57,7 +57,7 @@ export interface ImportPlan {
   cells: PlannedCell[];
   warnings: string[];
   redactions: number;
-  sources: { file: string; format: ExtractedProgram['format']; programs: number }[];
+  sources: { file: string; format: ExtractedProgram['format']; shape?: string; programs: number }[];
 }
 
 export interface AssembleOptions {
@@ -211,7 +211,7 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
     cells: planned,
     warnings,
     redactions: options.scrubber.redactions,
-    sources: transcripts.map((t) => ({ file: t.file, format: t.format, programs: t.programs.length })),
+    sources: transcripts.map((t) => ({ file: t.file, format: t.format, ...(t.shape === undefined ? {} : { shape: t.shape }), programs: t.programs.length })),
   };
 }
 

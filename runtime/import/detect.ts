@@ -16,6 +16,7 @@ const OPENAI_ITEMS = new Set([
   'function_call_output',
   'custom_tool_call',
   'custom_tool_call_output',
+  'code_interpreter_call',
   'reasoning',
 ]);
 

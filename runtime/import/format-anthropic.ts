@@ -5,6 +5,7 @@
 // https://platform.claude.com/docs/en/agents-and-tools/tool-use/code-execution-tool (see docs/import.md).
 import type { ApiDocument } from './http-log.js';
 import type { JsonNode } from './json-node.js';
+import { linkContainerState } from './container-state.js';
 import { locate } from './json-records.js';
 import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
 import type { ExtractedProgram, ExtractedTranscript, RecordedCall, RecordedOutcome, ToolDefinition } from './transcript-model.js';
@@ -25,6 +26,13 @@ interface Block {
 
 const PROGRAM_TOOLS = new Set(['code_execution']);
 const RESULT_TYPES = new Set(['code_execution_tool_result', 'bash_code_execution_tool_result']);
+// web_fetch_tool_result, web_search_tool_result, …: a server tool's answer
+const SERVER_TOOL_RESULT = /^[a-z_]+_tool_result$/;
+
+// a block whose `caller` is a code execution: a call the program made, not the model
+function isProgramCaller(node: JsonNode): boolean {
+  return node.optObj('caller')?.tag()?.startsWith('code_execution') === true;
+}
 
 export function readAnthropic(documents: readonly ApiDocument[], file: string): ExtractedTranscript {
   const tools = new Map<string, ToolDefinition>();
@@ -127,6 +135,27 @@ function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgr
     const type = node.tag();
     if (type === 'text') {
       if (role === 'user') task = node.str('text');
+    } else if (type === 'server_tool_use' && isProgramCaller(node)) {
+      // a server tool (web_fetch, web_search) the program called: the platform answered it, the transcript kept the answer
+      const program = programFor(node.obj('caller').str('tool_id'), node, context);
+      const input = node.get('input');
+      const call: RecordedCall = {
+        tool: node.str('name'),
+        args: input === undefined ? {} : jsonValueOf(input),
+        outcome: { kind: 'unanswered' },
+        id: node.str('id'),
+        notes: [],
+      };
+      program.calls.push(call);
+      calls.set(call.id as string, call);
+    } else if (type !== undefined && SERVER_TOOL_RESULT.test(type) && !RESULT_TYPES.has(type) && calls.has(node.optStr('tool_use_id') ?? '')) {
+      const call = calls.get(node.str('tool_use_id')) as RecordedCall;
+      const content = node.get('content');
+      const errorCode = content?.isObject() === true && /_error$/.test(content.tag() ?? '') ? (content.optStr('error_code') ?? 'unknown') : undefined;
+      call.outcome =
+        errorCode !== undefined
+          ? { kind: 'error', message: `${call.tool} error: ${errorCode}` }
+          : { kind: 'ok', value: content === undefined ? null : jsonValueOf(content) };
     } else if (type === 'server_tool_use') {
       const name = node.str('name');
       const id = node.str('id');
@@ -146,8 +175,7 @@ function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgr
       }
     } else if (type === 'tool_use') {
       const caller = node.optObj('caller');
-      const callerType = caller?.tag();
-      if (caller === undefined || callerType === undefined || !callerType.startsWith('code_execution')) continue;
+      if (caller === undefined || !isProgramCaller(node)) continue;
       const program = programFor(caller.str('tool_id'), node, context);
       const input = node.get('input');
       if (input === undefined) throw node.fail('tool_use block without "input"');
@@ -167,6 +195,7 @@ function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgr
   }
   const list = [...programs.values()];
   for (const program of list) noteUnanswered(program);
+  linkContainerState(list);
   return list;
 }
 

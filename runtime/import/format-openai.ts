@@ -8,7 +8,8 @@ import type { JsonNode } from './json-node.js';
 import { jsonProblem, locate } from './json-records.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
-import type { ExtractedProgram, ExtractedTranscript, RecordedCall, ToolDefinition } from './transcript-model.js';
+import { linkContainerState } from './container-state.js';
+import type { ExtractedProgram, ExtractedTranscript, RecordedCall, RecordedOutcome, ToolDefinition } from './transcript-model.js';
 import { isComment, jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
 
 interface Context {
@@ -120,6 +121,23 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
     const type = node.tag() ?? 'message';
     if (type === 'message') {
       if (node.optStr('role') === 'user') task = textOfContent(node.get('content')).text;
+    } else if (type === 'code_interpreter_call') {
+      // a code interpreter run: Python in a container the model's later runs share
+      const program = newProgram({
+        format: 'openai',
+        file,
+        line: locate(node.record, node.path).line,
+        id: node.str('id'),
+        language: 'python',
+        languageLabel: 'python',
+        code: node.optStr('code'),
+      });
+      if (program.code === undefined) program.unreproducible.push('the code interpreter call has no code');
+      decorate(program, context, task);
+      const container = node.optStr('container_id');
+      if (container !== undefined) program.ids = { ...program.ids, container };
+      program.outcome = interpreterOutcome(node, program);
+      programs.set(node.str('id'), program);
     } else if (type === 'program') {
       const callId = node.optStr('call_id') ?? node.str('id');
       const program = newProgram({
@@ -138,6 +156,13 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
       if (itemId !== undefined) program.ids = { ...program.ids, item: itemId };
       programs.set(callId, program);
       if (itemId !== undefined && itemId !== callId) programs.set(itemId, program);
+      // an output that repeats its call's `caller` answers that call: it is not a call of its own
+    } else if (OUTPUT_TYPES.has(type)) {
+      const call = calls.get(node.str('call_id'));
+      if (call === undefined) continue;
+      const { text, dropped } = textOfContent(node.get('output'));
+      if (dropped.length > 0) call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
+      call.outcome = { kind: 'ok', value: valueFromToolText(text) };
     } else if (CALL_TYPES.has(type) || node.optObj('caller')?.tag() === 'program') {
       const caller = node.optObj('caller');
       if (caller?.tag() !== 'program') continue;
@@ -156,12 +181,6 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
       };
       program.calls.push(call);
       calls.set(call.id as string, call);
-    } else if (OUTPUT_TYPES.has(type)) {
-      const call = calls.get(node.str('call_id'));
-      if (call === undefined) continue;
-      const { text, dropped } = textOfContent(node.get('output'));
-      if (dropped.length > 0) call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
-      call.outcome = { kind: 'ok', value: valueFromToolText(text) };
     } else if (type === 'program_output') {
       const program = programs.get(node.str('call_id'));
       if (program === undefined) continue;
@@ -173,7 +192,35 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
   }
   const list = [...new Set(programs.values())];
   for (const program of list) noteUnanswered(program);
+  linkContainerState(list);
   return list;
+}
+
+// The logs a code interpreter run showed; like a notebook cell it also shows a final expression's value, which a
+// replay (printing only what the program prints) does not.
+function interpreterOutcome(node: JsonNode, program: ExtractedProgram): RecordedOutcome {
+  const outputs = node.get('outputs');
+  if (outputs === undefined || !outputs.isArray()) {
+    return { compare: 'stdout', logs: [], skipped: 'the recording does not include the run’s outputs (ask for include: ["code_interpreter_call.outputs"])' };
+  }
+  let text = '';
+  for (const output of outputs.items()) {
+    if (output.tag() === 'logs') text += output.optStr('logs') ?? '';
+    else program.notes.push(`the run also produced ${output.tag() ?? 'unknown'} output, which is not imported`);
+  }
+  const lastLine =
+    (program.code ?? '')
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#'))
+      .at(-1) ?? '';
+  if (
+    /^[^\s=]/.test(lastLine) &&
+    !/^(?:print\(|import |from |def |class |if |for |while |with |try|return|raise|assert|[A-Za-z_][\w.]*\s*(?:[-+*/%]?=|:))/.test(lastLine)
+  )
+    program.notes.push(
+      'its last line is an expression, whose value the code interpreter shows as a notebook does; a replay shows only what the program prints',
+    );
+  return { compare: 'stdout', logs: linesOf(text), modelText: text };
 }
 
 // function_call arguments are JSON text (some logs store the parsed object); a custom tool's input is the text itself

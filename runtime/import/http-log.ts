@@ -1,6 +1,7 @@
 import { JsonNode } from './json-node.js';
 import type { JsonRecord } from './json-records.js';
 import type { SecretScrubber } from './secrets.js';
+import { looksLikeSse, reassemble, sseRecords, streamEventKind } from './stream-events.js';
 
 // One API payload found in a transcript file: a request body, a response body, or a bare message/item list.
 export interface ApiDocument {
@@ -10,18 +11,35 @@ export interface ApiDocument {
   timestamp?: string;
 }
 
-const BODY_KEYS = ['body', 'json', 'data'] as const;
+// parsed_body: VCR cassettes written by pydantic-ai and others keep the decoded body beside the raw one
+const BODY_KEYS = ['parsed_body', 'body', 'json', 'data'] as const;
 const TIME_KEYS = ['timestamp', 'time', 'startedDateTime', 'created_at', 'date'] as const;
 
 // Flattens what a file holds into API payloads, in file order: request/response log entries (`{request, response}`,
-// HAR `log.entries`), arrays of them, or payloads themselves. Header values are read only to learn the secrets in them.
+// HAR `log.entries`, VCR `interactions`), arrays of them, streamed events (reassembled), or payloads themselves.
+// Header values are read only to learn the secrets in them.
 export function apiDocuments(records: readonly JsonRecord[], secrets: SecretScrubber): ApiDocument[] {
   const out: ApiDocument[] = [];
+  let events: JsonRecord[] = [];
+  const flush = (): void => {
+    for (const reply of reassemble(events)) out.push({ node: JsonNode.of(reply), role: 'response' });
+    events = [];
+  };
   for (const record of records) {
+    if (streamEventKind(record.value) !== undefined) {
+      events.push(record);
+      continue;
+    }
+    flush();
     const root = JsonNode.of(record);
     const har = root.optObj('log');
     if (har !== undefined && har.has('entries')) {
       for (const entry of har.arr('entries')) unwrapEntry(entry, secrets, out);
+      continue;
+    }
+    const interactions = root.get('interactions');
+    if (interactions !== undefined && interactions.isArray() && interactions.items().some((item) => isLogEntry(item))) {
+      for (const entry of interactions.items()) if (isLogEntry(entry)) unwrapEntry(entry, secrets, out);
       continue;
     }
     if (root.isArray() && root.items().every((item) => isLogEntry(item))) {
@@ -31,6 +49,7 @@ export function apiDocuments(records: readonly JsonRecord[], secrets: SecretScru
     if (isLogEntry(root)) unwrapEntry(root, secrets, out);
     else out.push({ node: root, role: 'bare' });
   }
+  flush();
   return out;
 }
 
@@ -48,28 +67,37 @@ function unwrapEntry(entry: JsonNode, secrets: SecretScrubber, out: ApiDocument[
     const side = entry.optObj(role);
     if (side === undefined) continue;
     harvestHeaders(side, secrets);
-    const body = bodyOf(side);
-    if (body !== undefined) out.push({ node: body, role, ...time });
+    for (const body of bodiesOf(side)) out.push({ node: body, role, ...time });
   }
 }
 
-// The payload of one side of an exchange: an object, or JSON text (HAR keeps it in postData.text / content.text).
-function bodyOf(side: JsonNode): JsonNode | undefined {
+// The payload of one side of an exchange: an object, JSON text (HAR keeps it in postData.text / content.text, VCR
+// in body.string), or a streamed reply's events, reassembled.
+function bodiesOf(side: JsonNode): JsonNode[] {
   for (const key of BODY_KEYS) {
     const node = side.get(key);
     if (node === undefined || node.value === null) continue;
-    if (typeof node.value === 'string') return node.value.trim() === '' ? undefined : side.embedded(key);
-    return node;
+    if (typeof node.value === 'string') return textBody(side, key);
+    const vcr = node.isObject() ? node.optStr('string') : undefined;
+    if (vcr !== undefined) return textBody(node, 'string');
+    return [node];
   }
   for (const [holder, key] of [
     ['postData', 'text'],
     ['content', 'text'],
   ] as const) {
     const inner = side.optObj(holder);
-    const text = inner?.optStr(key);
-    if (inner !== undefined && text !== undefined && text.trim() !== '') return inner.embedded(key);
+    if (inner !== undefined && inner.optStr(key) !== undefined) return textBody(inner, key);
   }
-  return undefined;
+  return [];
+}
+
+function textBody(holder: JsonNode, key: string): JsonNode[] {
+  const text = holder.str(key);
+  if (text.trim() === '') return [];
+  if (!looksLikeSse(text)) return [holder.embedded(key)];
+  const events = sseRecords(text, { file: holder.record.file, line: holder.record.line, parent: holder.record, path: [...holder.path, key] });
+  return reassemble(events).map((reply) => JsonNode.of(reply));
 }
 
 // Headers as `{ name: value }` or HAR's `[{ name, value }]`: only secret-named values are kept, to be scrubbed.

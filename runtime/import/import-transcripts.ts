@@ -8,7 +8,8 @@ import { readOpenAi } from './format-openai.js';
 import { readPtcTrace } from './format-ptc-trace.js';
 import { apiDocuments, type ApiDocument } from './http-log.js';
 import { ImportFailure, type ImportProblem } from './import-error.js';
-import { parseRecords } from './json-records.js';
+import { documentRecords } from './document-records.js';
+import type { JsonRecord } from './json-records.js';
 import { SecretScrubber } from './secrets.js';
 import { readSourceText } from './source-text.js';
 import type { BindingTarget } from './tool-mapping.js';
@@ -42,13 +43,13 @@ export async function planImport(options: ImportOptions): Promise<ImportOutcome>
     for (const [i, file] of options.files.entries()) {
       const label = options.labels?.[i] ?? file;
       const source = await readSourceText(file, label);
-      const records = parseRecords(source, /\.(jsonl|ndjson)$/i.test(file) ? { jsonl: true } : {});
+      const { records, container } = documentRecords(source, file);
       for (const record of records) scrubber.harvest(record.value);
       const documents = apiDocuments(records, scrubber);
       // bodies logged as JSON text were not visible to the first harvest
       for (const d of documents) if (d.node.record.embeddedIn !== undefined) scrubber.harvest(d.node.value);
       const format = options.format ?? detectFormat(documents, label);
-      const transcript = readFormat(format, documents, label, options.language);
+      const transcript = { ...readFormat(format, documents, label, options.language), shape: shapeOf(container, records, documents) };
       if (transcript.programs.length === 0) {
         throw new ImportFailure({ file: label, line: 1, message: `no programs found: read as ${FORMAT_TITLES[format]}, it holds no ${PROGRAM_WORDS[format]}` });
       }
@@ -67,9 +68,21 @@ export async function planImport(options: ImportOptions): Promise<ImportOutcome>
   }
 }
 
+// How the file carried the API traffic, as the import reports it (e.g. "YAML, VCR cassette, streamed replies reassembled").
+function shapeOf(container: string, records: readonly JsonRecord[], documents: readonly ApiDocument[]): string {
+  const parts = [container];
+  const first = records[0]?.value;
+  const root = first !== null && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>) : {};
+  if (Array.isArray(root.interactions)) parts.push('VCR cassette');
+  else if (root.log !== null && typeof root.log === 'object') parts.push('HAR');
+  else if (documents.some((d) => d.role !== 'bare' && d.node.record.derivedFrom === undefined)) parts.push('request/response log');
+  if (documents.some((d) => d.node.record.derivedFrom !== undefined)) parts.push('streamed replies reassembled');
+  return parts.join(', ');
+}
+
 const PROGRAM_WORDS: Record<TranscriptFormat, string> = {
   anthropic: 'code execution (server_tool_use) block',
-  openai: '"program" item',
+  openai: '"program" or "code_interpreter_call" item',
   deepseek: 'run_code tool/call event',
   'ptc-trace': '"program" record',
 };

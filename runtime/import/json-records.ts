@@ -14,6 +14,8 @@ export interface JsonRecord {
   line: number;
   // set for JSON that was text inside another record's string field (an HTTP body, `arguments`)
   embeddedIn?: { record: JsonRecord; path: FieldPath };
+  // set for a reply reassembled from streamed events: places are named from its first event
+  derivedFrom?: JsonRecord;
 }
 
 export interface Located {
@@ -63,6 +65,11 @@ export function parseEmbedded(parent: JsonRecord, path: FieldPath, text: string)
 
 // File, line, column and field name of a path inside a record (the nearest enclosing value that can be found).
 export function locate(record: JsonRecord, path: FieldPath): Located {
+  if (record.derivedFrom !== undefined) {
+    const at = locate(record.derivedFrom, []);
+    const inner = formatField(path);
+    return { file: at.file, line: at.line, field: `the streamed reply that starts here${inner === undefined ? '' : ` → ${inner}`}` };
+  }
   if (record.embeddedIn !== undefined) {
     const outer = locate(record.embeddedIn.record, record.embeddedIn.path);
     const inner = formatField(path);
@@ -70,6 +77,8 @@ export function locate(record: JsonRecord, path: FieldPath): Located {
   }
   const field = formatField(path);
   const base: Located = { file: record.file, line: record.line, ...(field === undefined ? {} : { field }) };
+  // a document read from YAML has no JSON text to point into: the field path names the place
+  if (record.text === '') return base;
   const at = lineColumn(record.text, offsetOfPath(record.text, path).offset);
   return { ...base, line: record.line + at.line - 1, column: at.column };
 }

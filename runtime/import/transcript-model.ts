@@ -71,6 +71,8 @@ export interface ExtractedProgram {
   languageLabel: string;
   languageGuessed?: boolean;
   code: string | undefined;
+  // programs that ran before this one in the same container and left state it uses (run first, output hidden)
+  prelude?: string[];
   task?: string;
   model?: string;
   timestamps?: Record<string, string>;
@@ -92,6 +94,8 @@ export interface DeclaredNamespaceInfo {
 export interface ExtractedTranscript {
   format: TranscriptFormat;
   file: string;
+  // how the file carried the traffic (set by the importer, e.g. "JSON Lines, streamed replies reassembled")
+  shape?: string;
   programs: ExtractedProgram[];
   tools: ToolDefinition[];
   // namespaces a PTC trace declared (with their error classes)

@@ -2,7 +2,7 @@ import { languageScores } from '../import/language-guess.js';
 import { runCodeText } from '../import/model-text.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { Language, RunResult } from '../protocol/run-result.js';
-import type { ChatMessage, ChatReply, ModelClient, ModelFailureKind, TokenUsage, ToolCall, ToolResult } from './chat-types.js';
+import type { ChatMessage, ChatReply, ModelClient, ModelFailureKind, ModelOptions, TokenUsage, ToolCall, ToolResult } from './chat-types.js';
 import { RUN_CODE_TOOL, type ModelView } from './model-view.js';
 
 // A program the loop wants run: a run_code program (code mode) or a one-call program for a tool (direct mode).
@@ -58,6 +58,10 @@ export interface LoopOptions {
   // model replies allowed; the loop ends after this many even if the model still calls tools
   maxTurns: number;
   maxTokens?: number;
+  // temperature, seed, reasoning effort, thinking budget, tool choice; `modelOptions.maxTokens` is used when maxTokens is not set
+  modelOptions?: ModelOptions;
+  // applied to every tool result before it goes back to the model (e.g. to keep host paths out of it)
+  sanitize?: (text: string) => string;
   // cap on the text of one tool result sent back (the rest is cut with a note, as harnesses do)
   maxResultChars?: number;
   runProgram: (program: LoopProgram) => Promise<ProgramRun>;
@@ -78,7 +82,8 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopOutcome> {
   const { client, view } = options;
   const messages: ChatMessage[] = [{ role: 'user', text: view.task }];
   const turns: LoopTurn[] = [];
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+  const { maxTokens: optionTokens, ...modelOptions } = options.modelOptions ?? {};
   let latencyMs = 0;
   const done = (rest: Omit<LoopOutcome, 'turns' | 'usage' | 'latencyMs'>): LoopOutcome => ({ ...rest, turns, usage, latencyMs });
   for (let index = 1; index <= options.maxTurns; index++) {
@@ -87,7 +92,8 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopOutcome> {
       system: view.system,
       messages,
       tools: view.tools,
-      maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
+      maxTokens: options.maxTokens ?? optionTokens ?? DEFAULT_MAX_TOKENS,
+      ...(Object.keys(modelOptions).length === 0 ? {} : { options: modelOptions }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     if (!outcome.ok)
@@ -95,11 +101,12 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopOutcome> {
     const reply = outcome.reply;
     usage.inputTokens += reply.usage.inputTokens;
     usage.outputTokens += reply.usage.outputTokens;
+    usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + (reply.usage.cachedInputTokens ?? 0);
     latencyMs += reply.latencyMs;
     const turn: LoopTurn = { index, reply, steps: [], refused: [] };
     turns.push(turn);
     await options.onReply?.(index, reply);
-    messages.push({ role: 'assistant', text: reply.text, toolCalls: reply.toolCalls });
+    messages.push({ role: 'assistant', text: reply.text, toolCalls: reply.toolCalls, ...(reply.replay === undefined ? {} : { replay: reply.replay }) });
     if (reply.toolCalls.length === 0) {
       if (reply.text.trim() === '')
         return done({ status: 'model-failed', failure: 'invalid-reply', message: `turn ${index}: the model replied with neither a tool call nor text` });
@@ -109,12 +116,15 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopOutcome> {
     for (const [i, call] of reply.toolCalls.entries()) {
       const program = programFor(view, call, { turn: index, index: i + 1, several: reply.toolCalls.length > 1 });
       if ('refused' in program) {
-        turn.refused.push({ call, message: program.refused });
-        results.push({ callId: call.id, text: program.refused, isError: true });
+        const refused = options.sanitize === undefined ? program.refused : options.sanitize(program.refused);
+        turn.refused.push({ call, message: refused });
+        results.push({ callId: call.id, text: refused, isError: true });
         continue;
       }
       const run = await options.runProgram(program);
-      const { text, isError } = resultText(view, run, options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS);
+      const raw = resultText(view, run, options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS);
+      const text = options.sanitize === undefined ? raw.text : options.sanitize(raw.text);
+      const isError = raw.isError;
       const step: LoopStep = { program, run, text, isError };
       turn.steps.push(step);
       await options.onStep?.(step);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
+import type { JsonValue } from '../protocol/json-value.js';
+import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, TokenUsage, ToolCall } from './chat-types.js';
 import { DEFAULT_HTTP_LIMITS, postWithKey } from './model-http.js';
 import { invalid, type EndpointOptions } from './openai-client.js';
 import { argumentsObject, REPLY_LIMITS, tooLong } from './reply-limits.js';
@@ -19,8 +20,17 @@ const MessageSchema = z.looseObject({
   model: z.string().max(200).optional(),
   content: z.array(BlockSchema).max(REPLY_LIMITS.toolCalls * 4),
   stop_reason: z.string().max(100).nullable().optional(),
-  usage: z.looseObject({ input_tokens: z.number().nonnegative().optional(), output_tokens: z.number().nonnegative().optional() }).optional(),
+  usage: z
+    .looseObject({
+      input_tokens: z.number().nonnegative().optional(),
+      output_tokens: z.number().nonnegative().optional(),
+      cache_read_input_tokens: z.number().nonnegative().nullable().optional(),
+      cache_creation_input_tokens: z.number().nonnegative().nullable().optional(),
+    })
+    .optional(),
 });
+const CACHE = { type: 'ephemeral' } as const;
+const TOOL_CHOICE = { auto: { type: 'auto' }, required: { type: 'any' }, none: { type: 'none' } } as const;
 
 // The Anthropic Messages API (POST {baseUrl}/v1/messages), without streaming.
 export function anthropicClient(options: EndpointOptions): ModelClient {
@@ -30,12 +40,28 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
     label: `anthropic:${options.model}`,
     async complete(request: ChatRequest): Promise<ChatOutcome> {
       const started = performance.now();
+      const o = request.options ?? {};
+      const label = `anthropic:${options.model}`;
+      const last = request.tools.length - 1;
+      // the tools and the system text are the same every turn: one cache breakpoint after them serves every later turn
       const body = {
         model: options.model,
         max_tokens: request.maxTokens,
-        system: request.system,
-        messages: request.messages.map(toAnthropic),
-        ...(request.tools.length === 0 ? {} : { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })) }),
+        system: [{ type: 'text', text: request.system, cache_control: CACHE }],
+        messages: request.messages.map((m) => toAnthropic(m, label)),
+        ...(request.tools.length === 0
+          ? {}
+          : {
+              tools: request.tools.map((t, i) => ({
+                name: t.name,
+                description: t.description,
+                input_schema: t.inputSchema,
+                ...(i === last ? { cache_control: CACHE } : {}),
+              })),
+            }),
+        ...(request.tools.length === 0 || o.toolChoice === undefined ? {} : { tool_choice: TOOL_CHOICE[o.toolChoice] }),
+        ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
+        ...(o.thinkingBudget === undefined ? {} : { thinking: { type: 'enabled', budget_tokens: o.thinkingBudget } }),
       };
       const posted = await postWithKey({
         url,
@@ -51,7 +77,9 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
       if (!parsed.success) return invalid(parsed.error);
       let text = '';
       const toolCalls: ToolCall[] = [];
+      let thinking = false;
       for (const [index, block] of parsed.data.content.entries()) {
+        if (block.type === 'thinking' || block.type === 'redacted_thinking') thinking = true;
         if (block.type === 'text') {
           if (typeof block.text !== 'string') return badBlock(index, 'a text block without a string "text"');
           text += block.text;
@@ -73,21 +101,36 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
         reply: {
           text,
           toolCalls,
-          usage: { inputTokens: parsed.data.usage?.input_tokens ?? 0, outputTokens: parsed.data.usage?.output_tokens ?? 0 },
+          usage: usageOf(parsed.data.usage),
           stopReason: parsed.data.stop_reason ?? 'unknown',
           latencyMs: performance.now() - started,
           model: parsed.data.model ?? options.model,
+          // thinking blocks must go back unchanged (signatures included) with the tool results they led to
+          ...(thinking ? { replay: { provider: label, items: posted.json !== null && typeof posted.json === 'object' ? contentOf(posted.json) : [] } } : {}),
         },
       };
     },
   };
 }
 
-function toAnthropic(message: ChatMessage): Record<string, unknown> {
+// Cache reads and writes are billed apart from `input_tokens`; the total is what the prompt cost to read.
+function usageOf(usage: z.infer<typeof MessageSchema>['usage']): TokenUsage {
+  const read = usage?.cache_read_input_tokens ?? 0;
+  const written = usage?.cache_creation_input_tokens ?? 0;
+  return { inputTokens: (usage?.input_tokens ?? 0) + read + written, outputTokens: usage?.output_tokens ?? 0, cachedInputTokens: read };
+}
+
+function contentOf(reply: object): JsonValue[] {
+  const content = (reply as { content?: unknown }).content;
+  return Array.isArray(content) ? (content as JsonValue[]) : [];
+}
+
+function toAnthropic(message: ChatMessage, label: string): Record<string, unknown> {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: message.text };
     case 'assistant':
+      if (message.replay !== undefined && message.replay.provider === label) return { role: 'assistant', content: message.replay.items };
       return {
         role: 'assistant',
         content: [

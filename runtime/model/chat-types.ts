@@ -24,19 +24,47 @@ export interface ToolResult {
   isError: boolean;
 }
 
-export type ChatMessage = { role: 'user'; text: string } | { role: 'assistant'; text: string; toolCalls: ToolCall[] } | { role: 'tool'; results: ToolResult[] };
+// `replay`: the reply's own items as the provider sent them (thinking blocks with their signatures, Responses reasoning
+// items), which that provider requires back unchanged within the loop; another provider ignores them.
+export type ChatMessage =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; text: string; toolCalls: ToolCall[]; replay?: ProviderReplay }
+  | { role: 'tool'; results: ToolResult[] };
+
+export interface ProviderReplay {
+  // the client label that produced the items
+  provider: string;
+  items: JsonValue[];
+}
+
+// Sampling and reasoning settings; each provider sends the ones its API has.
+export interface ModelOptions {
+  maxTokens?: number;
+  temperature?: number;
+  seed?: number;
+  // OpenAI reasoning models (`reasoning.effort`)
+  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
+  // Anthropic extended thinking: the thinking budget in tokens
+  thinkingBudget?: number;
+  // auto: the model may answer without a tool; required: it must call one; none: it may not
+  toolChoice?: 'auto' | 'required' | 'none';
+}
 
 export interface ChatRequest {
   system: string;
   messages: readonly ChatMessage[];
   tools: readonly ToolSpec[];
   maxTokens: number;
+  // the rest of the model options (the loop has already resolved `maxTokens`)
+  options?: ModelOptions;
   signal?: AbortSignal;
 }
 
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
+  // input tokens read from the provider's prompt cache (part of inputTokens)
+  cachedInputTokens?: number;
 }
 
 export interface ChatReply {
@@ -49,11 +77,13 @@ export interface ChatReply {
   latencyMs: number;
   // the model that answered, as the provider names it
   model: string;
+  replay?: ProviderReplay;
 }
 
-// network: unreachable or timed out; http: a non-retryable status; rate-limited: 429/5xx after every retry;
-// invalid-reply: the body is not the API's shape; aborted: cancelled; config: the client cannot be used as set up.
-export type ModelFailureKind = 'network' | 'http' | 'rate-limited' | 'invalid-reply' | 'aborted' | 'config';
+// network: unreachable or timed out; http: a non-retryable status; rate-limited: 429/529 after every retry (or a
+// retry-after too long to wait); unavailable: a 5xx after every retry; invalid-reply: the body is not the API's shape;
+// aborted: cancelled; config: the client cannot be used as set up.
+export type ModelFailureKind = 'network' | 'http' | 'rate-limited' | 'unavailable' | 'invalid-reply' | 'aborted' | 'config';
 
 export type ChatOutcome = { ok: true; reply: ChatReply } | { ok: false; kind: ModelFailureKind; message: string; status?: number };
 

@@ -2,11 +2,13 @@
 export type * from './chat-types.js';
 export { openAiClient, type EndpointOptions } from './openai-client.js';
 export { anthropicClient } from './anthropic-client.js';
+export { openAiResponsesClient } from './openai-responses-client.js';
 export { DEFAULT_HTTP_LIMITS, preview, scrubber, type HttpLimits } from './model-http.js';
 export { REPLY_LIMITS, argumentsObject } from './reply-limits.js';
 export {
   checkBaseUrl,
   DEFAULT_BASE_URLS,
+  ENDPOINT_PROVIDERS,
   endpointClient,
   KEY_VARIABLES,
   keyFromEnv,

@@ -26,6 +26,8 @@ export interface PostRequest {
 export type PostOutcome = { ok: true; status: number; json: unknown } | { ok: false; kind: ModelFailureKind; message: string; status?: number };
 
 const RETRYABLE = new Set([429, 500, 502, 503, 504, 529]);
+// 529 is Anthropic's "overloaded": like 429, the provider asks for less traffic; other 5xx mean the service is down
+const RATE_LIMITED = new Set([429, 529]);
 const MAX_MESSAGE = 500;
 
 export interface KeyedPost {
@@ -68,10 +70,14 @@ export async function postJson(request: PostRequest): Promise<PostOutcome> {
     const wait = outcome.waitMs ?? Math.min(1000 * 2 ** attempt, request.limits.maxRetryWaitMs);
     if (attempt >= request.limits.retries || wait > request.limits.maxRetryWaitMs) {
       const why = wait > request.limits.maxRetryWaitMs ? ` (the server asked to wait ${Math.ceil(wait / 1000)} s)` : ` after ${attempt + 1} attempts`;
-      return { ok: false, kind: 'rate-limited', status: outcome.status, message: `${outcome.message}${why}` };
+      return { ok: false, kind: failedKind(outcome.status), status: outcome.status, message: `${outcome.message}${why}` };
     }
     if (!(await sleep(wait, request.signal))) return { ok: false, kind: 'aborted', message: 'the model request was cancelled' };
   }
+}
+
+function failedKind(status: number): ModelFailureKind {
+  return RATE_LIMITED.has(status) ? 'rate-limited' : 'unavailable';
 }
 
 type Attempt = { kind: 'done'; outcome: PostOutcome } | { kind: 'retry'; status: number; waitMs: number | undefined; message: string };

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
-import { DEFAULT_HTTP_LIMITS, type HttpLimits, postWithKey, preview } from './model-http.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits, type PostOutcome, postWithKey, preview } from './model-http.js';
 import { argumentsObject, REPLY_LIMITS, tooLong } from './reply-limits.js';
 
 export interface EndpointOptions {
-  // e.g. https://api.openai.com/v1 (the client appends /chat/completions)
+  // e.g. https://api.openai.com/v1 (the client appends /chat/completions or /responses)
   baseUrl: string;
   model: string;
   // read by the caller from the environment or the editor's secret storage; never stored by the client
@@ -32,7 +32,14 @@ const CompletionSchema = z.looseObject({
       }),
     )
     .min(1, 'the reply has no choices'),
-  usage: z.looseObject({ prompt_tokens: z.number().nonnegative().optional(), completion_tokens: z.number().nonnegative().optional() }).nullable().optional(),
+  usage: z
+    .looseObject({
+      prompt_tokens: z.number().nonnegative().optional(),
+      completion_tokens: z.number().nonnegative().optional(),
+      prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nonnegative().optional() }).nullable().optional(),
+    })
+    .nullable()
+    .optional(),
 });
 
 // An OpenAI-compatible Chat Completions endpoint (OpenAI, Azure-style proxies, vLLM, Ollama, LM Studio…), without streaming.
@@ -43,23 +50,21 @@ export function openAiClient(options: EndpointOptions): ModelClient {
     label: `openai:${options.model}`,
     async complete(request: ChatRequest): Promise<ChatOutcome> {
       const started = performance.now();
+      const o = request.options ?? {};
       const body = {
         model: options.model,
-        max_tokens: request.maxTokens,
+        // max_tokens is deprecated and refused by reasoning models; compatible servers (vLLM, Ollama) take this name too
+        max_completion_tokens: request.maxTokens,
         messages: [{ role: 'system', content: request.system }, ...request.messages.flatMap(toOpenAi)],
         ...(request.tools.length === 0
           ? {}
           : { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }),
+        ...(request.tools.length === 0 || o.toolChoice === undefined ? {} : { tool_choice: o.toolChoice }),
+        ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
+        ...(o.seed === undefined ? {} : { seed: o.seed }),
+        ...(o.reasoningEffort === undefined ? {} : { reasoning_effort: o.reasoningEffort }),
       };
-      const posted = await postWithKey({
-        url,
-        body,
-        headers: {},
-        apiKey: options.apiKey,
-        keyHeader: (key) => ['authorization', `Bearer ${key}`],
-        limits,
-        signal: request.signal,
-      });
+      const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal);
       if (!posted.ok) return posted;
       const parsed = CompletionSchema.safeParse(posted.json);
       if (!parsed.success) return invalid(parsed.error);
@@ -77,7 +82,11 @@ export function openAiClient(options: EndpointOptions): ModelClient {
         reply: {
           text,
           toolCalls,
-          usage: { inputTokens: parsed.data.usage?.prompt_tokens ?? 0, outputTokens: parsed.data.usage?.completion_tokens ?? 0 },
+          usage: {
+            inputTokens: parsed.data.usage?.prompt_tokens ?? 0,
+            outputTokens: parsed.data.usage?.completion_tokens ?? 0,
+            cachedInputTokens: parsed.data.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+          },
           stopReason: choice.finish_reason ?? 'unknown',
           latencyMs: performance.now() - started,
           model: parsed.data.model ?? options.model,
@@ -110,6 +119,11 @@ function toOpenAi(message: ChatMessage): Record<string, unknown>[] {
     case 'tool':
       return message.results.map((r) => ({ role: 'tool', tool_call_id: r.callId, content: r.text }));
   }
+}
+
+// Both OpenAI APIs (Chat Completions and Responses) carry the key as a bearer token.
+export function postOpenAi(url: string, body: unknown, apiKey: string | undefined, limits: HttpLimits, signal: AbortSignal | undefined): Promise<PostOutcome> {
+  return postWithKey({ url, body, headers: {}, apiKey, keyHeader: (key) => ['authorization', `Bearer ${key}`], limits, signal });
 }
 
 export function invalid(error: z.ZodError): ChatOutcome {

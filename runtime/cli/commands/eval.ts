@@ -3,13 +3,18 @@ import path from 'node:path';
 import {
   createSession,
   endpointClient,
+  KEY_VARIABLES,
   keyFromEnv,
+  ModelOptionsSchema,
   LOOP_MODES,
+  mergeEvalFiles,
   parseModelSpec,
   parseTasks,
+  replayProblems,
   reportNotebook,
   runEval,
   serializeNotebook,
+  specLabel,
   summarize,
   summaryTable,
   transcriptName,
@@ -17,6 +22,7 @@ import {
   type EvalModel,
   type EvalRun,
   type LoopMode,
+  type ModelOptions,
   type Shard,
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
@@ -28,7 +34,11 @@ import { UsageError, parseCommandLine, type CliCommand } from '../usage-error.js
 
 const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:model[@baseUrl]>,… [--modes code,direct] [--samples N]
         [--replay <cassette dir> | --mode mock|live] [--language typescript|python] [--max-turns N] [--shard i/n]
-        [--out <dir>] [--json] [--timeout-ms N] [--sandbox required|best-effort|off]`;
+        [--max-tokens N] [--temperature T] [--seed N] [--reasoning-effort minimal|low|medium|high]
+        [--thinking-budget N] [--tool-choice auto|required|none]
+        [--out <dir>] [--json] [--timeout-ms N] [--sandbox required|best-effort|off]
+  providers: openai (Chat Completions), openai-responses (Responses API), anthropic (Messages API)
+       ptc eval merge <shard dir or eval.json>… [--out <dir>] [--json]   (the table one run of every shard would print)`;
 
 interface EvalFlags {
   file: string;
@@ -45,6 +55,7 @@ interface EvalFlags {
   json: boolean;
   timeoutMs: number | undefined;
   sandbox: 'required' | 'best-effort' | 'off' | undefined;
+  modelOptions: ModelOptions;
 }
 
 function parseFlags(argv: string[]): EvalFlags {
@@ -62,6 +73,12 @@ function parseFlags(argv: string[]): EvalFlags {
     json: { type: 'boolean' },
     'timeout-ms': { type: 'string' },
     sandbox: { type: 'string' },
+    'max-tokens': { type: 'string' },
+    temperature: { type: 'string' },
+    seed: { type: 'string' },
+    'reasoning-effort': { type: 'string' },
+    'thinking-budget': { type: 'string' },
+    'tool-choice': { type: 'string' },
   });
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing tasks file' : `expected one tasks file, got ${positionals.length}`);
@@ -91,7 +108,35 @@ function parseFlags(argv: string[]): EvalFlags {
     json: values.json === true,
     timeoutMs: integer('timeout-ms', values['timeout-ms']),
     sandbox: oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const),
+    modelOptions: modelOptionsOf(values),
   };
+}
+
+// The model options flags, checked by the same schema as a task's `options`.
+function modelOptionsOf(values: Record<string, string | boolean | undefined>): ModelOptions {
+  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
+  const number = (name: string): number | undefined => {
+    const raw = text(name);
+    if (raw === undefined) return undefined;
+    const value = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${name} expects a number, got "${raw}"`);
+    return value;
+  };
+  const raw = {
+    maxTokens: number('max-tokens'),
+    temperature: number('temperature'),
+    seed: number('seed'),
+    reasoningEffort: text('reasoning-effort'),
+    thinkingBudget: number('thinking-budget'),
+    toolChoice: text('tool-choice'),
+  };
+  const parsed = ModelOptionsSchema.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const flag = String(issue?.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    throw new UsageError(`--${flag}: ${issue?.message ?? 'invalid value'}`);
+  }
+  return parsed.data;
 }
 
 function shardOf(raw: string | undefined): Shard | undefined {
@@ -104,14 +149,25 @@ function shardOf(raw: string | undefined): Shard | undefined {
 }
 
 // The models, each with its key from the environment (never from a flag: a flag lands in shell history and `ps`).
-function modelsOf(specs: readonly string[]): EvalModel[] {
+// A model without a key is a usage error before any request: an unauthenticated request only comes back as 401.
+function modelsOf(specs: readonly string[]): { models: EvalModel[]; keys: string[] } {
   if (specs.length === 0) throw new UsageError('--models names no model');
-  return specs.map((text) => {
+  const keys: string[] = [];
+  const models = specs.map((text) => {
     const parsed = parseModelSpec(text, process.env);
     if (!parsed.ok) throw new UsageError(parsed.message);
-    const client = endpointClient(parsed.spec, keyFromEnv(parsed.spec.provider, process.env));
+    const key = keyFromEnv(parsed.spec.provider, process.env);
+    if (key === undefined) {
+      const [variable, ...others] = KEY_VARIABLES[parsed.spec.provider];
+      throw new UsageError(
+        `no API key for ${specLabel(parsed.spec)}: set ${variable} (or ${others.join(', ')}); a local server that needs none takes any value`,
+      );
+    }
+    keys.push(key);
+    const client = endpointClient(parsed.spec, key);
     return { label: client.label, client };
   });
+  return { models, keys };
 }
 
 // `ptc eval`: every task with every model in code mode and direct mode, tools from cassettes or mocks.
@@ -120,6 +176,7 @@ export const evalCommand: CliCommand = {
   summary: 'compare models and modes (code vs direct tool calls) on a tasks file',
   usage: USAGE,
   async run(argv, io) {
+    if (argv[0] === 'merge') return mergeShards(argv.slice(1), io);
     const flags = parseFlags(argv);
     requireRunnableEnvironment();
     let text: string;
@@ -130,9 +187,13 @@ export const evalCommand: CliCommand = {
     }
     const tasks = parseTasks(text, flags.file);
     if (!tasks.ok) throw new UsageError(tasks.message);
-    const models = modelsOf(flags.models);
-    if (flags.replay !== undefined && !fs.statSync(path.resolve(flags.replay), { throwIfNoEntry: false })?.isDirectory())
-      throw new UsageError(`--replay expects a folder of cassettes: ${flags.replay}`);
+    const { models, keys } = modelsOf(flags.models);
+    if (flags.replay !== undefined) {
+      if (!fs.statSync(path.resolve(flags.replay), { throwIfNoEntry: false })?.isDirectory())
+        throw new UsageError(`--replay expects a folder of cassettes: ${flags.replay}`);
+      const problems = await replayProblems(tasks.tasks, flags.replay);
+      if (problems.length > 0) throw new UsageError(`--replay cannot serve every task: ${problems.join('; ')}`);
+    }
     const session = createSession({ bindingsPath: path.resolve(flags.bindings), onBindingsLog: bindingsLog(io, flags.bindings) });
     const checkSession = createSession();
     const signals = interruptible();
@@ -152,6 +213,8 @@ export const evalCommand: CliCommand = {
         handlers: flags.mode,
         language: flags.language,
         maxTurns: flags.maxTurns,
+        modelOptions: flags.modelOptions,
+        secrets: keys,
         limits: {
           ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
           ...(flags.sandbox === undefined ? {} : { sandbox: flags.sandbox }),
@@ -197,4 +260,37 @@ async function writeOutputs(
   const notebook = reportNotebook({ rows, runs, bindings: path.relative(dir, path.resolve(bindings)).split(path.sep).join('/'), transcriptDir: 'transcripts' });
   await writeLinesAtomically(path.join(dir, 'eval.ptcnb'), [serializeNotebook(notebook).replace(/\n$/, '')]);
   io.stderr(`ptc eval: wrote ${out}/eval.json, ${out}/eval.ptcnb and ${runs.length} transcript(s)\n`);
+}
+
+// `ptc eval merge`: the eval.json of each shard (`--shard i/n`) as one run's table, JSON and transcripts.
+async function mergeShards(argv: string[], io: { stdout: (t: string) => void; stderr: (t: string) => void }): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' }, json: { type: 'boolean' } });
+  if (positionals.length === 0) throw new UsageError('ptc eval merge: name the shard folders (or their eval.json files) to merge');
+  const files = positionals.map((given) => {
+    const resolved = path.resolve(given);
+    const file = fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() === true ? path.join(resolved, 'eval.json') : resolved;
+    try {
+      return { label: given, dir: path.dirname(file), text: fs.readFileSync(file, 'utf8') };
+    } catch {
+      throw new UsageError(`cannot read ${path.relative(process.cwd(), file) || file}: expected a ptc eval --out folder or its eval.json`);
+    }
+  });
+  const merged = mergeEvalFiles(files);
+  if (!merged.ok) throw new UsageError(merged.message);
+  const dirOf = new Map(files.map((f) => [f.label, f.dir]));
+  const runs = merged.runs.map(({ source, ...run }) => ({ run, from: dirOf.get(source) as string }));
+  if (values.out !== undefined) {
+    const dir = path.resolve(values.out);
+    fs.mkdirSync(path.join(dir, 'transcripts'), { recursive: true });
+    for (const { run, from } of runs) {
+      if (run.transcript === undefined || !/^transcripts\/[^/\\]+$/.test(run.transcript)) continue;
+      const source = path.join(from, run.transcript);
+      if (fs.existsSync(source)) fs.copyFileSync(source, path.join(dir, run.transcript));
+    }
+    await writeLinesAtomically(path.join(dir, 'eval.json'), [JSON.stringify({ summary: merged.rows, runs: runs.map((r) => r.run) }, null, 2)]);
+    io.stderr(`ptc eval merge: wrote ${values.out}/eval.json and the transcripts of ${runs.length} run(s)\n`);
+  }
+  if (values.json === true) io.stdout(`${visibleJson(JSON.stringify({ summary: merged.rows, runs: runs.map((r) => r.run) }, null, 2))}\n`);
+  else io.stdout(visibleText(summaryTable(merged.rows)));
+  return 0;
 }

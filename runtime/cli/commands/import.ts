@@ -124,7 +124,10 @@ function agreesOrExcused(v: CellVerdict): boolean {
 
 function report(io: CliIo, plan: ImportPlan, written: string[], verdicts: CellVerdict[] | undefined): void {
   const rel = (file: string): string => path.relative(process.cwd(), file) || file;
-  for (const source of plan.sources) io.stdout(`read ${source.file} as ${FORMAT_TITLES[source.format]}: ${source.programs} program(s)\n`);
+  for (const source of plan.sources)
+    io.stdout(
+      `read ${source.file} as ${FORMAT_TITLES[source.format]}${source.shape === undefined ? '' : ` (${source.shape})`}: ${source.programs} program(s)\n`,
+    );
   for (const cell of plan.cells) {
     const marks = cell.unreproducible.length === 0 ? '' : ` · ⚠ ${cell.unreproducible.join('; ')}`;
     io.stdout(`  ${cell.kind === 'code' ? 'cell' : 'note'} ${cell.id} · ${cell.calls} recorded call(s)${marks}\n`);

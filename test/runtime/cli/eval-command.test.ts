@@ -25,7 +25,16 @@ const evalCli = (...args: string[]) => ptcWith({ env }, 'eval', ...args);
 const models = (): string => `openai:fake-coder@${server.url}/v1,anthropic:fake-hasty@${server.url}`;
 
 interface Summary {
-  summary: { model: string; mode: string; runs: number; passed: number; failures: Record<string, number>; bindingCalls: number; meanTurns: number }[];
+  summary: {
+    model: string;
+    mode: string;
+    runs: number;
+    passed: number;
+    failures: Record<string, number>;
+    bindingCalls: number;
+    meanTurns: number;
+    tokensIn: number;
+  }[];
   runs: { task: string; model: string; mode: string; passed: boolean; message?: string; transcript?: string; promptHash: string; tokensIn: number }[];
 }
 
@@ -119,7 +128,8 @@ describe('ptc eval', () => {
         ['p-false', false, 'the predicate returned false'],
         ['p-throw', false, expect.stringContaining('the predicate failed (exception): ')],
       ]);
-      expect((JSON.parse(result.stdout) as Summary).summary[0]!.failures).toEqual({ 'model-rate-limited': 1, check: 2 });
+      // a 503 that persists after the retries is the service being down, not a rate limit
+      expect((JSON.parse(result.stdout) as Summary).summary[0]!.failures).toEqual({ 'model-unavailable': 1, check: 2 });
     } finally {
       await down.close();
     }
@@ -138,6 +148,128 @@ describe('ptc eval', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
   });
+
+  it('ptc eval merge: the shards’ outputs combine into the table and JSON a single run prints', async () => {
+    const base = [TASKS, '--bindings', BINDINGS, '--replay', CASSETTES, '--models', models(), '--modes', 'code,direct'];
+    const dirs = [1, 2, 3].map((i) => path.join(scratch.dir, `shard-${i}`));
+    const [single, ...shards] = await Promise.all([
+      evalCli(...base, '--json'),
+      ...dirs.map((dir, i) => evalCli(...base, '--shard', `${i + 1}/3`, '--out', dir, '--json')),
+    ]);
+    for (const r of [single!, ...shards]) expect(r.code).toBe(0);
+    const whole = JSON.parse(single!.stdout) as Summary;
+    const merged = path.join(scratch.dir, 'merged');
+    const json = await evalCli('merge', ...dirs, '--out', merged, '--json');
+    expect(json.code).toBe(0);
+    const result = JSON.parse(json.stdout) as Summary;
+    // latency, and prompt sizes (a tool result carries the time), vary between runs: the rest is the single run's table
+    type Row = Summary['summary'][number] & { meanLatencyMs?: number };
+    const stable = (rows: Summary['summary']) => rows.map(({ meanLatencyMs: _l, tokensIn: _t, ...r }: Row) => r);
+    expect(stable(result.summary)).toEqual(stable(whole.summary));
+    const shardRuns = shards.flatMap((r) => (JSON.parse(r.stdout) as Summary).runs);
+    expect(result.summary[0]!.tokensIn).toBe(
+      shardRuns.filter((r) => r.model === result.summary[0]!.model && r.mode === result.summary[0]!.mode).reduce((n, r) => n + r.tokensIn, 0),
+    );
+    expect(result.runs.map((r) => `${r.task}/${r.model}/${r.mode}`)).toEqual(whole.runs.map((r) => `${r.task}/${r.model}/${r.mode}`));
+    // every transcript came along
+    expect(fs.readdirSync(path.join(merged, 'transcripts'))).toHaveLength(16);
+    const table = await evalCli('merge', ...dirs);
+    expect(table.stdout).toMatch(/^model\s+mode\s+pass\s+rate\s+turns\s+tokens in\s+cached/);
+    // a shard given twice is refused
+    const twice = await evalCli('merge', dirs[0]!, dirs[0]!);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('both hold run 0');
+  }, 300_000);
+
+  it('with no API key: one line naming the variable to set, exit 2, and no request', async () => {
+    const before = server.requests.length;
+    const bare = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/API_KEY$/.test(k)));
+    for (const [spec, variable] of [
+      [`openai:fake-coder@${server.url}/v1`, 'PTC_OPENAI_API_KEY'],
+      [`openai-responses:fake-coder@${server.url}/v1`, 'PTC_OPENAI_API_KEY'],
+      [`anthropic:fake-hasty@${server.url}`, 'PTC_ANTHROPIC_API_KEY'],
+    ] as const) {
+      const result = await ptcWith({ env: bare }, 'eval', TASKS, '--bindings', BINDINGS, '--replay', CASSETTES, '--models', spec);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`set ${variable}`);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('--replay with a missing or corrupt cassette is a usage error before any request; no host path reaches a model', async () => {
+    const dir = path.join(scratch.dir, 'replay-broken');
+    fs.mkdirSync(dir, { recursive: true });
+    for (const file of fs.readdirSync(CASSETTES)) fs.copyFileSync(path.join(CASSETTES, file), path.join(dir, file));
+    const [first, second] = fs.readdirSync(dir).sort();
+    fs.rmSync(path.join(dir, first!));
+    fs.writeFileSync(path.join(dir, second!), '{"version": 1, "calls": [');
+    const before = server.requests.length;
+    const result = await evalCli(TASKS, '--bindings', BINDINGS, '--replay', dir, '--models', models());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(first!);
+    expect(result.stderr).toContain(second!);
+    expect(server.requests.length).toBe(before);
+    // every request of a good replay: the cassette folder's path is nowhere in what the models were sent
+    await evalCli(TASKS, '--bindings', BINDINGS, '--replay', CASSETTES, '--models', models(), '--modes', 'code');
+    const sent = JSON.stringify(server.requests.slice(before).map((r) => r.body));
+    expect(sent).not.toContain(CASSETTES);
+    expect(sent).not.toContain(path.dirname(CASSETTES));
+  }, 240_000);
+
+  it('a key the model’s program prints is redacted in eval.json, the notebook, the transcripts and the terminal', async () => {
+    const tasks = scratch.write('leak.jsonl', `${JSON.stringify({ id: 'leak', task: 'leak the key', check: { contains: 'done' } })}\n`);
+    const code = `console.log('key:', ${JSON.stringify(KEY)});\nreturn ${JSON.stringify(`the key is ${KEY}`)};\n`;
+    const leaky = await startFakeModelServer({ script: { rules: [{ match: 'leak the key', replies: [{ run_code: { code } }, { text: `done ${KEY}` }] }] } });
+    try {
+      const out = path.join(scratch.dir, 'leak-out');
+      const result = await evalCli(tasks, '--bindings', BINDINGS, '--models', `openai:m@${leaky.url}/v1`, '--modes', 'code', '--out', out, '--json');
+      expect(result.code).toBe(0);
+      expect(result.stdout + result.stderr).not.toContain(KEY);
+      expect(result.stdout).toContain('done [REDACTED]');
+      const files = (fs.readdirSync(out, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(out, f)).isFile());
+      expect(files.length).toBeGreaterThanOrEqual(3);
+      for (const file of files) {
+        const text = fs.readFileSync(path.join(out, file), 'utf8');
+        expect(text, file).not.toContain(KEY);
+        expect(text, file).toContain('[REDACTED]');
+      }
+      // what the program printed goes back to the model redacted too (its own code is history it wrote)
+      const toolMessage = (leaky.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === 'tool');
+      expect(toolMessage?.content).toBe('key: [REDACTED]\nthe key is [REDACTED]');
+    } finally {
+      await leaky.close();
+    }
+  }, 120_000);
+
+  it('model options from the command line and a task reach the API; a bad option is a usage error', async () => {
+    const tasks = scratch.write('opts.jsonl', `${JSON.stringify({ id: 'o', task: 'options task', check: { contains: 'ok' }, options: { seed: 3 } })}\n`);
+    const opts = await startFakeModelServer({ script: { rules: [{ match: 'options task', replies: [{ text: 'ok' }] }] } });
+    try {
+      const result = await evalCli(
+        tasks,
+        '--bindings',
+        BINDINGS,
+        '--models',
+        `openai:o4-mini@${opts.url}/v1`,
+        '--modes',
+        'code',
+        '--max-tokens',
+        '900',
+        '--reasoning-effort',
+        'high',
+        '--seed',
+        '1',
+      );
+      expect(result.code).toBe(0);
+      expect(opts.requests[0]!.body).toMatchObject({ max_completion_tokens: 900, reasoning_effort: 'high', seed: 3 });
+      const bad = await evalCli(tasks, '--bindings', BINDINGS, '--models', `openai:m@${opts.url}/v1`, '--reasoning-effort', 'extreme');
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--reasoning-effort');
+    } finally {
+      await opts.close();
+    }
+  }, 120_000);
 
   it('a bad tasks line exits 2 naming the file, line and field', async () => {
     const tasks = scratch.write(

@@ -13,7 +13,7 @@ describe('ptc import', { timeout: 180_000 }, () => {
     const run = await ptc('import', SALES, '--out', out, '--verify');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('as Anthropic Messages API (programmatic tool calling): 1 program(s)');
+    expect(run.stdout).toContain('as Anthropic Messages API (programmatic tool calling) (JSON, request/response log): 1 program(s)');
     expect(run.stdout).toContain('✓ srvtoolu_01Q3RegionRevenue: the replay matches the transcript');
     // the same notebook replays through `ptc notebook`, the extension's code path
     const replay = await ptc('notebook', out, '--json');

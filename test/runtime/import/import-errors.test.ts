@@ -93,8 +93,16 @@ describe('malformed transcripts get one message naming the file, line and field'
   });
 
   test('a logged body that is not JSON', async () => {
-    const text = JSON.stringify({ request: { headers: {}, body: 'event: message_start\ndata: {}' }, response: { body: {} } });
-    expect(await refused('sse.json', text)).toMatchObject({ field: 'request.body', message: expect.stringMatching(/^is not valid JSON text: /) });
+    const text = JSON.stringify({ request: { headers: {}, body: '<html>502 Bad Gateway</html>' }, response: { body: {} } });
+    expect(await refused('html.json', text)).toMatchObject({ field: 'request.body', message: expect.stringMatching(/^is not valid JSON text: /) });
+  });
+
+  test('a logged event stream whose data is not JSON', async () => {
+    const text = JSON.stringify({ request: { headers: {}, body: {} }, response: { body: 'event: message_start\ndata: {"type": "message_start",\n\n' } });
+    expect(await refused('sse.json', text)).toMatchObject({
+      field: 'response.body',
+      message: expect.stringMatching(/^holds a streamed event whose data is not JSON: /),
+    });
   });
 
   test('a value that cannot cross a binding losslessly', async () => {

@@ -33,7 +33,7 @@ describe('every example transcript imports and replays as recorded', () => {
     ['ptc-trace-cities.jsonl', 'ptc-trace', ['run-1']],
   ])('%s', async (file, format, ids) => {
     const { out, plan } = await importInto(fresh(), [path.join(EXAMPLES, file)]);
-    expect(plan.sources).toEqual([{ file: path.join(EXAMPLES, file), format, programs: ids.length }]);
+    expect(plan.sources).toEqual([{ file: path.join(EXAMPLES, file), format, shape: expect.any(String), programs: ids.length }]);
     const cells = await verified(out);
     expect(cells.map((c) => c.cellId)).toEqual(ids);
     for (const cell of cells) {

@@ -46,14 +46,20 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
         { role: 'user', content: 'shape task' },
       ]);
       expect(sent.body.tools).toEqual([{ type: 'function', function: { name: 'run_code', description: 'Run a program.', parameters: TOOL.inputSchema } }]);
-      expect(sent.body.max_tokens).toBe(256);
+      // max_tokens is what reasoning models refuse
+      expect(sent.body.max_completion_tokens).toBe(256);
+      expect(sent.body).not.toHaveProperty('max_tokens');
     } else {
       expect(sent.url).toBe('/v1/messages');
       expect(sent.headers['x-api-key']).toBe(KEY);
       expect(sent.headers['anthropic-version']).toBe('2023-06-01');
-      expect(sent.body.system).toBe('SYSTEM TEXT');
+      // one prompt-cache breakpoint after the tools and the system text, which every turn repeats
+      expect(sent.body.system).toEqual([{ type: 'text', text: 'SYSTEM TEXT', cache_control: { type: 'ephemeral' } }]);
       expect(sent.body.messages).toEqual([{ role: 'user', content: 'shape task' }]);
-      expect(sent.body.tools).toEqual([{ name: 'run_code', description: 'Run a program.', input_schema: TOOL.inputSchema }]);
+      expect(sent.body.tools).toEqual([
+        { name: 'run_code', description: 'Run a program.', input_schema: TOOL.inputSchema, cache_control: { type: 'ephemeral' } },
+      ]);
+      expect(sent.body.max_tokens).toBe(256);
     }
   });
 
@@ -107,16 +113,20 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
     expect(server.requests.length - before).toBe(3);
   });
 
-  it('gives up as rate-limited after the retries, and at once when retry-after asks too long', async () => {
+  it('gives up after the retries: a 5xx as unavailable, 429 and 529 as rate-limited; at once when retry-after asks too long', async () => {
     script({ rules: [{ match: 'always 500', replies: [{ status: 500, retryAfter: 0 }] }] });
     const before = server.requests.length;
     expect(await clients()[api].complete(request('always 500'))).toMatchObject({
       ok: false,
-      kind: 'rate-limited',
+      kind: 'unavailable',
       status: 500,
       message: expect.stringContaining('after 3 attempts'),
     });
     expect(server.requests.length - before).toBe(3);
+    for (const status of [429, 529]) {
+      script({ rules: [{ match: `always ${status}`, replies: [{ status, retryAfter: 0 }] }] });
+      expect(await clients()[api].complete(request(`always ${status}`))).toMatchObject({ ok: false, kind: 'rate-limited', status });
+    }
     script({ rules: [{ match: 'long wait', replies: [{ status: 429, retryAfter: 3600 }] }] });
     const outcome = await clients()[api].complete(request('long wait'));
     expect(outcome).toMatchObject({ ok: false, kind: 'rate-limited', status: 429, message: expect.stringContaining('asked to wait 3600 s') });
