@@ -10,6 +10,7 @@ import type { HostedBindings } from '../engine/hosted.js';
 import { observeNamespaces } from '../notebook/observe.js';
 import type { RunResult } from '../protocol/run-result.js';
 import { cassetteFromResult, DEFAULT_DETERMINISTIC, saveCassette } from '../replay/index.js';
+import { infrastructureProblem } from './infrastructure.js';
 import { prepareReplay } from './replay-setup.js';
 import type { CassetteWrite, DescribeOutcome, RunLimits, Session, SessionOptions, SessionOutcome, SessionRunRequest, SetupStage } from './session-types.js';
 
@@ -132,8 +133,15 @@ export function openSession(options: SessionOptions, makeRuntime: (options: Runt
       return { kind: 'result', result };
     }
     result.mode = plan.mode === 'record' ? plan.handlers : plan.mode;
-    if (plan.mode !== 'record') return { kind: 'result', result };
-    return { kind: 'result', result, cassette: await writeCassette(plan.cassettePath, result, deterministic) };
+    const infrastructure = infrastructureProblem(result, prepared.hosted?.lost());
+    const outcome: SessionOutcome = { kind: 'result', result, ...(infrastructure === undefined ? {} : { infrastructure }) };
+    if (plan.mode !== 'record') return outcome;
+    // a recording of a machine's failure would replay it forever as the tools' answer
+    const cassette: CassetteWrite =
+      infrastructure === undefined
+        ? await writeCassette(plan.cassettePath, result, deterministic)
+        : { ok: false, path: plan.cassettePath, message: `the run failed outside the program (${infrastructure}), so the cassette was not written` };
+    return { ...outcome, cassette };
   };
 
   return {

@@ -247,6 +247,11 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
         ? { problem: `no cassette at ${cassettePath} to compare live answers with` }
         : {}),
     };
+    if (outcome.infrastructure !== undefined) {
+      // never checked against, nor stored as, the expectation: the machine failed, not the program
+      const kept = options.update === true ? '; its cassette and expectation were left as they were' : '';
+      return { ...base, status: 'failed', durationMs, result, problem: `the run failed outside the program: ${outcome.infrastructure}${kept}`, ...extra };
+    }
     if (outcome.cassette !== undefined && !outcome.cassette.ok) {
       return { ...base, status: 'failed', durationMs, result, problem: `cassette not written: ${outcome.cassette.message}`, ...extra };
     }
