@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { BindingNamespace, CodeRunRequest, DeterministicSettings, Runtime, RuntimeOptions } from '../api.js';
 import { BindingsHost } from '../bindings-host/bindings-host.js';
@@ -13,6 +12,7 @@ import { cassetteFromResult, DEFAULT_DETERMINISTIC, saveCassette } from '../repl
 import { infrastructureProblem } from './infrastructure.js';
 import { prepareReplay } from './replay-setup.js';
 import type { CassetteWrite, DescribeOutcome, RunLimits, Session, SessionOptions, SessionOutcome, SessionRunRequest, SetupStage } from './session-types.js';
+import { makeDirsSync } from '../files/make-dirs.js';
 
 // The one way a program runs with bindings, for `ptc run`, `ptc notebook` and the extension alike: the bindings
 // host's lifetime, mode, record and replay, determinism, limits and warnings are decided here, once.
@@ -169,7 +169,7 @@ async function writeCassette(file: string, result: RunResult, deterministic: Det
   if (result.error?.kind === 'abort') return { ok: false, path: file, message: 'the run was cancelled, so the cassette was not written' };
   const cassette = cassetteFromResult(result, deterministic === undefined ? {} : { deterministic });
   try {
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    makeDirsSync(path.dirname(file));
     await saveCassette(file, cassette);
     return { ok: true, path: file, calls: cassette.calls.length };
   } catch (error) {

@@ -5,6 +5,7 @@ import {
   endpointClient,
   keyFromEnv,
   LOOP_MODES,
+  makeDirsSync,
   parseModelSpec,
   parseTasks,
   reportNotebook,
@@ -133,7 +134,8 @@ export const evalCommand: CliCommand = {
     const models = modelsOf(flags.models);
     if (flags.replay !== undefined && !fs.statSync(path.resolve(flags.replay), { throwIfNoEntry: false })?.isDirectory())
       throw new UsageError(`--replay expects a folder of cassettes: ${flags.replay}`);
-    const session = createSession({ bindingsPath: path.resolve(flags.bindings), onBindingsLog: bindingsLog(io, flags.bindings) });
+    const logs = bindingsLog(io);
+    const session = createSession({ bindingsPath: path.resolve(flags.bindings), onBindingsLog: logs.forModule(flags.bindings) });
     const checkSession = createSession();
     const signals = interruptible();
     const warnings = new Set<string>();
@@ -177,6 +179,7 @@ export const evalCommand: CliCommand = {
     } finally {
       signals.dispose();
       await Promise.all([session.dispose(), checkSession.dispose()]);
+      logs.end();
     }
   },
 };
@@ -190,7 +193,7 @@ async function writeOutputs(
 ): Promise<void> {
   const dir = path.resolve(out);
   const transcripts = path.join(dir, 'transcripts');
-  fs.mkdirSync(transcripts, { recursive: true });
+  makeDirsSync(transcripts);
   for (const run of runs) await writeLinesAtomically(path.join(transcripts, transcriptName(run)), run.detail.trace);
   const summary = { summary: rows, runs: runs.map(({ detail: _detail, ...run }) => ({ ...run, transcript: `transcripts/${transcriptName(run)}` })) };
   await writeLinesAtomically(path.join(dir, 'eval.json'), [JSON.stringify(summary, null, 2)]);

@@ -15,6 +15,7 @@ import {
   ImportFailure,
 } from '../../index.js';
 import { oneOf } from '../run-options.js';
+import { visibleJson, visibleText } from '../terminal-text.js';
 import { UsageError, parseCommandLine, type CliCommand, type CliIo } from '../usage-error.js';
 
 const USAGE = `ptc import <transcript…> [--out <notebook.ptcnb>] [--format ${TRANSCRIPT_FORMATS.join('|')}] [--language typescript|python]
@@ -110,7 +111,7 @@ export const importCommand: CliCommand = {
       if (!verified.ok) throw new UsageError(`the imported notebook did not run: ${verified.message}`);
       verdicts = verified.cells;
     }
-    if (flags.json) io.stdout(`${JSON.stringify(jsonReport(plan, written.written, verdicts))}\n`);
+    if (flags.json) io.stdout(`${visibleJson(JSON.stringify(jsonReport(plan, written.written, verdicts)))}\n`);
     else report(io, plan, written.written, verdicts);
     return verdicts === undefined || verdicts.every((v) => agreesOrExcused(v)) ? 0 : 1;
   },
@@ -122,7 +123,9 @@ function agreesOrExcused(v: CellVerdict): boolean {
   return v.comparison === undefined || v.comparison.agrees || v.marked;
 }
 
-function report(io: CliIo, plan: ImportPlan, written: string[], verdicts: CellVerdict[] | undefined): void {
+// Transcripts are the model's (and its tools') text: every line is made visible before it reaches the terminal.
+function report(raw: CliIo, plan: ImportPlan, written: string[], verdicts: CellVerdict[] | undefined): void {
+  const io: CliIo = { stdout: (t) => raw.stdout(visibleText(t)), stderr: (t) => raw.stderr(visibleText(t)) };
   const rel = (file: string): string => path.relative(process.cwd(), file) || file;
   for (const source of plan.sources) io.stdout(`read ${source.file} as ${FORMAT_TITLES[source.format]}: ${source.programs} program(s)\n`);
   for (const cell of plan.cells) {

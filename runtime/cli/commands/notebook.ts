@@ -107,6 +107,7 @@ export const notebookCommand: CliCommand = {
     requireRunnableEnvironment();
     // cells run one after another: a spare process makes every cell after the first skip start-up
     const runtime = createRuntime({ spares: 1 });
+    const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
     const signals = interruptible();
     try {
       const run = await runNotebookFile({
@@ -116,7 +117,7 @@ export const notebookCommand: CliCommand = {
           createSession({
             runtime,
             ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }),
-            onBindingsLog: bindingsLog(io, bindingsPath),
+            onBindingsLog: logs.forModule(bindingsPath),
           }),
         override: flags.override,
         limits: flags.limits,
@@ -149,6 +150,7 @@ export const notebookCommand: CliCommand = {
     } finally {
       signals.dispose();
       await runtime.dispose();
+      logs.end();
     }
   },
 };

@@ -38,9 +38,10 @@ export const runCommand: CliCommand = {
     const language = flags.language ?? languageFromFile(file);
     if (language === undefined) throw new UsageError(`cannot tell the language of ${flags.file}: use --language typescript|python`);
     const warn = (message: string): void => io.stderr(`ptc run: warning: ${visibleText(message)}\n`);
+    const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
     const session = createSession({
       ...(flags.bindings === undefined ? {} : { bindingsPath: path.resolve(flags.bindings) }),
-      onBindingsLog: bindingsLog(io, flags.bindings),
+      onBindingsLog: logs.forModule(flags.bindings),
     });
     const signals = interruptible();
     try {
@@ -81,6 +82,7 @@ export const runCommand: CliCommand = {
     } finally {
       signals.dispose();
       await session.dispose();
+      logs.end();
     }
   },
 };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createSession, learnOutputs, readCassettes, renderSdk, withLearnedOutputs } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
+import { visibleText } from '../terminal-text.js';
 import { parseCommandLine, UsageError, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc sdk --bindings <module> [--language typescript|python] [--declarations] [--learn-from <cassette or folder>…]`;
@@ -26,16 +27,19 @@ export const sdkCommand: CliCommand = {
     const language = values.language ?? 'typescript';
     if (language !== 'typescript' && language !== 'python') throw new UsageError(`--language expects one of typescript|python, got "${language}"`);
     // the module is loaded (and its MCP servers asked for their tools) in a bindings host, as for a run
-    const session = createSession({ bindingsPath: path.resolve(values.bindings), onBindingsLog: bindingsLog(io, values.bindings) });
+    const logs = bindingsLog(io);
+    const session = createSession({ bindingsPath: path.resolve(values.bindings), onBindingsLog: logs.forModule(values.bindings) });
     try {
       const described = await session.describe();
       if (!described.ok) throw new UsageError(described.message);
       const source = gathered === undefined ? described.module : withLearnedOutputs(described.module, learnOutputs(gathered.cassettes));
       const sdk = renderSdk(source, language);
-      io.stdout(values.declarations === true ? sdk.declarations : sdk.text);
+      // descriptions and schemas come from the module and its MCP servers: shown, never acting on the terminal
+      io.stdout(visibleText(values.declarations === true ? sdk.declarations : sdk.text));
       return 0;
     } finally {
       await session.dispose();
+      logs.end();
     }
   },
 };

@@ -6,6 +6,7 @@ import {
   createSession,
   discoverNotebooks,
   jsonReport,
+  makeDirsSync,
   junitReport,
   parseShard,
   runTestSuite,
@@ -17,7 +18,7 @@ import {
 import { bindingsLog } from '../bindings-log.js';
 import { integer, LIMIT_OPTIONS, limitFlags, oneOf } from '../run-options.js';
 import { interruptible } from '../signals.js';
-import { visibleText } from '../terminal-text.js';
+import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, parseCommandLine, type CliCommand, type CliIo } from '../usage-error.js';
 
@@ -97,7 +98,7 @@ function indent(text: string, prefix: string): string {
 
 async function writeReportFile(file: string, text: string): Promise<void> {
   try {
-    await fs.mkdir(path.dirname(path.resolve(file)), { recursive: true });
+    makeDirsSync(path.dirname(path.resolve(file)));
     await fs.writeFile(file, text, 'utf8');
   } catch (error) {
     throw new UsageError(`cannot write ${file}: ${(error as Error).message}`);
@@ -120,6 +121,7 @@ export const testCommand: CliCommand = {
     // two spares per job: a sandboxed spare takes longer to start (part of it waiting on the kernel's namespace set-up,
     // not on a CPU) than a trivial cell takes to run, so one per job left each job waiting for its next process
     const runtime = createRuntime({ spares: 2 * flags.jobs });
+    const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
     const signals = interruptible();
     try {
       const suite = await runTestSuite({
@@ -128,7 +130,7 @@ export const testCommand: CliCommand = {
           createSession({
             runtime,
             ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }),
-            onBindingsLog: bindingsLog(io, bindingsPath),
+            onBindingsLog: logs.forModule(bindingsPath),
           }),
         live: flags.live,
         update: flags.update,
@@ -144,7 +146,8 @@ export const testCommand: CliCommand = {
       if (suite.stopped) progress('stopped before every cell ran\n');
       if (flags.reporter !== 'text') {
         const text = flags.reporter === 'junit' ? junitReport(suite, root) : `${JSON.stringify(jsonReport(suite, root), null, 2)}\n`;
-        if (flags.output === undefined) io.stdout(text);
+        // on a terminal, no program text may act on it: DEL, C1, bidi and invisible characters become \u escapes
+        if (flags.output === undefined) io.stdout(visibleJson(text));
         else await writeReportFile(flags.output, text);
       }
       progress(`${summaryLine(suite)}\n`);
@@ -152,6 +155,7 @@ export const testCommand: CliCommand = {
     } finally {
       signals.dispose();
       await runtime.dispose();
+      logs.end();
     }
   },
 };
