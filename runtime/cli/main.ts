@@ -1,6 +1,7 @@
 // The `ptc` command line: same runtime, headless.
 import v8 from 'node:v8';
 import { COMMANDS } from './commands/index.js';
+import { installSignalHandlers, signalExitCode } from './signals.js';
 import { visibleText } from './terminal-text.js';
 import { UsageError, type CliIo } from './usage-error.js';
 
@@ -23,7 +24,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   try {
-    return await command.run(rest, io);
+    const code = await command.run(rest, io);
+    // stopped by a signal: the shell's convention for it (130, 143, 129), whatever the command made of the stop
+    return signalExitCode() ?? code;
   } catch (error) {
     if (error instanceof UsageError) {
       // the message may quote a file (a corrupt notebook or cassette): shown, never acting on the terminal
@@ -48,6 +51,7 @@ const io: CliIo = {
   stdout: (t) => closed.stdout || process.stdout.write(t),
   stderr: (t) => closed.stderr || process.stderr.write(t),
 };
+installSignalHandlers(io);
 main(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;
