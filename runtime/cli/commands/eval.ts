@@ -22,14 +22,30 @@ import {
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { requireRunnableEnvironment } from '../environment.js';
-import { integer, oneOf } from '../run-options.js';
+import { integer, LIMIT_OPTIONS, oneOf } from '../run-options.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
-import { UsageError, parseCommandLine, type CliCommand } from '../usage-error.js';
+import { UsageError, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:model[@baseUrl]>,… [--modes code,direct] [--samples N]
         [--replay <cassette dir> | --mode mock|live] [--language typescript|python] [--max-turns N] [--shard i/n]
         [--out <dir>] [--json] [--timeout-ms N] [--sandbox required|best-effort|off]`;
+
+const FLAGS = {
+  bindings: { type: 'string', value: '<module>', help: 'the bindings module whose functions are the tools (required)' },
+  models: { type: 'string', value: '<provider:model[@baseUrl]>,…', help: 'the models to compare; keys come from the environment (required)' },
+  modes: { type: 'string', value: 'code,direct', byDefault: 'code,direct', help: 'code mode (one run_code tool), direct tool calls, or both' },
+  samples: { type: 'string', value: 'N', byDefault: '1', help: 'runs per task, model and mode (1 to 100)' },
+  replay: { type: 'string', value: '<cassette dir>', help: 'answer tool calls from recorded cassettes' },
+  mode: { type: 'string', choices: ['mock', 'live'], byDefault: 'mock', help: 'which handlers answer the tool calls (not with --replay)' },
+  language: { type: 'string', choices: ['typescript', 'python'], byDefault: 'typescript', help: "the language of code mode's programs" },
+  'max-turns': { type: 'string', value: 'N', byDefault: '8', help: 'model turns per task (1 to 50)' },
+  shard: { type: 'string', value: 'i/n', help: "run only this machine's part of the tasks" },
+  out: { type: 'string', value: '<dir>', help: 'write eval.json, eval.ptcnb and one transcript per run there' },
+  json: { type: 'boolean', help: 'print the summary and runs as JSON' },
+  'timeout-ms': LIMIT_OPTIONS['timeout-ms'],
+  sandbox: LIMIT_OPTIONS.sandbox,
+} as const satisfies FlagSpecs;
 
 interface EvalFlags {
   file: string;
@@ -49,21 +65,7 @@ interface EvalFlags {
 }
 
 function parseFlags(argv: string[]): EvalFlags {
-  const parsed = parseCommandLine(argv, {
-    bindings: { type: 'string' },
-    models: { type: 'string' },
-    modes: { type: 'string' },
-    samples: { type: 'string' },
-    replay: { type: 'string' },
-    mode: { type: 'string' },
-    language: { type: 'string' },
-    'max-turns': { type: 'string' },
-    shard: { type: 'string' },
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-    'timeout-ms': { type: 'string' },
-    sandbox: { type: 'string' },
-  });
+  const parsed = parseCommandLine(argv, FLAGS, 'eval');
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing tasks file' : `expected one tasks file, got ${positionals.length}`);
   if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');
@@ -120,6 +122,12 @@ export const evalCommand: CliCommand = {
   name: 'eval',
   summary: 'compare models and modes (code vs direct tool calls) on a tasks file',
   usage: USAGE,
+  flags: FLAGS,
+  exitCodes: ['1  a run failed its checks, or the eval was stopped'],
+  examples: [
+    '# two models, code mode against direct tool calls, tools answered from recorded cassettes\nptc eval examples/models/tasks.jsonl --bindings examples/programs/tools.bindings.mjs --replay examples/models/cassettes --models openai:gpt-4.1,anthropic:claude-sonnet-4-5',
+    '# three samples per task, results and transcripts written to a folder\nptc eval tasks.jsonl --bindings tools.bindings.mjs --models openai:gpt-4.1 --samples 3 --out eval-out',
+  ],
   async run(argv, io) {
     const flags = parseFlags(argv);
     requireRunnableEnvironment();
