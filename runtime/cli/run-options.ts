@@ -25,6 +25,10 @@ export function integer(flag: string, raw: string | undefined): number | undefin
   return Number(raw);
 }
 
+function within(flag: string, value: number | undefined, min: number, max: number): void {
+  if (value !== undefined && (value < min || value > max)) throw new UsageError(`--${flag} expects ${min} to ${max}, got ${value}`);
+}
+
 // One of the allowed words, or a UsageError naming the flag and the choices.
 export function oneOf<T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
   if (raw === undefined) return undefined;
@@ -72,6 +76,11 @@ export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string 
   const memoryMb = integer('memory-mb', values['memory-mb']);
   const tmpMb = integer('tmp-mb', values['tmp-mb']);
   const sandbox = oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const);
+  // a value outside what the runtime accepts is refused under the flag's own name, never silently capped
+  within('timeout-ms', timeoutMs, 1, LIMITS.timeoutMs.max);
+  within('max-output-bytes', maxOutputBytes, LIMITS.maxOutputBytes.min, LIMITS.maxOutputBytes.max);
+  within('memory-mb', memoryMb, LIMITS.memoryMb.min, LIMITS.memoryMb.max);
+  within('tmp-mb', tmpMb, LIMITS.tmpMb.min, LIMITS.tmpMb.max);
   if (timeoutMs !== undefined) limits.timeoutMs = timeoutMs;
   if (maxOutputBytes !== undefined) limits.maxOutputBytes = maxOutputBytes;
   if (memoryMb !== undefined) limits.memoryMb = memoryMb;
@@ -81,7 +90,11 @@ export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string 
 }
 
 export const RUN_FLAGS = {
-  language: { type: 'string', choices: ['typescript', 'python'], help: "the program's language (default: from the file name, .ts/.mts/.cts or .py)" },
+  language: {
+    type: 'string',
+    choices: ['typescript', 'python'],
+    help: "the program's language (default: from the file name: .ts/.mts/.cts/.js/.mjs/.cjs or .py)",
+  },
   bindings: { type: 'string', value: '<module>', help: 'the bindings module (.ts/.mjs/.js) whose functions the program calls' },
   mode: { type: 'string', choices: ['mock', 'live'], byDefault: 'mock', help: 'which handlers answer the calls' },
   record: { type: 'string', value: '<cassette.json>', help: "record the calls and answers to a cassette (with --mode's handlers)" },
@@ -116,7 +129,8 @@ export function parseRunFlags(argv: string[]): RunFlags {
 }
 
 export function languageFromFile(file: string): Language | undefined {
-  if (/\.(ts|mts|cts)$/.test(file)) return 'typescript';
+  // JavaScript is TypeScript without types: the same Node child runs it
+  if (/\.(ts|mts|cts|js|mjs|cjs)$/.test(file)) return 'typescript';
   if (/\.py$/.test(file)) return 'python';
   return undefined;
 }
