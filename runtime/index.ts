@@ -115,6 +115,8 @@ export { byCodeUnit } from './sdk/sdk-source.js';
 export * from './model/index.js';
 export * from './eval/index.js';
 export { writeLinesAtomically } from './import/trace-writer.js';
+export { makeDirsSync } from './files/make-dirs.js';
+export { cacheFolder as bindingsCacheFolder } from './bindings/build-cache.js';
 export { inferSchema, learnOutputs, readCassettes, withLearnedOutputs, type CassetteGather, type LearnedOutput } from './sdk/learn-schema.js';
 export * from './testing/index.js';
 export * from './protocol/expectation-report.js';

@@ -202,10 +202,12 @@ export class BindingsHost {
       namespaces,
       prepare: () => channels.prepare(),
       takeChannel: (): ChildChannel | undefined => channels.take(),
+      channelReady: () => channels.ready,
       begin: (run: HostedRunOptions): HostedRunLink => {
         link = this.#begin(generation, options, run);
         return link;
       },
+      lost: () => link?.lost,
     };
   }
 

@@ -26,6 +26,10 @@ export class ChildChannels {
     return channel;
   }
 
+  get ready(): boolean {
+    return this.#ready.length > 0;
+  }
+
   // Resolves once a channel is in stock, or a connection attempt failed (the run then starts without one).
   async prepare(): Promise<void> {
     if (this.#ready.length > 0 || this.#disposed) return;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicallySync } from '../files/atomic-write.js';
+import { makeDirsSync } from '../files/make-dirs.js';
 
 // A bindings module's bundle, kept between bindings hosts: a new host imports it without starting esbuild (the
 // VSIX's esbuild-wasm costs ~0.8 s of CPU per start). A bundle is reused only while every file it was built from,
@@ -73,7 +74,7 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string | unde
   const base = env.XDG_CACHE_HOME !== undefined && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
   const dir = setting !== undefined && setting.length > 0 ? path.resolve(setting) : path.join(base, 'ptc-playground', 'bindings');
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirsSync(dir, { mode: 0o700 });
     const stat = fs.lstatSync(dir);
     const mine = typeof process.getuid !== 'function' || stat.uid === process.getuid();
     return stat.isDirectory() && mine && (stat.mode & 0o022) === 0 ? dir : undefined;

@@ -1,29 +1,59 @@
 // The `ptc` command line: same runtime, headless.
 import v8 from 'node:v8';
 import { COMMANDS } from './commands/index.js';
+import { completionScript, SHELLS, type Shell } from './completion.js';
+import { commandHelp, mainHelp } from './help.js';
+import { installSignalHandlers, signalExitCode } from './signals.js';
 import { visibleText } from './terminal-text.js';
+import { ptcVersion } from './version.js';
 import { UsageError, type CliIo } from './usage-error.js';
 
-function help(): string {
-  const lines = ['usage: ptc <command> [options]', '', 'commands:'];
-  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
-  lines.push('', ...COMMANDS.map((c) => c.usage));
-  return `${lines.join('\n')}\n`;
-}
+const wantsHelp = (argv: readonly string[]): boolean => {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+};
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(help());
+  if (name === undefined || name === '--help' || name === '-h') {
+    io.stdout(mainHelp(COMMANDS));
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout(`ptc ${ptcVersion()} (node ${process.versions.node})\n`);
+    return 0;
+  }
+  if (name === 'help') {
+    const topic = COMMANDS.find((c) => c.name === rest[0]);
+    io.stdout(topic === undefined ? mainHelp(COMMANDS) : commandHelp(topic));
+    return topic === undefined && rest.length > 0 ? 2 : 0;
+  }
+  if (name === 'completion') {
+    const shell = rest[0];
+    if (rest.length !== 1 || !(SHELLS as readonly string[]).includes(shell ?? '')) {
+      if (wantsHelp(rest)) {
+        io.stdout(`usage: ptc completion ${SHELLS.join('|')}\n\nprints a completion script; e.g. eval "$(ptc completion bash)" in ~/.bashrc\n`);
+        return 0;
+      }
+      io.stderr(`ptc completion: expected one of ${SHELLS.join('|')}\n`);
+      return 2;
+    }
+    io.stdout(completionScript(shell as Shell, COMMANDS));
+    return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (command === undefined) {
-    io.stderr(`ptc: unknown command "${visibleText(name, { newlines: false })}" (try: ${COMMANDS.map((c) => c.name).join(', ')})\n`);
+    io.stderr(`ptc: unknown command "${visibleText(name, { newlines: false })}" (try: ${COMMANDS.map((c) => c.name).join(', ')}, or ptc --help)\n`);
     return 2;
   }
+  if (wantsHelp(rest)) {
+    io.stdout(commandHelp(command));
+    return 0;
+  }
   try {
-    return await command.run(rest, io);
+    const code = await command.run(rest, io);
+    // stopped by a signal: the shell's convention for it (130, 143, 129), whatever the command made of the stop
+    return signalExitCode() ?? code;
   } catch (error) {
     if (error instanceof UsageError) {
       // the message may quote a file (a corrupt notebook or cassette): shown, never acting on the terminal
@@ -48,6 +78,7 @@ const io: CliIo = {
   stdout: (t) => closed.stdout || process.stdout.write(t),
   stderr: (t) => closed.stderr || process.stderr.write(t),
 };
+installSignalHandlers(io);
 main(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;

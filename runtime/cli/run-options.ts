@@ -1,5 +1,6 @@
 import type { Language, SandboxLevel } from '../index.js';
-import { parseCommandLine, UsageError } from './usage-error.js';
+import { LIMITS } from '../index.js';
+import { parseCommandLine, UsageError, type FlagSpecs } from './usage-error.js';
 
 export interface RunFlags {
   file: string;
@@ -24,6 +25,10 @@ export function integer(flag: string, raw: string | undefined): number | undefin
   return Number(raw);
 }
 
+function within(flag: string, value: number | undefined, min: number, max: number): void {
+  if (value !== undefined && (value < min || value > max)) throw new UsageError(`--${flag} expects ${min} to ${max}, got ${value}`);
+}
+
 // One of the allowed words, or a UsageError naming the flag and the choices.
 export function oneOf<T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
   if (raw === undefined) return undefined;
@@ -31,14 +36,29 @@ export function oneOf<T extends string>(flag: string, raw: string | undefined, a
   return raw as T;
 }
 
-// The limit flags of every command that runs programs: their parseArgs options and their parsing.
+// The limit flags of every command that runs programs: how they parse, what help says of them.
 export const LIMIT_OPTIONS = {
-  'timeout-ms': { type: 'string' },
-  'max-output-bytes': { type: 'string' },
-  'memory-mb': { type: 'string' },
-  'tmp-mb': { type: 'string' },
-  sandbox: { type: 'string' },
-} as const;
+  'timeout-ms': {
+    type: 'string',
+    value: 'N',
+    byDefault: String(LIMITS.timeoutMs.default),
+    help: `wall-clock limit of one run (at most ${LIMITS.timeoutMs.max})`,
+  },
+  'max-output-bytes': {
+    type: 'string',
+    value: 'N',
+    byDefault: String(LIMITS.maxOutputBytes.default),
+    help: 'cap on what one run prints and returns (and on the bindings output shown)',
+  },
+  'memory-mb': { type: 'string', value: 'N', byDefault: String(LIMITS.memoryMb.default), help: 'memory limit of one run' },
+  'tmp-mb': { type: 'string', value: 'N', byDefault: String(LIMITS.tmpMb.default), help: "size of the sandbox's in-memory temp folder" },
+  sandbox: {
+    type: 'string',
+    choices: ['required', 'best-effort', 'off'],
+    byDefault: 'best-effort',
+    help: 'OS sandbox: required (refuse to run without it), best-effort, off',
+  },
+} as const satisfies FlagSpecs;
 
 export interface LimitFlags {
   timeoutMs?: number;
@@ -56,6 +76,11 @@ export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string 
   const memoryMb = integer('memory-mb', values['memory-mb']);
   const tmpMb = integer('tmp-mb', values['tmp-mb']);
   const sandbox = oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const);
+  // a value outside what the runtime accepts is refused under the flag's own name, never silently capped
+  within('timeout-ms', timeoutMs, 1, LIMITS.timeoutMs.max);
+  within('max-output-bytes', maxOutputBytes, LIMITS.maxOutputBytes.min, LIMITS.maxOutputBytes.max);
+  within('memory-mb', memoryMb, LIMITS.memoryMb.min, LIMITS.memoryMb.max);
+  within('tmp-mb', tmpMb, LIMITS.tmpMb.min, LIMITS.tmpMb.max);
   if (timeoutMs !== undefined) limits.timeoutMs = timeoutMs;
   if (maxOutputBytes !== undefined) limits.maxOutputBytes = maxOutputBytes;
   if (memoryMb !== undefined) limits.memoryMb = memoryMb;
@@ -64,20 +89,26 @@ export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string 
   return limits;
 }
 
+export const RUN_FLAGS = {
+  language: {
+    type: 'string',
+    choices: ['typescript', 'python'],
+    help: "the program's language (default: from the file name: .ts/.mts/.cts/.js/.mjs/.cjs or .py)",
+  },
+  bindings: { type: 'string', value: '<module>', help: 'the bindings module (.ts/.mjs/.js) whose functions the program calls' },
+  mode: { type: 'string', choices: ['mock', 'live'], byDefault: 'mock', help: 'which handlers answer the calls' },
+  record: { type: 'string', value: '<cassette.json>', help: "record the calls and answers to a cassette (with --mode's handlers)" },
+  replay: { type: 'string', value: '<cassette.json>', help: 'answer the calls from a cassette instead of handlers' },
+  deterministic: { type: 'boolean', help: 'freeze the clock and seed the random sources' },
+  seed: { type: 'string', value: 'N', help: 'seed of mock fault injection (failRate), to repeat the same faults' },
+  trace: { type: 'string', value: '<trace.jsonl>', help: 'also write the run as a PTC trace that ptc import reads' },
+  ...LIMIT_OPTIONS,
+  json: { type: 'boolean', help: 'print the RunResult as one line of JSON instead of the report' },
+} as const satisfies FlagSpecs;
+
 // Parses `ptc run` flags; any unknown flag or bad value is a UsageError naming it.
 export function parseRunFlags(argv: string[]): RunFlags {
-  const parsed = parseCommandLine(argv, {
-    language: { type: 'string' },
-    bindings: { type: 'string' },
-    mode: { type: 'string' },
-    ...LIMIT_OPTIONS,
-    json: { type: 'boolean' },
-    record: { type: 'string' },
-    replay: { type: 'string' },
-    deterministic: { type: 'boolean' },
-    seed: { type: 'string' },
-    trace: { type: 'string' },
-  });
+  const parsed = parseCommandLine(argv, RUN_FLAGS, 'run');
   const { values, positionals } = parsed;
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing program file' : `expected one program file, got ${positionals.length}`);
@@ -98,7 +129,8 @@ export function parseRunFlags(argv: string[]): RunFlags {
 }
 
 export function languageFromFile(file: string): Language | undefined {
-  if (/\.(ts|mts|cts)$/.test(file)) return 'typescript';
+  // JavaScript is TypeScript without types: the same Node child runs it
+  if (/\.(ts|mts|cts|js|mjs|cjs)$/.test(file)) return 'typescript';
   if (/\.py$/.test(file)) return 'python';
   return undefined;
 }

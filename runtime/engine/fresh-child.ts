@@ -3,6 +3,7 @@ import type { CodeRunSpec } from '../api.js';
 import { LIMITS } from '../contract/limits.js';
 import type { RunResult, SandboxReport } from '../protocol/run-result.js';
 import { abortMessage, failedBeforeSpawn } from './early-results.js';
+import { withChannel } from './hosted.js';
 import { RunSession } from './run-session.js';
 import type { Spare, SpareKey, SparePool } from './spare-pool.js';
 
@@ -26,6 +27,9 @@ function addressSpaceHint(): string {
   return limit === undefined ? '' : ` (this process inherited an address-space limit, RLIMIT_AS ${Math.floor(limit / (1024 * 1024))} MiB)`;
 }
 
+// Connection attempts a cold start of a hosted run makes before it fails (each ends connected or refused).
+const CHANNEL_ATTEMPTS = 5;
+
 // Teardowns still going on after their run returned its result (see runOnFreshChild); dispose() waits for them.
 const teardowns = new Set<Promise<void>>();
 
@@ -38,6 +42,8 @@ export function pendingTeardowns(): Promise<void> {
 export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): Promise<RunResult> {
   const { spec, spares } = run;
   const session = new RunSession(spec, run.report);
+  // a spare of a hosted run must hold its own connection to the host (see withChannel): none ready, no spare
+  const startSpare = withChannel(spec.hosted, run.startSpare);
   // a cold start (and the spare after it) inherit a ready connection to the run's bindings host
   await spec.hosted?.prepare();
   let child = await spares?.take(run.key, spec.signal);
@@ -45,11 +51,19 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
     // aborted just after a spare was handed over: it never ran anything, but it serves nobody now
     if (child !== undefined) {
       await child.discard();
-      spares?.refill(run.key, run.startSpare);
+      spares?.refill(run.key, startSpare);
     }
     return failedBeforeSpawn(spec, run.report, { kind: 'abort', message: abortMessage(spec.signal) });
   }
   if (child === undefined) {
+    // spares starting meanwhile may have taken the connection prepared above: a cold start waits for its own (checked
+    // and taken in one synchronous stretch: another run's continuation could take it between two awaits)
+    const hosted = spec.hosted;
+    for (let attempt = 0; hosted !== undefined && !hosted.channelReady() && attempt < CHANNEL_ATTEMPTS; attempt++) await hosted.prepare();
+    if (hosted !== undefined && !hosted.channelReady()) {
+      session.fail({ kind: 'worker-exit', message: 'could not connect to the bindings host (its socket refused every connection)' });
+      return session.result();
+    }
     try {
       child = run.startCold();
     } catch (error) {
@@ -60,14 +74,14 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
   const owned = child;
   // the replacement starts while this run runs (queued behind the hand-over, which happens in this turn for a
   // ready spare): started only after the teardown, a spare's whole start-up was on the next run's path
-  spares?.refill(run.key, run.startSpare);
+  spares?.refill(run.key, startSpare);
   try {
     return await run.supervise(session, owned);
   } finally {
     // The result waits for the teardown (kill, pipes closed, private dir removed) only until one grace period after
     // the outcome, counting the supervisor's own wait for late output: a child that will not finish dying (a loaded
     // machine, pipes held by an escaped process) used to add two more grace periods and a 10 s retry to every result.
-    const teardown = owned.discard().then(() => spares?.refill(run.key, run.startSpare));
+    const teardown = owned.discard().then(() => spares?.refill(run.key, startSpare));
     teardowns.add(teardown);
     void teardown.finally(() => teardowns.delete(teardown));
     const left = LIMITS.graceMs - (performance.now() - (session.settledAt ?? performance.now()));

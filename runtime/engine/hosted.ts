@@ -22,8 +22,12 @@ export interface HostedBindings {
   prepare(): Promise<void>;
   // a connected channel for a child being spawned now, or undefined when none is ready
   takeChannel(): ChildChannel | undefined;
+  // whether takeChannel() would return a channel now
+  channelReady(): boolean;
   // the run starts on a child holding `token`'s connection
   begin(options: HostedRunOptions): HostedRunLink;
+  // how the host was lost while this lease's run used it ("bindings host exited with code 1"), or undefined
+  lost(): string | undefined;
 }
 
 export interface HostedRunOptions {
@@ -52,4 +56,14 @@ export interface HostedRunLink {
   readonly lost: string | undefined;
   // the run settled: handlers get their abort signal; resolves once the host reported its last answers (bounded)
   close(): Promise<void>;
+}
+
+// A start function for a child of a hosted run that refuses (throws) rather than start a child without its own
+// connection to the host: such a child could never reach a handler, and every call of the run it later served would
+// fail with "bindings host is not running" (spares started in one turn used to drain the stock of connections).
+export function withChannel<C>(hosted: HostedBindings | undefined, start: () => C): () => C {
+  return () => {
+    if (hosted !== undefined && !hosted.channelReady()) throw new Error('no connection to the bindings host is ready');
+    return start();
+  };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ImportPlan } from './assemble.js';
+import { makeDirsSync } from '../files/make-dirs.js';
 
 // `exists`: files the import would replace (nothing was written); `io`: the disk refused (nothing was kept).
 export type WriteOutcome =
@@ -25,7 +26,7 @@ export async function writeImportPlan(plan: ImportPlan, options: { force?: boole
   const placed: string[] = [];
   try {
     for (const target of targets) {
-      await fs.mkdir(path.dirname(target.path), { recursive: true });
+      makeDirsSync(path.dirname(target.path));
       const temp = path.join(path.dirname(target.path), `.${path.basename(target.path)}.${process.pid}.import.tmp`);
       temps.push(temp);
       await fs.writeFile(temp, target.text, { encoding: 'utf8', flag: 'wx' });

@@ -2,6 +2,7 @@ import type { CodeRunSpec } from '../api.js';
 import type { Backend, BackendOptions } from '../engine/backend.js';
 import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
 import { runOnFreshChild } from '../engine/fresh-child.js';
+import { withChannel } from '../engine/hosted.js';
 import { SparePool, type SpareKey } from '../engine/spare-pool.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import { planSandbox, unconfinedReport, type ProvenLayers } from '../sandbox/plan.js';
@@ -63,7 +64,10 @@ async function warmPythonSpare(spec: CodeRunSpec, deps: PythonBackendDeps): Prom
   if (!prepared.ok || !prepared.planned.ok) return false;
   const { launch, key } = prepared.planned;
   await spec.hosted?.prepare();
-  return deps.spares.warm(key, () => new PythonChildProcess({ ...launch, preload: true, channel: spec.hosted?.takeChannel() }));
+  return deps.spares.warm(
+    key,
+    withChannel(spec.hosted, () => new PythonChildProcess({ ...launch, preload: true, channel: spec.hosted?.takeChannel() })),
+  );
 }
 
 // Runs one Python program in a fresh CPython process (a never-used spare or a cold start) and settles it.

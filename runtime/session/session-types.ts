@@ -62,7 +62,9 @@ export type SetupStage = 'bindings' | 'cassette' | 'request';
 
 export type CassetteWrite = { ok: true; path: string; calls: number } | { ok: false; path: string; message: string };
 
-export type SessionOutcome = { kind: 'result'; result: RunResult; cassette?: CassetteWrite } | { kind: 'setup-failed'; stage: SetupStage; message: string };
+export type SessionOutcome =
+  // `infrastructure`: why the result reflects this machine rather than the program (see infrastructureProblem)
+  { kind: 'result'; result: RunResult; cassette?: CassetteWrite; infrastructure?: string } | { kind: 'setup-failed'; stage: SetupStage; message: string };
 
 export type DescribeOutcome = { ok: true; module: DescribedModule } | { ok: false; message: string };
 

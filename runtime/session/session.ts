@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { BindingNamespace, CodeRunRequest, DeterministicSettings, Runtime, RuntimeOptions } from '../api.js';
 import { BindingsHost } from '../bindings-host/bindings-host.js';
@@ -10,8 +9,10 @@ import type { HostedBindings } from '../engine/hosted.js';
 import { observeNamespaces } from '../notebook/observe.js';
 import type { RunResult } from '../protocol/run-result.js';
 import { cassetteFromResult, DEFAULT_DETERMINISTIC, saveCassette } from '../replay/index.js';
+import { infrastructureProblem } from './infrastructure.js';
 import { prepareReplay } from './replay-setup.js';
 import type { CassetteWrite, DescribeOutcome, RunLimits, Session, SessionOptions, SessionOutcome, SessionRunRequest, SetupStage } from './session-types.js';
+import { makeDirsSync } from '../files/make-dirs.js';
 
 // The one way a program runs with bindings, for `ptc run`, `ptc notebook` and the extension alike: the bindings
 // host's lifetime, mode, record and replay, determinism, limits and warnings are decided here, once.
@@ -132,8 +133,15 @@ export function openSession(options: SessionOptions, makeRuntime: (options: Runt
       return { kind: 'result', result };
     }
     result.mode = plan.mode === 'record' ? plan.handlers : plan.mode;
-    if (plan.mode !== 'record') return { kind: 'result', result };
-    return { kind: 'result', result, cassette: await writeCassette(plan.cassettePath, result, deterministic) };
+    const infrastructure = infrastructureProblem(result, prepared.hosted?.lost());
+    const outcome: SessionOutcome = { kind: 'result', result, ...(infrastructure === undefined ? {} : { infrastructure }) };
+    if (plan.mode !== 'record') return outcome;
+    // a recording of a machine's failure would replay it forever as the tools' answer
+    const cassette: CassetteWrite =
+      infrastructure === undefined
+        ? await writeCassette(plan.cassettePath, result, deterministic)
+        : { ok: false, path: plan.cassettePath, message: `the run failed outside the program (${infrastructure}), so the cassette was not written` };
+    return { ...outcome, cassette };
   };
 
   return {
@@ -161,7 +169,7 @@ async function writeCassette(file: string, result: RunResult, deterministic: Det
   if (result.error?.kind === 'abort') return { ok: false, path: file, message: 'the run was cancelled, so the cassette was not written' };
   const cassette = cassetteFromResult(result, deterministic === undefined ? {} : { deterministic });
   try {
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    makeDirsSync(path.dirname(file));
     await saveCassette(file, cassette);
     return { ok: true, path: file, calls: cassette.calls.length };
   } catch (error) {

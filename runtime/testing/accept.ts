@@ -1,9 +1,9 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { cassetteFromResult, saveCassette } from '../replay/index.js';
 import type { RunResult } from '../protocol/run-result.js';
 import { callsOf } from './check.js';
 import type { Expectation } from './expectation.js';
+import { makeDirsSync } from '../files/make-dirs.js';
 
 // The expectation a run would pass: the value, logs, failure and calls it produced. An earlier expectation's match
 // modes, masks and skip are kept, so accepting again only refreshes what is expected.
@@ -34,7 +34,7 @@ export async function writeRunCassette(file: string, result: RunResult): Promise
     return { ok: false, message: `the run made ${result.callSummary.total} calls and kept ${result.calls.length}: record the cell to keep every answer` };
   const cassette = cassetteFromResult(result);
   try {
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    makeDirsSync(path.dirname(file));
     await saveCassette(file, cassette);
   } catch (error) {
     return { ok: false, message: `cannot write ${file}: ${(error as Error).message}` };

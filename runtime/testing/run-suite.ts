@@ -247,6 +247,11 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
         ? { problem: `no cassette at ${cassettePath} to compare live answers with` }
         : {}),
     };
+    if (outcome.infrastructure !== undefined) {
+      // never checked against, nor stored as, the expectation: the machine failed, not the program
+      const kept = options.update === true ? '; its cassette and expectation were left as they were' : '';
+      return { ...base, status: 'failed', durationMs, result, problem: `the run failed outside the program: ${outcome.infrastructure}${kept}`, ...extra };
+    }
     if (outcome.cassette !== undefined && !outcome.cassette.ok) {
       return { ...base, status: 'failed', durationMs, result, problem: `cassette not written: ${outcome.cassette.message}`, ...extra };
     }
@@ -259,7 +264,9 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
       }
       return { ...base, status: 'passed', durationMs, result, report, updated: !report.ok, ...extra };
     }
-    return { ...base, status: report.ok ? 'passed' : 'failed', durationMs, result, report, ...extra };
+    // an expectation that covers only the value would say "missing / got (nothing)": say how the run ended first
+    const how = report.ok ? undefined : howRunFailed(result);
+    return { ...base, status: report.ok ? 'passed' : 'failed', durationMs, result, report, ...extra, ...(how === undefined ? {} : { problem: how }) };
   };
 
   try {
@@ -279,4 +286,17 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
     skipped: cells.filter((c) => c.status === 'skipped').length,
     stopped,
   };
+}
+
+// How a failed run ended, in words, or undefined when it did not fail. Runs under ptc test are deterministic (frozen
+// clock), so a deadline is usually a wait loop on Date.now() / time.time() that can never end: say so.
+export function howRunFailed(result: RunResult): string | undefined {
+  const error = result.error;
+  if (error === undefined) return undefined;
+  const lines = error.message.split('\n').filter((line) => line.trim() !== '');
+  // a Python traceback names the error on its last line
+  const first = (lines[0]?.startsWith('Traceback') === true ? lines.at(-1) : lines[0])?.trim() ?? '';
+  if (error.kind === 'timeout' && /deadline/.test(first))
+    return `the run timed out: ${first} (the clock is frozen under ptc test: a wait loop on Date.now() or time.time() never ends)`;
+  return `the run failed (${error.kind}): ${first}`;
 }

@@ -3,6 +3,7 @@ import { locateAsset } from '../assets/locate.js';
 import type { Backend, BackendOptions } from '../engine/backend.js';
 import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
 import { runOnFreshChild } from '../engine/fresh-child.js';
+import { withChannel } from '../engine/hosted.js';
 import { SparePool, type SpareKey } from '../engine/spare-pool.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import { planSandbox, unconfinedReport, type Confinement, type ProvenLayers } from '../sandbox/plan.js';
@@ -103,7 +104,10 @@ async function warmNodeSpare(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<
   const planned = planRun(spec, deps);
   if (!planned.ok) return false;
   await spec.hosted?.prepare();
-  return deps.spares.warm(planned.key, () => new NodeChildProcess({ ...planned.launch, channel: spec.hosted?.takeChannel() }));
+  return deps.spares.warm(
+    planned.key,
+    withChannel(spec.hosted, () => new NodeChildProcess({ ...planned.launch, channel: spec.hosted?.takeChannel() })),
+  );
 }
 
 // Runs one TypeScript program in a fresh Node process (a never-used spare or a cold start) and settles it.

@@ -34,8 +34,8 @@ export interface McpResourceEntry {
 const CONNECT_TIMEOUT_MS = 15_000;
 // our per-call deadline governs; the SDK's own request timeout only backs it up
 const SDK_REQUEST_TIMEOUT_MS = 2_147_000_000;
-// transport complaints (a log line on stdout) reported per server before they are only counted
-const MAX_TRANSPORT_WARNINGS = 5;
+// a transport complaint's text is cut to one line of this many characters (a zod dump runs to 20 lines)
+const MAX_PROBLEM_CHARS = 300;
 
 // Output schemas are checked by the bindings layer (a mismatch is a warning), so the SDK's own check passes everything.
 const passThroughValidator: jsonSchemaValidator = {
@@ -85,7 +85,8 @@ export class McpServerSession {
   #transport: Transport | undefined;
   #connecting: Promise<Client> | undefined;
   #disposed = false;
-  #transportWarnings = 0;
+  // transport complaints by kind (the text before the first colon): the first one shown, the rest counted
+  readonly #problems = new Map<string, { count: number; reported: number }>();
   // progress listeners by token: ours, not the SDK's (which drops a report that arrives just before its answer)
   readonly #progress = new Map<string, (note: ProgressNote) => void>();
   #nextToken = 0;
@@ -112,6 +113,7 @@ export class McpServerSession {
       }
       cursor = typeof page.nextCursor === 'string' && page.nextCursor.length > 0 ? page.nextCursor : undefined;
     } while (cursor !== undefined);
+    this.#reportProblems();
     return tools;
   }
 
@@ -166,6 +168,7 @@ export class McpServerSession {
     } catch (error) {
       throw this.#explain(error, transport, signal);
     } finally {
+      this.#reportProblems();
       // a report sent just before the answer is still being handled: the listener goes after it
       if (token !== undefined) setImmediate(() => this.#progress.delete(token));
     }
@@ -202,10 +205,33 @@ export class McpServerSession {
     return this.#connecting;
   }
 
+  // One line per kind of problem (a server printing logs on stdout, every line): the first in full, later ones counted
+  // and reported as one line when a request ends (see #reportProblems).
   #transportWarning(error: Error): void {
-    this.#transportWarnings++;
-    if (this.#transportWarnings <= MAX_TRANSPORT_WARNINGS) this.#warn(`MCP server of ${this.label}: ${error.message}`);
-    else if (this.#transportWarnings === MAX_TRANSPORT_WARNINGS + 1) this.#warn(`MCP server of ${this.label}: further transport warnings are not shown`);
+    const text = error.message.replace(/\s+/g, ' ').trim();
+    const kind = text.split(':', 1)[0] ?? text;
+    const seen = this.#problems.get(kind);
+    if (seen !== undefined) {
+      seen.count++;
+      return;
+    }
+    this.#problems.set(kind, { count: 1, reported: 1 });
+    this.#warn(`MCP server of ${this.label}: ${text.length > MAX_PROBLEM_CHARS ? `${text.slice(0, MAX_PROBLEM_CHARS)}…` : text}`);
+  }
+
+  // The complaints counted since the last report, one line per kind ("44 more times: the server wrote a line…").
+  #reportProblems(): void {
+    for (const [kind, seen] of this.#problems) {
+      if (seen.count === seen.reported) continue;
+      this.#warn(`MCP server of ${this.label}: ${seen.count - seen.reported} more time(s): ${kind}`);
+      seen.reported = seen.count;
+    }
+  }
+
+  // The complaints in all, for an error that ends the connection ("it wrote 45 lines that were not JSON-RPC…").
+  #problemCounts(): string {
+    const parts = [...this.#problems].map(([kind, seen]) => `${seen.count} × ${kind}`);
+    return parts.length === 0 ? '' : `; meanwhile the server did this wrong: ${parts.join('; ')}`;
   }
 
   async #connect(): Promise<Client> {
@@ -273,6 +299,7 @@ export class McpServerSession {
     });
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      this.#reportProblems();
     } catch (error) {
       await client.close().catch(() => undefined);
       const cause = transport instanceof ServerStdioTransport ? transport.failure() : undefined;
@@ -281,7 +308,7 @@ export class McpServerSession {
       const status = typeof code === 'number' ? ` (HTTP ${code})` : '';
       const reason = `${error instanceof Error ? cleanRpcMessage(error.message) : String(error)}${status}`;
       throw new Error(
-        `MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${reason}${cause !== undefined && !reason.includes(cause) ? ` (${cause})` : ''}${stderr()}`,
+        `MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${reason}${cause !== undefined && !reason.includes(cause) ? ` (${cause})` : ''}${this.#problemCounts()}${stderr()}`,
         { cause: error },
       );
     }

@@ -7,6 +7,7 @@ import {
   keyFromEnv,
   ModelOptionsSchema,
   LOOP_MODES,
+  makeDirsSync,
   mergeEvalFiles,
   parseModelSpec,
   parseTasks,
@@ -27,10 +28,10 @@ import {
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { requireRunnableEnvironment } from '../environment.js';
-import { integer, oneOf } from '../run-options.js';
+import { integer, LIMIT_OPTIONS, oneOf } from '../run-options.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
-import { UsageError, parseCommandLine, type CliCommand } from '../usage-error.js';
+import { UsageError, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:model[@baseUrl]>,… [--modes code,direct] [--samples N]
         [--replay <cassette dir> | --mode mock|live] [--language typescript|python] [--max-turns N] [--shard i/n]
@@ -39,6 +40,28 @@ const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:mod
         [--out <dir>] [--json] [--timeout-ms N] [--sandbox required|best-effort|off]
   providers: openai (Chat Completions), openai-responses (Responses API), anthropic (Messages API)
        ptc eval merge <shard dir or eval.json>… [--out <dir>] [--json]   (the table one run of every shard would print)`;
+
+const FLAGS = {
+  bindings: { type: 'string', value: '<module>', help: 'the bindings module whose functions are the tools (required)' },
+  models: { type: 'string', value: '<provider:model[@baseUrl]>,…', help: 'the models to compare; keys come from the environment (required)' },
+  modes: { type: 'string', value: 'code,direct', byDefault: 'code,direct', help: 'code mode (one run_code tool), direct tool calls, or both' },
+  samples: { type: 'string', value: 'N', byDefault: '1', help: 'runs per task, model and mode (1 to 100)' },
+  replay: { type: 'string', value: '<cassette dir>', help: 'answer tool calls from recorded cassettes' },
+  mode: { type: 'string', choices: ['mock', 'live'], byDefault: 'mock', help: 'which handlers answer the tool calls (not with --replay)' },
+  language: { type: 'string', choices: ['typescript', 'python'], byDefault: 'typescript', help: "the language of code mode's programs" },
+  'max-turns': { type: 'string', value: 'N', byDefault: '8', help: 'model turns per task (1 to 50)' },
+  shard: { type: 'string', value: 'i/n', help: "run only this machine's part of the tasks" },
+  out: { type: 'string', value: '<dir>', help: 'write eval.json, eval.ptcnb and one transcript per run there' },
+  json: { type: 'boolean', help: 'print the summary and runs as JSON' },
+  'timeout-ms': LIMIT_OPTIONS['timeout-ms'],
+  sandbox: LIMIT_OPTIONS.sandbox,
+  'max-tokens': { type: 'string', value: 'N', help: "the most tokens a model may answer with per turn (the provider's default otherwise)" },
+  temperature: { type: 'string', value: 'T', help: 'sampling temperature (0 to 2)' },
+  seed: { type: 'string', value: 'N', help: 'a sampling seed, where the provider takes one' },
+  'reasoning-effort': { type: 'string', choices: ['minimal', 'low', 'medium', 'high'], help: 'reasoning effort for OpenAI reasoning models' },
+  'thinking-budget': { type: 'string', value: 'N', help: "Anthropic extended thinking: the thinking tokens' budget" },
+  'tool-choice': { type: 'string', choices: ['auto', 'required', 'none'], help: 'whether the model must, may or may not call tools' },
+} as const satisfies FlagSpecs;
 
 interface EvalFlags {
   file: string;
@@ -59,27 +82,7 @@ interface EvalFlags {
 }
 
 function parseFlags(argv: string[]): EvalFlags {
-  const parsed = parseCommandLine(argv, {
-    bindings: { type: 'string' },
-    models: { type: 'string' },
-    modes: { type: 'string' },
-    samples: { type: 'string' },
-    replay: { type: 'string' },
-    mode: { type: 'string' },
-    language: { type: 'string' },
-    'max-turns': { type: 'string' },
-    shard: { type: 'string' },
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-    'timeout-ms': { type: 'string' },
-    sandbox: { type: 'string' },
-    'max-tokens': { type: 'string' },
-    temperature: { type: 'string' },
-    seed: { type: 'string' },
-    'reasoning-effort': { type: 'string' },
-    'thinking-budget': { type: 'string' },
-    'tool-choice': { type: 'string' },
-  });
+  const parsed = parseCommandLine(argv, FLAGS, 'eval');
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing tasks file' : `expected one tasks file, got ${positionals.length}`);
   if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');
@@ -175,6 +178,12 @@ export const evalCommand: CliCommand = {
   name: 'eval',
   summary: 'compare models and modes (code vs direct tool calls) on a tasks file',
   usage: USAGE,
+  flags: FLAGS,
+  exitCodes: ['1  a run failed its checks, or the eval was stopped'],
+  examples: [
+    '# two models, code mode against direct tool calls, tools answered from recorded cassettes\nptc eval examples/models/tasks.jsonl --bindings examples/programs/tools.bindings.mjs --replay examples/models/cassettes --models openai:gpt-4.1,anthropic:claude-sonnet-4-5',
+    '# three samples per task, results and transcripts written to a folder\nptc eval tasks.jsonl --bindings tools.bindings.mjs --models openai:gpt-4.1 --samples 3 --out eval-out',
+  ],
   async run(argv, io) {
     if (argv[0] === 'merge') return mergeShards(argv.slice(1), io);
     const flags = parseFlags(argv);
@@ -194,7 +203,8 @@ export const evalCommand: CliCommand = {
       const problems = await replayProblems(tasks.tasks, flags.replay);
       if (problems.length > 0) throw new UsageError(`--replay cannot serve every task: ${problems.join('; ')}`);
     }
-    const session = createSession({ bindingsPath: path.resolve(flags.bindings), onBindingsLog: bindingsLog(io, flags.bindings) });
+    const logs = bindingsLog(io);
+    const session = createSession({ bindingsPath: path.resolve(flags.bindings), onBindingsLog: logs.forModule(flags.bindings) });
     const checkSession = createSession();
     const signals = interruptible();
     const warnings = new Set<string>();
@@ -240,6 +250,7 @@ export const evalCommand: CliCommand = {
     } finally {
       signals.dispose();
       await Promise.all([session.dispose(), checkSession.dispose()]);
+      logs.end();
     }
   },
 };
@@ -253,7 +264,7 @@ async function writeOutputs(
 ): Promise<void> {
   const dir = path.resolve(out);
   const transcripts = path.join(dir, 'transcripts');
-  fs.mkdirSync(transcripts, { recursive: true });
+  makeDirsSync(transcripts);
   for (const run of runs) await writeLinesAtomically(path.join(transcripts, transcriptName(run)), run.detail.trace);
   const summary = { summary: rows, runs: runs.map(({ detail: _detail, ...run }) => ({ ...run, transcript: `transcripts/${transcriptName(run)}` })) };
   await writeLinesAtomically(path.join(dir, 'eval.json'), [JSON.stringify(summary, null, 2)]);
@@ -262,9 +273,14 @@ async function writeOutputs(
   io.stderr(`ptc eval: wrote ${out}/eval.json, ${out}/eval.ptcnb and ${runs.length} transcript(s)\n`);
 }
 
+const MERGE_FLAGS = {
+  out: { type: 'string', value: '<dir>', help: 'write the merged eval.json and the transcripts there' },
+  json: { type: 'boolean', help: 'print the merged summary and runs as JSON' },
+} as const satisfies FlagSpecs;
+
 // `ptc eval merge`: the eval.json of each shard (`--shard i/n`) as one run's table, JSON and transcripts.
 async function mergeShards(argv: string[], io: { stdout: (t: string) => void; stderr: (t: string) => void }): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parseCommandLine(argv, MERGE_FLAGS, 'eval merge');
   if (positionals.length === 0) throw new UsageError('ptc eval merge: name the shard folders (or their eval.json files) to merge');
   const files = positionals.map((given) => {
     const resolved = path.resolve(given);
@@ -281,7 +297,7 @@ async function mergeShards(argv: string[], io: { stdout: (t: string) => void; st
   const runs = merged.runs.map(({ source, ...run }) => ({ run, from: dirOf.get(source) as string }));
   if (values.out !== undefined) {
     const dir = path.resolve(values.out);
-    fs.mkdirSync(path.join(dir, 'transcripts'), { recursive: true });
+    makeDirsSync(path.join(dir, 'transcripts'));
     for (const { run, from } of runs) {
       if (run.transcript === undefined || !/^transcripts\/[^/\\]+$/.test(run.transcript)) continue;
       const source = path.join(from, run.transcript);

@@ -15,10 +15,23 @@ import {
   ImportFailure,
 } from '../../index.js';
 import { oneOf } from '../run-options.js';
-import { UsageError, parseCommandLine, type CliCommand, type CliIo } from '../usage-error.js';
+import { visibleJson, visibleText } from '../terminal-text.js';
+import { UsageError, parseCommandLine, type CliCommand, type CliIo, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc import <transcript…> [--out <notebook.ptcnb>] [--format ${TRANSCRIPT_FORMATS.join('|')}] [--language typescript|python]
         [--map <tool>=<namespace>.<function>]… [--mapping <map.json>] [--bindings <module>] [--force] [--verify] [--json]`;
+
+const FLAGS = {
+  out: { type: 'string', short: 'o', value: '<notebook.ptcnb>', byDefault: 'beside the first transcript', help: 'the notebook to write' },
+  format: { type: 'string', choices: TRANSCRIPT_FORMATS, byDefault: 'detected', help: "the transcripts' format" },
+  language: { type: 'string', choices: ['typescript', 'python'], help: 'only programs in this language' },
+  map: { type: 'string', multiple: true, value: '<tool>=<namespace>.<function>', help: 'call a transcript tool by another name (repeatable)' },
+  mapping: { type: 'string', value: '<map.json>', help: 'a file of such mappings' },
+  bindings: { type: 'string', value: '<module>', help: 'use this bindings module instead of generating one' },
+  force: { type: 'boolean', help: 'replace files that exist' },
+  verify: { type: 'boolean', help: 'replay the notebook and compare each cell with the transcript' },
+  json: { type: 'boolean', help: 'print what was imported as JSON' },
+} as const satisfies FlagSpecs;
 
 interface ImportFlags {
   files: string[];
@@ -34,17 +47,7 @@ interface ImportFlags {
 }
 
 function parseFlags(argv: string[]): ImportFlags {
-  const parsed = parseCommandLine(argv, {
-    out: { type: 'string', short: 'o' },
-    format: { type: 'string' },
-    language: { type: 'string' },
-    map: { type: 'string', multiple: true },
-    mapping: { type: 'string' },
-    bindings: { type: 'string' },
-    force: { type: 'boolean' },
-    verify: { type: 'boolean' },
-    json: { type: 'boolean' },
-  });
+  const parsed = parseCommandLine(argv, FLAGS, 'import');
   const { values, positionals } = parsed;
   if (positionals.length === 0) throw new UsageError('missing transcript file');
   const first = positionals[0] as string;
@@ -90,6 +93,12 @@ export const importCommand: CliCommand = {
   name: 'import',
   summary: 'turn agent transcripts into a notebook that replays each program offline',
   usage: USAGE,
+  flags: FLAGS,
+  exitCodes: ['1  --verify: a cell without marks does not reproduce the transcript'],
+  examples: [
+    '# a transcript of the Anthropic API into a notebook, checked by replaying it\nptc import examples/transcripts/anthropic-sales.json --out /tmp/sales.ptcnb --verify',
+    '# a tool renamed on the way in\nptc import run.jsonl --out run.ptcnb --map search=web.search',
+  ],
   async run(argv, io) {
     const flags = parseFlags(argv);
     const outcome = await planImport({
@@ -110,7 +119,7 @@ export const importCommand: CliCommand = {
       if (!verified.ok) throw new UsageError(`the imported notebook did not run: ${verified.message}`);
       verdicts = verified.cells;
     }
-    if (flags.json) io.stdout(`${JSON.stringify(jsonReport(plan, written.written, verdicts))}\n`);
+    if (flags.json) io.stdout(`${visibleJson(JSON.stringify(jsonReport(plan, written.written, verdicts)))}\n`);
     else report(io, plan, written.written, verdicts);
     return verdicts === undefined || verdicts.every((v) => agreesOrExcused(v)) ? 0 : 1;
   },
@@ -122,7 +131,9 @@ function agreesOrExcused(v: CellVerdict): boolean {
   return v.comparison === undefined || v.comparison.agrees || v.marked;
 }
 
-function report(io: CliIo, plan: ImportPlan, written: string[], verdicts: CellVerdict[] | undefined): void {
+// Transcripts are the model's (and its tools') text: every line is made visible before it reaches the terminal.
+function report(raw: CliIo, plan: ImportPlan, written: string[], verdicts: CellVerdict[] | undefined): void {
+  const io: CliIo = { stdout: (t) => raw.stdout(visibleText(t)), stderr: (t) => raw.stderr(visibleText(t)) };
   const rel = (file: string): string => path.relative(process.cwd(), file) || file;
   for (const source of plan.sources)
     io.stdout(

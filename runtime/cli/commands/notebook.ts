@@ -12,13 +12,27 @@ import {
 import { bindingsLog } from '../bindings-log.js';
 import { writeReport } from '../report.js';
 import { LIMIT_OPTIONS, limitFlags, oneOf, type LimitFlags } from '../run-options.js';
+import { sandboxNote } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
-import { UsageError, parseCommandLine, type CliCommand } from '../usage-error.js';
+import { UsageError, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
+
+const FLAGS = {
+  mode: {
+    type: 'string',
+    choices: ['mock', 'live'],
+    byDefault: "the notebook's",
+    help: 'which handlers answer every cell (overrides the notebook and its cells)',
+  },
+  record: { type: 'string', value: '<dir>', help: "record every cell's calls to a cassette in this folder" },
+  replay: { type: 'string', value: '<dir>', help: "answer every cell's calls from the cassettes in this folder" },
+  ...LIMIT_OPTIONS,
+  json: { type: 'boolean', help: 'print the cells and their results as JSON' },
+} as const satisfies FlagSpecs;
 
 interface NotebookFlags {
   file: string;
@@ -28,13 +42,7 @@ interface NotebookFlags {
 }
 
 function parseFlags(argv: string[]): NotebookFlags {
-  const parsed = parseCommandLine(argv, {
-    json: { type: 'boolean' },
-    mode: { type: 'string' },
-    record: { type: 'string' },
-    replay: { type: 'string' },
-    ...LIMIT_OPTIONS,
-  });
+  const parsed = parseCommandLine(argv, FLAGS, 'notebook');
   const { values, positionals } = parsed;
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`);
@@ -102,11 +110,18 @@ export const notebookCommand: CliCommand = {
   name: 'notebook',
   summary: 'run every code cell of a .ptcnb notebook in order',
   usage: USAGE,
+  flags: FLAGS,
+  exitCodes: ['1  a cell failed, a cassette was not written, or the run was stopped'],
+  examples: [
+    '# every cell with mock handlers, from a copy so its cassettes are left as committed\nptc notebook examples/tour.ptcnb --mode mock',
+    '# replay every cell from recorded cassettes, as JSON\nptc notebook my.ptcnb --replay .ptc/cassettes --json',
+  ],
   async run(argv, io) {
     const flags = parseFlags(argv);
     requireRunnableEnvironment();
     // cells run one after another: a spare process makes every cell after the first skip start-up
     const runtime = createRuntime({ spares: 1 });
+    const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
     const signals = interruptible();
     try {
       const run = await runNotebookFile({
@@ -116,7 +131,7 @@ export const notebookCommand: CliCommand = {
           createSession({
             runtime,
             ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }),
-            onBindingsLog: bindingsLog(io, bindingsPath),
+            onBindingsLog: logs.forModule(bindingsPath),
           }),
         override: flags.override,
         limits: flags.limits,
@@ -127,6 +142,8 @@ export const notebookCommand: CliCommand = {
         const detail = run.problems === undefined ? '' : `\n${describeProblems(run.problems, flags.file)}`;
         throw new UsageError(`${run.message}${detail}`);
       }
+      const note = sandboxNote(io, 'notebook', flags.limits.sandbox);
+      for (const cell of run.cells) if (cell.outcome.kind === 'result') note(cell.outcome.result.sandbox);
       const out = chunkedSink(io.stdout);
       if (flags.json) {
         out.push('{"cells":[');
@@ -149,6 +166,7 @@ export const notebookCommand: CliCommand = {
     } finally {
       signals.dispose();
       await runtime.dispose();
+      logs.end();
     }
   },
 };

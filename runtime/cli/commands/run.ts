@@ -4,7 +4,8 @@ import { createSession, type RunPlan } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { printResult } from '../print-result.js';
-import { languageFromFile, parseRunFlags, type RunFlags } from '../run-options.js';
+import { languageFromFile, parseRunFlags, RUN_FLAGS, type RunFlags } from '../run-options.js';
+import { sandboxNote } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
 import { visibleText } from '../terminal-text.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
@@ -25,6 +26,12 @@ export const runCommand: CliCommand = {
   name: 'run',
   summary: 'run a model program once and print its result',
   usage: USAGE,
+  flags: RUN_FLAGS,
+  exitCodes: ['1  the program failed (any error), a replay diverged, or a cassette was not written'],
+  examples: [
+    '# a TypeScript program with mock tools\nptc run examples/programs/cities.ts --bindings examples/programs/tools.bindings.mjs',
+    '# record with live handlers, then replay it offline as JSON\nptc run examples/programs/cities.ts --bindings examples/programs/tools.bindings.mjs --mode live --record /tmp/cities.json --deterministic\nptc run examples/programs/cities.ts --bindings examples/programs/tools.bindings.mjs --replay /tmp/cities.json --deterministic --json',
+  ],
   async run(argv, io) {
     const flags = parseRunFlags(argv);
     requireRunnableEnvironment();
@@ -38,9 +45,10 @@ export const runCommand: CliCommand = {
     const language = flags.language ?? languageFromFile(file);
     if (language === undefined) throw new UsageError(`cannot tell the language of ${flags.file}: use --language typescript|python`);
     const warn = (message: string): void => io.stderr(`ptc run: warning: ${visibleText(message)}\n`);
+    const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
     const session = createSession({
       ...(flags.bindings === undefined ? {} : { bindingsPath: path.resolve(flags.bindings) }),
-      onBindingsLog: bindingsLog(io, flags.bindings),
+      onBindingsLog: logs.forModule(flags.bindings),
     });
     const signals = interruptible();
     try {
@@ -77,10 +85,12 @@ export const runCommand: CliCommand = {
         await writeTrace(flags.trace, { program, language, result, ...(loaded?.ok === true ? { module: loaded.module } : {}) }, io);
       }
       printResult(result, { json: flags.json, program, write: io.stdout });
+      sandboxNote(io, 'run', flags.limits.sandbox)(result.sandbox);
       return result.error === undefined && (result.replay?.diverged.length ?? 0) === 0 && (cassette === undefined || cassette.ok) ? 0 : 1;
     } finally {
       signals.dispose();
       await session.dispose();
+      logs.end();
     }
   },
 };

@@ -6,6 +6,7 @@ import {
   createSession,
   discoverNotebooks,
   jsonReport,
+  makeDirsSync,
   junitReport,
   parseShard,
   runTestSuite,
@@ -16,13 +17,31 @@ import {
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { integer, LIMIT_OPTIONS, limitFlags, oneOf } from '../run-options.js';
+import { sandboxNote } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
-import { visibleText } from '../terminal-text.js';
+import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
-import { UsageError, parseCommandLine, type CliCommand, type CliIo } from '../usage-error.js';
+import { UsageError, parseCommandLine, type CliCommand, type CliIo, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc test [paths or globs…] [--live] [--update] [--reporter text|junit|json] [--output FILE]
         [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
+
+// --jobs beyond this gains nothing on any machine we know and only multiplies processes
+const MAX_JOBS = 64;
+
+// as pytest: "no tests were collected"
+const NO_TESTS_EXIT = 5;
+
+const FLAGS = {
+  live: { type: 'boolean', help: 'live handlers instead of the cassettes, reporting drift from the recorded answers' },
+  update: { type: 'boolean', help: 'rewrite expectations from these runs (with --live, cassettes too)' },
+  reporter: { type: 'string', choices: ['text', 'junit', 'json'], byDefault: 'text', help: 'the report' },
+  output: { type: 'string', value: '<file>', help: 'write the junit or json report to a file' },
+  shard: { type: 'string', value: 'i/n', help: "run only this machine's part of the notebooks" },
+  jobs: { type: 'string', value: 'N', byDefault: '1', help: `cells run at the same time (1 to ${MAX_JOBS})` },
+  'pass-with-no-tests': { type: 'boolean', help: 'exit 0 when there is no expectation cell to check' },
+  ...LIMIT_OPTIONS,
+} as const satisfies FlagSpecs;
 
 interface TestFlags {
   patterns: string[];
@@ -33,21 +52,11 @@ interface TestFlags {
   shard: ShardSpec | undefined;
   jobs: number;
   limits: RunLimits;
+  passWithNoTests: boolean;
 }
 
-// --jobs beyond this gains nothing on any machine we know and only multiplies processes
-const MAX_JOBS = 64;
-
 function parseFlags(argv: string[]): TestFlags {
-  const parsed = parseCommandLine(argv, {
-    live: { type: 'boolean' },
-    update: { type: 'boolean' },
-    reporter: { type: 'string' },
-    output: { type: 'string' },
-    shard: { type: 'string' },
-    jobs: { type: 'string' },
-    ...LIMIT_OPTIONS,
-  });
+  const parsed = parseCommandLine(argv, FLAGS, 'test');
   const { values, positionals } = parsed;
   let shard: ShardSpec | undefined;
   if (values.shard !== undefined) {
@@ -60,7 +69,17 @@ function parseFlags(argv: string[]): TestFlags {
   const limits: RunLimits = limitFlags(values);
   const reporter = oneOf('reporter', values.reporter, ['text', 'junit', 'json'] as const) ?? 'text';
   if (values.output !== undefined && reporter === 'text') throw new UsageError('--output needs --reporter junit or json');
-  return { patterns: positionals, live: values.live === true, update: values.update === true, reporter, output: values.output, shard, jobs, limits };
+  return {
+    patterns: positionals,
+    live: values.live === true,
+    update: values.update === true,
+    reporter,
+    output: values.output,
+    shard,
+    jobs,
+    limits,
+    passWithNoTests: values['pass-with-no-tests'] === true,
+  };
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -97,7 +116,7 @@ function indent(text: string, prefix: string): string {
 
 async function writeReportFile(file: string, text: string): Promise<void> {
   try {
-    await fs.mkdir(path.dirname(path.resolve(file)), { recursive: true });
+    makeDirsSync(path.dirname(path.resolve(file)));
     await fs.writeFile(file, text, 'utf8');
   } catch (error) {
     throw new UsageError(`cannot write ${file}: ${(error as Error).message}`);
@@ -109,6 +128,15 @@ export const testCommand: CliCommand = {
   name: 'test',
   summary: 'check notebook cells against their expectations, offline from their cassettes',
   usage: USAGE,
+  flags: FLAGS,
+  exitCodes: [
+    '1  a cell failed its expectation (or could not run), or the suite was stopped',
+    '5  no expectation cell to check (as pytest; see --pass-with-no-tests)',
+  ],
+  examples: [
+    '# replay every expectation cell under examples/ offline from its cassette\nptc test examples/',
+    "# one CI machine's quarter, two cells at a time, JUnit for the CI system\nptc test --shard 2/4 --jobs 2 --reporter junit --output report.xml",
+  ],
   async run(argv, io: CliIo) {
     const flags = parseFlags(argv);
     const root = process.cwd();
@@ -120,7 +148,9 @@ export const testCommand: CliCommand = {
     // two spares per job: a sandboxed spare takes longer to start (part of it waiting on the kernel's namespace set-up,
     // not on a CPU) than a trivial cell takes to run, so one per job left each job waiting for its next process
     const runtime = createRuntime({ spares: 2 * flags.jobs });
+    const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
     const signals = interruptible();
+    const note = sandboxNote(io, 'test', flags.limits.sandbox);
     try {
       const suite = await runTestSuite({
         notebooks: found.notebooks,
@@ -128,7 +158,7 @@ export const testCommand: CliCommand = {
           createSession({
             runtime,
             ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }),
-            onBindingsLog: bindingsLog(io, bindingsPath),
+            onBindingsLog: logs.forModule(bindingsPath),
           }),
         live: flags.live,
         update: flags.update,
@@ -136,7 +166,10 @@ export const testCommand: CliCommand = {
         limits: flags.limits,
         signal: signals.signal,
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
-        onNotebookDone: (result) => progress(progressLines(result, root)),
+        onNotebookDone: (result) => {
+          progress(progressLines(result, root));
+          for (const cell of result.cells) if (cell.result !== undefined) note(cell.result.sandbox);
+        },
         onWarning: (file, index, message) => io.stderr(`ptc test: ${visibleText(path.relative(root, file))} cell ${index + 1}: ${visibleText(message)}\n`),
       });
       if (flags.shard !== undefined)
@@ -144,14 +177,24 @@ export const testCommand: CliCommand = {
       if (suite.stopped) progress('stopped before every cell ran\n');
       if (flags.reporter !== 'text') {
         const text = flags.reporter === 'junit' ? junitReport(suite, root) : `${JSON.stringify(jsonReport(suite, root), null, 2)}\n`;
-        if (flags.output === undefined) io.stdout(text);
+        // on a terminal, no program text may act on it: DEL, C1, bidi and invisible characters become \u escapes
+        if (flags.output === undefined) io.stdout(visibleJson(text));
         else await writeReportFile(flags.output, text);
       }
       progress(`${summaryLine(suite)}\n`);
-      return suite.failed > 0 || suite.stopped ? 1 : 0;
+      if (suite.failed > 0 || suite.stopped) return 1;
+      // green with nothing checked would hide a suite that lost its tests (a glob that matches nothing useful)
+      if (suite.passed + suite.skipped === 0 && !flags.passWithNoTests) {
+        io.stderr(
+          `ptc test: no expectation cell to check in ${suite.notebooks.length} notebook(s): give cells an expectation (accept a run in VS Code, or ptc test --live --update), or pass --pass-with-no-tests\n`,
+        );
+        return NO_TESTS_EXIT;
+      }
+      return 0;
     } finally {
       signals.dispose();
       await runtime.dispose();
+      logs.end();
     }
   },
 };

@@ -21,14 +21,15 @@ export function ptc(...args: string[]): Promise<CliOutcome> {
   return ptcWith({ env: process.env }, ...args);
 }
 
-// The same, with the CLI's environment given.
-export async function ptcWith(options: { env: NodeJS.ProcessEnv }, ...argv: string[]): Promise<CliOutcome> {
-  const env = options.env;
+// The same, with the CLI's environment (and working directory) given.
+export async function ptcWith(options: { env?: NodeJS.ProcessEnv; cwd?: string }, ...argv: string[]): Promise<CliOutcome> {
+  const env = options.env ?? process.env;
   try {
     // a `ptc` that never exits fails its test with what it printed, not a bare vitest timeout
     const { stdout, stderr } = await exec(process.execPath, [CLI, ...argv], {
       encoding: 'utf8',
       env,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       maxBuffer: 512 * 1024 * 1024,
       timeout: CLI_KILL_MS,
       killSignal: 'SIGKILL',

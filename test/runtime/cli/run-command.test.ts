@@ -98,7 +98,8 @@ describe.concurrent('ptc run', () => {
     expect(program.length).toBeGreaterThan(0);
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(1);
+    // 128 + SIGINT, as a shell reports it
+    expect(code).toBe(130);
     const result = JSON.parse(stdout);
     expect(result.error.kind).toBe('abort');
     expect(result.logs).toEqual(['started']);

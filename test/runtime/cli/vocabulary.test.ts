@@ -1,0 +1,30 @@
+// Part of one vocabulary for the CLI (issue 28.10), as real processes: a limit outside what the runtime accepts is
+// refused under the flag's own name (700000 ms used to be capped silently), and a .js program needs no --language.
+import { describe, expect, it } from 'vitest';
+import { ptc, scratchDir } from './cli-harness.js';
+
+describe('ptc flags', { timeout: 120_000 }, () => {
+  const scratch = scratchDir('ptc-vocabulary-');
+
+  it('limits out of range exit 2 naming the flag and its range, on every command that runs programs', async () => {
+    const file = scratch.write('one.ts', 'return 1;');
+    const cases: [string[], string][] = [
+      [['run', file, '--timeout-ms', '700000'], 'ptc run: --timeout-ms expects 1 to 600000, got 700000\n'],
+      [['run', file, '--timeout-ms', '1e23'], 'ptc run: --timeout-ms expects a positive integer, got "1e23"\n'],
+      [['run', file, '--memory-mb', '8'], 'ptc run: --memory-mb expects 16 to 16384, got 8\n'],
+      [['test', '--max-output-bytes', '2'], 'ptc test: --max-output-bytes expects 4 to 1073741824, got 2\n'],
+      [['notebook', 'x.ptcnb', '--tmp-mb', '0'], 'ptc notebook: --tmp-mb expects 1 to 16384, got 0\n'],
+    ];
+    for (const [argv, message] of cases) {
+      const run = await ptc(...argv);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.stderr).toBe(message);
+    }
+  });
+
+  it('a .js program runs as TypeScript without --language', async () => {
+    const run = await ptc('run', scratch.write('plain.js', 'const n = [1, 2, 3].map((x) => x * 2);\nreturn n;'), '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as { value: unknown }).value).toEqual([2, 4, 6]);
+  });
+});
