@@ -193,12 +193,3 @@ export function listDescendants(root: number): number[] {
   }
   return out;
 }
-
-// Closes a descriptor this process opened, ignoring one already closed.
-export function closeQuietly(fd: number): void {
-  try {
-    fs.closeSync(fd);
-  } catch {
-    // already closed
-  }
-}

@@ -10,7 +10,6 @@ import {
 } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/probe.js';
 import { judgeProbe, openDecoy, plantSecret, probeSpec, type CgroupSight } from '../sandbox/proof.js';
-import { closeQuietly } from '../process/launch.js';
 import { PythonChildProcess } from './python-child-process.js';
 import type { PythonExecutable } from './python-executable.js';
 import { pythonLaunch } from './python-launch.js';
@@ -28,15 +27,15 @@ async function runProbe(python: PythonExecutable, host: SandboxHost, confinement
   let child: PythonChildProcess | undefined;
   const decoy = openDecoy(secret.dir);
   try {
-    child = new PythonChildProcess({ ...pythonLaunch({ python, host, spec, confinement }), decoy });
-    closeQuietly(decoy.fd);
+    child = new PythonChildProcess({ ...pythonLaunch({ python, host, spec, confinement }), decoy: { fd: decoy.fd, at: decoy.at } });
+    decoy.close();
     const result = await supervisePythonChild(spec, new RunSession(spec, unconfinedReport()), child);
     const cgroup = child.cgroup === undefined ? undefined : { requested: child.cgroup.limits.memoryBytes, ...child.cgroup.accounting() };
     return { value: result.error === undefined ? result.value : undefined, cgroup };
   } catch {
     return { value: undefined, cgroup: undefined };
   } finally {
-    closeQuietly(decoy.fd);
+    decoy.close();
     await child?.discard();
   }
 }

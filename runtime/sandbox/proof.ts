@@ -120,9 +120,17 @@ export function plantSecret(): { file: string; dir: string; remove(): void } {
   return { file, dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-// A descriptor the host opens for the probe to inherit (closed by the caller once the probe started).
-export function openDecoy(dir: string): { fd: number; at: number } {
-  return { fd: fs.openSync(dir, 'r'), at: PROBE_DECOY_FD };
+// A descriptor the host opens for the probe to inherit; close() once the probe started, and again in any case: it
+// closes only once, since a second close could hit a descriptor this process reused the number for.
+export function openDecoy(dir: string): { fd: number; at: number; close(): void } {
+  const fd = fs.openSync(dir, 'r');
+  let open = true;
+  const close = (): void => {
+    if (!open) return;
+    open = false;
+    fs.closeSync(fd);
+  };
+  return { fd, at: PROBE_DECOY_FD, close };
 }
 
 // What the host saw of the probe's cgroup from outside (the program's own view is its cgroup namespace's root).

@@ -3,7 +3,6 @@ import type { JsonValue } from '../protocol/json-value.js';
 import { NODE_PERMISSION_MECHANISM, provenBounds, unconfinedReport, type ProvenLayers } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/probe.js';
 import { judgeProbe, openDecoy, plantSecret, probeSpec, type CgroupSight } from '../sandbox/proof.js';
-import { closeQuietly } from '../process/launch.js';
 import { nodeLaunch } from './node-launch.js';
 import { superviseNodeChild } from './supervise.js';
 import { NodeChildProcess } from './node-child-process.js';
@@ -25,15 +24,15 @@ async function runProbe(node: NodeExecutable, bootstrapPath: string, host: Sandb
   const decoy = openDecoy(secret.dir);
   try {
     const launch = nodeLaunch({ deps: { node, bootstrapPath, host }, spec, confinement: { kind: 'bwrap' }, permission: false });
-    child = new NodeChildProcess({ ...launch, decoy });
-    closeQuietly(decoy.fd);
+    child = new NodeChildProcess({ ...launch, decoy: { fd: decoy.fd, at: decoy.at } });
+    decoy.close();
     const result = await superviseNodeChild(spec, new RunSession(spec, unconfinedReport()), child, stripped.code);
     const cgroup = child.cgroup === undefined ? undefined : { requested: child.cgroup.limits.memoryBytes, ...child.cgroup.accounting() };
     return { value: result.error === undefined ? result.value : undefined, cgroup };
   } catch {
     return { value: undefined, cgroup: undefined };
   } finally {
-    closeQuietly(decoy.fd);
+    decoy.close();
     await child?.discard();
   }
 }
