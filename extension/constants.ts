@@ -27,6 +27,7 @@ export const COMMANDS = {
   newTaskCell: 'ptcPlayground.newTaskCell',
   acceptExpected: 'ptcPlayground.acceptExpected',
   cellProgress: 'ptcPlayground.cellProgress',
+  stopCells: 'ptcPlayground.stopCells',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 

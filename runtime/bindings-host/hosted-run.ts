@@ -101,8 +101,8 @@ export class HostedRun implements HostedRunLink {
     this.#deps.onActivity();
   }
 
-  protocol(message: string): void {
-    this.#deps.options.fail({ kind: 'protocol', message });
+  protocol(message: string, kind: 'protocol' | 'call-limit' = 'protocol'): void {
+    this.#deps.options.fail({ kind, message });
   }
 
   // The host reported its last answers for this run.

@@ -37,6 +37,7 @@ export const LIMIT_OPTIONS = {
   'max-output-bytes': { type: 'string' },
   'memory-mb': { type: 'string' },
   'tmp-mb': { type: 'string' },
+  'max-calls': { type: 'string' },
   sandbox: { type: 'string' },
 } as const;
 
@@ -45,6 +46,8 @@ export interface LimitFlags {
   maxOutputBytes?: number;
   memoryMb?: number;
   tmpMb?: number;
+  // binding calls per run (default: 1,000 with --mode live, else no limit)
+  maxCalls?: number;
   sandbox?: SandboxLevel;
 }
 
@@ -55,11 +58,14 @@ export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string 
   const maxOutputBytes = integer('max-output-bytes', values['max-output-bytes']);
   const memoryMb = integer('memory-mb', values['memory-mb']);
   const tmpMb = integer('tmp-mb', values['tmp-mb']);
+  const maxCalls = integer('max-calls', values['max-calls']);
+  if (maxCalls === 0) throw new UsageError('--max-calls expects a positive integer, got "0"');
   const sandbox = oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const);
   if (timeoutMs !== undefined) limits.timeoutMs = timeoutMs;
   if (maxOutputBytes !== undefined) limits.maxOutputBytes = maxOutputBytes;
   if (memoryMb !== undefined) limits.memoryMb = memoryMb;
   if (tmpMb !== undefined) limits.tmpMb = tmpMb;
+  if (maxCalls !== undefined) limits.maxCalls = maxCalls;
   if (sandbox !== undefined) limits.sandbox = sandbox;
   return limits;
 }

@@ -26,7 +26,7 @@ export function applyProgramFrame(session: RunSession, dispatcher: CallDispatche
     session.log(frame.stream, frame.text, frame.open === true);
   } else if (frame.type === 'call') {
     const verdict = dispatcher.dispatch(frame.id, frame.global, frame.name, frame.args as JsonValue);
-    if (!verdict.ok) session.fail({ kind: 'protocol', message: verdict.message });
+    if (!verdict.ok) session.fail({ kind: verdict.kind ?? 'protocol', message: verdict.message });
   } else if (frame.error !== undefined) {
     const { kind, location } = frame.error;
     // the children cap what they render; a forged done is capped here
@@ -119,6 +119,7 @@ function routeToHost(session: RunSession, hosted: HostedBindings, token: string,
     token,
     codec: session.spec.language === 'python' ? 'lines' : 'frames',
     maxPendingCalls: session.spec.maxPendingCalls,
+    ...(session.spec.maxCalls === undefined ? {} : { maxCalls: session.spec.maxCalls }),
     startedAt: session.startedAt,
     // one bounded call log for the run: the host's calls and any the runtime answers after losing it
     log: dispatcher.log,

@@ -5,7 +5,17 @@ import { JsonValueSchema } from './json-value.js';
 // Node imports): the webview validates with these very schemas, so there is no mirror to drift.
 
 // The eight orthogonal ways a run can fail (reference §1.1–1.2); never merged.
-export const FAILURE_KINDS = ['exception', 'timeout', 'abort', 'worker-exit', 'invalid-output', 'output-limit', 'protocol', 'sandbox-unavailable'] as const;
+export const FAILURE_KINDS = [
+  'exception',
+  'timeout',
+  'abort',
+  'worker-exit',
+  'invalid-output',
+  'output-limit',
+  'protocol',
+  'sandbox-unavailable',
+  'call-limit',
+] as const;
 export const FailureKindSchema = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKindSchema>;
 

@@ -18,7 +18,7 @@ import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, parseCommandLine, type CliCommand } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
-        [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
+        [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off]`;
 
 interface NotebookFlags {
   file: string;

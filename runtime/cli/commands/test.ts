@@ -22,7 +22,7 @@ import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, parseCommandLine, type CliCommand, type CliIo } from '../usage-error.js';
 
 const USAGE = `ptc test [paths or globs…] [--live] [--update] [--reporter text|junit|json] [--output FILE]
-        [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
+        [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off]`;
 
 interface TestFlags {
   patterns: string[];
