@@ -28,6 +28,7 @@ export const COMMANDS = {
   acceptExpected: 'ptcPlayground.acceptExpected',
   cellProgress: 'ptcPlayground.cellProgress',
   stopCells: 'ptcPlayground.stopCells',
+  setNotebookBindings: 'ptcPlayground.setNotebookBindings',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 

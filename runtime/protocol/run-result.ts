@@ -4,7 +4,7 @@ import { JsonValueSchema } from './json-value.js';
 // The one result shape: what the CLI prints, the notebook saves and the renderer shows. Browser-safe (zod/mini, no
 // Node imports): the webview validates with these very schemas, so there is no mirror to drift.
 
-// The eight orthogonal ways a run can fail (reference §1.1–1.2); never merged.
+// The orthogonal ways a run can fail (reference §1.1–1.2, plus the call budget); never merged.
 export const FAILURE_KINDS = [
   'exception',
   'timeout',

@@ -1,7 +1,7 @@
 // Keyboard-first use (issue 29): after editing one cell, Esc and ↓×N, every palette command acts on the cell the
 // notebook's selection reached (never the cell last edited), and Stop Running Cells stops a runaway cell from anywhere.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS, EXTENSION_ID } from '../../extension/constants.js';
 import { cellById, finished, openNotebook, resultOf, runCells, textOf, waitFor, withExtension, workspaceUri } from './support/notebooks.js';
@@ -24,6 +24,14 @@ function inspectorTabLabels(): string[] {
 
 suite('issue 29: keyboard-first', () => {
   withExtension();
+  // Accept as Expected saves the notebook: the fixture goes back to what it was, so no other suite sees a test in it
+  let original: Buffer | undefined;
+  suiteSetup(() => {
+    original = readFileSync(workspaceUri('fixtures', 'keyboard.ptcnb').fsPath);
+  });
+  teardown(() => {
+    if (original !== undefined) writeFileSync(workspaceUri('fixtures', 'keyboard.ptcnb').fsPath, original);
+  });
 
   test('after editing one cell, Esc and ↓×N, every palette command acts on the cell the selection reached', async function () {
     // ten runs (record, replay, accept…) on a loaded 2-core machine
@@ -136,5 +144,36 @@ suite('issue 29: keyboard-first', () => {
     await runCells([spin], 180_000);
     assert.equal(resultOf(spin).error?.kind, 'call-limit', textOf(spin));
     assert.match(resultOf(spin).error?.message ?? '', /maxCalls 40\b/);
+  });
+
+  test('Set Notebook Bindings… stores the module relative to the notebook, and a cell that cannot load its bindings offers it', async function () {
+    this.timeout(300_000);
+    const editor = await openNotebook('fixtures', 'keyboard.ptcnb');
+    const doc = editor.notebook;
+    const cell = cellById(doc, 'k2');
+    const missing = await vscode.commands.executeCommand<string | undefined>(
+      COMMANDS.setNotebookBindings,
+      doc.uri,
+      workspaceUri('fixtures', 'gone.bindings.mjs'),
+    );
+    assert.equal(missing, 'gone.bindings.mjs');
+    assert.equal(doc.metadata.bindings, 'gone.bindings.mjs');
+    await runCells([cell], 120_000);
+    const markdown = cell.outputs
+      .flatMap((o) => o.items)
+      .filter((i) => i.mime === 'text/markdown')
+      .map((i) => new TextDecoder().decode(i.data))
+      .join('\n');
+    assert.match(markdown, /\(command:ptcPlayground\.setNotebookBindings\)/, markdown);
+    assert.equal(cell.executionSummary?.success, false);
+    // the picker's answer is stored relative to the notebook, and the cell runs with it
+    const picked = await vscode.commands.executeCommand<string | undefined>(
+      COMMANDS.setNotebookBindings,
+      undefined,
+      workspaceUri('fixtures', 'runaway.bindings.mjs'),
+    );
+    assert.equal(picked, 'runaway.bindings.mjs');
+    await runCells([cell], 120_000);
+    assert.equal(resultOf(cell).value, 'cell 2', textOf(cell));
   });
 });
