@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { COMMANDS, EXTENSION_ID } from '../../extension/constants.js';
+import { COMMANDS, EXTENSION_ID, TASK_LANGUAGE } from '../../extension/constants.js';
 import { cellById, finished, openNotebook, resultOf, runCells, textOf, waitFor, withExtension, workspaceUri } from './support/notebooks.js';
 
 type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
@@ -175,5 +175,17 @@ suite('issue 29: keyboard-first', () => {
     assert.equal(picked, 'runaway.bindings.mjs');
     await runCells([cell], 120_000);
     assert.equal(resultOf(cell).value, 'cell 2', textOf(cell));
+  });
+
+  test('Add Task Cell inserts below the cell ↓ reached, selects it and scrolls to it', async () => {
+    const editor = await openNotebook('fixtures', 'keyboard.ptcnb');
+    const doc = editor.notebook;
+    await arrowDownTo(3);
+    const cell = await vscode.commands.executeCommand<vscode.NotebookCell | undefined>(COMMANDS.newTaskCell);
+    assert.ok(cell, 'a task cell was added');
+    assert.equal(cell.index, 4, 'below the selected cell 4, not above the title');
+    assert.equal(cell.document.languageId, TASK_LANGUAGE);
+    assert.equal(doc.cellAt(0).kind, vscode.NotebookCellKind.Markup, 'the title stays first');
+    await waitFor('the new cell selected', () => vscode.window.activeNotebookEditor?.selection.start === 4, 10_000);
   });
 });
