@@ -27,6 +27,8 @@ export const COMMANDS = {
   newTaskCell: 'ptcPlayground.newTaskCell',
   acceptExpected: 'ptcPlayground.acceptExpected',
   cellProgress: 'ptcPlayground.cellProgress',
+  stopCells: 'ptcPlayground.stopCells',
+  setNotebookBindings: 'ptcPlayground.setNotebookBindings',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 

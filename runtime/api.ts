@@ -57,6 +57,8 @@ export interface CodeRunRequest {
   signal?: AbortSignal;
   onLog?: (entry: LogEntry) => void;
   maxPendingCalls?: number;
+  // binding calls the program may make in all; the next one ends the run as `call-limit` (default: no cap)
+  maxCalls?: number;
   deterministic?: DeterministicSettings;
   // a bindings host lease (from a session): the program's calls go straight to that host
   hosted?: HostedBindings;
@@ -78,6 +80,7 @@ export interface CodeRunSpec {
   readonly signal: AbortSignal | undefined;
   readonly onLog: ((entry: LogEntry) => void) | undefined;
   readonly maxPendingCalls: number;
+  readonly maxCalls: number | undefined;
   readonly deterministic?: DeterministicSettings;
   readonly hosted?: HostedBindings;
 }
@@ -96,7 +99,7 @@ export interface RuntimeOptions {
   // bubblewrap executable for the OS sandbox (default: `bwrap` on PATH); null runs without it, as on a host that lacks
   // it: best-effort then reports `partial`, required fails
   bubblewrapPath?: string | null;
-  defaults?: Partial<Pick<CodeRunSpec, 'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'tmpMb' | 'sandbox' | 'maxPendingCalls'>>;
+  defaults?: Partial<Pick<CodeRunSpec, 'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'tmpMb' | 'sandbox' | 'maxPendingCalls' | 'maxCalls'>>;
 }
 
 export interface Runtime {

@@ -76,15 +76,25 @@ export async function setModelKey(choices: ModelChoices, arg?: unknown): Promise
   return true;
 }
 
-// `ptcPlayground.newTaskCell`: a task cell below the selection, ready for a task in plain words.
+// `ptcPlayground.newTaskCell`: a task cell below the selected cell (at the end when none is selected), selected,
+// scrolled into view and ready for typing, with a one-line hint of what to write.
 export async function newTaskCell(arg?: unknown): Promise<vscode.NotebookCell | undefined> {
   const notebook = targetNotebook(arg) ?? vscode.window.activeNotebookEditor?.notebook;
   if (notebook === undefined) return undefined;
-  const editor = vscode.window.activeNotebookEditor;
-  const at = editor?.notebook === notebook ? Math.min(editor.selection.end, notebook.cellCount) : notebook.cellCount;
+  const editor = vscode.window.activeNotebookEditor?.notebook === notebook ? vscode.window.activeNotebookEditor : undefined;
+  const selected = editor === undefined ? undefined : targetCell(undefined);
+  const at = selected === undefined ? notebook.cellCount : selected.index + 1;
   const data = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, '', TASK_LANGUAGE);
   const edit = new vscode.WorkspaceEdit();
   edit.set(notebook.uri, [vscode.NotebookEdit.insertCells(at, [data])]);
   if (!(await vscode.workspace.applyEdit(edit))) return undefined;
+  if (editor !== undefined) {
+    const range = new vscode.NotebookRange(at, at + 1);
+    editor.selections = [range];
+    editor.revealRange(range, vscode.NotebookEditorRevealType.InCenterIfOutsideViewport);
+  }
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t('Task cell added: describe the task in plain words and run it; the model writes a program cell below it and runs it.'),
+  );
   return notebook.cellAt(at);
 }

@@ -12,6 +12,8 @@ import { setCellMode, switchMode } from './mode-commands.js';
 import { interruptBindings, restartBindings } from './bindings-commands.js';
 import { importTranscript } from './import-transcript.js';
 import { saveRunTrace } from './save-trace.js';
+import { stopCells } from './stop-cells.js';
+import { setNotebookBindings } from './set-bindings.js';
 import { newNotebook } from './new-notebook.js';
 import { newTaskCell, pickModel, setModelKey } from './model-commands.js';
 import type { ModelChoices } from '../model/model-choice.js';
@@ -90,6 +92,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [COMMANDS.pickModel]: (arg) => pickModel(choices, arg),
     [COMMANDS.setModelKey]: (arg) => setModelKey(choices, arg),
     [COMMANDS.newTaskCell]: (arg) => newTaskCell(arg),
+    [COMMANDS.stopCells]: withReport((arg) => stopCells(controller, arg)),
+    [COMMANDS.setNotebookBindings]: (arg, file) => setNotebookBindings(log, arg, file),
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

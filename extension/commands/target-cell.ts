@@ -26,13 +26,11 @@ export function targetCell(arg: unknown): vscode.NotebookCell | undefined {
   }
   const editor = vscode.window.activeNotebookEditor;
   if (editor?.notebook.notebookType !== NOTEBOOK_TYPE) return undefined;
-  // typing in a cell (or ↓ into the next one) moves keyboard focus into that cell's editor before the notebook
-  // selection follows: the focused cell is the one the person means
-  const focused = vscode.window.activeTextEditor?.document;
-  const typedIn = focused === undefined ? undefined : editor.notebook.getCells().find((c) => c.document === focused);
-  if (typedIn !== undefined) return typedIn;
-  const index = (editor.selections.find((range) => !range.isEmpty) ?? editor.selection).start;
-  return index < editor.notebook.cellCount ? editor.notebook.cellAt(index) : undefined;
+  // the notebook's own selection, never window.activeTextEditor: that stays on the cell last edited while ↑/↓ move the
+  // selection in command mode, so a palette command would act on a cell the person left long ago (issue 29)
+  const primary = editor.selection;
+  const range = primary.isEmpty ? editor.selections.find((r) => !r.isEmpty) : primary;
+  return range !== undefined && range.start < editor.notebook.cellCount ? editor.notebook.cellAt(range.start) : undefined;
 }
 
 // The notebook a command acts on: a URI or notebook argument, else the active ptc notebook.

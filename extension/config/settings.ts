@@ -30,6 +30,8 @@ export const SETTINGS = {
     scope: 'resource',
   }),
   'limits.tmpMb': spec({ schema: intIn(LIMITS.tmpMb.min, LIMITS.tmpMb.max), default: LIMITS.tmpMb.default, scope: 'resource' }),
+  // 0: the runtime's default (LIMITS.maxCalls.live with live handlers, no cap with mock handlers or a replay)
+  'limits.maxCalls': spec({ schema: intIn(0, LIMITS.maxCalls.max), default: 0, scope: 'resource' }),
   'limits.memoryMb': spec({ schema: intIn(LIMITS.memoryMb.min, LIMITS.memoryMb.max), default: LIMITS.memoryMb.default, scope: 'resource' }),
   sandbox: spec({ schema: z.enum(['required', 'best-effort', 'off']), default: 'best-effort', scope: 'machine-overridable', restricted: true }),
   defaultMode: spec({ schema: z.enum(['mock', 'live']), default: 'mock', scope: 'resource' }),
@@ -54,6 +56,7 @@ export function settingsLimits(config: PlaygroundConfig): {
   memoryMb: number;
   tmpMb: number;
   sandbox: PlaygroundConfig['sandbox'];
+  maxCalls?: number;
 } {
   return {
     timeoutMs: config['limits.timeoutMs'],
@@ -61,6 +64,7 @@ export function settingsLimits(config: PlaygroundConfig): {
     memoryMb: config['limits.memoryMb'],
     tmpMb: config['limits.tmpMb'],
     sandbox: config.sandbox,
+    ...(config['limits.maxCalls'] > 0 ? { maxCalls: config['limits.maxCalls'] } : {}),
   };
 }
 

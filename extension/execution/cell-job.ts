@@ -19,6 +19,7 @@ import {
   type SessionOutcome,
   type SessionRunRequest,
 } from '../../runtime/index.js';
+import { COMMANDS } from '../constants.js';
 import type { Translate } from '../l10n.js';
 import type { Logger } from '../log/logger.js';
 import { CallProgress, type CallProgressSnapshot } from './call-progress.js';
@@ -41,7 +42,8 @@ export interface CellExecutionPort {
     result: RunResult,
     context: { program: string; timeoutMs: number | undefined; cassette: string | undefined; cellMs: number; expectation?: ExpectationReport },
   ): Promise<void>;
-  showProblem(problem: { message: string; markdown?: string; persist: boolean }): Promise<void>;
+  // actions: command links under the message (a command id, optionally with a query of JSON arguments)
+  showProblem(problem: { message: string; markdown?: string; actions?: { title: string; command: string }[]; persist: boolean }): Promise<void>;
   end(success: boolean | undefined): void;
 }
 
@@ -194,8 +196,9 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
     if (outcome.kind === 'setup-failed') {
       const message = t('The cell could not run ({0}): {1}', outcome.stage, outcome.message);
       log.warn(`${input.cellLabel}: ${outcome.stage} problem: ${outcome.message}`);
-      // a broken bindings module or cassette is worth keeping in the saved notebook
-      await port.showProblem({ message, persist: true });
+      // a broken bindings module or cassette is worth keeping in the saved notebook; a bindings problem offers the picker
+      const actions = outcome.stage === 'bindings' ? [{ title: t('Set Notebook Bindings…'), command: COMMANDS.setNotebookBindings }] : [];
+      await port.showProblem({ message, persist: true, actions: [...actions, { title: t('Show Log'), command: COMMANDS.showLog }] });
       end(abort.signal.aborted ? undefined : false);
       return 'setup-failed';
     }

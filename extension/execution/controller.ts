@@ -38,6 +38,8 @@ export class PtcNotebookController implements vscode.Disposable {
   readonly #orders = new ExecutionOrders<vscode.NotebookDocument>();
   // one-shot plans (record/replay commands) waiting for VS Code to hand the cell to the execute handler
   readonly #pendingOverrides = new Map<vscode.NotebookCell, PlanOverride>();
+  // cells with an execution of ours, queued or running: what Stop Running Cells stops
+  readonly #active = new Set<vscode.NotebookCell>();
   readonly #disposables: vscode.Disposable[] = [];
 
   constructor(deps: ControllerDeps) {
@@ -75,8 +77,19 @@ export class PtcNotebookController implements vscode.Disposable {
       }
       const runTask = this.#deps.runTask;
       if (cell.document.languageId === TASK_LANGUAGE && runTask !== undefined)
-        jobs.push(runTask(cell, execution).catch((error: unknown) => this.#deps.log.error('a task cell failed unexpectedly', error)));
-      else jobs.push(this.#queue.run(notebook, () => this.#runOne(cell, execution, override)));
+        jobs.push(
+          this.#track(
+            cell,
+            runTask(cell, execution).catch((error: unknown) => this.#deps.log.error('a task cell failed unexpectedly', error)),
+          ),
+        );
+      else
+        jobs.push(
+          this.#track(
+            cell,
+            this.#queue.run(notebook, () => this.#runOne(cell, execution, override)),
+          ),
+        );
     }
     return Promise.all(jobs).then(() => undefined);
   }
@@ -90,7 +103,20 @@ export class PtcNotebookController implements vscode.Disposable {
       this.#deps.log.warn(`cell ${cell.index + 1} of ${cell.notebook.uri.toString()} is already queued or running`, error);
       return Promise.resolve();
     }
-    return this.#queue.run(cell.notebook, () => this.#runOne(cell, execution, override));
+    return this.#track(
+      cell,
+      this.#queue.run(cell.notebook, () => this.#runOne(cell, execution, override)),
+    );
+  }
+
+  // The notebook's cells queued or running under this controller, in notebook order.
+  activeCells(notebook: vscode.NotebookDocument): vscode.NotebookCell[] {
+    return [...this.#active].filter((c) => c.notebook === notebook && c.index >= 0).sort((a, b) => a.index - b.index);
+  }
+
+  #track(cell: vscode.NotebookCell, job: Promise<void>): Promise<void> {
+    this.#active.add(cell);
+    return job.finally(() => this.#active.delete(cell));
   }
 
   // Runs one cell with a one-shot plan through VS Code's own execute command (which selects this controller if

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { problemOutput, resultOutput, streamOutput } from '../notebook/result-output.js';
+import { escapeMarkdown, problemOutput, resultOutput, streamOutput } from '../notebook/result-output.js';
 import type { CellExecutionPort } from './cell-job.js';
 
 // The CellExecutionPort over a real NotebookCellExecution.
@@ -37,10 +37,15 @@ export function executionPort(execution: vscode.NotebookCellExecution, options: 
       );
     },
     showProblem: async (problem) => {
-      await execution.appendOutput(
-        problemOutput(problem.message, { persist: problem.persist, ...(problem.markdown === undefined ? {} : { markdown: problem.markdown }) }),
-      );
+      const markdown = markdownOf(problem);
+      await execution.appendOutput(problemOutput(problem.message, { persist: problem.persist, ...(markdown === undefined ? {} : { markdown }) }));
     },
     end: (success) => execution.end(success, Date.now()),
   };
+}
+
+// The problem's markdown: its own, or the message with its actions as command links below it.
+function markdownOf(problem: { message: string; markdown?: string; actions?: { title: string; command: string }[] }): string | undefined {
+  if (problem.markdown !== undefined || problem.actions === undefined || problem.actions.length === 0) return problem.markdown;
+  return `${escapeMarkdown(problem.message)}\n\n${problem.actions.map((a) => `[${escapeMarkdown(a.title)}](command:${a.command})`).join(' · ')}`;
 }

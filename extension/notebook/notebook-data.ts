@@ -41,7 +41,9 @@ export function toNotebookData(file: NotebookFile): vscode.NotebookData {
     if (cell.metadata !== undefined) data.metadata = { ...cell.metadata };
     const outputs = boundSavedOutputs(cell.outputs ?? []);
     data.outputs = savedOutputs(outputs, cell.source, cell.metadata?.id);
-    const last = outputs[outputs.length - 1];
+    // ✓/✗ and the duration come from the run as saved, even when its output was too big to load (a note stands in
+    // for it): a cancelled run whose output was dropped still reopens without ✗
+    const last = cell.outputs?.[cell.outputs.length - 1];
     // a saved cancelled run reopens like it ended: without ✓ or ✗, but with its duration
     const cancelled = last?.kind === 'result' && last.result.error?.kind === 'abort';
     const timing = last?.kind === 'result' ? { startTime: 0, endTime: Math.max(1, Math.round(last.result.durationMs)) } : undefined;

@@ -6,7 +6,7 @@ import {
   parseNotebook,
   runTestSuite,
   testCells,
-  testName,
+  testTitle,
   type CellTestResult,
   type Language,
   type NotebookFile,
@@ -155,14 +155,20 @@ export class PtcTestExplorer implements vscode.Disposable {
       const target = cellUri ?? uri;
       // the same item while it points at the same place: a running test keeps reporting to it
       const existing = item.children.get(id);
-      const child = existing?.uri?.toString() === target.toString() ? existing : this.#tests.createTestItem(id, testName(cell, index), target);
-      child.label = testName(cell, index);
+      const label = testTitle(cell, index);
+      const child = existing?.uri?.toString() === target.toString() ? existing : this.#tests.createTestItem(id, label, target);
+      child.label = label;
       if (cellUri !== undefined) child.range = new vscode.Range(0, 0, 0, 0);
-      child.description = cell.metadata?.expect?.skip === undefined ? cell.language : vscode.l10n.t('{0}, skipped', cell.language);
+      // the cell's number and id stay findable (`ptc test` and JUnit name a test by its id)
+      const where = `cell ${index + 1}${cell.metadata?.id === undefined ? '' : ` · ${cell.metadata.id}`}`;
+      child.description =
+        cell.metadata?.expect?.skip === undefined ? `${cell.language} · ${where}` : vscode.l10n.t('{0}, skipped', `${cell.language} · ${where}`);
       this.#cells.set(child, { file: uri.fsPath, index, language: cell.language });
       return child;
     });
     item.children.replace(children);
+    // a notebook without test cells is not a test suite: it does not clutter the Test Explorer
+    if (children.length === 0) this.#tests.items.delete(item.id);
   }
 
   // The selected tests, as cells; a notebook item stands for all of its cells.

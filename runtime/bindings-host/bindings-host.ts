@@ -244,6 +244,7 @@ export class BindingsHost {
         seed: lease.seed >>> 0,
         codec: run.codec,
         maxPendingCalls: run.maxPendingCalls,
+        ...(run.maxCalls === undefined ? {} : { maxCalls: run.maxCalls }),
         startedAtEpochMs: performance.timeOrigin + run.startedAt,
       });
     }
@@ -323,7 +324,7 @@ export class BindingsHost {
         return;
       }
       case 'protocol':
-        return generation.runs.get(frame.run)?.protocol(frame.message);
+        return generation.runs.get(frame.run)?.protocol(frame.message, frame.kind);
       case 'warning': {
         const sink = frame.run === undefined ? undefined : generation.runWarnings.get(frame.run);
         if (sink !== undefined) sink(frame.message);

@@ -108,8 +108,8 @@ export class HostedRun implements HostedRunLink {
     return this.#deps.readFlight().some((entry) => entry.run === this.run && entry.call.id === id);
   }
 
-  protocol(message: string): void {
-    this.#deps.options.fail({ kind: 'protocol', message });
+  protocol(message: string, kind: 'protocol' | 'call-limit' = 'protocol'): void {
+    this.#deps.options.fail({ kind, message });
   }
 
   // The host reported its last answers for this run.

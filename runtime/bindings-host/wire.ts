@@ -34,6 +34,7 @@ const OpenRunSchema = z
     // the child's framing: Node children use length-prefixed frames, Python children JSON lines
     codec: z.enum(['frames', 'lines']),
     maxPendingCalls: z.number().int().positive(),
+    maxCalls: z.number().int().positive().optional(),
     // the run's start as wall-clock epoch milliseconds, so call records share the runtime's time axis
     startedAtEpochMs: z.number(),
   })
@@ -122,7 +123,8 @@ export const FromHostFrameSchema = z.discriminatedUnion('type', [
       finished: z.array(FinishedCallSchema).optional(),
     })
     .strict(),
-  z.object({ type: z.literal('protocol'), run: z.number().int().positive(), message: z.string() }).strict(),
+  // the run must end: a protocol violation, or its call budget spent
+  z.object({ type: z.literal('protocol'), run: z.number().int().positive(), message: z.string(), kind: z.enum(['call-limit']).optional() }).strict(),
   z.object({ type: z.literal('warning'), run: z.number().int().positive().optional(), message: z.string() }).strict(),
   z.object({ type: z.literal('run-closed'), run: z.number().int().positive() }).strict(),
   z.object({ type: z.literal('interrupted'), calls: z.number().int().nonnegative() }).strict(),

@@ -12,11 +12,14 @@ import { CallLog } from './call-log.js';
 export type FailedReply = { ok: false; message: string; details?: FailureDetails };
 export type CallReply = { ok: true; valueText: string } | FailedReply;
 
-export type DispatchVerdict = { ok: true } | { ok: false; message: string };
+// not ok ends the run: a protocol violation, or the run's call budget spent (`call-limit`)
+export type DispatchVerdict = { ok: true } | { ok: false; message: string; kind?: 'call-limit' };
 
 export interface DispatcherOptions {
   namespaces: readonly BindingNamespace[];
   maxPendingCalls: number;
+  // calls the run may make in all (undefined: no cap)
+  maxCalls?: number | undefined;
   startedAt: number;
   // ids must be exactly the next integer from `firstId`: a gap or repeat is forged traffic
   firstId: number;
@@ -57,6 +60,12 @@ export class CallDispatcher {
     return this.#inFlight;
   }
 
+  // calls the run may still make (Infinity without a budget): a host reports only these as started
+  get callsLeft(): number {
+    const max = this.options.maxCalls;
+    return max === undefined ? Infinity : Math.max(0, max - this.log.total);
+  }
+
   // Validates and starts one call; a verdict of not ok is a protocol violation that ends the run.
   dispatch(id: number, global: string, name: string, args: JsonValue): DispatchVerdict {
     if (this.#settled) return { ok: true };
@@ -67,6 +76,8 @@ export class CallDispatcher {
       // both names come from the child: quoted in part only
       return { ok: false, message: `program requested an undeclared binding ${JSON.stringify(capText(`${capText(global)}.${capText(name)}`))}` };
     }
+    const maxCalls = this.options.maxCalls;
+    if (maxCalls !== undefined && this.log.total >= maxCalls) return { ok: false, kind: 'call-limit', message: callLimitMessage(maxCalls) };
     if (this.#inFlight >= this.options.maxPendingCalls) {
       return { ok: false, message: `more than ${this.options.maxPendingCalls} binding calls in flight` };
     }
@@ -151,6 +162,11 @@ export class CallDispatcher {
       };
     });
   }
+}
+
+// The `call-limit` failure's message; it names the budget, so a person knows which number to raise.
+export function callLimitMessage(maxCalls: number): string {
+  return `the program made more than ${maxCalls} binding call${maxCalls === 1 ? '' : 's'} (maxCalls ${maxCalls}); the run was stopped before call ${maxCalls + 1}`;
 }
 
 // A handler's failure as the program will see it: Error.message, else String(thrown), never a throw.

@@ -52,6 +52,7 @@ export const LIMIT_OPTIONS = {
   },
   'memory-mb': { type: 'string', value: 'N', byDefault: String(LIMITS.memoryMb.default), help: 'memory limit of one run' },
   'tmp-mb': { type: 'string', value: 'N', byDefault: String(LIMITS.tmpMb.default), help: "size of the sandbox's in-memory temp folder" },
+  'max-calls': { type: 'string', value: 'N', byDefault: '1000 live, none otherwise', help: 'the most binding calls one run may make' },
   sandbox: {
     type: 'string',
     choices: ['required', 'best-effort', 'off'],
@@ -65,6 +66,8 @@ export interface LimitFlags {
   maxOutputBytes?: number;
   memoryMb?: number;
   tmpMb?: number;
+  // binding calls per run (default: 1,000 with --mode live, else no limit)
+  maxCalls?: number;
   sandbox?: SandboxLevel;
 }
 
@@ -75,6 +78,8 @@ export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string 
   const maxOutputBytes = integer('max-output-bytes', values['max-output-bytes']);
   const memoryMb = integer('memory-mb', values['memory-mb']);
   const tmpMb = integer('tmp-mb', values['tmp-mb']);
+  const maxCalls = integer('max-calls', values['max-calls']);
+  if (maxCalls === 0) throw new UsageError('--max-calls expects a positive integer, got "0"');
   const sandbox = oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const);
   // a value outside what the runtime accepts is refused under the flag's own name, never silently capped
   within('timeout-ms', timeoutMs, 1, LIMITS.timeoutMs.max);
@@ -85,6 +90,7 @@ export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string 
   if (maxOutputBytes !== undefined) limits.maxOutputBytes = maxOutputBytes;
   if (memoryMb !== undefined) limits.memoryMb = memoryMb;
   if (tmpMb !== undefined) limits.tmpMb = tmpMb;
+  if (maxCalls !== undefined) limits.maxCalls = maxCalls;
   if (sandbox !== undefined) limits.sandbox = sandbox;
   return limits;
 }

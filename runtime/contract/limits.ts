@@ -6,6 +6,9 @@ export const LIMITS = {
   // the sandbox's tmpfs: the program's temp dir and working directory (in memory, gone with the run)
   tmpMb: { default: 256, min: 1, max: 16_384 },
   maxPendingCalls: { default: 128, min: 1, max: 65_536 },
+  // binding calls per run: no cap unless asked for, except with live handlers (a loop would hammer a real API until
+  // someone pressed Stop; the session applies `live`)
+  maxCalls: { min: 1, max: 1_000_000_000, live: 1_000 },
   // per control frame; the child never needs more than the output cap plus envelope
   maxFrameBytes: 128 * 1024 * 1024,
   graceMs: 3_000,

@@ -92,6 +92,8 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
     LIMITS.maxPendingCalls.min,
     LIMITS.maxPendingCalls.max,
   );
+  const maxCallsRaw = request.maxCalls ?? d.maxCalls;
+  const maxCalls = maxCallsRaw === undefined ? undefined : positiveInt('maxCalls', maxCallsRaw, LIMITS.maxCalls.min, LIMITS.maxCalls.max);
   const sandbox = request.sandbox ?? d.sandbox ?? 'best-effort';
   if (!SANDBOX_LEVELS.includes(sandbox)) throw misuse('sandbox', `expected one of ${SANDBOX_LEVELS.join(', ')}, got ${describeValue(sandbox)}`);
   const cwdRaw = request.cwd ?? process.cwd();
@@ -122,6 +124,7 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
     signal,
     onLog,
     maxPendingCalls,
+    maxCalls,
   });
   issued.add(spec);
   return spec;

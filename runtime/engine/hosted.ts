@@ -35,6 +35,8 @@ export interface HostedRunOptions {
   // the child's framing on its connection
   codec: 'frames' | 'lines';
   maxPendingCalls: number;
+  // the run's call budget, enforced where the calls are dispatched (the host)
+  maxCalls?: number;
   // the run's clock origin (performance.now() of this process)
   startedAt: number;
   // where the host's calls are recorded (the run's bounded call log)

@@ -52,7 +52,7 @@ export function applyProgramFrame(
 
 function dispatchCall(session: RunSession, dispatcher: CallDispatcher, call: Extract<ProgramFrame, { type: 'call' }>): void {
   const verdict = dispatcher.dispatch(call.id, call.global, call.name, call.args as JsonValue);
-  if (!verdict.ok) session.fail({ kind: 'protocol', message: verdict.message });
+  if (!verdict.ok) session.fail({ kind: verdict.kind ?? 'protocol', message: verdict.message });
 }
 
 // The reply frame for a finished binding call (same JSON on both backends' channels).
@@ -145,6 +145,7 @@ function routeToHost(
     token,
     codec: session.spec.language === 'python' ? 'lines' : 'frames',
     maxPendingCalls: session.spec.maxPendingCalls,
+    ...(session.spec.maxCalls === undefined ? {} : { maxCalls: session.spec.maxCalls }),
     startedAt: session.startedAt,
     // one bounded call log for the run: the host's calls and any the runtime answers after losing it
     log: dispatcher.log,

@@ -35,11 +35,12 @@ export class RunSession {
     return this.#outcome;
   }
 
-  createDispatcher(options: Omit<DispatcherOptions, 'namespaces' | 'maxPendingCalls' | 'startedAt'>): CallDispatcher {
+  createDispatcher(options: Omit<DispatcherOptions, 'namespaces' | 'maxPendingCalls' | 'maxCalls' | 'startedAt'>): CallDispatcher {
     this.dispatcher = new CallDispatcher({
       ...options,
       namespaces: this.spec.bindings,
       maxPendingCalls: this.spec.maxPendingCalls,
+      maxCalls: this.spec.maxCalls,
       startedAt: this.startedAt,
     });
     return this.dispatcher;

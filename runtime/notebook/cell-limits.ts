@@ -11,5 +11,6 @@ export function cellLimits(base: RunLimits, cell: CellMetadata | undefined): Run
     ...(own.maxOutputBytes === undefined ? {} : { maxOutputBytes: own.maxOutputBytes }),
     ...(own.memoryMb === undefined ? {} : { memoryMb: own.memoryMb }),
     ...(own.tmpMb === undefined ? {} : { tmpMb: own.tmpMb }),
+    ...(own.maxCalls === undefined ? {} : { maxCalls: own.maxCalls }),
   };
 }

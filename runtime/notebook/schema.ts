@@ -38,6 +38,8 @@ export const CellMetadataSchema = z.looseObject({
       maxOutputBytes: z.int().positive().optional(),
       memoryMb: z.int().positive().optional(),
       tmpMb: z.int().positive().optional(),
+      // binding calls per run: the cell's own budget (a live cell that must page further than the default)
+      maxCalls: z.int().positive().optional(),
     })
     .optional(),
   // what a run of this cell must produce (`ptc test`, the Test Explorer, Accept as Expected): docs/testing.md

@@ -4,8 +4,18 @@ import { JsonValueSchema } from './json-value.js';
 // The one result shape: what the CLI prints, the notebook saves and the renderer shows. Browser-safe (zod/mini, no
 // Node imports): the webview validates with these very schemas, so there is no mirror to drift.
 
-// The eight orthogonal ways a run can fail (reference §1.1–1.2); never merged.
-export const FAILURE_KINDS = ['exception', 'timeout', 'abort', 'worker-exit', 'invalid-output', 'output-limit', 'protocol', 'sandbox-unavailable'] as const;
+// The orthogonal ways a run can fail (reference §1.1–1.2, plus the call budget); never merged.
+export const FAILURE_KINDS = [
+  'exception',
+  'timeout',
+  'abort',
+  'worker-exit',
+  'invalid-output',
+  'output-limit',
+  'protocol',
+  'sandbox-unavailable',
+  'call-limit',
+] as const;
 export const FailureKindSchema = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKindSchema>;
 

@@ -108,6 +108,7 @@ export function probeSpec(language: 'typescript' | 'python', secret: string): Co
     signal: undefined,
     onLog: undefined,
     maxPendingCalls: 1,
+    maxCalls: undefined,
   };
 }
 

@@ -20,6 +20,8 @@ export interface RunLimits {
   // size of the sandbox's tmpfs
   tmpMb?: number;
   sandbox?: SandboxLevel;
+  // binding calls per run (default: LIMITS.maxCalls.live with live handlers, else no cap)
+  maxCalls?: number;
 }
 
 export interface SessionOptions {

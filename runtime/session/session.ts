@@ -96,7 +96,7 @@ export function openSession(options: SessionOptions, makeRuntime: (options: Runt
     bindings: prepared.bindings,
     ...(prepared.hosted === undefined ? {} : { hosted: prepared.hosted }),
     ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
-    ...definedLimits(request.limits ?? {}),
+    ...definedLimits({ ...(request.limits ?? {}), maxCalls: callBudget(request) }),
     ...(prepared.deterministic === undefined ? {} : { deterministic: prepared.deterministic }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.onLog === undefined ? {} : { onLog: request.onLog }),
@@ -186,6 +186,15 @@ function isRuntime(value: unknown): value is Runtime {
   return value !== null && typeof value === 'object' && typeof (value as Runtime).run === 'function' && typeof (value as Runtime).resolve === 'function';
 }
 
+// The run's call budget: what was asked for, else a low one when live handlers answer (real APIs, real bills).
+export function callBudget(request: Pick<SessionRunRequest, 'plan' | 'limits'>): number | undefined {
+  const asked = request.limits?.maxCalls;
+  if (asked !== undefined) return asked;
+  const { plan } = request;
+  const live = plan.mode === 'live' || (plan.mode === 'record' && plan.handlers === 'live');
+  return live ? LIMITS.maxCalls.live : undefined;
+}
+
 function definedLimits(limits: RunLimits): RunLimits {
   const out: RunLimits = {};
   if (limits.timeoutMs !== undefined) out.timeoutMs = limits.timeoutMs;
@@ -193,5 +202,6 @@ function definedLimits(limits: RunLimits): RunLimits {
   if (limits.memoryMb !== undefined) out.memoryMb = limits.memoryMb;
   if (limits.tmpMb !== undefined) out.tmpMb = limits.tmpMb;
   if (limits.sandbox !== undefined) out.sandbox = limits.sandbox;
+  if (limits.maxCalls !== undefined) out.maxCalls = limits.maxCalls;
   return out;
 }

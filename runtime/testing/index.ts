@@ -10,6 +10,7 @@ export {
   runTestSuite,
   testCells,
   testName,
+  testTitle,
   type CellTestResult,
   type NotebookTestResult,
   type SuiteOptions,

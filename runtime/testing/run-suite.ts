@@ -89,6 +89,24 @@ export function testCells(notebook: NotebookFile): { index: number; cell: CodeCe
 
 export const testName = (cell: CodeCell, index: number): string => cell.metadata?.id ?? `cell ${index + 1}`;
 
+const TITLE_CHARS = 72;
+
+// What a person calls a test cell: its first meaningful line (a leading comment's text, else the first line of
+// code past its imports), since generated ids like `0jdsolfl` say nothing; `cell N` when the cell is empty.
+export function testTitle(cell: CodeCell, index: number): string {
+  for (const raw of cell.source.split('\n')) {
+    const line = raw
+      .trim()
+      .replace(/^(?:\/\/+|#+|\/\*+|\*+\/?|"""|''')\s*/, '')
+      .replace(/\s*(?:\*\/|"""|''')$/, '')
+      .trim();
+    // an import says nothing about what the cell tests
+    if (line === '' || /^(?:import\s|from\s+\S+\s+import\s)/.test(line)) continue;
+    return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line;
+  }
+  return `cell ${index + 1}`;
+}
+
 type Loaded = { file: string; notebook: NotebookFile } | { file: string; problem: string };
 
 async function loadNotebook(file: string, source: SuiteOptions['notebookSource']): Promise<Loaded> {

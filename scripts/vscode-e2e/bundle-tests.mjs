@@ -7,10 +7,11 @@ import { TEST_SOURCE_DIR } from './paths.mjs';
 
 export const PASSES = /** @type {const} */ (['trusted', 'untrusted']);
 
-// Lists the suites of each pass, optionally narrowed by a substring of the file name (PTC_E2E_FILTER).
+// Lists the suites of each pass, optionally narrowed by substrings of the file name (PTC_E2E_FILTER, comma-separated).
 export async function listSuites(filter) {
   const files = (await readdir(TEST_SOURCE_DIR)).filter((f) => f.endsWith('.vscode.test.ts')).sort();
-  const chosen = filter ? files.filter((f) => f.includes(filter)) : files;
+  const parts = filter ? filter.split(',').filter((p) => p !== '') : [];
+  const chosen = parts.length > 0 ? files.filter((f) => parts.some((p) => f.includes(p))) : files;
   return {
     trusted: chosen.filter((f) => !f.endsWith('.untrusted.vscode.test.ts')),
     untrusted: chosen.filter((f) => f.endsWith('.untrusted.vscode.test.ts')),

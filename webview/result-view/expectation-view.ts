@@ -48,16 +48,19 @@ function mismatchBlock(m: FieldMismatch): HTMLElement {
 
 // The cell's expectation next to this run: a one-line ✓, or what was expected, what came and where it first differs
 // (one block per differing field), with Accept as Expected (renderer only).
-export function expectationSection(ctx: ViewContext, report: ExpectationReport | undefined, actions: Child[] = []): HTMLElement | null {
+// A failed run that met its expectation (a test that the program must fail) says so in plain words, so its ✓ does not
+// read as a contradiction of the failure card below it; the compared fields stay in the tooltip.
+export function expectationSection(ctx: ViewContext, report: ExpectationReport | undefined, actions: Child[] = [], runFailed = false): HTMLElement | null {
   if (report === undefined) return null;
   const compared = report.checked.map((c) => `${c.field} ${c.match}`).join(', ');
   if (report.ok) {
+    const detail = compared === '' ? l10n.t('Meets its expectation (every field ignored)') : l10n.t('Meets its expectation ({0})', compared);
     return el(
       'div',
-      { class: 'ptc-expectation ptc-expectation-ok', 'data-section': 'expectation', 'data-ok': 'true' },
+      { class: 'ptc-expectation ptc-expectation-ok', 'data-section': 'expectation', 'data-ok': 'true', ...(runFailed ? { title: detail } : {}) },
       el('span', { class: 'ptc-status-icon', 'aria-hidden': 'true' }, '✓'),
       ' ',
-      compared === '' ? l10n.t('Meets its expectation (every field ignored)') : l10n.t('Meets its expectation ({0})', compared),
+      runFailed ? l10n.t('Failed as expected') : detail,
     );
   }
   const masked = report.masked?.flatMap((m) => m.paths.map((p) => `${m.field} ${p}`)) ?? [];

@@ -31,6 +31,17 @@ export function footerSection(ctx: ViewContext, payload: ResultPayload): HTMLEle
         if (sandbox.mechanisms.length > 0) sandboxItem.append(l10n.t(' via {0}', sandbox.mechanisms.join(', ')));
         if (sandbox.missing.length > 0)
           sandboxItem.append(el('span', { class: 'ptc-sandbox-missing' }, l10n.t(' — not enforced: {0}', sandbox.missing.join('; '))));
+        // the runtime's own reasons, each with its fix (`ptc run --json` prints the same `sandbox.missing`)
+        const reasons = result.sandbox.missing ?? [];
+        if (reasons.length > 0)
+          sandboxItem.append(
+            el(
+              'div',
+              { class: 'ptc-sandbox-reasons' },
+              l10n.t('What is missing, and how to fix it:'),
+              el('ul', {}, ...reasons.map((reason) => el('li', {}, el('code', {}, reason)))),
+            ),
+          );
       }
       return el(
         'dl',

@@ -71,7 +71,7 @@ export function renderResultView(options: ResultViewOptions): HTMLElement {
     const parts = (view === 'compact' ? COMPACT_PARTS : FULL_PARTS).map((part) => part({ ctx: viewCtx, payload, valueDepth }));
     const status = statusLine(payload, [toggle, ...(options.actions ?? [])]);
     // a run that differs from the cell's expectation says so first, in both views (ptc test / Accept as Expected)
-    const expectation = expectationSection(viewCtx, payload.expectation, options.expectationActions) ?? undefined;
+    const expectation = expectationSection(viewCtx, payload.expectation, options.expectationActions, payload.result.error !== undefined) ?? undefined;
     // the full view reads top-down like a report; the compact one puts the program's output first, like Jupyter
     const body = view === 'compact' ? [...parts, status] : [status, ...parts];
     root.replaceChildren(...[budgetNote(payload), expectation, ...body].filter((n) => n !== undefined));

@@ -78,6 +78,12 @@ export function explainFailure(failure: Failure, t: Translate, options: ExplainO
       return t('the program sent the host invalid control traffic (e.g. called an undeclared binding, or too many calls at once)');
     case 'sandbox-unavailable':
       return t('the required sandbox could not be set up, so the program was not started');
+    case 'call-limit': {
+      const max = numberIn(message, /maxCalls (\d+)/);
+      return max === undefined
+        ? t('the program used up its binding-call budget and was stopped; raise maxCalls if it needs more')
+        : t('the program made more than {0} binding calls, its budget for one run, and was stopped; raise maxCalls if it needs more', formatCount(max));
+    }
   }
 }
 
@@ -100,6 +106,8 @@ export function failureTitle(kind: FailureKind, t: Translate): string {
       return t('Protocol violation');
     case 'sandbox-unavailable':
       return t('Sandbox unavailable');
+    case 'call-limit':
+      return t('Call limit');
   }
 }
 

@@ -49,6 +49,7 @@ export class ServedRun {
     this.#dispatcher = new CallDispatcher({
       namespaces,
       maxPendingCalls: open.maxPendingCalls,
+      maxCalls: open.maxCalls,
       startedAt,
       firstId: 1,
       sendReply: (id, reply, record) => this.#answer(id, reply, record),
@@ -84,7 +85,7 @@ export class ServedRun {
 
   #receive(texts: string[]): void {
     if (this.#closed) return;
-    const calls: { id: number; global: string; name: string; args: JsonValue }[] = [];
+    let calls: { id: number; global: string; name: string; args: JsonValue }[] = [];
     for (const text of texts) {
       const decoded = decodeLossless(text);
       if (!decoded.ok) return this.#protocol(`bindings frame is not lossless JSON (${decoded.reason})`);
@@ -93,6 +94,10 @@ export class ServedRun {
       const { id, global, name } = parsed.data;
       calls.push({ id, global, name, args: (parsed.data.args ?? null) as JsonValue });
     }
+    // the first call past the run's budget is not reported as started: the dispatcher refuses it and the run ends
+    const budget = this.#dispatcher.callsLeft;
+    const refused = calls.length > budget ? calls[budget] : undefined;
+    if (refused !== undefined) calls = calls.slice(0, budget);
     // recorded before any handler runs, reported lazily with the answers: the round trip wakes nobody else, and a
     // handler that hangs or kills the process is still named by the runtime (it reads the record)
     const at = round(performance.now() - this.#startedAt);
@@ -105,9 +110,9 @@ export class ServedRun {
     }
     this.#notes.record(lines);
     this.#flushTimer ??= setTimeout(() => this.flush(), REPORT_EVERY_MS);
-    for (const call of calls) {
+    for (const call of refused === undefined ? calls : [...calls, refused]) {
       const verdict = this.#dispatcher.dispatch(call.id, call.global, call.name, call.args);
-      if (!verdict.ok) return this.#protocol(verdict.message);
+      if (!verdict.ok) return this.#protocol(verdict.message, verdict.kind);
     }
   }
 
@@ -138,9 +143,9 @@ export class ServedRun {
     if (started.length > 0) this.#notes.reported();
   }
 
-  #protocol(message: string): void {
+  #protocol(message: string, kind?: 'call-limit'): void {
     if (this.#closed) return;
-    this.#notes.write(JSON.stringify({ type: 'protocol', run: this.#run, message }));
+    this.#notes.write(JSON.stringify(kind === undefined ? { type: 'protocol', run: this.#run, message } : { type: 'protocol', run: this.#run, message, kind }));
     this.close();
   }
 }

@@ -19,7 +19,7 @@ import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
-        [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
+        [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off]`;
 
 const FLAGS = {
   mode: {

@@ -13,7 +13,7 @@ import { writeTrace } from './run-trace.js';
 
 const USAGE = `ptc run <file> [--language typescript|python] [--bindings <module>] [--mode mock|live]
         [--record <cassette.json> | --replay <cassette.json>] [--deterministic] [--seed N] [--trace <trace.jsonl>]
-        [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off] [--json]`;
+        [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off] [--json]`;
 
 function planOf(flags: RunFlags): RunPlan {
   if (flags.replay !== undefined) return { mode: 'replay', cassettePath: path.resolve(flags.replay) };

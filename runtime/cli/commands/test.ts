@@ -24,7 +24,7 @@ import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, parseCommandLine, type CliCommand, type CliIo, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc test [paths or globs…] [--live] [--update] [--reporter text|junit|json] [--output FILE]
-        [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--sandbox required|best-effort|off]`;
+        [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off]`;
 
 // --jobs beyond this gains nothing on any machine we know and only multiplies processes
 const MAX_JOBS = 64;

@@ -71,6 +71,8 @@ describe('PtcNotebookSerializer', () => {
     expect(decode(cell.outputs?.[0]?.items[1]?.data ?? new Uint8Array())).toMatch(
       /^The saved result \(\d+\.\d MiB\) was over the 1\.0 MiB per-cell output budget/,
     );
+    // the dropped run was cancelled: it reopens without ✗ (and with its duration), as a loaded one would
+    expect(cell.executionSummary).toEqual({ timing: { startTime: 0, endTime: 10_000 } });
     const saved = s.serializeNotebook(fake.throughVsCode(data) as never);
     expect(saved.byteLength).toBeLessThan(4096);
     expect(decode(saved)).toContain(source.replace(/"/g, '\\"'));

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FailureKind, Language } from '../../../runtime/protocol/run-result.js';
+import { FAILURE_KINDS, type FailureKind, type Language } from '../../../runtime/protocol/run-result.js';
 
 // Observable side effects a hostile program may try to cause; the harness measures each one for real, on the host
 // (fixtures.ts), except kernel-granted: the program's own report that a forbidden syscall succeeded.
@@ -40,17 +40,7 @@ export const REQUIREMENTS = ['root', 'core-in-cwd', 'af-vsock', 'io-uring', 'hos
 export type Requirement = (typeof REQUIREMENTS)[number];
 
 export type Outcome = FailureKind | 'success';
-const OUTCOMES: readonly Outcome[] = [
-  'success',
-  'exception',
-  'timeout',
-  'abort',
-  'worker-exit',
-  'invalid-output',
-  'output-limit',
-  'protocol',
-  'sandbox-unavailable',
-];
+const OUTCOMES: readonly Outcome[] = ['success', ...FAILURE_KINDS];
 
 export interface RequestOptions {
   timeoutMs?: number;

@@ -55,7 +55,21 @@ describe.concurrent('ptc run', () => {
     expect(JSON.parse(r.stdout).error).toEqual({ kind: 'timeout', message: 'execution deadline reached (300ms)' });
   });
 
+  test('--max-calls ends a run at its call budget, and --mode live has a low one by default', async () => {
+    const bindings = write('budget.bindings.mjs', BINDINGS);
+    const file = write('loop.ts', 'let n = 0;\nwhile (true) n = await tools.add({ a: n, b: 1 });');
+    const capped = await ptc('run', file, '--bindings', bindings, '--max-calls', '7', '--json');
+    expect(capped.code).toBe(1);
+    const result = RunResultSchema.parse(JSON.parse(capped.stdout));
+    expect(result.error?.kind).toBe('call-limit');
+    expect(result.error?.message).toContain('maxCalls 7');
+    expect(result.calls).toHaveLength(7);
+    const live = await ptc('run', file, '--bindings', bindings, '--mode', 'live', '--json');
+    expect(JSON.parse(live.stdout).error).toMatchObject({ kind: 'call-limit', message: expect.stringContaining('maxCalls 1000') });
+  });
+
   test.each([
+    [['run', 'x.ts', '--max-calls', '0'], /--max-calls expects a positive integer/],
     [['run', '/nonexistent/prog.ts'], /cannot read program file/],
     [['run'], /missing program file/],
     [['run', 'x.ts', '--timeout-ms', 'soon'], /--timeout-ms expects a positive integer/],

@@ -28,8 +28,8 @@ const MISMATCH: ExpectationReport = {
   masked: [{ field: 'value', paths: ['$.id'] }],
 };
 
-async function renderWith(id: string, expectation: ExpectationReport | undefined): Promise<void> {
-  const payload = { ...fixturePayload('success'), cellId: 'cell-1', ...(expectation === undefined ? {} : { expectation }) };
+async function renderWith(id: string, expectation: ExpectationReport | undefined, fixture = 'success'): Promise<void> {
+  const payload = { ...fixturePayload(fixture), cellId: 'cell-1', ...(expectation === undefined ? {} : { expectation }) };
   await page.evaluate(([i, text]) => window.harness.renderText(i, text), [id, JSON.stringify(payload)] as const);
 }
 
@@ -64,6 +64,14 @@ describe.skipIf(!gate.usable)(gate.title('expectation section in Chromium'), () 
     expect(await page.locator('#met [data-section="expectation"]').getAttribute('data-ok')).toBe('true');
     expect(await page.locator('#met [data-section="expectation"]').textContent()).toBe('✓ Meets its expectation (value exact, error exact)');
     expect(await page.locator('#met [data-action="accept"]').count()).toBe(0);
+  });
+
+  test('a failing run that meets its expectation says "Failed as expected" in plain words, the compared fields in its tooltip', async () => {
+    await renderWith('failed-as-expected', { ok: true, checked: [{ field: 'error', match: 'exact' }], mismatches: [] }, 'failure-exception');
+    const line = page.locator('#failed-as-expected [data-section="expectation"]');
+    expect(await line.textContent()).toBe('✓ Failed as expected');
+    expect(await line.getAttribute('title')).toBe('Meets its expectation (error exact)');
+    expect(await page.locator('#failed-as-expected .ptc-result').getAttribute('data-kind')).toBe('exception');
   });
 
   test('a mismatch: each differing field with its path, reason, expected and got; masked paths; Accept as Expected posts to the host', async () => {

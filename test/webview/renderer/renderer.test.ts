@@ -107,6 +107,11 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
       ' — not enforced: network is reachable; filesystem is writable; child processes can be started',
     );
     expect(await page.locator(out('failure-sandbox-unavailable', '.ptc-enforcement')).textContent()).toBe('none');
+    // the runtime's reasons, each with its fix, as `ptc run --json` has them
+    expect(await page.locator(out('failure-sandbox-unavailable', '.ptc-sandbox-reasons li')).allTextContents()).toEqual([
+      'OS sandbox: bubblewrap (bwrap) not found: install the "bubblewrap" package (Debian/Ubuntu/Fedora/Arch: bubblewrap)',
+      'network (no usable unshare/namespaces)',
+    ]);
   });
 
   test('a binding failure names the failing call, and "Show in timeline" selects it', async () => {

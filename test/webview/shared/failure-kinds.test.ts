@@ -5,6 +5,7 @@ import { sandboxText, summarizeSandbox } from '../../../webview/shared/sandbox-s
 import { untranslated, type Translate } from '../../../webview/shared/translate.js';
 import { truncationOf, truncationText } from '../../../webview/shared/truncation.js';
 import { fixturePayload } from '../fixtures/run-results.mjs';
+import { callLimitMessage } from '../../../runtime/bindings/dispatcher.js';
 
 describe('failure explanations', () => {
   test.each(FAILURE_KINDS)('%s has a title and a plain-words explanation', (kind) => {
@@ -43,6 +44,12 @@ describe('failure explanations', () => {
       { kind: 'timeout', message: 'execution deadline reached (1500ms)' },
       {},
       'the program ran past its 1500 ms deadline and was stopped',
+    ],
+    [
+      'a call-limit names the budget from the runtime message',
+      { kind: 'call-limit', message: callLimitMessage(1000) },
+      {},
+      'the program made more than 1\u202f000 binding calls, its budget for one run, and was stopped; raise maxCalls if it needs more',
     ],
     [
       'an exit names the code',
