@@ -88,7 +88,7 @@ describe('malformed transcripts get one message naming the file, line and field'
     const text = fs.readFileSync(path.join(EXAMPLES, 'deepseek-session.jsonl'), 'utf8');
     expect(await refused('ds.jsonl', text, { format: 'openai' })).toMatchObject({
       line: 1,
-      message: 'no programs found: read as OpenAI Responses API (programmatic tool calling), it holds no "program" item',
+      message: 'no programs found: read as OpenAI Responses API (programmatic tool calling), it holds no "program" or "code_interpreter_call" item',
     });
   });
 
