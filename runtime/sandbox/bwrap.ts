@@ -28,11 +28,9 @@ export const SANDBOX_TMP = '/tmp';
 // run (a spare started for one notebook's folder can serve another's)
 export const BWRAP_LAUNCH_CWD = '/';
 
-// Tasks (processes and threads) one run may have: raw clone() from Python's ctypes would otherwise take the host's
-// pids (pid_max is 32 768 on many hosts) and unaccounted kernel memory. Node needs about a dozen.
-export const TASK_LIMIT = 256;
-// Open descriptors one run may have (the usual Linux default soft limit).
-export const FILE_LIMIT = 1024;
+// the run's task and descriptor limits live in run-limits.ts (the cgroup needs them too, without this file)
+export { FILE_LIMIT, TASK_LIMIT } from './run-limits.js';
+import { FILE_LIMIT, TASK_LIMIT } from './run-limits.js';
 
 // A root host runs each sandbox as a uid of its own, so the kernel's per-user counts (tasks for RLIMIT_NPROC,
 // inotify instances, pipe buffer pages, queued signals) are that run's alone: one run cannot use up another's.

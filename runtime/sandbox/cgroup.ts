@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { TASK_LIMIT } from './bwrap.js';
+import { TASK_LIMIT } from './run-limits.js';
 
 // A cgroup per run: the one bound on what a program makes the kernel hold for it. tmpfs pages, inodes and xattrs,
 // dentries (negative ones too), pipe and socket buffers, page tables: none of it is in any process's RSS, so no
