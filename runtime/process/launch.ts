@@ -89,9 +89,11 @@ export function launchChild(options: LaunchOptions): LaunchedChild {
   let exited = false;
   const killTree = (): void => {
     if (pid === undefined) return;
+    // once reaped, `pid` may name someone else's process: only the group it led, if that group outlived it
+    const targets = exited ? (options.ownPidNamespace !== true && orphanedGroupRemains(pid) ? [-pid] : []) : [-pid, pid];
     // the scan costs milliseconds per run; once `pid` is reaped nothing is its descendant any more
     const descendants = options.ownPidNamespace === true || exited ? [] : listDescendants(pid);
-    for (const target of [-pid, pid, ...descendants]) {
+    for (const target of [...targets, ...descendants]) {
       try {
         process.kill(target, 'SIGKILL');
       } catch {
@@ -165,6 +167,24 @@ export function processesCarrying(marker: string): number[] {
     }
   }
   return out;
+}
+
+// Whether group `pgid` outlived its reaped leader: a member still carries the id (so the kernel hands it to no new
+// process) and no process has it as its pid (that would be a stranger leading a new group of the same id). Without
+// /proc it cannot tell, and a group kill is the lesser risk than a surviving grandchild.
+function orphanedGroupRemains(pgid: number): boolean {
+  if (process.platform !== 'linux') return true;
+  let member = false;
+  for (const entry of procEntries()) {
+    if (Number(entry) === pgid) return false;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid) member = true;
+    } catch {
+      continue;
+    }
+  }
+  return member;
 }
 
 // Every live descendant of `root`, from /proc (Linux); empty elsewhere.

@@ -54,6 +54,8 @@ function leakyRun(args: string[]): {
   expect(report.secret).toBe('host secret\n');
   expect(report.piped).toBe('');
   expect(report.sent).toBe('');
+  // a CLI that printed no result names how it ended, so a failure here is diagnosable from the log alone
+  if (!report.stdout.trimStart().startsWith('{')) throw new Error(`the CLI printed no result (exit ${report.code}): ${report.stderr || '(no stderr)'}`);
   return { report, result: JSON.parse(report.stdout) as ReturnType<typeof leakyRun>['result'] };
 }
 
