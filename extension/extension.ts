@@ -44,7 +44,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   // one pre-started process per language: after the first run of a cell, the next run skips process start-up
   const pool = new RuntimePool({ create: (options) => createRuntime({ spares: 1, ...options }), log });
   // one session (one bindings host process) per open notebook: bindings code never runs in the extension host
-  const bindings = new SessionService(log);
+  const bindings = new SessionService(log, (notebook) => pool.providerFor(notebook));
   shutdown = async () => {
     await pool.dispose();
     await bindings.shutdown();
@@ -65,7 +65,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   const choices = new ModelChoices(context.workspaceState, context.secrets);
   const controller: PtcNotebookController = new PtcNotebookController({
     log,
-    run: (notebook, request, paths) => pool.run(bindings.sessionFor(notebook), request, paths),
+    run: (notebook, request, paths) => pool.run(notebook, bindings.sessionFor(notebook), request, paths),
     approveRuntimePaths: async (language, scope) => {
       const approved = await approvals.approve(language, scope);
       if (!approved.ok || language !== 'python' || approved.paths.pythonPath !== undefined) return approved;

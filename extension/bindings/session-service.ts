@@ -1,10 +1,17 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { createSession, type BindingsHostStatus, type DescribeOutcome, type Session } from '../../runtime/index.js';
-import { readConfig } from '../config/config.js';
+import {
+  notebookBindingsPath,
+  openNotebookSession,
+  type BindingsHostStatus,
+  type DescribeOutcome,
+  type RuntimeProvider,
+  type Session,
+} from '../../runtime/index.js';
+import { defaultBindingsFor } from './default-bindings.js';
 import { CONFIG_SECTION, NOTEBOOK_TYPE } from '../constants.js';
 import type { Logger } from '../log/logger.js';
-import { bindingsPathFor, notebookPlace } from '../notebook/locations.js';
+import { notebookPlace } from '../notebook/locations.js';
 
 interface Entry {
   session: Session;
@@ -36,8 +43,12 @@ export class SessionService implements vscode.Disposable {
   readonly #disposables: vscode.Disposable[] = [];
   #closed = false;
 
-  constructor(log: Logger) {
+  // the runtime a notebook's runs use (the runtime pool's choice for the interpreter paths approved for it)
+  readonly #runtimeFor: (notebook: vscode.NotebookDocument) => RuntimeProvider;
+
+  constructor(log: Logger, runtimeFor: (notebook: vscode.NotebookDocument) => RuntimeProvider) {
     this.#log = log;
+    this.#runtimeFor = runtimeFor;
     this.#disposables.push(
       this.#onDidChange,
       this.#onDidChangeStatus,
@@ -60,31 +71,26 @@ export class SessionService implements vscode.Disposable {
 
   // The bindings module path of a notebook, if it has one.
   pathFor(notebook: vscode.NotebookDocument): string | undefined {
-    const workspaceFolder = vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const place = notebookPlace({ scheme: notebook.uri.scheme, fsPath: notebook.uri.fsPath, workspaceFolder });
-    if (place === undefined) return undefined;
-    return bindingsPathFor({
-      metadataBindings: notebook.metadata.bindings,
-      notebookDir: place.dir,
-      defaultBindings: readConfig(notebook.uri).config.defaultBindings,
-      workspaceFolder,
-    });
+    const where = placeOf(notebook);
+    return where === undefined ? undefined : notebookBindingsPath({ metadataBindings: notebook.metadata.bindings, notebookDir: where.dir, ...where.defaults });
   }
 
   // The notebook's session; a new one when the notebook now names another bindings module.
   sessionFor(notebook: vscode.NotebookDocument): Session {
     const bindingsPath = this.pathFor(notebook);
-    const workspaceFolder = vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    // handlers resolve relative paths against the notebook's folder, as under `ptc notebook`
-    const notebookDir = notebookPlace({ scheme: notebook.uri.scheme, fsPath: notebook.uri.fsPath, workspaceFolder })?.dir;
     const existing = this.#sessions.get(notebook);
     if (existing !== undefined && existing.bindingsPath === bindingsPath) return existing.session;
     if (existing !== undefined) this.#close(notebook);
     const label = bindingsPath === undefined ? 'bindings' : `bindings ${path.basename(bindingsPath)}`;
-    const session = createSession({
-      ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir ?? path.dirname(bindingsPath) }),
+    const where = placeOf(notebook);
+    // a notebook off the disk runs no cells and so has no bindings: its session only answers status questions
+    const session = openNotebookSession({
+      notebookDir: where?.dir ?? path.dirname(notebook.uri.fsPath),
+      metadataBindings: where === undefined ? undefined : notebook.metadata.bindings,
+      ...(where === undefined ? {} : { defaultBindings: () => where.defaults }),
+      runtimeFor: this.#runtimeFor(notebook),
       // the bindings' own output: labelled, in this extension's log channel, never in a cell
-      onBindingsLog: (entry) => (entry.stream === 'stderr' ? this.#log.warn(`[${label}] ${entry.text}`) : this.#log.info(`[${label}] ${entry.text}`)),
+      bindingsLog: () => (entry) => (entry.stream === 'stderr' ? this.#log.warn(`[${label}] ${entry.text}`) : this.#log.info(`[${label}] ${entry.text}`)),
       onBindingsStatus: (status) => {
         // a loop of quick calls flips busy ⇄ ready with every report (20 times a second): those flips are debug
         // noise, and "ready" waits a moment so the status bar does not flicker (or flood the window with updates)
@@ -201,4 +207,11 @@ export class SessionService implements vscode.Disposable {
     this.#watchers.clear();
     for (const d of this.#disposables.splice(0)) d.dispose();
   }
+}
+
+// Where a notebook lives and the default bindings module its folder's settings name; undefined off the disk.
+function placeOf(notebook: vscode.NotebookDocument): { dir: string; defaults: ReturnType<typeof defaultBindingsFor> } | undefined {
+  const defaults = defaultBindingsFor(notebook.uri);
+  const place = notebookPlace({ scheme: notebook.uri.scheme, fsPath: notebook.uri.fsPath, workspaceFolder: defaults.workspaceFolder });
+  return place === undefined ? undefined : { dir: place.dir, defaults };
 }

@@ -3,9 +3,8 @@ import {
   checkExpectation,
   type Expectation,
   type ExpectationReport,
-  cellLimits,
   LanguageSchema,
-  resolvePlan,
+  cellRunRequest,
   type CallEvent,
   type CellMetadata,
   type Language,
@@ -158,37 +157,31 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
       end(undefined);
       return 'cancelled';
     }
-    const plan = resolvePlan({
-      notebook: input.notebookMetadata,
-      cell: input.cellMetadata,
+    const request = cellRunRequest({
+      language: language.data,
+      program: input.program,
       cellIndex: input.cellIndex,
+      cell: input.cellMetadata,
+      notebook: input.notebookMetadata,
       notebookDir: input.notebookDir,
+      cwd: input.cwd,
       defaultMode: input.defaultMode,
+      limits: input.limits,
       ...(input.override === undefined ? {} : { override: input.override }),
-    });
-    log.info(`${input.cellLabel}: run ${language.data} (${planLabel(plan)})${input.bindingsPath === undefined ? '' : ` with bindings ${input.bindingsPath}`}`);
-    const limits = cellLimits(input.limits, input.cellMetadata);
-    const started = performance.now();
-    const outcome = await deps.run(
-      {
-        language: language.data,
-        program: input.program,
-        plan,
-        limits,
-        cwd: input.cwd,
-        ...(input.override?.deterministic === true ? { deterministic: true } : {}),
-        signal: abort.signal,
-        onLog: (entry) => stream.push(entry),
-        onCall: (event) => {
-          progress.settled(event);
-          if (++logged <= LOGGED_CALLS) log.debug(`${input.cellLabel}: ${describeCall(event)}`);
-        },
-        onCallStart: (call) => progress.started(call),
-        // schema drift, unused recorded calls, handler warnings: for the developer, never the program's output
-        onWarning: (message) => log.warn(`${input.cellLabel}: ${message}`),
+      signal: abort.signal,
+      onLog: (entry) => stream.push(entry),
+      onCall: (event) => {
+        progress.settled(event);
+        if (++logged <= LOGGED_CALLS) log.debug(`${input.cellLabel}: ${describeCall(event)}`);
       },
-      approval.paths,
-    );
+      onCallStart: (call) => progress.started(call),
+      // schema drift, unused recorded calls, handler warnings: for the developer, never the program's output
+      onWarning: (message) => log.warn(`${input.cellLabel}: ${message}`),
+    });
+    const { plan, limits } = request;
+    log.info(`${input.cellLabel}: run ${language.data} (${planLabel(plan)})${input.bindingsPath === undefined ? '' : ` with bindings ${input.bindingsPath}`}`);
+    const started = performance.now();
+    const outcome = await deps.run(request, approval.paths);
     progress.stop();
     deps.onProgress?.(undefined);
     if (logged > LOGGED_CALLS) log.debug(`${input.cellLabel}: ${logged - LOGGED_CALLS} more call(s) not logged one by one`);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { PlanOverride, SessionOutcome, SessionRunRequest } from '../../runtime/index.js';
+import { notebookBindingsPath, type PlanOverride, type SessionOutcome, type SessionRunRequest } from '../../runtime/index.js';
+import { defaultBindingsFor } from '../bindings/default-bindings.js';
 import { readConfig } from '../config/config.js';
 import { settingsLimits } from '../config/settings.js';
 import { CONTROLLER_ID, NOTEBOOK_TYPE, TASK_LANGUAGE } from '../constants.js';
@@ -7,7 +8,7 @@ import type { Logger } from '../log/logger.js';
 import { hasCassette } from '../notebook/cassette-path.js';
 import { idForCell } from '../notebook/cell-ids.js';
 import { expectationOf } from '../testing/expectation-of.js';
-import { bindingsPathFor, notebookPlace } from '../notebook/locations.js';
+import { notebookPlace } from '../notebook/locations.js';
 import { problemOutput } from '../notebook/result-output.js';
 import { cellRunMetadata, notebookRunMetadata } from '../notebook/run-metadata.js';
 import type { CallProgressSnapshot } from './call-progress.js';
@@ -178,12 +179,7 @@ export class PtcNotebookController implements vscode.Disposable {
         notebookMetadata,
         notebookDir: place.dir,
         cwd: place.cwd,
-        bindingsPath: bindingsPathFor({
-          metadataBindings: notebookMetadata.bindings,
-          notebookDir: place.dir,
-          defaultBindings: config.defaultBindings,
-          workspaceFolder,
-        }),
+        bindingsPath: notebookBindingsPath({ metadataBindings: notebookMetadata.bindings, notebookDir: place.dir, ...defaultBindingsFor(notebook.uri) }),
         defaultMode: config.defaultMode,
         limits: settingsLimits(config),
         trusted: vscode.workspace.isTrusted,

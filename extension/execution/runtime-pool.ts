@@ -1,4 +1,4 @@
-import type { Language, Runtime, RuntimeOptions, Session, SessionOutcome, SessionRunRequest } from '../../runtime/index.js';
+import type { Language, Runtime, RuntimeOptions, RuntimeProvider, Session, SessionOutcome, SessionRunRequest } from '../../runtime/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RuntimePaths } from './cell-job.js';
 
@@ -18,17 +18,34 @@ export class RuntimePool {
   readonly #entries = new Map<string, Entry>();
   readonly #options: RuntimePoolOptions;
   readonly #current = new Map<string, string>();
+  // per session owner and language, the entry its latest run was approved for (read by its provider)
+  readonly #chosen = new WeakMap<object, Map<Language, Entry>>();
   #disposed = false;
 
   constructor(options: RuntimePoolOptions) {
     this.#options = options;
   }
 
-  async run(session: Session, request: SessionRunRequest, paths: RuntimePaths): Promise<SessionOutcome> {
+  // The provider a session of `owner` (a notebook) is created with: the runtime its last run was approved for.
+  providerFor(owner: object): RuntimeProvider {
+    return (language) => {
+      const chosen = this.#chosen.get(owner)?.get(language);
+      if (chosen !== undefined && [...this.#entries.values()].includes(chosen)) return chosen.runtime;
+      // not run yet (or its runtime was released): the language's current runtime, else the default interpreter's
+      const current = this.#entries.get(this.#current.get(language) ?? '');
+      return (current ?? this.#entryFor(language, {})).runtime;
+    };
+  }
+
+  // Runs `request` in `owner`'s session on the runtime for the interpreter paths approved for this run.
+  async run(owner: object, session: Session, request: SessionRunRequest, paths: RuntimePaths): Promise<SessionOutcome> {
     const entry = this.#entryFor(request.language, paths);
+    const chosen = this.#chosen.get(owner) ?? new Map<Language, Entry>();
+    chosen.set(request.language, entry);
+    this.#chosen.set(owner, chosen);
     entry.active++;
     try {
-      return await session.run({ ...request, runtime: entry.runtime });
+      return await session.run(request);
     } finally {
       entry.active--;
       this.#sweep();

@@ -1,6 +1,5 @@
-import { cassetteName, defaultCassetteDir } from '../../runtime/index.js';
+import { cellCassettePath } from '../../runtime/index.js';
 import fs from 'node:fs';
-import path from 'node:path';
 import * as vscode from 'vscode';
 import { notebookPlace } from './locations.js';
 import { cellRunMetadata } from './run-metadata.js';
@@ -10,7 +9,7 @@ export function cassettePathOf(cell: vscode.NotebookCell): string | undefined {
   const workspaceFolder = vscode.workspace.getWorkspaceFolder(cell.notebook.uri)?.uri.fsPath;
   const place = notebookPlace({ scheme: cell.notebook.uri.scheme, fsPath: cell.notebook.uri.fsPath, workspaceFolder });
   if (place === undefined) return undefined;
-  return path.join(defaultCassetteDir(place.dir), `${cassetteName(cellRunMetadata(cell.metadata), cell.index)}.json`);
+  return cellCassettePath({ cell: cellRunMetadata(cell.metadata), cellIndex: cell.index, notebookDir: place.dir });
 }
 
 // Whether the cell's cassette file exists now.

@@ -20,15 +20,3 @@ export function notebookPlace(input: { scheme: string; fsPath: string; workspace
   }
   return undefined;
 }
-
-// The bindings module a notebook uses: its own `metadata.bindings`, else the workspace default setting.
-export function bindingsPathFor(input: {
-  metadataBindings: unknown;
-  notebookDir: string;
-  defaultBindings: string;
-  workspaceFolder: string | undefined;
-}): string | undefined {
-  if (typeof input.metadataBindings === 'string' && input.metadataBindings.trim() !== '') return path.resolve(input.notebookDir, input.metadataBindings);
-  if (input.defaultBindings.trim() === '') return undefined;
-  return path.resolve(input.workspaceFolder ?? input.notebookDir, input.defaultBindings);
-}

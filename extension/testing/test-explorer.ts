@@ -2,7 +2,6 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import {
   createRuntime,
-  createSession,
   parseNotebook,
   runTestSuite,
   testCells,
@@ -13,6 +12,7 @@ import {
   type RuntimeOptions,
 } from '../../runtime/index.js';
 import type { RuntimePathApprovals } from '../config/runtime-path-approvals.js';
+import { defaultBindingsFor } from '../bindings/default-bindings.js';
 import { readConfig } from '../config/config.js';
 import { settingsLimits } from '../config/settings.js';
 import { NOTEBOOK_TYPE } from '../constants.js';
@@ -214,12 +214,12 @@ export class PtcTestExplorer implements vscode.Disposable {
       const { config } = readConfig();
       const suite = await runTestSuite({
         notebooks: files,
-        openSession: ({ bindingsPath, notebookDir }) =>
-          createSession({
-            runtime: own,
-            ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }),
-            onBindingsLog: (entry) => this.#deps.log.info(`[bindings ${path.basename(bindingsPath ?? '')}] ${entry.text}`),
-          }),
+        session: {
+          runtimeFor: () => own,
+          // the same default module as the notebook's cells get
+          defaultBindings: (notebookDir) => defaultBindingsFor(vscode.Uri.file(notebookDir)),
+          bindingsLog: (bindingsPath) => (entry) => this.#deps.log.info(`[bindings ${path.basename(bindingsPath ?? '')}] ${entry.text}`),
+        },
         limits: settingsLimits(config),
         signal: abort.signal,
         select: (file, index) => byKey.has(`${file}\0${index}`),

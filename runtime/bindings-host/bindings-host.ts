@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BindingNamespace } from '../api.js';
 import { LIMITS } from '../contract/limits.js';
 import type { ChildChannel, HostedBindings, HostedRunLink, HostedRunOptions } from '../engine/hosted.js';
-import type { CallEvent, CallStartListener } from '../notebook/observe.js';
+import type { CallEvent, CallStartListener } from '../bindings/observe.js';
 import type { Cassette } from '../replay/cassette-format.js';
 import { ChildChannels } from './child-channels.js';
 import { HostProcess, type FlightEntry, type HostEnd } from './host-process.js';

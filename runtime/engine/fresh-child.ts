@@ -5,7 +5,8 @@ import type { RunResult, SandboxReport } from '../protocol/run-result.js';
 import { abortMessage, failedBeforeSpawn } from './early-results.js';
 import { withChannel } from './hosted.js';
 import { RunSession } from './run-session.js';
-import type { Spare, SpareKey, SparePool } from './spare-pool.js';
+import type { Spare } from '../process/spare.js';
+import type { SpareKey, SparePool } from './spare-pool.js';
 
 export interface FreshChildRun<C extends Spare> {
   spec: CodeRunSpec;

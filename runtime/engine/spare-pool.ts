@@ -12,16 +12,7 @@
 // - a spare that fails to start is not retried until the next run asks for its key (no restart loop).
 // - `dispose` kills every idle or starting spare and waits until they are gone.
 
-// One pre-started process. Implementations own its private resources (temp dir, pipes).
-export interface Spare {
-  readonly pid: number | undefined;
-  // true once the process can take a program; false if it died or failed while starting
-  readonly ready: Promise<boolean>;
-  // still alive right now (a spare may die while idle: OOM killer, a stray signal)
-  alive(): boolean;
-  // kills the process tree and removes its private resources; idempotent
-  discard(): Promise<void>;
-}
+import type { Spare } from '../process/spare.js';
 
 export interface SpareKey {
   language: string;

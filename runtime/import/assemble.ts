@@ -3,7 +3,7 @@ import type { ErrorClassSpec } from '../api.js';
 import { SchemaCompiler } from '../bindings/schema-check.js';
 import { identifierProblem } from '../contract/identifiers.js';
 import type { CodeCell, MarkdownCell, NotebookCell, NotebookFile } from '../notebook/schema.js';
-import { CASSETTE_DIR } from '../notebook/plan.js';
+import { CASSETTE_DIR } from '../session/plan.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { CASSETTE_VERSION, type Cassette, type CassetteCall } from '../replay/cassette-format.js';
 import { formatCassette } from '../replay/cassette-file.js';

@@ -1,6 +1,6 @@
-import { createRuntime, createSession } from '../index.js';
+import { createRuntime } from '../create-runtime.js';
 import { describeProblems } from '../notebook/parse.js';
-import { runNotebookFile } from '../notebook/run-notebook.js';
+import { runNotebookFile } from '../session/run-notebook.js';
 import type { RunResult } from '../protocol/run-result.js';
 import { type Comparison, compareWithTranscript } from './compare.js';
 import { importedMetaOf } from './then-record.js';
@@ -26,8 +26,7 @@ export async function verifyImportedNotebook(notebookPath: string, options: { si
   try {
     const run = await runNotebookFile({
       notebookPath,
-      openSession: ({ bindingsPath, notebookDir }) =>
-        createSession({ runtime, ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }) }),
+      session: { runtimeFor: () => runtime },
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     if (!run.ok) return { ok: false, message: run.problems === undefined ? run.message : `${run.message}\n${describeProblems(run.problems, notebookPath)}` };

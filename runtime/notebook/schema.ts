@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LanguageSchema, RunResultSchema } from '../protocol/run-result.js';
-import { ExpectationSchema } from '../testing/expectation.js';
+import { ExpectationSchema } from './expectation.js';
 
 // The on-disk `.ptcnb` format (version 1); unknown metadata keys are kept, unknown structural keys are errors.
 export const NOTEBOOK_FORMAT_VERSION = 1;

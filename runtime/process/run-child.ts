@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { LIMITS } from '../contract/limits.js';
-import type { Spare } from '../engine/spare-pool.js';
+import type { Spare } from './spare.js';
 import { createRunCgroup, type RunCgroup, type RunCgroupRequest } from '../sandbox/cgroup.js';
 import { launchChild, type ExitInfo, type LaunchedChild, type LaunchOptions } from './launch.js';
 

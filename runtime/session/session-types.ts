@@ -1,8 +1,8 @@
-import type { LogEntry, Runtime, RuntimeOptions, SandboxLevel } from '../api.js';
+import type { LogEntry, Runtime, SandboxLevel } from '../api.js';
 import type { BindingsHost, BindingsHostStatus } from '../bindings-host/bindings-host.js';
 import type { DescribedModule } from '../bindings-host/wire.js';
 import type { WarningSink } from '../bindings/module-format.js';
-import type { CallListener, CallStartListener } from '../notebook/observe.js';
+import type { CallListener, CallStartListener } from '../bindings/observe.js';
 import type { Language, RunResult } from '../protocol/run-result.js';
 
 // How one run's binding calls are served: by handlers (mock or live), recorded to a cassette, or replayed from one.
@@ -24,14 +24,18 @@ export interface RunLimits {
   maxCalls?: number;
 }
 
+// The one way a session is handed its runtime: asked per run, by language.
+export type RuntimeProvider = (language: Language) => Runtime;
+
 export interface SessionOptions {
   // the session's bindings module (absolute path); without one, programs see no bindings (a replay takes the
   // cassette's names)
   bindingsPath?: string;
   // working directory of the bindings host process (handlers resolve relative paths against it)
   bindingsCwd?: string;
-  // runs programs; created from these options (and disposed with the session) unless a Runtime is given
-  runtime?: Runtime | RuntimeOptions;
+  // the runtime each run's program runs on (the extension keeps one per interpreter path); without one the session
+  // makes a default runtime on first use and disposes it with itself
+  runtimeFor?: RuntimeProvider;
   // the bindings' own console output and uncaught errors, line by line (never part of a program's output)
   onBindingsLog?: (entry: { stream: 'stdout' | 'stderr'; text: string }) => void;
   onBindingsStatus?: (status: BindingsHostStatus) => void;
@@ -55,8 +59,6 @@ export interface SessionRunRequest {
   onCallStart?: CallStartListener;
   // schema drift, unused recorded calls, handler warnings: for the person running it, never the program's output
   onWarning?: WarningSink;
-  // runs this program instead of the session's runtime (the extension keeps one per interpreter path)
-  runtime?: Runtime;
 }
 
 // Why a run could not start; shown where the result would be, never a silent failure.

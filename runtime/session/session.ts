@@ -1,12 +1,13 @@
 import path from 'node:path';
-import type { BindingNamespace, CodeRunRequest, DeterministicSettings, Runtime, RuntimeOptions } from '../api.js';
+import type { BindingNamespace, CodeRunRequest, DeterministicSettings, Runtime } from '../api.js';
+import { createRuntime } from '../create-runtime.js';
 import { BindingsHost } from '../bindings-host/bindings-host.js';
 import type { DescribedModule } from '../bindings-host/wire.js';
 import type { WarningSink } from '../bindings/module-format.js';
 import { LIMITS } from '../contract/limits.js';
 import { RuntimeMisuseError } from '../contract/misuse.js';
 import type { HostedBindings } from '../engine/hosted.js';
-import { observeNamespaces } from '../notebook/observe.js';
+import { observeNamespaces } from '../bindings/observe.js';
 import type { RunResult } from '../protocol/run-result.js';
 import { cassetteFromResult, DEFAULT_DETERMINISTIC, saveCassette } from '../replay/index.js';
 import { infrastructureProblem } from './infrastructure.js';
@@ -14,16 +15,14 @@ import { prepareReplay } from './replay-setup.js';
 import type { CassetteWrite, DescribeOutcome, RunLimits, Session, SessionOptions, SessionOutcome, SessionRunRequest, SetupStage } from './session-types.js';
 import { makeDirsSync } from '../files/make-dirs.js';
 
-// The one way a program runs with bindings, for `ptc run`, `ptc notebook` and the extension alike: the bindings
-// host's lifetime, mode, record and replay, determinism, limits and warnings are decided here, once.
-// `makeRuntime` is createRuntime (index.ts passes it; this module does not import the entry it is exported from).
-export function openSession(options: SessionOptions, makeRuntime: (options: RuntimeOptions) => Runtime): Session {
-  // made on first use: a session whose runs all bring their own runtime (the extension) never makes one
+// The one way a program runs with bindings, for every command and the extension alike: the bindings host's lifetime,
+// mode, record and replay, determinism, limits and warnings are decided here, once.
+export function createSession(options: SessionOptions = {}): Session {
+  // made on first use: a session whose runs all come with a provider never makes one
   let own: Runtime | undefined;
   const runtimeOf = (request: SessionRunRequest): Runtime => {
-    if (request.runtime !== undefined) return request.runtime;
-    if (isRuntime(options.runtime)) return options.runtime;
-    own ??= makeRuntime(options.runtime ?? {});
+    if (options.runtimeFor !== undefined) return options.runtimeFor(request.language);
+    own ??= createRuntime();
     return own;
   };
   const bindingsPath = options.bindingsPath === undefined ? undefined : path.resolve(options.bindingsPath);
@@ -180,10 +179,6 @@ async function writeCassette(file: string, result: RunResult, deterministic: Det
 function problemOf(module: DescribedModule): string | undefined {
   for (const ns of Object.values(module.namespaces)) if (ns.toolsUnlisted === true) return ns.problem ?? 'an MCP server could not start';
   return undefined;
-}
-
-function isRuntime(value: unknown): value is Runtime {
-  return value !== null && typeof value === 'object' && typeof (value as Runtime).run === 'function' && typeof (value as Runtime).resolve === 'function';
 }
 
 // The run's call budget: what was asked for, else a low one when live handlers answer (real APIs, real bills).

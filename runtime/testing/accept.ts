@@ -2,7 +2,7 @@ import path from 'node:path';
 import { cassetteFromResult, saveCassette } from '../replay/index.js';
 import type { RunResult } from '../protocol/run-result.js';
 import { callsOf } from './check.js';
-import type { Expectation } from './expectation.js';
+import type { Expectation } from '../notebook/expectation.js';
 import { makeDirsSync } from '../files/make-dirs.js';
 
 // The expectation a run would pass: the value, logs, failure and calls it produced. An earlier expectation's match

@@ -1,7 +1,7 @@
 import type { ExpectationReport, ExpectField, FieldMismatch } from '../protocol/expectation-report.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { RunResult } from '../protocol/run-result.js';
-import type { ExpectedCall, Expectation } from './expectation.js';
+import type { ExpectedCall, Expectation } from '../notebook/expectation.js';
 import { firstExactDifference, firstShapeDifference, snippet, type Difference } from './json-compare.js';
 import { parseMaskPath, type MaskSegment } from './mask-path.js';
 

@@ -1,17 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseNotebook, describeProblems } from '../notebook/parse.js';
-import { cassetteName, defaultCassetteDir } from '../notebook/plan.js';
-import { cellLimits } from '../notebook/cell-limits.js';
+import { cellCassettePath, type PlanOverride } from '../session/plan.js';
+import { cellRunRequest, openNotebookSession, type NotebookSessionSettings } from '../session/notebook-session.js';
 import type { CodeCell, NotebookFile } from '../notebook/schema.js';
 import type { ExpectationReport } from '../protocol/expectation-report.js';
 import type { RunResult } from '../protocol/run-result.js';
 import { loadCassette, type Cassette } from '../replay/index.js';
-import type { RunLimits, RunPlan, Session } from '../session/session-types.js';
+import type { RunLimits, Session } from '../session/session-types.js';
 import { expectationFromResult } from './accept.js';
 import { checkExpectation } from './check.js';
 import { callDrift, type DriftItem } from './drift.js';
-import type { Expectation } from './expectation.js';
+import type { Expectation } from '../notebook/expectation.js';
 import { shardOf, type ShardSpec } from './shard.js';
 import { writeExpectations } from './update-notebook.js';
 
@@ -48,7 +48,8 @@ export interface NotebookTestResult {
 export interface SuiteOptions {
   // absolute paths, in the order results are reported
   notebooks: readonly string[];
-  openSession: (options: { bindingsPath: string | undefined; notebookDir: string }) => Session;
+  // each notebook's session (one bindings host for its cells) is opened with these
+  session?: NotebookSessionSettings;
   // live handlers instead of the cassettes, with drift reported
   live?: boolean;
   // rewrite expectations (and with live, cassettes) from these runs
@@ -223,18 +224,13 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
     const notebookDir = path.dirname(task.file);
     let session = sessions.get(task.file);
     if (session === undefined) {
-      const relative = task.notebook.metadata?.bindings;
-      session = options.openSession({ bindingsPath: relative === undefined ? undefined : path.resolve(notebookDir, relative), notebookDir });
+      session = openNotebookSession({ ...options.session, notebookDir, metadataBindings: task.notebook.metadata?.bindings });
       sessions.set(task.file, session);
     }
-    const name = cassetteName(task.cell.metadata, task.index);
-    const cassettePath = path.join(defaultCassetteDir(notebookDir), `${name}.json`);
-    const plan: RunPlan =
-      options.live !== true
-        ? { mode: 'replay', cassettePath, cassetteName: name }
-        : options.update === true
-          ? { mode: 'record', handlers: 'live', cassettePath, cassetteName: name }
-          : { mode: 'live' };
+    // offline from the cassette, or live (recording with --update), whatever the cell's own mode; always deterministic
+    const force: PlanOverride['force'] =
+      options.live !== true ? { mode: 'replay' } : options.update === true ? { mode: 'record', handlers: 'live' } : { mode: 'live' };
+    const cassettePath = cellCassettePath({ cell: task.cell.metadata, cellIndex: task.index, notebookDir });
     // the recorded answers, read before a re-recording replaces them
     let recorded: Cassette | undefined;
     if (options.live === true) {
@@ -242,16 +238,20 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
       if (load.ok) recorded = load.cassette;
     }
     const began = performance.now();
-    const outcome = await session.run({
-      language: task.cell.language,
-      program: task.cell.source,
-      plan,
-      limits: cellLimits(options.limits ?? {}, task.cell.metadata),
-      cwd: notebookDir,
-      deterministic: true,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onWarning === undefined ? {} : { onWarning: (message: string) => options.onWarning?.(task.file, task.index, message) }),
-    });
+    const outcome = await session.run(
+      cellRunRequest({
+        language: task.cell.language,
+        program: task.cell.source,
+        cellIndex: task.index,
+        cell: task.cell.metadata,
+        notebook: task.notebook.metadata,
+        notebookDir,
+        override: { force, deterministic: true },
+        ...(options.limits === undefined ? {} : { limits: options.limits }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.onWarning === undefined ? {} : { onWarning: (message: string) => options.onWarning?.(task.file, task.index, message) }),
+      }),
+    );
     const durationMs = performance.now() - began;
     if (outcome.kind === 'setup-failed') {
       const hint = outcome.stage === 'cassette' && options.live !== true ? ' (record it: accept the cell in VS Code, or `ptc test --live --update`)' : '';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { parseNotebook } from '../notebook/parse.js';
 import { RawSliceMemory } from '../notebook/raw-memory.js';
 import { serializeNotebook } from '../notebook/serialize.js';
-import type { Expectation } from './expectation.js';
+import type { Expectation } from '../notebook/expectation.js';
 import { writeFileAtomically } from '../files/atomic-write.js';
 
 export type NotebookWrite = { ok: true } | { ok: false; message: string };

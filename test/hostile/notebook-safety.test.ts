@@ -95,7 +95,7 @@ describe('notebook safety: an unreadable .ptcnb is never replaced on save', () =
         const before = { sha: sha(file), mtime: fs.statSync(file).mtimeMs };
         const run = await runNotebookFile({
           notebookPath: file,
-          openSession: ({ bindingsPath }) => createSession({ runtime, ...(bindingsPath === undefined ? {} : { bindingsPath }) }),
+          session: { runtimeFor: () => runtime },
         });
         expect(run).toMatchObject({ ok: false, stage: 'parse' });
         expect({ sha: sha(file), mtime: fs.statSync(file).mtimeMs }).toEqual(before);
@@ -141,7 +141,7 @@ describe('notebook safety: a crashing bindings module or a hanging handler never
     const key = module ?? '';
     let session = sessions.get(key);
     if (session === undefined) {
-      session = createSession({ runtime, ...(module === undefined ? {} : { bindingsPath: path.join(dir, module) }) });
+      session = createSession({ runtimeFor: () => runtime, ...(module === undefined ? {} : { bindingsPath: path.join(dir, module) }) });
       sessions.set(key, session);
     }
     return session;
@@ -229,7 +229,7 @@ describe('notebook safety: cancelling 50 queued cells leaves nothing running', (
     try {
       await runtime.run(runtime.resolve({ language: 'typescript', program: 'return 1' }));
       const checker = new LeakChecker(tmpRoot);
-      const session = createSession({ runtime });
+      const session = createSession({ runtimeFor: () => runtime });
       const { logger } = recordingLogger();
       const queue = new KeyedSerialQueue<string>((error) => logger.error('job failed', error));
       const listeners: (() => void)[] = [];

@@ -51,7 +51,8 @@ function userNamespaces(): Record<string, string> {
 
 // What the sandbox proved for each language, from a real (trivial) run: the same probe every run relies on.
 async function sandboxes(): Promise<Record<Language, SandboxReport | string>> {
-  const session = createSession({ runtime: { spares: 0 } });
+  // the session's own default runtime keeps no spare processes: one run per language, nothing left behind
+  const session = createSession();
   try {
     const out = {} as Record<Language, SandboxReport | string>;
     for (const language of ['typescript', 'python'] as const) {

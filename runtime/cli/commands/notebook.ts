@@ -1,14 +1,5 @@
 import path from 'node:path';
-import {
-  chunkedSink,
-  createRuntime,
-  createSession,
-  describeProblems,
-  runNotebookFile,
-  writeJsonText,
-  type CellReport,
-  type PlanOverride,
-} from '../../index.js';
+import { chunkedSink, createRuntime, describeProblems, runNotebookFile, writeJsonText, type CellReport, type PlanOverride } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { writeReport } from '../report.js';
 import { LIMIT_OPTIONS, limitFlags, oneOf, type LimitFlags } from '../run-options.js';
@@ -127,12 +118,7 @@ export const notebookCommand: CliCommand = {
       const run = await runNotebookFile({
         notebookPath: flags.file,
         // one session for the whole notebook: one bindings host, whose MCP servers serve every cell
-        openSession: ({ bindingsPath, notebookDir }) =>
-          createSession({
-            runtime,
-            ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }),
-            onBindingsLog: logs.forModule(bindingsPath),
-          }),
+        session: { runtimeFor: () => runtime, bindingsLog: logs.forModule },
         override: flags.override,
         limits: flags.limits,
         signal: signals.signal,

@@ -3,7 +3,6 @@ import path from 'node:path';
 import {
   cellDetails,
   createRuntime,
-  createSession,
   discoverNotebooks,
   jsonReport,
   makeDirsSync,
@@ -154,12 +153,7 @@ export const testCommand: CliCommand = {
     try {
       const suite = await runTestSuite({
         notebooks: found.notebooks,
-        openSession: ({ bindingsPath, notebookDir }) =>
-          createSession({
-            runtime,
-            ...(bindingsPath === undefined ? {} : { bindingsPath, bindingsCwd: notebookDir }),
-            onBindingsLog: logs.forModule(bindingsPath),
-          }),
+        session: { runtimeFor: () => runtime, bindingsLog: logs.forModule },
         live: flags.live,
         update: flags.update,
         jobs: flags.jobs,

@@ -65,7 +65,7 @@ const sessions = new Map<string, Session>();
 const sessionFor = (file: string | undefined): Session => {
   let session = sessions.get(file ?? '');
   if (session === undefined) {
-    session = createSession(file === undefined ? {} : { bindingsPath: file });
+    session = createSession({ runtimeFor: pool.providerFor(sessions), ...(file === undefined ? {} : { bindingsPath: file }) });
     sessions.set(file ?? '', session);
   }
   return session;
@@ -79,7 +79,7 @@ afterAll(async () => {
 let order = 0;
 function deps(overrides: Partial<CellJobDeps> = {}, file: string | undefined = bindingsPath): CellJobDeps {
   return {
-    run: (request, paths) => pool.run(sessionFor(file), request, paths),
+    run: (request, paths) => pool.run(sessions, sessionFor(file), request, paths),
     approveRuntimePaths: async () => ({ ok: true, paths: {} }),
     nextExecutionOrder: () => ++order,
     log: logger,

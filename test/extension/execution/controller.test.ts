@@ -101,11 +101,12 @@ const { PtcNotebookController } = await import('../../../extension/execution/con
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-controller-'));
 const { logger } = recordingLogger();
 const pool = new RuntimePool({ create: createRuntime, log: logger });
-const session = createSession();
+const owner = {};
+const session = createSession({ runtimeFor: pool.providerFor(owner) });
 const finished: number[] = [];
 const controller = new PtcNotebookController({
   log: logger,
-  run: (_notebook, request, paths) => pool.run(session, request, paths),
+  run: (_notebook, request, paths) => pool.run(owner, session, request, paths),
   approveRuntimePaths: async () => ({ ok: true, paths: {} }),
   onDidFinish: (cell) => finished.push(cell.index),
 });

@@ -17,7 +17,7 @@ fs.writeFileSync(
 );
 // the bindings log: what the extension's output channel and the CLI's stderr show
 const bindingsLog: string[] = [];
-const session = createSession({ runtime: sharedRuntime(), bindingsPath, onBindingsLog: (entry) => bindingsLog.push(entry.text) });
+const session = createSession({ runtimeFor: sharedRuntime, bindingsPath, onBindingsLog: (entry) => bindingsLog.push(entry.text) });
 afterAll(async () => {
   await session.dispose();
   fs.rmSync(dir, { recursive: true, force: true });

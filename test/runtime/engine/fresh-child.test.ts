@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { pendingTeardowns, runOnFreshChild } from '../../../runtime/engine/fresh-child.js';
-import type { Spare } from '../../../runtime/engine/spare-pool.js';
+import type { Spare } from '../../../runtime/process/spare.js';
 import { createRuntime } from '../../../runtime/index.js';
 
 // The run sequence on its own, with a scripted child whose teardown the test controls (a child slow to die: a loaded

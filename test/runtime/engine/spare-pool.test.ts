@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { SparePool, type Spare, type SpareKey } from '../../../runtime/engine/spare-pool.js';
+import type { Spare } from '../../../runtime/process/spare.js';
+import { SparePool, type SpareKey } from '../../../runtime/engine/spare-pool.js';
 
 // The pool's policy on its own, with scripted spares whose start-up the test controls; real processes are
 // covered in spare-processes.test.ts.

@@ -56,7 +56,7 @@ describe('the generated bindings module', () => {
       await module.dispose();
     }
     const cell = cellById(notebook, 'call_prog_7Hk2') as CodeCell;
-    const runner = createSession({ runtime, bindingsPath: stub });
+    const runner = createSession({ runtimeFor: () => runtime, bindingsPath: stub });
     sessions.push(runner);
     const outcome = await runner.run({ language: 'typescript', program: cell.source, plan: { mode: 'mock' }, limits: {}, cwd: dir });
     if (outcome.kind !== 'result') throw new Error(outcome.message);

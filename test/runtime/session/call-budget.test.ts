@@ -20,7 +20,7 @@ const BINDINGS = `export default {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-call-budget-'));
 const bindingsPath = path.join(dir, 'budget.bindings.mjs');
 fs.writeFileSync(bindingsPath, BINDINGS);
-const session: Session = createSession({ runtime: sharedRuntime(), bindingsPath });
+const session: Session = createSession({ runtimeFor: sharedRuntime, bindingsPath });
 afterAll(async () => {
   await session.dispose();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -37,7 +37,7 @@ const sessions = new Map<string, Session>();
 function sessionFor(file: string | undefined): Session {
   let session = sessions.get(file ?? '');
   if (session === undefined) {
-    session = createSession({ runtime: sharedRuntime(), ...(file === undefined ? {} : { bindingsPath: file }) });
+    session = createSession({ runtimeFor: sharedRuntime, ...(file === undefined ? {} : { bindingsPath: file }) });
     sessions.set(file ?? '', session);
   }
   return session;

@@ -1,17 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { LogEntry } from '../api.js';
-import type { Session, SessionOutcome, RunLimits } from '../session/session-types.js';
+import type { SessionOutcome, RunLimits } from './session-types.js';
+import { cellRunRequest, openNotebookSession, type NotebookSessionSettings } from './notebook-session.js';
 import type { Language } from '../protocol/run-result.js';
-import { type NotebookProblem, parseNotebook } from './parse.js';
-import { type PlanMode, type PlanOverride, resolvePlan } from './plan.js';
-import type { CodeCell, NotebookFile } from './schema.js';
-import { cellLimits } from './cell-limits.js';
+import { type NotebookProblem, parseNotebook } from '../notebook/parse.js';
+import type { PlanMode, PlanOverride } from './plan.js';
+import type { CodeCell, NotebookFile } from '../notebook/schema.js';
 
 export interface NotebookRunOptions {
   notebookPath: string;
-  // opens the notebook's session once its bindings module is known; the run disposes it at the end
-  openSession: (options: { bindingsPath: string | undefined; notebookDir: string }) => Session;
+  // the notebook's session is opened with these once its bindings module is known, and disposed at the end
+  session?: NotebookSessionSettings;
   override?: PlanOverride;
   limits?: RunLimits;
   signal?: AbortSignal;
@@ -35,12 +35,6 @@ export type NotebookRun =
   | { ok: true; notebook: NotebookFile; cells: CellReport[]; stopped: boolean }
   | { ok: false; stage: 'read' | 'parse' | 'bindings'; message: string; problems?: NotebookProblem[] };
 
-// Where a notebook's `metadata.bindings` points, resolved against the notebook's folder.
-export function bindingsPathOf(notebook: NotebookFile, notebookDir: string): string | undefined {
-  const relative = notebook.metadata?.bindings;
-  return relative === undefined ? undefined : path.resolve(notebookDir, relative);
-}
-
 // Runs every code cell in order, one at a time, in one session (one bindings host: its MCP servers serve every cell),
 // the same session code path as the extension's.
 export async function runNotebookFile(options: NotebookRunOptions): Promise<NotebookRun> {
@@ -55,7 +49,7 @@ export async function runNotebookFile(options: NotebookRunOptions): Promise<Note
   if (!parsed.ok) return { ok: false, stage: 'parse', message: `${options.notebookPath} is not a readable notebook`, problems: parsed.problems };
   const notebook = parsed.notebook;
   const notebookDir = path.dirname(file);
-  const session = options.openSession({ bindingsPath: bindingsPathOf(notebook, notebookDir), notebookDir });
+  const session = openNotebookSession({ ...options.session, notebookDir, metadataBindings: notebook.metadata?.bindings });
   try {
     const cells: CellReport[] = [];
     let stopped = false;
@@ -65,30 +59,27 @@ export async function runNotebookFile(options: NotebookRunOptions): Promise<Note
         stopped = true;
         break;
       }
-      const plan = resolvePlan({
-        notebook: notebook.metadata,
-        cell: cell.metadata,
-        cellIndex: index,
-        notebookDir,
-        ...(options.override === undefined ? {} : { override: options.override }),
-      });
-      options.onCellStart?.(index, cell);
       const { onLog, onWarning } = options;
-      const outcome = await session.run({
+      const request = cellRunRequest({
         language: cell.language,
         program: cell.source,
-        plan,
-        limits: cellLimits(options.limits ?? {}, cell.metadata),
-        cwd: notebookDir,
+        cellIndex: index,
+        cell: cell.metadata,
+        notebook: notebook.metadata,
+        notebookDir,
+        ...(options.override === undefined ? {} : { override: options.override }),
+        ...(options.limits === undefined ? {} : { limits: options.limits }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(onLog === undefined ? {} : { onLog: (entry: LogEntry) => onLog(index, entry) }),
         ...(onWarning === undefined ? {} : { onWarning: (message: string) => onWarning(index, message) }),
       });
+      options.onCellStart?.(index, cell);
+      const outcome = await session.run(request);
       if (outcome.kind === 'setup-failed' && outcome.stage === 'bindings') {
         // every later cell would fail the same way; report it once as the notebook's problem
         return { ok: false, stage: 'bindings', message: outcome.message };
       }
-      cells.push({ index, language: cell.language, cellId: cell.metadata?.id, plan: plan.mode, program: cell.source, outcome });
+      cells.push({ index, language: cell.language, cellId: cell.metadata?.id, plan: request.plan.mode, program: cell.source, outcome });
     }
     return { ok: true, notebook, cells, stopped };
   } finally {

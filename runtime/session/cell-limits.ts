@@ -1,5 +1,5 @@
-import type { RunLimits } from '../session/session-types.js';
-import type { CellMetadata } from './schema.js';
+import type { RunLimits } from './session-types.js';
+import type { CellMetadata } from '../notebook/schema.js';
 
 // A cell's own `metadata.limits` win over the notebook-wide limits, so a tour cell can time out in 1.5 s.
 export function cellLimits(base: RunLimits, cell: CellMetadata | undefined): RunLimits {

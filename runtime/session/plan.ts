@@ -1,15 +1,16 @@
 import path from 'node:path';
-import type { RunPlan } from '../session/session-types.js';
-import type { CellMetadata, NotebookMetadata, NotebookMode } from './schema.js';
+import type { RunPlan } from './session-types.js';
+import type { CellMetadata, NotebookMetadata, NotebookMode } from '../notebook/schema.js';
 
-export type { PlanMode, RunPlan } from '../session/session-types.js';
+export type { PlanMode, RunPlan } from './session-types.js';
 
 // One-shot overrides: the CLI's --mode/--record/--replay, the extension's record/replay commands.
 export interface PlanOverride {
   // replaces the notebook's mode (cell overrides still apply)
   mode?: NotebookMode;
-  // forces every cell to record (or replay); `dir` defaults to the notebook's cassette folder
-  force?: { mode: 'record' | 'replay'; dir?: string };
+  // forces every cell's mode, whatever the cell says (`ptc test`: replay, or live handlers, or live recording);
+  // `dir` defaults to the notebook's cassette folder; `handlers` answers a forced recording (else the effective mode)
+  force?: { mode: 'record' | 'replay' | 'mock' | 'live'; dir?: string; handlers?: NotebookMode };
   // frozen clock and seeded random values, as `ptc test` runs (the Test Explorer's Debug runs)
   deterministic?: true;
 }
@@ -41,12 +42,16 @@ export function cassetteName(cell: CellMetadata | undefined, cellIndex: number):
 export function resolvePlan(input: PlanInput): RunPlan {
   const baseMode: NotebookMode = input.override?.mode ?? input.notebook?.mode ?? input.defaultMode ?? 'mock';
   const cellMode = input.cell?.mode;
-  const handlers: NotebookMode = cellMode === 'mock' || cellMode === 'live' ? cellMode : cellMode === 'record' ? 'live' : baseMode;
   const forced = input.override?.force;
+  const handlers: NotebookMode = forced?.handlers ?? (cellMode === 'mock' || cellMode === 'live' ? cellMode : cellMode === 'record' ? 'live' : baseMode);
   const mode = forced?.mode ?? (cellMode === 'record' || cellMode === 'replay' ? cellMode : handlers);
   if (mode === 'mock' || mode === 'live') return { mode };
   const name = cassetteName(input.cell, input.cellIndex);
-  const dir = forced?.dir ?? defaultCassetteDir(input.notebookDir);
-  const cassettePath = path.join(dir, `${name}.json`);
+  const cassettePath = cellCassettePath({ ...input, ...(forced?.dir === undefined ? {} : { dir: forced.dir }) });
   return mode === 'record' ? { mode, handlers, cassettePath, cassetteName: name } : { mode, cassettePath, cassetteName: name };
+}
+
+// Where a cell's cassette is (or would be) stored: `<dir>/<cassette name>.json`, the notebook's cassette folder unless said.
+export function cellCassettePath(input: { cell: CellMetadata | undefined; cellIndex: number; notebookDir: string; dir?: string }): string {
+  return path.join(input.dir ?? defaultCassetteDir(input.notebookDir), `${cassetteName(input.cell, input.cellIndex)}.json`);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { BindingNamespace } from '../../../runtime/api.js';
-import { observeNamespaces, type CallEvent } from '../../../runtime/notebook/observe.js';
+import { observeNamespaces, type CallEvent } from '../../../runtime/bindings/observe.js';
 import type { JsonValue } from '../../../runtime/protocol/json-value.js';
 
 describe('observeNamespaces', () => {

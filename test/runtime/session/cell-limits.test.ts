@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellLimits } from '../../../runtime/notebook/cell-limits.js';
+import { cellLimits } from '../../../runtime/session/cell-limits.js';
 import { CellMetadataSchema } from '../../../runtime/notebook/schema.js';
 
 describe('per-cell limits', () => {
