@@ -1,34 +1,8 @@
 import type { HostedBindings } from './engine/hosted.js';
-import type { JsonValue } from './protocol/json-value.js';
-import type { ProgressNote } from './protocol/run-result.js';
+import type { BindingNamespace } from './protocol/binding-namespace.js';
 import type { Language, RunResult } from './protocol/run-result.js';
 
-// What a handler learns about the call it serves; `signal` aborts when the run settles.
-export interface CallContext {
-  id: number;
-  global: string;
-  name: string;
-  signal: AbortSignal;
-  // lets wrapping layers (replay, schema checks, progress reports) mark the call record
-  annotate(note: { replayed?: boolean; schemaViolation?: string; progress?: ProgressNote }): void;
-  // lets the layer serving the call register how to end it early (an interrupt); returns the unregistration
-  interruptible?(stop: (reason: Error) => void): () => void;
-}
-
-// A host-provided function: one lossless-JSON argument in, one lossless-JSON value out.
-export type BindingFunction = (args: JsonValue, context?: CallContext) => Promise<JsonValue>;
-
-export interface ErrorClassSpec {
-  name: string;
-  memberNameProperty: string;
-}
-
-// One program-visible global (e.g. `tools`) and the functions reachable through it.
-export interface BindingNamespace {
-  global: string;
-  functions: Record<string, BindingFunction>;
-  errorClass?: ErrorClassSpec;
-}
+export type { BindingFunction, BindingNamespace, CallContext, ErrorClassSpec } from './protocol/binding-namespace.js';
 
 export type SandboxLevel = 'required' | 'best-effort' | 'off';
 

@@ -1,5 +1,5 @@
 import type net from 'node:net';
-import type { BindingNamespace } from '../api.js';
+import type { BindingNamespace } from '../protocol/binding-namespace.js';
 import type { CallLog } from '../bindings/call-log.js';
 import type { RunFailure } from '../protocol/run-result.js';
 

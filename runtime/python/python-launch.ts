@@ -3,7 +3,7 @@ import type { CodeRunSpec } from '../api.js';
 import { BWRAP_LAUNCH_CWD, confinedArgv, SANDBOX_DIR, SANDBOX_TMP, type BindMount } from '../sandbox/bwrap.js';
 import { runCgroupRequest } from '../sandbox/cgroup.js';
 import type { Confinement } from '../sandbox/plan.js';
-import type { SandboxHost } from '../sandbox/probe.js';
+import type { SandboxHost } from '../sandbox/sandbox-host.js';
 import { execFilter, sandboxFilter } from '../sandbox/seccomp.js';
 import { PYTHON_SHIM, type PythonChildLaunch } from './python-child-process.js';
 import { PYTHON_FLAGS, type PythonExecutable } from './python-executable.js';

@@ -8,7 +8,7 @@ import {
   type Confinement,
   type ProvenLayers,
 } from '../sandbox/plan.js';
-import type { SandboxHost } from '../sandbox/probe.js';
+import type { SandboxHost } from '../sandbox/sandbox-host.js';
 import { judgeProbe, openDecoy, plantSecret, probeSpec, type CgroupSight } from '../sandbox/proof.js';
 import { PythonChildProcess } from './python-child-process.js';
 import type { PythonExecutable } from './python-executable.js';

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SandboxHost } from './probe.js';
+import type { SandboxHost } from './sandbox-host.js';
 
 // The one OS-level confinement of both languages, as a bubblewrap argv (docs/sandbox.md describes each layer).
 

@@ -1,6 +1,6 @@
 import type { SandboxLevel } from '../api.js';
 import type { SandboxReport } from '../protocol/run-result.js';
-import type { SandboxHost } from './probe.js';
+import type { SandboxHost } from './sandbox-host.js';
 import { judgeCgroup, type CgroupSight } from './proof.js';
 
 // What the per-language proof established (sandbox/proof.ts): each entry was seen refused by a real attempt.

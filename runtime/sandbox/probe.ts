@@ -1,32 +1,12 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { confinedArgv } from './bwrap.js';
-import { findCgroupHost, sweepStaleCgroups, type CgroupHost } from './cgroup.js';
-import { hostArch, type SandboxArch } from './syscalls.js';
+import { findCgroupHost, sweepStaleCgroups } from './cgroup.js';
+import type { SandboxHost } from './sandbox-host.js';
+import { hostArch } from './syscalls.js';
 
 // What this host offers for confining a child, found once per runtime by real attempts (asynchronously: this
 // runs in the extension host too, which must never block on a child process).
-export interface SandboxHost {
-  platform: NodeJS.Platform;
-  arch: SandboxArch | undefined;
-  isRoot: boolean;
-  // bubblewrap, only when a real confined start under it worked
-  bwrap: string | undefined;
-  // why bubblewrap is not used, with what to install
-  bwrapProblem: string | undefined;
-  // util-linux tools: setpriv drops root to an unprivileged uid inside the sandbox; prlimit sets its rlimits there
-  setpriv: string | undefined;
-  prlimit: string | undefined;
-  // fallback without bubblewrap: argv prefix for fresh network + PID namespaces (unshare)
-  namespacePrefix: string[] | undefined;
-  // the fallback namespaces come from an unprivileged user namespace
-  userNamespace: boolean;
-  unsharePath: string | undefined;
-  // where each run gets a cgroup of its own (its kernel memory and task bound), or why none
-  cgroups: CgroupHost | undefined;
-  cgroupProblem: string | undefined;
-}
-
 export function findExecutable(name: string): string | undefined {
   for (const dir of ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', ...(process.env.PATH ?? '').split(':')]) {
     if (dir.length === 0 || !dir.startsWith('/')) continue;

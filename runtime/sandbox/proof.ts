@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { isSandboxUid, TASK_LIMIT } from './bwrap.js';
-import type { SandboxHost } from './probe.js';
+import type { SandboxHost } from './sandbox-host.js';
 
 // A layer is reported only after a program inside it tried to get out and was refused: this is that program,
 // per language, and the host's reading of what it saw. Run once per runtime and interpreter.

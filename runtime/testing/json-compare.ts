@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { writeJsonText } from '../json/json-text.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import { formatPath, masks, type MaskSegment } from './mask-path.js';
+import { formatPath, masks, type MaskSegment } from '../notebook/mask-path.js';
 
 // First-difference comparison of two JSON values, exactly or by shape, without recursion (a value may be as deep as
 // the runtime accepts). `undefined` stands for "absent" (no value returned, a missing key).

@@ -4,7 +4,7 @@ import type { CodeRunSpec } from '../api.js';
 import { BWRAP_LAUNCH_CWD, confinedArgv, SANDBOX_DIR, SANDBOX_TMP, withFreshUid, type BindMount } from '../sandbox/bwrap.js';
 import { runCgroupRequest } from '../sandbox/cgroup.js';
 import type { Confinement } from '../sandbox/plan.js';
-import type { SandboxHost } from '../sandbox/probe.js';
+import type { SandboxHost } from '../sandbox/sandbox-host.js';
 import { sandboxFilter } from '../sandbox/seccomp.js';
 import type { NodeChildLaunch } from './node-child-process.js';
 import type { NodeExecutable } from './node-executable.js';

@@ -1,7 +1,7 @@
 import { RunSession } from '../engine/run-session.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { NODE_PERMISSION_MECHANISM, provenBounds, unconfinedReport, type ProvenLayers } from '../sandbox/plan.js';
-import type { SandboxHost } from '../sandbox/probe.js';
+import type { SandboxHost } from '../sandbox/sandbox-host.js';
 import { judgeProbe, openDecoy, plantSecret, probeSpec, type CgroupSight } from '../sandbox/proof.js';
 import { nodeLaunch } from './node-launch.js';
 import { superviseNodeChild } from './supervise.js';

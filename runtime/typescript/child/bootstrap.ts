@@ -29,7 +29,7 @@ import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
 import { denyUnixSockets } from './socket-guard.js';
 import { createNamespaces, type ReplyHandler } from './namespaces.js';
-import { freezeNondeterminism } from '../../replay/freeze-nondeterminism.js';
+import { freezeNondeterminism } from './freeze-nondeterminism.js';
 
 // Captured before any model code runs: the program shares this realm and may rebind globals and patch prototypes,
 // so everything that runs after it starts (settling, logging, replies) uses captured intrinsics and builds its

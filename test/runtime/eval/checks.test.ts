@@ -1,6 +1,9 @@
 // How ptc eval reads tasks and judges answers (the predicate check runs through a real sandboxed session).
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkAnswer, createSession, jsonIn, parseTasks, plannedRuns, subsetMiss, type EvalModel, type EvalTask } from '../../../runtime/index.js';
+import { createSession, parseTasks, type EvalModel } from '../../../runtime/index.js';
+import { checkAnswer, jsonIn, subsetMiss } from '../../../runtime/eval/checks.js';
+import { plannedRuns } from '../../../runtime/eval/run-eval.js';
+import { type EvalTask } from '../../../runtime/eval/tasks.js';
 
 const session = createSession();
 afterAll(() => session.dispose());

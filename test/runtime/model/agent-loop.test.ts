@@ -2,19 +2,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../../../examples/models/fake-model-server.mjs';
-import {
-  anthropicClient,
-  createSession,
-  loopTraceLines,
-  modelView,
-  openAiClient,
-  renderSdk,
-  runAgentLoop,
-  sessionPrograms,
-  type DescribedModule,
-  type LoopMode,
-  type Session,
-} from '../../../runtime/index.js';
+import { createSession, loopTraceLines, modelView, renderSdk, runAgentLoop, type LoopMode, type Session } from '../../../runtime/index.js';
+import { anthropicClient } from '../../../runtime/model/anthropic-client.js';
+import { openAiClient } from '../../../runtime/model/openai-client.js';
+import { sessionPrograms } from '../../../runtime/model/session-programs.js';
+import { type DescribedModule } from '../../../runtime/bindings-host/wire.js';
 import { TraceRecordSchema } from '../../../runtime/import/trace-format.js';
 
 const BINDINGS = path.resolve('examples/programs/tools.bindings.mjs');

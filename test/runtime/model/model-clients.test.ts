@@ -1,7 +1,9 @@
 // The HTTP model clients against a local fake server that speaks the real Chat Completions and Messages APIs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer, type FakeScript } from '../../../examples/models/fake-model-server.mjs';
-import { anthropicClient, openAiClient, type ChatRequest, type ModelClient } from '../../../runtime/index.js';
+import { type ChatRequest, type ModelClient } from '../../../runtime/index.js';
+import { anthropicClient } from '../../../runtime/model/anthropic-client.js';
+import { openAiClient } from '../../../runtime/model/openai-client.js';
 
 const KEY = 'sk-test-0123456789abcdefghijklmnop';
 let server: FakeModelServer;

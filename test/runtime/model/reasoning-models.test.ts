@@ -4,21 +4,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../../../examples/models/fake-model-server.mjs';
 import {
-  anthropicClient,
   createSession,
   endpointClient,
   modelView,
-  openAiClient,
-  openAiResponsesClient,
   parseModelSpec,
   runAgentLoop,
-  sessionPrograms,
   type ChatRequest,
-  type DescribedModule,
   type ModelClient,
   type ModelOptions,
   type Session,
 } from '../../../runtime/index.js';
+import { anthropicClient } from '../../../runtime/model/anthropic-client.js';
+import { openAiClient } from '../../../runtime/model/openai-client.js';
+import { openAiResponsesClient } from '../../../runtime/model/openai-responses-client.js';
+import { sessionPrograms } from '../../../runtime/model/session-programs.js';
+import { type DescribedModule } from '../../../runtime/bindings-host/wire.js';
 
 const BINDINGS = path.resolve('examples/programs/tools.bindings.mjs');
 const KEY = 'sk-responses-test-0123456789abcdef';

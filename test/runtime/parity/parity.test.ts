@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Language } from '../../../runtime/protocol/run-result.js';
-import { RuntimeMisuseError } from '../../../runtime/index.js';
+import { RuntimeMisuseError } from '../../../runtime/contract/misuse.js';
 import { run, sharedRuntime, toolsNamespace } from '../../helpers/runtime.js';
 import { NO_RETURN, PARITY_CASES } from './behaviour-table.js';
 

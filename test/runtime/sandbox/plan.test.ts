@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { planSandbox, type ProvenLayers } from '../../../runtime/sandbox/plan.js';
-import type { SandboxHost } from '../../../runtime/sandbox/probe.js';
+import type { SandboxHost } from '../../../runtime/sandbox/sandbox-host.js';
 
 const linux: SandboxHost = {
   platform: 'linux',

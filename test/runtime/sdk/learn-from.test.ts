@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inferSchema, learnOutputs } from '../../../runtime/index.js';
+import { learnOutputs } from '../../../runtime/index.js';
+import { inferSchema } from '../../../runtime/sdk/learn-schema.js';
 
 const exec = promisify(execFile);
 const CLI = path.resolve('dist/cli.mjs');

@@ -2,16 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import {
-  createSession,
-  resolvePlan,
-  RunResultSchema,
-  type CallEvent,
-  type LogEntry,
-  type PlanOverride,
-  type Session,
-  type SessionOutcome,
-} from '../../../runtime/index.js';
+import { createSession, RunResultSchema, type CallEvent, type LogEntry, type PlanOverride, type Session, type SessionOutcome } from '../../../runtime/index.js';
+import { resolvePlan } from '../../../runtime/session/plan.js';
 import { sharedRuntime } from '../../helpers/runtime.js';
 
 // A counter that lives in the loaded module: a replayed call never reaches it, a handler call does.

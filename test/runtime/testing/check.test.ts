@@ -1,14 +1,8 @@
 // The expectation check in isolation: exact, shape and ignore; masks; first differences; deep values; drift.
 import { describe, expect, it } from 'vitest';
-import {
-  callDrift,
-  checkExpectation,
-  expectationFromResult,
-  ExpectationSchema,
-  parseMaskPath,
-  type JsonValue,
-  type RunResult,
-} from '../../../runtime/index.js';
+import { checkExpectation, expectationFromResult, ExpectationSchema, type JsonValue, type RunResult } from '../../../runtime/index.js';
+import { callDrift } from '../../../runtime/testing/drift.js';
+import { parseMaskPath } from '../../../runtime/notebook/mask-path.js';
 
 const sandbox = { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] } as const;
 function result(partial: Partial<RunResult>): RunResult {

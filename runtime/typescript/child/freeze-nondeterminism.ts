@@ -1,5 +1,5 @@
 // Runs inside the Node child before the program: a fixed clock and seeded random values, so a replay repeats bit for bit.
-import { seededRandom } from '../bindings/faults.js';
+import { seededRandom } from '../../bindings/faults.js';
 
 export interface FreezeSettings {
   epochMs: number;
