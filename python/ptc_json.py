@@ -401,7 +401,6 @@ def _decode_iterative(text):
     i = 0
     n = len(text)
     stack = []  # [container, pending_key]
-    result = _END
 
     def ws(pos):
         return _WS.match(text, pos).end()
