@@ -43,7 +43,7 @@ export interface EvalOptions {
   maxTurns: number;
   // every model's settings (a task's own `options` win)
   modelOptions?: ModelOptions;
-  // the API keys in use: replaced by [REDACTED] in every run record, whoever printed them
+  // the API keys in use: replaced by [redacted] in every run record, whoever printed them
   secrets?: readonly string[];
   limits?: RunLimits;
   shard?: Shard;

@@ -226,17 +226,17 @@ describe('ptc eval', () => {
       const result = await evalCli(tasks, '--bindings', BINDINGS, '--models', `openai:m@${leaky.url}/v1`, '--modes', 'code', '--out', out, '--json');
       expect(result.code).toBe(0);
       expect(result.stdout + result.stderr).not.toContain(KEY);
-      expect(result.stdout).toContain('done [REDACTED]');
+      expect(result.stdout).toContain('done [redacted]');
       const files = (fs.readdirSync(out, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(out, f)).isFile());
       expect(files.length).toBeGreaterThanOrEqual(3);
       for (const file of files) {
         const text = fs.readFileSync(path.join(out, file), 'utf8');
         expect(text, file).not.toContain(KEY);
-        expect(text, file).toContain('[REDACTED]');
+        expect(text, file).toContain('[redacted]');
       }
       // what the program printed goes back to the model redacted too (its own code is history it wrote)
       const toolMessage = (leaky.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === 'tool');
-      expect(toolMessage?.content).toBe('key: [REDACTED]\nthe key is [REDACTED]');
+      expect(toolMessage?.content).toBe('key: [redacted]\nthe key is [redacted]');
     } finally {
       await leaky.close();
     }
