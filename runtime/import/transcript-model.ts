@@ -3,12 +3,13 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { FailureKind, Language } from '../protocol/run-result.js';
 
 // The transcript formats `ptc import` reads.
-export const TRANSCRIPT_FORMATS = ['anthropic', 'openai', 'deepseek', 'ptc-trace'] as const;
+export const TRANSCRIPT_FORMATS = ['anthropic', 'openai', 'openai-chat', 'deepseek', 'ptc-trace'] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
 export const FORMAT_TITLES: Record<TranscriptFormat, string> = {
   anthropic: 'Anthropic Messages API (programmatic tool calling)',
   openai: 'OpenAI Responses API (programmatic tool calling)',
+  'openai-chat': 'OpenAI Chat Completions tool-call history (programs in a code tool’s calls)',
   deepseek: 'deepseek-harness session log (PTC events)',
   'ptc-trace': 'PTC Playground trace',
 };
