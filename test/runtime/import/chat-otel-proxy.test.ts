@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { type ImportPlan, importedMetaOf, planImport } from '../../../runtime/import/index.js';
-import { cellById, EXAMPLES, importInto, scratch } from './import-helpers.js';
+import { allWritten, cellById, EXAMPLES, importInto, scratch } from './import-helpers.js';
 
 const fresh = scratch('ptc-import-chat-');
 const CASSETTE = path.join(EXAMPLES, 'openai-chat-code-mode.vcr.yaml');
@@ -90,6 +90,49 @@ function openLlmetrySpans(): unknown[] {
     (request.messages ?? []).forEach((m, j) => flat(`gen_ai.prompt.${j}`, m));
     (response.choices ?? []).forEach((c, j) => flat(`gen_ai.completion.${j}`, c.message));
     return { traceId: 'a'.repeat(32), spanId: `${i}`.padStart(16, '0'), name: 'openai.chat', startTimeUnixNano: 1768864135000000000 + i, attributes };
+  });
+}
+
+const KEY = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD';
+
+// HAR 1.2 entries with the request in postData.text and the reply in content.text; the key in a header
+function har(entries: [string, string, string][]): string {
+  return JSON.stringify({
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1' },
+      entries: entries.map(([request, response, mimeType], i) => ({
+        startedDateTime: `2026-01-19T23:08:5${i}.000Z`,
+        time: 900,
+        request: {
+          method: 'POST',
+          url: 'https://api.example/v1',
+          httpVersion: 'HTTP/1.1',
+          headers: [
+            { name: 'Authorization', value: `Bearer ${KEY}` },
+            { name: 'content-type', value: 'application/json' },
+          ],
+          queryString: [],
+          cookies: [],
+          headersSize: -1,
+          bodySize: request.length,
+          postData: { mimeType: 'application/json', text: request },
+        },
+        response: {
+          status: 200,
+          statusText: 'OK',
+          httpVersion: 'HTTP/1.1',
+          headers: [{ name: 'content-type', value: mimeType }],
+          cookies: [],
+          content: { size: response.length, mimeType, text: response },
+          redirectURL: '',
+          headersSize: -1,
+          bodySize: response.length,
+        },
+        cache: {},
+        timings: { send: 0, wait: 900, receive: 0 },
+      })),
+    },
   });
 }
 
@@ -210,6 +253,12 @@ describe('OpenTelemetry GenAI spans and proxy logs carrying the same real traffi
           .join('\n'),
       'JSON Lines, request/response log',
     ],
+    // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), as browsers' and proxies' "save all as HAR" write it
+    [
+      'traffic.har',
+      () => har(exchanges().map(({ request, response }) => [JSON.stringify(request), JSON.stringify(response), 'application/json'])),
+      'JSON, HAR',
+    ],
     // Helicone's request records: request_body and response_body
     [
       'helicone.jsonl',
@@ -228,6 +277,22 @@ describe('OpenTelemetry GenAI spans and proxy logs carrying the same real traffi
     expect(got.plan.sources).toEqual([{ file, format: 'openai-chat', shape, programs: 4 }]);
     expect(essence(got.plan)).toEqual(essence(expected.plan));
     expect(got.cells.map((c) => [c.source, c.language, c.then?.modelText])).toEqual(expected.cells.map((c) => [c.source, c.language, c.then?.modelText]));
+  });
+
+  test('a HAR whose reply is a real captured event stream imports as the raw stream does, and the header key reaches no file', async () => {
+    const dir = fresh();
+    const sse = fs.readFileSync(path.join(EXAMPLES, 'anthropic-code-execution-stream.sse'), 'utf8');
+    const request = { model: 'claude-sonnet-4-20250514', stream: true, messages: [{ role: 'user', content: 'calculate' }] };
+    const file = path.join(dir, 'stream.har');
+    fs.writeFileSync(file, har([[JSON.stringify(request), sse, 'text/event-stream']]));
+    const { plan } = await importInto(dir, [file]);
+    expect(plan.sources[0]).toMatchObject({ format: 'anthropic', shape: 'JSON, HAR, streamed replies reassembled', programs: 1 });
+    const expected = await cellsOf(path.join(EXAMPLES, 'anthropic-code-execution-stream.sse'));
+    const got = await cellsOf(file);
+    // the same cells, but for the origin line naming the file the program came from
+    const unplaced = (cells: typeof got.cells) => cells.map((c) => ({ ...c, source: c.source.replace(/\(\S+ line \d+\) ──/, '(…) ──') }));
+    expect(unplaced(got.cells)).toEqual(unplaced(expected.cells));
+    for (const written of allWritten(dir).filter((w) => w.file !== file)) expect(written.text).not.toContain(KEY);
   });
 
   test('a span whose gen_ai.input.messages is not JSON is named by file, line and attribute', async () => {
