@@ -1,5 +1,6 @@
 import type { ApiDocument } from './http-log.js';
 import { ImportFailure } from './import-error.js';
+import { CODEX_LINE_TYPES } from './format-codex.js';
 import type { JsonNode } from './json-node.js';
 import { FORMAT_TITLES, TRANSCRIPT_FORMATS, type TranscriptFormat } from './transcript-model.js';
 
@@ -22,7 +23,7 @@ const OPENAI_ITEMS = new Set([
 
 // Which format a transcript is in, from tell-tale fields of its first payloads; unknown is an error naming the file.
 export function detectFormat(documents: readonly ApiDocument[], file: string): TranscriptFormat {
-  const scores: Record<TranscriptFormat, number> = { anthropic: 0, openai: 0, 'openai-chat': 0, deepseek: 0, 'ptc-trace': 0 };
+  const scores: Record<TranscriptFormat, number> = { anthropic: 0, openai: 0, 'openai-chat': 0, codex: 0, deepseek: 0, 'ptc-trace': 0 };
   const first = documents[0]?.node;
   if (first !== undefined && first.tag() === 'ptc-trace') return 'ptc-trace';
   for (const document of documents.slice(0, SAMPLE_DOCUMENTS)) {
@@ -46,6 +47,8 @@ export function detectFormat(documents: readonly ApiDocument[], file: string): T
 function score(node: JsonNode, scores: Record<TranscriptFormat, number>): void {
   if (!node.isObject()) return;
   const type = node.tag();
+  // a Codex rollout line: `{ timestamp, type, payload }`
+  if (type !== undefined && CODEX_LINE_TYPES.has(type) && node.get('payload')?.isObject() === true) scores.codex += 3;
   if (type !== undefined && (DEEPSEEK_EVENT.test(type) || type === 'session')) scores.deepseek += 2;
   if (type !== undefined && OPENAI_ITEMS.has(type)) scores.openai += 2;
   if (node.has('messages') && node.get('messages')?.isArray() === true) scores.anthropic += 2;

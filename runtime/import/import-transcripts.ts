@@ -4,6 +4,7 @@ import { assemblePlan, type ImportPlan } from './assemble.js';
 import { detectFormat } from './detect.js';
 import { readAnthropic } from './format-anthropic.js';
 import { readChat } from './format-chat.js';
+import { readCodex } from './format-codex.js';
 import { readDeepseek } from './format-deepseek.js';
 import { readOpenAi } from './format-openai.js';
 import { readPtcTrace } from './format-ptc-trace.js';
@@ -86,6 +87,7 @@ const PROGRAM_WORDS: Record<TranscriptFormat, string> = {
   anthropic: 'code execution (server_tool_use) block',
   openai: '"program" or "code_interpreter_call" item',
   'openai-chat': 'tool call to a code-running tool (a function whose arguments hold "code")',
+  codex: 'code-mode "exec" call (custom_tool_call)',
   deepseek: 'run_code tool/call event',
   'ptc-trace': '"program" record',
 };
@@ -98,6 +100,8 @@ function readFormat(format: TranscriptFormat, documents: ApiDocument[], file: st
       return readOpenAi(documents, file);
     case 'openai-chat':
       return readChat(documents, file);
+    case 'codex':
+      return readCodex(documents, file);
     case 'deepseek':
       return readDeepseek(documents, file, language === undefined ? {} : { language });
     case 'ptc-trace':
