@@ -123,7 +123,9 @@ export function readChat(documents: readonly ApiDocument[], file: string): Extra
     if (context.createdAt !== undefined) program.timestamps = { created: context.createdAt };
     program.notes.push(`the program is the "${codeKey}" argument of a ${name} tool call`);
     const functions = declared?.functions ?? [];
-    const used = functions.filter((f) => new RegExp(`\\b${f}\\s*\\(`).test(code));
+    // one pass over the code for the names it calls (a hostile description may list hundreds of functions)
+    const called = new Set([...code.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1] as string));
+    const used = functions.filter((f) => called.has(f));
     if (used.length > 0)
       program.unreproducible.push(
         `it calls ${used.slice(0, 5).join(', ')}${used.length > 5 ? ', …' : ''}, but a Chat Completions history records only the program and the text it returned, not the calls it made: a replay has no recorded answers for them`,
