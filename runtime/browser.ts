@@ -2,6 +2,8 @@
 // and write `.ptcnb` files, with no Node API behind it. The browser build resolves runtime/index.js to this file, so a
 // front-end module that needs anything else fails that build instead of shipping Node code to a browser.
 export { LIMITS } from './contract/limits.js';
+// the per-model options table the settings hold (zod only)
+export { ModelOptionsTableSchema, modelOptionsFor, type ModelOptionsTable } from './eval/tasks.js';
 export * from './protocol/run-result.js';
 export type { JsonValue } from './protocol/json-value.js';
 export { encodeChecked } from './json/lossless.js';

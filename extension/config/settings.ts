@@ -1,4 +1,4 @@
-import { LIMITS } from '../../runtime/index.js';
+import { LIMITS, ModelOptionsTableSchema } from '../../runtime/index.js';
 import { z } from 'zod';
 
 export type SettingScope = 'application' | 'machine' | 'machine-overridable' | 'window' | 'resource';
@@ -42,6 +42,8 @@ export const SETTINGS = {
   'model.baseUrl': spec({ schema: z.string(), default: '', scope: 'machine' }),
   'model.name': spec({ schema: z.string(), default: '', scope: 'machine' }),
   'model.maxTurns': spec({ schema: intIn(1, 50), default: 1, scope: 'resource' }),
+  // temperature, seed, max tokens, reasoning effort, thinking budget, tool choice, per model ("*": every model)
+  'model.options': spec({ schema: ModelOptionsTableSchema, default: {}, scope: 'resource' }),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import {
   CellIdSchema,
   loopTraceLines,
+  modelOptionsFor,
   modelView,
   runAgentLoop,
   RunResultSchema,
@@ -59,7 +60,9 @@ export async function runTaskJob(cell: vscode.NotebookCell, execution: vscode.No
   if (described !== undefined && !described.ok) return fail(vscode.l10n.t('The bindings module could not be loaded: {0}', described.message));
   const module: SdkSource = described?.module ?? { namespaces: {} };
   const language = taskLanguage(cell, notebook);
-  const maxTurns = turnsOf(cell) ?? readConfig(notebook.uri).config['model.maxTurns'];
+  const config = readConfig(notebook.uri).config;
+  const maxTurns = turnsOf(cell) ?? config['model.maxTurns'];
+  const modelOptions = modelOptionsFor(config['model.options'], client.label);
   const view = modelView({ module, language, task, mode: 'code' });
   const taskId = await ensureTaskId(cell);
   const controller = new AbortController();
@@ -104,6 +107,7 @@ export async function runTaskJob(cell: vscode.NotebookCell, execution: vscode.No
       client,
       view,
       maxTurns,
+      modelOptions,
       signal: controller.signal,
       runProgram,
       onReply: (turn, r) => {

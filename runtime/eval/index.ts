@@ -1,5 +1,16 @@
 // `ptc eval`: tasks × models × modes × samples, each an agent loop whose answer is checked.
-export { parseTasks, EvalTaskSchema, ModelOptionsSchema, TASK_LIMITS, type Check, type EvalTask, type TasksParse } from './tasks.js';
+export {
+  parseTasks,
+  EvalTaskSchema,
+  ModelOptionsSchema,
+  ModelOptionsTableSchema,
+  modelOptionsFor,
+  type ModelOptionsTable,
+  TASK_LIMITS,
+  type Check,
+  type EvalTask,
+  type TasksParse,
+} from './tasks.js';
 export { checkAnswer, jsonIn, subsetMiss, type CheckVerdict } from './checks.js';
 export {
   plannedRuns,

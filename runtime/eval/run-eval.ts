@@ -11,7 +11,7 @@ import type { Language, RunResult } from '../protocol/run-result.js';
 import type { SdkSource } from '../sdk/sdk-source.js';
 import type { RunLimits, RunPlan, Session } from '../session/session-types.js';
 import { checkAnswer } from './checks.js';
-import { taskLanguage, type EvalTask } from './tasks.js';
+import { modelOptionsFor, taskLanguage, type EvalTask, type ModelOptionsTable } from './tasks.js';
 
 export interface EvalModel {
   // provider:model, as shown in reports
@@ -43,7 +43,9 @@ export interface EvalOptions {
   maxTurns: number;
   // every model's settings (a task's own `options` win)
   modelOptions?: ModelOptions;
-  // the API keys in use: replaced by [REDACTED] in every run record, whoever printed them
+  // options per model (`"*"`, a model name or label), over `modelOptions`; a task's own `options` still win
+  modelOptionsTable?: ModelOptionsTable;
+  // the API keys in use: replaced by [redacted] in every run record, whoever printed them
   secrets?: readonly string[];
   limits?: RunLimits;
   shard?: Shard;
@@ -142,7 +144,8 @@ async function runOne(options: EvalOptions, planned: EvalPlanned, scrubber: Secr
   const replayDir = options.replayDir === undefined ? undefined : path.resolve(options.replayDir);
   const cassette = replayDir === undefined ? undefined : path.resolve(replayDir, cassetteFileName(task));
   const plan: RunPlan = cassette === undefined ? { mode: options.handlers } : { mode: 'replay', cassettePath: cassette };
-  const modelOptions = { ...options.modelOptions, ...task.options };
+  const perModel = options.modelOptionsTable === undefined ? {} : modelOptionsFor(options.modelOptionsTable, model.label);
+  const modelOptions = { ...options.modelOptions, ...perModel, ...task.options };
   const outcome = await runAgentLoop({
     client: model.client,
     view,

@@ -22,6 +22,21 @@ export const ModelOptionsSchema = z.strictObject({
   toolChoice: z.enum(['auto', 'required', 'none']).optional(),
 });
 
+// Options per model (VS Code settings): `"*"` for every model, then a key naming the model, more specific keys winning.
+export const ModelOptionsTableSchema = z.record(z.string().min(1).max(200), ModelOptionsSchema);
+export type ModelOptionsTable = z.infer<typeof ModelOptionsTableSchema>;
+
+// The options a table gives one model, named by its label (`openai:gpt-4o@http://…`, `anthropic:claude-…`,
+// `vscode-lm:copilot/gpt-4o`): `"*"`, then the bare model name (`gpt-4o`), the name with its vendor (`copilot/gpt-4o`),
+// the label without its base URL, and the whole label.
+export function modelOptionsFor(table: ModelOptionsTable, label: string): z.infer<typeof ModelOptionsSchema> {
+  const withoutUrl = label.replace(/@.*$/, '');
+  const name = withoutUrl.replace(/^[\w.-]+:/, '');
+  const bare = name.replace(/^.*\//, '');
+  const keys = ['*', bare, name, withoutUrl, label].filter((k, i, all) => all.indexOf(k) === i);
+  return Object.assign({}, ...keys.map((k) => (Object.hasOwn(table, k) ? table[k] : {}))) as z.infer<typeof ModelOptionsSchema>;
+}
+
 export const EvalTaskSchema = z.strictObject({
   // names the task in reports, transcripts and (unless `cassette` says) the cassette file
   id: CellIdSchema,

@@ -1,6 +1,7 @@
 import { PORTABLE_RESERVED_WORDS, PYTHON_KEYWORDS } from '../contract/identifiers.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { BindingTarget } from './tool-mapping.js';
+import { IMPORTS } from './format-codex.js';
 import type { ExtractedProgram } from './transcript-model.js';
 
 // The cell source for a program: the program text as the model wrote it, below a short, marked header when the
@@ -26,6 +27,7 @@ const PYTHON_TAKEN: ReadonlySet<string> = new Set([...PYTHON_KEYWORDS, 'print', 
 export function adaptProgram(program: ExtractedProgram, code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
   if (program.adapter === 'anthropic-python') return anthropicPython(code, tools, origin, program.prelude ?? []);
   if (program.adapter === 'openai-javascript') return openAiJavaScript(code, tools, origin);
+  if (program.adapter === 'codex-javascript') return codexJavaScript(code, tools, origin);
   if (program.language === 'python' && program.prelude !== undefined && program.prelude.length > 0) {
     const lines = [...containerPrelude(program.prelude), `# ── the program as the model wrote it (${origin}) ──`];
     return { source: `${lines.join('\n')}\n${code}`, headerLines: lines.length, notes: [] };
@@ -82,7 +84,7 @@ function awaitInLoop(code: string): { text: string; changed: boolean } {
 
 // OpenAI's programmatic tool calling runs JavaScript whose output goes through text(...) and image(...); the tools are
 // reachable as `tools.<name>` and as bare functions here, whichever the program uses.
-function openAiJavaScript(code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
+function openAiJavaScript(code: string, tools: readonly AdapterTool[], origin: string, extra: readonly string[] = []): AdaptedSource {
   // computed keys: a quoted `__proto__` key in an object literal would set the prototype instead
   const entries = tools.map((t) => `[${JSON.stringify(t.tool)}]: (args) => ${t.target.global}[${JSON.stringify(t.target.name)}](args ?? {})`);
   const aliases = tools.filter(
@@ -93,11 +95,38 @@ function openAiJavaScript(code: string, tools: readonly AdapterTool[], origin: s
     `const __ptc_tools = { ${entries.join(', ')} };`,
     "const text = (value) => console.log(typeof value === 'string' ? value : JSON.stringify(value));",
     "const image = () => console.log('[image output is not reproduced by ptc import]');",
+    ...extra,
     `{ const tools = __ptc_tools;${aliases.map((t) => ` const ${t.tool} = __ptc_tools[${JSON.stringify(t.tool)}];`).join('')}`,
     '{',
     `// ── the program as the model wrote it (${origin}) ──`,
   ];
   return { source: `${lines.join('\n')}\n${code}\n}\n}`, headerLines: lines.length, notes: [] };
+}
+
+// Codex code mode: the script imports its tools from "tools.js" and its output helpers from "@openai/code_mode"; an import
+// cannot stand inside the block the program runs in, so each becomes the same names taken from the bindings (the line
+// count is kept, so the model's line numbers still hold).
+function codexJavaScript(code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
+  const rewritten = code
+    .replace(IMPORTS, (_, list: string) => {
+      const names = list
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== '' && p !== 'tools' && !p.startsWith('tools '));
+      return names.length === 0 ? '' : `const { ${names.map((n) => n.replace(/\s+as\s+/, ': ')).join(', ')} } = __ptc_tools;`;
+    })
+    .replace(/^[ \t]*import\s*\{[^}]*\}\s*from\s*["']@?openai\/code_mode["'];?[ \t]*$/gm, '');
+  const extra = [
+    'const output_text = text;',
+    'const output_image = image;',
+    "const add_content = (value) => { for (const item of [value].flat()) console.log(typeof item === 'string' ? item : typeof item?.text === 'string' ? item.text : JSON.stringify(item)); };",
+    'const __ptc_store = new Map();',
+    'const store = (key, value) => { __ptc_store.set(key, structuredClone(value)); };',
+    'const load = (key) => structuredClone(__ptc_store.get(key));',
+    'const set_max_output_tokens_per_exec_call = () => {};',
+    'const ALL_TOOLS = Object.keys(__ptc_tools).map((name) => ({ module: "tools.js", name, description: "" }));',
+  ];
+  return openAiJavaScript(rewritten, tools, origin, extra);
 }
 
 function pyString(text: string): string {

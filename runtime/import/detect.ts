@@ -1,5 +1,6 @@
 import type { ApiDocument } from './http-log.js';
 import { ImportFailure } from './import-error.js';
+import { CODEX_LINE_TYPES } from './format-codex.js';
 import type { JsonNode } from './json-node.js';
 import { FORMAT_TITLES, TRANSCRIPT_FORMATS, type TranscriptFormat } from './transcript-model.js';
 
@@ -22,7 +23,7 @@ const OPENAI_ITEMS = new Set([
 
 // Which format a transcript is in, from tell-tale fields of its first payloads; unknown is an error naming the file.
 export function detectFormat(documents: readonly ApiDocument[], file: string): TranscriptFormat {
-  const scores: Record<TranscriptFormat, number> = { anthropic: 0, openai: 0, deepseek: 0, 'ptc-trace': 0 };
+  const scores: Record<TranscriptFormat, number> = { anthropic: 0, openai: 0, 'openai-chat': 0, codex: 0, deepseek: 0, 'ptc-trace': 0 };
   const first = documents[0]?.node;
   if (first !== undefined && first.tag() === 'ptc-trace') return 'ptc-trace';
   for (const document of documents.slice(0, SAMPLE_DOCUMENTS)) {
@@ -46,9 +47,17 @@ export function detectFormat(documents: readonly ApiDocument[], file: string): T
 function score(node: JsonNode, scores: Record<TranscriptFormat, number>): void {
   if (!node.isObject()) return;
   const type = node.tag();
+  // a Codex rollout line: `{ timestamp, type, payload }`
+  if (type !== undefined && CODEX_LINE_TYPES.has(type) && node.get('payload')?.isObject() === true) scores.codex += 3;
   if (type !== undefined && (DEEPSEEK_EVENT.test(type) || type === 'session')) scores.deepseek += 2;
   if (type !== undefined && OPENAI_ITEMS.has(type)) scores.openai += 2;
   if (node.has('messages') && node.get('messages')?.isArray() === true) scores.anthropic += 2;
+  // Chat Completions: replies hold `choices`, tools are `{ type: "function", function }`, histories `tool_calls`
+  if (node.get('object')?.value === 'chat.completion' || node.get('object')?.value === 'chat.completion.chunk') scores['openai-chat'] += 4;
+  if (node.get('choices')?.isArray() === true) scores['openai-chat'] += 2;
+  for (const tool of sample(node.get('tools'))) if (tool.get('function')?.isObject() === true) scores['openai-chat'] += 1;
+  for (const message of sample(node.get('messages'))) scoreChatMessage(message, scores);
+  if (node.has('role') && !node.has('type')) scoreChatMessage(node, scores);
   if (type === 'message' && node.has('stop_reason')) scores.anthropic += 2;
   if (node.has('input') && (node.has('model') || node.has('tools'))) scores.openai += 1;
   if (node.get('object')?.value === 'response' || (node.has('output') && node.get('output')?.isArray() === true)) scores.openai += 2;
@@ -70,6 +79,18 @@ function score(node: JsonNode, scores: Record<TranscriptFormat, number>): void {
     const content = node.get('content');
     if (content?.isArray() === true) for (const block of content.items().slice(0, SAMPLE_ITEMS)) tally(block.tag(), scores);
   }
+}
+
+// the first items of a list; anything else is no items (detection never fails on a field's shape)
+function sample(node: JsonNode | undefined): JsonNode[] {
+  return node !== undefined && node.isArray() ? node.items().slice(0, SAMPLE_ITEMS) : [];
+}
+
+// `tool_calls` on an assistant message, `role: "tool"` answers: Chat Completions (Anthropic has neither)
+function scoreChatMessage(message: JsonNode, scores: Record<TranscriptFormat, number>): void {
+  if (!message.isObject()) return;
+  if (message.get('tool_calls')?.isArray() === true) scores['openai-chat'] += 3;
+  if (message.get('role')?.value === 'tool' && message.has('tool_call_id')) scores['openai-chat'] += 3;
 }
 
 function tally(type: string | undefined, scores: Record<TranscriptFormat, number>): void {

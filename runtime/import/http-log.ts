@@ -1,5 +1,6 @@
 import { JsonNode } from './json-node.js';
 import type { JsonRecord } from './json-records.js';
+import { isOtlpTraces, otelDocuments } from './otel-spans.js';
 import type { SecretScrubber } from './secrets.js';
 import { looksLikeSse, reassemble, sseRecords, streamEventKind } from './stream-events.js';
 
@@ -16,7 +17,8 @@ const BODY_KEYS = ['parsed_body', 'body', 'json', 'data'] as const;
 const TIME_KEYS = ['timestamp', 'time', 'startedDateTime', 'created_at', 'date'] as const;
 
 // Flattens what a file holds into API payloads, in file order: request/response log entries (`{request, response}`,
-// HAR `log.entries`, VCR `interactions`), arrays of them, streamed events (reassembled), or payloads themselves.
+// HAR `log.entries`, VCR `interactions`, proxy logs: Helicone's `request_body`/`response_body`, LiteLLM's `messages`
+// beside `response`), arrays of them, streamed events (reassembled), or payloads themselves.
 // Header values are read only to learn the secrets in them.
 export function apiDocuments(records: readonly JsonRecord[], secrets: SecretScrubber): ApiDocument[] {
   const out: ApiDocument[] = [];
@@ -35,6 +37,10 @@ export function apiDocuments(records: readonly JsonRecord[], secrets: SecretScru
     const har = root.optObj('log');
     if (har !== undefined && har.has('entries')) {
       for (const entry of har.arr('entries')) unwrapEntry(entry, secrets, out);
+      continue;
+    }
+    if (isOtlpTraces(root)) {
+      out.push(...otelDocuments(root));
       continue;
     }
     const interactions = root.get('interactions');
@@ -57,15 +63,38 @@ function isLogEntry(node: JsonNode): boolean {
   if (!node.isObject()) return false;
   const request = node.get('request');
   const response = node.get('response');
-  return (request !== undefined && request.isObject()) || (response !== undefined && response.isObject());
+  if ((request !== undefined && request.isObject()) || (response !== undefined && response.isObject())) return true;
+  // proxy logs that flatten the bodies into the entry (Helicone: request_body / response_body)
+  return FLAT_BODY_KEYS.some(([, key]) => isBody(node.get(key)));
 }
+
+const isBody = (node: JsonNode | undefined): boolean => node !== undefined && (node.isObject() || typeof node.value === 'string');
+// proxy logs (LiteLLM's StandardLoggingPayload) keep the request's own fields at the top of the entry
+const REQUEST_FIELDS = ['messages', 'input'] as const;
+const FLAT_BODY_KEYS = [
+  ['request', 'request_body'],
+  ['response', 'response_body'],
+] as const;
+// an API payload standing where an HTTP side would (LiteLLM's `response`): a reply's or request's own list fields
+// (HAR's `content` is an object, VCR's `status` and `headers` are not lists, so those sides never match)
+const PAYLOAD_LISTS = ['choices', 'output', 'content', 'messages', 'input'] as const;
+const isPayload = (side: JsonNode): boolean => PAYLOAD_LISTS.some((k) => side.get(k)?.isArray() === true);
 
 function unwrapEntry(entry: JsonNode, secrets: SecretScrubber, out: ApiDocument[]): void {
   const timestamp = TIME_KEYS.map((k) => entry.get(k)).find((n) => n !== undefined && (typeof n.value === 'string' || typeof n.value === 'number'));
   const time = timestamp === undefined ? {} : { timestamp: String(timestamp.value) };
-  for (const role of ['request', 'response'] as const) {
+  for (const [role, flat] of FLAT_BODY_KEYS) {
+    const body = entry.get(flat);
+    if (isBody(body)) {
+      for (const node of typeof body?.value === 'string' ? textBody(entry, flat) : [body as JsonNode]) out.push({ node, role, ...time });
+      continue;
+    }
     const side = entry.optObj(role);
-    if (side === undefined) continue;
+    if (side === undefined) {
+      // LiteLLM-style: the request's messages sit beside `response`; the entry itself is the request
+      if (role === 'request' && REQUEST_FIELDS.some((k) => entry.get(k)?.isArray() === true)) out.push({ node: entry, role, ...time });
+      continue;
+    }
     harvestHeaders(side, secrets);
     for (const body of bodiesOf(side)) out.push({ node: body, role, ...time });
   }
@@ -89,6 +118,8 @@ function bodiesOf(side: JsonNode): JsonNode[] {
     const inner = side.optObj(holder);
     if (inner !== undefined && inner.optStr(key) !== undefined) return textBody(inner, key);
   }
+  // a proxy log that stores the payload itself as the side (LiteLLM's `response`)
+  if (isPayload(side)) return [side];
   return [];
 }
 

@@ -3,6 +3,8 @@ import type { Language } from '../protocol/run-result.js';
 import { assemblePlan, type ImportPlan } from './assemble.js';
 import { detectFormat } from './detect.js';
 import { readAnthropic } from './format-anthropic.js';
+import { readChat } from './format-chat.js';
+import { readCodex } from './format-codex.js';
 import { readDeepseek } from './format-deepseek.js';
 import { readOpenAi } from './format-openai.js';
 import { readPtcTrace } from './format-ptc-trace.js';
@@ -75,6 +77,7 @@ function shapeOf(container: string, records: readonly JsonRecord[], documents: r
   const root = first !== null && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>) : {};
   if (Array.isArray(root.interactions)) parts.push('VCR cassette');
   else if (root.log !== null && typeof root.log === 'object') parts.push('HAR');
+  else if (Array.isArray(root.resourceSpans)) parts.push('OpenTelemetry GenAI spans (OTLP JSON)');
   else if (documents.some((d) => d.role !== 'bare' && d.node.record.derivedFrom === undefined)) parts.push('request/response log');
   if (documents.some((d) => d.node.record.derivedFrom !== undefined)) parts.push('streamed replies reassembled');
   return parts.join(', ');
@@ -83,6 +86,8 @@ function shapeOf(container: string, records: readonly JsonRecord[], documents: r
 const PROGRAM_WORDS: Record<TranscriptFormat, string> = {
   anthropic: 'code execution (server_tool_use) block',
   openai: '"program" or "code_interpreter_call" item',
+  'openai-chat': 'tool call to a code-running tool (a function whose arguments hold "code")',
+  codex: 'code-mode "exec" call (custom_tool_call)',
   deepseek: 'run_code tool/call event',
   'ptc-trace': '"program" record',
 };
@@ -93,6 +98,10 @@ function readFormat(format: TranscriptFormat, documents: ApiDocument[], file: st
       return readAnthropic(documents, file);
     case 'openai':
       return readOpenAi(documents, file);
+    case 'openai-chat':
+      return readChat(documents, file);
+    case 'codex':
+      return readCodex(documents, file);
     case 'deepseek':
       return readDeepseek(documents, file, language === undefined ? {} : { language });
     case 'ptc-trace':

@@ -1,7 +1,7 @@
 import type { JsonValue } from '../protocol/json-value.js';
 import { IMPORT_LIMITS } from './limits.js';
 
-export const REDACTED = '[REDACTED]';
+export const REDACTED = '[redacted]';
 
 // Field and header names whose string values are credentials wherever they appear.
 const SECRET_KEY =
@@ -68,7 +68,7 @@ export class SecretScrubber {
     }
   }
 
-  // The text with every collected literal and every recognisable credential replaced by [REDACTED].
+  // The text with every collected literal and every recognisable credential replaced by [redacted].
   scrubString(text: string): string {
     let out = text;
     const literals = this.#pattern();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonValueSchema } from '../protocol/json-value.js';
 import { FailureKindSchema } from '../protocol/run-result.js';
+import { TRANSCRIPT_FORMATS } from './transcript-model.js';
 
 // `metadata.imported.then` of an imported cell: what the program did in the transcript. Notebook files are hostile
 // input too, so readers validate it with this schema before using it.
@@ -28,7 +29,7 @@ export const ThenRecordSchema = z.object({
 export type ThenRecord = z.infer<typeof ThenRecordSchema>;
 
 export const ImportedMetaSchema = z.looseObject({
-  format: z.enum(['anthropic', 'openai', 'deepseek', 'ptc-trace']),
+  format: z.enum(TRANSCRIPT_FORMATS),
   file: z.string(),
   line: z.number().int().positive(),
   programId: z.string().optional(),

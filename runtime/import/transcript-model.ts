@@ -3,12 +3,14 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { FailureKind, Language } from '../protocol/run-result.js';
 
 // The transcript formats `ptc import` reads.
-export const TRANSCRIPT_FORMATS = ['anthropic', 'openai', 'deepseek', 'ptc-trace'] as const;
+export const TRANSCRIPT_FORMATS = ['anthropic', 'openai', 'openai-chat', 'codex', 'deepseek', 'ptc-trace'] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
 export const FORMAT_TITLES: Record<TranscriptFormat, string> = {
   anthropic: 'Anthropic Messages API (programmatic tool calling)',
   openai: 'OpenAI Responses API (programmatic tool calling)',
+  'openai-chat': 'OpenAI Chat Completions tool-call history (programs in a code tool’s calls)',
+  codex: 'Codex CLI session rollout (code mode `exec` scripts)',
   deepseek: 'deepseek-harness session log (PTC events)',
   'ptc-trace': 'PTC Playground trace',
 };
@@ -58,7 +60,7 @@ export interface RecordedOutcome {
   skipped?: string;
 }
 
-export type ProgramAdapter = 'none' | 'anthropic-python' | 'openai-javascript';
+export type ProgramAdapter = 'none' | 'anthropic-python' | 'openai-javascript' | 'codex-javascript';
 
 // One program the model wrote, with everything the notebook needs to reproduce it.
 export interface ExtractedProgram {

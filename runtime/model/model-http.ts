@@ -200,7 +200,7 @@ export function preview(text: string): string {
 
 export function scrubber(secrets: readonly string[]): (text: string) => string {
   const literal = secrets.filter((s) => s.length >= 4);
-  return (text) => literal.reduce((out, secret) => out.split(secret).join('[REDACTED]'), text);
+  return (text) => literal.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 }
 
 function originOf(url: string): string {

@@ -6,6 +6,7 @@ import {
   KEY_VARIABLES,
   keyFromEnv,
   ModelOptionsSchema,
+  ModelOptionsTableSchema,
   LOOP_MODES,
   makeDirsSync,
   mergeEvalFiles,
@@ -24,6 +25,7 @@ import {
   type EvalRun,
   type LoopMode,
   type ModelOptions,
+  type ModelOptionsTable,
   type Shard,
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
@@ -36,7 +38,7 @@ import { UsageError, parseCommandLine, type CliCommand, type FlagSpecs } from '.
 const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:model[@baseUrl]>,… [--modes code,direct] [--samples N]
         [--replay <cassette dir> | --mode mock|live] [--language typescript|python] [--max-turns N] [--shard i/n]
         [--max-tokens N] [--temperature T] [--seed N] [--reasoning-effort minimal|low|medium|high]
-        [--thinking-budget N] [--tool-choice auto|required|none]
+        [--thinking-budget N] [--tool-choice auto|required|none] [--model-options <file.json>]
         [--out <dir>] [--json] [--timeout-ms N] [--sandbox required|best-effort|off]
   providers: openai (Chat Completions), openai-responses (Responses API), anthropic (Messages API)
        ptc eval merge <shard dir or eval.json>… [--out <dir>] [--json]   (the table one run of every shard would print)`;
@@ -61,6 +63,11 @@ const FLAGS = {
   'reasoning-effort': { type: 'string', choices: ['minimal', 'low', 'medium', 'high'], help: 'reasoning effort for OpenAI reasoning models' },
   'thinking-budget': { type: 'string', value: 'N', help: "Anthropic extended thinking: the thinking tokens' budget" },
   'tool-choice': { type: 'string', choices: ['auto', 'required', 'none'], help: 'whether the model must, may or may not call tools' },
+  'model-options': {
+    type: 'string',
+    value: '<file.json>',
+    help: 'options per model: { "*": {…}, "<model or label>": {…} }, over the flags above (a task\'s own options win)',
+  },
 } as const satisfies FlagSpecs;
 
 interface EvalFlags {
@@ -79,6 +86,7 @@ interface EvalFlags {
   timeoutMs: number | undefined;
   sandbox: 'required' | 'best-effort' | 'off' | undefined;
   modelOptions: ModelOptions;
+  modelOptionsTable: ModelOptionsTable | undefined;
 }
 
 function parseFlags(argv: string[]): EvalFlags {
@@ -112,7 +120,37 @@ function parseFlags(argv: string[]): EvalFlags {
     timeoutMs: integer('timeout-ms', values['timeout-ms']),
     sandbox: oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const),
     modelOptions: modelOptionsOf(values),
+    modelOptionsTable: modelOptionsTableOf(values['model-options']),
   };
+}
+
+const MODEL_OPTIONS_FILE_BYTES = 1024 * 1024;
+
+// --model-options: a JSON file of options per model, checked by the same schema as the settings' table.
+function modelOptionsTableOf(file: string | undefined): ModelOptionsTable | undefined {
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile() || stat.size > MODEL_OPTIONS_FILE_BYTES)
+      throw new UsageError(`--model-options: ${file} is not a JSON file of at most ${MODEL_OPTIONS_FILE_BYTES} bytes`);
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`--model-options: cannot read ${file}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--model-options: ${file} is not JSON (${(error as Error).message})`);
+  }
+  const parsed = ModelOptionsTableSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`--model-options: ${file}: ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
 }
 
 // The model options flags, checked by the same schema as a task's `options`.
@@ -224,6 +262,7 @@ export const evalCommand: CliCommand = {
         language: flags.language,
         maxTurns: flags.maxTurns,
         modelOptions: flags.modelOptions,
+        ...(flags.modelOptionsTable === undefined ? {} : { modelOptionsTable: flags.modelOptionsTable }),
         secrets: keys,
         limits: {
           ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),

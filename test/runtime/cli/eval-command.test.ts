@@ -226,17 +226,17 @@ describe('ptc eval', () => {
       const result = await evalCli(tasks, '--bindings', BINDINGS, '--models', `openai:m@${leaky.url}/v1`, '--modes', 'code', '--out', out, '--json');
       expect(result.code).toBe(0);
       expect(result.stdout + result.stderr).not.toContain(KEY);
-      expect(result.stdout).toContain('done [REDACTED]');
+      expect(result.stdout).toContain('done [redacted]');
       const files = (fs.readdirSync(out, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(out, f)).isFile());
       expect(files.length).toBeGreaterThanOrEqual(3);
       for (const file of files) {
         const text = fs.readFileSync(path.join(out, file), 'utf8');
         expect(text, file).not.toContain(KEY);
-        expect(text, file).toContain('[REDACTED]');
+        expect(text, file).toContain('[redacted]');
       }
       // what the program printed goes back to the model redacted too (its own code is history it wrote)
       const toolMessage = (leaky.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === 'tool');
-      expect(toolMessage?.content).toBe('key: [REDACTED]\nthe key is [REDACTED]');
+      expect(toolMessage?.content).toBe('key: [redacted]\nthe key is [redacted]');
     } finally {
       await leaky.close();
     }
@@ -268,6 +268,31 @@ describe('ptc eval', () => {
       expect(bad.stderr).toContain('--reasoning-effort');
     } finally {
       await opts.close();
+    }
+  }, 120_000);
+
+  it('--model-options gives each model its own options over the flags; a task still wins; a bad file is a usage error', async () => {
+    const tasks = scratch.write('per-model.jsonl', `${JSON.stringify({ id: 'p', task: 'per model task', check: { contains: 'ok' }, options: { seed: 3 } })}\n`);
+    const table = scratch.write(
+      'model-options.json',
+      JSON.stringify({ '*': { temperature: 0.5 }, 'o4-mini': { reasoningEffort: 'low', seed: 9 }, 'gpt-4.1': { temperature: 1 } }),
+    );
+    const server = await startFakeModelServer({ script: { rules: [{ match: 'per model task', replies: [{ text: 'ok' }] }] } });
+    try {
+      const models = `openai:o4-mini@${server.url}/v1,openai:gpt-4.1@${server.url}/v1`;
+      const result = await evalCli(tasks, '--bindings', BINDINGS, '--models', models, '--modes', 'code', '--temperature', '0.2', '--model-options', table);
+      expect(result.code).toBe(0);
+      const byModel = Object.fromEntries(server.requests.map((r) => [r.body.model as string, r.body]));
+      expect(byModel['o4-mini']).toMatchObject({ temperature: 0.5, reasoning_effort: 'low', seed: 3 });
+      expect(byModel['gpt-4.1']).toMatchObject({ temperature: 1, seed: 3 });
+      expect(byModel['gpt-4.1']).not.toHaveProperty('reasoning_effort');
+      const badTable = scratch.write('bad-options.json', JSON.stringify({ o3: { temperature: 9 } }));
+      const bad = await evalCli(tasks, '--bindings', BINDINGS, '--models', models, '--model-options', badTable);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--model-options: .*bad-options\.json: o3\.temperature: /);
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      await server.close();
     }
   }, 120_000);
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ptc } from '../cli/cli-harness.js';
+import { TRANSCRIPT_FORMATS } from '../../../runtime/import/index.js';
 import { EXAMPLES, scratch } from './import-helpers.js';
 
 const fresh = scratch('ptc-import-cli-');
@@ -95,7 +96,7 @@ describe('ptc import', { timeout: 180_000 }, () => {
     expect(await ptc('import')).toMatchObject({ code: 2, stderr: 'ptc import: missing transcript file\n' });
     expect(await ptc('import', SALES, '--format', 'claude')).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('--format expects one of anthropic|openai|deepseek|ptc-trace'),
+      stderr: expect.stringContaining(`--format expects one of ${TRANSCRIPT_FORMATS.join('|')}`),
     });
     expect(await ptc('import', SALES, '--out', 'x.json')).toMatchObject({ code: 2, stderr: expect.stringContaining('--out must name a .ptcnb notebook') });
     expect(await ptc('import', SALES, '--map', 'nodot')).toMatchObject({ code: 2, stderr: expect.stringContaining('--map expects tool=namespace.function') });

@@ -79,12 +79,12 @@ describe('secrets in a transcript are never copied', () => {
       expect(text).not.toContain('abcdefgh12345678');
     }
     const notebook = fs.readFileSync(out, 'utf8');
-    expect(notebook).toContain('key=\\"[REDACTED]\\", password=\\"[REDACTED]\\"');
-    expect(notebook).toContain('Use my token [REDACTED] if you need GitHub.');
+    expect(notebook).toContain('key=\\"[redacted]\\", password=\\"[redacted]\\"');
+    expect(notebook).toContain('Use my token [redacted] if you need GitHub.');
     // the program and its recorded arguments were redacted alike, so the replay still matches
     const verified = await verifyImportedNotebook(out);
     if (!verified.ok) throw new Error(verified.message);
-    expect(verified.cells[0]).toMatchObject({ result: { logs: ['auth failed for [REDACTED]'] }, comparison: { agrees: true } });
+    expect(verified.cells[0]).toMatchObject({ result: { logs: ['auth failed for [redacted]'] }, comparison: { agrees: true } });
   });
 });
 
@@ -93,10 +93,10 @@ describe('SecretScrubber', () => {
     const scrubber = new SecretScrubber();
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
     const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n-----END RSA PRIVATE KEY-----';
-    expect(scrubber.scrubString(`a ${jwt} b`)).toBe('a [REDACTED] b');
-    expect(scrubber.scrubString(pem)).toBe('[REDACTED]');
-    expect(scrubber.scrubString('Authorization: Bearer abc.def-123_456')).toBe('Authorization: Bearer [REDACTED]');
-    expect(scrubber.scrubString('AKIAABCDEFGHIJKLMNOP in aws')).toBe('[REDACTED] in aws');
+    expect(scrubber.scrubString(`a ${jwt} b`)).toBe('a [redacted] b');
+    expect(scrubber.scrubString(pem)).toBe('[redacted]');
+    expect(scrubber.scrubString('Authorization: Bearer abc.def-123_456')).toBe('Authorization: Bearer [redacted]');
+    expect(scrubber.scrubString('AKIAABCDEFGHIJKLMNOP in aws')).toBe('[redacted] in aws');
     const plain = 'sk-short, a skeleton key, the token count was 12345678';
     expect(scrubber.scrubString(plain)).toBe(plain);
     expect(scrubber.redactions).toBe(4);
@@ -111,7 +111,7 @@ describe('SecretScrubber', () => {
     let inner: unknown = clean;
     for (let i = 0; i < 50_000; i++) inner = (inner as unknown[])[0];
     expect(Object.keys(inner as object)).toEqual(['api_key', '__proto__']);
-    expect((inner as Record<string, unknown>).api_key).toBe('[REDACTED]');
+    expect((inner as Record<string, unknown>).api_key).toBe('[redacted]');
     expect(Object.getPrototypeOf(inner)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -211,5 +211,5 @@ test('a secret in a recorded header never reaches the notebook or a cassette, ev
   const written = allWritten(out);
   expect(written.length).toBeGreaterThan(2);
   for (const { file: f, text: t } of written) expect(t, f).not.toContain(key);
-  expect(written.some((w) => w.text.includes('[REDACTED]'))).toBe(true);
+  expect(written.some((w) => w.text.includes('[redacted]'))).toBe(true);
 });

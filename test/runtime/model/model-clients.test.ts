@@ -200,7 +200,7 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
       quoting.close();
       expect(outcome).toMatchObject({ ok: false, kind: 'http', status: 401 });
       expect(JSON.stringify(outcome)).not.toContain(KEY);
-      expect(JSON.stringify(outcome)).toContain('[REDACTED]');
+      expect(JSON.stringify(outcome)).toContain('[redacted]');
       expect(JSON.stringify(outcome)).toContain('secret storage');
     } finally {
       await echo.close();
