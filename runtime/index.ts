@@ -11,7 +11,7 @@ export { createRuntime } from './create-runtime.js';
 export { mergeEvalFiles } from './eval/merge.js';
 export { reportNotebook, summaryTable, transcriptName } from './eval/report.js';
 export { type EvalModel, type EvalRun, replayProblems, runEval, type Shard, summarize } from './eval/run-eval.js';
-export { ModelOptionsSchema, parseTasks } from './eval/tasks.js';
+export { ModelOptionsSchema, ModelOptionsTableSchema, modelOptionsFor, parseTasks, type ModelOptionsTable } from './eval/tasks.js';
 export { makeDirsSync } from './files/make-dirs.js';
 export { type ImportPlan } from './import/assemble.js';
 export { comparedTexts, compareWithTranscript } from './import/compare.js';
@@ -78,14 +78,13 @@ export { learnOutputs, readCassettes, withLearnedOutputs } from './sdk/learn-sch
 export { byCodeUnit, type SdkNamespaceSource, type SdkSource } from './sdk/sdk-source.js';
 export { type CellRunInput, cellRunRequest, notebookBindingsPath, type NotebookSessionSettings, openNotebookSession } from './session/notebook-session.js';
 export { cellCassettePath, defaultCassetteDir, type PlanOverride } from './session/plan.js';
-export { type CellReport, type NotebookRunOptions, runNotebookFile } from './session/run-notebook.js';
+export { type CellReport, runNotebookFile } from './session/run-notebook.js';
 export {
   type DescribeOutcome,
   type RunLimits,
   type RunPlan,
   type RuntimeProvider,
   type Session,
-  type SessionOptions,
   type SessionOutcome,
   type SessionRunRequest,
 } from './session/session-types.js';
@@ -94,5 +93,5 @@ export { expectationFromResult, writeRunCassette } from './testing/accept.js';
 export { checkExpectation } from './testing/check.js';
 export { discoverNotebooks } from './testing/discover.js';
 export { cellDetails, jsonReport, junitReport, summaryLine } from './testing/reporters.js';
-export { type CellTestResult, type NotebookTestResult, runTestSuite, type SuiteOptions, testCells, testTitle } from './testing/run-suite.js';
+export { type CellTestResult, type NotebookTestResult, runTestSuite, testCells, testTitle } from './testing/run-suite.js';
 export { parseShard, type ShardSpec } from './testing/shard.js';

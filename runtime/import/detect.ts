@@ -1,4 +1,4 @@
-import type { ApiDocument } from './http-log.js';
+import type { ApiDocument } from './api-document.js';
 import { ImportFailure } from './import-error.js';
 import { CODEX_LINE_TYPES } from './format-codex.js';
 import type { JsonNode } from './json-node.js';

@@ -3,7 +3,7 @@
 // `code_execution_tool_result` block what the run printed.
 // Shapes: https://platform.claude.com/docs/en/agents-and-tools/tool-use/programmatic-tool-calling and
 // https://platform.claude.com/docs/en/agents-and-tools/tool-use/code-execution-tool (see docs/import.md).
-import type { ApiDocument } from './http-log.js';
+import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { linkContainerState } from './container-state.js';
 import { locate } from './json-records.js';

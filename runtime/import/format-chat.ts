@@ -5,7 +5,7 @@
 // inside: those are marked on the cell, not invented.
 // Shapes: https://platform.openai.com/docs/api-reference/chat/create (request `messages`, `tools`; response
 // `choices[].message.tool_calls`) and docs/import.md.
-import type { ApiDocument } from './http-log.js';
+import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { jsonProblem, locate } from './json-records.js';
 import { guessLanguage } from './language-guess.js';

@@ -6,7 +6,7 @@
 // the script and that text, not the nested tool calls: those are marked on the cell, never invented.
 // Shapes: openai/codex `codex-rs/core/src/tools/code_mode.rs` (header, content items, tool imports) and
 // `codex-rs/protocol/src/protocol.rs` (RolloutLine); see docs/import.md.
-import type { ApiDocument } from './http-log.js';
+import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { locate } from './json-records.js';
 import { collectTool, isoTime, newProgram } from './program-builder.js';

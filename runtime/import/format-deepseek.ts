@@ -4,7 +4,7 @@
 // `<callId>:ptc:<n>`, and the `tool/result` event for the call holds the text the model read back.
 // Source: /work/shared/reference/code-runtime-reference.md §0 and §2.4, and docs/import.md.
 import { FAILURE_KINDS, type FailureKind, type Language } from '../protocol/run-result.js';
-import type { ApiDocument } from './http-log.js';
+import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { locate } from './json-records.js';
 import { guessLanguage } from './language-guess.js';

@@ -3,7 +3,7 @@
 // `*_output` items their answers, and the `program_output` item its result.
 // Shapes: https://developers.openai.com/api/docs/guides/tools-programmatic-tool-calling and the SDK references
 // listed in docs/import.md.
-import type { ApiDocument } from './http-log.js';
+import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { jsonProblem, locate } from './json-records.js';
 import type { JsonValue } from '../protocol/json-value.js';

@@ -1,7 +1,7 @@
 // The PTC Playground JSONL trace (runtime/import/trace-format.ts, docs/import.md): programs, their calls and results
 // exactly as the runtime reported them, so the comparison is exact.
 import type { z } from 'zod';
-import type { ApiDocument } from './http-log.js';
+import type { ApiDocument } from './api-document.js';
 import { fieldFailure, locate } from './json-records.js';
 import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
 import { TRACE_VERSION, type TraceRecord, TraceRecordSchema } from './trace-format.js';

@@ -1,16 +1,9 @@
+import type { ApiDocument } from './api-document.js';
 import { JsonNode } from './json-node.js';
 import type { JsonRecord } from './json-records.js';
 import { isOtlpTraces, otelDocuments } from './otel-spans.js';
 import type { SecretScrubber } from './secrets.js';
 import { looksLikeSse, reassemble, sseRecords, streamEventKind } from './stream-events.js';
-
-// One API payload found in a transcript file: a request body, a response body, or a bare message/item list.
-export interface ApiDocument {
-  node: JsonNode;
-  role: 'request' | 'response' | 'bare';
-  // when the log says when the exchange happened
-  timestamp?: string;
-}
 
 // parsed_body: VCR cassettes written by pydantic-ai and others keep the decoded body beside the raw one
 const BODY_KEYS = ['parsed_body', 'body', 'json', 'data'] as const;

@@ -8,7 +8,7 @@
 //   - `execute_tool` spans: `gen_ai.tool.call.id`, `gen_ai.tool.name`, `gen_ai.tool.call.arguments|result`.
 // Shapes: https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/ and
 // https://github.com/open-telemetry/semantic-conventions/blob/main/docs/gen-ai/gen-ai-input-messages.json
-import type { ApiDocument } from './http-log.js';
+import type { ApiDocument } from './api-document.js';
 import { JsonNode } from './json-node.js';
 import { jsonProblem } from './json-records.js';
 import { isoTime } from './program-builder.js';
