@@ -1,6 +1,7 @@
 import type { HostedBindings } from './engine/hosted.js';
+import type { DeterministicSettings, ErrorClass } from './protocol/binding-call.js';
 import type { JsonValue } from './protocol/json-value.js';
-import type { ProgressNote } from './protocol/run-result.js';
+import type { ProgressNote } from './protocol/binding-call.js';
 import type { Language, RunResult } from './protocol/run-result.js';
 
 // What a handler learns about the call it serves; `signal` aborts when the run settles.
@@ -18,10 +19,7 @@ export interface CallContext {
 // A host-provided function: one lossless-JSON argument in, one lossless-JSON value out.
 export type BindingFunction = (args: JsonValue, context?: CallContext) => Promise<JsonValue>;
 
-export interface ErrorClassSpec {
-  name: string;
-  memberNameProperty: string;
-}
+export type ErrorClassSpec = ErrorClass;
 
 // One program-visible global (e.g. `tools`) and the functions reachable through it.
 export interface BindingNamespace {
@@ -37,11 +35,7 @@ export interface LogEntry {
   stream: 'stdout' | 'stderr';
 }
 
-// Frozen clock and seeded random values for reproducible replays (`--deterministic`; bindings engineer).
-export interface DeterministicSettings {
-  epochMs: number;
-  seed: number;
-}
+export type { DeterministicSettings };
 
 export interface CodeRunRequest {
   language: Language;

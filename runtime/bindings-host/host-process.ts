@@ -7,7 +7,7 @@ import { encodeFrame, FrameDecoder } from '../channel/frame-codec.js';
 import { LIMITS } from '../contract/limits.js';
 import { decodeLossless } from '../json/lossless.js';
 import { captureLines } from '../output/pipe-lines.js';
-import { parseCallsFrame } from './calls-frame.js';
+import { parseCallsFrame } from '../protocol/call-report-codec.js';
 import { launchChild, type ExitInfo, type LaunchedChild } from '../process/launch.js';
 import { CHECK_MS, RESPONSIVE_MS, SHUTDOWN_GRACE_MS, UNRESPONSIVE_MS } from './limits.js';
 import { z } from 'zod';
