@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { ErrorClassSchema, FinishedCallSchema, StartedCallSchema } from '../protocol/binding-call.js';
 
-export { FinishedCallSchema, StartedCallSchema, type FinishedCall, type StartedCall } from '../protocol/binding-call.js';
-
 // Control protocol between the runtime and its bindings host process: length-prefixed frames (channel/frame-codec.ts)
 // on the host's fd 3, both directions. The host runs the user's code, so everything it sends is decoded as hostile.
 export const HOST_CONTROL_FD = 3;

@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { CassetteCallSchema, DeterministicSettingsSchema, type CassetteCall } from '../protocol/binding-call.js';
 import type { JsonValue } from '../protocol/json-value.js';
 
-export { CassetteCallSchema, DeterministicSettingsSchema, type CassetteCall, type DeterministicSettings } from '../protocol/binding-call.js';
-
 export const CASSETTE_VERSION = 1;
 
 // One recorded binding call: CassetteCallSchema (binding-call.ts, the one call vocabulary).

@@ -1,10 +1,10 @@
 import type { BindingNamespace, CallContext, ErrorClassSpec } from '../api.js';
 import { CallFailure, type FailureDetails } from '../bindings/call-failure.js';
 import { canonicalJson } from '../json/lossless.js';
-import { describeNamespace, type NamespaceDescriptor } from '../protocol/binding-call.js';
+import { describeNamespace, type CassetteCall, type NamespaceDescriptor } from '../protocol/binding-call.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { KEPT_CALLS, type ReplayReport } from '../protocol/run-result.js';
-import type { Cassette, CassetteCall } from './cassette-format.js';
+import type { Cassette } from './cassette-format.js';
 
 // What replay needs of a namespace: its global, its function names and its error class (handlers never run).
 export type DeclaredNamespace = NamespaceDescriptor;
