@@ -1,4 +1,5 @@
 import type { HostedBindings } from './engine/hosted.js';
+import type { DeterministicSettings } from './protocol/binding-call.js';
 import type { BindingNamespace } from './protocol/binding-namespace.js';
 import type { Language, RunResult } from './protocol/run-result.js';
 
@@ -11,11 +12,7 @@ export interface LogEntry {
   stream: 'stdout' | 'stderr';
 }
 
-// Frozen clock and seeded random values for reproducible replays (`--deterministic`; bindings engineer).
-export interface DeterministicSettings {
-  epochMs: number;
-  seed: number;
-}
+export type { DeterministicSettings };
 
 export interface CodeRunRequest {
   language: Language;

@@ -7,11 +7,12 @@ import { encodeFrame, FrameDecoder } from '../channel/frame-codec.js';
 import { LIMITS } from '../contract/limits.js';
 import { decodeLossless } from '../json/lossless.js';
 import { captureLines } from '../output/pipe-lines.js';
-import { parseCallsFrame } from './calls-frame.js';
+import { parseCallsFrame } from '../protocol/call-report-codec.js';
 import { launchChild, type ExitInfo, type LaunchedChild } from '../process/launch.js';
 import { CHECK_MS, RESPONSIVE_MS, SHUTDOWN_GRACE_MS, UNRESPONSIVE_MS } from './limits.js';
 import { z } from 'zod';
-import { FLIGHT_RECORD, FromHostFrameSchema, StartedCallSchema, type FromHostFrame, type StartedCall, type ToHostFrame } from './wire.js';
+import { StartedCallSchema, type StartedCall } from '../protocol/binding-call.js';
+import { FLIGHT_RECORD, FromHostFrameSchema, type FromHostFrame, type ToHostFrame } from './wire.js';
 
 const FlightLineSchema = z.object({ run: z.number().int().positive(), call: StartedCallSchema }).strict();
 

@@ -4,7 +4,7 @@ import { replyText } from '../engine/program-frames.js';
 import type { HostedRunLink, HostedRunOptions } from '../engine/hosted.js';
 import type { CallEvent, CallStartListener } from '../bindings/observe.js';
 import { CLOSE_WAIT_MS } from './limits.js';
-import type { FinishedCall, StartedCall } from './wire.js';
+import type { FinishedCall, StartedCall } from '../protocol/binding-call.js';
 import type { FlightEntry } from './host-process.js';
 
 export interface HostedRunDeps {

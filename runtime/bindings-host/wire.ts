@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorClassSchema, FinishedCallSchema, StartedCallSchema } from '../protocol/binding-call.js';
 
 // Control protocol between the runtime and its bindings host process: length-prefixed frames (channel/frame-codec.ts)
 // on the host's fd 3, both directions. The host runs the user's code, so everything it sends is decoded as hostile.
@@ -69,7 +70,7 @@ export type DescribedFunction = z.infer<typeof DescribedFunctionSchema>;
 
 export const DescribedNamespaceSchema = z
   .object({
-    errorClass: z.object({ name: z.string(), memberNameProperty: z.string() }).strict().optional(),
+    errorClass: z.optional(ErrorClassSchema),
     // the namespace's functions are an MCP server's tools
     mcp: z.boolean().optional(),
     // the MCP server could not start: `functions` holds only the module's overrides, `problem` says why
@@ -84,29 +85,6 @@ export type DescribedNamespace = z.infer<typeof DescribedNamespaceSchema>;
 
 export const DescribedModuleSchema = z.object({ path: z.string(), namespaces: z.record(z.string(), DescribedNamespaceSchema) }).strict();
 export type DescribedModule = z.infer<typeof DescribedModuleSchema>;
-
-export const StartedCallSchema = z
-  .object({ id: z.number().int().positive(), global: z.string(), name: z.string(), args: z.unknown(), startedAtMs: z.number() })
-  .strict();
-export const FinishedCallSchema = z
-  .object({
-    id: z.number().int().positive(),
-    ok: z.boolean(),
-    value: z.unknown().optional(),
-    message: z.string().optional(),
-    durationMs: z.number().nonnegative(),
-    schemaViolation: z.string().optional(),
-    // a failure's details for the program's error, and the progress the call reported (CallRecord's fields)
-    errorCode: z.union([z.number(), z.string()]).optional(),
-    errorData: z.unknown().optional(),
-    progress: z
-      .array(z.object({ atMs: z.number().nonnegative(), progress: z.number(), total: z.number().optional(), message: z.string().optional() }).strict())
-      .optional(),
-    progressCount: z.number().int().nonnegative().optional(),
-  })
-  .strict();
-export type StartedCall = z.infer<typeof StartedCallSchema>;
-export type FinishedCall = z.infer<typeof FinishedCallSchema>;
 
 export const FromHostFrameSchema = z.discriminatedUnion('type', [
   // the process is up and starts importing the module (its start-up is not the module's load time)

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { BindingNamespace, CodeRunRequest, CodeRunSpec, DeterministicSettings, RuntimeOptions, SandboxLevel } from '../api.js';
+import type { BindingNamespace, CodeRunRequest, CodeRunSpec, RuntimeOptions, SandboxLevel } from '../api.js';
+import type { DeterministicSettings } from '../protocol/binding-call.js';
 import { LanguageSchema } from '../protocol/run-result.js';
 import { identifierProblem, memberPropertyProblem } from './identifiers.js';
 import { LIMITS } from './limits.js';

@@ -7,7 +7,7 @@
 // `choices[].message.tool_calls`) and docs/import.md.
 import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
-import { jsonProblem, locate } from './json-records.js';
+import { jsonTextProblem, locate } from './json-records.js';
 import { guessLanguage } from './language-guess.js';
 import { collectTool, isoTime, newProgram } from './program-builder.js';
 import type { Language } from '../protocol/run-result.js';
@@ -179,7 +179,7 @@ function argumentsOf(fn: JsonNode): JsonNode | undefined {
   const raw = fn.get('arguments');
   if (raw === undefined) return undefined;
   if (raw.isObject()) return raw;
-  if (typeof raw.value !== 'string' || jsonProblem(raw.value) !== undefined) return undefined;
+  if (typeof raw.value !== 'string' || jsonTextProblem(raw.value) !== undefined) return undefined;
   const parsed = fn.embedded('arguments');
   return parsed.isObject() ? parsed : undefined;
 }

@@ -5,7 +5,7 @@
 // listed in docs/import.md.
 import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
-import { jsonProblem, locate } from './json-records.js';
+import { jsonTextProblem, locate } from './json-records.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
 import { linkContainerState } from './container-state.js';
@@ -229,7 +229,7 @@ function argumentsOf(node: JsonNode, type: string, notes: string[]): JsonValue {
   const raw = node.get('arguments');
   if (raw === undefined) throw node.fail('function_call without "arguments"');
   if (typeof raw.value !== 'string') return jsonValueOf(raw);
-  if (jsonProblem(raw.value) !== undefined) {
+  if (jsonTextProblem(raw.value) !== undefined) {
     notes.push('its arguments were not valid JSON; they are kept as the raw text');
     return raw.value;
   }

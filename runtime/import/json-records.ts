@@ -1,5 +1,5 @@
-import { lineColumn, scanJson } from '../notebook/json-scan.js';
-import { offsetOfPath } from './json-locate.js';
+import { lineColumn, scanJson, tooDeepAt } from '../json/json-scan.js';
+import { offsetOfPath } from '../json/json-locate.js';
 import { type FieldPath, formatField, ImportFailure } from './import-error.js';
 import { IMPORT_LIMITS } from './limits.js';
 import type { SourceText } from './source-text.js';
@@ -102,7 +102,7 @@ type Checked = { ok: true; value: unknown } | { ok: false; offset: number; messa
 // One JSON value within the depth limit (checked before the native parser, so it never recurses deeply), parsed once;
 // otherwise the offset it went wrong at and why.
 export function parseChecked(text: string): Checked {
-  const deep = tooDeepAt(text);
+  const deep = tooDeepAt(text, IMPORT_LIMITS.maxDepth);
   if (deep !== -1) return { ok: false, offset: deep, message: `nested deeper than ${IMPORT_LIMITS.maxDepth} levels` };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
@@ -114,29 +114,9 @@ export function parseChecked(text: string): Checked {
 }
 
 // Why the text is not one JSON value within the depth limit, with the offset it went wrong at; undefined when fine.
-export function jsonProblem(text: string): { offset: number; message: string } | undefined {
+export function jsonTextProblem(text: string): { offset: number; message: string } | undefined {
   const parsed = parseChecked(text);
   return parsed.ok ? undefined : { offset: parsed.offset, message: parsed.message };
-}
-
-// Offset of the first bracket past the depth limit (strings skipped), or -1; never recurses.
-function tooDeepAt(text: string): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      depth++;
-      if (depth > IMPORT_LIMITS.maxDepth) return i;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return -1;
 }
 
 function looksLikeJsonl(text: string): boolean {
@@ -144,7 +124,7 @@ function looksLikeJsonl(text: string): boolean {
   const end = text.indexOf('\n', start);
   if (end === -1 || text.slice(end).trim() === '') return false;
   const first = text.slice(start, end).trim();
-  return jsonProblem(first) === undefined;
+  return jsonTextProblem(first) === undefined;
 }
 
 // `{"$comment": "..."}` lines document a JSONL file (fixtures cite their sources this way) and carry no data.

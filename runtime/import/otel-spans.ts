@@ -10,7 +10,7 @@
 // https://github.com/open-telemetry/semantic-conventions/blob/main/docs/gen-ai/gen-ai-input-messages.json
 import type { ApiDocument } from './api-document.js';
 import { JsonNode } from './json-node.js';
-import { jsonProblem } from './json-records.js';
+import { jsonTextProblem } from './json-records.js';
 import { isoTime } from './program-builder.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -199,7 +199,7 @@ function jsonAttribute(value: JsonNode | undefined): Json | undefined {
 }
 
 function parseText(text: string | undefined): Json | undefined {
-  if (text === undefined || jsonProblem(text) !== undefined) return undefined;
+  if (text === undefined || jsonTextProblem(text) !== undefined) return undefined;
   return JSON.parse(text) as Json;
 }
 

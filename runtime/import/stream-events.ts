@@ -3,7 +3,7 @@
 // (`message_start` … `content_block_delta` … `message_stop`) and OpenAI Responses (`response.output_item.*`,
 // `response.completed`).
 import { ImportFailure } from './import-error.js';
-import { fieldFailure, type JsonRecord, jsonProblem } from './json-records.js';
+import { fieldFailure, type JsonRecord, jsonTextProblem } from './json-records.js';
 import { IMPORT_LIMITS } from './limits.js';
 
 const SSE_START = /^\s*(?:event|data|id|retry)\s*:/;
@@ -24,7 +24,7 @@ export function sseRecords(text: string, origin: { file: string; line: number; p
     const payload = data.join('\n');
     data = [];
     if (payload.trim() === '[DONE]') return;
-    const problem = jsonProblem(payload);
+    const problem = jsonTextProblem(payload);
     if (problem !== undefined) {
       if (origin.parent !== undefined)
         throw fieldFailure(origin.parent, origin.path ?? [], `holds a streamed event whose data is not JSON: ${problem.message}`);
@@ -168,7 +168,7 @@ function closeBlock(state: AnthropicState, index: number): void {
   state.partial.delete(index);
   const block = asObject((state.message.content as unknown[])[index]);
   if (text === undefined || block === undefined || text.trim() === '') return;
-  block.input = jsonProblem(text) === undefined ? (JSON.parse(text) as unknown) : { __streamed_input_text: text };
+  block.input = jsonTextProblem(text) === undefined ? (JSON.parse(text) as unknown) : { __streamed_input_text: text };
 }
 
 function finishMessage(state: AnthropicState): Record<string, unknown> {

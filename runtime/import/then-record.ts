@@ -1,19 +1,12 @@
 import { z } from 'zod';
+import { ExpectedCallSchema } from '../protocol/binding-call.js';
 import { JsonValueSchema } from '../protocol/json-value.js';
 import { FailureKindSchema } from '../protocol/run-result.js';
 import { TRANSCRIPT_FORMATS } from './transcript-model.js';
 
 // `metadata.imported.then` of an imported cell: what the program did in the transcript. Notebook files are hostile
-// input too, so readers validate it with this schema before using it.
-export const ThenCallSchema = z.object({
-  global: z.string(),
-  name: z.string(),
-  args: JsonValueSchema,
-  ok: z.boolean(),
-  value: z.optional(JsonValueSchema),
-  message: z.string().optional(),
-  pending: z.literal(true).optional(),
-});
+// input too, so readers validate it with this schema before using it. Its calls are expectations (binding-call.ts).
+export const ThenCallSchema = ExpectedCallSchema;
 export type ThenCall = z.infer<typeof ThenCallSchema>;
 
 export const ThenRecordSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorClassSchema } from '../protocol/binding-call.js';
 import { JsonValueSchema } from '../protocol/json-value.js';
 import { FailureKindSchema, LanguageSchema } from '../protocol/run-result.js';
 
@@ -31,7 +32,8 @@ export const TraceBindingsSchema = z.strictObject({
   namespaces: z.array(
     z.strictObject({
       global: z.string().min(1).max(200),
-      errorClass: z.strictObject({ name: z.string().min(1), memberNameProperty: z.string().min(1) }).optional(),
+      // the error class (binding-call.ts) with names a generated SDK can declare
+      errorClass: z.strictObject({ ...ErrorClassSchema.shape, name: z.string().min(1), memberNameProperty: z.string().min(1) }).optional(),
       functions: z.array(TraceFunctionSchema),
     }),
   ),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JsonValueSchema } from '../protocol/json-value.js';
 import { FailureKindSchema } from '../protocol/run-result.js';
-import { parseMaskPath } from './mask-path.js';
+import { parseMaskPath } from '../json/mask-path.js';
 
 // A code cell's expectation of its run, stored as `metadata.expect` (see docs/testing.md). Each field is compared
 // `exact`ly, by `shape` (types and keys, not values) or `ignore`d; a field left out is ignored.

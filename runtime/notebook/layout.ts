@@ -1,5 +1,5 @@
 import type { JsonValue } from '../protocol/json-value.js';
-import type { JsonPath } from './json-scan.js';
+import type { JsonPath } from '../json/json-scan.js';
 import { orderedKeys, prettyJson } from './pretty-json.js';
 import { KEY_ORDER } from './schema.js';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { JsonValue } from '../protocol/json-value.js';
-import { type JsonPath, lineColumn, pathKey, scanJson, type Span } from './json-scan.js';
+import { type JsonPath, lineColumn, pathKey, scanJson, type Span } from '../json/json-scan.js';
 import { canonicalAt, isUnknownMetadataPath } from './layout.js';
 import type { RawSliceMemory } from './raw-memory.js';
 import { NOTEBOOK_FORMAT_VERSION, type NotebookFile, NotebookFileSchema } from './schema.js';

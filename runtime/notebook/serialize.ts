@@ -1,6 +1,6 @@
 import type { JsonValue } from '../protocol/json-value.js';
-import { jsonProblem } from './json-check.js';
-import type { JsonPath } from './json-scan.js';
+import { jsonValueProblem } from '../json/value-problem.js';
+import type { JsonPath } from '../json/json-scan.js';
 import { isUnknownMetadataPath, notebookKeyOrder } from './layout.js';
 import { describeProblems, formatFieldPath, type NotebookProblem } from './parse.js';
 import { prettyJson } from './pretty-json.js';
@@ -57,7 +57,7 @@ export function serializeNotebook(notebook: NotebookFile, options: SerializeOpti
     metadata: notebook.metadata ?? {},
     cells: notebook.cells.map((cell) => cellForDisk(cell, includeOutputs)),
   };
-  const problem = jsonProblem(file);
+  const problem = jsonValueProblem(file);
   if (problem !== undefined) throw new NotebookWriteError([{ kind: 'schema', message: problem }]);
   const checked = NotebookFileSchema.safeParse(file);
   if (!checked.success) {

@@ -1,5 +1,5 @@
 import type { JsonValue } from './json-value.js';
-import type { ProgressNote } from './run-result.js';
+import type { ErrorClass, ProgressNote } from './binding-call.js';
 
 // What a handler learns about the call it serves; `signal` aborts when the run settles.
 export interface CallContext {
@@ -16,10 +16,7 @@ export interface CallContext {
 // A host-provided function: one lossless-JSON argument in, one lossless-JSON value out.
 export type BindingFunction = (args: JsonValue, context?: CallContext) => Promise<JsonValue>;
 
-export interface ErrorClassSpec {
-  name: string;
-  memberNameProperty: string;
-}
+export type ErrorClassSpec = ErrorClass;
 
 // One program-visible global (e.g. `tools`) and the functions reachable through it.
 export interface BindingNamespace {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DeterministicSettingsSchema, NamespaceDescriptorSchema } from './binding-call.js';
 import { CallFrameSchema, DoneFrameSchema, LogFrameSchema } from './program-wire.js';
 
 // Control protocol between the host and the Node child (descriptors in node-fds.ts), one JSON object a frame.
@@ -6,20 +7,18 @@ import { CallFrameSchema, DoneFrameSchema, LogFrameSchema } from './program-wire
 export { NODE_CHILD_READ_FD, NODE_CHILD_WRITE_FD } from './node-fds.js';
 export { ReplyFrameSchema, type ReplyFrame } from './program-wire.js';
 
-const ErrorClassWire = z.object({ name: z.string(), memberNameProperty: z.string() }).strict();
-
 export const BootFrameSchema = z
   .object({
     type: z.literal('boot'),
     code: z.string(),
-    namespaces: z.array(z.object({ global: z.string(), names: z.array(z.string()), errorClass: ErrorClassWire.optional() }).strict()),
+    namespaces: z.array(NamespaceDescriptorSchema),
     maxOutputBytes: z.number().int().positive(),
     maxPendingCalls: z.number().int().positive(),
     tmpdir: z.string(),
     // the run is sandboxed: V8 run-time flags and trace_events are taken from the program (unconfined runs keep them)
     confined: z.boolean(),
     // fixed clock and seeded random values (deterministic replays)
-    deterministic: z.object({ epochMs: z.number().int().nonnegative(), seed: z.number().int().nonnegative() }).strict().optional(),
+    deterministic: z.optional(DeterministicSettingsSchema),
     // calls go straight to the run's bindings host on this descriptor (absent: on the control channel)
     bindingsFd: z.number().int().positive().optional(),
     // the RLIMIT_CPU soft limit the child inherited (seconds): rechecked at settlement, since a program can trap SIGXCPU

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BindingCallSchema, ErrorCodeSchema } from './binding-call.js';
 
 // The frames of a running program, identical for both backends (Node: length-prefixed frames, Python: JSON lines;
 // the framing differs, the frames do not). node-wire.ts and python-wire.ts add only their handshakes, and
@@ -12,9 +13,7 @@ export const LogFrameSchema = z
   .strict();
 
 // A binding call; on the bindings channel (when the run has a bindings host) it goes straight to that host.
-export const CallFrameSchema = z
-  .object({ type: z.literal('call'), id: z.number().int().positive(), global: z.string(), name: z.string(), args: z.unknown() })
-  .strict();
+export const CallFrameSchema = z.object({ type: z.literal('call'), ...BindingCallSchema.shape }).strict();
 
 const LocationWire = z.object({ line: z.number().int().positive(), column: z.number().int().positive().optional() }).strict();
 
@@ -41,7 +40,7 @@ export const ReplyFrameSchema = z.discriminatedUnion('ok', [
       id: z.number().int().positive(),
       ok: z.literal(false),
       message: z.string(),
-      code: z.union([z.number(), z.string()]).optional(),
+      code: z.optional(ErrorCodeSchema),
       data: z.unknown().optional(),
     })
     .strict(),

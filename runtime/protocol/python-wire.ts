@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { DeterministicSettingsSchema, NamespaceDescriptorSchema } from './binding-call.js';
 import { BindingsLostFrameSchema, CallFrameSchema, DoneFrameSchema, LogFrameSchema, programWireFields, ReplyFrameSchema } from './program-wire.js';
 
 // Control protocol between the host and the CPython runner (python/ptc_wire.py): newline-delimited JSON on fd 3,
 // both directions. Handshake boot → boot-ack → run, then the program's frames (program-wire.ts, shared with Node)
 // and one final done. A mirror test pins these message types and field names against the Python side.
 export const PYTHON_CONTROL_FD = 3;
-
-const ErrorClassWire = z.object({ name: z.string(), memberNameProperty: z.string() }).strict();
 
 // Process-level setup, sent before the program is known (so a spare can be booted ahead of time).
 export const PythonBootFrameSchema = z
@@ -28,7 +27,7 @@ export const PythonRunFrameSchema = z
   .object({
     type: z.literal('run'),
     program: z.string(),
-    namespaces: z.array(z.object({ global: z.string(), names: z.array(z.string()), errorClass: ErrorClassWire.optional() }).strict()),
+    namespaces: z.array(NamespaceDescriptorSchema),
     maxOutputBytes: z.number().int().positive(),
     maxPendingCalls: z.number().int().positive(),
     // RLIMIT_CPU soft limit (hard = soft + 1, so SIGXCPU is seen before SIGKILL)
@@ -36,7 +35,7 @@ export const PythonRunFrameSchema = z
     // RLIMIT_AS from memoryMb
     addressSpaceBytes: z.number().int().positive(),
     cwd: z.string(),
-    deterministic: z.object({ epochMs: z.number().int().nonnegative(), seed: z.number().int().nonnegative() }).strict().optional(),
+    deterministic: z.optional(DeterministicSettingsSchema),
     // calls go straight to the run's bindings host on this descriptor (absent: on the control channel)
     bindingsFd: z.number().int().positive().optional(),
   })

@@ -1,5 +1,8 @@
 import * as z from 'zod/mini';
+import { CallRecordSchema } from './binding-call.js';
 import { JsonValueSchema } from './json-value.js';
+
+export { CallRecordSchema, ProgressMarkSchema, type CallRecord, type ProgressMark, type ProgressNote } from './binding-call.js';
 
 // The one result shape: what the CLI prints, the notebook saves and the renderer shows. Browser-safe (zod/mini, no
 // Node imports): the webview validates with these very schemas, so there is no mirror to drift.
@@ -38,40 +41,10 @@ export const RunFailureSchema = z.object({
 });
 export type RunFailure = z.infer<typeof RunFailureSchema>;
 
-// One progress report of a running call (MCP notifications/progress); `atMs` on the run's time axis.
-export const ProgressMarkSchema = z.object({
-  atMs: ms(),
-  progress: z.number(),
-  total: z.optional(z.number()),
-  message: z.optional(z.string()),
-});
-export type ProgressMark = z.infer<typeof ProgressMarkSchema>;
-export type ProgressNote = Omit<ProgressMark, 'atMs'>;
 // A call keeps its first and last few progress reports; `progressCount` counts them all.
 export const KEPT_PROGRESS = 20;
 
-export const CallRecordSchema = z.object({
-  id: count(),
-  global: z.string(),
-  name: z.string(),
-  args: JsonValueSchema,
-  ok: z.boolean(),
-  value: z.optional(JsonValueSchema),
-  message: z.optional(z.string()),
-  startedAtMs: ms(),
-  durationMs: ms(),
-  // set when the answer came from a cassette rather than a handler
-  replayed: z.optional(z.boolean()),
-  // set when a handler result violated the declared output schema
-  schemaViolation: z.optional(z.string()),
-  // a failed call's details, set on the error the program caught (`error.code`, `error.data`)
-  errorCode: z.optional(z.union([z.number(), z.string()])),
-  errorData: z.optional(JsonValueSchema),
-  // progress the call reported while it ran
-  progress: z.optional(z.array(ProgressMarkSchema)),
-  progressCount: z.optional(count()),
-});
-export type CallRecord = z.infer<typeof CallRecordSchema>;
+// the binding calls' record: binding-call.ts (the one call vocabulary)
 
 // How many calls a result keeps one by one (the first ones) and how many of the rest it keeps at the end; every other
 // call is only counted, so 10^6 calls cost the host a bounded call log (see CallSummarySchema).

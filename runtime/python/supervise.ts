@@ -3,6 +3,7 @@ import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
 import type { RunSession } from '../engine/run-session.js';
 import { connectRun } from '../engine/program-frames.js';
 import type { ExitInfo } from '../process/launch.js';
+import { describeNamespace } from '../protocol/binding-call.js';
 import { inheritedLimits, tighterAddressSpace, tighterCpu } from '../process/inherited-limits.js';
 import { PythonChildFrameSchema, type PythonRunFrame } from '../protocol/python-wire.js';
 import type { RunFailure, RunResult } from '../protocol/run-result.js';
@@ -12,7 +13,7 @@ function runFrame(spec: CodeRunSpec, child: PythonChildProcess, routed: boolean)
   return {
     type: 'run',
     program: spec.program,
-    namespaces: spec.bindings.map((ns) => ({ global: ns.global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) })),
+    namespaces: spec.bindings.map(describeNamespace),
     maxOutputBytes: spec.maxOutputBytes,
     maxPendingCalls: spec.maxPendingCalls,
     cpuSeconds: cpuSeconds(spec),

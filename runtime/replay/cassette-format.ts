@@ -1,50 +1,14 @@
 import { z } from 'zod';
-import { JsonValueSchema, type JsonValue } from '../protocol/json-value.js';
+import { CassetteCallSchema, DeterministicSettingsSchema, type CassetteCall } from '../protocol/binding-call.js';
+import type { JsonValue } from '../protocol/json-value.js';
 
 export const CASSETTE_VERSION = 1;
 
-export const DeterministicSettingsSchema = z.object({ epochMs: z.number().int().nonnegative(), seed: z.number().int().nonnegative() }).strict();
-export type DeterministicSettings = z.infer<typeof DeterministicSettingsSchema>;
-
-// One recorded binding call; `pending` marks a call the recorded run never saw answered.
-export const CassetteCallSchema = z
-  .object({
-    global: z.string(),
-    name: z.string(),
-    args: JsonValueSchema,
-    ok: z.boolean(),
-    value: z.optional(JsonValueSchema),
-    message: z.string().optional(),
-    pending: z.literal(true).optional(),
-    // the value already violated the output schema when it was recorded
-    schemaViolation: z.string().optional(),
-    // a failure's details, set on the program's error again when replayed
-    code: z.union([z.number(), z.string()]).optional(),
-    data: z.optional(JsonValueSchema),
-    // the progress the call reported, reported again when replayed
-    progress: z.array(z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).strict()).optional(),
-    durationMs: z.number().nonnegative(),
-  })
-  .strict()
-  .superRefine((call, ctx) => {
-    if (call.pending === true) {
-      if (call.ok || call.value !== undefined || call.message !== undefined)
-        ctx.addIssue({ code: 'custom', message: 'a pending call has ok false and neither value nor message' });
-    } else if (call.ok) {
-      if (!('value' in call) || call.value === undefined) ctx.addIssue({ code: 'custom', message: 'ok is true but "value" is missing' });
-      if (call.message !== undefined) ctx.addIssue({ code: 'custom', message: 'ok is true but a "message" is given' });
-    } else {
-      if (call.message === undefined) ctx.addIssue({ code: 'custom', message: 'ok is false but "message" is missing' });
-      if (call.value !== undefined) ctx.addIssue({ code: 'custom', message: 'ok is false but a "value" is given' });
-    }
-    if (call.ok && (call.code !== undefined || call.data !== undefined)) ctx.addIssue({ code: 'custom', message: 'ok is true but "code" or "data" is given' });
-  });
-export type CassetteCall = z.infer<typeof CassetteCallSchema>;
-
+// One recorded binding call: CassetteCallSchema (binding-call.ts, the one call vocabulary).
 export const CassetteSchema = z
   .object({
     version: z.literal(CASSETTE_VERSION),
-    deterministic: DeterministicSettingsSchema.optional(),
+    deterministic: z.optional(DeterministicSettingsSchema),
     calls: z.array(CassetteCallSchema),
   })
   .strict();

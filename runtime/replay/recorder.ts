@@ -5,7 +5,8 @@ import { KEPT_PROGRESS, type ProgressNote } from '../protocol/run-result.js';
 import { decodeLossless, encodeLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { RunResult } from '../protocol/run-result.js';
-import { CASSETTE_VERSION, type Cassette, type CassetteCall, type DeterministicSettings } from './cassette-format.js';
+import type { CassetteCall, DeterministicSettings } from '../protocol/binding-call.js';
+import { CASSETTE_VERSION, type Cassette } from './cassette-format.js';
 
 interface Entry {
   id: number;

@@ -1,16 +1,13 @@
 import type { BindingNamespace, CallContext, ErrorClassSpec } from '../api.js';
 import { CallFailure, type FailureDetails } from '../bindings/call-failure.js';
 import { canonicalJson } from '../json/lossless.js';
+import { describeNamespace, type CassetteCall, type NamespaceDescriptor } from '../protocol/binding-call.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { KEPT_CALLS, type ReplayReport } from '../protocol/run-result.js';
-import type { Cassette, CassetteCall } from './cassette-format.js';
+import type { Cassette } from './cassette-format.js';
 
 // What replay needs of a namespace: its global, its function names and its error class (handlers never run).
-export interface DeclaredNamespace {
-  global: string;
-  names: readonly string[];
-  errorClass?: ErrorClassSpec;
-}
+export type DeclaredNamespace = NamespaceDescriptor;
 
 export interface Replay {
   namespaces: BindingNamespace[];
@@ -27,7 +24,7 @@ function shorten(text: string): string {
 }
 
 export function declaredFrom(namespaces: readonly BindingNamespace[]): DeclaredNamespace[] {
-  return namespaces.map((ns) => ({ global: ns.global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) }));
+  return namespaces.map(describeNamespace);
 }
 
 // The namespaces a loaded bindings module declares; an MCP namespace whose server was not started takes its names from the cassette.

@@ -2,8 +2,8 @@ import type { ExpectationReport, ExpectField, FieldMismatch } from '../protocol/
 import type { JsonValue } from '../protocol/json-value.js';
 import type { RunResult } from '../protocol/run-result.js';
 import type { ExpectedCall, Expectation } from '../notebook/expectation.js';
-import { firstExactDifference, firstShapeDifference, snippet, type Difference } from './json-compare.js';
-import { parseMaskPath, type MaskSegment } from '../notebook/mask-path.js';
+import { firstExactDifference, firstShapeDifference, snippet, type Difference } from '../json/json-compare.js';
+import { parseMaskPath, type MaskSegment } from '../json/mask-path.js';
 
 // The calls of a run as an expectation lists them: `global.name` and the arguments, in issue order.
 export function callsOf(result: Pick<RunResult, 'calls'>): ExpectedCall[] {

@@ -1,7 +1,8 @@
 import { canonicalJson } from '../json/lossless.js';
 import type { RunResult } from '../protocol/run-result.js';
-import type { Cassette, CassetteCall } from '../replay/cassette-format.js';
-import { firstExactDifference, firstShapeDifference } from './json-compare.js';
+import type { CassetteCall } from '../protocol/binding-call.js';
+import type { Cassette } from '../replay/cassette-format.js';
+import { firstExactDifference, firstShapeDifference } from '../json/json-compare.js';
 
 // Where live answers differ from the recorded ones (`ptc test --live`): matched like a replay (name and canonical
 // arguments), then compared by value and by shape.

@@ -4,7 +4,7 @@ export { callsOf, checkExpectation } from './check.js';
 export { discoverNotebooks, type Discovery } from './discover.js';
 export { callDrift, type DriftItem } from './drift.js';
 export { EXPECTATION_KEY_ORDER, ExpectationSchema, type ExpectedCall, type Expectation } from '../notebook/expectation.js';
-export { parseMaskPath } from '../notebook/mask-path.js';
+export { parseMaskPath } from '../json/mask-path.js';
 export { cellDetails, describeMismatch, jsonReport, junitReport, summaryLine, type JsonTestReport } from './reporters.js';
 export {
   runTestSuite,

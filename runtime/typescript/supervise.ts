@@ -2,6 +2,7 @@ import type { CodeRunSpec } from '../api.js';
 import { connectRun } from '../engine/program-frames.js';
 import type { RunSession } from '../engine/run-session.js';
 import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
+import { describeNamespace } from '../protocol/binding-call.js';
 import { inheritedLimits, tighterCpu } from '../process/inherited-limits.js';
 import { ChildFrameSchema, type BootFrame } from '../protocol/node-wire.js';
 import type { RunResult } from '../protocol/run-result.js';
@@ -18,7 +19,7 @@ export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession,
     const boot: BootFrame = {
       type: 'boot',
       code,
-      namespaces: spec.bindings.map((ns) => ({ global: ns.global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) })),
+      namespaces: spec.bindings.map(describeNamespace),
       maxOutputBytes: spec.maxOutputBytes,
       maxPendingCalls: spec.maxPendingCalls,
       tmpdir: child.tmpdir,

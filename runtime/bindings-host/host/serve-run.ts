@@ -5,12 +5,16 @@ import { decodeLossless, encodeChecked } from '../../json/lossless.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import type { CallRecord } from '../../protocol/run-result.js';
 import { CallFrameSchema } from '../../protocol/program-wire.js';
+import { callsReportText, finishedCallText, startedCallText } from '../../protocol/call-report-codec.js';
 import { replyText } from '../../engine/program-frames.js';
 import type { OpenRunFrame } from '../wire.js';
 import type { ChildConnection } from './child-connection.js';
 
 // How often answers are reported to the runtime while a run is busy (each report is one write to it).
 const REPORT_EVERY_MS = 50;
+
+// Payloads in reports were checked lossless already (by the decoder, or by the dispatcher's reply): no second check.
+const encodeKnown = (value: JsonValue): string => encodeChecked(value, 0);
 
 export interface RunNotes {
   // writes one frame to the runtime at once (synchronously)
@@ -103,8 +107,7 @@ export class ServedRun {
     const at = round(performance.now() - this.#startedAt);
     let lines = '';
     for (const c of calls) {
-      // already checked lossless by the decoder: encoded without a second check
-      const note = `{"id":${c.id},"global":${JSON.stringify(c.global)},"name":${JSON.stringify(c.name)},"args":${encodeChecked(c.args, 0)},"startedAtMs":${at}}`;
+      const note = startedCallText(c, at, encodeKnown);
       this.#started.push(note);
       lines += `{"run":${this.#run},"call":${note}}\n`;
     }
@@ -118,13 +121,7 @@ export class ServedRun {
 
   #answer(id: number, reply: CallReply, record: CallRecord): void {
     if (this.#closed) return;
-    const duration = record.durationMs;
-    const violation = record.schemaViolation === undefined ? '' : `,"schemaViolation":${JSON.stringify(record.schemaViolation)}`;
-    this.#finished.push(
-      reply.ok
-        ? `{"id":${id},"ok":true,"value":${reply.valueText},"durationMs":${duration}${violation}${extras(record)}}`
-        : `{"id":${id},"ok":false,"message":${JSON.stringify(reply.message)},"durationMs":${duration}${violation}${extras(record)}}`,
-    );
+    this.#finished.push(finishedCallText(id, reply, record, encodeKnown));
     this.#connection.send(replyText(id, reply));
     // answers are reported lazily, after the reply left: off the round trip. The run's close waits for them.
     this.#flushTimer ??= setTimeout(() => this.flush(), REPORT_EVERY_MS);
@@ -135,11 +132,10 @@ export class ServedRun {
     clearTimeout(this.#flushTimer);
     this.#flushTimer = undefined;
     if (this.#started.length === 0 && this.#finished.length === 0) return;
-    const started = this.#started.length === 0 ? '' : `,"started":[${this.#started.join(',')}]`;
-    const finished = this.#finished.length === 0 ? '' : `,"finished":[${this.#finished.join(',')}]`;
+    const started = this.#started;
+    this.#notes.write(callsReportText(this.#run, started, this.#finished));
     this.#started = [];
     this.#finished = [];
-    this.#notes.write(`{"type":"calls","run":${this.#run}${started}${finished}}`);
     if (started.length > 0) this.#notes.reported();
   }
 
@@ -148,15 +144,6 @@ export class ServedRun {
     this.#notes.write(JSON.stringify(kind === undefined ? { type: 'protocol', run: this.#run, message } : { type: 'protocol', run: this.#run, message, kind }));
     this.close();
   }
-}
-
-// The rarer fields of a finished call (error details, progress), already lossless JSON on the record.
-function extras(record: CallRecord): string {
-  let out = '';
-  if (record.errorCode !== undefined) out += `,"errorCode":${JSON.stringify(record.errorCode)}`;
-  if (record.errorData !== undefined) out += `,"errorData":${encodeChecked(record.errorData, 0)}`;
-  if (record.progress !== undefined) out += `,"progress":${JSON.stringify(record.progress)},"progressCount":${record.progressCount ?? record.progress.length}`;
-  return out;
 }
 
 function round(ms: number): number {

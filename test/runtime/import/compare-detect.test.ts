@@ -9,7 +9,7 @@ import { ImportFailure } from '../../../runtime/import/import-error.js';
 import { parseRecords } from '../../../runtime/import/json-records.js';
 import { SecretScrubber } from '../../../runtime/import/secrets.js';
 import { firstInvalidUtf8 } from '../../../runtime/import/source-text.js';
-import { offsetOfPath } from '../../../runtime/import/json-locate.js';
+import { offsetOfPath } from '../../../runtime/json/json-locate.js';
 import type { CallRecord, RunResult } from '../../../runtime/protocol/run-result.js';
 import { EXAMPLES, FIXTURES } from './import-helpers.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkExpectation, expectationFromResult, ExpectationSchema, type JsonValue, type RunResult } from '../../../runtime/index.js';
 import { callDrift } from '../../../runtime/testing/drift.js';
-import { parseMaskPath } from '../../../runtime/notebook/mask-path.js';
+import { parseMaskPath } from '../../../runtime/json/mask-path.js';
 
 const sandbox = { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] } as const;
 function result(partial: Partial<RunResult>): RunResult {

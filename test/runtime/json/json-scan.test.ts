@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { lineColumn, pathKey, scanJson } from '../../../runtime/notebook/json-scan.js';
+import { lineColumn, pathKey, scanJson } from '../../../runtime/json/json-scan.js';
 
 const opts = { spanDepth: 3, uniqueKeys: (path: readonly (string | number)[]) => path.length <= 1 };
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { writeJsonText } from '../json/json-text.js';
+import { writeJsonText } from './json-text.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import { formatPath, masks, type MaskSegment } from '../notebook/mask-path.js';
+import { formatPath, masks, type MaskSegment } from './mask-path.js';
+import { childPath as child, pathSegments as segmentsOf, ROOT_PATH as ROOT, traverseJson, type PathNode } from './traverse.js';
 
 // First-difference comparison of two JSON values, exactly or by shape, without recursion (a value may be as deep as
 // the runtime accepts). `undefined` stands for "absent" (no value returned, a missing key).
@@ -11,23 +12,6 @@ export interface Difference {
   reason: string;
   expected: string;
   actual: string;
-}
-
-type Segment = string | number;
-// parent-linked paths: no array copy per visited node, so deep values stay linear
-interface PathNode {
-  parent: PathNode | undefined;
-  segment: Segment | undefined;
-  depth: number;
-}
-
-const ROOT: PathNode = { parent: undefined, segment: undefined, depth: 0 };
-const child = (parent: PathNode, segment: Segment): PathNode => ({ parent, segment, depth: parent.depth + 1 });
-
-function segmentsOf(node: PathNode): Segment[] {
-  const out: Segment[] = [];
-  for (let n: PathNode | undefined = node; n !== undefined && n.segment !== undefined; n = n.parent) out.push(n.segment);
-  return out.reverse();
 }
 
 function pathText(node: PathNode): string {
@@ -156,34 +140,24 @@ const MASKED = '*';
 function shapeHashes(root: JsonValue, masked: Masks): { hashes: Hashes; rootHash: string } {
   const hashes: Hashes = new Map();
   const scalar = (value: JsonValue): string => kindOf(value);
-  type Frame = { value: JsonValue; node: PathNode; expanded: boolean };
-  const stack: Frame[] = [{ value: root, node: ROOT, expanded: false }];
   const hashOf = (value: JsonValue, node: PathNode): string =>
     masked.covers(node) ? MASKED : value !== null && typeof value === 'object' ? (hashes.get(value) as string) : scalar(value);
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1] as Frame;
-    const { value, node } = frame;
-    if (value === null || typeof value !== 'object' || masked.covers(node)) {
-      stack.pop();
-      continue;
-    }
-    if (!frame.expanded) {
-      frame.expanded = true;
-      if (Array.isArray(value)) value.forEach((item, i) => stack.push({ value: item, node: child(node, i), expanded: false }));
-      else for (const [key, item] of Object.entries(value)) stack.push({ value: item, node: child(node, key), expanded: false });
-      continue;
-    }
-    stack.pop();
-    const hash = createHash('sha1');
-    if (Array.isArray(value)) {
-      hash.update('[');
-      for (const item of [...new Set(value.map((item, i) => hashOf(item, child(node, i))))].sort()) hash.update(`${item},`);
-    } else {
-      hash.update('{');
-      for (const key of Object.keys(value).sort()) hash.update(`${JSON.stringify(key)}:${hashOf(value[key] as JsonValue, child(node, key))},`);
-    }
-    hashes.set(value, hash.digest('base64'));
-  }
+  traverseJson(root, {
+    // a masked container is "anything": its children are not hashed
+    enter: (_value, node) => (masked.covers(node) ? 'skip' : undefined),
+    leave: (container, node) => {
+      const value = container as JsonValue[] | { [key: string]: JsonValue };
+      const hash = createHash('sha1');
+      if (Array.isArray(value)) {
+        hash.update('[');
+        for (const item of [...new Set(value.map((item, i) => hashOf(item, child(node, i))))].sort()) hash.update(`${item},`);
+      } else {
+        hash.update('{');
+        for (const key of Object.keys(value).sort()) hash.update(`${JSON.stringify(key)}:${hashOf(value[key] as JsonValue, child(node, key))},`);
+      }
+      hashes.set(value, hash.digest('base64'));
+    },
+  });
   return { hashes, rootHash: hashOf(root, ROOT) };
 }
 

@@ -14,6 +14,8 @@ export interface ScanOptions {
   spanDepth: number;
   // objects at these (recorded) paths may not repeat a key
   uniqueKeys: (path: JsonPath) => boolean;
+  // which children of a recorded value are recorded too (default: all, down to spanDepth)
+  follow?: (path: JsonPath) => boolean;
 }
 
 // Paths become map keys; JSON of the segment array is unambiguous.
@@ -99,7 +101,8 @@ export function scanJson(text: string, options: ScanOptions): ScanResult {
   const childPath = (parent: Frame | undefined): JsonPath | undefined => {
     if (parent === undefined) return [];
     if (parent.path === undefined || parent.depth >= options.spanDepth) return undefined;
-    return [...parent.path, parent.kind === 'array' ? parent.index : (parent.key as string)];
+    const path = [...parent.path, parent.kind === 'array' ? parent.index : (parent.key as string)];
+    return options.follow === undefined || options.follow(path) ? path : undefined;
   };
   const depthOf = (parent: Frame | undefined): number => (parent === undefined ? 0 : parent.depth + 1);
   const record = (path: JsonPath | undefined, start: number): void => {
@@ -230,4 +233,25 @@ export function lineColumn(text: string, offset: number): { line: number; column
     lineStart = k + 1;
   }
   return { line, column: offset - lineStart + 1 };
+}
+
+// Offset of the first bracket nested deeper than `maxDepth` (strings skipped), or -1: a cheap pass before a native
+// parser, which recurses; never recurses itself.
+export function tooDeepAt(text: string, maxDepth: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > maxDepth) return i;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return -1;
 }
