@@ -24,6 +24,7 @@ import { BindingsStatusItem } from './status/bindings-status.js';
 import { ModeStatusItem } from './status/mode-status.js';
 import { PtcTestExplorer } from './testing/test-explorer.js';
 import { FakeModel } from './model/fake-model.js';
+import { BindingDiagnostics } from './intellisense/binding-diagnostics.js';
 import { WalkthroughProgress } from './walkthrough/walkthrough-progress.js';
 
 // The Python extension's selected interpreter for a notebook, activating that extension only when it is installed.
@@ -102,6 +103,10 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   });
   const sdk = new SdkDocuments(bindings, log);
   const intelliSense = new BindingsIntelliSense(bindings, log);
+  const bindingDiagnostics = new BindingDiagnostics({
+    globalsFor: (document) => intelliSense.globalsFor(document),
+    onDidChangeBindings: bindings.onDidChangeBindings,
+  });
   const tsServerSdk = new TsServerSdk({ bindings, log, storage: context.globalStorageUri, extension: context.extensionUri });
   void tsServerSdk.available.then((available) => {
     if (available) return;
@@ -122,6 +127,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     new ModeStatusItem(),
     new BindingsStatusItem(bindings),
     intelliSense,
+    bindingDiagnostics,
     tsServerSdk,
     new PtcTestExplorer({ log, controller, approvals }),
     watchConfig(log, (changed) => log.info(`settings changed: ${changed.join(', ')}`)),

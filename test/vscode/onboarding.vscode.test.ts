@@ -5,7 +5,19 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS, CONFIG_SECTION, TASK_LANGUAGE } from '../../extension/constants.js';
-import { cellById, finished, MARKDOWN_MIME, openNotebook, resultOf, runCells, textOf, waitFor, withExtension, workspaceUri } from './support/notebooks.js';
+import {
+  cellById,
+  finished,
+  MARKDOWN_MIME,
+  openNotebook,
+  resultOf,
+  runCells,
+  setCellSource,
+  textOf,
+  waitFor,
+  withExtension,
+  workspaceUri,
+} from './support/notebooks.js';
 
 const PARIS_TASK = 'What is the population of Paris? Answer with the number only.';
 
@@ -93,6 +105,39 @@ suite('issue 29: onboarding', () => {
     const program = doc.cellAt(task.index + 1);
     assert.equal(program.kind, vscode.NotebookCellKind.Code);
     assert.equal(resultOf(program).value, 2102650, textOf(program));
+  });
+
+  test('a call to a tool the bindings do not declare is an error in TypeScript and Python cells before running', async function () {
+    this.timeout(300_000);
+    if (!existsSync(vscode.Uri.joinPath(folder, 'tour.ptcnb').fsPath)) await vscode.commands.executeCommand(COMMANDS.openTour, folder);
+    const editor = await openNotebook(folder.path.split('/').pop()!, 'tour.ptcnb');
+    const doc = editor.notebook;
+    const at = doc.cellCount;
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(doc.uri, [
+      vscode.NotebookEdit.insertCells(at, [
+        new vscode.NotebookCellData(
+          vscode.NotebookCellKind.Code,
+          "// tools.inComment()\nconst city = await tools.lookupCty({ name: 'Paris' });\nreturn city;\n",
+          'typescript',
+        ),
+        new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'city = await tools.lookup_nothing({"name": "Paris"})\n', 'python'),
+      ]),
+    ]);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const ours = (cell: vscode.NotebookCell) => vscode.languages.getDiagnostics(cell.document.uri).filter((d) => d.source === 'PTC Playground');
+    const ts = doc.cellAt(at);
+    const py = doc.cellAt(at + 1);
+    const [tsProblem] = await waitFor('a diagnostic on the TypeScript cell', () => (ours(ts).length > 0 ? ours(ts) : undefined), 60_000);
+    assert.equal(ours(ts).length, 1, 'the comment is not checked');
+    assert.match(tsProblem!.message, /tools\.lookupCty is not a function of this notebook's bindings \(tools has: .*lookupCity/);
+    assert.equal(tsProblem!.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(ts.document.getText(tsProblem!.range), 'lookupCty');
+    const [pyProblem] = await waitFor('a diagnostic on the Python cell', () => (ours(py).length > 0 ? ours(py) : undefined), 60_000);
+    assert.equal(py.document.getText(pyProblem!.range), 'lookup_nothing');
+    // fixing the name clears it
+    await setCellSource(ts, "const city = await tools.lookupCity({ name: 'Paris' });\nreturn city;\n");
+    await waitFor('the TypeScript diagnostic to clear', () => ours(ts).length === 0, 30_000);
   });
 
   test('a bindings module that does not parse ends the cell with a link to its file and line, and the link opens there', async function () {
