@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { CellIdSchema, parseNotebook } from '../../runtime/index.js';
 import type { Logger } from '../log/logger.js';
+import { exists } from './new-notebook.js';
 
 // The tour as the VSIX ships it (.vscodeignore lists these): the notebook, its bindings and its cells' cassettes.
 export const TOUR_NOTEBOOK = 'tour.ptcnb';
@@ -11,15 +12,6 @@ export interface OpenTourOptions {
   log: Logger;
   // the extension's own folder, where the shipped examples are
   extension: vscode.Uri;
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // The files the tour is made of, relative to its folder: every cassette a replayable cell of it names (a cell in

@@ -5,19 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS, CONFIG_SECTION, TASK_LANGUAGE } from '../../extension/constants.js';
-import {
-  cellById,
-  finished,
-  MARKDOWN_MIME,
-  openNotebook,
-  resultOf,
-  runCells,
-  setCellSource,
-  textOf,
-  waitFor,
-  withExtension,
-  workspaceUri,
-} from './support/notebooks.js';
+import { cellById, MARKDOWN_MIME, openNotebook, resultOf, runCells, setCellSource, textOf, waitFor, withExtension, workspaceUri } from './support/notebooks.js';
 
 const PARIS_TASK = 'What is the population of Paris? Answer with the number only.';
 
@@ -35,12 +23,6 @@ function commandLinks(cell: vscode.NotebookCell): { command: string; args: unkno
     command: m[1]!,
     args: m[2] === undefined ? [] : (JSON.parse(decodeURIComponent(m[2])) as unknown[]),
   }));
-}
-
-async function runTask(cell: vscode.NotebookCell): Promise<void> {
-  const since = Date.now() - 1;
-  await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: cell.notebook.uri });
-  await waitFor(`task cell ${cell.index + 1} to finish`, () => finished(cell, since), 120_000);
 }
 
 suite('issue 29: onboarding', () => {
@@ -79,7 +61,7 @@ suite('issue 29: onboarding', () => {
     edit.insert(task.document.uri, new vscode.Position(0, 0), PARIS_TASK);
     assert.ok(await vscode.workspace.applyEdit(edit));
 
-    await runTask(task);
+    await runCells([task]);
     assert.equal(task.executionSummary?.success, false);
     const offered = commandLinks(task).map((l) => l.command);
     for (const command of [COMMANDS.pickModel, COMMANDS.setModelKey, COMMANDS.openModelSettings, COMMANDS.useFakeModel])
@@ -90,7 +72,7 @@ suite('issue 29: onboarding', () => {
     await config().update('model.provider', 'openai', vscode.ConfigurationTarget.Global);
     await config().update('model.name', 'gpt-test', vscode.ConfigurationTarget.Global);
     await config().update('model.baseUrl', 'https://models.invalid/v1', vscode.ConfigurationTarget.Global);
-    await runTask(task);
+    await runCells([task]);
     assert.match(markdownOf(task), /No API key for openai/, markdownOf(task));
     assert.equal(commandLinks(task)[0]?.command, COMMANDS.setModelKey, 'Set Model API Key comes first');
     const settings = await vscode.commands.executeCommand<string>(COMMANDS.openModelSettings);
@@ -100,7 +82,7 @@ suite('issue 29: onboarding', () => {
     // the offline fake model: no key, the loop runs and the program it wrote appears below and returns the number
     await vscode.window.showNotebookDocument(doc);
     assert.deepEqual(await vscode.commands.executeCommand(COMMANDS.useFakeModel, doc.uri), { kind: 'fake' });
-    await runTask(task);
+    await runCells([task]);
     assert.equal(task.executionSummary?.success, true, textOf(task));
     const program = doc.cellAt(task.index + 1);
     assert.equal(program.kind, vscode.NotebookCellKind.Code);
