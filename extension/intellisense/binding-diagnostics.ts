@@ -43,6 +43,9 @@ export class BindingDiagnostics implements vscode.Disposable {
       this.#collection,
       vscode.workspace.onDidOpenNotebookDocument((nb) => this.#checkNotebook(nb)),
       vscode.workspace.onDidChangeTextDocument((e) => this.#schedule(e.document)),
+      // a cell added to an open notebook (typed, pasted, inserted by a task) opens a new text document
+      vscode.workspace.onDidOpenTextDocument((document) => this.#schedule(document)),
+      vscode.workspace.onDidChangeNotebookDocument((e) => e.contentChanges.forEach((c) => c.addedCells.forEach((cell) => this.#schedule(cell.document)))),
       vscode.workspace.onDidCloseNotebookDocument((nb) => nb.getCells().forEach((c) => this.#collection.delete(c.document.uri))),
       // the module changed (tools added or removed): every open notebook's cells again, once the model is rebuilt
       options.onDidChangeBindings(() => setTimeout(() => vscode.workspace.notebookDocuments.forEach((nb) => this.#checkNotebook(nb)), DEBOUNCE_MS)),
