@@ -257,52 +257,6 @@ export async function runUiSuite({ browser, server, resultsDir }) {
         shots[kind] = files;
       });
     }
-
-    // issue 29.6: a task cell with no model names what to do, with its actions on the cell (no model server here)
-    await test('a task cell without a model shows its actions (screenshots in both themes)', async () => {
-      await page.setViewportSize(TALL);
-      await wb.runCommand(page, 'Notebook: Focus Last Cell').catch(() => {});
-      await wb.runCommand(page, await paletteLabel('ptcPlayground.newTaskCell'));
-      await page.keyboard.press('Enter');
-      await page.keyboard.type('What is the population of Paris? Answer with the number only.');
-      await page.keyboard.press('Escape');
-      await wb.runCommand(page, 'Notebook: Execute Cell');
-      await wb.waitFor('the task cell to say no model is available', async () => (await wb.renderedOutputText(page)).includes('Try the Offline Fake Model'), {
-        timeoutMs: 60_000,
-        intervalMs: 1000,
-      });
-      for (const kind of ['light', 'dark']) {
-        await wb.switchTheme(page, kind);
-        await new Promise((r) => setTimeout(r, 1500));
-        const file = path.join(resultsDir, `task-${kind}.png`);
-        await page.screenshot({ path: file, clip: await cellClip(page, expectedCells) });
-        if (shots[kind]) shots[kind].task = file;
-      }
-    });
-
-    // issue 29.8: the walkthrough, with the tour, the inspector, tests, import and task cells among its steps
-    await test('the walkthrough lists the tour and task cells (screenshots in both themes)', async () => {
-      await page.setViewportSize(WIDE);
-      await wb.runCommand(page, 'Welcome: Open Walkthrough...');
-      const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Get started with PTC Playground' }).first();
-      await pick.waitFor({ state: 'visible', timeout: 20_000 });
-      await pick.click();
-      await page.locator('.gettingStartedContainer').first().waitFor({ state: 'visible', timeout: 20_000 });
-      await wb.waitFor(
-        'the tour step in the walkthrough',
-        async () => (await page.locator('.getting-started-step', { hasText: 'Open the tour' }).count()) > 0,
-        {
-          timeoutMs: 20_000,
-        },
-      );
-      for (const kind of ['light', 'dark']) {
-        await wb.switchTheme(page, kind);
-        await new Promise((r) => setTimeout(r, 1500));
-        const file = path.join(resultsDir, `walkthrough-${kind}.png`);
-        await page.screenshot({ path: file });
-        if (shots[kind]) shots[kind].walkthrough = file;
-      }
-    });
   } finally {
     await context.close().catch(() => {});
   }
