@@ -8,6 +8,7 @@ export const SDK_SCHEME = 'ptc-sdk';
 
 export const COMMANDS = {
   newNotebook: 'ptcPlayground.newNotebook',
+  openTour: 'ptcPlayground.openTour',
   showModelView: 'ptcPlayground.showModelView',
   switchMode: 'ptcPlayground.switchMode',
   setCellMode: 'ptcPlayground.setCellMode',
@@ -24,11 +25,14 @@ export const COMMANDS = {
   saveRunTrace: 'ptcPlayground.saveRunTrace',
   pickModel: 'ptcPlayground.pickModel',
   setModelKey: 'ptcPlayground.setModelKey',
+  openModelSettings: 'ptcPlayground.openModelSettings',
+  useFakeModel: 'ptcPlayground.useFakeModel',
   newTaskCell: 'ptcPlayground.newTaskCell',
   acceptExpected: 'ptcPlayground.acceptExpected',
   cellProgress: 'ptcPlayground.cellProgress',
   stopCells: 'ptcPlayground.stopCells',
   setNotebookBindings: 'ptcPlayground.setNotebookBindings',
+  openFileAt: 'ptcPlayground.openFileAt',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 

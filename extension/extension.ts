@@ -23,6 +23,9 @@ import { CellStatusProvider } from './status/cell-status.js';
 import { BindingsStatusItem } from './status/bindings-status.js';
 import { ModeStatusItem } from './status/mode-status.js';
 import { PtcTestExplorer } from './testing/test-explorer.js';
+import { FakeModel } from './model/fake-model.js';
+import { BindingDiagnostics } from './intellisense/binding-diagnostics.js';
+import { WalkthroughProgress } from './walkthrough/walkthrough-progress.js';
 
 // The Python extension's selected interpreter for a notebook, activating that extension only when it is installed.
 async function pythonFromExtension(scope: vscode.Uri): Promise<string | undefined> {
@@ -62,7 +65,9 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
         await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: cell.notebook.uri });
     },
   });
-  const choices = new ModelChoices(context.workspaceState, context.secrets);
+  const fakeModel = new FakeModel({ extension: context.extensionUri, log });
+  const choices = new ModelChoices(context.workspaceState, context.secrets, fakeModel);
+  const walkthrough = new WalkthroughProgress();
   const controller: PtcNotebookController = new PtcNotebookController({
     log,
     run: (notebook, request, paths) => pool.run(notebook, bindings.sessionFor(notebook), request, paths),
@@ -83,9 +88,13 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
       running.delete(cell);
       cellStatus.refresh();
       inspector.noteRun(cell);
+      walkthrough.noteRun(cell);
       renderers.postCellStateFor(cell, false);
     },
-    runTask: (cell, execution) => runTaskJob(cell, execution, { log, choices, bindings, runCell: (target, override) => controller.runCell(target, override) }),
+    runTask: async (cell, execution) => {
+      await runTaskJob(cell, execution, { log, choices, bindings, runCell: (target, override) => controller.runCell(target, override) });
+      walkthrough.noteRun(cell);
+    },
   });
   const renderers = new RendererHost({
     log,
@@ -94,6 +103,10 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   });
   const sdk = new SdkDocuments(bindings, log);
   const intelliSense = new BindingsIntelliSense(bindings, log);
+  const bindingDiagnostics = new BindingDiagnostics({
+    globalsFor: (document) => intelliSense.globalsFor(document),
+    onDidChangeBindings: bindings.onDidChangeBindings,
+  });
   const tsServerSdk = new TsServerSdk({ bindings, log, storage: context.globalStorageUri, extension: context.extensionUri });
   void tsServerSdk.available.then((available) => {
     if (available) return;
@@ -114,11 +127,13 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     new ModeStatusItem(),
     new BindingsStatusItem(bindings),
     intelliSense,
+    bindingDiagnostics,
     tsServerSdk,
     new PtcTestExplorer({ log, controller, approvals }),
     watchConfig(log, (changed) => log.info(`settings changed: ${changed.join(', ')}`)),
     choices,
-    ...registerCommands({ log, controller, bindings, approvals, inspector, sdk, choices, cellStatus }),
+    fakeModel,
+    ...registerCommands({ log, controller, bindings, approvals, inspector, sdk, choices, cellStatus, extension: context.extensionUri }),
     { dispose: () => void shutdown?.().catch((error: unknown) => log.warn('shutdown failed', error)) },
   );
   for (const problem of readConfig().problems) log.warn(`setting ptcPlayground.${problem.key}: ${problem.message}`);

@@ -110,8 +110,8 @@ function printCell(cell, programs) {
   process.stdout.write(`  ${Math.round(r.durationMs)} ms, sandbox ${r.sandbox.enforcement}${r.mode ? `, ${r.mode}` : ''}\n`);
 }
 
-// The tour's record cell rewrites its committed cassette: the demo puts every cassette back as it found it, so running
-// it leaves the checkout unchanged (`ptc test examples/` replays those cassettes).
+// The tour's record cell writes a cassette (ignored by git); the demo still puts every cassette folder back as it found
+// it, so running it leaves the checkout exactly as it was.
 const cassetteDirs = [...new Set(EXAMPLES.map((e) => path.join(path.dirname(e.notebook), '.ptc', 'cassettes')))];
 const savedCassettes = new Map(
   cassetteDirs.flatMap((dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => [path.join(dir, name), fs.readFileSync(path.join(dir, name))]) : [])),

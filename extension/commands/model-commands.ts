@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { DEFAULT_BASE_URLS, type EndpointProvider } from '../../runtime/index.js';
 import { readConfig } from '../config/config.js';
-import { CONFIG_SECTION, TASK_LANGUAGE } from '../constants.js';
-import { hasLanguageModels, type ModelChoices, type PickedModel } from '../model/model-choice.js';
+import { TASK_LANGUAGE } from '../constants.js';
+import { FAKE_MODEL_NAME, hasLanguageModels, isPickedModel, type ModelChoices, type PickedModel } from '../model/model-choice.js';
+import { openModelSettings } from '../model/model-help.js';
 import { targetCell, targetNotebook } from './target-cell.js';
 
 type PickItem = vscode.QuickPickItem & { choice?: PickedModel; configure?: true };
@@ -17,10 +18,9 @@ export async function pickModel(choices: ModelChoices, arg?: unknown): Promise<P
     return undefined;
   }
   if (given !== undefined) {
-    const choice = given.choice as PickedModel;
-    if (choice?.kind !== 'endpoint' && !(choice?.kind === 'vscode-lm' && typeof choice.id === 'string')) return undefined;
-    await choices.pick(notebook, choice);
-    return choice;
+    if (!isPickedModel(given.choice)) return undefined;
+    await choices.pick(notebook, given.choice);
+    return given.choice;
   }
   const items: PickItem[] = [];
   if (hasLanguageModels()) {
@@ -36,13 +36,19 @@ export async function pickModel(choices: ModelChoices, arg?: unknown): Promise<P
       detail: vscode.l10n.t('Endpoint from settings (ptcPlayground.model.*)'),
       choice: { kind: 'endpoint' },
     });
+  items.push({
+    label: vscode.l10n.t('Offline fake model'),
+    description: FAKE_MODEL_NAME,
+    detail: vscode.l10n.t('Scripted, no key: answers the sample tasks of examples/models/fake-model.json'),
+    choice: { kind: 'fake' },
+  });
   items.push({ label: vscode.l10n.t('Configure an endpoint…'), configure: true });
   const current = choices.picked(notebook);
   for (const item of items) if (item.choice !== undefined && JSON.stringify(item.choice) === JSON.stringify(current)) item.picked = true;
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Model for task cells') });
   if (picked === undefined) return undefined;
   if (picked.configure === true) {
-    await vscode.commands.executeCommand('workbench.action.openSettings', `${CONFIG_SECTION}.model`);
+    await openModelSettings();
     return undefined;
   }
   if (picked.choice === undefined) return undefined;
@@ -97,4 +103,19 @@ export async function newTaskCell(arg?: unknown): Promise<vscode.NotebookCell | 
     vscode.l10n.t('Task cell added: describe the task in plain words and run it; the model writes a program cell below it and runs it.'),
   );
   return notebook.cellAt(at);
+}
+
+// `ptcPlayground.useFakeModel [notebook]`: picks the offline fake model for the notebook's task cells.
+export async function useFakeModel(choices: ModelChoices, arg?: unknown): Promise<PickedModel | undefined> {
+  const notebook = targetNotebook(arg) ?? targetCell(arg)?.notebook;
+  if (notebook === undefined) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a PTC notebook to pick its model.'));
+    return undefined;
+  }
+  const choice: PickedModel = { kind: 'fake' };
+  await choices.pick(notebook, choice);
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t('Task cells of this notebook now ask the offline fake model. Try: "What is the population of Paris? Answer with the number only."'),
+  );
+  return choice;
 }

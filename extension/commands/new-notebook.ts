@@ -4,7 +4,8 @@ import type { Logger } from '../log/logger.js';
 import { newCellId } from '../notebook/cell-ids.js';
 import { STARTER_BINDINGS, starterNotebook } from '../notebook/starter.js';
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
+// Whether a file or folder exists (any stat failure counts as no).
+export async function exists(uri: vscode.Uri): Promise<boolean> {
   try {
     await vscode.workspace.fs.stat(uri);
     return true;

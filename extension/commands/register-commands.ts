@@ -15,7 +15,10 @@ import { saveRunTrace } from './save-trace.js';
 import { stopCells } from './stop-cells.js';
 import { setNotebookBindings } from './set-bindings.js';
 import { newNotebook } from './new-notebook.js';
-import { newTaskCell, pickModel, setModelKey } from './model-commands.js';
+import { openTour } from './open-tour.js';
+import { openFileAt } from '../notebook/problem-links.js';
+import { newTaskCell, pickModel, setModelKey, useFakeModel } from './model-commands.js';
+import { openModelSettings } from '../model/model-help.js';
 import type { ModelChoices } from '../model/model-choice.js';
 import { targetCell, targetNotebook } from './target-cell.js';
 import { acceptExpected } from '../testing/accept-expected.js';
@@ -29,6 +32,8 @@ export interface CommandDeps {
   sdk: SdkDocuments;
   choices: ModelChoices;
   cellStatus: CellStatusProvider;
+  // the extension's folder (the shipped tour and fake model)
+  extension: vscode.Uri;
 }
 
 // `ptcPlayground.openInspector [cell]`: the run inspector on the cell's latest result.
@@ -40,7 +45,7 @@ export function openInspector(inspector: InspectorPanels, arg?: unknown): Comman
 
 // Every contributed command; each handler resolves to something tests can assert (outcome, mode, uri).
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { log, controller, bindings, approvals, inspector, sdk, choices, cellStatus } = deps;
+  const { log, controller, bindings, approvals, inspector, sdk, choices, cellStatus, extension } = deps;
   const withReport = (run: (arg?: unknown) => Promise<CommandOutcome> | CommandOutcome) => async (arg?: unknown) => {
     const outcome = await run(arg);
     void reportOutcome(outcome, arg).catch((error: unknown) => log.warn('could not show a command outcome', error));
@@ -48,6 +53,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   };
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     [COMMANDS.newNotebook]: (uri) => newNotebook(log, uri),
+    [COMMANDS.openTour]: (folder) => openTour({ log, extension }, folder),
     [COMMANDS.showModelView]: async (arg) => {
       const notebook = targetNotebook(arg) ?? targetCell(arg)?.notebook;
       if (notebook === undefined) {
@@ -91,9 +97,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [COMMANDS.saveRunTrace]: (arg, target) => saveRunTrace({ log, bindings }, arg, target),
     [COMMANDS.pickModel]: (arg) => pickModel(choices, arg),
     [COMMANDS.setModelKey]: (arg) => setModelKey(choices, arg),
+    [COMMANDS.openModelSettings]: () => openModelSettings(),
+    [COMMANDS.useFakeModel]: (arg) => useFakeModel(choices, arg),
     [COMMANDS.newTaskCell]: (arg) => newTaskCell(arg),
     [COMMANDS.stopCells]: withReport((arg) => stopCells(controller, arg)),
     [COMMANDS.setNotebookBindings]: (arg, file) => setNotebookBindings(log, arg, file),
+    [COMMANDS.openFileAt]: (location) => openFileAt(location),
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { linkedMessage } from '../notebook/problem-links.js';
 import { escapeMarkdown, problemOutput, resultOutput, streamOutput } from '../notebook/result-output.js';
 import type { CellExecutionPort } from './cell-job.js';
 
@@ -44,8 +45,9 @@ export function executionPort(execution: vscode.NotebookCellExecution, options: 
   };
 }
 
-// The problem's markdown: its own, or the message with its actions as command links below it.
+// The problem's markdown: its own, or the message (the files it names linked to their line) with its actions as
+// command links below it.
 function markdownOf(problem: { message: string; markdown?: string; actions?: { title: string; command: string }[] }): string | undefined {
   if (problem.markdown !== undefined || problem.actions === undefined || problem.actions.length === 0) return problem.markdown;
-  return `${escapeMarkdown(problem.message)}\n\n${problem.actions.map((a) => `[${escapeMarkdown(a.title)}](command:${a.command})`).join(' · ')}`;
+  return `${linkedMessage(problem.message)}\n\n${problem.actions.map((a) => `[${escapeMarkdown(a.title)}](command:${a.command})`).join(' · ')}`;
 }

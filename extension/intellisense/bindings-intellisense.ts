@@ -34,7 +34,7 @@ export class BindingsIntelliSense implements vscode.CompletionItemProvider, vsco
   }
 
   async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[]> {
-    const globals = await this.#globalsFor(document);
+    const globals = await this.globalsFor(document);
     if (globals.length === 0) return [];
     const context = completionContext(document.lineAt(position.line).text.slice(0, position.character));
     if (context === undefined) return [];
@@ -72,7 +72,7 @@ export class BindingsIntelliSense implements vscode.CompletionItemProvider, vsco
     const line = document.lineAt(position.line).text;
     const at = memberAt(line, position.character);
     if (at === undefined) return undefined;
-    const globals = await this.#globalsFor(document);
+    const globals = await this.globalsFor(document);
     const fn = globals.find((g) => g.global === at.global)?.functions.find((f) => f.name === at.name);
     if (fn === undefined) return undefined;
     const python = document.languageId === 'python';
@@ -82,7 +82,8 @@ export class BindingsIntelliSense implements vscode.CompletionItemProvider, vsco
     );
   }
 
-  async #globalsFor(document: vscode.TextDocument): Promise<GlobalInfo[]> {
+  // The bindings of the notebook holding `document` (empty in Restricted Mode or when the module does not load).
+  async globalsFor(document: vscode.TextDocument): Promise<GlobalInfo[]> {
     // bindings modules are code: nothing is imported for IntelliSense in Restricted Mode
     if (!vscode.workspace.isTrusted) return [];
     const notebook = vscode.workspace.notebookDocuments.find((nb) => nb.notebookType === NOTEBOOK_TYPE && nb.getCells().some((c) => c.document === document));

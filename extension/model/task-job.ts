@@ -24,6 +24,7 @@ import { newCellId } from '../notebook/cell-ids.js';
 import { outputMetaOf } from '../notebook/output-meta.js';
 import { escapeMarkdown, payloadOf, problemOutput } from '../notebook/result-output.js';
 import type { ModelChoices } from './model-choice.js';
+import { modelHelpMarkdown } from './model-help.js';
 
 export interface TaskJobDeps {
   log: Logger;
@@ -54,7 +55,7 @@ export async function runTaskJob(cell: vscode.NotebookCell, execution: vscode.No
   const task = cell.document.getText().trim();
   if (task === '') return fail(vscode.l10n.t('This task cell is empty: write the task in plain words.'));
   const choice = await deps.choices.clientFor(notebook);
-  if (!choice.ok) return fail(choice.message);
+  if (!choice.ok) return choice.help === undefined ? fail(choice.message) : finish(false, modelHelpMarkdown(choice.message, choice.help), choice.message);
   const { client } = choice;
   const described = await deps.bindings.describe(notebook);
   if (described !== undefined && !described.ok) return fail(vscode.l10n.t('The bindings module could not be loaded: {0}', described.message));

@@ -39,3 +39,11 @@ export function programOptions<T extends { lib?: string[] | undefined }>(options
   if (!roots.some(isNotebookCell)) return options;
   return { ...options, lib: [...PROGRAM_LIB] };
 }
+
+// A completion that would add an import: a cell is one program with no module of its own, so an import of the
+// workspace's files or Node packages cannot work there (the bindings are globals). Such entries name a `source`.
+export function isAutoImport(entry: { source?: string | undefined; hasAction?: true | undefined; data?: unknown }): boolean {
+  if (entry.source !== undefined && entry.source !== '') return true;
+  const data = entry.data;
+  return data !== null && typeof data === 'object' && typeof (data as { moduleSpecifier?: unknown }).moduleSpecifier === 'string';
+}

@@ -3,7 +3,7 @@
 // It runs inside VS Code's TS server, never in the extension host: no `vscode`, no runtime imports.
 import path from 'node:path';
 import type * as ts from 'typescript';
-import { parseConfig, programFileNames, programOptions } from './notebook-program.js';
+import { isAutoImport, isNotebookCell, parseConfig, programFileNames, programOptions } from './notebook-program.js';
 
 // markAsDirty is internal to the TS server but stable since TS 2.x: it makes the next request rebuild the program
 type Project = ts.server.Project & { markAsDirty?: () => void };
@@ -26,7 +26,15 @@ function init(): ts.server.PluginModule {
       const settings = host.getCompilationSettings.bind(host);
       host.getScriptFileNames = () => programFileNames(rootNames(), [nodeTypes, ...config.declarationFiles]);
       host.getCompilationSettings = () => programOptions(settings(), rootNames());
-      return info.languageService;
+      // completions in a cell never offer an auto-import: the import it would add cannot run there
+      const service = info.languageService;
+      const completions = service.getCompletionsAtPosition.bind(service);
+      service.getCompletionsAtPosition = (fileName, position, options, formatting) => {
+        const found = completions(fileName, position, options, formatting);
+        if (found === undefined || !isNotebookCell(fileName)) return found;
+        return { ...found, entries: found.entries.filter((entry) => !isAutoImport(entry)) };
+      };
+      return service;
     },
     onConfigurationChanged(value: unknown): void {
       config = parseConfig(value);

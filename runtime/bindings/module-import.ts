@@ -116,12 +116,13 @@ export async function importBindingsFile(file: string): Promise<{ module: unknow
   }
 }
 
-// esbuild failures carry located messages; show the first few as `file:line:col: text`.
+// esbuild failures carry located messages; show the first few as `file:line:col: text`, the file absolute (esbuild
+// names it relative to the working directory, which is rarely the reader's) so editors and terminals can open it.
 function describeBuildError(error: unknown): string {
   const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors;
   if (!Array.isArray(errors) || errors.length === 0) return error instanceof Error ? error.message : String(error);
   return errors
     .slice(0, 5)
-    .map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text))
+    .map((e) => (e.location ? `${path.resolve(e.location.file)}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text))
     .join('\n');
 }

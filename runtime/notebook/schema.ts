@@ -23,6 +23,8 @@ export const NotebookMetadataSchema = z.looseObject({
     .refine((p) => !p.includes('\0'), 'must not contain NUL')
     .optional(),
   mode: NotebookModeSchema.optional(),
+  // false keeps outputs out of the file whatever the editor's setting (a committed example stays as committed)
+  saveOutputs: z.boolean().optional(),
 });
 export type NotebookMetadata = z.infer<typeof NotebookMetadataSchema>;
 

@@ -11,7 +11,7 @@ import { type NotebookCell, type NotebookFile, NotebookFileSchema, type SavedOut
 export interface SerializeOptions {
   // verbatim spellings of unknown metadata remembered at parse time
   memory?: RawSliceMemory;
-  // false makes outputs transient (not written)
+  // false makes outputs transient (not written); a notebook's own `saveOutputs: false` wins over true
   includeOutputs?: boolean;
 }
 
@@ -51,7 +51,7 @@ function cellForDisk(cell: NotebookCell, includeOutputs: boolean): Record<string
 
 // Writes `.ptcnb` text: 2-space indent, stable key order, trailing newline, unknown metadata verbatim.
 export function serializeNotebook(notebook: NotebookFile, options: SerializeOptions = {}): string {
-  const includeOutputs = options.includeOutputs ?? true;
+  const includeOutputs = (options.includeOutputs ?? true) && notebook.metadata?.saveOutputs !== false;
   const file = {
     version: notebook.version,
     metadata: notebook.metadata ?? {},

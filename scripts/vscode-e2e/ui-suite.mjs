@@ -147,7 +147,7 @@ export async function runUiSuite({ browser, server, resultsDir }) {
 
     await test('examples/tour.ptcnb opens in the notebook editor', async () => {
       await wb.openNotebook(page, TOUR);
-      await page.locator('.notebook-editor .code-cell-row').first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page.locator('.notebook-editor .code-cell-row').filter({ visible: true }).first().waitFor({ state: 'visible', timeout: 60_000 });
     });
 
     const expectedCells = await tourCodeCells();

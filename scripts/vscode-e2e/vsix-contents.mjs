@@ -23,6 +23,8 @@ const REQUIRED_DIST_FILES = [
   'dist/node_modules/esbuild-wasm/wasm_exec_node.js',
   'dist/node_modules/amaro/dist/index.js',
 ];
+// Open Tour and Try the Offline Fake Model read these from the extension's folder
+const EXAMPLE_FILES = ['examples/tour.ptcnb', 'examples/tour.bindings.ts', 'examples/models/fake-model-server.mjs', 'examples/models/fake-model.json'];
 
 // Returns the reason a packaged path is not allowed, or undefined when it is.
 export function disallowedReason(file) {
@@ -37,6 +39,8 @@ export function disallowedReason(file) {
   // the l10n bundles the manifest's "l10n" folder holds (English and any translations)
   if (/^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/.test(file)) return undefined;
   if (/^media\/walkthrough\/[\w-]+\.md$/.test(file) || file === 'schemas/ptcnb.schema.json') return undefined;
+  if (EXAMPLE_FILES.includes(file)) return undefined;
+  if (/^examples\/\.ptc\/cassettes\/[\w-]+\.json$/.test(file)) return undefined;
   if (file.startsWith('python/')) {
     return file.endsWith('.py') && !file.includes('/__pycache__/') ? undefined : 'not a Python source file';
   }
@@ -90,7 +94,7 @@ export async function checkVsixContents() {
     if (reason) problems.push(`${file}: ${reason}`);
   }
   const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-  for (const required of [...REQUIRED_ROOT_FILES, ...REQUIRED_DIST_FILES, ...manifestEntryPoints(manifest)]) {
+  for (const required of [...REQUIRED_ROOT_FILES, ...REQUIRED_DIST_FILES, ...EXAMPLE_FILES, ...manifestEntryPoints(manifest)]) {
     if (!files.includes(required))
       problems.push(`${required}: required but not packaged${existsSync(path.join(REPO_ROOT, required)) ? '' : ' (the file does not exist; run the build)'}`);
   }

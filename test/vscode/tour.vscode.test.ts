@@ -1,10 +1,23 @@
 // The bundled examples in a real VS Code: every cell of examples/tour.ptcnb and examples/mcp/weather.ptcnb runs
 // through the extension's controller and ends as the tour says, with the output mime types the renderer needs.
 import * as assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import expected from '../../examples/expected-outcomes.json' with { type: 'json' };
-import { RESULT_MIME } from '../../extension/constants.js';
-import { cellById, codeCells, ERROR_MIME, mimesOf, openNotebook, resultOf, runAll, textOf, withExtension } from './support/notebooks.js';
+import { COMMANDS, RESULT_MIME } from '../../extension/constants.js';
+import {
+  cellById,
+  codeCells,
+  ERROR_MIME,
+  mimesOf,
+  openNotebook,
+  resultOf,
+  runAll,
+  runCells,
+  textOf,
+  withExtension,
+  workspaceUri,
+} from './support/notebooks.js';
 
 // cell id → 'ok' or the failure kind each example cell demonstrates (one file shared with the demo and unit tests)
 const EXPECTED = expected as unknown as Record<string, Record<string, string>>;
@@ -30,6 +43,9 @@ suite('examples in VS Code', () => {
 
   test('examples/tour.ptcnb: Run All ends every cell as the tour promises', async () => {
     const editor = await openNotebook('examples', 'tour.ptcnb');
+    const cassetteFile = workspaceUri('examples', '.ptc', 'cassettes', 'tour-host.json').fsPath;
+    const committedCassette = readFileSync(cassetteFile, 'utf8');
+    const committedNotebook = readFileSync(editor.notebook.uri.fsPath, 'utf8');
     const ids = codeCells(editor.notebook).map((c) => String(c.metadata.id));
     assert.deepEqual(ids, Object.keys(TOUR), 'the tour cells this suite knows');
     await runAll(editor);
@@ -63,9 +79,25 @@ suite('examples in VS Code', () => {
     const replayed = resultOf(cellById(doc, 'replay-host'));
     assert.equal(recorded.mode, 'live');
     assert.equal(replayed.mode, 'replay');
-    assert.deepEqual(replayed.value, recorded.value, 'the replay returns exactly what was recorded');
+    const answers = (JSON.parse(committedCassette) as { calls: { value: unknown }[] }).calls.map((c) => c.value);
+    assert.equal((replayed.value as { id: string }).id, answers[0], 'the replay returns what the committed cassette holds');
     assert.ok(replayed.calls.length === 3 && replayed.calls.every((c) => c.replayed === true), 'every replayed call is marked');
     assert.equal(replayed.replay?.diverged.length, 0);
+
+    // issue 29.9: Run All rewrote nothing; saving keeps the outputs out of the file (its own saveOutputs: false)
+    assert.equal(readFileSync(cassetteFile, 'utf8'), committedCassette, 'Run All left the committed cassette alone');
+    assert.ok(await doc.save(), 'the tour saves');
+    assert.equal(readFileSync(doc.uri.fsPath, 'utf8'), committedNotebook, 'saving after Run All leaves the file byte for byte');
+
+    // recording is what the person asks for: Record on the first cell, then the replay repeats that run exactly
+    const record = cellById(doc, 'record-host');
+    editor.selections = [new vscode.NotebookRange(record.index, record.index + 1)];
+    const outcome = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>(COMMANDS.recordCell);
+    assert.equal(outcome?.ok, true, outcome?.message);
+    assert.notEqual(readFileSync(cassetteFile, 'utf8'), committedCassette, 'Record wrote the cassette');
+    await runCells([cellById(doc, 'replay-host')]);
+    assert.deepEqual(resultOf(cellById(doc, 'replay-host')).value, resultOf(record).value, 'the replay returns exactly what was recorded');
+    writeFileSync(cassetteFile, committedCassette);
   });
 
   test('examples/mcp/weather.ptcnb: live calls reach the local MCP server', async () => {

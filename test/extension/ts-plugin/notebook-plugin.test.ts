@@ -112,6 +112,24 @@ describe('ptc-notebook-ts-plugin in a TS server', () => {
     for (const name of ['ActiveXObject', 'Animation', 'document', 'window', 'HTMLElement', 'localStorage']) expect(names, name).not.toContain(name);
   });
 
+  test('a cell is never offered an auto-import (it cannot import); a plain file next to it still is', async () => {
+    const notebooks = path.dirname(cell.replace('^/vscode-notebook-cell/ts-nul-authority', ''));
+    const helpers = path.join(notebooks, 'helpers.ts');
+    const plain = path.join(notebooks, 'plain.ts');
+    await writeFile(helpers, 'export const helperFromModule = 1;\n');
+    await writeFile(plain, 'helperFrom');
+    server.notify('open', { file: helpers, fileContent: 'export const helperFromModule = 1;\n', scriptKindName: 'TS', projectRootPath: notebooks });
+    server.notify('open', { file: plain, fileContent: 'helperFrom', scriptKindName: 'TS', projectRootPath: notebooks });
+    await server.request('configure', { preferences: { includeCompletionsForModuleExports: true, includeCompletionsWithInsertText: true } });
+    const offered = async (file: string, line: number, offset: number) =>
+      (await server.request<{ entries: { name: string; source?: string }[] }>('completionInfo', { file, line, offset, prefix: 'helperFrom' })).entries.filter(
+        (e) => e.name === 'helperFromModule',
+      );
+    // the control: the same project's plain file gets the entry as an auto-import from ./helpers
+    expect((await offered(plain, 1, 11)).map((e) => e.source)).toEqual([expect.stringContaining('helpers')]);
+    expect(await offered(cell, 4, 1)).toEqual([]);
+  });
+
   test('a file outside notebooks keeps the default library', async () => {
     const names = await completions(page, 1, 4);
     expect(names).toContain('document');

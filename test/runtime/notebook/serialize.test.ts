@@ -85,6 +85,16 @@ describe('serializeNotebook', () => {
     expect(parsed(text).cells).toHaveLength(4);
   });
 
+  test("a notebook's own saveOutputs: false keeps its outputs out even when the editor saves them", () => {
+    const notebook = parsed(canonical);
+    expect(serializeNotebook(notebook)).toContain('"outputs"');
+    const own = { ...notebook, metadata: { ...notebook.metadata, saveOutputs: false } };
+    const text = serializeNotebook(own, { includeOutputs: true });
+    expect(text).not.toContain('"outputs"');
+    expect(parsed(text).metadata).toMatchObject({ saveOutputs: false });
+    expect(serializeNotebook({ ...notebook, metadata: { ...notebook.metadata, saveOutputs: true } })).toContain('"outputs"');
+  });
+
   test('refuses to write a notebook it could not read back', () => {
     const bad = { version: 1, metadata: {}, cells: [{ kind: 'code', language: 'javascript', source: '' }] } as unknown as NotebookFile;
     expect(() => serializeNotebook(bad)).toThrow(NotebookWriteError);

@@ -1,0 +1,155 @@
+// A newcomer's first steps (issue 29, items 5, 6 and 8): Open Tour writes the tour where they pick and it runs; a task
+// cell with no model or no key says what to do, with actions, and the offline fake model runs the loop with no key;
+// a broken bindings module's error links to the file and line.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { COMMANDS, CONFIG_SECTION, TASK_LANGUAGE } from '../../extension/constants.js';
+import { cellById, MARKDOWN_MIME, openNotebook, resultOf, runCells, setCellSource, textOf, waitFor, withExtension, workspaceUri } from './support/notebooks.js';
+
+const PARIS_TASK = 'What is the population of Paris? Answer with the number only.';
+
+function markdownOf(cell: vscode.NotebookCell): string {
+  return cell.outputs
+    .flatMap((o) => o.items)
+    .filter((i) => i.mime === MARKDOWN_MIME)
+    .map((i) => new TextDecoder().decode(i.data))
+    .join('\n');
+}
+
+// The command links of a cell's markdown output: command id → its decoded arguments.
+function commandLinks(cell: vscode.NotebookCell): { command: string; args: unknown[] }[] {
+  return [...markdownOf(cell).matchAll(/\(command:([\w.]+)(?:\?([^)]*))?\)/g)].map((m) => ({
+    command: m[1]!,
+    args: m[2] === undefined ? [] : (JSON.parse(decodeURIComponent(m[2])) as unknown[]),
+  }));
+}
+
+suite('issue 29: onboarding', () => {
+  withExtension();
+  const folder = workspaceUri(`tour-${Date.now()}`);
+  const config = () => vscode.workspace.getConfiguration(CONFIG_SECTION);
+  suiteTeardown(async () => {
+    for (const key of ['model.provider', 'model.baseUrl', 'model.name']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    rmSync(folder.fsPath, { recursive: true, force: true });
+  });
+
+  test('Open Tour writes the tour, its bindings and cassettes into the folder given, opens it, and its cells run', async function () {
+    this.timeout(300_000);
+    const notebook = await vscode.commands.executeCommand<vscode.Uri | undefined>(COMMANDS.openTour, folder);
+    assert.ok(notebook, 'Open Tour resolved to the notebook');
+    for (const file of ['tour.ptcnb', 'tour.bindings.ts', '.ptc/cassettes/tour-host.json', '.ptc/cassettes/ts-mock.json'])
+      assert.ok(existsSync(vscode.Uri.joinPath(folder, file).fsPath), `${file} written`);
+    await waitFor('the tour open in the notebook editor', () => vscode.window.activeNotebookEditor?.notebook.uri.toString() === notebook.toString(), 30_000);
+    const editor = await openNotebook(folder.path.split('/').pop()!, 'tour.ptcnb');
+    const doc = editor.notebook;
+    await runCells([cellById(doc, 'ts-mock'), cellById(doc, 'py-mock'), cellById(doc, 'replay-host')]);
+    assert.equal((resultOf(cellById(doc, 'ts-mock')).value as { largest: string }).largest, 'Berlin', textOf(cellById(doc, 'ts-mock')));
+    assert.equal(resultOf(cellById(doc, 'py-mock')).language, 'python');
+    assert.equal(resultOf(cellById(doc, 'replay-host')).mode, 'replay', textOf(cellById(doc, 'replay-host')));
+  });
+
+  test('a task cell with no model offers Pick Model, the key, the settings and the offline fake model, which then answers', async function () {
+    this.timeout(300_000);
+    if (!existsSync(vscode.Uri.joinPath(folder, 'tour.ptcnb').fsPath)) await vscode.commands.executeCommand(COMMANDS.openTour, folder);
+    const editor = await openNotebook(folder.path.split('/').pop()!, 'tour.ptcnb');
+    const doc = editor.notebook;
+    editor.selections = [new vscode.NotebookRange(doc.cellCount - 1, doc.cellCount)];
+    const task = await vscode.commands.executeCommand<vscode.NotebookCell | undefined>(COMMANDS.newTaskCell);
+    assert.ok(task && task.document.languageId === TASK_LANGUAGE);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(task.document.uri, new vscode.Position(0, 0), PARIS_TASK);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+
+    await runCells([task]);
+    assert.equal(task.executionSummary?.success, false);
+    const offered = commandLinks(task).map((l) => l.command);
+    for (const command of [COMMANDS.pickModel, COMMANDS.setModelKey, COMMANDS.openModelSettings, COMMANDS.useFakeModel])
+      assert.ok(offered.includes(command), `the cell offers ${command}: ${markdownOf(task)}`);
+    assert.match(markdownOf(task), /No model is available/);
+
+    // an endpoint that needs a key and has none: the cell says so before any request is sent
+    await config().update('model.provider', 'openai', vscode.ConfigurationTarget.Global);
+    await config().update('model.name', 'gpt-test', vscode.ConfigurationTarget.Global);
+    await config().update('model.baseUrl', 'https://models.invalid/v1', vscode.ConfigurationTarget.Global);
+    await runCells([task]);
+    assert.match(markdownOf(task), /No API key for openai/, markdownOf(task));
+    assert.equal(commandLinks(task)[0]?.command, COMMANDS.setModelKey, 'Set Model API Key comes first');
+    const settings = await vscode.commands.executeCommand<string>(COMMANDS.openModelSettings);
+    assert.equal(settings, vscode.env.remoteName === undefined ? 'workbench.action.openSettings' : 'workbench.action.openRemoteSettings');
+    for (const key of ['model.provider', 'model.baseUrl', 'model.name']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+
+    // the offline fake model: no key, the loop runs and the program it wrote appears below and returns the number
+    await vscode.window.showNotebookDocument(doc);
+    assert.deepEqual(await vscode.commands.executeCommand(COMMANDS.useFakeModel, doc.uri), { kind: 'fake' });
+    await runCells([task]);
+    assert.equal(task.executionSummary?.success, true, textOf(task));
+    const program = doc.cellAt(task.index + 1);
+    assert.equal(program.kind, vscode.NotebookCellKind.Code);
+    assert.equal(resultOf(program).value, 2102650, textOf(program));
+  });
+
+  test('a call to a tool the bindings do not declare is an error in TypeScript and Python cells before running', async function () {
+    this.timeout(300_000);
+    if (!existsSync(vscode.Uri.joinPath(folder, 'tour.ptcnb').fsPath)) await vscode.commands.executeCommand(COMMANDS.openTour, folder);
+    const editor = await openNotebook(folder.path.split('/').pop()!, 'tour.ptcnb');
+    const doc = editor.notebook;
+    const at = doc.cellCount;
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(doc.uri, [
+      vscode.NotebookEdit.insertCells(at, [
+        new vscode.NotebookCellData(
+          vscode.NotebookCellKind.Code,
+          "// tools.inComment()\nconst city = await tools.lookupCty({ name: 'Paris' });\nreturn city;\n",
+          'typescript',
+        ),
+        new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'city = await tools.lookup_nothing({"name": "Paris"})\n', 'python'),
+      ]),
+    ]);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const ours = (cell: vscode.NotebookCell) => vscode.languages.getDiagnostics(cell.document.uri).filter((d) => d.source === 'PTC Playground');
+    const ts = doc.cellAt(at);
+    const py = doc.cellAt(at + 1);
+    const [tsProblem] = await waitFor('a diagnostic on the TypeScript cell', () => (ours(ts).length > 0 ? ours(ts) : undefined), 60_000);
+    assert.equal(ours(ts).length, 1, 'the comment is not checked');
+    assert.match(tsProblem!.message, /tools\.lookupCty is not a function of this notebook's bindings \(tools has: .*lookupCity/);
+    assert.equal(tsProblem!.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(ts.document.getText(tsProblem!.range), 'lookupCty');
+    const [pyProblem] = await waitFor('a diagnostic on the Python cell', () => (ours(py).length > 0 ? ours(py) : undefined), 60_000);
+    assert.equal(py.document.getText(pyProblem!.range), 'lookup_nothing');
+    // fixing the name clears it
+    await setCellSource(ts, "const city = await tools.lookupCity({ name: 'Paris' });\nreturn city;\n");
+    await waitFor('the TypeScript diagnostic to clear', () => ours(ts).length === 0, 30_000);
+  });
+
+  test('a bindings module that does not parse ends the cell with a link to its file and line, and the link opens there', async function () {
+    this.timeout(300_000);
+    const broken = workspaceUri('fixtures', `broken-${Date.now()}.bindings.mjs`);
+    writeFileSync(broken.fsPath, 'export default {\n  tools: {\n    a: { mock: () => 1,\n  },\n};\n');
+    const original = readFileSync(workspaceUri('fixtures', 'keyboard.ptcnb').fsPath);
+    try {
+      const editor = await openNotebook('fixtures', 'keyboard.ptcnb');
+      const doc = editor.notebook;
+      await vscode.commands.executeCommand(COMMANDS.setNotebookBindings, doc.uri, broken);
+      const cell = cellById(doc, 'k2');
+      await runCells([cell]);
+      assert.equal(cell.executionSummary?.success, false);
+      const links = commandLinks(cell);
+      assert.ok(
+        links.some((l) => l.command === COMMANDS.setNotebookBindings),
+        markdownOf(cell),
+      );
+      const located = links.find((l) => l.command === COMMANDS.openFileAt && typeof (l.args[0] as { line?: unknown }).line === 'number');
+      assert.ok(located, `a link to the file and line: ${markdownOf(cell)}`);
+      const at = located.args[0] as { path: string; line: number };
+      assert.equal(at.path, broken.fsPath);
+      assert.equal(await vscode.commands.executeCommand(COMMANDS.openFileAt, ...located.args), true);
+      const active = vscode.window.activeTextEditor;
+      assert.equal(active?.document.uri.fsPath, broken.fsPath);
+      assert.equal(active?.selection.active.line, at.line - 1, 'the cursor is on the line the error names');
+    } finally {
+      rmSync(broken.fsPath, { force: true });
+      writeFileSync(workspaceUri('fixtures', 'keyboard.ptcnb').fsPath, original);
+    }
+  });
+});
