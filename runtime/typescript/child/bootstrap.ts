@@ -24,7 +24,7 @@ import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from './console-shim.js';
-import { receiveFrames, sendFrame, sendFrameParts, sendFrames, sendFramesTo, sendLogFrame } from './control.js';
+import { callRouter, errorFrame, receiveFrames, sendFrame, sendFrameParts, sendLogFrame } from './control.js';
 import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
 import { denyUnixSockets } from './socket-guard.js';
@@ -78,11 +78,6 @@ function emitLog(stream: 'stdout' | 'stderr', text: string, open = false): void 
   const admitted = ledger.admit(text, stream, open);
   if (admitted.text !== undefined) sendLogFrame(stream, admitted.text, open && admitted.fitted);
   if (!admitted.fitted) finishWithError('output-limit', outputLimitMessage(ledger.maxBytes));
-}
-
-function errorFrame(kind: string, message: string, location?: { line: number; column?: number }): string {
-  const at = location === undefined ? '' : `,"location":{"line":${location.line}${location.column === undefined ? '' : `,"column":${location.column}`}}`;
-  return `{"type":"done","error":{"kind":"${kind}","message":${stringify(message)}${at}}}`;
 }
 
 function finishWithError(kind: string, message: string): never {
@@ -196,28 +191,6 @@ function disableRuntimeTracing(): void {
   ] as const) {
     ObjectDefineProperty(target, name, { value: refuse(`${name}()`), writable: false, configurable: false, enumerable: true });
   }
-}
-
-// Where calls go: straight to the run's bindings host when the boot names its connection, else (and once that host
-// is gone) the control channel, where the runtime answers them.
-function callRouter(bindingsFd: number | undefined): { send(texts: string[]): void; lose(): void } {
-  let fd = bindingsFd;
-  return {
-    send(texts) {
-      if (fd !== undefined) {
-        try {
-          return sendFramesTo(fd, texts);
-        } catch {
-          // the host's end closed (EPIPE): the runtime takes over
-          fd = undefined;
-        }
-      }
-      sendFrames(texts);
-    },
-    lose() {
-      fd = undefined;
-    },
-  };
 }
 
 function start(

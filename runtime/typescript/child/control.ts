@@ -205,3 +205,31 @@ export function receiveFrames(
   socket.on('error', closed);
   return socket;
 }
+
+// A settling frame for a failure, built as text (the program may have planted toJSON on Object.prototype).
+export function errorFrame(kind: string, message: string, location?: { line: number; column?: number }): string {
+  const at = location === undefined ? '' : `,"location":{"line":${location.line}${location.column === undefined ? '' : `,"column":${location.column}`}}`;
+  return `{"type":"done","error":{"kind":"${kind}","message":${stringify(message)}${at}}}`;
+}
+
+// Where calls go: straight to the run's bindings host when the boot names its connection, else (and once that host
+// is gone) the control channel, where the runtime answers them.
+export function callRouter(bindingsFd: number | undefined): { send(texts: string[]): void; lose(): void } {
+  let fd = bindingsFd;
+  return {
+    send(texts) {
+      if (fd !== undefined) {
+        try {
+          return sendFramesTo(fd, texts);
+        } catch {
+          // the host's end closed (EPIPE): the runtime takes over
+          fd = undefined;
+        }
+      }
+      sendFrames(texts);
+    },
+    lose() {
+      fd = undefined;
+    },
+  };
+}
