@@ -2,6 +2,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { createRuntime } from '../../../runtime/index.js';
 import type { BindingNamespace, CodeRunRequest } from '../../../runtime/api.js';
 import { RunResultSchema, type RunResult } from '../../../runtime/protocol/run-result.js';
+import { quickjsProbeProgram } from '../../../runtime/wasm/quickjs/quickjs-engine.js';
+import { judgeWasmProbe } from '../../../runtime/wasm/wasm-proof.js';
 
 // The quickjs engine with real child processes: the program runs inside QuickJS (WebAssembly) in a Node child of its
 // own, under bubblewrap where this host has it.
@@ -136,5 +138,131 @@ describe('quickjs engine: failure kinds', () => {
   test('the call budget', async () => {
     const result = await run(`for (let i = 0; i < 5; i++) await tools.echo({ i });`, { maxCalls: 2 });
     expect(result.error?.kind).toBe('call-limit');
+  });
+});
+
+describe('engine choice', () => {
+  test('auto runs the native engine where the OS sandbox proved itself, and quickjs (with one notice) where not', async () => {
+    const native = await runtime.run(runtime.resolve({ language: 'typescript', program: 'return 1;', engine: 'auto' }));
+    expect(native.sandbox).toMatchObject({ engine: 'node', isolation: 'os', enforcement: 'full' });
+    expect(native.sandbox.notice).toBeUndefined();
+    const bare = createRuntime({ bubblewrapPath: null });
+    try {
+      const result = await bare.run(bare.resolve({ language: 'typescript', program: 'return 1;', engine: 'auto' }));
+      expect(result.value).toBe(1);
+      expect(result.sandbox).toMatchObject({ engine: 'quickjs', isolation: 'wasm', enforcement: 'full' });
+      expect(result.sandbox.notice).toMatch(/OS sandbox is not available here \(bubblewrap turned off.*quickjs WebAssembly engine.*install bubblewrap/);
+      // the control: native asked for, the same host runs Node with what is left of the OS layers
+      const forced = await bare.run(bare.resolve({ language: 'typescript', program: 'return 1;', engine: 'native' }));
+      expect(forced.sandbox).toMatchObject({ engine: 'node', enforcement: 'partial' });
+      // sandbox: required is met by the wasm engine, where the native engine refuses
+      const required = await bare.run(bare.resolve({ language: 'typescript', program: 'return 2;', engine: 'wasm', sandbox: 'required' }));
+      expect(required.value).toBe(2);
+      const refused = await bare.run(bare.resolve({ language: 'typescript', program: 'return 2;', engine: 'native', sandbox: 'required' }));
+      expect(refused.error?.kind).toBe('sandbox-unavailable');
+    } finally {
+      await bare.dispose();
+    }
+  });
+
+  test('the runtime default stays native; Python has no wasm engine yet and says so', async () => {
+    const plain = await runtime.run(runtime.resolve({ language: 'typescript', program: 'return 1;' }));
+    expect(plain.sandbox.engine).toBe('node');
+    const python = await runtime.run(runtime.resolve({ language: 'python', program: 'return 1', engine: 'wasm' }));
+    expect(python.error).toEqual({ kind: 'sandbox-unavailable', message: expect.stringContaining('pyodide') });
+    expect(() => runtime.resolve({ language: 'typescript', program: '', engine: 'fast' as never })).toThrow(/engine/);
+  });
+});
+
+describe('quickjs engine: attacks on the embedding', () => {
+  // each attack with its control: the same reach on the native engine (sandbox off) succeeds, so the refusal is real
+  async function both(program: string): Promise<{ wasm: RunResult; native: RunResult }> {
+    const [wasm, native] = await Promise.all([run(program), run(program, { engine: 'native', sandbox: 'off' })]);
+    return { wasm, native };
+  }
+
+  test('globalThis, process, require and import() reach nothing of the host', async () => {
+    const program = `
+const g: any = globalThis;
+const seen: Record<string, string> = {};
+seen.process = typeof g.process;
+seen.require = typeof g.require;
+seen.viaFunction = typeof Function('return typeof process === "object" ? process : undefined')();
+seen.viaConstructor = typeof (console.log as any).constructor('return typeof process === "object" ? process : undefined')();
+// an async function's constructor makes async functions: awaited, it answers from the guest realm too
+seen.viaBinding = typeof (await (tools.echo as any).constructor('return typeof process === "object" ? process : undefined')());
+try { await import('node:child_process'); seen.imported = 'yes'; } catch { seen.imported = 'no'; }
+return seen;`;
+    const { wasm, native } = await both(program);
+    expect(wasm.value).toEqual({
+      process: 'undefined',
+      require: 'undefined',
+      viaFunction: 'undefined',
+      viaConstructor: 'undefined',
+      viaBinding: 'undefined',
+      imported: 'no',
+    });
+    expect(native.value).toMatchObject({ process: 'object', viaFunction: 'object', imported: 'yes' });
+  });
+
+  test('WebAssembly host functions: there is no WebAssembly inside the guest', async () => {
+    const program = `return typeof (globalThis as any).WebAssembly;`;
+    const { wasm, native } = await both(program);
+    expect(wasm.value).toBe('undefined');
+    expect(native.value).toBe('object');
+  });
+
+  test('SharedArrayBuffer and Atomics stay inside the guest heap', async () => {
+    const program = `
+const g: any = globalThis;
+if (typeof g.SharedArrayBuffer !== 'function' || typeof g.Atomics !== 'object') return 'absent';
+const shared = new Int32Array(new g.SharedArrayBuffer(8));
+g.Atomics.store(shared, 0, 7);
+let waited = 'n/a';
+try { waited = g.Atomics.wait(shared, 0, 7, 10); } catch (e) { waited = 'refused'; }
+return { value: g.Atomics.load(shared, 0), waited };`;
+    const { wasm, native } = await both(program);
+    // QuickJS built without threads has no SharedArrayBuffer or Atomics: nothing can be shared with the host
+    expect(wasm.value).toBe('absent');
+    // the control: Node has both (a 10 ms wait on an unchanged value times out)
+    expect(native.value).toEqual({ value: 7, waited: 'timed-out' });
+  });
+
+  test('prototype pollution across the bridge reaches neither the host nor the binding arguments', async () => {
+    const program = `
+(Object.prototype as any).polluted = 'yes';
+(Array.prototype as any).extra = 'yes';
+(Object.prototype as any).toJSON = function () { return 'hijacked'; };
+const echoed = await tools.echo({ a: [1, 2] });
+return { keys: Object.keys(echoed), a: echoed.a.length };`;
+    const result = await run(program);
+    expect(result.calls[0]?.args).toEqual({ a: [1, 2] });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(result.error === undefined || result.error.kind === 'invalid-output').toBe(true);
+  });
+
+  test('a rebuilt Promise.prototype.then does not hijack settlement', async () => {
+    const result = await run(`Promise.prototype.then = function () { return 'hijacked' as any; };\nreturn await tools.echo({ v: 3 });`);
+    expect(result.value).toEqual({ v: 3 });
+  });
+});
+
+describe('quickjs engine: the isolation proof', () => {
+  test('the probe program, run natively without a sandbox (the control), finds ways out and the verdict names one', async () => {
+    const program = quickjsProbeProgram('/etc/hostname');
+    const native = await run(program, { engine: 'native', sandbox: 'off', bindings: [] });
+    const verdict = judgeWasmProbe(native.value, native.error?.message);
+    expect(verdict.ok).toBe(false);
+    expect(verdict.ok ? '' : verdict.problem).toMatch(/was not refused/);
+    const inside = await run(program, { bindings: [] });
+    expect(judgeWasmProbe(inside.value, inside.error?.message)).toEqual({ ok: true });
+  });
+
+  test('a verdict needs every class tried and refused', () => {
+    expect(judgeWasmProbe({ refused: { 'read-outside:a': true } }, undefined)).toEqual({
+      ok: false,
+      problem: 'the probe did not try write-outside, network, spawn, host-object',
+    });
+    expect(judgeWasmProbe(undefined, 'boom')).toEqual({ ok: false, problem: 'the probe program failed: boom' });
   });
 });
