@@ -24,7 +24,7 @@ import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from './console-shim.js';
-import { callRouter, errorFrame, receiveFrames, sendFrame, sendFrameParts, sendLogFrame } from './control.js';
+import { callRouter, errorFrame, receiveFrames, receiveHostReplies, sendFrame, sendFrameParts, sendLogFrame } from './control.js';
 import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
 import { denyUnixSockets } from './socket-guard.js';
@@ -237,18 +237,7 @@ function start(
     router.lose();
     failPending(message);
   });
-  // replies from the bindings host arrive on its own connection; its closing is the runtime's to explain
-  if (boot.bindingsFd !== undefined) {
-    receiveFrames(
-      (text) => {
-        const frame = parseHostFrame(text) as { type?: unknown } | null | undefined;
-        if (frame !== null && typeof frame === 'object' && frame.type === 'reply') handleReply(frame as Parameters<ReplyHandler>[0]);
-      },
-      () => undefined,
-      flushOutbox,
-      boot.bindingsFd,
-    );
-  }
+  if (boot.bindingsFd !== undefined) receiveHostReplies(boot.bindingsFd, parseHostFrame, handleReply, flushOutbox);
   // a console call ends the stream's pending line the way the terminal shows it: the written fragment, then the call
   const programConsole = createConsole((stream, text) => {
     (stream === 'stdout' ? stdoutLines : stderrLines).flushOpen();

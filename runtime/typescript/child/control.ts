@@ -12,6 +12,7 @@ import {
 } from '../../json/primordials.js';
 import { chunkEnd, TEXT_CHUNK } from '../../output/ledger.js';
 import { NODE_CHILD_READ_FD, NODE_CHILD_WRITE_FD } from '../../protocol/node-fds.js';
+import type { ReplyHandler } from './namespaces.js';
 
 const writeSync = fs.writeSync;
 const byteLength = Buffer.byteLength;
@@ -232,4 +233,18 @@ export function callRouter(bindingsFd: number | undefined): { send(texts: string
       fd = undefined;
     },
   };
+}
+
+// Replies from the run's bindings host arrive on its own connection (`parse` is the child's own reading of a host
+// frame); that connection's closing is the runtime's to explain.
+export function receiveHostReplies(fd: number, parse: (text: string) => unknown, handleReply: ReplyHandler, flush: () => void): void {
+  receiveFrames(
+    (text) => {
+      const frame = parse(text) as { type?: unknown } | null | undefined;
+      if (frame !== null && typeof frame === 'object' && frame.type === 'reply') handleReply(frame as Parameters<ReplyHandler>[0]);
+    },
+    () => undefined,
+    flush,
+    fd,
+  );
 }

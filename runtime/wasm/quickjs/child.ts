@@ -14,7 +14,7 @@ import { decodeLossless, encodeWithin } from '../../json/lossless.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from '../../typescript/child/console-shim.js';
-import { callRouter, errorFrame, receiveFrames, sendFrame, sendFrameParts, sendLogFrame } from '../../typescript/child/control.js';
+import { callRouter, errorFrame, receiveFrames, receiveHostReplies, sendFrame, sendFrameParts, sendLogFrame } from '../../typescript/child/control.js';
 import { describeThrown } from '../../typescript/child/describe-thrown.js';
 import { createNamespaces, type ReplyHandler } from '../../typescript/child/namespaces.js';
 import { rebuild } from './console-values.js';
@@ -131,16 +131,11 @@ function start(guest: Guest, boot: BootFrame, onReply: (handler: ReplyHandler) =
     failPending(message);
   });
   if (boot.bindingsFd !== undefined) {
-    receiveFrames(
-      (text) => {
-        const frame = decodeLossless(text);
-        if (frame.ok && frame.value !== null && typeof frame.value === 'object' && (frame.value as { type?: unknown }).type === 'reply')
-          handleReply(frame.value as unknown as Parameters<ReplyHandler>[0]);
-      },
-      () => undefined,
-      flushOutbox,
-      boot.bindingsFd,
-    );
+    const parse = (text: string): unknown => {
+      const decoded = decodeLossless(text);
+      return decoded.ok ? decoded.value : undefined;
+    };
+    receiveHostReplies(boot.bindingsFd, parse, handleReply, flushOutbox);
   }
 
   // Runs the guest's ready jobs (promise reactions) until none is left; a job that fails ends the run.

@@ -292,6 +292,8 @@ export const GUEST_PRELUDE = String.raw`(function (host, namespaces, determinist
       const name = ns.names[i];
       const label = ns.global + '.' + name;
       const fn = async function (args) {
+        // the call site, taken before the first await: QuickJS's stack of an error made after it lacks the program's frame
+        const site = new ErrorCtor().stack;
         const encoded = encodeLossless(args === undefined ? null : args);
         if (encoded.lossy !== undefined) throw makeError('arguments to ' + label + ' must be lossless JSON: ' + encoded.lossy, name);
         const replyText = await hostCall(ns.global, name, encoded.text);
@@ -300,6 +302,7 @@ export const GUEST_PRELUDE = String.raw`(function (host, namespaces, determinist
         const error = makeError(typeof reply.message === 'string' ? reply.message : 'binding failed', name);
         if (reply.code !== undefined && !apply(hasOwn, error, ['code'])) defineProperty(error, 'code', { value: reply.code, enumerable: true, writable: true, configurable: true });
         if (reply.data !== undefined && !apply(hasOwn, error, ['data'])) defineProperty(error, 'data', { value: reply.data, enumerable: true, writable: true, configurable: true });
+        defineProperty(error, 'stack', { value: site, writable: true, configurable: true });
         throw error;
       };
       defineProperty(fn, 'name', { value: name });

@@ -266,3 +266,12 @@ describe('quickjs engine: the isolation proof', () => {
     expect(judgeWasmProbe(undefined, 'boom')).toEqual({ ok: false, problem: 'the probe program failed: boom' });
   });
 });
+
+describe('quickjs engine: binding failures', () => {
+  test('an uncaught binding failure names the error class at the program line of the call', async () => {
+    const result = await run(`const a = 1;\nawait tools.fail({});`);
+    expect(result.error?.kind).toBe('exception');
+    expect(result.error?.message).toMatch(/^ToolError: no such city/);
+    expect(result.error?.location?.line).toBe(2);
+  });
+});
