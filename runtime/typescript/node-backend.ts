@@ -67,7 +67,9 @@ export function createNodeBackend(options: BackendOptions, engine: NodeChildEngi
     const layers =
       spec.sandbox === 'off'
         ? { os: undefined, osProblem: undefined, runtime: undefined, bounds: { problem: 'sandbox off' } }
-        : await provenNodeLayers(found.node, bootstrapPath, host);
+        : // the OS layers are proven by the node engine's probe (a program of Node's): a wasm engine's child is launched
+          // the same way, so the same proof holds for it
+          await provenNodeLayers(found.node, locateAsset(NODE_ENGINE.bootstrap) ?? bootstrapPath, host);
     return { engine, node: found.node, bootstrapPath, host, layers, spares, launches };
   };
   return {

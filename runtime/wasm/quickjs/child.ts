@@ -303,8 +303,9 @@ async function main(): Promise<void> {
             (l) => (lostHandler = l),
           );
         } catch (error) {
-          // the engine itself failed (not the program): still one result, naming the engine
-          finishWithError('worker-exit', `the quickjs engine failed: ${describeThrown(error).message}`);
+          // the engine itself failed (a trap below QuickJS's own checks): still one result, naming the engine (a done
+          // frame carries exception, invalid-output or output-limit only)
+          finishWithError('exception', `the quickjs engine failed: ${describeThrown(error).message}`);
         }
       } else if (frame.type === 'reply' && replyHandler !== undefined) {
         replyHandler(frame as unknown as Parameters<ReplyHandler>[0]);

@@ -41,6 +41,8 @@ describe('quickjs engine: runs', () => {
     expect(result.sandbox.engine).toBe('quickjs');
     expect(result.sandbox.isolation).toBe('wasm');
     expect(result.sandbox.enforcement).toBe('full');
+    // defence in depth: on this Linux host the engine's child is still under bubblewrap
+    expect(result.sandbox.mechanisms.some((m) => m.startsWith('bubblewrap'))).toBe(true);
   });
 
   test('bindings are async functions over the bridge, failures are the namespace error class', async () => {
