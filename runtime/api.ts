@@ -7,6 +7,11 @@ export type { BindingFunction, BindingNamespace, CallContext, ErrorClassSpec } f
 
 export type SandboxLevel = 'required' | 'best-effort' | 'off';
 
+// Which engine runs a program: the native child (Node, CPython) under the OS sandbox, the WebAssembly engine
+// (QuickJS, Pyodide) whose isolation needs nothing from the OS, or `auto`: native where the OS sandbox proved
+// itself on this host, else WebAssembly (runtime/engine/choose-engine.ts).
+export type EngineChoice = 'auto' | 'native' | 'wasm';
+
 export interface LogEntry {
   text: string;
   stream: 'stdout' | 'stderr';
@@ -25,6 +30,8 @@ export interface CodeRunRequest {
   tmpMb?: number;
   cwd?: string;
   sandbox?: SandboxLevel;
+  // default: the runtime's defaults.engine, else 'native' (front ends default to 'auto')
+  engine?: EngineChoice;
   signal?: AbortSignal;
   onLog?: (entry: LogEntry) => void;
   maxPendingCalls?: number;
@@ -48,6 +55,7 @@ export interface CodeRunSpec {
   readonly tmpMb: number;
   readonly cwd: string;
   readonly sandbox: SandboxLevel;
+  readonly engine: EngineChoice;
   readonly signal: AbortSignal | undefined;
   readonly onLog: ((entry: LogEntry) => void) | undefined;
   readonly maxPendingCalls: number;
@@ -70,7 +78,7 @@ export interface RuntimeOptions {
   // bubblewrap executable for the OS sandbox (default: `bwrap` on PATH); null runs without it, as on a host that lacks
   // it: best-effort then reports `partial`, required fails
   bubblewrapPath?: string | null;
-  defaults?: Partial<Pick<CodeRunSpec, 'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'tmpMb' | 'sandbox' | 'maxPendingCalls' | 'maxCalls'>>;
+  defaults?: Partial<Pick<CodeRunSpec, 'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'tmpMb' | 'sandbox' | 'engine' | 'maxPendingCalls' | 'maxCalls'>>;
 }
 
 export interface Runtime {

@@ -7,10 +7,11 @@ import { isIssuedSpec, resolveRequest } from './contract/resolve.js';
 import { failedBeforeSpawn } from './engine/early-results.js';
 import type { RunResult } from './protocol/run-result.js';
 import { unconfinedReport } from './sandbox/plan.js';
-import type { Backend } from './engine/backend.js';
+import { runOnEngine, warmOnEngine, type LanguageEngines } from './engine/choose-engine.js';
 import { pendingTeardowns } from './engine/fresh-child.js';
 import { createPythonBackend } from './python/python-backend.js';
 import { createNodeBackend } from './typescript/node-backend.js';
+import { QUICKJS_ENGINE } from './wasm/quickjs/quickjs-engine.js';
 
 // Creates a runtime: `resolve` validates a request, `run` executes it in a fresh process, `dispose` stops everything.
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
@@ -18,10 +19,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const active = new Set<AbortController>();
   const running = new Set<Promise<RunResult>>();
   const backendOptions = { runtime: options, spares: options.spares ?? 0 };
-  const backends: Record<CodeRunSpec['language'], Backend> = {
-    typescript: createNodeBackend(backendOptions),
-    python: createPythonBackend(backendOptions),
+  // each language's native engine and its WebAssembly engine (engine/choose-engine.ts picks one per run)
+  const engines: Record<CodeRunSpec['language'], LanguageEngines> = {
+    typescript: { native: createNodeBackend(backendOptions), wasm: createNodeBackend(backendOptions, QUICKJS_ENGINE), wasmName: 'quickjs' },
+    python: { native: createPythonBackend(backendOptions), wasm: undefined, wasmName: 'pyodide' },
   };
+  const backends = Object.values(engines).flatMap((e) => (e.wasm === undefined ? [e.native] : [e.native, e.wasm]));
 
   const resolve = (request: CodeRunRequest): CodeRunSpec => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
@@ -33,13 +36,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     // checked per run, not once: the one thing every backend stages before it can start a process
     const environment = signal.aborted ? undefined : await tempDirProblemAsync();
     if (environment !== undefined) return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: environment });
-    return backends[spec.language].run(scoped);
+    return runOnEngine(scoped, engines[spec.language]);
   };
 
   const warm = async (spec: CodeRunSpec): Promise<boolean> => {
     if (disposed) throw new RuntimeMisuseError('runtime is disposed');
     if (!isIssuedSpec(spec)) throw new RuntimeMisuseError('warm() takes the spec returned by resolve()');
-    return backends[spec.language].warm(spec);
+    return warmOnEngine(spec, engines[spec.language]);
   };
 
   const run = async (spec: CodeRunSpec): Promise<RunResult> => {
@@ -65,7 +68,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const dispose = async (): Promise<void> => {
     disposed = true;
     for (const controller of active) controller.abort(new Error('runtime disposed'));
-    await Promise.allSettled([...running, ...Object.values(backends).map((backend) => backend.dispose())]);
+    await Promise.allSettled([...running, ...backends.map((backend) => backend.dispose())]);
     // teardowns that outlived their run's result (a child slow to die) finish before dispose does
     await pendingTeardowns();
   };

@@ -1,7 +1,7 @@
 // The public surface of the VS Code-free runtime core: the CLI (runtime/cli/), the extension and the web extension
 // import only from here, and only what they use (docs/architecture.md draws the floors behind each name). Suites
 // import the module they test directly.
-export { type LogEntry, type Runtime, type RuntimeOptions, type SandboxLevel } from './api.js';
+export { type EngineChoice, type LogEntry, type Runtime, type RuntimeOptions, type SandboxLevel } from './api.js';
 export { type BindingsHostState, type BindingsHostStatus } from './bindings-host/bindings-host.js';
 export { cacheFolder as bindingsCacheFolder } from './bindings/build-cache.js';
 export { type CallEvent } from './bindings/observe.js';
@@ -76,7 +76,7 @@ export { loadCassette } from './replay/cassette-file.js';
 export { renderSdk } from './sdk/index.js';
 export { learnOutputs, readCassettes, withLearnedOutputs } from './sdk/learn-schema.js';
 export { byCodeUnit, type SdkNamespaceSource, type SdkSource } from './sdk/sdk-source.js';
-export { type CellRunInput, cellRunRequest, notebookBindingsPath, type NotebookSessionSettings, openNotebookSession } from './session/notebook-session.js';
+export { cellRunRequest, notebookBindingsPath, type NotebookSessionSettings, openNotebookSession } from './session/notebook-session.js';
 export { cellCassettePath, defaultCassetteDir, type PlanOverride } from './session/plan.js';
 export { type CellReport, runNotebookFile } from './session/run-notebook.js';
 export {

@@ -3,19 +3,22 @@ import os from 'node:os';
 import path from 'node:path';
 
 // Contenders: PTC Playground's own backends through the built runtime (dist/bench/runtime.mjs), a fresh process per run.
-export function ptcContender(runtimeModule, { language, sandbox, spare, pythonPath }) {
-  const mode = `${sandbox ? 'sandbox on' : 'sandbox off'}, ${spare ? 'spare ready' : 'cold'}`;
+// `engine: 'wasm'` runs the WebAssembly engine (quickjs for TypeScript) in its own child, as `--engine wasm` does.
+export function ptcContender(runtimeModule, { language, sandbox, spare, pythonPath, engine = 'native' }) {
+  const wasm = engine === 'wasm';
+  const mode = `${wasm ? 'wasm engine, ' : ''}${sandbox ? 'sandbox on' : 'sandbox off'}, ${spare ? 'spare ready' : 'cold'}`;
   const lang = language === 'python' ? 'Python' : 'TypeScript';
   let runtime;
   const request = (workload, bindings) => ({
     language,
     program: workload.program(language === 'python' ? 'py' : 'ts'),
     sandbox: sandbox ? 'best-effort' : 'off',
+    engine,
     bindings: [{ global: 'tools', functions: bindings }],
     timeoutMs: 120_000,
   });
   return {
-    id: `ptc-${language === 'python' ? 'py' : 'ts'}-${sandbox ? 'sandbox' : 'nosandbox'}-${spare ? 'spare' : 'cold'}`,
+    id: `ptc-${language === 'python' ? 'py' : 'ts'}${wasm ? '-wasm' : ''}-${sandbox ? 'sandbox' : 'nosandbox'}-${spare ? 'spare' : 'cold'}`,
     label: `PTC ${lang} (${mode})`,
     family: 'ptc',
     language,
@@ -25,7 +28,7 @@ export function ptcContender(runtimeModule, { language, sandbox, spare, pythonPa
     sandbox,
     async init() {
       runtime = runtimeModule.createRuntime({ spares: spare ? 1 : 0, ...(pythonPath ? { pythonPath } : {}) });
-      const probe = await runtime.run(runtime.resolve({ language, program: 'return 1', sandbox: sandbox ? 'best-effort' : 'off' }));
+      const probe = await runtime.run(runtime.resolve({ language, program: 'return 1', sandbox: sandbox ? 'best-effort' : 'off', engine }));
       if (probe.error !== undefined || probe.value !== 1) {
         return { ok: false, note: `${lang} backend not available here: ${probe.error?.message ?? JSON.stringify(probe.value)}` };
       }

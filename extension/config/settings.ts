@@ -34,6 +34,8 @@ export const SETTINGS = {
   'limits.maxCalls': spec({ schema: intIn(0, LIMITS.maxCalls.max), default: 0, scope: 'resource' }),
   'limits.memoryMb': spec({ schema: intIn(LIMITS.memoryMb.min, LIMITS.memoryMb.max), default: LIMITS.memoryMb.default, scope: 'resource' }),
   sandbox: spec({ schema: z.enum(['required', 'best-effort', 'off']), default: 'best-effort', scope: 'machine-overridable', restricted: true }),
+  // auto: native engines where the OS sandbox proves itself, else the WebAssembly engines (runtime engine choice)
+  engine: spec({ schema: z.enum(['auto', 'native', 'wasm']), default: 'auto', scope: 'machine-overridable', restricted: true }),
   defaultMode: spec({ schema: z.enum(['mock', 'live']), default: 'mock', scope: 'resource' }),
   defaultBindings: spec({ schema: z.string(), default: '', scope: 'resource' }),
   'notebook.saveOutputs': spec({ schema: z.boolean(), default: true, scope: 'window', reregistersSerializer: true }),
@@ -58,6 +60,7 @@ export function settingsLimits(config: PlaygroundConfig): {
   memoryMb: number;
   tmpMb: number;
   sandbox: PlaygroundConfig['sandbox'];
+  engine: PlaygroundConfig['engine'];
   maxCalls?: number;
 } {
   return {
@@ -66,6 +69,7 @@ export function settingsLimits(config: PlaygroundConfig): {
     memoryMb: config['limits.memoryMb'],
     tmpMb: config['limits.tmpMb'],
     sandbox: config.sandbox,
+    engine: config.engine,
     ...(config['limits.maxCalls'] > 0 ? { maxCalls: config['limits.maxCalls'] } : {}),
   };
 }

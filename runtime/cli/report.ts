@@ -42,7 +42,7 @@ export function writeReport(result: RunResult, program: string, sink: (piece: st
   }
   const s = result.sandbox;
   line(
-    `── ${result.durationMs.toFixed(0)} ms · sandbox ${s.enforcement} (network ${s.network}, filesystem ${s.filesystem}, child processes ${s.childProcess})${result.mode ? ` · ${result.mode}` : ''} ──`,
+    `── ${result.durationMs.toFixed(0)} ms · sandbox ${s.enforcement} (network ${s.network}, filesystem ${s.filesystem}, child processes ${s.childProcess})${s.isolation === 'wasm' ? ` · ${s.engine ?? 'wasm'} engine (WebAssembly)` : ''}${result.mode ? ` · ${result.mode}` : ''} ──`,
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Language, SandboxLevel } from '../index.js';
+import type { EngineChoice, Language, SandboxLevel } from '../index.js';
 import { LIMITS } from '../index.js';
 import { parseCommandLine, UsageError, type FlagSpecs } from './usage-error.js';
 
@@ -59,6 +59,12 @@ export const LIMIT_OPTIONS = {
     byDefault: 'best-effort',
     help: 'OS sandbox: required (refuse to run without it), best-effort, off',
   },
+  engine: {
+    type: 'string',
+    choices: ['auto', 'native', 'wasm'],
+    byDefault: 'auto',
+    help: 'what runs programs: native (Node, CPython under the OS sandbox), wasm (QuickJS, isolated without the OS), auto (native where the OS sandbox holds)',
+  },
 } as const satisfies FlagSpecs;
 
 export interface LimitFlags {
@@ -69,6 +75,7 @@ export interface LimitFlags {
   // binding calls per run (default: 1,000 with --mode live, else no limit)
   maxCalls?: number;
   sandbox?: SandboxLevel;
+  engine?: EngineChoice;
 }
 
 // The limits given on the command line, each checked (a UsageError names a bad one); absent flags stay absent.
@@ -81,6 +88,8 @@ export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string 
   const maxCalls = integer('max-calls', values['max-calls']);
   if (maxCalls === 0) throw new UsageError('--max-calls expects a positive integer, got "0"');
   const sandbox = oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const);
+  // the command line's default is auto (the runtime's own default stays native for embedders)
+  const engine = oneOf('engine', values.engine, ['auto', 'native', 'wasm'] as const) ?? 'auto';
   // a value outside what the runtime accepts is refused under the flag's own name, never silently capped
   within('timeout-ms', timeoutMs, 1, LIMITS.timeoutMs.max);
   within('max-output-bytes', maxOutputBytes, LIMITS.maxOutputBytes.min, LIMITS.maxOutputBytes.max);
@@ -92,6 +101,7 @@ export function limitFlags(values: { [K in keyof typeof LIMIT_OPTIONS]?: string 
   if (tmpMb !== undefined) limits.tmpMb = tmpMb;
   if (maxCalls !== undefined) limits.maxCalls = maxCalls;
   if (sandbox !== undefined) limits.sandbox = sandbox;
+  limits.engine = engine;
   return limits;
 }
 

@@ -7,7 +7,14 @@ import type { CliIo } from './usage-error.js';
 export function sandboxNote(io: CliIo, command: string, level: SandboxLevel | undefined): (report: SandboxReport) => void {
   let said = false;
   return (report) => {
-    if (said || report.enforcement === 'full' || level === 'off') return;
+    if (said || level === 'off') return;
+    // `engine: auto` chose WebAssembly: said once, in words, even though that engine's isolation is full
+    if (report.notice !== undefined) {
+      said = true;
+      io.stderr(`ptc ${command}: ${visibleText(report.notice, { newlines: false })}\n`);
+      return;
+    }
+    if (report.enforcement === 'full') return;
     said = true;
     const why = report.missing !== undefined && report.missing.length > 0 ? report.missing.join('; ') : 'see ptc doctor';
     io.stderr(`ptc ${command}: the sandbox is ${report.enforcement}: ${visibleText(why, { newlines: false })} (ptc doctor shows each layer)\n`);

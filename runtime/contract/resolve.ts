@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { BindingNamespace, CodeRunRequest, CodeRunSpec, RuntimeOptions, SandboxLevel } from '../api.js';
+import type { BindingNamespace, CodeRunRequest, CodeRunSpec, EngineChoice, RuntimeOptions, SandboxLevel } from '../api.js';
 import type { DeterministicSettings } from '../protocol/binding-call.js';
 import { LanguageSchema } from '../protocol/run-result.js';
 import { identifierProblem, memberPropertyProblem } from './identifiers.js';
@@ -7,6 +7,7 @@ import { LIMITS } from './limits.js';
 import { describeValue, misuse } from './misuse.js';
 
 const SANDBOX_LEVELS: readonly SandboxLevel[] = ['required', 'best-effort', 'off'];
+export const ENGINE_CHOICES: readonly EngineChoice[] = ['auto', 'native', 'wasm'];
 
 function positiveInt(option: string, value: unknown, min: number, max: number | undefined): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
@@ -97,6 +98,8 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
   const maxCalls = maxCallsRaw === undefined ? undefined : positiveInt('maxCalls', maxCallsRaw, LIMITS.maxCalls.min, LIMITS.maxCalls.max);
   const sandbox = request.sandbox ?? d.sandbox ?? 'best-effort';
   if (!SANDBOX_LEVELS.includes(sandbox)) throw misuse('sandbox', `expected one of ${SANDBOX_LEVELS.join(', ')}, got ${describeValue(sandbox)}`);
+  const engine = request.engine ?? d.engine ?? 'native';
+  if (!ENGINE_CHOICES.includes(engine)) throw misuse('engine', `expected one of ${ENGINE_CHOICES.join(', ')}, got ${describeValue(engine)}`);
   const cwdRaw = request.cwd ?? process.cwd();
   if (typeof cwdRaw !== 'string' || cwdRaw.length === 0 || cwdRaw.includes('\0')) throw misuse('cwd', `expected a path, got ${describeValue(cwdRaw)}`);
   if (!path.isAbsolute(cwdRaw)) throw misuse('cwd', `must be absolute, got ${describeValue(cwdRaw)}`);
@@ -122,6 +125,7 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
     tmpMb,
     cwd: cwdRaw,
     sandbox,
+    engine,
     signal,
     onLog,
     maxPendingCalls,

@@ -10,6 +10,9 @@ export interface Backend {
   run(spec: CodeRunSpec): Promise<RunResult>;
   // Starts a spare for runs like `spec`; true once one is ready, false when such a run cannot have one.
   warm(spec: CodeRunSpec): Promise<boolean>;
+  // Why the OS sandbox does not hold for runs like `spec` here (bubblewrap missing, its probe failed), or undefined
+  // once its probe proved it: `engine: auto` runs the wasm engine when there is a reason.
+  osSandboxProblem(spec: CodeRunSpec): Promise<string | undefined>;
   // Stops the backend's spares.
   dispose(): Promise<void>;
 }

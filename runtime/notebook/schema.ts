@@ -42,6 +42,8 @@ export const CellMetadataSchema = z.looseObject({
       tmpMb: z.int().positive().optional(),
       // binding calls per run: the cell's own budget (a live cell that must page further than the default)
       maxCalls: z.int().positive().optional(),
+      // the engine this cell runs on (a cell that needs Node built-ins: native; one that must run isolated: wasm)
+      engine: z.enum(['auto', 'native', 'wasm']).optional(),
     })
     .optional(),
   // what a run of this cell must produce (`ptc test`, the Test Explorer, Accept as Expected): docs/testing.md

@@ -23,6 +23,10 @@ export const BootFrameSchema = z
     bindingsFd: z.number().int().positive().optional(),
     // the RLIMIT_CPU soft limit the child inherited (seconds): rechecked at settlement, since a program can trap SIGXCPU
     cpuSeconds: z.number().int().positive().optional(),
+    // the quickjs engine's own limits: its interrupt handler's deadline and its heap (a Node child has the host's
+    // deadline and --max-old-space-size)
+    timeoutMs: z.number().int().positive().optional(),
+    memoryMb: z.number().int().positive().optional(),
   })
   .strict();
 export type BootFrame = z.infer<typeof BootFrameSchema>;

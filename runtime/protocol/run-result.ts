@@ -82,6 +82,12 @@ export const SandboxReportSchema = z.object({
   mechanisms: z.array(z.string()),
   // what is not confined and why (with the package to install), when enforcement is not 'full'
   missing: z.optional(z.array(z.string())),
+  // the engine that ran the program and what isolates it: the OS sandbox around a native child (node, cpython) or
+  // WebAssembly (quickjs, pyodide; inside a child of its own, under the OS sandbox too where there is one)
+  engine: z.optional(z.enum(['node', 'cpython', 'quickjs', 'pyodide'])),
+  isolation: z.optional(z.enum(['os', 'wasm', 'none'])),
+  // `engine: auto` chose WebAssembly: why, and how to get the native sandbox (said once by front ends)
+  notice: z.optional(z.string()),
 });
 export type SandboxReport = z.infer<typeof SandboxReportSchema>;
 

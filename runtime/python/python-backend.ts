@@ -30,6 +30,13 @@ export function createPythonBackend(options: BackendOptions): Backend {
     language: 'python',
     run: async (spec) => runPythonProgram(spec, await deps()),
     warm: async (spec) => warmPythonSpare(spec, await deps()),
+    osSandboxProblem: async () => {
+      const { host } = await deps();
+      const lookup = await resolvePython(runtime.pythonPath);
+      if (!lookup.ok) return lookup.message;
+      const layers = await provenPythonLayers(lookup.python, host);
+      return layers.os === undefined ? (layers.osProblem ?? host.bwrapProblem ?? 'the OS sandbox is unavailable') : undefined;
+    },
     dispose: () => spares.dispose(),
   };
 }

@@ -118,7 +118,8 @@ const cached = new Map<string, Promise<SandboxHost>>();
 
 // Probed once per bubblewrap choice, for the life of the host process.
 export function sandboxHost(bubblewrapPath?: string | null): Promise<SandboxHost> {
-  const key = JSON.stringify(bubblewrapPath ?? '');
+  // null (bubblewrap turned off) is its own choice: `?? ''` used to share the default's cached host with it
+  const key = JSON.stringify(bubblewrapPath === undefined ? '' : bubblewrapPath);
   let host = cached.get(key);
   if (host === undefined) {
     host = probe(bubblewrapPath);

@@ -105,6 +105,7 @@ export function probeSpec(language: 'typescript' | 'python', secret: string): Co
     tmpMb: 16,
     cwd: os.tmpdir(),
     sandbox: 'best-effort',
+    engine: 'native',
     signal: undefined,
     onLog: undefined,
     maxPendingCalls: 1,

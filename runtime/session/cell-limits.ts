@@ -12,5 +12,6 @@ export function cellLimits(base: RunLimits, cell: CellMetadata | undefined): Run
     ...(own.memoryMb === undefined ? {} : { memoryMb: own.memoryMb }),
     ...(own.tmpMb === undefined ? {} : { tmpMb: own.tmpMb }),
     ...(own.maxCalls === undefined ? {} : { maxCalls: own.maxCalls }),
+    ...(own.engine === undefined ? {} : { engine: own.engine }),
   };
 }

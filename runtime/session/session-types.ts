@@ -1,4 +1,4 @@
-import type { LogEntry, Runtime, SandboxLevel } from '../api.js';
+import type { EngineChoice, LogEntry, Runtime, SandboxLevel } from '../api.js';
 import type { BindingsHost, BindingsHostStatus } from '../bindings-host/bindings-host.js';
 import type { DescribedModule } from '../bindings-host/wire.js';
 import type { WarningSink } from '../bindings/module-format.js';
@@ -20,6 +20,8 @@ export interface RunLimits {
   // size of the sandbox's tmpfs
   tmpMb?: number;
   sandbox?: SandboxLevel;
+  // which engine runs the program: native, wasm, or auto (native where the OS sandbox proved itself)
+  engine?: EngineChoice;
   // binding calls per run (default: LIMITS.maxCalls.live with live handlers, else no cap)
   maxCalls?: number;
 }

@@ -197,6 +197,7 @@ function definedLimits(limits: RunLimits): RunLimits {
   if (limits.memoryMb !== undefined) out.memoryMb = limits.memoryMb;
   if (limits.tmpMb !== undefined) out.tmpMb = limits.tmpMb;
   if (limits.sandbox !== undefined) out.sandbox = limits.sandbox;
+  if (limits.engine !== undefined) out.engine = limits.engine;
   if (limits.maxCalls !== undefined) out.maxCalls = limits.maxCalls;
   return out;
 }

@@ -16,7 +16,27 @@ import { provenNodeLayers } from './node-sandbox.js';
 import { stripProgram } from './strip.js';
 import { superviseNodeChild } from './supervise.js';
 
+// Which program a Node child runs: the program itself (the `node` engine), or QuickJS compiled to WebAssembly with the
+// program inside it (the `quickjs` engine, runtime/wasm/quickjs/). Both share everything else in this backend.
+export interface NodeChildEngine {
+  name: 'node' | 'quickjs';
+  // the child's entry, from dist/
+  bootstrap: string;
+  // the sandbox report of a run this engine runs, from the OS plan; resolves once its own proof ran
+  report(plan: SandboxReport, spec: CodeRunSpec, deps: { node: NodeExecutable; bootstrapPath: string; host: SandboxHost }): Promise<SandboxReport>;
+  // what the OS plan asks of the OS sandbox for this engine (a wasm engine meets `required` on its own)
+  osLevel(level: CodeRunSpec['sandbox']): CodeRunSpec['sandbox'];
+}
+
+export const NODE_ENGINE: NodeChildEngine = {
+  name: 'node',
+  bootstrap: 'runtime/node-child.cjs',
+  report: (plan) => Promise.resolve({ ...plan, engine: 'node', isolation: plan.enforcement === 'none' ? 'none' : 'os' }),
+  osLevel: (level) => level,
+};
+
 interface NodeBackendDeps {
+  engine: NodeChildEngine;
   node: NodeExecutable;
   bootstrapPath: string;
   host: SandboxHost;
@@ -31,7 +51,7 @@ interface NodeBackendDeps {
 const MAX_PLANNED_LAUNCHES = 16;
 
 // The TypeScript backend: Node children, found and proven once per backend, spares kept per launch setting.
-export function createNodeBackend(options: BackendOptions): Backend {
+export function createNodeBackend(options: BackendOptions, engine: NodeChildEngine = NODE_ENGINE): Backend {
   const { runtime } = options;
   // validated here so a bad count is a misuse at creation, not at the first run
   const spares = new SparePool<NodeChildProcess>(options.spares);
@@ -41,15 +61,17 @@ export function createNodeBackend(options: BackendOptions): Backend {
   const deps = async (spec: CodeRunSpec): Promise<NodeBackendDeps | string> => {
     lookup ??= probeNode(runtime.nodePath ?? process.execPath);
     const found = await lookup;
-    const bootstrapPath = locateAsset('runtime/node-child.cjs');
+    const bootstrapPath = locateAsset(engine.bootstrap);
     if (!found.ok) return found.message;
-    if (bootstrapPath === undefined) return 'the Node child bootstrap (runtime/node-child.cjs) is missing: run `npm run build`';
+    if (bootstrapPath === undefined) return `the ${engine.name} engine's child bootstrap (${engine.bootstrap}) is missing: run \`npm run build\``;
     const host = await sandboxHost(runtime.bubblewrapPath);
     const layers =
       spec.sandbox === 'off'
         ? { os: undefined, osProblem: undefined, runtime: undefined, bounds: { problem: 'sandbox off' } }
-        : await provenNodeLayers(found.node, bootstrapPath, host);
-    return { node: found.node, bootstrapPath, host, layers, spares, launches };
+        : // the OS layers are proven by the node engine's probe (a program of Node's): a wasm engine's child is launched
+          // the same way, so the same proof holds for it
+          await provenNodeLayers(found.node, locateAsset(NODE_ENGINE.bootstrap) ?? bootstrapPath, host);
+    return { engine, node: found.node, bootstrapPath, host, layers, spares, launches };
   };
   return {
     language: 'typescript',
@@ -62,6 +84,11 @@ export function createNodeBackend(options: BackendOptions): Backend {
       const found = await deps(spec);
       return typeof found === 'string' ? false : warmNodeSpare(spec, found);
     },
+    osSandboxProblem: async (spec) => {
+      const found = await deps({ ...spec, sandbox: 'best-effort' });
+      if (typeof found === 'string') return found;
+      return found.layers.os === undefined ? (found.layers.osProblem ?? found.host.bwrapProblem ?? 'the OS sandbox is unavailable') : undefined;
+    },
     dispose: () => spares.dispose(),
   };
 }
@@ -69,9 +96,10 @@ export function createNodeBackend(options: BackendOptions): Backend {
 type PlannedRun = { ok: true; report: SandboxReport; launch: NodeChildLaunch; key: SpareKey } | { ok: false; failure: RunFailure; report: SandboxReport };
 
 // Everything a process is launched with, decided before any program is known (so a spare can be launched early).
-function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): PlannedRun {
-  const plan = planSandbox(spec.sandbox, deps.host, deps.layers);
-  if (!plan.ok) return { ok: false, report: plan.report, failure: { kind: 'sandbox-unavailable', message: plan.message } };
+async function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<PlannedRun> {
+  const plan = planSandbox(deps.engine.osLevel(spec.sandbox), deps.host, deps.layers);
+  const report = await deps.engine.report(plan.report, spec, deps);
+  if (!plan.ok) return { ok: false, report, failure: { kind: 'sandbox-unavailable', message: plan.message } };
   const launch = plannedLaunch(deps, spec, plan.confinement);
   // every launch setting a program could observe; the temp dir differs per process by design
   // children connected to one bindings host are interchangeable; another host's are not
@@ -86,7 +114,7 @@ function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): PlannedRun {
     plan.confinement,
     spec.hosted?.channelKey ?? null,
   ]);
-  return { ok: true, report: plan.report, launch, key: { language: 'typescript', config } };
+  return { ok: true, report, launch, key: { language: 'typescript', config } };
 }
 
 // nodeLaunch's answer for these settings, planned once (the host and the binary are the backend's, fixed after probing).
@@ -102,7 +130,7 @@ function plannedLaunch(deps: NodeBackendDeps, spec: CodeRunSpec, confinement: Co
 
 // Starts (if needed) a spare for this spec's launch settings; resolves true once one is ready.
 async function warmNodeSpare(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<boolean> {
-  const planned = planRun(spec, deps);
+  const planned = await planRun(spec, deps);
   if (!planned.ok) return false;
   await spec.hosted?.prepare();
   return deps.spares.warm(
@@ -113,7 +141,7 @@ async function warmNodeSpare(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<
 
 // Runs one TypeScript program in a fresh Node process (a never-used spare or a cold start) and settles it.
 async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<RunResult> {
-  const planned = planRun(spec, deps);
+  const planned = await planRun(spec, deps);
   if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
   const stripped = await stripProgram(spec.program);
@@ -136,6 +164,6 @@ async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): Promise
     startCold: start,
     startSpare: start,
     coldStartProblem: "could not create the run's private temp dir",
-    supervise: (session, child) => superviseNodeChild(spec, session, child, stripped.code),
+    supervise: (session, child) => superviseNodeChild(spec, session, child, stripped.code, deps.engine.name),
   });
 }

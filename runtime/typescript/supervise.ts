@@ -9,7 +9,13 @@ import type { RunResult } from '../protocol/run-result.js';
 import type { NodeChildProcess } from './node-child-process.js';
 
 // Hands a started Node child its program and settles the run (the same lifecycle as python/supervise.ts).
-export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession, child: NodeChildProcess, code: string): Promise<RunResult> {
+export async function superviseNodeChild(
+  spec: CodeRunSpec,
+  session: RunSession,
+  child: NodeChildProcess,
+  code: string,
+  engine: 'node' | 'quickjs' = 'node',
+): Promise<RunResult> {
   const { dispatcher, send, routed } = connectRun({ session, child, parse: (value) => ChildFrameSchema.safeParse(value), valueless: 'absent' });
   // a cold child sends ready after attach, a spare before: either way the program goes out once it is ready
   // inherited by the child as well (a Node run has no CPU limit of its own)
@@ -27,6 +33,8 @@ export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession,
       ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
       ...(routed && child.bindingsFd !== undefined ? { bindingsFd: child.bindingsFd } : {}),
       ...(cpuSeconds === undefined ? {} : { cpuSeconds }),
+      // the quickjs engine bounds its guest itself: an interrupt at the deadline, a heap limit
+      ...(engine === 'quickjs' ? { timeoutMs: spec.timeoutMs, memoryMb: spec.memoryMb } : {}),
     };
     session.markHandedOver();
     send(JSON.stringify(boot));
@@ -38,12 +46,13 @@ export async function superviseNodeChild(spec: CodeRunSpec, session: RunSession,
     dispatcher,
     child,
     handedOver,
-    runtimeName: 'Node',
+    runtimeName: engine === 'quickjs' ? 'quickjs engine' : 'Node',
     exitFailure: (exit) => {
       // Node runs have no CPU limit of their own: a SIGXCPU is one this process inherited, and a CPU budget all the same
       if (exit?.signal === 'SIGXCPU') return { kind: 'timeout', message: `CPU time exhausted (${tighterCpu(undefined) ?? 'RLIMIT_CPU'})` };
       const oom = session.ledger.someStderr((text) => /heap out of memory|Reached heap limit/.test(text));
-      return { kind: 'worker-exit', message: `Node process exited before completing (${describeExit(exit)})${oom ? ': JavaScript heap out of memory' : ''}` };
+      const what = engine === 'quickjs' ? 'The quickjs engine process' : 'Node process';
+      return { kind: 'worker-exit', message: `${what} exited before completing (${describeExit(exit)})${oom ? ': JavaScript heap out of memory' : ''}` };
     },
   });
 }

@@ -18,8 +18,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ['bindings'],
   // one run of one program: supervision, spares, deadlines
   ['engine'],
-  // the two language backends
-  ['typescript', 'python'],
+  // the language backends: Node and CPython children, and the WebAssembly engines run inside a child
+  ['typescript', 'python', 'wasm'],
   // the runtime object; the bindings host process; record and replay
   ['create-runtime.ts', 'bindings-host', 'replay'],
   // the .ptcnb file format

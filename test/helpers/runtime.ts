@@ -9,7 +9,9 @@ let shared: Runtime | undefined;
 // One real runtime per test file, disposed at the end.
 export function sharedRuntime(): Runtime {
   if (shared === undefined) {
-    shared = createRuntime();
+    // PTC_TEST_ENGINE=wasm runs a suite (parity, hostile corpus) on the WebAssembly engines
+    const engine = process.env.PTC_TEST_ENGINE;
+    shared = createRuntime(engine === 'wasm' || engine === 'auto' || engine === 'native' ? { defaults: { engine } } : {});
     afterAll(async () => {
       await shared?.dispose();
       shared = undefined;

@@ -51,7 +51,9 @@ beforeAll(async () => {
   outsideRoot = fs.mkdtempSync(path.join(realTmp, 'ptc-hostile-outside-'));
   process.env.TMPDIR = tmpRoot;
   secrets = plantSecrets({ hostTmp: realTmp, workspace: process.cwd() });
-  runtime = createRuntime({ spares: 0 });
+  // PTC_TEST_ENGINE=wasm runs the corpus on the WebAssembly engines (TypeScript: quickjs)
+  const engine = process.env.PTC_TEST_ENGINE;
+  runtime = createRuntime({ spares: 0, ...(engine === 'wasm' || engine === 'auto' ? { defaults: { engine } } : {}) });
   // warm-up: lazily created host resources (sandbox probe, interpreter lookups) are part of the baseline
   await runtime.run(runtime.resolve({ language: 'typescript', program: 'return 1' }));
   if (python.ready) await runtime.run(runtime.resolve({ language: 'python', program: 'return 1' }));

@@ -24,7 +24,7 @@ import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from './console-shim.js';
-import { receiveFrames, sendFrame, sendFrameParts, sendFrames, sendFramesTo, sendLogFrame } from './control.js';
+import { callRouter, errorFrame, receiveFrames, receiveHostReplies, sendFrame, sendFrameParts, sendLogFrame } from './control.js';
 import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
 import { denyUnixSockets } from './socket-guard.js';
@@ -78,11 +78,6 @@ function emitLog(stream: 'stdout' | 'stderr', text: string, open = false): void 
   const admitted = ledger.admit(text, stream, open);
   if (admitted.text !== undefined) sendLogFrame(stream, admitted.text, open && admitted.fitted);
   if (!admitted.fitted) finishWithError('output-limit', outputLimitMessage(ledger.maxBytes));
-}
-
-function errorFrame(kind: string, message: string, location?: { line: number; column?: number }): string {
-  const at = location === undefined ? '' : `,"location":{"line":${location.line}${location.column === undefined ? '' : `,"column":${location.column}`}}`;
-  return `{"type":"done","error":{"kind":"${kind}","message":${stringify(message)}${at}}}`;
 }
 
 function finishWithError(kind: string, message: string): never {
@@ -198,28 +193,6 @@ function disableRuntimeTracing(): void {
   }
 }
 
-// Where calls go: straight to the run's bindings host when the boot names its connection, else (and once that host
-// is gone) the control channel, where the runtime answers them.
-function callRouter(bindingsFd: number | undefined): { send(texts: string[]): void; lose(): void } {
-  let fd = bindingsFd;
-  return {
-    send(texts) {
-      if (fd !== undefined) {
-        try {
-          return sendFramesTo(fd, texts);
-        } catch {
-          // the host's end closed (EPIPE): the runtime takes over
-          fd = undefined;
-        }
-      }
-      sendFrames(texts);
-    },
-    lose() {
-      fd = undefined;
-    },
-  };
-}
-
 function start(
   boot: BootFrame,
   onReply: (handler: ReplyHandler) => void,
@@ -264,18 +237,7 @@ function start(
     router.lose();
     failPending(message);
   });
-  // replies from the bindings host arrive on its own connection; its closing is the runtime's to explain
-  if (boot.bindingsFd !== undefined) {
-    receiveFrames(
-      (text) => {
-        const frame = parseHostFrame(text) as { type?: unknown } | null | undefined;
-        if (frame !== null && typeof frame === 'object' && frame.type === 'reply') handleReply(frame as Parameters<ReplyHandler>[0]);
-      },
-      () => undefined,
-      flushOutbox,
-      boot.bindingsFd,
-    );
-  }
+  if (boot.bindingsFd !== undefined) receiveHostReplies(boot.bindingsFd, parseHostFrame, handleReply, flushOutbox);
   // a console call ends the stream's pending line the way the terminal shows it: the written fragment, then the call
   const programConsole = createConsole((stream, text) => {
     (stream === 'stdout' ? stdoutLines : stderrLines).flushOpen();

@@ -12,6 +12,7 @@ import {
 } from '../../json/primordials.js';
 import { chunkEnd, TEXT_CHUNK } from '../../output/ledger.js';
 import { NODE_CHILD_READ_FD, NODE_CHILD_WRITE_FD } from '../../protocol/node-fds.js';
+import type { ReplyHandler } from './namespaces.js';
 
 const writeSync = fs.writeSync;
 const byteLength = Buffer.byteLength;
@@ -204,4 +205,46 @@ export function receiveFrames(
   socket.on('close', closed);
   socket.on('error', closed);
   return socket;
+}
+
+// A settling frame for a failure, built as text (the program may have planted toJSON on Object.prototype).
+export function errorFrame(kind: string, message: string, location?: { line: number; column?: number }): string {
+  const at = location === undefined ? '' : `,"location":{"line":${location.line}${location.column === undefined ? '' : `,"column":${location.column}`}}`;
+  return `{"type":"done","error":{"kind":"${kind}","message":${stringify(message)}${at}}}`;
+}
+
+// Where calls go: straight to the run's bindings host when the boot names its connection, else (and once that host
+// is gone) the control channel, where the runtime answers them.
+export function callRouter(bindingsFd: number | undefined): { send(texts: string[]): void; lose(): void } {
+  let fd = bindingsFd;
+  return {
+    send(texts) {
+      if (fd !== undefined) {
+        try {
+          return sendFramesTo(fd, texts);
+        } catch {
+          // the host's end closed (EPIPE): the runtime takes over
+          fd = undefined;
+        }
+      }
+      sendFrames(texts);
+    },
+    lose() {
+      fd = undefined;
+    },
+  };
+}
+
+// Replies from the run's bindings host arrive on its own connection (`parse` is the child's own reading of a host
+// frame); that connection's closing is the runtime's to explain.
+export function receiveHostReplies(fd: number, parse: (text: string) => unknown, handleReply: ReplyHandler, flush: () => void): void {
+  receiveFrames(
+    (text) => {
+      const frame = parse(text) as { type?: unknown } | null | undefined;
+      if (frame !== null && typeof frame === 'object' && frame.type === 'reply') handleReply(frame as Parameters<ReplyHandler>[0]);
+    },
+    () => undefined,
+    flush,
+    fd,
+  );
 }

@@ -37,8 +37,8 @@ describe('parseConfig', () => {
     expect(problems[0]?.message).toContain(`got ${JSON.stringify(value)}`);
   });
 
-  test('interpreter paths and the sandbox level are the settings Restricted Mode must not take from a workspace', () => {
-    expect(keysWhere('restricted').sort()).toEqual(['nodePath', 'pythonPath', 'sandbox']);
+  test('interpreter paths, the sandbox level and the engine are the settings Restricted Mode must not take from a workspace', () => {
+    expect(keysWhere('restricted').sort()).toEqual(['engine', 'nodePath', 'pythonPath', 'sandbox']);
   });
 });
 
