@@ -22,7 +22,8 @@ export function fencedBlocks(file: string, markdown: string): FencedBlock[] {
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const open = /^ {0,3}(`{3,}|~{3,})\s*(.*)$/.exec(lines[i] ?? '');
-    if (open === null) continue;
+    // as CommonMark: a backtick fence's info string has no backtick (```` ```sh ```` is inline code)
+    if (open === null || (open[1]?.startsWith('`') === true && open[2]?.includes('`') === true)) continue;
     const fence = open[1] as string;
     const info = (open[2] ?? '').trim();
     const body: string[] = [];
