@@ -1,5 +1,14 @@
 import path from 'node:path';
-import { chunkedSink, createRuntime, describeProblems, runNotebookFile, writeJsonText, type CellReport, type PlanOverride } from '../../index.js';
+import {
+  cassetteCollisions,
+  chunkedSink,
+  createRuntime,
+  describeProblems,
+  runNotebookFile,
+  writeJsonText,
+  type CellReport,
+  type PlanOverride,
+} from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { writeReport } from '../report.js';
 import { LIMIT_OPTIONS, limitFlags, oneOf, type LimitFlags } from '../run-options.js';
@@ -109,6 +118,9 @@ export const notebookCommand: CliCommand = {
   ],
   async run(argv, io) {
     const flags = parseFlags(argv);
+    // cells that would share a cassette file without saying so: refused before anything runs or is written
+    const collisions = flags.override.force?.dir === undefined ? await cassetteCollisions([flags.file], process.cwd()) : [];
+    if (collisions.length > 0) throw new UsageError(collisions.join('\n'));
     requireRunnableEnvironment();
     // cells run one after another: a spare process makes every cell after the first skip start-up
     const runtime = createRuntime({ spares: 1 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
+  cassetteCollisions,
   cellDetails,
   createRuntime,
   discoverNotebooks,
@@ -141,6 +142,9 @@ export const testCommand: CliCommand = {
     const root = process.cwd();
     const found = await discoverNotebooks({ patterns: flags.patterns, cwd: root });
     if (!found.ok) throw new UsageError(found.message);
+    // cells that would share a cassette file without saying so: refused before anything runs or is written
+    const collisions = await cassetteCollisions(found.notebooks, root);
+    if (collisions.length > 0) throw new UsageError(collisions.join('\n'));
     requireRunnableEnvironment();
     // progress goes where the report does not
     const progress = flags.reporter !== 'text' && flags.output === undefined ? io.stderr : io.stdout;
