@@ -11,7 +11,7 @@ import {
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { writeReport } from '../report.js';
-import { LIMIT_OPTIONS, limitFlags, oneOf, type LimitFlags } from '../run-options.js';
+import { LIMIT_OPTIONS, limitFlags, oneOf, REPLAY_WITH_MODE, type LimitFlags } from '../run-options.js';
 import { sandboxNote } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
@@ -47,6 +47,7 @@ function parseFlags(argv: string[]): NotebookFlags {
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`);
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be combined');
+  if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
   const mode = oneOf('mode', values.mode, ['mock', 'live'] as const);
   const override: PlanOverride = {};
   if (mode !== undefined) override.mode = mode;
