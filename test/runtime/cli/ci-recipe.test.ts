@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { scratchDir } from './cli-harness.js';
+import { ptcShim, scratchDir } from './cli-harness.js';
 import { fencedBlocks } from './docs-blocks.js';
 
 const exec = promisify(execFile);
@@ -54,8 +54,7 @@ describe('the GitHub Actions recipe', { timeout: 300_000 }, () => {
 
   beforeAll(() => {
     // `ptc` as the workflow's install step leaves it; the examples in a folder of their own, as a user's repository
-    fs.mkdirSync(bin);
-    fs.writeFileSync(path.join(bin, 'ptc'), `#!/bin/sh\nexec '${process.execPath}' '${path.join(repo, 'dist', 'cli.mjs')}' "$@"\n`, { mode: 0o755 });
+    ptcShim(bin);
     fs.cpSync(path.join(repo, 'examples'), path.join(scratch.dir, 'examples'), { recursive: true });
   });
 

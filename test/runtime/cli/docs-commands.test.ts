@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { scratchDir } from './cli-harness.js';
+import { ptcShim, scratchDir } from './cli-harness.js';
 import { COMMAND_LANGUAGES, consoleSteps, fencedBlocks, matchesDocumented, type FencedBlock } from './docs-blocks.js';
 
 const exec = promisify(execFile);
@@ -40,8 +40,7 @@ describe('commands in README.md and docs/', { timeout: BLOCK_KILL_MS + 60_000 },
     fs.symlinkSync(path.join(repo, 'node_modules'), path.join(copy, 'node_modules'));
     // a copy, not a link: a block that builds (npm run demo) writes into it, not under the other suites' feet
     fs.cpSync(path.join(repo, 'dist'), path.join(copy, 'dist'), { recursive: true });
-    fs.mkdirSync(bin);
-    fs.writeFileSync(path.join(bin, 'ptc'), `#!/bin/sh\nexec '${process.execPath}' '${path.join(copy, 'dist', 'cli.mjs')}' "$@"\n`, { mode: 0o755 });
+    ptcShim(bin, path.join(copy, 'dist', 'cli.mjs'));
     git('init', '-q');
     git('add', '-A');
     git('-c', 'user.name=docs', '-c', 'user.email=docs@localhost', 'commit', '-q', '--no-verify', '-m', 'the documented tree');
