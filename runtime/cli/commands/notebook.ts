@@ -114,7 +114,7 @@ export const notebookCommand: CliCommand = {
   flags: FLAGS,
   exitCodes: ['1  a cell failed, a cassette was not written, or the run was stopped'],
   examples: [
-    '# every cell with mock handlers, from a copy so its cassettes are left as committed\nptc notebook examples/tour.ptcnb --mode mock',
+    '# every cell against the local MCP weather server (its last cell fails on purpose: exit 1)\nptc notebook examples/mcp/weather.ptcnb',
     '# replay every cell from recorded cassettes, as JSON\nptc notebook my.ptcnb --replay .ptc/cassettes --json',
   ],
   async run(argv, io) {
