@@ -77,7 +77,6 @@ export { renderSdk } from './sdk/index.js';
 export { learnOutputs, readCassettes, withLearnedOutputs } from './sdk/learn-schema.js';
 export { byCodeUnit, type SdkNamespaceSource, type SdkSource } from './sdk/sdk-source.js';
 export { type CellRunInput, cellRunRequest, notebookBindingsPath, type NotebookSessionSettings, openNotebookSession } from './session/notebook-session.js';
-export { cassetteCollisions } from './session/cassette-collisions.js';
 export { cellCassettePath, defaultCassetteDir, type PlanOverride } from './session/plan.js';
 export { type CellReport, runNotebookFile } from './session/run-notebook.js';
 export {

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import {
-  cassetteCollisions,
   chunkedSink,
   createRuntime,
   describeProblems,
+  discoverNotebooks,
   runNotebookFile,
   writeJsonText,
   type CellReport,
@@ -120,8 +120,9 @@ export const notebookCommand: CliCommand = {
   async run(argv, io) {
     const flags = parseFlags(argv);
     // cells that would share a cassette file without saying so: refused before anything runs or is written
-    const collisions = flags.override.force?.dir === undefined ? await cassetteCollisions([flags.file], process.cwd()) : [];
-    if (collisions.length > 0) throw new UsageError(collisions.join('\n'));
+    // (a notebook that is not there is left to runNotebookFile, which names the problem)
+    const found = flags.override.force?.dir === undefined ? await discoverNotebooks({ patterns: [flags.file], cwd: process.cwd() }) : undefined;
+    if (found?.ok === true && found.collisions.length > 0) throw new UsageError(found.collisions.join('\n'));
     requireRunnableEnvironment();
     // cells run one after another: a spare process makes every cell after the first skip start-up
     const runtime = createRuntime({ spares: 1 });

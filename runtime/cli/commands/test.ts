@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
-  cassetteCollisions,
   cellDetails,
   createRuntime,
   discoverNotebooks,
@@ -143,8 +142,7 @@ export const testCommand: CliCommand = {
     const found = await discoverNotebooks({ patterns: flags.patterns, cwd: root });
     if (!found.ok) throw new UsageError(found.message);
     // cells that would share a cassette file without saying so: refused before anything runs or is written
-    const collisions = await cassetteCollisions(found.notebooks, root);
-    if (collisions.length > 0) throw new UsageError(collisions.join('\n'));
+    if (found.collisions.length > 0) throw new UsageError(found.collisions.join('\n'));
     requireRunnableEnvironment();
     // progress goes where the report does not
     const progress = flags.reporter !== 'text' && flags.output === undefined ? io.stderr : io.stdout;
