@@ -235,7 +235,9 @@ async function runEvalDemo() {
   process.stdout.write(`\n━━━━ ptc eval examples/models/tasks.jsonl (fake model server at ${server.url}) ━━━━\n`);
   try {
     const status = await new Promise((resolve) => {
-      const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+      // ptc eval refuses to start without a key; the local fake server takes any (a real key never goes to it)
+      const env = { ...process.env, PTC_OPENAI_API_KEY: 'demo-fake-server', PTC_ANTHROPIC_API_KEY: 'demo-fake-server' };
+      const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
       child.on('close', resolve);
     });
     if (status !== 0) {

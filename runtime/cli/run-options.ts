@@ -122,6 +122,8 @@ export const RUN_FLAGS = {
   json: { type: 'boolean', help: 'print the RunResult as one line of JSON instead of the report' },
 } as const satisfies FlagSpecs;
 
+export const REPLAY_WITH_MODE = '--replay and --mode cannot be combined (a replay runs no handler)';
+
 // Parses `ptc run` flags; any unknown flag or bad value is a UsageError naming it.
 export function parseRunFlags(argv: string[]): RunFlags {
   const parsed = parseCommandLine(argv, RUN_FLAGS, 'run');
@@ -129,6 +131,8 @@ export function parseRunFlags(argv: string[]): RunFlags {
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing program file' : `expected one program file, got ${positionals.length}`);
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be combined');
+  // as ptc eval: a replay runs no handler, so a mode would be silently ignored
+  if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
   return {
     file: positionals[0] as string,
     language: oneOf('language', values.language, ['typescript', 'python'] as const),

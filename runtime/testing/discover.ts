@@ -1,9 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { NOTEBOOK_FILE_EXTENSION } from '../notebook/schema.js';
+import { cassetteCollisions } from '../session/cassette-collisions.js';
 
 // Which notebooks a `ptc test` run covers: files, folders (every `.ptcnb` below) and globs (`examples/**/*.ptcnb`).
-export type Discovery = { ok: true; notebooks: string[] } | { ok: false; message: string };
+// `collisions`: cells of these notebooks (and their folders' others) whose cassettes would silently be one file.
+export type Discovery = { ok: true; notebooks: string[]; collisions: string[] } | { ok: false; message: string };
 
 // folders never searched: dependencies, VCS data, cassettes and other dot-folders
 const SKIPPED_DIRS = new Set(['node_modules']);
@@ -32,7 +34,8 @@ export async function discoverNotebooks(options: { patterns: readonly string[]; 
   }
   if (found.size === 0) return { ok: false, message: `no ${NOTEBOOK_FILE_EXTENSION} notebooks under ${patterns.join(', ')}` };
   // one order on every machine: shards and reports agree
-  return { ok: true, notebooks: [...found].sort(byCodeUnit) };
+  const notebooks = [...found].sort(byCodeUnit);
+  return { ok: true, notebooks, collisions: await cassetteCollisions(notebooks, options.cwd) };
 }
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -27,9 +27,12 @@ async function removeStaleMaps(dir) {
 }
 
 // README links and images are relative to the repo; vsce only derives absolute ones for GitHub/GitLab URLs itself.
+// Without a repository (none until the project has a public home) they stay relative and resolve inside the VSIX,
+// which ships every file the README links to (vsix-contents.mjs requires them).
 function linkBases(manifest) {
   const url = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
-  if (typeof url !== 'string' || /github\.com|gitlab\.com/.test(url)) return [];
+  if (typeof url !== 'string') return ['--allow-missing-repository', '--no-rewrite-relative-links'];
+  if (/github\.com|gitlab\.com/.test(url)) return [];
   const base = url.replace(/^git\+/, '').replace(/\.git$/, '');
   return ['--baseContentUrl', `${base}/blob/HEAD/`, '--baseImagesUrl', `${base}/raw/HEAD/`];
 }

@@ -26,9 +26,19 @@ const REQUIRED_DIST_FILES = [
 // Open Tour and Try the Offline Fake Model read these from the extension's folder
 const EXAMPLE_FILES = ['examples/tour.ptcnb', 'examples/tour.bindings.ts', 'examples/models/fake-model-server.mjs', 'examples/models/fake-model.json'];
 
+// The files README.md links to by a relative path (docs pages, images): packaged, so the links resolve in the VSIX.
+export function readmeLinkTargets(readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')) {
+  const targets = new Set();
+  for (const [, link] of readme.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z][\w+.-]*:/i.test(link) || link.startsWith('#')) continue;
+    targets.add(path.posix.normalize(link.split('#')[0]));
+  }
+  return [...targets].filter(Boolean).sort();
+}
+
 // Returns the reason a packaged path is not allowed, or undefined when it is.
-export function disallowedReason(file) {
-  if (ROOT_FILES.has(file)) return undefined;
+export function disallowedReason(file, linked = readmeLinkTargets()) {
+  if (ROOT_FILES.has(file) || linked.includes(file)) return undefined;
   if (file.endsWith('.map')) return 'source map (production builds have none)';
   // the VSIX is universal: a per-platform binary package or a native addon would tie it to one platform
   if (/(^|\/)@esbuild\//.test(file)) return "esbuild's per-platform native binary (bindings modules use esbuild-wasm)";
@@ -89,12 +99,13 @@ export async function checkVsixContents() {
     .map((l) => l.trim())
     .filter(Boolean);
   const problems = [];
+  const linked = readmeLinkTargets();
   for (const file of files) {
-    const reason = disallowedReason(file);
+    const reason = disallowedReason(file, linked);
     if (reason) problems.push(`${file}: ${reason}`);
   }
   const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-  for (const required of [...REQUIRED_ROOT_FILES, ...REQUIRED_DIST_FILES, ...EXAMPLE_FILES, ...manifestEntryPoints(manifest)]) {
+  for (const required of [...REQUIRED_ROOT_FILES, ...REQUIRED_DIST_FILES, ...EXAMPLE_FILES, ...manifestEntryPoints(manifest), ...linked]) {
     if (!files.includes(required))
       problems.push(`${required}: required but not packaged${existsSync(path.join(REPO_ROOT, required)) ? '' : ' (the file does not exist; run the build)'}`);
   }

@@ -30,7 +30,7 @@ import {
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { requireRunnableEnvironment } from '../environment.js';
-import { integer, LIMIT_OPTIONS, oneOf } from '../run-options.js';
+import { integer, LIMIT_OPTIONS, oneOf, REPLAY_WITH_MODE } from '../run-options.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { UsageError, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
@@ -95,7 +95,7 @@ function parseFlags(argv: string[]): EvalFlags {
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing tasks file' : `expected one tasks file, got ${positionals.length}`);
   if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');
   if (values.models === undefined) throw new UsageError('missing --models <provider:model[@baseUrl]>,…');
-  if (values.replay !== undefined && values.mode !== undefined) throw new UsageError('--replay and --mode cannot be combined (a replay runs no handler)');
+  if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
   const modes = (values.modes ?? 'code,direct').split(',').map((m) => oneOf('modes', m.trim(), LOOP_MODES) as LoopMode);
   const samples = integer('samples', values.samples) ?? 1;
   const maxTurns = integer('max-turns', values['max-turns']) ?? 8;

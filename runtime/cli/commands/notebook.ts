@@ -1,8 +1,17 @@
 import path from 'node:path';
-import { chunkedSink, createRuntime, describeProblems, runNotebookFile, writeJsonText, type CellReport, type PlanOverride } from '../../index.js';
+import {
+  chunkedSink,
+  createRuntime,
+  describeProblems,
+  discoverNotebooks,
+  runNotebookFile,
+  writeJsonText,
+  type CellReport,
+  type PlanOverride,
+} from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { writeReport } from '../report.js';
-import { LIMIT_OPTIONS, limitFlags, oneOf, type LimitFlags } from '../run-options.js';
+import { LIMIT_OPTIONS, limitFlags, oneOf, REPLAY_WITH_MODE, type LimitFlags } from '../run-options.js';
 import { sandboxNote } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
@@ -38,6 +47,7 @@ function parseFlags(argv: string[]): NotebookFlags {
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`);
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be combined');
+  if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
   const mode = oneOf('mode', values.mode, ['mock', 'live'] as const);
   const override: PlanOverride = {};
   if (mode !== undefined) override.mode = mode;
@@ -104,11 +114,15 @@ export const notebookCommand: CliCommand = {
   flags: FLAGS,
   exitCodes: ['1  a cell failed, a cassette was not written, or the run was stopped'],
   examples: [
-    '# every cell with mock handlers, from a copy so its cassettes are left as committed\nptc notebook examples/tour.ptcnb --mode mock',
+    '# every cell against the local MCP weather server (its last cell fails on purpose: exit 1)\nptc notebook examples/mcp/weather.ptcnb',
     '# replay every cell from recorded cassettes, as JSON\nptc notebook my.ptcnb --replay .ptc/cassettes --json',
   ],
   async run(argv, io) {
     const flags = parseFlags(argv);
+    // cells that would share a cassette file without saying so: refused before anything runs or is written
+    // (a notebook that is not there is left to runNotebookFile, which names the problem)
+    const found = flags.override.force?.dir === undefined ? await discoverNotebooks({ patterns: [flags.file], cwd: process.cwd() }) : undefined;
+    if (found?.ok === true && found.collisions.length > 0) throw new UsageError(found.collisions.join('\n'));
     requireRunnableEnvironment();
     // cells run one after another: a spare process makes every cell after the first skip start-up
     const runtime = createRuntime({ spares: 1 });

@@ -141,6 +141,8 @@ export const testCommand: CliCommand = {
     const root = process.cwd();
     const found = await discoverNotebooks({ patterns: flags.patterns, cwd: root });
     if (!found.ok) throw new UsageError(found.message);
+    // cells that would share a cassette file without saying so: refused before anything runs or is written
+    if (found.collisions.length > 0) throw new UsageError(found.collisions.join('\n'));
     requireRunnableEnvironment();
     // progress goes where the report does not
     const progress = flags.reporter !== 'text' && flags.output === undefined ? io.stderr : io.stdout;

@@ -54,3 +54,9 @@ export function scratchDir(prefix: string): { dir: string; write(name: string, t
     },
   };
 }
+
+// A `ptc` command in `bin` (made if missing) running the given build of the CLI, as `npm install -g` would leave one.
+export function ptcShim(bin: string, cli: string = CLI): void {
+  fs.mkdirSync(bin, { recursive: true });
+  fs.writeFileSync(path.join(bin, 'ptc'), `#!/bin/sh\nexec '${process.execPath}' '${cli}' "$@"\n`, { mode: 0o755 });
+}

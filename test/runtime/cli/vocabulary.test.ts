@@ -22,6 +22,20 @@ describe('ptc flags', { timeout: 120_000 }, () => {
     }
   });
 
+  it('--replay with --mode is refused alike by run, notebook and eval (a replay runs no handler)', async () => {
+    const file = scratch.write('replayed.ts', 'return 1;');
+    const cases: [string, string[]][] = [
+      ['run', ['run', file, '--replay', 'x.json', '--mode', 'live']],
+      ['notebook', ['notebook', 'x.ptcnb', '--replay', 'dir', '--mode', 'mock']],
+      ['eval', ['eval', 'tasks.jsonl', '--bindings', 'b.mjs', '--models', 'openai:m', '--replay', 'dir', '--mode', 'live']],
+    ];
+    for (const [command, argv] of cases) {
+      const run = await ptc(...argv);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.stderr).toBe(`ptc ${command}: --replay and --mode cannot be combined (a replay runs no handler)\n`);
+    }
+  });
+
   it('a .js program runs as TypeScript without --language', async () => {
     const run = await ptc('run', scratch.write('plain.js', 'const n = [1, 2, 3].map((x) => x * 2);\nreturn n;'), '--json');
     expect(run.code, run.stderr).toBe(0);

@@ -58,7 +58,7 @@ const SKELETON = {
   calls: { match: 'exact', is: [{ call: 'x.y', args: null }] },
 };
 
-function notebook(cells: { id: string; language: 'typescript' | 'python'; source: string; expect?: unknown }[]): string {
+function notebook(cells: { id: string; language: 'typescript' | 'python'; source: string; cassette?: string; expect?: unknown }[]): string {
   return `${JSON.stringify(
     {
       version: 1,
@@ -67,7 +67,7 @@ function notebook(cells: { id: string; language: 'typescript' | 'python'; source
         kind: 'code',
         language: c.language,
         source: c.source,
-        metadata: { id: c.id, ...(c.expect === undefined ? {} : { expect: c.expect }) },
+        metadata: { id: c.id, ...(c.cassette === undefined ? {} : { cassette: c.cassette }), ...(c.expect === undefined ? {} : { expect: c.expect }) },
       })),
     },
     null,
@@ -224,7 +224,8 @@ describe('ptc test', { timeout: 300_000 }, () => {
 
   it('--shard i/n splits the notebooks deterministically: the shards are disjoint and cover every notebook', async () => {
     for (const name of ['s1', 's2', 's3', 's4', 's5']) {
-      write(`shards/${name}.ptcnb`, notebook([{ ...PLAIN_CELL, expect: { value: { match: 'exact', is: 1 } } }]));
+      // one cassette for the five notebooks of the folder, shared on purpose (an id alone would be refused as a collision)
+      write(`shards/${name}.ptcnb`, notebook([{ ...PLAIN_CELL, cassette: 'plain', expect: { value: { match: 'exact', is: 1 } } }]));
       write(`shards/.ptc/cassettes/plain.json`, '{ "version": 1, "calls": [] }\n');
     }
     fs.copyFileSync(file('tools.bindings.mjs'), file('shards/tools.bindings.mjs'));
