@@ -25,7 +25,19 @@ const runtimeInternals = [
   'types',
   'typescript',
 ];
-const nodeBuiltins = ['fs', 'path', 'os', 'child_process', 'net', 'http', 'crypto', 'util', 'stream', 'worker_threads', 'vm'];
+const nodeBuiltins = [
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'net',
+  'http',
+  'crypto',
+  'util',
+  'stream',
+  'worker_threads',
+  'vm',
+];
 
 export default tseslint.config(
   {
@@ -67,7 +79,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/runtime/**', '!**/runtime/index.js'], message: 'extension/ imports the runtime through runtime/index.ts only' }] },
+        {
+          patterns: [
+            {
+              group: ['**/runtime/**', '!**/runtime/index.js'],
+              message: 'extension/ imports the runtime through runtime/index.ts only',
+            },
+          ],
+        },
       ],
     },
   },
@@ -94,7 +113,10 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'vscode', message: 'webview/ is browser code' }, ...nodeBuiltins.map((name) => ({ name, message: 'webview/ is browser code' }))],
+          paths: [
+            { name: 'vscode', message: 'webview/ is browser code' },
+            ...nodeBuiltins.map((name) => ({ name, message: 'webview/ is browser code' })),
+          ],
           patterns: [{ group: ['node:*'], message: 'webview/ is browser code' }],
         },
       ],

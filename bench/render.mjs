@@ -42,7 +42,15 @@ export default async function measureRender({ samples = SAMPLES } = {}) {
       }
       const p50Ms = round(quantile(times, 0.5));
       const p95Ms = round(quantile(times, 0.95));
-      rows.push({ name, p50Ms, p95Ms, targetMs: TARGET_MS, pass: p95Ms <= TARGET_MS, samples: times.length, chromium: chrome.version });
+      rows.push({
+        name,
+        p50Ms,
+        p95Ms,
+        targetMs: TARGET_MS,
+        pass: p95Ms <= TARGET_MS,
+        samples: times.length,
+        chromium: chrome.version,
+      });
     }
     return rows;
   } finally {
@@ -64,6 +72,8 @@ function round(ms) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = await measureRender();
   for (const row of rows)
-    process.stdout.write(`${row.pass ? 'PASS' : 'FAIL'} ${row.name}: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms (target ≤ ${row.targetMs} ms)\n`);
+    process.stdout.write(
+      `${row.pass ? 'PASS' : 'FAIL'} ${row.name}: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms (target ≤ ${row.targetMs} ms)\n`,
+    );
   process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
 }

@@ -42,8 +42,12 @@ const runtimePath = await buildRuntimeBundle(repo);
 const runtimeModule = await import(pathToFileURL(runtimePath).href);
 const pythonPath = resolvePython();
 const cpu = calibrateCpu(pythonPath);
-log(`cpu kernel: ${cpu.cpuStepsJs.toLocaleString('en')} JS steps, ${cpu.cpuStepsPy?.toLocaleString('en') ?? '–'} Python steps ≈ 200 ms each`);
-const allWorkloads = workloads({ cpuStepsJs: cpu.cpuStepsJs, cpuStepsPy: cpu.cpuStepsPy ?? 1 }).filter((w) => only === undefined || only.includes(w.id));
+log(
+  `cpu kernel: ${cpu.cpuStepsJs.toLocaleString('en')} JS steps, ${cpu.cpuStepsPy?.toLocaleString('en') ?? '–'} Python steps ≈ 200 ms each`,
+);
+const allWorkloads = workloads({ cpuStepsJs: cpu.cpuStepsJs, cpuStepsPy: cpu.cpuStepsPy ?? 1 }).filter(
+  (w) => only === undefined || only.includes(w.id),
+);
 
 if (!skipInstall) ensureIsolatedVm({ install: true, log });
 
@@ -79,7 +83,8 @@ for (const contender of contenders) {
     log(`- ${contender.label}: not available (${status.note})`);
   }
 }
-if (!ready.some((c) => c.id === 'floor-node')) throw new Error('the node floor could not run: nothing to compare against');
+if (!ready.some((c) => c.id === 'floor-node'))
+  throw new Error('the node floor could not run: nothing to compare against');
 
 // Which contenders take part in which workload: floors only where they are a floor; the cold/no-sandbox PTC
 // variants only where process start-up is what is measured.
@@ -87,7 +92,8 @@ function participates(contender, workload) {
   if (workload.skip?.[contender.id] !== undefined) return false;
   if (contender.only !== undefined) return contender.only.includes(workload.id);
   if (contender.family === 'floor') return contender.workloads.includes(workload.id);
-  if (contender.family === 'ptc' && workload.id !== 'trivial') return contender.spare && (contender.sandbox || contender.language === 'typescript');
+  if (contender.family === 'ptc' && workload.id !== 'trivial')
+    return contender.spare && (contender.sandbox || contender.language === 'typescript');
   return true;
 }
 
@@ -104,7 +110,9 @@ for (const workload of allWorkloads) {
     if (c !== undefined) notes.push({ contender: id, label: `${c.label}: ${workload.title}`, note });
   }
   const rounds = Math.max(...members.map(iterationsOf)) + warmup;
-  log(`\n${workload.id}: ${members.length} contenders × ${rounds - warmup} interleaved rounds${warmup ? ' (+1 warm-up)' : ''}`);
+  log(
+    `\n${workload.id}: ${members.length} contenders × ${rounds - warmup} interleaved rounds${warmup ? ' (+1 warm-up)' : ''}`,
+  );
   for (let pass = 1 - warmup; pass <= rounds - warmup; pass++) {
     // rotate the order each round so no contender always runs right after the same neighbour
     const order = members.map((_, i) => members[(i + pass) % members.length]);
@@ -117,12 +125,16 @@ for (const workload of allWorkloads) {
       // background work a run leaves behind (a replacement spare) finishes before the next contender is timed
       await contender.prepare?.(workload, bindings);
       const callStamps = r.stamps ?? stamps;
-      const ok = r.ok && (contender.family === 'floor' || workload.check({ ...r }, callStamps.length, contender.dialect));
+      const ok =
+        r.ok && (contender.family === 'floor' || workload.check({ ...r }, callStamps.length, contender.dialect));
       // pass 0 is the warm-up round
       if (pass === 0) continue;
       const s = samples.get(contender.id);
       if (!ok) {
-        s.failures.push(r.error ?? `wrong result (${JSON.stringify(r.value)?.slice(0, 80)}, ${callStamps.length} calls, ${r.logChars ?? 0} log chars)`);
+        s.failures.push(
+          r.error ??
+            `wrong result (${JSON.stringify(r.value)?.slice(0, 80)}, ${callStamps.length} calls, ${r.logChars ?? 0} log chars)`,
+        );
         continue;
       }
       s.wall.push(r.wallMs);
@@ -133,7 +145,13 @@ for (const workload of allWorkloads) {
   const rows = [];
   for (const contender of members) {
     const s = samples.get(contender.id);
-    const row = { contender: contender.id, label: contender.label, family: contender.family, floor: contender.floor, failures: s.failures.slice(0, 3) };
+    const row = {
+      contender: contender.id,
+      label: contender.label,
+      family: contender.family,
+      floor: contender.floor,
+      failures: s.failures.slice(0, 3),
+    };
     if (s.wall.length > 0) row.wallMs = stat(s.wall, 2);
     if (workload.metric === 'round-trip' && s.roundTrip.length > 0) row.roundTripUs = stat(s.roundTrip, 1);
     rows.push(row);
@@ -142,7 +160,9 @@ for (const workload of allWorkloads) {
       : row.wallMs
         ? `p50 ${row.wallMs.p50} ms, p95 ${row.wallMs.p95} ms`
         : 'no successful run';
-    log(`  ${contender.label.padEnd(66)} ${shown}${s.failures.length ? `  (${s.failures.length} failed: ${s.failures[0]})` : ''}`);
+    log(
+      `  ${contender.label.padEnd(66)} ${shown}${s.failures.length ? `  (${s.failures.length} failed: ${s.failures[0]})` : ''}`,
+    );
   }
   addRatios(workload, rows);
   results.workloads[workload.id] = { title: workload.title, metric: workload.metric, rows };
@@ -150,7 +170,13 @@ for (const workload of allWorkloads) {
 
 function stat(values, digits) {
   const s = summarize(values);
-  return { n: s.n, p50: round(s.p50, digits), p95: round(s.p95, digits), min: round(s.min, digits), max: round(s.max, digits) };
+  return {
+    n: s.n,
+    p50: round(s.p50, digits),
+    p95: round(s.p95, digits),
+    min: round(s.min, digits),
+    max: round(s.max, digits),
+  };
 }
 
 // Ratios against the floor of the contender's language, measured in this same run.
@@ -161,7 +187,9 @@ function addRatios(workload, rows) {
       const floor = find(`floor-socketpair-${row.floor}`)?.roundTripUs?.p50;
       if (floor && row.roundTripUs) row.ratioToFloor = round(row.roundTripUs.p50 / floor, 2);
     } else {
-      const floor = find(`floor-${row.floor}`)?.wallMs?.p50 ?? results.workloads.trivial?.rows.find((r) => r.contender === `floor-${row.floor}`)?.wallMs?.p50;
+      const floor =
+        find(`floor-${row.floor}`)?.wallMs?.p50 ??
+        results.workloads.trivial?.rows.find((r) => r.contender === `floor-${row.floor}`)?.wallMs?.p50;
       if (floor && row.wallMs) row.ratioToFloor = round(row.wallMs.p50 / floor, 2);
     }
   }
@@ -196,7 +224,9 @@ if (!skipRss) {
   if (want('worker')) specs.push({ kind: 'worker', id: 'worker', label: 'worker_threads Worker per run' });
   if (want('quickjs')) specs.push({ kind: 'quickjs', id: 'quickjs', label: 'quickjs-emscripten context per run' });
   if (want('isolated-vm')) specs.push({ kind: 'isolated-vm', id: 'isolated-vm', label: 'isolated-vm Isolate per run' });
-  log(`\nmemory: ${runs} consecutive trivial runs per PTC backend (a quarter of that per in-process engine), each in its own host process`);
+  log(
+    `\nmemory: ${runs} consecutive trivial runs per PTC backend (a quarter of that per in-process engine), each in its own host process`,
+  );
   // all probes at once: memory figures do not depend on timing, and the process probes mostly wait on start-ups
   const probed = await Promise.all(specs.map((spec) => memoryProbe(spec, spec.kind === 'ptc' ? runs : runs / 4)));
   for (const m of probed) {
@@ -209,9 +239,13 @@ if (!skipRss) {
 
 function memoryProbe(spec, runs) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--expose-gc', path.join(repo, 'bench', 'lib', 'rss-host.mjs'), JSON.stringify(spec), String(runs)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', path.join(repo, 'bench', 'lib', 'rss-host.mjs'), JSON.stringify(spec), String(runs)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.once('close', () => {
@@ -251,7 +285,11 @@ if (!skipActivation) {
   try {
     results.activation = await measureActivation({ repo, quick, log });
   } catch (error) {
-    notes.push({ contender: 'activation', label: 'extension activation', note: `activation bench failed: ${String(error?.message ?? error).split('\n')[0]}` });
+    notes.push({
+      contender: 'activation',
+      label: 'extension activation',
+      note: `activation bench failed: ${String(error?.message ?? error).split('\n')[0]}`,
+    });
   }
 }
 
@@ -263,7 +301,11 @@ if (!skipRender && fs.existsSync(renderModule)) {
     results.render = await measureRender(quick ? { samples: 8 } : undefined);
     for (const r of results.render) log(`  ${r.name}: p50 ${r.p50Ms} ms`);
   } catch (error) {
-    notes.push({ contender: 'render', label: 'render performance', note: `render bench failed: ${String(error?.message ?? error).split('\n')[0]}` });
+    notes.push({
+      contender: 'render',
+      label: 'render performance',
+      note: `render bench failed: ${String(error?.message ?? error).split('\n')[0]}`,
+    });
   }
 }
 
@@ -296,13 +338,18 @@ fs.mkdirSync(path.join(repo, 'docs'), { recursive: true });
 fs.writeFileSync(path.join(repo, 'docs', 'benchmarks.svg'), renderSvg(report));
 fs.writeFileSync(path.join(repo, 'docs', 'benchmarks.md'), renderMarkdown(report));
 log(`\nwrote bench/results.json, docs/benchmarks.md, docs/benchmarks.svg in ${report.durationS} s`);
-process.stdout.write(`\n${targets.map((t) => `${t.pass === true ? 'PASS' : t.pass === false ? 'MISS' : 'n/a '}  ${t.target}: ${t.measured}`).join('\n')}\n`);
+process.stdout.write(
+  `\n${targets.map((t) => `${t.pass === true ? 'PASS' : t.pass === false ? 'MISS' : 'n/a '}  ${t.target}: ${t.measured}`).join('\n')}\n`,
+);
 process.exit(0);
 
 // ---- helpers --------------------------------------------------------------------------------------------------------
 // The real interpreter behind `python3` (a pyenv shim is a shell script: timing it would time bash too).
 function resolvePython() {
-  const r = spawnSync('python3', ['-I', '-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync('python3', ['-I', '-c', 'import sys; print(sys.executable)'], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   const exe = r.status === 0 ? r.stdout.trim() : '';
   return exe.length > 0 ? exe : undefined;
 }
@@ -311,7 +358,10 @@ function resolvePython() {
 function gitCommit() {
   const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).stdout?.trim();
   if (!head) return null;
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'runtime', 'python', 'bench', 'scripts'], { cwd: repo, encoding: 'utf8' }).stdout?.trim();
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'runtime', 'python', 'bench', 'scripts'], {
+    cwd: repo,
+    encoding: 'utf8',
+  }).stdout?.trim();
   return dirty ? `${head} (+ uncommitted changes)` : head;
 }
 

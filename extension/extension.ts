@@ -62,7 +62,10 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
       const notebook = vscode.workspace.notebookDocuments.find((nb) => nb.uri.toString() === notebookUri);
       const cell = notebook?.getCells().find((c) => c.metadata.id === cellId);
       if (cell !== undefined)
-        await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: cell.notebook.uri });
+        await vscode.commands.executeCommand('notebook.cell.execute', {
+          ranges: [{ start: cell.index, end: cell.index + 1 }],
+          document: cell.notebook.uri,
+        });
     },
   });
   const fakeModel = new FakeModel({ extension: context.extensionUri, log });
@@ -76,7 +79,9 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
       if (!approved.ok || language !== 'python' || approved.paths.pythonPath !== undefined) return approved;
       // no ptcPlayground.pythonPath: the interpreter selected in the Python extension, when it is installed
       const selected = await pythonFromExtension(scope);
-      controller.setInterpreterDetail(selected === undefined ? undefined : vscode.l10n.t('{0} (selected in the Python extension)', selected));
+      controller.setInterpreterDetail(
+        selected === undefined ? undefined : vscode.l10n.t('{0} (selected in the Python extension)', selected),
+      );
       return selected === undefined ? approved : { ok: true, paths: { ...approved.paths, pythonPath: selected } };
     },
     onDidStart: (cell) => {
@@ -92,14 +97,23 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
       renderers.postCellStateFor(cell, false);
     },
     runTask: async (cell, execution) => {
-      await runTaskJob(cell, execution, { log, choices, bindings, runCell: (target, override) => controller.runCell(target, override) });
+      await runTaskJob(cell, execution, {
+        log,
+        choices,
+        bindings,
+        runCell: (target, override) => controller.runCell(target, override),
+      });
       walkthrough.noteRun(cell);
     },
   });
   const renderers = new RendererHost({
     log,
     act: (message, notebook) =>
-      rendererAction({ controller, inspector, log, postCellState: (cell) => renderers.postCellStateFor(cell, running.has(cell)) }, message, notebook),
+      rendererAction(
+        { controller, inspector, log, postCellState: (cell) => renderers.postCellStateFor(cell, running.has(cell)) },
+        message,
+        notebook,
+      ),
   });
   const sdk = new SdkDocuments(bindings, log);
   const intelliSense = new BindingsIntelliSense(bindings, log);
@@ -107,7 +121,12 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     globalsFor: (document) => intelliSense.globalsFor(document),
     onDidChangeBindings: bindings.onDidChangeBindings,
   });
-  const tsServerSdk = new TsServerSdk({ bindings, log, storage: context.globalStorageUri, extension: context.extensionUri });
+  const tsServerSdk = new TsServerSdk({
+    bindings,
+    log,
+    storage: context.globalStorageUri,
+    extension: context.extensionUri,
+  });
   void tsServerSdk.available.then((available) => {
     if (available) return;
     log.info(
@@ -133,7 +152,17 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     watchConfig(log, (changed) => log.info(`settings changed: ${changed.join(', ')}`)),
     choices,
     fakeModel,
-    ...registerCommands({ log, controller, bindings, approvals, inspector, sdk, choices, cellStatus, extension: context.extensionUri }),
+    ...registerCommands({
+      log,
+      controller,
+      bindings,
+      approvals,
+      inspector,
+      sdk,
+      choices,
+      cellStatus,
+      extension: context.extensionUri,
+    }),
     { dispose: () => void shutdown?.().catch((error: unknown) => log.warn('shutdown failed', error)) },
   );
   for (const problem of readConfig().problems) log.warn(`setting ptcPlayground.${problem.key}: ${problem.message}`);
@@ -155,7 +184,9 @@ export function activate(context: vscode.ExtensionContext): void {
     );
   } catch (error) {
     log.error('activation failed', error);
-    void vscode.window.showErrorMessage(vscode.l10n.t('PTC Playground failed to start: {0}', error instanceof Error ? error.message : String(error)));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('PTC Playground failed to start: {0}', error instanceof Error ? error.message : String(error)),
+    );
     throw error;
   }
 }

@@ -120,7 +120,13 @@ class Bridge:
     def _function(self, global_name, name, make_error):
         label = "%s.%s" % (global_name, name)
         guard = self.guard
-        prefix = '{"type":"call","id":%d,"global":' + escape_string(global_name).replace("%", "%%") + ',"name":' + escape_string(name).replace("%", "%%") + ',"args":'
+        prefix = (
+            '{"type":"call","id":%d,"global":'
+            + escape_string(global_name).replace("%", "%%")
+            + ',"name":'
+            + escape_string(name).replace("%", "%%")
+            + ',"args":'
+        )
         bridge = self
 
         async def call(*args, **kwargs):
@@ -136,7 +142,11 @@ class Bridge:
             except Lossy as reason:
                 raise make_error("arguments to %s must be lossless JSON: %s" % (label, reason), name) from None
             if args_chunks is None:
-                raise make_error("arguments to %s are larger than a binding call carries (%d bytes of JSON)" % (label, MAX_OUTBOUND_ARGS), name)
+                raise make_error(
+                    "arguments to %s are larger than a binding call carries (%d bytes of JSON)"
+                    % (label, MAX_OUTBOUND_ARGS),
+                    name,
+                )
             loop = _running_loop()
             waiter = Waiter() if loop is None else loop.create_future()
             bridge._submit(prefix, args_chunks, waiter)

@@ -57,7 +57,9 @@ def _cap_names(te):
     if type(text) is str and len(text) > MAX_CHARS:
         te._str = cap_text(text, MAX_CHARS)
     exc_type = te.exc_type
-    if exc_type is not None and (len(exc_type.__qualname__) > MAX_EMBEDDED or len(str(exc_type.__module__)) > MAX_EMBEDDED):
+    if exc_type is not None and (
+        len(exc_type.__qualname__) > MAX_EMBEDDED or len(str(exc_type.__module__)) > MAX_EMBEDDED
+    ):
         stand_in = _type(cap_text(exc_type.__name__), (), {})
         stand_in.__qualname__ = cap_text(exc_type.__qualname__)
         stand_in.__module__ = cap_text(str(exc_type.__module__))

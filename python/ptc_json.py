@@ -17,7 +17,7 @@ _json_str = _json.encode_basestring  # escapes exactly like JSON.stringify (non-
 _scanstring = _json.scanstring
 _float_repr = float.__repr__
 _int_repr = int.__repr__
-_SAFE = 2 ** 53
+_SAFE = 2**53
 _END = object()
 
 
@@ -267,7 +267,9 @@ def encode(root, budget=None):
                 if frame[1]:
                     for key, item in iterator:
                         if type(key) is not str:
-                            raise Lossy("%s has a non-string key (%s)" % (_path(stack[:-1]), cap_text(type(key).__name__)))
+                            raise Lossy(
+                                "%s has a non-string key (%s)" % (_path(stack[:-1]), cap_text(type(key).__name__))
+                            )
                         frame[2] = key
                         if sealed + pending + len(key) + 4 > limit:
                             return None, sealed + pending + len(key) + 4
@@ -276,7 +278,9 @@ def encode(root, budget=None):
                             try:
                                 literal = _literal(key)
                             except _PairedSurrogates as pair:
-                                raise Lossy("%s has a key that is %s" % (_path(stack[:-1]), _pair_reason(pair))) from None
+                                raise Lossy(
+                                    "%s has a key that is %s" % (_path(stack[:-1]), _pair_reason(pair))
+                                ) from None
                         if frame[4]:
                             put(",")
                             pending += 1

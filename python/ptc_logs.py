@@ -278,7 +278,9 @@ class LineSink(io.RawIOBase):
         fragments, blocks, segments = self._fragments, self._blocks, self._segments
         self._fragments, self._blocks, self._pending, self._segments = [], [], 0, False
         if segments:
-            line = Pieces([(b, 0, len(b)) for b in blocks] + [f if type(f) is tuple else (f, 0, len(f)) for f in fragments])
+            line = Pieces(
+                [(b, 0, len(b)) for b in blocks] + [f if type(f) is tuple else (f, 0, len(f)) for f in fragments]
+            )
         elif blocks:
             blocks.append("".join(fragments))
             line = "".join(blocks)
@@ -296,7 +298,9 @@ class LineSink(io.RawIOBase):
 class LineStream(io.TextIOWrapper):
     """sys.stdout / sys.stderr: the C TextIOWrapper for short writes; a long str goes to the sink as it is."""
 
-    def write(self, s, _write=io.TextIOWrapper.write, _flush=io.TextIOWrapper.flush, _str=str, _type=type, _len=str.__len__):
+    def write(
+        self, s, _write=io.TextIOWrapper.write, _flush=io.TextIOWrapper.flush, _str=str, _type=type, _len=str.__len__
+    ):
         if _type(s) is _str and _len(s) >= BIG_WRITE:
             sink = self.buffer
             # what the wrapper still holds goes first, in order (not an explicit flush)

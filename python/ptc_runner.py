@@ -15,7 +15,16 @@ _exit = os._exit
 RUNNER_DIR = os.path.dirname(os.path.abspath(__file__))
 # -I leaves the script's own directory off sys.path
 sys.path.insert(0, RUNNER_DIR)
-RUNNER_MODULES = ("ptc_runner", "ptc_wire", "ptc_json", "ptc_logs", "ptc_errors", "ptc_bindings", "ptc_sandbox", "ptc_determinism")
+RUNNER_MODULES = (
+    "ptc_runner",
+    "ptc_wire",
+    "ptc_json",
+    "ptc_logs",
+    "ptc_errors",
+    "ptc_bindings",
+    "ptc_sandbox",
+    "ptc_determinism",
+)
 
 
 def _hook_imports(names, before=None, after=None, once=False):
@@ -129,7 +138,11 @@ def _clamp_limit(resource, which, soft, hard, keep_gap):
 
 # _signal, not signal: the wrapper module imports enum, which costs more than the whole runner
 def _default_sigxcpu(
-    _set=_signal.signal, _mask=_signal.pthread_sigmask, _xcpu=_signal.SIGXCPU, _default=_signal.SIG_DFL, _unblock=_signal.SIG_UNBLOCK
+    _set=_signal.signal,
+    _mask=_signal.pthread_sigmask,
+    _xcpu=_signal.SIGXCPU,
+    _default=_signal.SIG_DFL,
+    _unblock=_signal.SIG_UNBLOCK,
 ):
     """SIGXCPU back to its default action (the process ends, which the host reports as the CPU timeout), unblocked;
     bound at import, before any program code runs. Returns the signal."""
@@ -179,7 +192,21 @@ def _mapped_bytes():
 
 
 # names through which a program without import statements could still reach other modules
-_IMPORTING_NAMES = frozenset(("__import__", "exec", "eval", "compile", "globals", "vars", "getattr", "__builtins__", "breakpoint", "__loader__", "__spec__"))
+_IMPORTING_NAMES = frozenset(
+    (
+        "__import__",
+        "exec",
+        "eval",
+        "compile",
+        "globals",
+        "vars",
+        "getattr",
+        "__builtins__",
+        "breakpoint",
+        "__loader__",
+        "__spec__",
+    )
+)
 
 
 def _may_reach_asyncio(_ast, tree):
@@ -225,7 +252,10 @@ def _drive(coroutine, Waiter, read_frame, on_frame, cap_text):
             while not yielded.done:
                 on_frame(read_frame())
         else:
-            error = RuntimeError("the program awaited %s outside an event loop; `import asyncio` to use it" % cap_text(type(yielded).__name__))
+            error = RuntimeError(
+                "the program awaited %s outside an event loop; `import asyncio` to use it"
+                % cap_text(type(yielded).__name__)
+            )
 
 
 def _shadow_builtins(builtins):
@@ -245,7 +275,17 @@ def _shadow_builtins(builtins):
     return namespace
 
 
-def _seal(modules, instances, _type=type, _isinstance=isinstance, _dict=dict, _list=list, _callable=callable, _setattr=setattr, _delattr=delattr):
+def _seal(
+    modules,
+    instances,
+    _type=type,
+    _isinstance=isinstance,
+    _dict=dict,
+    _list=list,
+    _callable=callable,
+    _setattr=setattr,
+    _delattr=delattr,
+):
     """Snapshots what the runner's code looks up at run time, before the program runs; returns the restore run first
     thing at settlement. The program can reach these (a binding function's __globals__, sys.stdout.buffer's methods,
     `import __main__` before the program had its own) and rebind a module global (`BaseException`), a class attribute
@@ -268,7 +308,9 @@ def _seal(modules, instances, _type=type, _isinstance=isinstance, _dict=dict, _l
         attributes = instance.__dict__
         # wiring only: callables, the lock and the descriptor; everything else is the run's own state (counters,
         # buffers, which stream's entry is open) as the run left it
-        saved_instances.append((attributes, {k: v for k, v in attributes.items() if _callable(v) or k in ("fd", "_lock")}))
+        saved_instances.append(
+            (attributes, {k: v for k, v in attributes.items() if _callable(v) or k in ("fd", "_lock")})
+        )
 
     def restore():
         for namespace, saved in saved_dicts:
@@ -403,12 +445,16 @@ def main():
         if inherited_as != resource.RLIM_INFINITY and inherited_as < address_space:
             # the tighter limit applies (the clamp below keeps it) and is the one named
             address_space = inherited_as
-            memory_label = "the address-space limit this process inherited (RLIMIT_AS %d MiB, tighter than %s)" % (inherited_as >> 20, memory_label)
+            memory_label = "the address-space limit this process inherited (RLIMIT_AS %d MiB, tighter than %s)" % (
+                inherited_as >> 20,
+                memory_label,
+            )
         mapped = _mapped_bytes()
         if mapped and address_space < mapped + 32 * 1024 * 1024:
             fail(
                 "exception",
-                "%s is too small for the Python interpreter, which already maps %d MiB" % (memory_label, (mapped >> 20) + 1),
+                "%s is too small for the Python interpreter, which already maps %d MiB"
+                % (memory_label, (mapped >> 20) + 1),
             )
         # Darwin does not enforce RLIMIT_AS (and may refuse it): memory there is bounded by the wall clock only
         if sys.platform.startswith("linux"):
@@ -490,10 +536,20 @@ def main():
         # the C parser directly (the ast module's import costs more than the interpreter's start)
         tree = compile(source, PROGRAM_FILE, "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
         body = tree.body or [_ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)]
-        arguments = _ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+        arguments = _ast.arguments(
+            posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+        )
         function = _ast.AsyncFunctionDef(
-            name=MAIN_NAME, args=arguments, body=body, decorator_list=[], returns=None, type_comment=None,
-            lineno=1, col_offset=0, end_lineno=1, end_col_offset=0,
+            name=MAIN_NAME,
+            args=arguments,
+            body=body,
+            decorator_list=[],
+            returns=None,
+            type_comment=None,
+            lineno=1,
+            col_offset=0,
+            end_lineno=1,
+            end_col_offset=0,
         )
         if "type_params" in _ast.AsyncFunctionDef._fields:
             function.type_params = []
@@ -519,7 +575,9 @@ def main():
             runner_modules.append(module)
     if _RUNNER_FINDER in sys.meta_path:
         sys.meta_path.remove(_RUNNER_FINDER)
-    restore_runner.append(_seal(runner_modules, [channel, calls, *calls.channels(), bridge, ledger, out.buffer, err.buffer]))
+    restore_runner.append(
+        _seal(runner_modules, [channel, calls, *calls.channels(), bridge, ledger, out.buffer, err.buffer])
+    )
     # run first by every binding call: what the program rebound since (a runner module's global through a binding's
     # __globals__, a class attribute, a private builtin, a real builtin the event loop runs on) is put back before the
     # runner or asyncio looks any of it up (~20 us); the program's own namespace keeps its own builtins throughout
@@ -563,12 +621,14 @@ def _settle_broken(error, _write=os.write, _read=os.read, _exit=_exit, _type=typ
         name = "".join(c for c in _type(error).__name__[:64] if c.isalnum() or c == "_")
     except BaseException:
         name = "unknown"
-    frame = ('{"type":"done","error":{"kind":"exception","message":"the program broke the Python runner while the run '
-             'was settling (%s)"}}\n' % name).encode()
+    frame = (
+        '{"type":"done","error":{"kind":"exception","message":"the program broke the Python runner while the run '
+        'was settling (%s)"}}\n' % name
+    ).encode()
     try:
         view = memoryview(frame)
         while view:
-            view = view[_write(3, view):]
+            view = view[_write(3, view) :]
         while _read(3, 1 << 16):
             pass
     finally:

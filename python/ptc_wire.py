@@ -16,8 +16,16 @@ CONTROL_FD = 3
 HOST_FRAMES = {
     "boot": ("type", "filters", "tmpdir", "sitePackages", "preload"),
     "run": (
-        "type", "program", "namespaces", "maxOutputBytes", "maxPendingCalls", "cpuSeconds",
-        "addressSpaceBytes", "cwd", "deterministic", "bindingsFd",
+        "type",
+        "program",
+        "namespaces",
+        "maxOutputBytes",
+        "maxPendingCalls",
+        "cpuSeconds",
+        "addressSpaceBytes",
+        "cwd",
+        "deterministic",
+        "bindingsFd",
     ),
     "reply": ("type", "id", "ok", "value", "message", "code", "data"),
     "bindings-lost": ("type", "message"),

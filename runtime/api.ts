@@ -78,7 +78,12 @@ export interface RuntimeOptions {
   // bubblewrap executable for the OS sandbox (default: `bwrap` on PATH); null runs without it, as on a host that lacks
   // it: best-effort then reports `partial`, required fails
   bubblewrapPath?: string | null;
-  defaults?: Partial<Pick<CodeRunSpec, 'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'tmpMb' | 'sandbox' | 'engine' | 'maxPendingCalls' | 'maxCalls'>>;
+  defaults?: Partial<
+    Pick<
+      CodeRunSpec,
+      'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'tmpMb' | 'sandbox' | 'engine' | 'maxPendingCalls' | 'maxCalls'
+    >
+  >;
 }
 
 export interface Runtime {

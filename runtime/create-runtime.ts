@@ -21,7 +21,11 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const backendOptions = { runtime: options, spares: options.spares ?? 0 };
   // each language's native engine and its WebAssembly engine (engine/choose-engine.ts picks one per run)
   const engines: Record<CodeRunSpec['language'], LanguageEngines> = {
-    typescript: { native: createNodeBackend(backendOptions), wasm: createNodeBackend(backendOptions, QUICKJS_ENGINE), wasmName: 'quickjs' },
+    typescript: {
+      native: createNodeBackend(backendOptions),
+      wasm: createNodeBackend(backendOptions, QUICKJS_ENGINE),
+      wasmName: 'quickjs',
+    },
     python: { native: createPythonBackend(backendOptions), wasm: undefined, wasmName: 'pyodide' },
   };
   const backends = Object.values(engines).flatMap((e) => (e.wasm === undefined ? [e.native] : [e.native, e.wasm]));
@@ -35,7 +39,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     const scoped: CodeRunSpec = { ...spec, signal };
     // checked per run, not once: the one thing every backend stages before it can start a process
     const environment = signal.aborted ? undefined : await tempDirProblemAsync();
-    if (environment !== undefined) return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: environment });
+    if (environment !== undefined)
+      return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: environment });
     return runOnEngine(scoped, engines[spec.language]);
   };
 

@@ -11,7 +11,13 @@ export { createRuntime } from './create-runtime.js';
 export { mergeEvalFiles } from './eval/merge.js';
 export { reportNotebook, summaryTable, transcriptName } from './eval/report.js';
 export { type EvalModel, type EvalRun, replayProblems, runEval, type Shard, summarize } from './eval/run-eval.js';
-export { ModelOptionsSchema, ModelOptionsTableSchema, modelOptionsFor, parseTasks, type ModelOptionsTable } from './eval/tasks.js';
+export {
+  ModelOptionsSchema,
+  ModelOptionsTableSchema,
+  modelOptionsFor,
+  parseTasks,
+  type ModelOptionsTable,
+} from './eval/tasks.js';
 export { makeDirsSync } from './files/make-dirs.js';
 export { type ImportPlan } from './import/assemble.js';
 export { comparedTexts, compareWithTranscript } from './import/compare.js';
@@ -71,12 +77,25 @@ export {
 export { serializeNotebook } from './notebook/serialize.js';
 export { type ExpectationReport } from './protocol/expectation-report.js';
 export { type JsonValue } from './protocol/json-value.js';
-export { callCount, type CallRecord, type Language, LanguageSchema, type RunResult, RunResultSchema, type SandboxReport } from './protocol/run-result.js';
+export {
+  callCount,
+  type CallRecord,
+  type Language,
+  LanguageSchema,
+  type RunResult,
+  RunResultSchema,
+  type SandboxReport,
+} from './protocol/run-result.js';
 export { loadCassette } from './replay/cassette-file.js';
 export { renderSdk } from './sdk/index.js';
 export { learnOutputs, readCassettes, withLearnedOutputs } from './sdk/learn-schema.js';
 export { byCodeUnit, type SdkNamespaceSource, type SdkSource } from './sdk/sdk-source.js';
-export { cellRunRequest, notebookBindingsPath, type NotebookSessionSettings, openNotebookSession } from './session/notebook-session.js';
+export {
+  cellRunRequest,
+  notebookBindingsPath,
+  type NotebookSessionSettings,
+  openNotebookSession,
+} from './session/notebook-session.js';
 export { cellCassettePath, defaultCassetteDir, type PlanOverride } from './session/plan.js';
 export { type CellReport, runNotebookFile } from './session/run-notebook.js';
 export {
@@ -93,5 +112,11 @@ export { expectationFromResult, writeRunCassette } from './testing/accept.js';
 export { checkExpectation } from './testing/check.js';
 export { discoverNotebooks } from './testing/discover.js';
 export { cellDetails, jsonReport, junitReport, summaryLine } from './testing/reporters.js';
-export { type CellTestResult, type NotebookTestResult, runTestSuite, testCells, testTitle } from './testing/run-suite.js';
+export {
+  type CellTestResult,
+  type NotebookTestResult,
+  runTestSuite,
+  testCells,
+  testTitle,
+} from './testing/run-suite.js';
 export { parseShard, type ShardSpec } from './testing/shard.js';

@@ -11,7 +11,15 @@ export const EXTENSION_BUNDLE = 'dist/extension.cjs';
 // Bindings modules are bundled at run time by esbuild (runtime/bindings/module-import.ts), which the VSIX has no
 // node_modules for. esbuild-wasm has the same JS API as esbuild but runs esbuild as WebAssembly, so one VSIX runs on
 // every platform: ship its JS API, its Node launcher and the .wasm where `import('esbuild-wasm')` from dist/ finds them.
-const ESBUILD_WASM_FILES = ['package.json', 'LICENSE.md', 'lib/main.js', 'bin/esbuild', 'wasm_exec.js', 'wasm_exec_node.js', 'esbuild.wasm'];
+const ESBUILD_WASM_FILES = [
+  'package.json',
+  'LICENSE.md',
+  'lib/main.js',
+  'bin/esbuild',
+  'wasm_exec.js',
+  'wasm_exec_node.js',
+  'esbuild.wasm',
+];
 // esbuild-wasm starts its service as `node bin/esbuild`, found on PATH; the bindings host may run as the editor's own
 // executable (ELECTRON_RUN_AS_NODE) on a machine with no `node` on PATH, so it starts the service with its own
 // executable, through SERVICE_LAUNCHER.
@@ -46,7 +54,9 @@ async function copyEsbuildWasm() {
     if (file === 'lib/main.js') {
       const text = contents.toString('utf8');
       if (text.split(SERVICE_COMMAND).length !== 2)
-        throw new Error(`esbuild-wasm ${version}: lib/main.js no longer starts its service as \`node bin/esbuild\`; review the patch`);
+        throw new Error(
+          `esbuild-wasm ${version}: lib/main.js no longer starts its service as \`node bin/esbuild\`; review the patch`,
+        );
       contents = Buffer.from(text.replace(SERVICE_COMMAND, SERVICE_COMMAND_PATCHED), 'utf8');
     }
     await replaceFile(target, contents);
@@ -85,7 +95,9 @@ export default async function build({ production = false, outfile = EXTENSION_BU
     // runtime/assets/locate.ts finds dist/runtime/node-child.cjs and python/*.py from this file's folder
     define: { 'import.meta.url': '__ptcImportMetaUrl' },
     // __ptcBundleStart: extension.ts logs 'activated in N ms', counted from the bundle's first line to the end of activate()
-    banner: { js: "const __ptcBundleStart = performance.now(); const __ptcImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    banner: {
+      js: "const __ptcBundleStart = performance.now(); const __ptcImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+    },
     minify: production,
     sourcemap: production ? false : 'linked',
     legalComments: production ? 'none' : 'eof',

@@ -2,18 +2,39 @@
 import { build as esbuild } from 'esbuild';
 
 export default async function build({ production }) {
-  const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: production ? false : 'inline', minify: production, logLevel: 'warning' };
+  const common = {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    sourcemap: production ? false : 'inline',
+    minify: production,
+    logLevel: 'warning',
+  };
   await Promise.all([
-    esbuild({ ...common, entryPoints: ['runtime/typescript/child/bootstrap.ts'], outfile: 'dist/runtime/node-child.cjs', format: 'cjs', sourcemap: false }),
+    esbuild({
+      ...common,
+      entryPoints: ['runtime/typescript/child/bootstrap.ts'],
+      outfile: 'dist/runtime/node-child.cjs',
+      format: 'cjs',
+      sourcemap: false,
+    }),
     // the quickjs engine's child: QuickJS's wasm is embedded in this one file (the singlefile variant), so the sandbox
     // and Node's permission model let it read nothing beyond what the Node child reads
-    esbuild({ ...common, entryPoints: ['runtime/wasm/quickjs/child.ts'], outfile: 'dist/runtime/quickjs-child.cjs', format: 'cjs', sourcemap: false }),
+    esbuild({
+      ...common,
+      entryPoints: ['runtime/wasm/quickjs/child.ts'],
+      outfile: 'dist/runtime/quickjs-child.cjs',
+      format: 'cjs',
+      sourcemap: false,
+    }),
     esbuild({
       ...common,
       entryPoints: ['runtime/bindings-host/host/main.ts'],
       outfile: 'dist/runtime/bindings-host.mjs',
       format: 'esm',
-      banner: { js: "import { createRequire as __ptcCreateRequire } from 'node:module'; const require = __ptcCreateRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __ptcCreateRequire } from 'node:module'; const require = __ptcCreateRequire(import.meta.url);",
+      },
     }),
     esbuild({
       ...common,

@@ -13,7 +13,9 @@ export const WEB_EXTENSION_BUNDLE = 'dist/web-extension.cjs';
 export const browserOnly = {
   name: 'ptc-browser-only',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)runtime\/index\.js$/ }, () => ({ path: path.join(root, 'runtime', 'browser.ts') }));
+    build.onResolve({ filter: /(^|\/)runtime\/index\.js$/ }, () => ({
+      path: path.join(root, 'runtime', 'browser.ts'),
+    }));
     build.onResolve({ filter: /^node:util$/ }, () => ({ path: path.join(root, 'extension', 'web', 'node-util.ts') }));
     build.onResolve({ filter: /^node:/ }, (args) => ({
       errors: [{ text: `${args.path} (imported by ${path.relative(root, args.importer)}) cannot run in a browser` }],

@@ -17,7 +17,11 @@ const browserOnly = {
   name: 'browser-only',
   setup(build) {
     build.onResolve({ filter: /^(node:|vscode$)/ }, (args) => ({
-      errors: [{ text: `webview code must not import ${JSON.stringify(args.path)} (imported by ${path.relative(root, args.importer)})` }],
+      errors: [
+        {
+          text: `webview code must not import ${JSON.stringify(args.path)} (imported by ${path.relative(root, args.importer)})`,
+        },
+      ],
     }));
   },
 };

@@ -25,19 +25,30 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // node_modules/.package-lock.json is written by every complete npm install
 if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
   process.stdout.write('demo: installing dependencies (npm ci)…\n');
-  execFileSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  execFileSync(npm, ['ci', '--no-audit', '--no-fund'], {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
 }
 process.stdout.write('demo: building…\n');
 execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 
 // What each example promises per cell id: 'ok', or the failure kind it demonstrates (shared with the tests).
 const expected = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'expected-outcomes.json'), 'utf8'));
-const EXAMPLES = ['tour.ptcnb', 'mcp/weather.ptcnb'].map((name) => ({ notebook: path.join(root, 'examples', name), expect: expected[name] }));
+const EXAMPLES = ['tour.ptcnb', 'mcp/weather.ptcnb'].map((name) => ({
+  notebook: path.join(root, 'examples', name),
+  expect: expected[name],
+}));
 
 // Runs `ptc notebook <file> --json` in its own process group; resolves { status, stdout, stderr, hung }.
 function runNotebook(file) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, 'notebook', file, '--json'], { cwd: path.dirname(file), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'notebook', file, '--json'], {
+      cwd: path.dirname(file),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let hung = false;
@@ -98,7 +109,9 @@ function printCell(cell, programs) {
     );
   }
   if (r.error) {
-    process.stdout.write(`  ✗ ${r.error.kind}${r.error.location ? ` at line ${r.error.location.line}` : ''}: ${headline(r.error.message)}\n`);
+    process.stdout.write(
+      `  ✗ ${r.error.kind}${r.error.location ? ` at line ${r.error.location.line}` : ''}: ${headline(r.error.message)}\n`,
+    );
   } else {
     process.stdout.write(`  ✓ returned:\n${indent(summarizeValue(r.value))}\n`);
   }
@@ -106,22 +119,32 @@ function printCell(cell, programs) {
     const calls = r.calls.map((c) => `${c.global}.${c.name}${c.ok ? '' : ' ✗'}${c.replayed ? ' (replayed)' : ''}`);
     process.stdout.write(`  ${r.calls.length} binding call(s): ${calls.join(', ')}\n`);
   }
-  if (cell.cassette) process.stdout.write(`  cassette: ${cell.cassette.ok ? `recorded ${cell.cassette.calls} call(s)` : cell.cassette.message}\n`);
-  process.stdout.write(`  ${Math.round(r.durationMs)} ms, sandbox ${r.sandbox.enforcement}${r.mode ? `, ${r.mode}` : ''}\n`);
+  if (cell.cassette)
+    process.stdout.write(
+      `  cassette: ${cell.cassette.ok ? `recorded ${cell.cassette.calls} call(s)` : cell.cassette.message}\n`,
+    );
+  process.stdout.write(
+    `  ${Math.round(r.durationMs)} ms, sandbox ${r.sandbox.enforcement}${r.mode ? `, ${r.mode}` : ''}\n`,
+  );
 }
 
 // The tour's record cell writes a cassette (ignored by git); the demo still puts every cassette folder back as it found
 // it, so running it leaves the checkout exactly as it was.
 const cassetteDirs = [...new Set(EXAMPLES.map((e) => path.join(path.dirname(e.notebook), '.ptc', 'cassettes')))];
 const savedCassettes = new Map(
-  cassetteDirs.flatMap((dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => [path.join(dir, name), fs.readFileSync(path.join(dir, name))]) : [])),
+  cassetteDirs.flatMap((dir) =>
+    fs.existsSync(dir)
+      ? fs.readdirSync(dir).map((name) => [path.join(dir, name), fs.readFileSync(path.join(dir, name))])
+      : [],
+  ),
 );
 const absentDirs = cassetteDirs.filter((dir) => !fs.existsSync(dir));
 function restoreCassettes() {
   for (const dir of absentDirs) fs.rmSync(dir, { recursive: true, force: true });
   for (const dir of cassetteDirs) {
     if (!fs.existsSync(dir)) continue;
-    for (const name of fs.readdirSync(dir)) if (!savedCassettes.has(path.join(dir, name))) fs.rmSync(path.join(dir, name), { force: true });
+    for (const name of fs.readdirSync(dir))
+      if (!savedCassettes.has(path.join(dir, name))) fs.rmSync(path.join(dir, name), { force: true });
   }
   for (const [file, bytes] of savedCassettes) fs.writeFileSync(file, bytes);
 }
@@ -142,7 +165,9 @@ for (const example of EXAMPLES) {
   try {
     report = JSON.parse(run.stdout);
   } catch {
-    process.stdout.write(`demo: ✗ ptc notebook ${relative} exited ${run.status} without a JSON report\n${run.stdout.slice(0, 2000)}\n`);
+    process.stdout.write(
+      `demo: ✗ ptc notebook ${relative} exited ${run.status} without a JSON report\n${run.stdout.slice(0, 2000)}\n`,
+    );
     problems++;
     continue;
   }
@@ -167,7 +192,9 @@ for (const example of EXAMPLES) {
     }
   }
   const failedOnPurpose = Object.values(example.expect).filter((k) => k !== 'ok').length;
-  process.stdout.write(`\n${relative}: ${report.cells.length} code cells in ${seconds} s; ${failedOnPurpose} fail on purpose\n`);
+  process.stdout.write(
+    `\n${relative}: ${report.cells.length} code cells in ${seconds} s; ${failedOnPurpose} fail on purpose\n`,
+  );
 }
 // A real agent run brought in: a streamed reply as captured (server-sent events, from a public SDK test suite; see
 // examples/transcripts/SOURCES.md) is reassembled into a notebook (one cell and cassette per program) in a scratch
@@ -177,11 +204,15 @@ try {
   const transcript = path.join('examples', 'transcripts', 'anthropic-code-execution-stream.sse');
   const notebookPath = path.join(importDir, 'anthropic-code-execution-stream.ptcnb');
   process.stdout.write(`\n━━━━ ptc import ${transcript} --verify ━━━━\n`);
-  const imported = spawnSync(process.execPath, [cli, 'import', path.join(root, transcript), '--out', notebookPath, '--verify'], {
-    cwd: importDir,
-    encoding: 'utf8',
-    timeout: WATCHDOG_MS,
-  });
+  const imported = spawnSync(
+    process.execPath,
+    [cli, 'import', path.join(root, transcript), '--out', notebookPath, '--verify'],
+    {
+      cwd: importDir,
+      encoding: 'utf8',
+      timeout: WATCHDOG_MS,
+    },
+  );
   process.stdout.write(imported.stdout ?? '');
   process.stderr.write(imported.stderr ?? '');
   if (imported.status !== 0) {
@@ -211,7 +242,11 @@ try {
 }
 
 problems += await runEvalDemo();
-process.stdout.write(problems === 0 ? '\ndemo: every cell ended the way the examples say it should\n' : `\ndemo: ${problems} problem(s) above\n`);
+process.stdout.write(
+  problems === 0
+    ? '\ndemo: every cell ended the way the examples say it should\n'
+    : `\ndemo: ${problems} problem(s) above\n`,
+);
 process.exitCode = problems === 0 ? 0 : 1;
 
 // `ptc eval` offline: the fake model server (examples/models) plays two models over both APIs, tools come from

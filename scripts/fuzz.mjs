@@ -7,5 +7,9 @@ const env = {
   PTC_FUZZ_FRAMES: process.env.PTC_FUZZ_FRAMES ?? '100000',
   PTC_FUZZ_RUNS: process.env.PTC_FUZZ_RUNS ?? '300',
 };
-const r = spawnSync('npx', ['vitest', 'run', 'test/hostile/fuzz.test.ts', '--reporter=verbose', ...process.argv.slice(2)], { stdio: 'inherit', env });
+const r = spawnSync(
+  'npx',
+  ['vitest', 'run', 'test/hostile/fuzz.test.ts', '--reporter=verbose', ...process.argv.slice(2)],
+  { stdio: 'inherit', env },
+);
 process.exit(r.status ?? 1);

@@ -16,7 +16,12 @@ function isTranslateCall(node) {
   if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 't') return false;
   const owner = callee.expression;
   if (ts.isIdentifier(owner)) return owner.text === 'l10n';
-  return ts.isPropertyAccessExpression(owner) && owner.name.text === 'l10n' && ts.isIdentifier(owner.expression) && owner.expression.text === 'vscode';
+  return (
+    ts.isPropertyAccessExpression(owner) &&
+    owner.name.text === 'l10n' &&
+    ts.isIdentifier(owner.expression) &&
+    owner.expression.text === 'vscode'
+  );
 }
 
 function sourceFiles(dir) {
@@ -67,14 +72,18 @@ function main(argv) {
   const bundlePath = path.join(root, 'l10n', 'bundle.l10n.json');
   const { messages, problems } = extractMessages({ root });
   if (problems.length > 0) {
-    process.stderr.write(`l10n: ${problems.length} translation call(s) with a non-literal message:\n${problems.map((p) => `  ${p}\n`).join('')}`);
+    process.stderr.write(
+      `l10n: ${problems.length} translation call(s) with a non-literal message:\n${problems.map((p) => `  ${p}\n`).join('')}`,
+    );
     return 1;
   }
   const wanted = bundleText(messages);
   const current = fs.existsSync(bundlePath) ? fs.readFileSync(bundlePath, 'utf8') : undefined;
   if (check) {
     if (current === wanted) return 0;
-    process.stderr.write(`l10n: ${path.relative(root, bundlePath)} is stale (${messages.length} messages in the sources); run npm run l10n\n`);
+    process.stderr.write(
+      `l10n: ${path.relative(root, bundlePath)} is stale (${messages.length} messages in the sources); run npm run l10n\n`,
+    );
     return 1;
   }
   fs.mkdirSync(path.dirname(bundlePath), { recursive: true });
@@ -83,4 +92,5 @@ function main(argv) {
   return 0;
 }
 
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  process.exitCode = main(process.argv.slice(2));

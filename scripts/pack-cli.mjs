@@ -63,7 +63,9 @@ export async function stageCliPackage(stage) {
     try {
       await copyFile(path.join(root, file), path.join(stage, file));
     } catch (error) {
-      throw new Error(`${file}: ${error.code === 'ENOENT' ? 'missing (run npm run build first)' : error.message}`, { cause: error });
+      throw new Error(`${file}: ${error.code === 'ENOENT' ? 'missing (run npm run build first)' : error.message}`, {
+        cause: error,
+      });
     }
   }
   await writeFile(path.join(stage, 'package.json'), `${JSON.stringify(cliManifest(repo), null, 2)}\n`);
@@ -92,7 +94,12 @@ export async function packCli({ build = true, outDir = root } = {}) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--out-dir');
-  const { tarball, files } = await packCli({ build: !args.includes('--no-build'), ...(at === -1 ? {} : { outDir: args[at + 1] }) });
+  const { tarball, files } = await packCli({
+    build: !args.includes('--no-build'),
+    ...(at === -1 ? {} : { outDir: args[at + 1] }),
+  });
   process.stdout.write(`${path.relative(process.cwd(), tarball) || tarball}: ${files.length} files\n`);
-  process.stdout.write(`install: npm install -g ${path.relative(process.cwd(), tarball) || tarball}   then: ptc --version\n`);
+  process.stdout.write(
+    `install: npm install -g ${path.relative(process.cwd(), tarball) || tarball}   then: ptc --version\n`,
+  );
 }

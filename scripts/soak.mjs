@@ -3,5 +3,9 @@
 import { spawnSync } from 'node:child_process';
 
 const env = { ...process.env, PTC_SOAK_RUNS: process.env.PTC_SOAK_RUNS ?? '1000' };
-const r = spawnSync('npx', ['vitest', 'run', 'test/hostile/soak.test.ts', '--reporter=verbose', ...process.argv.slice(2)], { stdio: 'inherit', env });
+const r = spawnSync(
+  'npx',
+  ['vitest', 'run', 'test/hostile/soak.test.ts', '--reporter=verbose', ...process.argv.slice(2)],
+  { stdio: 'inherit', env },
+);
 process.exit(r.status ?? 1);

@@ -6,7 +6,14 @@ function timeProcess(argv) {
   return new Promise((resolve) => {
     const child = spawn(argv[0], argv.slice(1), { stdio: 'ignore', env: {} });
     child.once('error', (error) => resolve({ wallMs: performance.now() - started, ok: false, error: error.message }));
-    child.once('close', (code) => resolve({ wallMs: performance.now() - started, ok: code === 0, value: 1, error: code === 0 ? undefined : `exit ${code}` }));
+    child.once('close', (code) =>
+      resolve({
+        wallMs: performance.now() - started,
+        ok: code === 0,
+        value: 1,
+        error: code === 0 ? undefined : `exit ${code}`,
+      }),
+    );
   });
 }
 
@@ -25,8 +32,13 @@ const BWRAP_FLOOR = [
 ];
 
 export function processFloor(kind, pythonPath) {
-  const argv = kind === 'node' ? [process.execPath, '-e', '0'] : kind === 'bwrap' ? BWRAP_FLOOR : [pythonPath, '-I', '-c', 'pass'];
-  const labels = { node: 'floor: bare `node -e 0`', python: 'floor: bare `python3 -I -c pass`', bwrap: 'floor: bare `bwrap … true`' };
+  const argv =
+    kind === 'node' ? [process.execPath, '-e', '0'] : kind === 'bwrap' ? BWRAP_FLOOR : [pythonPath, '-I', '-c', 'pass'];
+  const labels = {
+    node: 'floor: bare `node -e 0`',
+    python: 'floor: bare `python3 -I -c pass`',
+    bwrap: 'floor: bare `bwrap … true`',
+  };
   return {
     id: `floor-${kind}`,
     label: labels[kind],
@@ -69,7 +81,10 @@ for i in range(n):
 
 export function socketpairFloor(kind, pythonPath) {
   const calls = 1000;
-  const argv = kind === 'node' ? [process.execPath, '-e', NODE_CALLER, String(calls)] : [pythonPath, '-I', '-c', PYTHON_CALLER, String(calls)];
+  const argv =
+    kind === 'node'
+      ? [process.execPath, '-e', NODE_CALLER, String(calls)]
+      : [pythonPath, '-I', '-c', PYTHON_CALLER, String(calls)];
   const run = () =>
     new Promise((resolve) => {
       const started = performance.now();

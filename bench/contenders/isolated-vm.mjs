@@ -24,9 +24,14 @@ export function ensureIsolatedVm({ install = true, log = () => undefined } = {})
   } catch {
     // not installed yet, or built for another Node
   }
-  if (!install) return { ok: false, note: 'isolated-vm not installed (run without --skip-install to build it into .cache/bench-contenders)' };
+  if (!install)
+    return {
+      ok: false,
+      note: 'isolated-vm not installed (run without --skip-install to build it into .cache/bench-contenders)',
+    };
   fs.mkdirSync(CONTENDER_CACHE, { recursive: true });
-  if (!fs.existsSync(path.join(CONTENDER_CACHE, 'package.json'))) fs.writeFileSync(path.join(CONTENDER_CACHE, 'package.json'), '{ "private": true }\n');
+  if (!fs.existsSync(path.join(CONTENDER_CACHE, 'package.json')))
+    fs.writeFileSync(path.join(CONTENDER_CACHE, 'package.json'), '{ "private": true }\n');
   log(`installing ${SPEC} into ${path.relative(repo, CONTENDER_CACHE)} (builds from source; a few minutes, once)…`);
   const started = Date.now();
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -37,7 +42,10 @@ export function ensureIsolatedVm({ install = true, log = () => undefined } = {})
   });
   if (r.status !== 0) {
     const tail = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-3).join(' | ');
-    return { ok: false, note: `isolated-vm did not install/build here (${r.error?.message ?? `npm exit ${r.status}`}): ${tail.slice(0, 300)}` };
+    return {
+      ok: false,
+      note: `isolated-vm did not install/build here (${r.error?.message ?? `npm exit ${r.status}`}): ${tail.slice(0, 300)}`,
+    };
   }
   try {
     const ivm = load();
@@ -69,7 +77,12 @@ export function isolatedVmContender({ install = false } = {}) {
       try {
         const context = await isolate.createContext();
         const jail = context.global;
-        await jail.set('__call', new ivm.Reference(async (name, argsJson) => JSON.stringify((await bindings[name](JSON.parse(argsJson))) ?? null)));
+        await jail.set(
+          '__call',
+          new ivm.Reference(async (name, argsJson) =>
+            JSON.stringify((await bindings[name](JSON.parse(argsJson))) ?? null),
+          ),
+        );
         await jail.set('__emit', new ivm.Reference((text) => (logChars += text.length)));
         const names = JSON.stringify(Object.keys(bindings));
         const source = `(async () => {

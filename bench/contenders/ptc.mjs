@@ -28,11 +28,17 @@ export function ptcContender(runtimeModule, { language, sandbox, spare, pythonPa
     sandbox,
     async init() {
       runtime = runtimeModule.createRuntime({ spares: spare ? 1 : 0, ...(pythonPath ? { pythonPath } : {}) });
-      const probe = await runtime.run(runtime.resolve({ language, program: 'return 1', sandbox: sandbox ? 'best-effort' : 'off', engine }));
+      const probe = await runtime.run(
+        runtime.resolve({ language, program: 'return 1', sandbox: sandbox ? 'best-effort' : 'off', engine }),
+      );
       if (probe.error !== undefined || probe.value !== 1) {
-        return { ok: false, note: `${lang} backend not available here: ${probe.error?.message ?? JSON.stringify(probe.value)}` };
+        return {
+          ok: false,
+          note: `${lang} backend not available here: ${probe.error?.message ?? JSON.stringify(probe.value)}`,
+        };
       }
-      if (sandbox && probe.sandbox.enforcement === 'none') return { ok: false, note: `no sandbox layer available here (${lang})` };
+      if (sandbox && probe.sandbox.enforcement === 'none')
+        return { ok: false, note: `no sandbox layer available here (${lang})` };
       return { ok: true, sandboxReport: probe.sandbox };
     },
     // not timed: a run "with a spare ready" starts once the spare has announced itself
@@ -55,8 +61,12 @@ export function ptcContender(runtimeModule, { language, sandbox, spare, pythonPa
     // the child's own peak RSS, as the kernel counts it, reported by a trivial program
     async childPeakRss() {
       const program =
-        language === 'python' ? 'import resource\nreturn resource.getrusage(resource.RUSAGE_SELF).ru_maxrss' : 'return process.resourceUsage().maxRSS;';
-      const result = await runtime.run(runtime.resolve({ language, program, sandbox: sandbox ? 'best-effort' : 'off' }));
+        language === 'python'
+          ? 'import resource\nreturn resource.getrusage(resource.RUSAGE_SELF).ru_maxrss'
+          : 'return process.resourceUsage().maxRSS;';
+      const result = await runtime.run(
+        runtime.resolve({ language, program, sandbox: sandbox ? 'best-effort' : 'off' }),
+      );
       return typeof result.value === 'number' ? result.value / 1024 : undefined;
     },
     async dispose() {
@@ -82,7 +92,12 @@ export function ptcHostContender(runtimeModule, { language, pythonPath }) {
   let dir;
   let runtime;
   let session;
-  const request = (program) => ({ language, program, plan: { mode: 'mock' }, limits: { sandbox: 'best-effort', timeoutMs: 120_000 } });
+  const request = (program) => ({
+    language,
+    program,
+    plan: { mode: 'mock' },
+    limits: { sandbox: 'best-effort', timeoutMs: 120_000 },
+  });
   const takeStamps = async () => {
     const outcome = await session.run(request('return await tools.stamps()'));
     return outcome.kind === 'result' && Array.isArray(outcome.result.value) ? outcome.result.value : [];
@@ -106,7 +121,10 @@ export function ptcHostContender(runtimeModule, { language, pythonPath }) {
       session = runtimeModule.createSession({ runtime, bindingsPath });
       const probe = await session.run(request('return 1'));
       if (probe.kind !== 'result' || probe.result.error !== undefined || probe.result.value !== 1) {
-        return { ok: false, note: `${lang} via a bindings host not available here: ${probe.kind === 'result' ? probe.result.error?.message : probe.message}` };
+        return {
+          ok: false,
+          note: `${lang} via a bindings host not available here: ${probe.kind === 'result' ? probe.result.error?.message : probe.message}`,
+        };
       }
       return { ok: true, sandboxReport: probe.result.sandbox };
     },

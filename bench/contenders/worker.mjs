@@ -46,7 +46,14 @@ export function workerContender() {
       const resultAt = performance.now();
       await worker.terminate();
       port1.close();
-      return { wallMs: performance.now() - started, resultMs: resultAt - started, ok: outcome.ok, value: outcome.value, error: outcome.message, logChars };
+      return {
+        wallMs: performance.now() - started,
+        resultMs: resultAt - started,
+        ok: outcome.ok,
+        value: outcome.value,
+        error: outcome.message,
+        logChars,
+      };
     },
     async dispose() {},
   };

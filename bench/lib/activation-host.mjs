@@ -50,7 +50,13 @@ const memento = () => {
   };
 };
 const folder = path.join(os.tmpdir(), 'ptc-activation-bench');
-const uri = (fsPath) => ({ scheme: 'file', fsPath, path: fsPath, toString: () => `file://${fsPath}`, with: () => uri(fsPath) });
+const uri = (fsPath) => ({
+  scheme: 'file',
+  fsPath,
+  path: fsPath,
+  toString: () => `file://${fsPath}`,
+  with: () => uri(fsPath),
+});
 const channel = () => {
   const record = (level) => (message) => logLines.push(`${level} ${String(message)}`);
   return {
@@ -76,9 +82,19 @@ const overrides = {
     workspaceFolders: [{ uri: uri(folder), name: 'bench', index: 0 }],
     notebookDocuments: [],
     textDocuments: [],
-    getConfiguration: () => ({ get: (_key, fallback) => fallback, has: () => false, inspect: () => undefined, update: async () => {} }),
+    getConfiguration: () => ({
+      get: (_key, fallback) => fallback,
+      has: () => false,
+      inspect: () => undefined,
+      update: async () => {},
+    }),
   },
-  window: { createOutputChannel: channel, visibleNotebookEditors: [], activeNotebookEditor: undefined, activeTextEditor: undefined },
+  window: {
+    createOutputChannel: channel,
+    visibleNotebookEditors: [],
+    activeNotebookEditor: undefined,
+    activeTextEditor: undefined,
+  },
   extensions: { getExtension: () => undefined, all: [], onDidChange: event },
   env: { language: 'en', appName: 'bench', uiKind: 1 },
 };
@@ -88,7 +104,10 @@ function usedNamespaces(dir) {
   const names = new Set();
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-    for (const m of fs.readFileSync(path.join(entry.parentPath ?? entry.path, entry.name), 'utf8').matchAll(/\bvscode\.([A-Za-z_]\w*)/g)) names.add(m[1]);
+    for (const m of fs
+      .readFileSync(path.join(entry.parentPath ?? entry.path, entry.name), 'utf8')
+      .matchAll(/\bvscode\.([A-Za-z_]\w*)/g))
+      names.add(m[1]);
   }
   return names;
 }
@@ -105,7 +124,8 @@ function vscodeModule() {
     });
   const top = { version: overrides.version };
   for (const name of namespaces) top[name] = anything(`vscode.${name}`);
-  for (const [key, value] of Object.entries(overrides)) if (typeof value === 'object') top[key] = wrap(`vscode.${key}`, value);
+  for (const [key, value] of Object.entries(overrides))
+    if (typeof value === 'object') top[key] = wrap(`vscode.${key}`, value);
   return top;
 }
 

@@ -21,7 +21,9 @@ const stat = (values) => {
 // Returns { bundleBytes, samples, totalMs, requireMs, activateMs, cpuMs, selfReportedMs, failures } (stats: { n, p50, p95, min, max }).
 export async function measureActivation({ repo, quick = false, log = () => {} }) {
   const outfile = path.join(repo, 'dist', 'bench', 'extension.cjs');
-  const { default: buildExtension } = await import(pathToFileURL(path.join(repo, 'scripts', 'build-extension.mjs')).href);
+  const { default: buildExtension } = await import(
+    pathToFileURL(path.join(repo, 'scripts', 'build-extension.mjs')).href
+  );
   // the bundle's build log line would interleave with the bench's
   const write = process.stdout.write;
   process.stdout.write = () => true;
@@ -35,15 +37,21 @@ export async function measureActivation({ repo, quick = false, log = () => {} })
   const seen = { totalMs: [], requireMs: [], activateMs: [], cpuMs: [], selfReportedMs: [] };
   const failures = [];
   for (let i = 0; i < samples; i++) {
-    const r = spawnSync(process.execPath, [path.join(here, 'activation-host.mjs'), outfile, path.join(repo, 'extension')], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(here, 'activation-host.mjs'), outfile, path.join(repo, 'extension')],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     let parsed;
     try {
       parsed = JSON.parse(r.stdout.trim().split('\n').pop() ?? '');
     } catch {
-      failures.push(`no result (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ').slice(0, 200)}`);
+      failures.push(
+        `no result (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ').slice(0, 200)}`,
+      );
       continue;
     }
     if (parsed.failure) failures.push(parsed.failure.slice(0, 200));
@@ -60,7 +68,15 @@ export async function measureActivation({ repo, quick = false, log = () => {} })
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const repo = path.resolve(here, '..', '..');
   const { evaluateTargets } = await import('./targets.mjs');
-  const activation = await measureActivation({ repo, quick: process.argv.includes('--quick'), log: (line) => process.stderr.write(`${line}\n`) });
-  const targets = evaluateTargets({ workloads: {}, memory: [], hostBounds: [], render: [], activation }).filter((t) => t.issue === 16);
-  process.stdout.write(`${targets.map((t) => `${t.pass === true ? 'PASS' : t.pass === false ? 'MISS' : 'n/a '}  ${t.target}: ${t.measured}`).join('\n')}\n`);
+  const activation = await measureActivation({
+    repo,
+    quick: process.argv.includes('--quick'),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  const targets = evaluateTargets({ workloads: {}, memory: [], hostBounds: [], render: [], activation }).filter(
+    (t) => t.issue === 16,
+  );
+  process.stdout.write(
+    `${targets.map((t) => `${t.pass === true ? 'PASS' : t.pass === false ? 'MISS' : 'n/a '}  ${t.target}: ${t.measured}`).join('\n')}\n`,
+  );
 }

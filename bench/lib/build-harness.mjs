@@ -16,7 +16,9 @@ export async function buildRuntimeBundle(repo) {
     logLevel: 'warning',
     // esbuild and amaro stay external packages, loaded from node_modules as in the CLI bundle
     packages: 'external',
-    banner: { js: "import { createRequire as __ptcCreateRequire } from 'node:module'; const require = __ptcCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __ptcCreateRequire } from 'node:module'; const require = __ptcCreateRequire(import.meta.url);",
+    },
   });
   return outfile;
 }

@@ -14,7 +14,8 @@ const CASES = [
   {
     id: 'lines',
     title: 'lines of 1 KiB until past the cap',
-    typescript: (cap) => `const line = 'x'.repeat(1023);\nfor (let i = 0; i < ${Math.ceil(cap / 1024) + 64}; i++) console.log(line);\nreturn 1;`,
+    typescript: (cap) =>
+      `const line = 'x'.repeat(1023);\nfor (let i = 0; i < ${Math.ceil(cap / 1024) + 64}; i++) console.log(line);\nreturn 1;`,
     python: (cap) => `line = 'x' * 1023\nfor i in range(${Math.ceil(cap / 1024) + 64}):\n    print(line)\nreturn 1`,
   },
   {
@@ -72,7 +73,8 @@ export async function measureHostBounds({ repo, quick, log, pythonPath }) {
             '--timeout-ms',
             '600000',
           ]);
-          const growthMb = r.peakMb === undefined || baseline.peakMb === undefined ? undefined : r.peakMb - baseline.peakMb;
+          const growthMb =
+            r.peakMb === undefined || baseline.peakMb === undefined ? undefined : r.peakMb - baseline.peakMb;
           const row = {
             id: `cap-${c.id}-${language}-${cap / MiB}`,
             case: c.id,
@@ -83,7 +85,9 @@ export async function measureHostBounds({ repo, quick, log, pythonPath }) {
           };
           if (growthMb !== undefined) Object.assign(row, { growthMb, perCap: growthMb / (cap / MiB) });
           rows.push(row);
-          log(`  ${row.label.padEnd(62)} host peak ${mb(r.peakMb)} MB (+${mb(growthMb)}, ${row.perCap?.toFixed(2) ?? '–'}× the cap), exit ${r.code}`);
+          log(
+            `  ${row.label.padEnd(62)} host peak ${mb(r.peakMb)} MB (+${mb(growthMb)}, ${row.perCap?.toFixed(2) ?? '–'}× the cap), exit ${r.code}`,
+          );
         }
       }
     }
@@ -92,7 +96,9 @@ export async function measureHostBounds({ repo, quick, log, pythonPath }) {
     const row = { id: 'calls', calls, label: `typescript, ${calls.toLocaleString('en')} binding calls`, ...r };
     if (r.peakMb !== undefined && baseline.peakMb !== undefined) row.growthMb = r.peakMb - baseline.peakMb;
     rows.push(row);
-    log(`  ${row.label.padEnd(62)} host peak ${mb(r.peakMb)} MB (+${mb(row.growthMb)}), exit ${r.code}, ${(r.wallMs / 1000).toFixed(1)} s`);
+    log(
+      `  ${row.label.padEnd(62)} host peak ${mb(r.peakMb)} MB (+${mb(row.growthMb)}), exit ${r.code}, ${(r.wallMs / 1000).toFixed(1)} s`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -105,7 +111,9 @@ function ptcPeak({ cli, preload, file, args }) {
   return new Promise((resolve) => {
     const out = fs.openSync('/dev/null', 'w');
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', preload, cli, 'run', file, '--json', ...args], { stdio: ['ignore', out, 'pipe'] });
+    const child = spawn(process.execPath, ['--import', preload, cli, 'run', file, '--json', ...args], {
+      stdio: ['ignore', out, 'pipe'],
+    });
     fs.closeSync(out);
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));

@@ -33,8 +33,14 @@ export function renderMarkdown(report) {
   for (const [id, w] of Object.entries(report.workloads)) {
     lines.push(`## ${w.title}`, '');
     if (w.metric === 'round-trip') {
-      lines.push('Round trip = time between consecutive call arrivals at the host handler (program → host → program → host).', '');
-      lines.push('| Contender | p50 µs | p95 µs | samples | × socketpair floor | whole run p50 ms |', '|---|---:|---:|---:|---:|---:|');
+      lines.push(
+        'Round trip = time between consecutive call arrivals at the host handler (program → host → program → host).',
+        '',
+      );
+      lines.push(
+        '| Contender | p50 µs | p95 µs | samples | × socketpair floor | whole run p50 ms |',
+        '|---|---:|---:|---:|---:|---:|',
+      );
       for (const r of w.rows) {
         lines.push(
           `| ${r.label} | ${num(r.roundTripUs?.p50)} | ${num(r.roundTripUs?.p95)} | ${r.roundTripUs?.n ?? 0} | ${num(r.ratioToFloor, 2)} | ${num(r.wallMs?.p50)} |${failures(r)}`,
@@ -43,7 +49,9 @@ export function renderMarkdown(report) {
     } else {
       lines.push('| Contender | p50 ms | p95 ms | runs | × process floor |', '|---|---:|---:|---:|---:|');
       for (const r of w.rows)
-        lines.push(`| ${r.label} | ${num(r.wallMs?.p50, 2)} | ${num(r.wallMs?.p95, 2)} | ${r.wallMs?.n ?? 0} | ${num(r.ratioToFloor, 2)} |${failures(r)}`);
+        lines.push(
+          `| ${r.label} | ${num(r.wallMs?.p50, 2)} | ${num(r.wallMs?.p95, 2)} | ${r.wallMs?.n ?? 0} | ${num(r.ratioToFloor, 2)} |${failures(r)}`,
+        );
     }
     if (id === 'cpu-200ms')
       lines.push(
@@ -84,7 +92,9 @@ export function renderMarkdown(report) {
       '|---|---:|---:|---:|---:|---:|',
     );
     for (const r of report.hostBounds)
-      lines.push(`| ${r.label} | ${r.code ?? '–'} | ${num(r.peakMb, 0)} | ${num(r.growthMb, 0)} | ${num(r.perCap, 2)} | ${num(r.wallMs / 1000)} |`);
+      lines.push(
+        `| ${r.label} | ${r.code ?? '–'} | ${num(r.peakMb, 0)} | ${num(r.growthMb, 0)} | ${num(r.perCap, 2)} | ${num(r.wallMs / 1000)} |`,
+      );
     lines.push('');
   }
 
@@ -127,9 +137,18 @@ export function renderSvg(report) {
   const panels = [];
   const trivial = report.workloads.trivial?.rows.filter((r) => r.wallMs) ?? [];
   if (trivial.length > 0)
-    panels.push({ title: 'Trivial program (return 1): request to result, ms (log scale)', unit: 'ms', rows: trivial.map((r) => ({ ...r, v: r.wallMs })) });
+    panels.push({
+      title: 'Trivial program (return 1): request to result, ms (log scale)',
+      unit: 'ms',
+      rows: trivial.map((r) => ({ ...r, v: r.wallMs })),
+    });
   const seq = report.workloads['seq-calls']?.rows.filter((r) => r.roundTripUs) ?? [];
-  if (seq.length > 0) panels.push({ title: 'One binding round trip, µs (log scale)', unit: 'µs', rows: seq.map((r) => ({ ...r, v: r.roundTripUs })) });
+  if (seq.length > 0)
+    panels.push({
+      title: 'One binding round trip, µs (log scale)',
+      unit: 'µs',
+      rows: seq.map((r) => ({ ...r, v: r.roundTripUs })),
+    });
   const par = report.workloads['parallel-calls']?.rows.filter((r) => r.wallMs) ?? [];
   if (par.length > 0)
     panels.push({
@@ -147,23 +166,33 @@ export function renderSvg(report) {
     const values = panel.rows.flatMap((r) => [r.v.p50, r.v.p95]).filter((v) => v > 0);
     const lo = 10 ** Math.floor(Math.log10(Math.min(...values)));
     const hi = 10 ** Math.ceil(Math.log10(Math.max(...values)));
-    const x = (v) => labelW + ((Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (width - labelW - 70);
+    const x = (v) =>
+      labelW +
+      ((Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (width - labelW - 70);
     parts.push(`<text x="8" y="${y + 12}" class="title">${esc(panel.title)}</text>`);
     y += 24;
     const top = y;
     for (const r of panel.rows) {
       const color = r.family === 'ptc' ? '#2f6fde' : r.family === 'floor' ? '#8a8a8a' : '#e08a1e';
       parts.push(`<text x="${labelW - 8}" y="${y + 13}" class="label" text-anchor="end">${esc(r.label)}</text>`);
-      parts.push(`<rect x="${labelW}" y="${y}" width="${Math.max(1, x(r.v.p50) - labelW).toFixed(1)}" height="${barH}" fill="${color}" rx="2"/>`);
-      parts.push(`<line x1="${x(r.v.p95).toFixed(1)}" x2="${x(r.v.p95).toFixed(1)}" y1="${y + 2}" y2="${y + barH - 2}" stroke="#333" stroke-width="2"/>`);
+      parts.push(
+        `<rect x="${labelW}" y="${y}" width="${Math.max(1, x(r.v.p50) - labelW).toFixed(1)}" height="${barH}" fill="${color}" rx="2"/>`,
+      );
+      parts.push(
+        `<line x1="${x(r.v.p95).toFixed(1)}" x2="${x(r.v.p95).toFixed(1)}" y1="${y + 2}" y2="${y + barH - 2}" stroke="#333" stroke-width="2"/>`,
+      );
       parts.push(
         `<text x="${(x(Math.max(r.v.p50, r.v.p95)) + 6).toFixed(1)}" y="${y + 13}" class="value">${num(r.v.p50, r.v.p50 < 10 ? 2 : 1)} ${panel.unit}</text>`,
       );
       y += barH + gap;
     }
     for (let t = lo; t <= hi; t *= 10) {
-      parts.push(`<line x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${top - 4}" y2="${y}" stroke="#ccc" stroke-dasharray="2,3"/>`);
-      parts.push(`<text x="${x(t).toFixed(1)}" y="${y + 12}" class="tick" text-anchor="middle">${t >= 1 ? t : t.toFixed(Math.round(-Math.log10(t)))}</text>`);
+      parts.push(
+        `<line x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${top - 4}" y2="${y}" stroke="#ccc" stroke-dasharray="2,3"/>`,
+      );
+      parts.push(
+        `<text x="${x(t).toFixed(1)}" y="${y + 12}" class="tick" text-anchor="middle">${t >= 1 ? t : t.toFixed(Math.round(-Math.log10(t)))}</text>`,
+      );
     }
     y += 34;
   }
@@ -173,7 +202,9 @@ export function renderSvg(report) {
   parts.push(
     `<rect x="${labelW + 260}" y="${y - 8}" width="12" height="12" fill="#e08a1e"/><text x="${labelW + 278}" y="${y + 2}" class="tick">in-process engines</text>`,
   );
-  parts.push(`<rect x="${labelW + 410}" y="${y - 8}" width="12" height="12" fill="#8a8a8a"/><text x="${labelW + 428}" y="${y + 2}" class="tick">floors</text>`);
+  parts.push(
+    `<rect x="${labelW + 410}" y="${y - 8}" width="12" height="12" fill="#8a8a8a"/><text x="${labelW + 428}" y="${y + 2}" class="tick">floors</text>`,
+  );
   parts.push(`<text x="8" y="${y + 2}" class="tick">bar = p50, tick = p95</text>`);
   const height = y + 16;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif">

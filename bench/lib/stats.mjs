@@ -11,7 +11,13 @@ export function quantile(values, q) {
 }
 
 export function summarize(values) {
-  return { n: values.length, p50: quantile(values, 0.5), p95: quantile(values, 0.95), min: Math.min(...values), max: Math.max(...values) };
+  return {
+    n: values.length,
+    p50: quantile(values, 0.5),
+    p95: quantile(values, 0.95),
+    min: Math.min(...values),
+    max: Math.max(...values),
+  };
 }
 
 export function round(value, digits = 2) {

@@ -21,7 +21,8 @@ export function evaluateTargets(results) {
     });
   };
   const ratio = (id, issue, target, value, reference, factor, na) => {
-    if (value === undefined || reference === undefined) return out.push({ id, issue, target, measured: na, pass: null });
+    if (value === undefined || reference === undefined)
+      return out.push({ id, issue, target, measured: na, pass: null });
     const r = value / reference;
     const pass = r <= factor;
     out.push({
@@ -34,16 +35,42 @@ export function evaluateTargets(results) {
     });
   };
 
-  const pyAvailable = Object.values(results.workloads).some((w) => w.rows.some((r) => r.contender.startsWith('ptc-py') && r.wallMs !== undefined));
+  const pyAvailable = Object.values(results.workloads).some((w) =>
+    w.rows.some((r) => r.contender.startsWith('ptc-py') && r.wallMs !== undefined),
+  );
   const pyMissing = pyAvailable ? 'not measured in this run' : 'Python backend not available here (see notes)';
   const tsSpare = p50('trivial', 'ptc-ts-sandbox-spare');
   const tsCold = p50('trivial', 'ptc-ts-sandbox-cold');
   const nodeFloor = p50('trivial', 'floor-node');
   const pyFloor = p50('trivial', 'floor-python');
   const worker = p50('trivial', 'worker');
-  upTo('ts-spare-abs', 8, 'TypeScript trivial program, spare ready (sandbox on): p50 ≤ 15 ms', tsSpare, 15, 'ms', 'not measured');
-  ratio('ts-spare-vs-worker', 8, 'TypeScript trivial, spare ready: ≤ 0.5× a fresh Worker (run-and-terminate)', tsSpare, worker, 0.5, 'not measured');
-  ratio('ts-cold-vs-floor', '2, 8', 'TypeScript trivial, cold (sandbox on): ≤ 1.5× bare `node -e 0`', tsCold, nodeFloor, 1.5, 'not measured');
+  upTo(
+    'ts-spare-abs',
+    8,
+    'TypeScript trivial program, spare ready (sandbox on): p50 ≤ 15 ms',
+    tsSpare,
+    15,
+    'ms',
+    'not measured',
+  );
+  ratio(
+    'ts-spare-vs-worker',
+    8,
+    'TypeScript trivial, spare ready: ≤ 0.5× a fresh Worker (run-and-terminate)',
+    tsSpare,
+    worker,
+    0.5,
+    'not measured',
+  );
+  ratio(
+    'ts-cold-vs-floor',
+    '2, 8',
+    'TypeScript trivial, cold (sandbox on): ≤ 1.5× bare `node -e 0`',
+    tsCold,
+    nodeFloor,
+    1.5,
+    'not measured',
+  );
   ratio(
     'ts-cold-off-vs-floor',
     '2, 8',
@@ -53,7 +80,15 @@ export function evaluateTargets(results) {
     1.5,
     'not measured',
   );
-  upTo('py-spare-abs', '3, 8', 'Python trivial program, spare ready: p50 ≤ 20 ms', p50('trivial', 'ptc-py-sandbox-spare'), 20, 'ms', pyMissing);
+  upTo(
+    'py-spare-abs',
+    '3, 8',
+    'Python trivial program, spare ready: p50 ≤ 20 ms',
+    p50('trivial', 'ptc-py-sandbox-spare'),
+    20,
+    'ms',
+    pyMissing,
+  );
   ratio(
     'py-cold-vs-floor',
     '3, 8, 12',
@@ -66,7 +101,15 @@ export function evaluateTargets(results) {
 
   const rt = (c) => p50('seq-calls', c, 'roundTripUs');
   const tsRt = rt('ptc-ts-sandbox-spare');
-  ratio('ts-rt-vs-worker', 8, 'TypeScript sequential binding round trip p50: ≤ 1.0× the Worker MessagePort bridge', tsRt, rt('worker'), 1.0, 'not measured');
+  ratio(
+    'ts-rt-vs-worker',
+    8,
+    'TypeScript sequential binding round trip p50: ≤ 1.0× the Worker MessagePort bridge',
+    tsRt,
+    rt('worker'),
+    1.0,
+    'not measured',
+  );
   upTo('ts-rt-abs', 2, 'TypeScript sequential binding round trip p50 ≤ 100 µs', tsRt, 100, 'µs', 'not measured');
   ratio(
     'ts-rt-vs-socketpair',
@@ -129,9 +172,36 @@ export function evaluateTargets(results) {
     'not measured',
     0,
   );
-  upTo('py-par', '3, 8', 'Python 10 000 calls via asyncio.gather ≤ 1 s (whole run)', p50('parallel-calls', 'ptc-py-sandbox-spare'), 1000, 'ms', pyMissing, 0);
-  upTo('ts-drip', '2, 8', 'TypeScript 25 MB one-character drip ≤ 3 s', p50('drip-25mb', 'ptc-ts-sandbox-spare'), 3000, 'ms', 'not measured', 0);
-  upTo('py-drip', '3, 8', 'Python 25 MB one-character drip ≤ 10 s', p50('drip-25mb', 'ptc-py-sandbox-spare'), 10_000, 'ms', pyMissing, 0);
+  upTo(
+    'py-par',
+    '3, 8',
+    'Python 10 000 calls via asyncio.gather ≤ 1 s (whole run)',
+    p50('parallel-calls', 'ptc-py-sandbox-spare'),
+    1000,
+    'ms',
+    pyMissing,
+    0,
+  );
+  upTo(
+    'ts-drip',
+    '2, 8',
+    'TypeScript 25 MB one-character drip ≤ 3 s',
+    p50('drip-25mb', 'ptc-ts-sandbox-spare'),
+    3000,
+    'ms',
+    'not measured',
+    0,
+  );
+  upTo(
+    'py-drip',
+    '3, 8',
+    'Python 25 MB one-character drip ≤ 10 s',
+    p50('drip-25mb', 'ptc-py-sandbox-spare'),
+    10_000,
+    'ms',
+    pyMissing,
+    0,
+  );
 
   const mem = (id) => results.memory.find((m) => m.id === id && m.error === undefined);
   const tsMem = mem('ptc-ts-sandbox-spare');
@@ -223,7 +293,16 @@ export function evaluateTargets(results) {
   const activation = results.activation;
   if (activation !== undefined) {
     const na = activation.failures?.length ? `failed: ${activation.failures[0]}` : 'not measured';
-    upTo('ext-bundle', 16, 'Activation bundle (dist/extension.cjs, production build) ≤ 1 MiB', activation.bundleBytes / 1024, 1024, 'KiB', na, 0);
+    upTo(
+      'ext-bundle',
+      16,
+      'Activation bundle (dist/extension.cjs, production build) ≤ 1 MiB',
+      activation.bundleBytes / 1024,
+      1024,
+      'KiB',
+      na,
+      0,
+    );
     upTo(
       'ext-activation',
       16,

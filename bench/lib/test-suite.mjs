@@ -22,10 +22,16 @@ function writeSuite(dir, notebooks, cells) {
         source: `return await tools.echo({ n: ${c} });`,
         metadata: { id, expect: { value: { match: 'exact', is: { n: c } }, error: { match: 'exact', is: null } } },
       });
-      const cassette = { version: 1, calls: [{ global: 'tools', name: 'echo', args: { n: c }, ok: true, value: { n: c }, durationMs: 0 }] };
+      const cassette = {
+        version: 1,
+        calls: [{ global: 'tools', name: 'echo', args: { n: c }, ok: true, value: { n: c }, durationMs: 0 }],
+      };
       fs.writeFileSync(path.join(folder, '.ptc', 'cassettes', `${id}.json`), `${JSON.stringify(cassette)}\n`);
     }
-    fs.writeFileSync(path.join(folder, 'suite.ptcnb'), `${JSON.stringify({ version: 1, metadata: {}, cells: list }, null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(folder, 'suite.ptcnb'),
+      `${JSON.stringify({ version: 1, metadata: {}, cells: list }, null, 2)}\n`,
+    );
   }
 }
 
@@ -37,7 +43,9 @@ function timed(cli, args, cwd) {
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => resolve({ code, ms: performance.now() - started, last: out.trimEnd().split('\n').pop(), err }));
+    child.on('close', (code) =>
+      resolve({ code, ms: performance.now() - started, last: out.trimEnd().split('\n').pop(), err }),
+    );
   });
 }
 
@@ -49,7 +57,9 @@ export async function measureTestSuite({ repo, quick = false, log = () => undefi
     writeSuite(dir, notebooks, CELLS);
     const cells = notebooks * CELLS;
     const whole = await timed(cli, ['--jobs', '2'], dir);
-    log(`  ptc test, ${cells} cells in ${notebooks} notebooks, --jobs 2: ${(whole.ms / 1000).toFixed(1)} s (${whole.last})`);
+    log(
+      `  ptc test, ${cells} cells in ${notebooks} notebooks, --jobs 2: ${(whole.ms / 1000).toFixed(1)} s (${whole.last})`,
+    );
     const shard = await timed(cli, ['--jobs', '2', '--shard', '1/2'], dir);
     log(`  the same with --shard 1/2: ${(shard.ms / 1000).toFixed(1)} s (${shard.last})`);
     const ok = whole.code === 0 && shard.code === 0;

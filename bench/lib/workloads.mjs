@@ -7,8 +7,10 @@ const ONE_MB = 1_048_576;
 
 // A CPU-bound kernel: a linear congruential generator, `n` steps, exact in doubles (products stay below 2^53), so
 // JS and Python compute the same value.
-export const cpuKernelJs = (n) => `let x = 1;\nfor (let i = 0; i < ${n}; i++) x = (x * 1664525 + 1013904223) % 2147483648;\nreturn x;`;
-export const cpuKernelPy = (n) => `x = 1\nfor i in range(${n}):\n    x = (x * 1664525 + 1013904223) % 2147483648\nreturn x`;
+export const cpuKernelJs = (n) =>
+  `let x = 1;\nfor (let i = 0; i < ${n}; i++) x = (x * 1664525 + 1013904223) % 2147483648;\nreturn x;`;
+export const cpuKernelPy = (n) =>
+  `x = 1\nfor i in range(${n}):\n    x = (x * 1664525 + 1013904223) % 2147483648\nreturn x`;
 
 export function expectedLcg(n) {
   let x = 1;
@@ -69,7 +71,10 @@ export function workloads({ cpuStepsJs, cpuStepsPy }) {
       // each run is seconds long: JIT warm-up is noise, a warm-up round would only double the phase
       warmup: false,
       // an interpreter calling the host 25 million times: one quick-mode run took over 6 minutes on 2 cores
-      skip: { quickjs: 'skipped: 25 million host-bound calls interpreted by QuickJS took over 6 minutes for one run on this machine, beyond the bench budget' },
+      skip: {
+        quickjs:
+          'skipped: 25 million host-bound calls interpreted by QuickJS took over 6 minutes for one run on this machine, beyond the bench budget',
+      },
       program: (d) =>
         d === 'py'
           ? `import sys\nw = sys.stdout.write\nfor _ in range(${DRIP}):\n    w("x")\nreturn 1`

@@ -72,7 +72,13 @@ export class SessionService implements vscode.Disposable {
   // The bindings module path of a notebook, if it has one.
   pathFor(notebook: vscode.NotebookDocument): string | undefined {
     const where = placeOf(notebook);
-    return where === undefined ? undefined : notebookBindingsPath({ metadataBindings: notebook.metadata.bindings, notebookDir: where.dir, ...where.defaults });
+    return where === undefined
+      ? undefined
+      : notebookBindingsPath({
+          metadataBindings: notebook.metadata.bindings,
+          notebookDir: where.dir,
+          ...where.defaults,
+        });
   }
 
   // The notebook's session; a new one when the notebook now names another bindings module.
@@ -90,7 +96,10 @@ export class SessionService implements vscode.Disposable {
       ...(where === undefined ? {} : { defaultBindings: () => where.defaults }),
       runtimeFor: this.#runtimeFor(notebook),
       // the bindings' own output: labelled, in this extension's log channel, never in a cell
-      bindingsLog: () => (entry) => (entry.stream === 'stderr' ? this.#log.warn(`[${label}] ${entry.text}`) : this.#log.info(`[${label}] ${entry.text}`)),
+      bindingsLog: () => (entry) =>
+        entry.stream === 'stderr'
+          ? this.#log.warn(`[${label}] ${entry.text}`)
+          : this.#log.info(`[${label}] ${entry.text}`),
       onBindingsStatus: (status) => {
         // a loop of quick calls flips busy ⇄ ready with every report (20 times a second): those flips are debug
         // noise, and "ready" waits a moment so the status bar does not flicker (or flood the window with updates)
@@ -120,7 +129,9 @@ export class SessionService implements vscode.Disposable {
     const bindingsPath = this.pathFor(notebook);
     if (bindingsPath === undefined) return undefined;
     const entry = this.#sessions.get(notebook);
-    return entry?.bindingsPath === bindingsPath ? entry.session.bindings?.status : { state: 'stopped', module: bindingsPath };
+    return entry?.bindingsPath === bindingsPath
+      ? entry.session.bindings?.status
+      : { state: 'stopped', module: bindingsPath };
   }
 
   // The module's declarations (SDK, completions); never rejects.
@@ -166,7 +177,9 @@ export class SessionService implements vscode.Disposable {
     }
     for (const file of wanted) {
       if (this.#watchers.has(file)) continue;
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)),
+      );
       watcher.onDidChange(() => this.#changed(file, 'changed'));
       watcher.onDidCreate(() => this.#changed(file, 'created'));
       watcher.onDidDelete(() => this.#changed(file, 'deleted'));
@@ -210,8 +223,14 @@ export class SessionService implements vscode.Disposable {
 }
 
 // Where a notebook lives and the default bindings module its folder's settings name; undefined off the disk.
-function placeOf(notebook: vscode.NotebookDocument): { dir: string; defaults: ReturnType<typeof defaultBindingsFor> } | undefined {
+function placeOf(
+  notebook: vscode.NotebookDocument,
+): { dir: string; defaults: ReturnType<typeof defaultBindingsFor> } | undefined {
   const defaults = defaultBindingsFor(notebook.uri);
-  const place = notebookPlace({ scheme: notebook.uri.scheme, fsPath: notebook.uri.fsPath, workspaceFolder: defaults.workspaceFolder });
+  const place = notebookPlace({
+    scheme: notebook.uri.scheme,
+    fsPath: notebook.uri.fsPath,
+    workspaceFolder: defaults.workspaceFolder,
+  });
   return place === undefined ? undefined : { dir: place.dir, defaults };
 }

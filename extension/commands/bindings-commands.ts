@@ -20,7 +20,9 @@ export async function interruptBindings(sessions: SessionService, arg?: unknown)
   if (notebook === undefined) return 0;
   const calls = await sessions.interrupt(notebook);
   void vscode.window.showInformationMessage(
-    calls === 0 ? vscode.l10n.t('No binding call was running.') : vscode.l10n.t('Interrupted {0} running binding call(s).', calls),
+    calls === 0
+      ? vscode.l10n.t('No binding call was running.')
+      : vscode.l10n.t('Interrupted {0} running binding call(s).', calls),
   );
   return calls;
 }

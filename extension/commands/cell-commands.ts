@@ -16,24 +16,42 @@ export function codeCell(arg: unknown): vscode.NotebookCell | undefined {
   return cell?.kind === vscode.NotebookCellKind.Code ? cell : undefined;
 }
 
-export const noCell = (): CommandOutcome => ({ ok: false, message: vscode.l10n.t('Select a code cell of a PTC notebook first.') });
+export const noCell = (): CommandOutcome => ({
+  ok: false,
+  message: vscode.l10n.t('Select a code cell of a PTC notebook first.'),
+});
 
 // `ptcPlayground.recordCell`: runs the cell with live handlers (what the real tools answer is what is worth replaying;
 // a cell whose own mode is `mock` keeps it) and writes its calls to the cell's cassette.
-export async function recordCell(controller: PtcNotebookController, log: Logger, arg?: unknown): Promise<CommandOutcome> {
+export async function recordCell(
+  controller: PtcNotebookController,
+  log: Logger,
+  arg?: unknown,
+): Promise<CommandOutcome> {
   const cell = codeCell(arg);
   if (cell === undefined) return noCell();
   const ran = await controller.executeWithOverride(cell, { mode: 'live', force: { mode: 'record' } });
-  if (!ran) return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
+  if (!ran)
+    return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
   const meta = [...cell.outputs]
     .reverse()
     .map((o) => outputMetaOf(o.metadata))
     .find((m) => m?.kind === 'result');
   if (meta?.kind !== 'result' || meta.cassette === undefined) {
-    return { ok: false, message: vscode.l10n.t('Nothing was recorded; see the cell output and the PTC Playground log.') };
+    return {
+      ok: false,
+      message: vscode.l10n.t('Nothing was recorded; see the cell output and the PTC Playground log.'),
+    };
   }
   log.info(`recorded cell ${cell.index + 1} to ${meta.cassette}`);
-  return { ok: true, message: vscode.l10n.t('Recorded {0} call(s) to {1}', meta.callCount, vscode.workspace.asRelativePath(meta.cassette)) };
+  return {
+    ok: true,
+    message: vscode.l10n.t(
+      'Recorded {0} call(s) to {1}',
+      meta.callCount,
+      vscode.workspace.asRelativePath(meta.cassette),
+    ),
+  };
 }
 
 // `ptcPlayground.replayCell`: runs the cell with every binding call answered from its cassette (no handler runs).
@@ -51,13 +69,17 @@ export async function replayCell(controller: PtcNotebookController, arg?: unknow
     };
   }
   const ran = await controller.executeWithOverride(cell, { force: { mode: 'replay' } });
-  if (!ran) return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
+  if (!ran)
+    return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
   const meta = [...cell.outputs]
     .reverse()
     .map((o) => outputMetaOf(o.metadata))
     .find((m) => m?.kind === 'result');
   if (meta?.kind === 'result' && meta.replay !== undefined && meta.replay.diverged > 0) {
-    return { ok: false, message: vscode.l10n.t('The replay diverged: {0} call(s) had no match in the cassette.', meta.replay.diverged) };
+    return {
+      ok: false,
+      message: vscode.l10n.t('The replay diverged: {0} call(s) had no match in the cassette.', meta.replay.diverged),
+    };
   }
   return { ok: true };
 }

@@ -17,12 +17,17 @@ interface ImportArgs {
 // `ptcPlayground.importTranscript [uri | uri[] | { files, out, format?, force? }]`: transcript(s) → a notebook next to
 // them, one replaying cell per program; opens it. From the explorer the clicked files are the transcripts; otherwise
 // an open dialog asks.
-export async function importTranscript(log: Logger, arg?: unknown, selection?: unknown): Promise<CommandOutcome & { notebook?: vscode.Uri }> {
+export async function importTranscript(
+  log: Logger,
+  arg?: unknown,
+  selection?: unknown,
+): Promise<CommandOutcome & { notebook?: vscode.Uri }> {
   const scripted = importArgsOf(arg);
   if (scripted !== undefined) return importScripted(log, scripted);
   const files = transcriptsOf(arg, selection) ?? (await pickTranscripts());
   if (files === undefined || files.length === 0) return { ok: false, message: vscode.l10n.t('No transcript chosen.') };
-  if (files.some((f) => f.scheme !== 'file')) return { ok: false, message: vscode.l10n.t('Transcripts are imported from files on this machine.') };
+  if (files.some((f) => f.scheme !== 'file'))
+    return { ok: false, message: vscode.l10n.t('Transcripts are imported from files on this machine.') };
   const first = files[0] as vscode.Uri;
   const target = await vscode.window.showSaveDialog({
     title: vscode.l10n.t('Save the imported notebook'),
@@ -34,7 +39,12 @@ export async function importTranscript(log: Logger, arg?: unknown, selection?: u
   let format: TranscriptFormat | undefined;
   let force = false;
   for (;;) {
-    const outcome: ImportFlowOutcome = await runImport({ files: files.map((f) => f.fsPath), out, ...(format === undefined ? {} : { format }), force });
+    const outcome: ImportFlowOutcome = await runImport({
+      files: files.map((f) => f.fsPath),
+      out,
+      ...(format === undefined ? {} : { format }),
+      force,
+    });
     log.info(`import ${files.map((f) => f.fsPath).join(', ')} → ${out}: ${outcome.kind}`);
     switch (outcome.kind) {
       case 'imported': {
@@ -70,13 +80,15 @@ export async function importTranscript(log: Logger, arg?: unknown, selection?: u
       }
       case 'bad-transcript': {
         const open = vscode.l10n.t('Open Transcript');
-        void vscode.window.showErrorMessage(vscode.l10n.t('Cannot import: {0} (nothing was written)', outcome.message), open).then(async (answer) => {
-          if (answer !== open) return;
-          const file = files.find((f) => f.fsPath === outcome.problem.file) ?? first;
-          const line = Math.max(0, (outcome.problem.line ?? 1) - 1);
-          const column = Math.max(0, (outcome.problem.column ?? 1) - 1);
-          await vscode.window.showTextDocument(file, { selection: new vscode.Range(line, column, line, column) });
-        });
+        void vscode.window
+          .showErrorMessage(vscode.l10n.t('Cannot import: {0} (nothing was written)', outcome.message), open)
+          .then(async (answer) => {
+            if (answer !== open) return;
+            const file = files.find((f) => f.fsPath === outcome.problem.file) ?? first;
+            const line = Math.max(0, (outcome.problem.line ?? 1) - 1);
+            const column = Math.max(0, (outcome.problem.column ?? 1) - 1);
+            await vscode.window.showTextDocument(file, { selection: new vscode.Range(line, column, line, column) });
+          });
         return { ok: false, message: outcome.message };
       }
       case 'write-failed':
@@ -88,10 +100,18 @@ export async function importTranscript(log: Logger, arg?: unknown, selection?: u
 
 async function importScripted(log: Logger, args: ImportArgs): Promise<CommandOutcome & { notebook?: vscode.Uri }> {
   const files = args.files.map((f) => f.fsPath);
-  const outcome = await runImport({ files, out: args.out.fsPath, ...(args.format === undefined ? {} : { format: args.format }), force: args.force === true });
+  const outcome = await runImport({
+    files,
+    out: args.out.fsPath,
+    ...(args.format === undefined ? {} : { format: args.format }),
+    force: args.force === true,
+  });
   log.info(`import ${files.join(', ')} → ${args.out.fsPath}: ${outcome.kind}`);
   if (outcome.kind !== 'imported') {
-    const message = outcome.kind === 'exists' ? vscode.l10n.t('{0} already exist(s); nothing was written.', outcome.existing.join(', ')) : outcome.message;
+    const message =
+      outcome.kind === 'exists'
+        ? vscode.l10n.t('{0} already exist(s); nothing was written.', outcome.existing.join(', '))
+        : outcome.message;
     return { ok: false, message };
   }
   for (const warning of outcome.warnings) log.warn(`import: ${warning}`);
@@ -103,14 +123,24 @@ async function importScripted(log: Logger, args: ImportArgs): Promise<CommandOut
 function importArgsOf(arg: unknown): ImportArgs | undefined {
   if (arg === null || typeof arg !== 'object' || arg instanceof vscode.Uri || Array.isArray(arg)) return undefined;
   const { files, out, format, force } = arg as Record<string, unknown>;
-  if (!Array.isArray(files) || !files.every((f) => f instanceof vscode.Uri) || !(out instanceof vscode.Uri)) return undefined;
-  const known = typeof format === 'string' && (TRANSCRIPT_FORMATS as readonly string[]).includes(format) ? (format as TranscriptFormat) : undefined;
-  return { files: files as vscode.Uri[], out, ...(known === undefined ? {} : { format: known }), force: force === true };
+  if (!Array.isArray(files) || !files.every((f) => f instanceof vscode.Uri) || !(out instanceof vscode.Uri))
+    return undefined;
+  const known =
+    typeof format === 'string' && (TRANSCRIPT_FORMATS as readonly string[]).includes(format)
+      ? (format as TranscriptFormat)
+      : undefined;
+  return {
+    files: files as vscode.Uri[],
+    out,
+    ...(known === undefined ? {} : { format: known }),
+    force: force === true,
+  };
 }
 
 // The explorer passes the clicked file and the whole selection.
 function transcriptsOf(arg: unknown, selection: unknown): vscode.Uri[] | undefined {
-  if (Array.isArray(selection) && selection.length > 0 && selection.every((u) => u instanceof vscode.Uri)) return selection as vscode.Uri[];
+  if (Array.isArray(selection) && selection.length > 0 && selection.every((u) => u instanceof vscode.Uri))
+    return selection as vscode.Uri[];
   if (arg instanceof vscode.Uri) return [arg];
   if (Array.isArray(arg) && arg.length > 0 && arg.every((u) => u instanceof vscode.Uri)) return arg as vscode.Uri[];
   return undefined;
@@ -121,6 +151,8 @@ async function pickTranscripts(): Promise<vscode.Uri[] | undefined> {
     title: vscode.l10n.t('Import agent transcripts as a notebook'),
     canSelectMany: true,
     filters: { [vscode.l10n.t('Transcripts')]: TRANSCRIPT_FILTERS.Transcripts },
-    ...(vscode.workspace.workspaceFolders?.[0] === undefined ? {} : { defaultUri: vscode.workspace.workspaceFolders[0].uri }),
+    ...(vscode.workspace.workspaceFolders?.[0] === undefined
+      ? {}
+      : { defaultUri: vscode.workspace.workspaceFolders[0].uri }),
   });
 }

@@ -38,7 +38,9 @@ export async function switchMode(log: Logger, arg?: unknown, modeArg?: unknown):
   const edit = new vscode.WorkspaceEdit();
   edit.set(notebook.uri, [vscode.NotebookEdit.updateNotebookMetadata({ ...notebook.metadata, mode })]);
   const applied = await vscode.workspace.applyEdit(edit);
-  log.info(`${vscode.workspace.asRelativePath(notebook.uri)}: binding mode ${applied ? `set to ${mode}` : 'could not be changed'}`);
+  log.info(
+    `${vscode.workspace.asRelativePath(notebook.uri)}: binding mode ${applied ? `set to ${mode}` : 'could not be changed'}`,
+  );
   return applied ? mode : undefined;
 }
 
@@ -68,7 +70,9 @@ export async function setCellMode(log: Logger, cellArg?: unknown, modeArg?: unkn
   }
   const { mode: _previous, ...rest } = cell.metadata;
   const edit = new vscode.WorkspaceEdit();
-  edit.set(cell.notebook.uri, [vscode.NotebookEdit.updateCellMetadata(cell.index, mode === undefined ? rest : { ...rest, mode })]);
+  edit.set(cell.notebook.uri, [
+    vscode.NotebookEdit.updateCellMetadata(cell.index, mode === undefined ? rest : { ...rest, mode }),
+  ]);
   await vscode.workspace.applyEdit(edit);
   log.info(`cell ${cell.index + 1}: mode ${mode ?? 'inherited from the notebook'}`);
 }

@@ -2,7 +2,13 @@ import * as vscode from 'vscode';
 import { DEFAULT_BASE_URLS, type EndpointProvider } from '../../runtime/index.js';
 import { readConfig } from '../config/config.js';
 import { TASK_LANGUAGE } from '../constants.js';
-import { FAKE_MODEL_NAME, hasLanguageModels, isPickedModel, type ModelChoices, type PickedModel } from '../model/model-choice.js';
+import {
+  FAKE_MODEL_NAME,
+  hasLanguageModels,
+  isPickedModel,
+  type ModelChoices,
+  type PickedModel,
+} from '../model/model-choice.js';
 import { openModelSettings } from '../model/model-help.js';
 import { targetCell, targetNotebook } from './target-cell.js';
 
@@ -11,7 +17,10 @@ type PickItem = vscode.QuickPickItem & { choice?: PickedModel; configure?: true 
 // `ptcPlayground.pickModel [{ notebook?, choice }]`: the notebook's model for task cells. Without an argument,
 // a quick pick of the editor's language models and the configured endpoint. Resolves to the stored choice.
 export async function pickModel(choices: ModelChoices, arg?: unknown): Promise<PickedModel | undefined> {
-  const given = arg !== null && typeof arg === 'object' && 'choice' in arg ? (arg as { choice: unknown; notebook?: unknown }) : undefined;
+  const given =
+    arg !== null && typeof arg === 'object' && 'choice' in arg
+      ? (arg as { choice: unknown; notebook?: unknown })
+      : undefined;
   const notebook = targetNotebook(given?.notebook ?? arg) ?? targetCell(arg)?.notebook;
   if (notebook === undefined) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Open a PTC notebook to pick its model.'));
@@ -25,7 +34,11 @@ export async function pickModel(choices: ModelChoices, arg?: unknown): Promise<P
   const items: PickItem[] = [];
   if (hasLanguageModels()) {
     for (const model of await vscode.lm.selectChatModels({}))
-      items.push({ label: model.name, description: `${model.vendor} · ${model.family}`, choice: { kind: 'vscode-lm', id: model.id, label: model.name } });
+      items.push({
+        label: model.name,
+        description: `${model.vendor} · ${model.family}`,
+        choice: { kind: 'vscode-lm', id: model.id, label: model.name },
+      });
   }
   const { config } = readConfig(notebook.uri);
   const provider: EndpointProvider = config['model.provider'] === 'anthropic' ? 'anthropic' : 'openai';
@@ -44,7 +57,8 @@ export async function pickModel(choices: ModelChoices, arg?: unknown): Promise<P
   });
   items.push({ label: vscode.l10n.t('Configure an endpoint…'), configure: true });
   const current = choices.picked(notebook);
-  for (const item of items) if (item.choice !== undefined && JSON.stringify(item.choice) === JSON.stringify(current)) item.picked = true;
+  for (const item of items)
+    if (item.choice !== undefined && JSON.stringify(item.choice) === JSON.stringify(current)) item.picked = true;
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Model for task cells') });
   if (picked === undefined) return undefined;
   if (picked.configure === true) {
@@ -76,7 +90,11 @@ export async function setModelKey(choices: ModelChoices, arg?: unknown): Promise
   const key =
     typeof given.key === 'string'
       ? given.key
-      : await vscode.window.showInputBox({ title: vscode.l10n.t('API key for {0} (empty removes it)', provider), password: true, ignoreFocusOut: true });
+      : await vscode.window.showInputBox({
+          title: vscode.l10n.t('API key for {0} (empty removes it)', provider),
+          password: true,
+          ignoreFocusOut: true,
+        });
   if (key === undefined) return false;
   await choices.setKey(provider, key.trim());
   return true;
@@ -87,7 +105,8 @@ export async function setModelKey(choices: ModelChoices, arg?: unknown): Promise
 export async function newTaskCell(arg?: unknown): Promise<vscode.NotebookCell | undefined> {
   const notebook = targetNotebook(arg) ?? vscode.window.activeNotebookEditor?.notebook;
   if (notebook === undefined) return undefined;
-  const editor = vscode.window.activeNotebookEditor?.notebook === notebook ? vscode.window.activeNotebookEditor : undefined;
+  const editor =
+    vscode.window.activeNotebookEditor?.notebook === notebook ? vscode.window.activeNotebookEditor : undefined;
   const selected = editor === undefined ? undefined : targetCell(undefined);
   const at = selected === undefined ? notebook.cellCount : selected.index + 1;
   const data = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, '', TASK_LANGUAGE);
@@ -100,7 +119,9 @@ export async function newTaskCell(arg?: unknown): Promise<vscode.NotebookCell | 
     editor.revealRange(range, vscode.NotebookEditorRevealType.InCenterIfOutsideViewport);
   }
   void vscode.window.showInformationMessage(
-    vscode.l10n.t('Task cell added: describe the task in plain words and run it; the model writes a program cell below it and runs it.'),
+    vscode.l10n.t(
+      'Task cell added: describe the task in plain words and run it; the model writes a program cell below it and runs it.',
+    ),
   );
   return notebook.cellAt(at);
 }
@@ -115,7 +136,9 @@ export async function useFakeModel(choices: ModelChoices, arg?: unknown): Promis
   const choice: PickedModel = { kind: 'fake' };
   await choices.pick(notebook, choice);
   void vscode.window.showInformationMessage(
-    vscode.l10n.t('Task cells of this notebook now ask the offline fake model. Try: "What is the population of Paris? Answer with the number only."'),
+    vscode.l10n.t(
+      'Task cells of this notebook now ask the offline fake model. Try: "What is the population of Paris? Answer with the number only."',
+    ),
   );
   return choice;
 }

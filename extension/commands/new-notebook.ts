@@ -36,7 +36,9 @@ async function askForTarget(): Promise<vscode.Uri | undefined> {
 export async function newNotebook(log: Logger, target?: unknown): Promise<vscode.Uri | undefined> {
   const given = target instanceof vscode.Uri ? target : undefined;
   if (given !== undefined && (await exists(given))) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('{0} already exists; choose a new file name.', vscode.workspace.asRelativePath(given)));
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('{0} already exists; choose a new file name.', vscode.workspace.asRelativePath(given)),
+    );
     return undefined;
   }
   let uri = given ?? (await askForTarget());

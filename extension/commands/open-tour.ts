@@ -24,7 +24,8 @@ export async function tourFiles(source: vscode.Uri): Promise<string[][]> {
   for (const cell of parsed.notebook.cells) {
     if (cell.kind !== 'code' || cell.metadata?.mode === 'record') continue;
     const name = CellIdSchema.safeParse(cell.metadata?.cassette ?? cell.metadata?.id).data;
-    if (name !== undefined && (await exists(vscode.Uri.joinPath(source, ...CASSETTE_DIR, `${name}.json`)))) files.push([...CASSETTE_DIR, `${name}.json`]);
+    if (name !== undefined && (await exists(vscode.Uri.joinPath(source, ...CASSETTE_DIR, `${name}.json`))))
+      files.push([...CASSETTE_DIR, `${name}.json`]);
   }
   return files;
 }
@@ -43,7 +44,9 @@ export async function openTour(options: OpenTourOptions, target?: unknown): Prom
       canSelectFolders: true,
       canSelectFiles: false,
       canSelectMany: false,
-      ...(vscode.workspace.workspaceFolders?.[0] === undefined ? {} : { defaultUri: vscode.workspace.workspaceFolders[0].uri }),
+      ...(vscode.workspace.workspaceFolders?.[0] === undefined
+        ? {}
+        : { defaultUri: vscode.workspace.workspaceFolders[0].uri }),
     });
     folder = picked?.[0];
   }
@@ -54,7 +57,9 @@ export async function openTour(options: OpenTourOptions, target?: unknown): Prom
     files = await tourFiles(source);
   } catch (error) {
     log.error(`the tour is missing from the extension (${source.fsPath})`, error);
-    void vscode.window.showErrorMessage(vscode.l10n.t('This installation of PTC Playground has no tour ({0}); reinstall the extension.', source.fsPath));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('This installation of PTC Playground has no tour ({0}); reinstall the extension.', source.fsPath),
+    );
     return undefined;
   }
   const present = [];
@@ -75,7 +80,9 @@ export async function openTour(options: OpenTourOptions, target?: unknown): Prom
   if (write) {
     for (const file of files) {
       await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder, ...file.slice(0, -1)));
-      await vscode.workspace.fs.copy(vscode.Uri.joinPath(source, ...file), vscode.Uri.joinPath(folder, ...file), { overwrite: true });
+      await vscode.workspace.fs.copy(vscode.Uri.joinPath(source, ...file), vscode.Uri.joinPath(folder, ...file), {
+        overwrite: true,
+      });
     }
     log.info(`tour written to ${folder.fsPath} (${files.length} files)`);
   }

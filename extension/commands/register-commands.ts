@@ -40,7 +40,9 @@ export interface CommandDeps {
 export function openInspector(inspector: InspectorPanels, arg?: unknown): CommandOutcome {
   const cell = targetCell(arg);
   if (cell === undefined) return noCell();
-  return inspector.open(cell) ? { ok: true } : { ok: false, message: vscode.l10n.t('This cell has no result to inspect yet: run it first.') };
+  return inspector.open(cell)
+    ? { ok: true }
+    : { ok: false, message: vscode.l10n.t('This cell has no result to inspect yet: run it first.') };
 }
 
 // Every contributed command; each handler resolves to something tests can assert (outcome, mode, uri).
@@ -80,7 +82,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     },
     [COMMANDS.reviewRuntimePaths]: async () => {
       await approvals.reset();
-      void vscode.window.showInformationMessage(vscode.l10n.t('Interpreter path approvals cleared: the next run asks again.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Interpreter path approvals cleared: the next run asks again.'),
+      );
       return true;
     },
     [COMMANDS.acceptExpected]: withReport((arg) => acceptExpected(controller, log, arg)),

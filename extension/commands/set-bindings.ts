@@ -11,7 +11,9 @@ const MODULE_EXTENSIONS = ['mjs', 'js', 'cjs', 'ts', 'mts', 'cts'];
 export async function setNotebookBindings(log: Logger, arg?: unknown, file?: unknown): Promise<string | undefined> {
   const notebook = targetNotebook(arg) ?? targetCell(arg)?.notebook;
   if (notebook === undefined || notebook.uri.scheme !== 'file') {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Open a PTC notebook stored on disk to choose its bindings.'));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Open a PTC notebook stored on disk to choose its bindings.'),
+    );
     return undefined;
   }
   const dir = path.dirname(notebook.uri.fsPath);
@@ -22,7 +24,9 @@ export async function setNotebookBindings(log: Logger, arg?: unknown, file?: unk
       title: vscode.l10n.t('Bindings module for {0}', path.basename(notebook.uri.fsPath)),
       openLabel: vscode.l10n.t('Use as Bindings'),
       canSelectMany: false,
-      defaultUri: vscode.Uri.file(typeof current === 'string' && current !== '' ? path.dirname(path.resolve(dir, current)) : dir),
+      defaultUri: vscode.Uri.file(
+        typeof current === 'string' && current !== '' ? path.dirname(path.resolve(dir, current)) : dir,
+      ),
       filters: { [vscode.l10n.t('Bindings modules')]: MODULE_EXTENSIONS },
     });
     chosen = picked?.[0];
@@ -32,6 +36,8 @@ export async function setNotebookBindings(log: Logger, arg?: unknown, file?: unk
   const edit = new vscode.WorkspaceEdit();
   edit.set(notebook.uri, [vscode.NotebookEdit.updateNotebookMetadata({ ...notebook.metadata, bindings: relative })]);
   const applied = await vscode.workspace.applyEdit(edit);
-  log.info(`${vscode.workspace.asRelativePath(notebook.uri)}: bindings ${applied ? `set to ${relative}` : 'could not be changed'}`);
+  log.info(
+    `${vscode.workspace.asRelativePath(notebook.uri)}: bindings ${applied ? `set to ${relative}` : 'could not be changed'}`,
+  );
   return applied ? relative : undefined;
 }

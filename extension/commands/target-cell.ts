@@ -20,7 +20,12 @@ export function targetCell(arg: unknown): vscode.NotebookCell | undefined {
     const doc = vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === uri);
     return doc?.getCells().find((c) => c.metadata.id === cellId);
   }
-  if (arg !== null && typeof arg === 'object' && 'index' in arg && typeof (arg as { index: unknown }).index === 'number') {
+  if (
+    arg !== null &&
+    typeof arg === 'object' &&
+    'index' in arg &&
+    typeof (arg as { index: unknown }).index === 'number'
+  ) {
     const notebook = vscode.window.activeNotebookEditor?.notebook;
     return notebook?.cellAt((arg as { index: number }).index);
   }
@@ -30,13 +35,17 @@ export function targetCell(arg: unknown): vscode.NotebookCell | undefined {
   // selection in command mode, so a palette command would act on a cell the person left long ago (issue 29)
   const primary = editor.selection;
   const range = primary.isEmpty ? editor.selections.find((r) => !r.isEmpty) : primary;
-  return range !== undefined && range.start < editor.notebook.cellCount ? editor.notebook.cellAt(range.start) : undefined;
+  return range !== undefined && range.start < editor.notebook.cellCount
+    ? editor.notebook.cellAt(range.start)
+    : undefined;
 }
 
 // The notebook a command acts on: a URI or notebook argument, else the active ptc notebook.
 export function targetNotebook(arg: unknown): vscode.NotebookDocument | undefined {
-  if (arg instanceof vscode.Uri) return vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === arg.toString());
-  if (arg !== null && typeof arg === 'object' && 'notebookType' in arg && 'uri' in arg) return arg as vscode.NotebookDocument;
+  if (arg instanceof vscode.Uri)
+    return vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === arg.toString());
+  if (arg !== null && typeof arg === 'object' && 'notebookType' in arg && 'uri' in arg)
+    return arg as vscode.NotebookDocument;
   const notebook = vscode.window.activeNotebookEditor?.notebook;
   return notebook?.notebookType === NOTEBOOK_TYPE ? notebook : undefined;
 }

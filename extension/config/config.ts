@@ -14,7 +14,8 @@ export function watchConfig(log: Logger, listener: (changed: SettingKey[]) => vo
   return vscode.workspace.onDidChangeConfiguration((event) => {
     const changed = SETTING_KEYS.filter((key) => event.affectsConfiguration(`${CONFIG_SECTION}.${key}`));
     if (changed.length === 0) return;
-    for (const problem of readConfig().problems) log.warn(`setting ${CONFIG_SECTION}.${problem.key}: ${problem.message}`);
+    for (const problem of readConfig().problems)
+      log.warn(`setting ${CONFIG_SECTION}.${problem.key}: ${problem.message}`);
     listener(changed);
   });
 }

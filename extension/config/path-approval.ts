@@ -31,7 +31,11 @@ export function approvalKey(key: RuntimePathKey, path: string): string {
 }
 
 // Decides whether a configured interpreter path may be spawned now.
-export function decideRuntimePath(key: RuntimePathKey, inspection: PathInspection, memory: ApprovalMemory): PathDecision {
+export function decideRuntimePath(
+  key: RuntimePathKey,
+  inspection: PathInspection,
+  memory: ApprovalMemory,
+): PathDecision {
   const folder = inspection.workspaceFolderValue;
   const workspace = inspection.workspaceValue;
   const fromWorkspace = nonEmpty(folder)
@@ -39,7 +43,8 @@ export function decideRuntimePath(key: RuntimePathKey, inspection: PathInspectio
     : nonEmpty(workspace)
       ? { path: workspace, source: 'workspace' as const }
       : undefined;
-  if (fromWorkspace === undefined) return { kind: 'use', path: nonEmpty(inspection.globalValue) ? inspection.globalValue : undefined };
+  if (fromWorkspace === undefined)
+    return { kind: 'use', path: nonEmpty(inspection.globalValue) ? inspection.globalValue : undefined };
   // the same path in user settings is already the user's own choice
   if (inspection.globalValue === fromWorkspace.path) return { kind: 'use', path: fromWorkspace.path };
   const id = approvalKey(key, fromWorkspace.path);

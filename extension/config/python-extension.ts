@@ -27,7 +27,10 @@ function stringAt(value: unknown, ...keys: string[]): string | undefined {
 
 // The interpreter selected in the Python extension for `scope` (its executable, resolved when the extension can), or
 // undefined when there is no such extension, no selection, or an answer of the wrong shape.
-export async function selectedPythonInterpreter(api: unknown, scope: vscode.Uri | undefined): Promise<string | undefined> {
+export async function selectedPythonInterpreter(
+  api: unknown,
+  scope: vscode.Uri | undefined,
+): Promise<string | undefined> {
   const environments = environmentsOf(api);
   if (environments === undefined) return undefined;
   try {

@@ -20,8 +20,12 @@ export class RuntimePathApprovals {
   async approve(language: Language, scope: vscode.Uri): Promise<ApprovalOutcome> {
     const key: RuntimePathKey = language === 'python' ? 'pythonPath' : 'nodePath';
     const inspection = vscode.workspace.getConfiguration(CONFIG_SECTION, scope).inspect<string>(key) ?? {};
-    const decision = decideRuntimePath(key, inspection, { approved: this.#approved(), deniedThisSession: this.#denied });
-    if (decision.kind === 'use') return { ok: true, paths: decision.path === undefined ? {} : { [key]: decision.path } };
+    const decision = decideRuntimePath(key, inspection, {
+      approved: this.#approved(),
+      deniedThisSession: this.#denied,
+    });
+    if (decision.kind === 'use')
+      return { ok: true, paths: decision.path === undefined ? {} : { [key]: decision.path } };
     const id = approvalKey(key, decision.path);
     const allowed = decision.kind === 'denied' ? false : await this.#ask(id, key, decision.path, decision.source);
     if (allowed) return { ok: true, paths: { [key]: decision.path } };
@@ -32,7 +36,11 @@ export class RuntimePathApprovals {
       key,
       decision.path,
     );
-    return { ok: false, message, markdown: `${message}\n\n[${vscode.l10n.t('Review Interpreter Paths')}](command:${COMMANDS.reviewRuntimePaths})` };
+    return {
+      ok: false,
+      message,
+      markdown: `${message}\n\n[${vscode.l10n.t('Review Interpreter Paths')}](command:${COMMANDS.reviewRuntimePaths})`,
+    };
   }
 
   // Forgets approvals and this session's denials (the next run asks again).
@@ -67,7 +75,10 @@ export class RuntimePathApprovals {
         key,
         path,
       ),
-      { modal: true, detail: vscode.l10n.t('Only allow programs you trust: a workspace can point this setting at any executable.') },
+      {
+        modal: true,
+        detail: vscode.l10n.t('Only allow programs you trust: a workspace can point this setting at any executable.'),
+      },
       allow,
     );
     if (answer === allow) {

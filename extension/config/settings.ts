@@ -23,24 +23,50 @@ const intIn = (min: number, max: number): z.ZodNumber => z.number().int().min(mi
 export const SETTINGS = {
   pythonPath: spec({ schema: z.string(), default: '', scope: 'machine-overridable', restricted: true }),
   nodePath: spec({ schema: z.string(), default: '', scope: 'machine-overridable', restricted: true }),
-  'limits.timeoutMs': spec({ schema: intIn(1, LIMITS.timeoutMs.max), default: LIMITS.timeoutMs.default, scope: 'resource' }),
+  'limits.timeoutMs': spec({
+    schema: intIn(1, LIMITS.timeoutMs.max),
+    default: LIMITS.timeoutMs.default,
+    scope: 'resource',
+  }),
   'limits.maxOutputBytes': spec({
     schema: intIn(LIMITS.maxOutputBytes.min, LIMITS.maxOutputBytes.max),
     default: LIMITS.maxOutputBytes.default,
     scope: 'resource',
   }),
-  'limits.tmpMb': spec({ schema: intIn(LIMITS.tmpMb.min, LIMITS.tmpMb.max), default: LIMITS.tmpMb.default, scope: 'resource' }),
+  'limits.tmpMb': spec({
+    schema: intIn(LIMITS.tmpMb.min, LIMITS.tmpMb.max),
+    default: LIMITS.tmpMb.default,
+    scope: 'resource',
+  }),
   // 0: the runtime's default (LIMITS.maxCalls.live with live handlers, no cap with mock handlers or a replay)
   'limits.maxCalls': spec({ schema: intIn(0, LIMITS.maxCalls.max), default: 0, scope: 'resource' }),
-  'limits.memoryMb': spec({ schema: intIn(LIMITS.memoryMb.min, LIMITS.memoryMb.max), default: LIMITS.memoryMb.default, scope: 'resource' }),
-  sandbox: spec({ schema: z.enum(['required', 'best-effort', 'off']), default: 'best-effort', scope: 'machine-overridable', restricted: true }),
+  'limits.memoryMb': spec({
+    schema: intIn(LIMITS.memoryMb.min, LIMITS.memoryMb.max),
+    default: LIMITS.memoryMb.default,
+    scope: 'resource',
+  }),
+  sandbox: spec({
+    schema: z.enum(['required', 'best-effort', 'off']),
+    default: 'best-effort',
+    scope: 'machine-overridable',
+    restricted: true,
+  }),
   // auto: native engines where the OS sandbox proves itself, else the WebAssembly engines (runtime engine choice)
-  engine: spec({ schema: z.enum(['auto', 'native', 'wasm']), default: 'auto', scope: 'machine-overridable', restricted: true }),
+  engine: spec({
+    schema: z.enum(['auto', 'native', 'wasm']),
+    default: 'auto',
+    scope: 'machine-overridable',
+    restricted: true,
+  }),
   defaultMode: spec({ schema: z.enum(['mock', 'live']), default: 'mock', scope: 'resource' }),
   defaultBindings: spec({ schema: z.string(), default: '', scope: 'resource' }),
   'notebook.saveOutputs': spec({ schema: z.boolean(), default: true, scope: 'window', reregistersSerializer: true }),
   // where task cells send the model view: machine scope, so a workspace can never redirect a key to its own server
-  'model.provider': spec({ schema: z.enum(['auto', 'vscode-lm', 'openai', 'anthropic']), default: 'auto', scope: 'machine' }),
+  'model.provider': spec({
+    schema: z.enum(['auto', 'vscode-lm', 'openai', 'anthropic']),
+    default: 'auto',
+    scope: 'machine',
+  }),
   'model.baseUrl': spec({ schema: z.string(), default: '', scope: 'machine' }),
   'model.name': spec({ schema: z.string(), default: '', scope: 'machine' }),
   'model.maxTurns': spec({ schema: intIn(1, 50), default: 1, scope: 'resource' }),
@@ -80,7 +106,10 @@ export interface ConfigProblem {
 }
 
 // Reads every setting through its schema; an invalid value falls back to the default and is reported.
-export function parseConfig(read: (key: SettingKey) => unknown): { config: PlaygroundConfig; problems: ConfigProblem[] } {
+export function parseConfig(read: (key: SettingKey) => unknown): {
+  config: PlaygroundConfig;
+  problems: ConfigProblem[];
+} {
   const problems: ConfigProblem[] = [];
   const config: Record<string, unknown> = {};
   for (const key of SETTING_KEYS) {

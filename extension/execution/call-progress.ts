@@ -47,7 +47,12 @@ export class CallProgress {
   }
 
   snapshot(): CallProgressSnapshot {
-    return { calls: this.#started, failed: this.#failed, inFlight: Math.max(0, this.#started - this.#settled), last: this.#last };
+    return {
+      calls: this.#started,
+      failed: this.#failed,
+      inFlight: Math.max(0, this.#started - this.#settled),
+      last: this.#last,
+    };
   }
 
   stop(): void {

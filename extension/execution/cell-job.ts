@@ -39,10 +39,21 @@ export interface CellExecutionPort {
   appendLog(text: string, stream: LogEntry['stream']): Promise<void>;
   showResult(
     result: RunResult,
-    context: { program: string; timeoutMs: number | undefined; cassette: string | undefined; cellMs: number; expectation?: ExpectationReport },
+    context: {
+      program: string;
+      timeoutMs: number | undefined;
+      cassette: string | undefined;
+      cellMs: number;
+      expectation?: ExpectationReport;
+    },
   ): Promise<void>;
   // actions: command links under the message (a command id, optionally with a query of JSON arguments)
-  showProblem(problem: { message: string; markdown?: string; actions?: { title: string; command: string }[]; persist: boolean }): Promise<void>;
+  showProblem(problem: {
+    message: string;
+    markdown?: string;
+    actions?: { title: string; command: string }[];
+    persist: boolean;
+  }): Promise<void>;
   end(success: boolean | undefined): void;
 }
 
@@ -88,7 +99,8 @@ export interface CellJobDeps {
 // never flood the log channel.
 const LOGGED_CALLS = 50;
 
-export type CellJobOutcome = 'cancelled' | 'empty' | 'refused' | 'setup-failed' | 'succeeded' | 'failed' | 'aborted' | 'internal-error';
+export type CellJobOutcome =
+  'cancelled' | 'empty' | 'refused' | 'setup-failed' | 'succeeded' | 'failed' | 'aborted' | 'internal-error';
 
 function planLabel(plan: RunPlan): string {
   return plan.mode === 'record' ? `record (${plan.handlers})` : plan.mode;
@@ -100,7 +112,11 @@ function describeCall(event: CallEvent): string {
 
 // One cell's execution from queue to ✓/✗: every path ends the execution exactly once, and a cancelled cell
 // ends with neither mark.
-export async function runCellJob(port: CellExecutionPort, input: CellJobInput, deps: CellJobDeps): Promise<CellJobOutcome> {
+export async function runCellJob(
+  port: CellExecutionPort,
+  input: CellJobInput,
+  deps: CellJobDeps,
+): Promise<CellJobOutcome> {
   const { t, log } = deps;
   let ended = false;
   const end = (success: boolean | undefined): void => {
@@ -122,7 +138,10 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
   const abort = new AbortController();
   const subscription = port.token.onCancellationRequested(() => abort.abort(new Error('cancelled from the notebook')));
   const stream = new LogStream(
-    { write: (text, s) => port.appendLog(text, s), pausedNotice: t('… live output paused here; the full output appears when the cell finishes') },
+    {
+      write: (text, s) => port.appendLog(text, s),
+      pausedNotice: t('… live output paused here; the full output appears when the cell finishes'),
+    },
     (error) => log.warn('could not stream a log line to the cell', error),
   );
   const cellStarted = performance.now();
@@ -141,7 +160,10 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
     }
     const language = LanguageSchema.safeParse(input.languageId);
     if (!language.success) {
-      const message = t('PTC Playground runs TypeScript and Python cells; this cell is "{0}". Change the cell language to run it.', input.languageId);
+      const message = t(
+        'PTC Playground runs TypeScript and Python cells; this cell is "{0}". Change the cell language to run it.',
+        input.languageId,
+      );
       await port.showProblem({ message, persist: false });
       end(false);
       return 'refused';
@@ -149,7 +171,11 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
     const approval = await deps.approveRuntimePaths(language.data);
     if (!approval.ok) {
       log.warn(`${input.cellLabel}: not run: ${approval.message}`);
-      await port.showProblem({ message: approval.message, ...(approval.markdown === undefined ? {} : { markdown: approval.markdown }), persist: false });
+      await port.showProblem({
+        message: approval.message,
+        ...(approval.markdown === undefined ? {} : { markdown: approval.markdown }),
+        persist: false,
+      });
       end(false);
       return 'refused';
     }
@@ -179,26 +205,38 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
       onWarning: (message) => log.warn(`${input.cellLabel}: ${message}`),
     });
     const { plan, limits } = request;
-    log.info(`${input.cellLabel}: run ${language.data} (${planLabel(plan)})${input.bindingsPath === undefined ? '' : ` with bindings ${input.bindingsPath}`}`);
+    log.info(
+      `${input.cellLabel}: run ${language.data} (${planLabel(plan)})${input.bindingsPath === undefined ? '' : ` with bindings ${input.bindingsPath}`}`,
+    );
     const started = performance.now();
     const outcome = await deps.run(request, approval.paths);
     progress.stop();
     deps.onProgress?.(undefined);
-    if (logged > LOGGED_CALLS) log.debug(`${input.cellLabel}: ${logged - LOGGED_CALLS} more call(s) not logged one by one`);
+    if (logged > LOGGED_CALLS)
+      log.debug(`${input.cellLabel}: ${logged - LOGGED_CALLS} more call(s) not logged one by one`);
     await stream.close();
     if (outcome.kind === 'setup-failed') {
       const message = t('The cell could not run ({0}): {1}', outcome.stage, outcome.message);
       log.warn(`${input.cellLabel}: ${outcome.stage} problem: ${outcome.message}`);
       // a broken bindings module or cassette is worth keeping in the saved notebook; a bindings problem offers the picker
-      const actions = outcome.stage === 'bindings' ? [{ title: t('Set Notebook Bindings…'), command: COMMANDS.setNotebookBindings }] : [];
-      await port.showProblem({ message, persist: true, actions: [...actions, { title: t('Show Log'), command: COMMANDS.showLog }] });
+      const actions =
+        outcome.stage === 'bindings'
+          ? [{ title: t('Set Notebook Bindings…'), command: COMMANDS.setNotebookBindings }]
+          : [];
+      await port.showProblem({
+        message,
+        persist: true,
+        actions: [...actions, { title: t('Show Log'), command: COMMANDS.showLog }],
+      });
       end(abort.signal.aborted ? undefined : false);
       return 'setup-failed';
     }
     const { result } = outcome;
     const cassette = outcome.cassette;
-    if (cassette !== undefined && !cassette.ok) log.error(`${input.cellLabel}: cassette not written: ${cassette.message}`);
-    else if (cassette !== undefined) log.info(`${input.cellLabel}: recorded ${cassette.calls} call(s) to ${cassette.path}`);
+    if (cassette !== undefined && !cassette.ok)
+      log.error(`${input.cellLabel}: cassette not written: ${cassette.message}`);
+    else if (cassette !== undefined)
+      log.info(`${input.cellLabel}: recorded ${cassette.calls} call(s) to ${cassette.path}`);
     log.info(
       `${input.cellLabel}: ${result.error === undefined ? 'succeeded' : `failed (${result.error.kind})`} in ${result.durationMs.toFixed(0)} ms, ` +
         `${callCount(result)} call(s), host ${(performance.now() - started).toFixed(0)} ms`,
@@ -232,7 +270,10 @@ export async function runCellJob(port: CellExecutionPort, input: CellJobInput, d
     log.error(`${input.cellLabel}: internal error`, error);
     await stream.close();
     try {
-      await port.showProblem({ message: t('Internal error in PTC Playground: {0}', error instanceof Error ? error.message : String(error)), persist: false });
+      await port.showProblem({
+        message: t('Internal error in PTC Playground: {0}', error instanceof Error ? error.message : String(error)),
+        persist: false,
+      });
     } catch (writeError) {
       log.error('could not write the internal error to the cell', writeError);
     }

@@ -1,5 +1,10 @@
 import * as vscode from 'vscode';
-import { notebookBindingsPath, type PlanOverride, type SessionOutcome, type SessionRunRequest } from '../../runtime/index.js';
+import {
+  notebookBindingsPath,
+  type PlanOverride,
+  type SessionOutcome,
+  type SessionRunRequest,
+} from '../../runtime/index.js';
 import { defaultBindingsFor } from '../bindings/default-bindings.js';
 import { readConfig } from '../config/config.js';
 import { settingsLimits } from '../config/settings.js';
@@ -20,8 +25,15 @@ import { executionPort } from './vscode-port.js';
 export interface ControllerDeps {
   log: Logger;
   // runs a cell in its notebook's session
-  run: (notebook: vscode.NotebookDocument, request: SessionRunRequest, paths: Parameters<CellJobDeps['run']>[1]) => Promise<SessionOutcome>;
-  approveRuntimePaths: (language: 'typescript' | 'python', scope: vscode.Uri) => ReturnType<CellJobDeps['approveRuntimePaths']>;
+  run: (
+    notebook: vscode.NotebookDocument,
+    request: SessionRunRequest,
+    paths: Parameters<CellJobDeps['run']>[1],
+  ) => Promise<SessionOutcome>;
+  approveRuntimePaths: (
+    language: 'typescript' | 'python',
+    scope: vscode.Uri,
+  ) => ReturnType<CellJobDeps['approveRuntimePaths']>;
   // told when a cell starts and finishes running (status bar, inspector, renderer buttons)
   onDidStart?: (cell: vscode.NotebookCell) => void;
   onDidFinish?: (cell: vscode.NotebookCell, outcome: CellJobOutcome) => void;
@@ -46,11 +58,17 @@ export class PtcNotebookController implements vscode.Disposable {
   constructor(deps: ControllerDeps) {
     this.#deps = deps;
     this.#queue = new KeyedSerialQueue((error) => deps.log.error('a cell job failed unexpectedly', error));
-    const controller = vscode.notebooks.createNotebookController(CONTROLLER_ID, NOTEBOOK_TYPE, vscode.l10n.t('PTC Playground'));
+    const controller = vscode.notebooks.createNotebookController(
+      CONTROLLER_ID,
+      NOTEBOOK_TYPE,
+      vscode.l10n.t('PTC Playground'),
+    );
     controller.supportedLanguages = ['typescript', 'python', TASK_LANGUAGE];
     controller.supportsExecutionOrder = true;
     controller.description = vscode.l10n.t('Sandboxed model programs');
-    controller.detail = vscode.l10n.t("Runs each cell in a fresh sandboxed Node.js or CPython process with the notebook's bindings");
+    controller.detail = vscode.l10n.t(
+      "Runs each cell in a fresh sandboxed Node.js or CPython process with the notebook's bindings",
+    );
     // no interruptHandler: with one set, VS Code stops firing execution tokens
     controller.executeHandler = (cells, notebook) => this.execute(cells, notebook);
     this.#controller = controller;
@@ -81,7 +99,9 @@ export class PtcNotebookController implements vscode.Disposable {
         jobs.push(
           this.#track(
             cell,
-            runTask(cell, execution).catch((error: unknown) => this.#deps.log.error('a task cell failed unexpectedly', error)),
+            runTask(cell, execution).catch((error: unknown) =>
+              this.#deps.log.error('a task cell failed unexpectedly', error),
+            ),
           ),
         );
       else
@@ -101,7 +121,10 @@ export class PtcNotebookController implements vscode.Disposable {
     try {
       execution = this.#controller.createNotebookCellExecution(cell);
     } catch (error) {
-      this.#deps.log.warn(`cell ${cell.index + 1} of ${cell.notebook.uri.toString()} is already queued or running`, error);
+      this.#deps.log.warn(
+        `cell ${cell.index + 1} of ${cell.notebook.uri.toString()} is already queued or running`,
+        error,
+      );
       return Promise.resolve();
     }
     return this.#track(
@@ -126,7 +149,10 @@ export class PtcNotebookController implements vscode.Disposable {
     this.#pendingOverrides.set(cell, override);
     let consumed: boolean;
     try {
-      await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: cell.notebook.uri });
+      await vscode.commands.executeCommand('notebook.cell.execute', {
+        ranges: [{ start: cell.index, end: cell.index + 1 }],
+        document: cell.notebook.uri,
+      });
     } finally {
       // the execute handler takes the override when it runs the cell; one still pending was never used
       consumed = this.#pendingOverrides.get(cell) !== override;
@@ -152,14 +178,23 @@ export class PtcNotebookController implements vscode.Disposable {
     return true;
   }
 
-  async #runOne(cell: vscode.NotebookCell, execution: vscode.NotebookCellExecution, override: PlanOverride | undefined): Promise<void> {
+  async #runOne(
+    cell: vscode.NotebookCell,
+    execution: vscode.NotebookCellExecution,
+    override: PlanOverride | undefined,
+  ): Promise<void> {
     const notebook = cell.notebook;
-    const workspaceFolder = vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const workspaceFolder =
+      vscode.workspace.getWorkspaceFolder(notebook.uri)?.uri.fsPath ??
+      vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const place = notebookPlace({ scheme: notebook.uri.scheme, fsPath: notebook.uri.fsPath, workspaceFolder });
     if (place === undefined) {
       execution.start(Date.now());
       await execution.replaceOutput(
-        problemOutput(vscode.l10n.t('Cells run only in notebooks stored on the local disk (this one is {0}).', notebook.uri.scheme), { persist: false }),
+        problemOutput(
+          vscode.l10n.t('Cells run only in notebooks stored on the local disk (this one is {0}).', notebook.uri.scheme),
+          { persist: false },
+        ),
       );
       execution.end(false, Date.now());
       return;
@@ -179,7 +214,11 @@ export class PtcNotebookController implements vscode.Disposable {
         notebookMetadata,
         notebookDir: place.dir,
         cwd: place.cwd,
-        bindingsPath: notebookBindingsPath({ metadataBindings: notebookMetadata.bindings, notebookDir: place.dir, ...defaultBindingsFor(notebook.uri) }),
+        bindingsPath: notebookBindingsPath({
+          metadataBindings: notebookMetadata.bindings,
+          notebookDir: place.dir,
+          ...defaultBindingsFor(notebook.uri),
+        }),
         defaultMode: config.defaultMode,
         limits: settingsLimits(config),
         trusted: vscode.workspace.isTrusted,
@@ -214,17 +253,21 @@ export class PtcNotebookController implements vscode.Disposable {
     const edit = new vscode.WorkspaceEdit();
     edit.set(cell.notebook.uri, [vscode.NotebookEdit.updateCellMetadata(cell.index, { ...cell.metadata, id })]);
     const applied = await vscode.workspace.applyEdit(edit);
-    if (!applied) this.#deps.log.warn(`could not store an id on cell ${cell.index + 1}; record/replay will name it by position`);
+    if (!applied)
+      this.#deps.log.warn(`could not store an id on cell ${cell.index + 1}; record/replay will name it by position`);
     return applied ? id : undefined;
   }
 
   #prefer(notebook: vscode.NotebookDocument): void {
-    if (notebook.notebookType === NOTEBOOK_TYPE) this.#controller.updateNotebookAffinity(notebook, vscode.NotebookControllerAffinity.Preferred);
+    if (notebook.notebookType === NOTEBOOK_TYPE)
+      this.#controller.updateNotebookAffinity(notebook, vscode.NotebookControllerAffinity.Preferred);
   }
 
   // Which interpreters cells use, in the kernel picker's detail line.
   setInterpreterDetail(python: string | undefined): void {
-    const base = vscode.l10n.t("Runs each cell in a fresh sandboxed Node.js or CPython process with the notebook's bindings");
+    const base = vscode.l10n.t(
+      "Runs each cell in a fresh sandboxed Node.js or CPython process with the notebook's bindings",
+    );
     this.#controller.detail = python === undefined ? base : `${base} · ${vscode.l10n.t('Python: {0}', python)}`;
   }
 
@@ -233,7 +276,9 @@ export class PtcNotebookController implements vscode.Disposable {
   }
 }
 
-function expectationField(metadata: { readonly [key: string]: unknown }): { expectation?: NonNullable<ReturnType<typeof expectationOf>> } {
+function expectationField(metadata: { readonly [key: string]: unknown }): {
+  expectation?: NonNullable<ReturnType<typeof expectationOf>>;
+} {
   const expectation = expectationOf(metadata);
   return expectation === undefined ? {} : { expectation };
 }

@@ -66,7 +66,9 @@ export class LogStream {
       else groups.push({ ...entry });
     }
     for (const group of groups) {
-      this.#writes = this.#writes.then(() => (this.#closed ? undefined : this.#options.write(`${group.text}\n`, group.stream))).catch(this.#onWriteError);
+      this.#writes = this.#writes
+        .then(() => (this.#closed ? undefined : this.#options.write(`${group.text}\n`, group.stream)))
+        .catch(this.#onWriteError);
     }
   }
 }

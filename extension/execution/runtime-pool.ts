@@ -1,4 +1,12 @@
-import type { Language, Runtime, RuntimeOptions, RuntimeProvider, Session, SessionOutcome, SessionRunRequest } from '../../runtime/index.js';
+import type {
+  Language,
+  Runtime,
+  RuntimeOptions,
+  RuntimeProvider,
+  Session,
+  SessionOutcome,
+  SessionRunRequest,
+} from '../../runtime/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RuntimePaths } from './cell-job.js';
 

@@ -39,7 +39,9 @@ export function executionPort(execution: vscode.NotebookCellExecution, options: 
     },
     showProblem: async (problem) => {
       const markdown = markdownOf(problem);
-      await execution.appendOutput(problemOutput(problem.message, { persist: problem.persist, ...(markdown === undefined ? {} : { markdown }) }));
+      await execution.appendOutput(
+        problemOutput(problem.message, { persist: problem.persist, ...(markdown === undefined ? {} : { markdown }) }),
+      );
     },
     end: (success) => execution.end(success, Date.now()),
   };
@@ -47,7 +49,12 @@ export function executionPort(execution: vscode.NotebookCellExecution, options: 
 
 // The problem's markdown: its own, or the message (the files it names linked to their line) with its actions as
 // command links below it.
-function markdownOf(problem: { message: string; markdown?: string; actions?: { title: string; command: string }[] }): string | undefined {
-  if (problem.markdown !== undefined || problem.actions === undefined || problem.actions.length === 0) return problem.markdown;
+function markdownOf(problem: {
+  message: string;
+  markdown?: string;
+  actions?: { title: string; command: string }[];
+}): string | undefined {
+  if (problem.markdown !== undefined || problem.actions === undefined || problem.actions.length === 0)
+    return problem.markdown;
   return `${linkedMessage(problem.message)}\n\n${problem.actions.map((a) => `[${escapeMarkdown(a.title)}](command:${a.command})`).join(' · ')}`;
 }

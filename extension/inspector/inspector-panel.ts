@@ -51,7 +51,12 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
     const imported = importedMetaOf(cell.metadata);
     if (imported?.then !== undefined) this.#transcriptRun(cell, key);
     const run = this.#history.add(key, latest.output, {
-      label: vscode.l10n.t('cell {0} · {1}{2}', cell.index + 1, new Date().toLocaleTimeString(), mode === undefined ? '' : ` · ${mode}`),
+      label: vscode.l10n.t(
+        'cell {0} · {1}{2}',
+        cell.index + 1,
+        new Date().toLocaleTimeString(),
+        mode === undefined ? '' : ` · ${mode}`,
+      ),
       source: 'cell',
       createdAt: new Date().toISOString(),
       payload: latest.payload,
@@ -112,10 +117,15 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
   }
 
   #create(): vscode.WebviewPanel {
-    const panel = vscode.window.createWebviewPanel(INSPECTOR_VIEW_TYPE, vscode.l10n.t('Run Inspector'), vscode.ViewColumn.Beside, {
-      enableScripts: true,
-      localResourceRoots: [this.#assetsRoot()],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      INSPECTOR_VIEW_TYPE,
+      vscode.l10n.t('Run Inspector'),
+      vscode.ViewColumn.Beside,
+      {
+        enableScripts: true,
+        localResourceRoots: [this.#assetsRoot()],
+      },
+    );
     this.#adopt(panel);
     return panel;
   }
@@ -146,7 +156,8 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
     const bundle = vscode.l10n.bundle;
     if (bundle === undefined) return {};
     const checked = parseL10nBundle(bundle);
-    if (checked === undefined) this.#deps.log.warn('the l10n bundle is too large or not a string map; the inspector stays in English');
+    if (checked === undefined)
+      this.#deps.log.warn('the l10n bundle is too large or not a string map; the inspector stays in English');
     return checked === undefined ? {} : { l10n: checked };
   }
 
@@ -163,7 +174,11 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
         const runs = this.#shownKey === undefined ? [] : this.#history.runs(this.#shownKey);
         // after a reload the page already shows its restored runs; an empty load would wipe them
         if (runs.length > 0 || message.restoredRunIds.length === 0)
-          this.#post({ type: 'load', runs, ...(runs.length > 0 ? { selectedId: (runs[runs.length - 1] as InspectorRun).id } : {}) });
+          this.#post({
+            type: 'load',
+            runs,
+            ...(runs.length > 0 ? { selectedId: (runs[runs.length - 1] as InspectorRun).id } : {}),
+          });
         return;
       }
       case 'rerun':
@@ -182,7 +197,10 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
   // Shows an open dialog (starting in the shown notebook's cassette folder) and adds the cassette as a run.
   async #pickCassette(): Promise<void> {
     const notebook = vscode.workspace.notebookDocuments.find((nb) => nb.uri.toString() === this.#shownNotebook);
-    const folder = notebook?.uri.scheme === 'file' ? vscode.Uri.file(defaultCassetteDir(path.dirname(notebook.uri.fsPath))) : undefined;
+    const folder =
+      notebook?.uri.scheme === 'file'
+        ? vscode.Uri.file(defaultCassetteDir(path.dirname(notebook.uri.fsPath)))
+        : undefined;
     const picked = await vscode.window.showOpenDialog({
       title: vscode.l10n.t('Open a cassette in the Run Inspector'),
       canSelectMany: false,
@@ -202,7 +220,9 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
       return false;
     }
     const name = path.basename(file, '.json');
-    const cell = notebook?.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code && (c.metadata.cassette ?? c.metadata.id) === name);
+    const cell = notebook
+      ?.getCells()
+      .find((c) => c.kind === vscode.NotebookCellKind.Code && (c.metadata.cassette ?? c.metadata.id) === name);
     const language = cell?.document.languageId === 'python' ? 'python' : 'typescript';
     const modifiedAt = await fs.stat(file).then(
       (s) => s.mtime.toISOString(),

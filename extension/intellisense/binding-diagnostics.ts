@@ -23,7 +23,12 @@ export function unknownBindingProblems(
       {
         start: ref.start,
         end: ref.end,
-        message: vscode.l10n.t("{0}.{1} is not a function of this notebook's bindings ({0} has: {2}).", ref.global, ref.name, shown),
+        message: vscode.l10n.t(
+          "{0}.{1} is not a function of this notebook's bindings ({0} has: {2}).",
+          ref.global,
+          ref.name,
+          shown,
+        ),
       },
     ];
   });
@@ -37,7 +42,10 @@ export class BindingDiagnostics implements vscode.Disposable {
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #disposables: vscode.Disposable[] = [];
 
-  constructor(options: { globalsFor: (document: vscode.TextDocument) => Promise<GlobalInfo[]>; onDidChangeBindings: vscode.Event<unknown> }) {
+  constructor(options: {
+    globalsFor: (document: vscode.TextDocument) => Promise<GlobalInfo[]>;
+    onDidChangeBindings: vscode.Event<unknown>;
+  }) {
     this.#globalsFor = options.globalsFor;
     this.#disposables.push(
       this.#collection,
@@ -45,10 +53,16 @@ export class BindingDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.#schedule(e.document)),
       // a cell added to an open notebook (typed, pasted, inserted by a task) opens a new text document
       vscode.workspace.onDidOpenTextDocument((document) => this.#schedule(document)),
-      vscode.workspace.onDidChangeNotebookDocument((e) => e.contentChanges.forEach((c) => c.addedCells.forEach((cell) => this.#schedule(cell.document)))),
-      vscode.workspace.onDidCloseNotebookDocument((nb) => nb.getCells().forEach((c) => this.#collection.delete(c.document.uri))),
+      vscode.workspace.onDidChangeNotebookDocument((e) =>
+        e.contentChanges.forEach((c) => c.addedCells.forEach((cell) => this.#schedule(cell.document))),
+      ),
+      vscode.workspace.onDidCloseNotebookDocument((nb) =>
+        nb.getCells().forEach((c) => this.#collection.delete(c.document.uri)),
+      ),
       // the module changed (tools added or removed): every open notebook's cells again, once the model is rebuilt
-      options.onDidChangeBindings(() => setTimeout(() => vscode.workspace.notebookDocuments.forEach((nb) => this.#checkNotebook(nb)), DEBOUNCE_MS)),
+      options.onDidChangeBindings(() =>
+        setTimeout(() => vscode.workspace.notebookDocuments.forEach((nb) => this.#checkNotebook(nb)), DEBOUNCE_MS),
+      ),
     );
     for (const notebook of vscode.workspace.notebookDocuments) this.#checkNotebook(notebook);
   }
@@ -73,7 +87,8 @@ export class BindingDiagnostics implements vscode.Disposable {
 
   async #check(document: vscode.TextDocument): Promise<void> {
     const language = document.languageId;
-    if (document.isClosed || (language !== 'typescript' && language !== 'python')) return this.#collection.delete(document.uri);
+    if (document.isClosed || (language !== 'typescript' && language !== 'python'))
+      return this.#collection.delete(document.uri);
     const globals = await this.#globalsFor(document);
     const problems = unknownBindingProblems(document.getText(), language, globals);
     this.#collection.set(

@@ -30,10 +30,16 @@ export class BindingsIntelliSense implements vscode.CompletionItemProvider, vsco
   }
 
   #register(selector: vscode.DocumentSelector): vscode.Disposable[] {
-    return [vscode.languages.registerCompletionItemProvider(selector, this, '.', '[', '"', "'"), vscode.languages.registerHoverProvider(selector, this)];
+    return [
+      vscode.languages.registerCompletionItemProvider(selector, this, '.', '[', '"', "'"),
+      vscode.languages.registerHoverProvider(selector, this),
+    ];
   }
 
-  async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[]> {
+  async provideCompletionItems(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+  ): Promise<vscode.CompletionItem[]> {
     const globals = await this.globalsFor(document);
     if (globals.length === 0) return [];
     const context = completionContext(document.lineAt(position.line).text.slice(0, position.character));
@@ -86,7 +92,9 @@ export class BindingsIntelliSense implements vscode.CompletionItemProvider, vsco
   async globalsFor(document: vscode.TextDocument): Promise<GlobalInfo[]> {
     // bindings modules are code: nothing is imported for IntelliSense in Restricted Mode
     if (!vscode.workspace.isTrusted) return [];
-    const notebook = vscode.workspace.notebookDocuments.find((nb) => nb.notebookType === NOTEBOOK_TYPE && nb.getCells().some((c) => c.document === document));
+    const notebook = vscode.workspace.notebookDocuments.find(
+      (nb) => nb.notebookType === NOTEBOOK_TYPE && nb.getCells().some((c) => c.document === document),
+    );
     if (notebook === undefined) return [];
     const file = this.#bindings.pathFor(notebook);
     if (file === undefined) return [];

@@ -17,7 +17,12 @@ export interface GlobalInfo {
 export function sdkDeclaration(global: string, ns: SdkNamespaceSource, name: string, language: Language): string {
   const fn = ns.functions[name];
   const source = {
-    namespaces: { [global]: { ...(ns.errorClass === undefined ? {} : { errorClass: ns.errorClass }), functions: fn === undefined ? {} : { [name]: fn } } },
+    namespaces: {
+      [global]: {
+        ...(ns.errorClass === undefined ? {} : { errorClass: ns.errorClass }),
+        functions: fn === undefined ? {} : { [name]: fn },
+      },
+    },
   };
   const declarations = renderSdk(source, language).declarations;
   if (language === 'python') {
@@ -48,7 +53,10 @@ export function completionModel(module: SdkSource): GlobalInfo[] {
           .map((name) => ({
             name,
             description: ns.functions[name]?.description,
-            declaration: { typescript: sdkDeclaration(global, ns, name, 'typescript'), python: sdkDeclaration(global, ns, name, 'python') },
+            declaration: {
+              typescript: sdkDeclaration(global, ns, name, 'typescript'),
+              python: sdkDeclaration(global, ns, name, 'python'),
+            },
           })),
       };
     });
@@ -70,12 +78,14 @@ export function signatureLine(declaration: string): string {
   );
 }
 
-export type CompletionContext = { kind: 'member'; global: string; prefix: string; bracket: boolean } | { kind: 'global'; prefix: string };
+export type CompletionContext =
+  { kind: 'member'; global: string; prefix: string; bracket: boolean } | { kind: 'global'; prefix: string };
 
 // Reads what is being completed from the text before the cursor on its line.
 export function completionContext(linePrefix: string): CompletionContext | undefined {
   const bracket = /([A-Za-z_$][\w$]*)\s*\[\s*["']([^"'\\]*)$/.exec(linePrefix);
-  if (bracket !== null) return { kind: 'member', global: bracket[1] as string, prefix: bracket[2] as string, bracket: true };
+  if (bracket !== null)
+    return { kind: 'member', global: bracket[1] as string, prefix: bracket[2] as string, bracket: true };
   const member = /([A-Za-z_$][\w$]*)\s*\.\s*([\w$]*)$/.exec(linePrefix);
   if (member !== null) {
     // `a.b.c` completes members of `b`, which is not a namespace global
@@ -89,12 +99,16 @@ export function completionContext(linePrefix: string): CompletionContext | undef
 }
 
 // The `global.name` (or `global["name"]`) under a column of a line, for hovers.
-export function memberAt(line: string, column: number): { global: string; name: string; start: number; end: number } | undefined {
+export function memberAt(
+  line: string,
+  column: number,
+): { global: string; name: string; start: number; end: number } | undefined {
   const pattern = /([A-Za-z_$][\w$]*)\s*(?:\.\s*([A-Za-z_$][\w$]*)|\[\s*(["'])([^"'\\]*)\3\s*\])/g;
   for (const match of line.matchAll(pattern)) {
     const start = match.index;
     const end = start + match[0].length;
-    if (column >= start && column <= end) return { global: match[1] as string, name: (match[2] ?? match[4]) as string, start, end };
+    if (column >= start && column <= end)
+      return { global: match[1] as string, name: (match[2] ?? match[4]) as string, start, end };
   }
   return undefined;
 }

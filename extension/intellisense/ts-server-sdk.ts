@@ -109,7 +109,8 @@ export class TsServerSdk implements vscode.Disposable {
         (s) => s,
         () => undefined,
       );
-      if (stat !== undefined && Date.now() - stat.mtime > STALE_MS) await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
+      if (stat !== undefined && Date.now() - stat.mtime > STALE_MS)
+        await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
     }
   }
 
@@ -125,6 +126,11 @@ async function typeScriptApi(): Promise<TypeScriptApi | undefined> {
   if (extension === undefined) return undefined;
   const exports = await Promise.resolve(extension.activate()).catch(() => undefined);
   const api = exports?.getAPI?.(0);
-  if (api === null || typeof api !== 'object' || typeof (api as { configurePlugin?: unknown }).configurePlugin !== 'function') return undefined;
+  if (
+    api === null ||
+    typeof api !== 'object' ||
+    typeof (api as { configurePlugin?: unknown }).configurePlugin !== 'function'
+  )
+    return undefined;
   return api as TypeScriptApi;
 }

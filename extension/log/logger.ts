@@ -22,7 +22,11 @@ export interface Logger {
 
 // Wraps the extension's one LogOutputChannel; every line goes through the scrubber.
 export function createLogger(sink: LogSink, scrub: (text: string) => string): Logger {
-  const write = (level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string, details: readonly unknown[]): void => {
+  const write = (
+    level: 'trace' | 'debug' | 'info' | 'warn' | 'error',
+    message: string,
+    details: readonly unknown[],
+  ): void => {
     sink[level](scrub(formatLogLine(message, details)));
   };
   return {

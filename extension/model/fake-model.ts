@@ -28,14 +28,24 @@ export class FakeModel implements vscode.Disposable {
     } catch (error) {
       this.#server = undefined;
       this.#log.error('the offline fake model did not start', error);
-      return { ok: false, message: vscode.l10n.t('The offline fake model did not start: {0}', error instanceof Error ? error.message : String(error)) };
+      return {
+        ok: false,
+        message: vscode.l10n.t(
+          'The offline fake model did not start: {0}',
+          error instanceof Error ? error.message : String(error),
+        ),
+      };
     }
   }
 
   async #start(): Promise<FakeServer> {
-    const scriptText = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.#folder, 'fake-model.json')));
+    const scriptText = new TextDecoder().decode(
+      await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.#folder, 'fake-model.json')),
+    );
     const script: unknown = JSON.parse(scriptText);
-    const module = (await import(pathToFileURL(vscode.Uri.joinPath(this.#folder, 'fake-model-server.mjs').fsPath).href)) as {
+    const module = (await import(
+      pathToFileURL(vscode.Uri.joinPath(this.#folder, 'fake-model-server.mjs').fsPath).href
+    )) as {
       startFakeModelServer: (options: { script: unknown }) => Promise<FakeServer>;
     };
     const server = await module.startFakeModelServer({ script });
@@ -46,6 +56,8 @@ export class FakeModel implements vscode.Disposable {
   dispose(): void {
     const server = this.#server;
     this.#server = undefined;
-    void server?.then((s) => s.close()).catch((error: unknown) => this.#log.warn('the offline fake model did not stop', error));
+    void server
+      ?.then((s) => s.close())
+      .catch((error: unknown) => this.#log.warn('the offline fake model did not stop', error));
   }
 }

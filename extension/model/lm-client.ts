@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import { argumentsObject, REPLY_LIMITS, type ChatMessage, type ChatOutcome, type ChatRequest, type ModelClient, type ToolCall } from '../../runtime/index.js';
+import {
+  argumentsObject,
+  REPLY_LIMITS,
+  type ChatMessage,
+  type ChatOutcome,
+  type ChatRequest,
+  type ModelClient,
+  type ToolCall,
+} from '../../runtime/index.js';
 
 // A model from the editor's Language Model API (vscode.lm: Copilot and other providers, with their consent flow).
 // The API has no system role, so the system text opens the first user message.
@@ -16,7 +24,9 @@ export function lmClient(model: vscode.LanguageModelChat): ModelClient {
         const response = await model.sendRequest(
           messages,
           {
-            justification: vscode.l10n.t('PTC Playground sends the task and the notebook bindings\u2019 SDK to write a program.'),
+            justification: vscode.l10n.t(
+              'PTC Playground sends the task and the notebook bindings\u2019 SDK to write a program.',
+            ),
             tools: request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
           },
           source.token,
@@ -27,13 +37,25 @@ export function lmClient(model: vscode.LanguageModelChat): ModelClient {
           if (part instanceof vscode.LanguageModelTextPart) {
             text += part.value;
             if (text.length > REPLY_LIMITS.textChars)
-              return { ok: false, kind: 'invalid-reply', message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters` };
+              return {
+                ok: false,
+                kind: 'invalid-reply',
+                message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters`,
+              };
           } else if (part instanceof vscode.LanguageModelToolCallPart) {
             if (toolCalls.length >= REPLY_LIMITS.toolCalls)
-              return { ok: false, kind: 'invalid-reply', message: `the reply has more than ${REPLY_LIMITS.toolCalls} tool calls` };
+              return {
+                ok: false,
+                kind: 'invalid-reply',
+                message: `the reply has more than ${REPLY_LIMITS.toolCalls} tool calls`,
+              };
             const args = argumentsObject(part.input);
             const id = String(part.callId).slice(0, REPLY_LIMITS.idChars);
-            toolCalls.push(args.ok ? { id, name: part.name, input: args.value } : { id, name: part.name, input: undefined, inputProblem: args.problem });
+            toolCalls.push(
+              args.ok
+                ? { id, name: part.name, input: args.value }
+                : { id, name: part.name, input: undefined, inputProblem: args.problem },
+            );
           }
         }
         const inputTokens = await countTokens(model, messages, source.token);
@@ -58,8 +80,13 @@ export function lmClient(model: vscode.LanguageModelChat): ModelClient {
       } catch (error) {
         if (request.signal?.aborted === true || error instanceof vscode.CancellationError)
           return { ok: false, kind: 'aborted', message: 'the model request was cancelled' };
-        if (error instanceof vscode.LanguageModelError) return { ok: false, kind: 'http', message: `${model.name}: ${error.code}: ${error.message}` };
-        return { ok: false, kind: 'network', message: `${model.name}: ${error instanceof Error ? error.message : String(error)}` };
+        if (error instanceof vscode.LanguageModelError)
+          return { ok: false, kind: 'http', message: `${model.name}: ${error.code}: ${error.message}` };
+        return {
+          ok: false,
+          kind: 'network',
+          message: `${model.name}: ${error instanceof Error ? error.message : String(error)}`,
+        };
       } finally {
         request.signal?.removeEventListener('abort', cancel);
         source.dispose();
@@ -71,7 +98,10 @@ export function lmClient(model: vscode.LanguageModelChat): ModelClient {
 function toLm(request: ChatRequest): vscode.LanguageModelChatMessage[] {
   const out: vscode.LanguageModelChatMessage[] = [];
   request.messages.forEach((message: ChatMessage, index) => {
-    if (message.role === 'user') out.push(vscode.LanguageModelChatMessage.User(index === 0 ? `${request.system}\n\n${message.text}` : message.text));
+    if (message.role === 'user')
+      out.push(
+        vscode.LanguageModelChatMessage.User(index === 0 ? `${request.system}\n\n${message.text}` : message.text),
+      );
     else if (message.role === 'assistant')
       out.push(
         vscode.LanguageModelChatMessage.Assistant([
@@ -82,14 +112,20 @@ function toLm(request: ChatRequest): vscode.LanguageModelChatMessage[] {
     else
       out.push(
         vscode.LanguageModelChatMessage.User(
-          message.results.map((r) => new vscode.LanguageModelToolResultPart(r.callId, [new vscode.LanguageModelTextPart(r.text)])),
+          message.results.map(
+            (r) => new vscode.LanguageModelToolResultPart(r.callId, [new vscode.LanguageModelTextPart(r.text)]),
+          ),
         ),
       );
   });
   return out;
 }
 
-async function countTokens(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], token: vscode.CancellationToken): Promise<number> {
+async function countTokens(
+  model: vscode.LanguageModelChat,
+  messages: vscode.LanguageModelChatMessage[],
+  token: vscode.CancellationToken,
+): Promise<number> {
   let total = 0;
   for (const message of messages)
     total += await model.countTokens(message, token).then(

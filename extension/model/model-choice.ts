@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import { checkBaseUrl, DEFAULT_BASE_URLS, endpointClient, KEY_VARIABLES, keyFromEnv, type EndpointProvider, type ModelClient } from '../../runtime/index.js';
+import {
+  checkBaseUrl,
+  DEFAULT_BASE_URLS,
+  endpointClient,
+  KEY_VARIABLES,
+  keyFromEnv,
+  type EndpointProvider,
+  type ModelClient,
+} from '../../runtime/index.js';
 import { readConfig } from '../config/config.js';
 import { PICKED_MODELS_KEY } from '../constants.js';
 import type { FakeModel } from './fake-model.js';
@@ -10,14 +18,19 @@ import { lmClient } from './lm-client.js';
 export type PickedModel = { kind: 'vscode-lm'; id: string; label: string } | { kind: 'endpoint' } | { kind: 'fake' };
 
 // `help` says which actions fit a failure: no model at all, or an endpoint without its key (model-help.ts)
-export type ClientChoice = { ok: true; client: ModelClient } | { ok: false; message: string; help?: 'no-model' | 'no-key' };
+export type ClientChoice =
+  { ok: true; client: ModelClient } | { ok: false; message: string; help?: 'no-model' | 'no-key' };
 
 export const FAKE_MODEL_NAME = 'fake-model';
 
 export function isPickedModel(value: unknown): value is PickedModel {
   if (value === null || typeof value !== 'object') return false;
   const kind = (value as { kind?: unknown }).kind;
-  return kind === 'endpoint' || kind === 'fake' || (kind === 'vscode-lm' && typeof (value as { id?: unknown }).id === 'string');
+  return (
+    kind === 'endpoint' ||
+    kind === 'fake' ||
+    (kind === 'vscode-lm' && typeof (value as { id?: unknown }).id === 'string')
+  );
 }
 
 // Loopback endpoints (a local server, the fake model) need no key; anything else without one would answer 401.
@@ -70,13 +83,22 @@ export class ModelChoices {
     if (picked?.kind === 'fake') {
       const started = await this.#fake.baseUrl();
       if (!started.ok) return started;
-      return { ok: true, client: endpointClient({ provider: 'openai', model: FAKE_MODEL_NAME, baseUrl: started.url }, undefined) };
+      return {
+        ok: true,
+        client: endpointClient({ provider: 'openai', model: FAKE_MODEL_NAME, baseUrl: started.url }, undefined),
+      };
     }
-    if (picked?.kind === 'endpoint' || config['model.provider'] === 'openai' || config['model.provider'] === 'anthropic') return this.#endpoint(notebook);
+    if (
+      picked?.kind === 'endpoint' ||
+      config['model.provider'] === 'openai' ||
+      config['model.provider'] === 'anthropic'
+    )
+      return this.#endpoint(notebook);
     if (config['model.provider'] === 'vscode-lm') return this.#lm({});
     // auto: the editor's models when it has one, else the endpoint when one is configured
     const lm = await this.#lm({});
-    if (lm.ok || config['model.name'].trim() === '') return lm.ok ? lm : { ok: false, message: noModelMessage(), help: 'no-model' };
+    if (lm.ok || config['model.name'].trim() === '')
+      return lm.ok ? lm : { ok: false, message: noModelMessage(), help: 'no-model' };
     return this.#endpoint(notebook);
   }
 
@@ -84,7 +106,9 @@ export class ModelChoices {
     if (!hasLanguageModels())
       return {
         ok: false,
-        message: vscode.l10n.t('This editor has no Language Model API; configure an endpoint (ptcPlayground.model.*) instead.'),
+        message: vscode.l10n.t(
+          'This editor has no Language Model API; configure an endpoint (ptcPlayground.model.*) instead.',
+        ),
         help: 'no-model',
       };
     const models = await vscode.lm.selectChatModels(selector.id === undefined ? {} : { id: selector.id });
@@ -92,7 +116,10 @@ export class ModelChoices {
     if (model === undefined)
       return {
         ok: false,
-        message: selector.id === undefined ? noModelMessage() : vscode.l10n.t('The picked model ({0}) is no longer available: pick another.', selector.id),
+        message:
+          selector.id === undefined
+            ? noModelMessage()
+            : vscode.l10n.t('The picked model ({0}) is no longer available: pick another.', selector.id),
         help: 'no-model',
       };
     return { ok: true, client: lmClient(model) };
@@ -103,8 +130,13 @@ export class ModelChoices {
     const provider: EndpointProvider = config['model.provider'] === 'anthropic' ? 'anthropic' : 'openai';
     const model = config['model.name'].trim();
     if (model === '')
-      return { ok: false, message: vscode.l10n.t('Set ptcPlayground.model.name (and model.provider, model.baseUrl) to use an endpoint.'), help: 'no-model' };
-    const baseUrl = config['model.baseUrl'].trim() === '' ? DEFAULT_BASE_URLS[provider] : config['model.baseUrl'].trim();
+      return {
+        ok: false,
+        message: vscode.l10n.t('Set ptcPlayground.model.name (and model.provider, model.baseUrl) to use an endpoint.'),
+        help: 'no-model',
+      };
+    const baseUrl =
+      config['model.baseUrl'].trim() === '' ? DEFAULT_BASE_URLS[provider] : config['model.baseUrl'].trim();
     const problem = checkBaseUrl(baseUrl);
     if (problem !== undefined) return { ok: false, message: `ptcPlayground.model.baseUrl: ${problem}` };
     // the editor's secret storage first, then the environment; the key is handed to the client and nowhere else
@@ -134,5 +166,7 @@ export class ModelChoices {
 }
 
 function noModelMessage(): string {
-  return vscode.l10n.t('No model is available: pick one with "Pick Model for Task Cells", or configure an endpoint (ptcPlayground.model.*).');
+  return vscode.l10n.t(
+    'No model is available: pick one with "Pick Model for Task Cells", or configure an endpoint (ptcPlayground.model.*).',
+  );
 }

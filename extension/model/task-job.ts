@@ -40,7 +40,11 @@ export const TRANSCRIPT_DIR = path.join('.ptc', 'transcripts');
 // Runs a task cell: the model view and the task go to the picked model; each program it writes becomes a code cell
 // below (metadata: model, prompt hash, tokens, latency), runs with its calls recorded to the cell's own cassette,
 // and its result goes back while turns remain; a final answer becomes a markdown cell. The loop is saved as a trace.
-export async function runTaskJob(cell: vscode.NotebookCell, execution: vscode.NotebookCellExecution, deps: TaskJobDeps): Promise<void> {
+export async function runTaskJob(
+  cell: vscode.NotebookCell,
+  execution: vscode.NotebookCellExecution,
+  deps: TaskJobDeps,
+): Promise<void> {
   const { log } = deps;
   const notebook = cell.notebook;
   execution.start(Date.now());
@@ -51,14 +55,22 @@ export async function runTaskJob(cell: vscode.NotebookCell, execution: vscode.No
   };
   const fail = (message: string): Promise<void> => finish(false, escapeMarkdown(message), message);
   if (!vscode.workspace.isTrusted)
-    return fail(vscode.l10n.t("Task cells run the programs a model writes with this notebook's bindings, which are code: trust the workspace to run them."));
+    return fail(
+      vscode.l10n.t(
+        "Task cells run the programs a model writes with this notebook's bindings, which are code: trust the workspace to run them.",
+      ),
+    );
   const task = cell.document.getText().trim();
   if (task === '') return fail(vscode.l10n.t('This task cell is empty: write the task in plain words.'));
   const choice = await deps.choices.clientFor(notebook);
-  if (!choice.ok) return choice.help === undefined ? fail(choice.message) : finish(false, modelHelpMarkdown(choice.message, choice.help), choice.message);
+  if (!choice.ok)
+    return choice.help === undefined
+      ? fail(choice.message)
+      : finish(false, modelHelpMarkdown(choice.message, choice.help), choice.message);
   const { client } = choice;
   const described = await deps.bindings.describe(notebook);
-  if (described !== undefined && !described.ok) return fail(vscode.l10n.t('The bindings module could not be loaded: {0}', described.message));
+  if (described !== undefined && !described.ok)
+    return fail(vscode.l10n.t('The bindings module could not be loaded: {0}', described.message));
   const module: SdkSource = described?.module ?? { namespaces: {} };
   const language = taskLanguage(cell, notebook);
   const config = readConfig(notebook.uri).config;
@@ -68,7 +80,9 @@ export async function runTaskJob(cell: vscode.NotebookCell, execution: vscode.No
   const taskId = await ensureTaskId(cell);
   const controller = new AbortController();
   const cancellation = execution.token.onCancellationRequested(() => controller.abort());
-  log.info(`task ${taskId}: asking ${client.label} (${language}, up to ${maxTurns} turn(s), prompt ${view.promptHash})`);
+  log.info(
+    `task ${taskId}: asking ${client.label} (${language}, up to ${maxTurns} turn(s), prompt ${view.promptHash})`,
+  );
   let last: vscode.NotebookCell = cell;
   let reply: { turn: number; reply: ChatReply } | undefined;
   const insert = async (data: vscode.NotebookCellData): Promise<vscode.NotebookCell | undefined> => {
@@ -81,7 +95,9 @@ export async function runTaskJob(cell: vscode.NotebookCell, execution: vscode.No
   };
   const runProgram = async (program: LoopProgram): Promise<ProgramRun> => {
     const data = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, program.source, program.language);
-    const taken = new Set(notebook.getCells().flatMap((c) => (typeof c.metadata.id === 'string' ? [c.metadata.id] : [])));
+    const taken = new Set(
+      notebook.getCells().flatMap((c) => (typeof c.metadata.id === 'string' ? [c.metadata.id] : [])),
+    );
     const wanted = `${taskId}-${program.id}`.slice(0, 64);
     data.metadata = {
       id: taken.has(wanted) ? newCellId(taken) : wanted,
@@ -92,7 +108,11 @@ export async function runTaskJob(cell: vscode.NotebookCell, execution: vscode.No
         turn: program.turn,
         ...(reply === undefined
           ? {}
-          : { tokensIn: reply.reply.usage.inputTokens, tokensOut: reply.reply.usage.outputTokens, latencyMs: Math.round(reply.reply.latencyMs) }),
+          : {
+              tokensIn: reply.reply.usage.inputTokens,
+              tokensOut: reply.reply.usage.outputTokens,
+              latencyMs: Math.round(reply.reply.latencyMs),
+            }),
         ...(program.description === undefined ? {} : { description: program.description }),
       },
     };
@@ -123,7 +143,15 @@ export async function runTaskJob(cell: vscode.NotebookCell, execution: vscode.No
   }
   if (outcome.answer !== undefined) {
     const answer = new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, outcome.answer, 'markdown');
-    answer.metadata = { generated: { task: taskId, model: client.label, promptHash: view.promptHash, answer: true, turn: outcome.turns.length } };
+    answer.metadata = {
+      generated: {
+        task: taskId,
+        model: client.label,
+        promptHash: view.promptHash,
+        answer: true,
+        turn: outcome.turns.length,
+      },
+    };
     await insert(answer);
   }
   const transcript = await saveTranscript(notebook, taskId, { outcome, task, model: client.label, module }, log);
@@ -141,7 +169,8 @@ export async function runTaskJob(cell: vscode.NotebookCell, execution: vscode.No
     lines.push(vscode.l10n.t('The model answered without writing a program (its answer is below).'));
   else if (outcome.status === 'answered') success = true;
   else if (outcome.status === 'turn-limit' && maxTurns === 1 && programs > 0) success = true;
-  else if (outcome.status === 'turn-limit' && programs === 0) lines.push(vscode.l10n.t('The model wrote no program that could run.'));
+  else if (outcome.status === 'turn-limit' && programs === 0)
+    lines.push(vscode.l10n.t('The model wrote no program that could run.'));
   else if (outcome.message !== undefined) lines.push(outcome.message);
   lines.push(...refused.slice(0, 5));
   const markdown = lines.map(escapeMarkdown);
@@ -158,7 +187,11 @@ function taskLanguage(cell: vscode.NotebookCell, notebook: vscode.NotebookDocume
   if (own === 'typescript' || own === 'python') return own;
   const first = notebook
     .getCells()
-    .find((c) => c.kind === vscode.NotebookCellKind.Code && (c.document.languageId === 'typescript' || c.document.languageId === 'python'));
+    .find(
+      (c) =>
+        c.kind === vscode.NotebookCellKind.Code &&
+        (c.document.languageId === 'typescript' || c.document.languageId === 'python'),
+    );
   return first?.document.languageId === 'python' ? 'python' : 'typescript';
 }
 
@@ -170,7 +203,9 @@ function turnsOf(cell: vscode.NotebookCell): number | undefined {
 async function ensureTaskId(cell: vscode.NotebookCell): Promise<string> {
   const own: unknown = cell.metadata.id;
   if (typeof own === 'string' && CellIdSchema.safeParse(own).success) return own;
-  const taken = new Set(cell.notebook.getCells().flatMap((c) => (typeof c.metadata.id === 'string' ? [c.metadata.id] : [])));
+  const taken = new Set(
+    cell.notebook.getCells().flatMap((c) => (typeof c.metadata.id === 'string' ? [c.metadata.id] : [])),
+  );
   const id = `task-${newCellId(taken)}`;
   const edit = new vscode.WorkspaceEdit();
   edit.set(cell.notebook.uri, [vscode.NotebookEdit.updateCellMetadata(cell.index, { ...cell.metadata, id })]);
@@ -185,7 +220,9 @@ function lastRunOf(cell: vscode.NotebookCell): ProgramRun {
     if (meta?.kind === 'problem') return { kind: 'not-run', message: meta.message };
     if (meta?.kind !== 'result') continue;
     const payload = payloadOf(output);
-    const parsed = RunResultSchema.safeParse(payload !== null && typeof payload === 'object' ? (payload as { result?: unknown }).result : undefined);
+    const parsed = RunResultSchema.safeParse(
+      payload !== null && typeof payload === 'object' ? (payload as { result?: unknown }).result : undefined,
+    );
     if (parsed.success) return { kind: 'result', result: parsed.data };
   }
   return { kind: 'not-run', message: 'the program cell did not run' };

@@ -14,7 +14,12 @@ export function newCellId(taken: ReadonlySet<string>): string {
 }
 
 // The id a cell should run under: its own if valid and not used by an earlier cell, else a new one.
-export function idForCell(own: unknown, earlierIds: ReadonlySet<string>, allIds: ReadonlySet<string>): { id: string; assigned: boolean } {
-  if (typeof own === 'string' && CellIdSchema.safeParse(own).success && !earlierIds.has(own)) return { id: own, assigned: false };
+export function idForCell(
+  own: unknown,
+  earlierIds: ReadonlySet<string>,
+  allIds: ReadonlySet<string>,
+): { id: string; assigned: boolean } {
+  if (typeof own === 'string' && CellIdSchema.safeParse(own).success && !earlierIds.has(own))
+    return { id: own, assigned: false };
   return { id: newCellId(allIds), assigned: true };
 }

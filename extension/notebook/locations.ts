@@ -9,7 +9,11 @@ export interface NotebookPlace {
 }
 
 // Where a notebook lives on disk; undefined for virtual (non-file) documents, which cannot run cells.
-export function notebookPlace(input: { scheme: string; fsPath: string; workspaceFolder: string | undefined }): NotebookPlace | undefined {
+export function notebookPlace(input: {
+  scheme: string;
+  fsPath: string;
+  workspaceFolder: string | undefined;
+}): NotebookPlace | undefined {
   if (input.scheme === 'file') {
     const dir = path.dirname(input.fsPath);
     return { dir, cwd: dir };

@@ -15,10 +15,18 @@ import { outputMetaOf } from './output-meta.js';
 import { payloadOf, problemOutput, resultOutput } from './result-output.js';
 
 // Saved outputs over the per-cell output budget (a notebook from elsewhere) are replaced by a note, never the source.
-function savedOutputs(outputs: readonly SavedOutput[], source: string, cellId: string | undefined): vscode.NotebookCellOutput[] {
+function savedOutputs(
+  outputs: readonly SavedOutput[],
+  source: string,
+  cellId: string | undefined,
+): vscode.NotebookCellOutput[] {
   return boundSavedOutputs(outputs).map((output) =>
     output.kind === 'result'
-      ? resultOutput(output.result, { program: source, cellId, ...(output.note === undefined ? {} : { note: output.note }) })
+      ? resultOutput(output.result, {
+          program: source,
+          cellId,
+          ...(output.note === undefined ? {} : { note: output.note }),
+        })
       : problemOutput(output.message, { persist: true }),
   );
 }
@@ -46,7 +54,8 @@ export function toNotebookData(file: NotebookFile): vscode.NotebookData {
     const last = cell.outputs?.[cell.outputs.length - 1];
     // a saved cancelled run reopens like it ended: without ✓ or ✗, but with its duration
     const cancelled = last?.kind === 'result' && last.result.error?.kind === 'abort';
-    const timing = last?.kind === 'result' ? { startTime: 0, endTime: Math.max(1, Math.round(last.result.durationMs)) } : undefined;
+    const timing =
+      last?.kind === 'result' ? { startTime: 0, endTime: Math.max(1, Math.round(last.result.durationMs)) } : undefined;
     if (last !== undefined) {
       data.executionSummary = {
         ...(cancelled ? {} : { success: last.kind === 'result' && last.result.error === undefined }),
@@ -68,11 +77,16 @@ function outputsToSave(outputs: readonly vscode.NotebookCellOutput[] | undefined
     if (meta?.kind === 'problem' && meta.persist) saved.push({ kind: 'error', message: meta.message });
     if (meta?.kind !== 'result') continue;
     const payload = payloadOf(output);
-    const result = payload !== null && typeof payload === 'object' ? (payload as { result?: unknown }).result : undefined;
+    const result =
+      payload !== null && typeof payload === 'object' ? (payload as { result?: unknown }).result : undefined;
     const note = payload !== null && typeof payload === 'object' ? (payload as { note?: unknown }).note : undefined;
     // a result we cannot validate is dropped rather than blocking the save of the user's code
     if (RunResultSchema.safeParse(result).success) {
-      saved.push({ kind: 'result', result: result as RunResult, ...(typeof note === 'string' && note !== '' ? { note } : {}) });
+      saved.push({
+        kind: 'result',
+        result: result as RunResult,
+        ...(typeof note === 'string' && note !== '' ? { note } : {}),
+      });
     }
   }
   return saved;
@@ -86,9 +100,11 @@ function metadataOf(value: { [key: string]: unknown } | undefined): CellMetadata
 export function fromNotebookData(data: vscode.NotebookData): NotebookFile {
   const cells = data.cells.map((cell): NotebookCell => {
     const metadata = metadataOf(cell.metadata);
-    if (cell.kind === vscode.NotebookCellKind.Markup) return { kind: 'markdown', source: cell.value, ...(metadata === undefined ? {} : { metadata }) };
+    if (cell.kind === vscode.NotebookCellKind.Markup)
+      return { kind: 'markdown', source: cell.value, ...(metadata === undefined ? {} : { metadata }) };
     // a task cell's outputs are messages about the last request, not results: not saved
-    if (cell.languageId === TASK_LANGUAGE) return { kind: 'task', source: cell.value, ...(metadata === undefined ? {} : { metadata }) };
+    if (cell.languageId === TASK_LANGUAGE)
+      return { kind: 'task', source: cell.value, ...(metadata === undefined ? {} : { metadata }) };
     const outputs = outputsToSave(cell.outputs);
     return {
       kind: 'code',

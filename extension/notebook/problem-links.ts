@@ -15,7 +15,10 @@ const LOCATION = /((?:\/|[A-Za-z]:[\\/])[^\s:'"`()<>|]+|[\w.-]+\.[A-Za-z]{1,4})(
 
 // The files a problem message names, in order: absolute paths as they are, bare `name:line:col` (as esbuild reports a
 // syntax error) resolved next to the first absolute path; only files that exist are linked.
-export function locationsIn(message: string, exists: (file: string) => boolean = fs.existsSync): { text: string; location: FileLocation; index: number }[] {
+export function locationsIn(
+  message: string,
+  exists: (file: string) => boolean = fs.existsSync,
+): { text: string; location: FileLocation; index: number }[] {
   const found: { text: string; location: FileLocation; index: number }[] = [];
   let base: string | undefined;
   for (const match of message.matchAll(LOCATION)) {
@@ -28,7 +31,11 @@ export function locationsIn(message: string, exists: (file: string) => boolean =
     found.push({
       text,
       index: match.index,
-      location: { path: file, ...(line === undefined ? {} : { line: Number(line) }), ...(column === undefined ? {} : { column: Number(column) }) },
+      location: {
+        path: file,
+        ...(line === undefined ? {} : { line: Number(line) }),
+        ...(column === undefined ? {} : { column: Number(column) }),
+      },
     });
   }
   return found;
@@ -55,7 +62,10 @@ export async function openFileAt(arg: unknown): Promise<boolean> {
     typeof line === 'number' && Number.isInteger(line) && line > 0 ? line - 1 : 0,
     typeof column === 'number' && Number.isInteger(column) && column > 0 ? column - 1 : 0,
   );
-  const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(at, at), preview: false });
+  const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), {
+    selection: new vscode.Range(at, at),
+    preview: false,
+  });
   editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   return true;
 }

@@ -1,5 +1,12 @@
 import * as vscode from 'vscode';
-import { callCount, encodeChecked, fitResult, type ExpectationReport, type JsonValue, type RunResult } from '../../runtime/index.js';
+import {
+  callCount,
+  encodeChecked,
+  fitResult,
+  type ExpectationReport,
+  type JsonValue,
+  type RunResult,
+} from '../../runtime/index.js';
 import { RESULT_MIME, type ResultPayload } from '../../webview/protocol/index.js';
 import { formatResultText } from '../../webview/shared/index.js';
 import type { OutputMeta } from './output-meta.js';
@@ -11,7 +18,9 @@ function fallbackText(result: RunResult, timeoutMs: number | undefined): string 
   try {
     return formatResultText(result, { timeoutMs });
   } catch {
-    return result.error === undefined ? '✓ succeeded (the value is too deep to show as text)' : `✗ ${result.error.kind}: ${result.error.message}`;
+    return result.error === undefined
+      ? '✓ succeeded (the value is too deep to show as text)'
+      : `✗ ${result.error.kind}: ${result.error.message}`;
   }
 }
 
@@ -46,7 +55,9 @@ export function resultOutput(full: RunResult, context: ResultOutputContext): vsc
     ...(context.hasCassette === undefined ? {} : { hasCassette: context.hasCassette }),
   };
   // NotebookCellOutputItem.json() recurses in JSON.stringify; deep return values are normal here
-  const items = [new vscode.NotebookCellOutputItem(encoder.encode(encodeChecked(payload as unknown as JsonValue, 0)), RESULT_MIME)];
+  const items = [
+    new vscode.NotebookCellOutputItem(encoder.encode(encodeChecked(payload as unknown as JsonValue, 0)), RESULT_MIME),
+  ];
   // a cancelled run is not an error: no red error box, the cell also ends without ✓/✗
   if (result.error !== undefined && result.error.kind !== 'abort') {
     const error = new Error(result.error.message);
@@ -64,7 +75,13 @@ export function resultOutput(full: RunResult, context: ResultOutputContext): vsc
     ...(result.mode === undefined ? {} : { mode: result.mode }),
     ...(result.replay === undefined
       ? {}
-      : { replay: { matched: result.replay.matched, diverged: result.replay.divergedTotal ?? result.replay.diverged.length, unused: result.replay.unused } }),
+      : {
+          replay: {
+            matched: result.replay.matched,
+            diverged: result.replay.divergedTotal ?? result.replay.diverged.length,
+            unused: result.replay.unused,
+          },
+        }),
     ...(context.cassette === undefined ? {} : { cassette: context.cassette }),
     ...(context.expectation === undefined ? {} : { expectation: context.expectation.ok ? 'passed' : 'failed' }),
   };
@@ -72,7 +89,10 @@ export function resultOutput(full: RunResult, context: ResultOutputContext): vsc
 }
 
 // A cell that could not run: markdown with the reason (and links), plus plain text.
-export function problemOutput(message: string, options: { markdown?: string; persist: boolean }): vscode.NotebookCellOutput {
+export function problemOutput(
+  message: string,
+  options: { markdown?: string; persist: boolean },
+): vscode.NotebookCellOutput {
   const meta: OutputMeta = { kind: 'problem', message, persist: options.persist };
   return new vscode.NotebookCellOutput(
     [
@@ -85,7 +105,8 @@ export function problemOutput(message: string, options: { markdown?: string; per
 
 // Live log lines while the cell runs.
 export function streamOutput(text: string, stream: 'stdout' | 'stderr'): vscode.NotebookCellOutput {
-  const item = stream === 'stdout' ? vscode.NotebookCellOutputItem.stdout(text) : vscode.NotebookCellOutputItem.stderr(text);
+  const item =
+    stream === 'stdout' ? vscode.NotebookCellOutputItem.stdout(text) : vscode.NotebookCellOutputItem.stderr(text);
   const meta: OutputMeta = { kind: 'stream' };
   return new vscode.NotebookCellOutput([item], { ptc: meta });
 }

@@ -1,7 +1,10 @@
 // Metadata can be edited in the editor without going through the file schema: a run uses only the known keys
 // that are valid (an invalid cassette name must never become a path).
 export function notebookRunMetadata(raw: { readonly [key: string]: unknown }): NotebookMetadata {
-  const bindings = typeof raw.bindings === 'string' && raw.bindings.trim() !== '' && !raw.bindings.includes('\0') ? raw.bindings : undefined;
+  const bindings =
+    typeof raw.bindings === 'string' && raw.bindings.trim() !== '' && !raw.bindings.includes('\0')
+      ? raw.bindings
+      : undefined;
   const mode = NotebookModeSchema.safeParse(raw.mode).data;
   return { ...(bindings === undefined ? {} : { bindings }), ...(mode === undefined ? {} : { mode }) };
 }
@@ -18,4 +21,11 @@ export function cellRunMetadata(raw: { readonly [key: string]: unknown }): CellM
     ...(limits === undefined ? {} : { limits }),
   };
 }
-import { CellIdSchema, CellMetadataSchema, CellModeSchema, NotebookModeSchema, type CellMetadata, type NotebookMetadata } from '../../runtime/index.js';
+import {
+  CellIdSchema,
+  CellMetadataSchema,
+  CellModeSchema,
+  NotebookModeSchema,
+  type CellMetadata,
+  type NotebookMetadata,
+} from '../../runtime/index.js';

@@ -18,7 +18,8 @@ export class SerializerRegistration implements vscode.Disposable {
     this.#serializer = new PtcNotebookSerializer({ log, saveOutputs });
     this.#registration = this.#register();
     this.#watch = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!keysWhere('reregistersSerializer').some((key) => event.affectsConfiguration(`${CONFIG_SECTION}.${key}`))) return;
+      if (!keysWhere('reregistersSerializer').some((key) => event.affectsConfiguration(`${CONFIG_SECTION}.${key}`)))
+        return;
       this.#registration.dispose();
       this.#registration = this.#register();
     });

@@ -41,7 +41,10 @@ export class PtcNotebookSerializer implements vscode.NotebookSerializer {
   }
 
   serializeNotebook(data: vscode.NotebookData): Uint8Array {
-    const text = serializeNotebook(fromNotebookData(data), { memory: this.#memory, includeOutputs: this.#options.saveOutputs() });
+    const text = serializeNotebook(fromNotebookData(data), {
+      memory: this.#memory,
+      includeOutputs: this.#options.saveOutputs(),
+    });
     return encoder.encode(text);
   }
 

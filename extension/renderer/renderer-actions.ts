@@ -20,7 +20,8 @@ function cellFor(message: RendererActionMessage, notebook: vscode.NotebookDocume
   const cells = notebook.getCells();
   if (message.cellId !== undefined) return cells.find((c) => c.metadata.id === message.cellId);
   // outputs carry their id at run time although the 1.95 typings do not declare it
-  if (message.type === 'open-inspector') return cells.find((c) => c.outputs.some((o) => (o as { id?: unknown }).id === message.outputId));
+  if (message.type === 'open-inspector')
+    return cells.find((c) => c.outputs.some((o) => (o as { id?: unknown }).id === message.outputId));
   return undefined;
 }
 
@@ -36,7 +37,10 @@ export async function rendererAction(
     case 'open-inspector':
       return openInspector(deps.inspector, cell);
     case 'rerun':
-      await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: notebook.uri });
+      await vscode.commands.executeCommand('notebook.cell.execute', {
+        ranges: [{ start: cell.index, end: cell.index + 1 }],
+        document: notebook.uri,
+      });
       return { ok: true };
     case 'record':
       return recordCell(deps.controller, deps.log, cell);

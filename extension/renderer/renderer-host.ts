@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import * as vscode from 'vscode';
-import { type HostToRendererMessage, parseL10nBundle, parseRendererToHost, RENDERER_ID, type RendererToHostMessage } from '../../webview/protocol/index.js';
+import {
+  type HostToRendererMessage,
+  parseL10nBundle,
+  parseRendererToHost,
+  RENDERER_ID,
+  type RendererToHostMessage,
+} from '../../webview/protocol/index.js';
 import type { Logger } from '../log/logger.js';
 import { cassettePathOf } from '../notebook/cassette-path.js';
 
@@ -23,7 +29,9 @@ export class RendererHost implements vscode.Disposable {
 
   constructor(deps: RendererHostDeps) {
     this.#deps = deps;
-    this.#subscription = this.#messaging.onDidReceiveMessage(({ editor, message }) => void this.#receive(editor, message));
+    this.#subscription = this.#messaging.onDidReceiveMessage(
+      ({ editor, message }) => void this.#receive(editor, message),
+    );
   }
 
   // Tells the renderers in one editor about a cell (running, has a cassette) so they can enable their buttons.
@@ -40,7 +48,8 @@ export class RendererHost implements vscode.Disposable {
     const cassette = cassettePathOf(cell);
     const hasCassette = cassette !== undefined && fs.existsSync(cassette);
     for (const editor of vscode.window.visibleNotebookEditors) {
-      if (editor.notebook === cell.notebook) this.postCellState(editor, { type: 'cell-state', cellId, hasCassette, running });
+      if (editor.notebook === cell.notebook)
+        this.postCellState(editor, { type: 'cell-state', cellId, hasCassette, running });
     }
   }
 
@@ -55,7 +64,9 @@ export class RendererHost implements vscode.Disposable {
       this.#postL10n(editor);
       return;
     }
-    this.#deps.log.debug(`renderer message: ${message.type}${message.cellId === undefined ? '' : ` (cell ${message.cellId})`}`);
+    this.#deps.log.debug(
+      `renderer message: ${message.type}${message.cellId === undefined ? '' : ` (cell ${message.cellId})`}`,
+    );
     let outcome: RendererActionOutcome;
     if (!vscode.workspace.isTrusted && message.type !== 'open-inspector') {
       outcome = { ok: false, message: vscode.l10n.t('Cells do not run in Restricted Mode.') };

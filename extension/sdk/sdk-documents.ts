@@ -46,10 +46,15 @@ export class SdkDocuments implements vscode.TextDocumentContentProvider, vscode.
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const query = parseQuery(uri);
-    const notebook = query === undefined ? undefined : vscode.workspace.notebookDocuments.find((nb) => nb.uri.toString() === query.notebook);
-    if (query === undefined || notebook === undefined) return `${vscode.l10n.t('The notebook of this view is not open any more.')}\n`;
+    const notebook =
+      query === undefined
+        ? undefined
+        : vscode.workspace.notebookDocuments.find((nb) => nb.uri.toString() === query.notebook);
+    if (query === undefined || notebook === undefined)
+      return `${vscode.l10n.t('The notebook of this view is not open any more.')}\n`;
     // bindings modules are code: nothing is imported in Restricted Mode
-    if (!vscode.workspace.isTrusted) return `${vscode.l10n.t('Restricted Mode: the bindings module is not loaded until the workspace is trusted.')}\n`;
+    if (!vscode.workspace.isTrusted)
+      return `${vscode.l10n.t('Restricted Mode: the bindings module is not loaded until the workspace is trusted.')}\n`;
     const file = this.#bindings.pathFor(notebook);
     if (file === undefined)
       return `${renderSdk({ namespaces: {} }, query.language).text}\n${vscode.l10n.t('(This notebook has no bindings module: set "bindings" in its metadata or ptcPlayground.defaultBindings.)')}\n`;
@@ -71,7 +76,11 @@ export class SdkDocuments implements vscode.TextDocumentContentProvider, vscode.
       await vscode.commands.executeCommand('markdown.showPreviewToSide', document.uri);
     } catch (error) {
       this.#log.debug('markdown preview unavailable; showing the model view as text', error);
-      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: false });
+      await vscode.window.showTextDocument(document, {
+        viewColumn: vscode.ViewColumn.Beside,
+        preview: true,
+        preserveFocus: false,
+      });
     }
   }
 

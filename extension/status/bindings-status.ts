@@ -83,7 +83,10 @@ export class BindingsStatusItem implements vscode.Disposable {
     );
     this.#item.tooltip = tooltip;
     this.#item.command = status.state === 'busy' ? COMMANDS.interruptBindings : COMMANDS.restartBindings;
-    this.#item.backgroundColor = status.state === 'crashed' || status.state === 'failed' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.#item.backgroundColor =
+      status.state === 'crashed' || status.state === 'failed'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : undefined;
     this.#item.show();
   }
 

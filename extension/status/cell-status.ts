@@ -29,7 +29,10 @@ export class CellStatusProvider implements vscode.NotebookCellStatusBarItemProvi
     const items: vscode.NotebookCellStatusBarItem[] = [];
     const progress = this.progressText(cell);
     if (progress !== undefined) {
-      const item = new vscode.NotebookCellStatusBarItem(`$(sync~spin) ${progress}`, vscode.NotebookCellStatusBarAlignment.Left);
+      const item = new vscode.NotebookCellStatusBarItem(
+        `$(sync~spin) ${progress}`,
+        vscode.NotebookCellStatusBarAlignment.Left,
+      );
       item.tooltip = vscode.l10n.t('Binding calls of this run so far (updated while it runs)');
       items.push(item);
       return items;
@@ -41,7 +44,11 @@ export class CellStatusProvider implements vscode.NotebookCellStatusBarItemProvi
         vscode.NotebookCellStatusBarAlignment.Right,
       );
       item.tooltip = vscode.l10n.t("This cell overrides the notebook's binding mode. Click to change.");
-      item.command = { title: vscode.l10n.t('Set Cell Binding Mode'), command: COMMANDS.setCellMode, arguments: [cell] };
+      item.command = {
+        title: vscode.l10n.t('Set Cell Binding Mode'),
+        command: COMMANDS.setCellMode,
+        arguments: [cell],
+      };
       items.push(item);
     }
     const meta = [...cell.outputs]
@@ -54,7 +61,12 @@ export class CellStatusProvider implements vscode.NotebookCellStatusBarItemProvi
         ? `$(warning) ${vscode.l10n.t('replay diverged: {0} call(s)', meta.replay.diverged)}`
         : `$(history) ${vscode.l10n.t('replayed {0} call(s)', meta.replay.matched)}`;
       const item = new vscode.NotebookCellStatusBarItem(text, vscode.NotebookCellStatusBarAlignment.Left);
-      item.tooltip = vscode.l10n.t('{0} matched, {1} diverged, {2} recorded call(s) unused', meta.replay.matched, meta.replay.diverged, meta.replay.unused);
+      item.tooltip = vscode.l10n.t(
+        '{0} matched, {1} diverged, {2} recorded call(s) unused',
+        meta.replay.matched,
+        meta.replay.diverged,
+        meta.replay.unused,
+      );
       item.command = { title: vscode.l10n.t('Open Run Inspector'), command: COMMANDS.openInspector, arguments: [cell] };
       items.push(item);
     } else if (meta?.kind === 'result' && meta.cassette !== undefined) {

@@ -31,7 +31,8 @@ export class ModeStatusItem implements vscode.Disposable {
     }
     const own: unknown = notebook.metadata.mode;
     const mode = own === 'live' || own === 'mock' ? own : readConfig(notebook.uri).config.defaultMode;
-    this.#item.text = mode === 'live' ? `$(plug) ${vscode.l10n.t('Live bindings')}` : `$(beaker) ${vscode.l10n.t('Mock bindings')}`;
+    this.#item.text =
+      mode === 'live' ? `$(plug) ${vscode.l10n.t('Live bindings')}` : `$(beaker) ${vscode.l10n.t('Mock bindings')}`;
     this.#item.tooltip = new vscode.MarkdownString(
       mode === 'live'
         ? vscode.l10n.t('Cells call the **live** handlers of the bindings module. Click to switch to mock.')

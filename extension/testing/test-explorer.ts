@@ -27,7 +27,13 @@ export const TEST_CONTROLLER_ID = 'ptc-playground.tests';
 export const TEST_STATE_COMMAND = 'ptcPlayground.testExplorerState';
 
 export interface TestExplorerState {
-  items: { id: string; label: string; uri: string; error?: string; children: { id: string; label: string; uri: string; line: number | null }[] }[];
+  items: {
+    id: string;
+    label: string;
+    uri: string;
+    error?: string;
+    children: { id: string; label: string; uri: string; line: number | null }[];
+  }[];
   // test id → its latest outcome in this window
   results: Record<string, 'passed' | 'failed' | 'skipped' | 'errored'>;
 }
@@ -62,8 +68,18 @@ export class PtcTestExplorer implements vscode.Disposable {
       if (item === undefined) await this.refreshAll();
     };
     tests.refreshHandler = () => this.refreshAll();
-    tests.createRunProfile(vscode.l10n.t('Replay from cassettes'), vscode.TestRunProfileKind.Run, (request, token) => this.#run(request, token), true);
-    tests.createRunProfile(vscode.l10n.t('Run in the notebook'), vscode.TestRunProfileKind.Debug, (request, token) => this.#debug(request, token), true);
+    tests.createRunProfile(
+      vscode.l10n.t('Replay from cassettes'),
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.#run(request, token),
+      true,
+    );
+    tests.createRunProfile(
+      vscode.l10n.t('Run in the notebook'),
+      vscode.TestRunProfileKind.Debug,
+      (request, token) => this.#debug(request, token),
+      true,
+    );
     const watcher = vscode.workspace.createFileSystemWatcher('**/*.ptcnb');
     this.#disposables.push(
       tests,
@@ -76,7 +92,8 @@ export class PtcTestExplorer implements vscode.Disposable {
       // a cell accepted, edited or added changes the tests of that notebook
       vscode.commands.registerCommand(TEST_STATE_COMMAND, () => this.state()),
       vscode.workspace.onDidChangeNotebookDocument((event) => {
-        if (event.contentChanges.length > 0 || event.cellChanges.some((c) => c.metadata !== undefined)) this.#refreshOpen(event.notebook);
+        if (event.contentChanges.length > 0 || event.cellChanges.some((c) => c.metadata !== undefined))
+          this.#refreshOpen(event.notebook);
       }),
     );
   }
@@ -97,7 +114,12 @@ export class PtcTestExplorer implements vscode.Disposable {
     this.#tests.items.forEach((item) => {
       const children: TestExplorerState['items'][number]['children'] = [];
       item.children.forEach((child) =>
-        children.push({ id: child.id, label: child.label, uri: child.uri?.toString() ?? '', line: child.range?.start.line ?? null }),
+        children.push({
+          id: child.id,
+          label: child.label,
+          uri: child.uri?.toString() ?? '',
+          line: child.range?.start.line ?? null,
+        }),
       );
       items.push({
         id: item.id,
@@ -148,7 +170,12 @@ export class PtcTestExplorer implements vscode.Disposable {
   }
 
   // Cells of an open notebook point at their own editors (gutter icons); a closed notebook's at the file.
-  #setChildren(item: vscode.TestItem, uri: vscode.Uri, notebook: NotebookFile, open: vscode.NotebookDocument | undefined): void {
+  #setChildren(
+    item: vscode.TestItem,
+    uri: vscode.Uri,
+    notebook: NotebookFile,
+    open: vscode.NotebookDocument | undefined,
+  ): void {
     const children = testCells(notebook).map(({ index, cell }) => {
       const cellUri = open?.cellAt(index).document.uri;
       const id = `${uri.toString()}#${cell.metadata?.id ?? `index-${index}`}`;
@@ -156,13 +183,16 @@ export class PtcTestExplorer implements vscode.Disposable {
       // the same item while it points at the same place: a running test keeps reporting to it
       const existing = item.children.get(id);
       const label = testTitle(cell, index);
-      const child = existing?.uri?.toString() === target.toString() ? existing : this.#tests.createTestItem(id, label, target);
+      const child =
+        existing?.uri?.toString() === target.toString() ? existing : this.#tests.createTestItem(id, label, target);
       child.label = label;
       if (cellUri !== undefined) child.range = new vscode.Range(0, 0, 0, 0);
       // the cell's number and id stay findable (`ptc test` and JUnit name a test by its id)
       const where = `cell ${index + 1}${cell.metadata?.id === undefined ? '' : ` · ${cell.metadata.id}`}`;
       child.description =
-        cell.metadata?.expect?.skip === undefined ? `${cell.language} · ${where}` : vscode.l10n.t('{0}, skipped', `${cell.language} · ${where}`);
+        cell.metadata?.expect?.skip === undefined
+          ? `${cell.language} · ${where}`
+          : vscode.l10n.t('{0}, skipped', `${cell.language} · ${where}`);
       this.#cells.set(child, { file: uri.fsPath, index, language: cell.language });
       return child;
     });
@@ -201,7 +231,11 @@ export class PtcTestExplorer implements vscode.Disposable {
     let runtime: ReturnType<typeof createRuntime> | undefined;
     try {
       if (!vscode.workspace.isTrusted) {
-        for (const item of items) run.errored(item, new vscode.TestMessage(vscode.l10n.t('Tests do not run in Restricted Mode: a bindings module is code.')));
+        for (const item of items)
+          run.errored(
+            item,
+            new vscode.TestMessage(vscode.l10n.t('Tests do not run in Restricted Mode: a bindings module is code.')),
+          );
         return;
       }
       const options = await this.#runtimeOptions(files, items);
@@ -218,13 +252,16 @@ export class PtcTestExplorer implements vscode.Disposable {
           runtimeFor: () => own,
           // the same default module as the notebook's cells get
           defaultBindings: (notebookDir) => defaultBindingsFor(vscode.Uri.file(notebookDir)),
-          bindingsLog: (bindingsPath) => (entry) => this.#deps.log.info(`[bindings ${path.basename(bindingsPath ?? '')}] ${entry.text}`),
+          bindingsLog: (bindingsPath) => (entry) =>
+            this.#deps.log.info(`[bindings ${path.basename(bindingsPath ?? '')}] ${entry.text}`),
         },
         limits: settingsLimits(config),
         signal: abort.signal,
         select: (file, index) => byKey.has(`${file}\0${index}`),
         notebookSource: (file) => {
-          const open = vscode.workspace.notebookDocuments.find((nb) => nb.uri.scheme === 'file' && nb.uri.fsPath === file);
+          const open = vscode.workspace.notebookDocuments.find(
+            (nb) => nb.uri.scheme === 'file' && nb.uri.fsPath === file,
+          );
           return open === undefined ? undefined : notebookFileOf(open);
         },
         onCellStart: (file, index) => {
@@ -235,7 +272,8 @@ export class PtcTestExplorer implements vscode.Disposable {
           const item = byKey.get(`${cell.notebook}\0${cell.index}`);
           if (item !== undefined) this.#report(run, item, cell);
         },
-        onWarning: (file, index, message) => this.#deps.log.warn(`${vscode.workspace.asRelativePath(file)} cell ${index + 1}: ${message}`),
+        onWarning: (file, index, message) =>
+          this.#deps.log.warn(`${vscode.workspace.asRelativePath(file)} cell ${index + 1}: ${message}`),
       });
       for (const notebook of suite.notebooks) {
         if (notebook.problem === undefined) continue;
@@ -245,7 +283,9 @@ export class PtcTestExplorer implements vscode.Disposable {
           run.errored(item, new vscode.TestMessage(notebook.problem));
         }
       }
-      this.#deps.log.info(`Test Explorer: ${suite.passed} passed, ${suite.failed} failed${suite.skipped > 0 ? `, ${suite.skipped} skipped` : ''}`);
+      this.#deps.log.info(
+        `Test Explorer: ${suite.passed} passed, ${suite.failed} failed${suite.skipped > 0 ? `, ${suite.skipped} skipped` : ''}`,
+      );
     } catch (error) {
       this.#deps.log.error('a test run failed unexpectedly', error);
       for (const item of items) run.errored(item, new vscode.TestMessage(String(error)));
@@ -262,7 +302,8 @@ export class PtcTestExplorer implements vscode.Disposable {
       run.skipped(item);
       return;
     }
-    const location = item.range === undefined || item.uri === undefined ? undefined : new vscode.Location(item.uri, item.range);
+    const location =
+      item.range === undefined || item.uri === undefined ? undefined : new vscode.Location(item.uri, item.range);
     if (cell.status === 'passed') run.passed(item, cell.durationMs);
     else run.failed(item, testMessages(cell, location), cell.durationMs);
   }
@@ -294,13 +335,20 @@ export class PtcTestExplorer implements vscode.Disposable {
         const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(test.file));
         const editor = await vscode.window.showNotebookDocument(notebook, { preserveFocus: true });
         const cell = notebook.cellAt(test.index);
-        editor.revealRange(new vscode.NotebookRange(test.index, test.index + 1), vscode.NotebookEditorRevealType.InCenterIfOutsideViewport);
-        const ran = await this.#deps.controller.executeWithOverride(cell, { force: { mode: 'replay' }, deterministic: true });
+        editor.revealRange(
+          new vscode.NotebookRange(test.index, test.index + 1),
+          vscode.NotebookEditorRevealType.InCenterIfOutsideViewport,
+        );
+        const ran = await this.#deps.controller.executeWithOverride(cell, {
+          force: { mode: 'replay' },
+          deterministic: true,
+        });
         const meta = [...cell.outputs]
           .reverse()
           .map((o) => outputMetaOf(o.metadata))
           .find((m) => m !== undefined && m.kind !== 'stream');
-        if (!ran || meta === undefined) run.errored(item, new vscode.TestMessage(vscode.l10n.t('The cell did not run.')));
+        if (!ran || meta === undefined)
+          run.errored(item, new vscode.TestMessage(vscode.l10n.t('The cell did not run.')));
         else if (meta.kind === 'problem') run.failed(item, new vscode.TestMessage(meta.message));
         else if (meta.kind === 'result' && meta.expectation === 'passed') run.passed(item, meta.durationMs);
         else

@@ -25,7 +25,11 @@ export function parseConfig(value: unknown): PluginConfig {
   if (value === null || typeof value !== 'object') return EMPTY_CONFIG;
   const files = (value as { declarationFiles?: unknown }).declarationFiles;
   if (!Array.isArray(files)) return EMPTY_CONFIG;
-  return { declarationFiles: files.filter((f): f is string => typeof f === 'string' && f.endsWith('.d.ts') && /^(\/|[A-Za-z]:[\\/])/.test(f)) };
+  return {
+    declarationFiles: files.filter(
+      (f): f is string => typeof f === 'string' && f.endsWith('.d.ts') && /^(\/|[A-Za-z]:[\\/])/.test(f),
+    ),
+  };
 }
 
 // A program with notebook cells also holds Node's declarations and the bindings SDK; any other program is left alone.
@@ -42,8 +46,16 @@ export function programOptions<T extends { lib?: string[] | undefined }>(options
 
 // A completion that would add an import: a cell is one program with no module of its own, so an import of the
 // workspace's files or Node packages cannot work there (the bindings are globals). Such entries name a `source`.
-export function isAutoImport(entry: { source?: string | undefined; hasAction?: true | undefined; data?: unknown }): boolean {
+export function isAutoImport(entry: {
+  source?: string | undefined;
+  hasAction?: true | undefined;
+  data?: unknown;
+}): boolean {
   if (entry.source !== undefined && entry.source !== '') return true;
   const data = entry.data;
-  return data !== null && typeof data === 'object' && typeof (data as { moduleSpecifier?: unknown }).moduleSpecifier === 'string';
+  return (
+    data !== null &&
+    typeof data === 'object' &&
+    typeof (data as { moduleSpecifier?: unknown }).moduleSpecifier === 'string'
+  );
 }

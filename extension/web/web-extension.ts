@@ -14,10 +14,17 @@ export function activate(context: vscode.ExtensionContext): void {
   const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
   // no home folder to scrub in a browser: paths come from the virtual workspace
   const log = createLogger(channel, (text) => text);
-  context.subscriptions.push(channel, new SerializerRegistration(log, () => readConfig().config['notebook.saveOutputs']));
+  context.subscriptions.push(
+    channel,
+    new SerializerRegistration(log, () => readConfig().config['notebook.saveOutputs']),
+  );
 
   // a kernel that explains instead of failing silently: the cell's saved outputs stay untouched
-  const controller = vscode.notebooks.createNotebookController(CONTROLLER_ID, NOTEBOOK_TYPE, vscode.l10n.t('PTC Playground (browser: view only)'));
+  const controller = vscode.notebooks.createNotebookController(
+    CONTROLLER_ID,
+    NOTEBOOK_TYPE,
+    vscode.l10n.t('PTC Playground (browser: view only)'),
+  );
   controller.supportedLanguages = ['typescript', 'python'];
   controller.description = vscode.l10n.t('cells run only in VS Code on the desktop');
   controller.executeHandler = (cells) => {
@@ -31,10 +38,14 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(controller);
 
   // every other command of the manifest is contributed for the desktop; here each one says why it cannot act
-  const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command?: unknown }[] } }).contributes?.commands ?? [];
+  const contributed =
+    (context.extension.packageJSON as { contributes?: { commands?: { command?: unknown }[] } }).contributes?.commands ??
+    [];
   for (const entry of contributed) {
     if (typeof entry.command !== 'string') continue;
-    context.subscriptions.push(vscode.commands.registerCommand(entry.command, () => void vscode.window.showWarningMessage(NO_PROCESSES)));
+    context.subscriptions.push(
+      vscode.commands.registerCommand(entry.command, () => void vscode.window.showWarningMessage(NO_PROCESSES)),
+    );
   }
   log.info('browser entry active: notebooks open read-only as far as running goes');
 }

@@ -120,14 +120,27 @@ export class BindingsHost {
     const stamp = await fileStamp(this.modulePath);
     if (stamp === undefined) return { ok: false, message: `bindings module not found: ${this.modulePath}` };
     let generation = this.#generation;
-    if (generation === undefined || generation.end !== undefined || generation.loadProblem !== undefined || generation.stamp !== stamp) {
-      if (generation !== undefined && generation.end === undefined && generation.loadProblem === undefined && generation.stamp !== stamp)
+    if (
+      generation === undefined ||
+      generation.end !== undefined ||
+      generation.loadProblem !== undefined ||
+      generation.stamp !== stamp
+    ) {
+      if (
+        generation !== undefined &&
+        generation.end === undefined &&
+        generation.loadProblem === undefined &&
+        generation.stamp !== stamp
+      )
         await this.#stop(generation, 'was restarted because the bindings module changed');
       generation = await (this.#starting ??= this.#start(stamp).finally(() => (this.#starting = undefined)));
     }
     const loading = generation;
     // the host's own start-up is not the module's load time: a loaded machine must not fail a short deadline for it
-    const up = await bounded(loading.loading, { ...(options.signal === undefined ? {} : { signal: options.signal }), timeoutMs: LIMITS.startupMs });
+    const up = await bounded(loading.loading, {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      timeoutMs: LIMITS.startupMs,
+    });
     if (up === 'aborted') return { ok: false, message: 'cancelled while the bindings module was loading' };
     const waited = up === 'timeout' ? 'timeout' : await bounded(loading.loaded, options);
     if (waited === 'timeout') {
@@ -370,7 +383,8 @@ export class BindingsHost {
       if (generation.loadProblem === undefined) this.#setStatus({ state: 'stopped', module: this.modulePath });
       return;
     }
-    if (generation.module === undefined) return this.#setStatus({ state: 'failed', module: this.modulePath, detail: generation.loadProblem ?? what });
+    if (generation.module === undefined)
+      return this.#setStatus({ state: 'failed', module: this.modulePath, detail: generation.loadProblem ?? what });
     const tail = end.kind === 'exited' && generation.process.lastError ? `: ${generation.process.lastError}` : '';
     this.#setStatus({ state: 'crashed', module: this.modulePath, detail: `the bindings host ${what}${tail}` });
   }
@@ -390,7 +404,8 @@ export class BindingsHost {
 
   #setStatus(status: BindingsHostStatus): void {
     const previous = this.#status;
-    if (previous.state === status.state && previous.detail === status.detail && previous.module === status.module) return;
+    if (previous.state === status.state && previous.detail === status.detail && previous.module === status.module)
+      return;
     this.#status = status;
     try {
       this.#options.onStatus?.(status);
@@ -404,7 +419,10 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-async function bounded<T>(promise: Promise<T>, options: { signal?: AbortSignal; timeoutMs?: number }): Promise<T | 'timeout' | 'aborted'> {
+async function bounded<T>(
+  promise: Promise<T>,
+  options: { signal?: AbortSignal; timeoutMs?: number },
+): Promise<T | 'timeout' | 'aborted'> {
   const { signal, timeoutMs } = options;
   if (signal?.aborted) return 'aborted';
   let timer: NodeJS.Timeout | undefined;

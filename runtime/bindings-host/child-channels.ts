@@ -68,7 +68,9 @@ export class ChildChannels {
       this.#wake();
     };
     socket.on('error', () => done(undefined));
-    socket.once('connect', () => socket.write(`${CHANNEL_HELLO_PREFIX}${token}\n`, (error) => done(error ? undefined : { socket, token })));
+    socket.once('connect', () =>
+      socket.write(`${CHANNEL_HELLO_PREFIX}${token}\n`, (error) => done(error ? undefined : { socket, token })),
+    );
   }
 
   #wake(): void {

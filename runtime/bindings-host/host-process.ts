@@ -80,7 +80,8 @@ export class HostProcess {
   // Throws only if the process cannot be launched at all.
   constructor(options: HostProcessOptions) {
     const entry = hostEntry();
-    if (entry === undefined) throw new Error('the bindings host (runtime/bindings-host.mjs) is missing: run `npm run build`');
+    if (entry === undefined)
+      throw new Error('the bindings host (runtime/bindings-host.mjs) is missing: run `npm run build`');
     this.#options = options;
     this.#dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-host-'));
     this.socketPath = path.join(this.#dir, 's');
@@ -90,7 +91,12 @@ export class HostProcess {
     env.ELECTRON_RUN_AS_NODE = '1';
     try {
       // source maps: an error in a handler points at the module's own file and line, not the bundle's
-      this.#child = launchChild({ argv: [process.execPath, '--enable-source-maps', entry], cwd: options.cwd, env, extraPipes: 1 });
+      this.#child = launchChild({
+        argv: [process.execPath, '--enable-source-maps', entry],
+        cwd: options.cwd,
+        env,
+        extraPipes: 1,
+      });
     } catch (error) {
       fs.rmSync(this.#dir, { recursive: true, force: true });
       throw error;
@@ -103,10 +109,14 @@ export class HostProcess {
       log('stderr', line);
     });
     this.#channel.on('data', (chunk: Buffer) =>
-      this.#decoder.push(chunk, (event) => (event.kind === 'frame' ? this.#receive(event.text) : this.#broken(event.message))),
+      this.#decoder.push(chunk, (event) =>
+        event.kind === 'frame' ? this.#receive(event.text) : this.#broken(event.message),
+      ),
     );
     this.closed = this.#child.closed;
-    void this.#child.spawnError.then((error) => options.onLog('stderr', `could not start the bindings host: ${error.message}`));
+    void this.#child.spawnError.then((error) =>
+      options.onLog('stderr', `could not start the bindings host: ${error.message}`),
+    );
     void this.closed.then((exit) => {
       this.#stopWatchdog();
       const flight = readFlightRecord(path.join(this.#dir, FLIGHT_RECORD));
@@ -169,7 +179,8 @@ export class HostProcess {
     this.#reason ??= { kind: 'stopped' };
     this.#stopWatchdog();
     if (first) this.#channel.write(encodeFrame('{"type":"shutdown"}'));
-    const exited = graceful && (await Promise.race([this.closed.then(() => true), delay(SHUTDOWN_GRACE_MS).then(() => false)]));
+    const exited =
+      graceful && (await Promise.race([this.closed.then(() => true), delay(SHUTDOWN_GRACE_MS).then(() => false)]));
     if (!exited) this.#endWith(this.#reason);
     await Promise.race([this.closed, delay(KILL_WAIT_MS)]);
   }
@@ -188,14 +199,16 @@ export class HostProcess {
     this.#heard = true;
     this.#lastHeard = performance.now();
     const decoded = decodeLossless(text);
-    if (!decoded.ok) return this.#broken(`the bindings host sent a frame that is not lossless JSON (${decoded.reason})`);
+    if (!decoded.ok)
+      return this.#broken(`the bindings host sent a frame that is not lossless JSON (${decoded.reason})`);
     const value = decoded.value;
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && value.type === 'calls') {
       const calls = parseCallsFrame(value);
       return calls.ok ? this.#options.onFrame(calls.frame) : this.#broken(`the bindings host sent a ${calls.message}`);
     }
     const parsed = FromHostFrameSchema.safeParse(value);
-    if (!parsed.success) return this.#broken(`the bindings host sent a malformed frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    if (!parsed.success)
+      return this.#broken(`the bindings host sent a malformed frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     if (parsed.data.type === 'heartbeat') return;
     // the decoded value itself (checked strictly above): a copy would turn a `__proto__` key into a prototype
     this.#options.onFrame(value as FromHostFrame);
@@ -263,7 +276,11 @@ function rateLimited(onLog: HostProcessOptions['onLog']): HostProcessOptions['on
   let passed = 0;
   let dropped = 0;
   const summarise = (): void => {
-    if (dropped > 0) onLog('stderr', `… ${dropped} more line(s) of bindings output dropped (over ${MAX_LOG_LINES_PER_SECOND} a second)`);
+    if (dropped > 0)
+      onLog(
+        'stderr',
+        `… ${dropped} more line(s) of bindings output dropped (over ${MAX_LOG_LINES_PER_SECOND} a second)`,
+      );
     dropped = 0;
   };
   return (stream, text) => {

@@ -83,7 +83,9 @@ export const DescribedNamespaceSchema = z
   .strict();
 export type DescribedNamespace = z.infer<typeof DescribedNamespaceSchema>;
 
-export const DescribedModuleSchema = z.object({ path: z.string(), namespaces: z.record(z.string(), DescribedNamespaceSchema) }).strict();
+export const DescribedModuleSchema = z
+  .object({ path: z.string(), namespaces: z.record(z.string(), DescribedNamespaceSchema) })
+  .strict();
 export type DescribedModule = z.infer<typeof DescribedModuleSchema>;
 
 export const FromHostFrameSchema = z.discriminatedUnion('type', [
@@ -102,7 +104,14 @@ export const FromHostFrameSchema = z.discriminatedUnion('type', [
     })
     .strict(),
   // the run must end: a protocol violation, or its call budget spent
-  z.object({ type: z.literal('protocol'), run: z.number().int().positive(), message: z.string(), kind: z.enum(['call-limit']).optional() }).strict(),
+  z
+    .object({
+      type: z.literal('protocol'),
+      run: z.number().int().positive(),
+      message: z.string(),
+      kind: z.enum(['call-limit']).optional(),
+    })
+    .strict(),
   z.object({ type: z.literal('warning'), run: z.number().int().positive().optional(), message: z.string() }).strict(),
   z.object({ type: z.literal('run-closed'), run: z.number().int().positive() }).strict(),
   z.object({ type: z.literal('interrupted'), calls: z.number().int().nonnegative() }).strict(),

@@ -71,8 +71,12 @@ export function observe(inputs: readonly string[]): Fact[] {
 export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const setting = env.PTC_BINDINGS_CACHE;
   if (setting === 'off') return undefined;
-  const base = env.XDG_CACHE_HOME !== undefined && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
-  const dir = setting !== undefined && setting.length > 0 ? path.resolve(setting) : path.join(base, 'ptc-playground', 'bindings');
+  const base =
+    env.XDG_CACHE_HOME !== undefined && path.isAbsolute(env.XDG_CACHE_HOME)
+      ? env.XDG_CACHE_HOME
+      : path.join(os.homedir(), '.cache');
+  const dir =
+    setting !== undefined && setting.length > 0 ? path.resolve(setting) : path.join(base, 'ptc-playground', 'bindings');
   try {
     makeDirsSync(dir, { mode: 0o700 });
     const stat = fs.lstatSync(dir);
@@ -105,7 +109,8 @@ export function buildCache(options: { folder: string; entry: string; esbuildVers
       try {
         const entry = EntrySchema.safeParse(JSON.parse(fs.readFileSync(record, 'utf8')));
         if (!entry.success || fileHash(bundle) !== entry.data.codeSha256) return undefined;
-        if (!entry.data.facts.every((fact) => JSON.stringify(currentFact(fact)) === JSON.stringify(fact))) return undefined;
+        if (!entry.data.facts.every((fact) => JSON.stringify(currentFact(fact)) === JSON.stringify(fact)))
+          return undefined;
         // a hit marks the slot as recently used for prune()
         const now = new Date();
         fs.utimesSync(record, now, now);
@@ -126,7 +131,11 @@ export function buildCache(options: { folder: string; entry: string; esbuildVers
       });
       if (changed) return false;
       writeFileAtomicallySync(bundle, code, { mode: 0o600 });
-      writeFileAtomicallySync(record, `${JSON.stringify({ format: FORMAT, codeSha256: sha256(code), facts: observe(inputs) })}\n`, { mode: 0o600 });
+      writeFileAtomicallySync(
+        record,
+        `${JSON.stringify({ format: FORMAT, codeSha256: sha256(code), facts: observe(inputs) })}\n`,
+        { mode: 0o600 },
+      );
       prune(options.folder);
       return true;
     },

@@ -21,7 +21,8 @@ export class CallFailure extends Error {
 // The details of a thrown value (none unless it is a CallFailure, or wraps one as its cause).
 export function failureDetails(thrown: unknown): FailureDetails | undefined {
   for (let at = thrown, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth++) {
-    if (at instanceof CallFailure) return at.details.code === undefined && at.details.data === undefined ? undefined : at.details;
+    if (at instanceof CallFailure)
+      return at.details.code === undefined && at.details.data === undefined ? undefined : at.details;
   }
   return undefined;
 }

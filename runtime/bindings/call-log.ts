@@ -1,4 +1,10 @@
-import { KEPT_CALLS, LAST_CALLS, type BindingCallCount, type CallRecord, type CallSummary } from '../protocol/run-result.js';
+import {
+  KEPT_CALLS,
+  LAST_CALLS,
+  type BindingCallCount,
+  type CallRecord,
+  type CallSummary,
+} from '../protocol/run-result.js';
 
 // The run's call records with bounded memory: the first KEPT_CALLS in full, then a ring of the last LAST_CALLS, and
 // counts per binding for every call; a record outside both lives only while its handler runs.

@@ -74,16 +74,28 @@ export class CallDispatcher {
     const ns = this.#byGlobal.get(global);
     if (ns === undefined || !own(ns.functions, name)) {
       // both names come from the child: quoted in part only
-      return { ok: false, message: `program requested an undeclared binding ${JSON.stringify(capText(`${capText(global)}.${capText(name)}`))}` };
+      return {
+        ok: false,
+        message: `program requested an undeclared binding ${JSON.stringify(capText(`${capText(global)}.${capText(name)}`))}`,
+      };
     }
     const maxCalls = this.options.maxCalls;
-    if (maxCalls !== undefined && this.log.total >= maxCalls) return { ok: false, kind: 'call-limit', message: callLimitMessage(maxCalls) };
+    if (maxCalls !== undefined && this.log.total >= maxCalls)
+      return { ok: false, kind: 'call-limit', message: callLimitMessage(maxCalls) };
     if (this.#inFlight >= this.options.maxPendingCalls) {
       return { ok: false, message: `more than ${this.options.maxPendingCalls} binding calls in flight` };
     }
     this.#expected = id + 1;
     this.#inFlight++;
-    const record: CallRecord = { id, global, name, args, ok: false, startedAtMs: performance.now() - this.options.startedAt, durationMs: 0 };
+    const record: CallRecord = {
+      id,
+      global,
+      name,
+      args,
+      ok: false,
+      startedAtMs: performance.now() - this.options.startedAt,
+      durationMs: 0,
+    };
     this.log.add(record);
     const fn = ns.functions[name] as BindingNamespace['functions'][string];
     const context: CallContext = {
@@ -113,7 +125,11 @@ export class CallDispatcher {
     return { ok: true };
   }
 
-  #finish(record: CallRecord, began: number, outcome: { ok: true; value: unknown } | { ok: false; thrown: unknown }): void {
+  #finish(
+    record: CallRecord,
+    began: number,
+    outcome: { ok: true; value: unknown } | { ok: false; thrown: unknown },
+  ): void {
     this.#inFlight--;
     record.durationMs = performance.now() - began;
     if (!this.#settled) {
@@ -133,7 +149,9 @@ export class CallDispatcher {
         const details = recordDetails(record, outcome.thrown);
         this.options.sendReply(
           record.id,
-          details === undefined ? { ok: false, message: record.message } : { ok: false, message: record.message, details },
+          details === undefined
+            ? { ok: false, message: record.message }
+            : { ok: false, message: record.message, details },
           record,
         );
       }
@@ -185,7 +203,8 @@ function recordDetails(record: CallRecord, thrown: unknown): FailureDetails | un
   const found = failureDetails(thrown);
   if (found === undefined) return undefined;
   const details: FailureDetails = {};
-  if ((typeof found.code === 'number' && Number.isFinite(found.code)) || typeof found.code === 'string') details.code = found.code;
+  if ((typeof found.code === 'number' && Number.isFinite(found.code)) || typeof found.code === 'string')
+    details.code = found.code;
   if (found.data !== undefined) {
     const snapshot = snapshotLossless(found.data);
     if (snapshot.ok) details.data = snapshot.value;
@@ -198,9 +217,16 @@ function recordDetails(record: CallRecord, thrown: unknown): FailureDetails | un
 const MAX_PROGRESS_MESSAGE = 1_000;
 
 // Keeps a call's last KEPT_PROGRESS reports and counts them all; the numbers and text come from a server: checked.
-function addProgress(record: CallRecord, note: { progress: unknown; total?: unknown; message?: unknown }, atMs: number): void {
+function addProgress(
+  record: CallRecord,
+  note: { progress: unknown; total?: unknown; message?: unknown },
+  atMs: number,
+): void {
   if (typeof note.progress !== 'number' || !Number.isFinite(note.progress)) return;
-  const mark: NonNullable<CallRecord['progress']>[number] = { atMs: Math.max(0, Math.round(atMs * 1000) / 1000), progress: note.progress };
+  const mark: NonNullable<CallRecord['progress']>[number] = {
+    atMs: Math.max(0, Math.round(atMs * 1000) / 1000),
+    progress: note.progress,
+  };
   if (typeof note.total === 'number' && Number.isFinite(note.total)) mark.total = note.total;
   if (typeof note.message === 'string') mark.message = capText(note.message, MAX_PROGRESS_MESSAGE);
   const marks = (record.progress ??= []);

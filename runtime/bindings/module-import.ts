@@ -18,15 +18,27 @@ function resolverPlugin(): Plugin {
   return {
     name: 'ptc-bindings-resolver',
     setup(build) {
-      build.onResolve({ filter: /^ptc-playground\/bindings$/ }, () => ({ path: PUBLIC_SPECIFIER, namespace: 'ptc-public' }));
+      build.onResolve({ filter: /^ptc-playground\/bindings$/ }, () => ({
+        path: PUBLIC_SPECIFIER,
+        namespace: 'ptc-public',
+      }));
       build.onLoad({ filter: /.*/, namespace: 'ptc-public' }, () => ({ contents: PUBLIC_SOURCE, loader: 'js' }));
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (args.pluginData === 'ptc-inner' || path.isAbsolute(args.path)) return undefined;
-        if (args.path.startsWith('node:') || builtins.has(args.path) || builtins.has(args.path.split('/')[0] ?? '')) return { path: args.path, external: true };
-        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'ptc-inner' });
+        if (args.path.startsWith('node:') || builtins.has(args.path) || builtins.has(args.path.split('/')[0] ?? ''))
+          return { path: args.path, external: true };
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: 'ptc-inner',
+        });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         // require() wants a path, import wants a URL
-        return { path: args.kind === 'require-call' ? resolved.path : pathToFileURL(resolved.path).href, external: true };
+        return {
+          path: args.kind === 'require-call' ? resolved.path : pathToFileURL(resolved.path).href,
+          external: true,
+        };
       });
     },
   };
@@ -57,7 +69,10 @@ function esbuildChoice(): { specifier: string; version: string } {
   const wasm = locateAsset('dist/node_modules/esbuild-wasm/lib/main.js');
   let version = 'unknown';
   try {
-    const manifest = wasm === undefined ? createRequire(import.meta.url).resolve('esbuild-wasm/package.json') : path.join(wasm, '..', '..', 'package.json');
+    const manifest =
+      wasm === undefined
+        ? createRequire(import.meta.url).resolve('esbuild-wasm/package.json')
+        : path.join(wasm, '..', '..', 'package.json');
     version = String((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: unknown }).version);
   } catch {
     // unknown: no native esbuild matches it, and the build cache keys on it as it is
@@ -83,7 +98,10 @@ export async function importBindingsFile(file: string): Promise<{ module: unknow
   if (cached !== undefined) return { module: await importFresh(cached), source: 'cache' };
   // without a cache, a private temp dir; with one, a scratch file beside the kept bundle
   const dir = cache === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-bindings-')) : undefined;
-  const out = cache !== undefined ? cache.scratchFile() : path.join(dir ?? os.tmpdir(), `${path.basename(file).replace(/\.[^.]+$/, '')}.mjs`);
+  const out =
+    cache !== undefined
+      ? cache.scratchFile()
+      : path.join(dir ?? os.tmpdir(), `${path.basename(file).replace(/\.[^.]+$/, '')}.mjs`);
   try {
     const startedMs = Date.now();
     const { build } = (await import(choice.specifier)) as Esbuild;
@@ -99,14 +117,17 @@ export async function importBindingsFile(file: string): Promise<{ module: unknow
       logLevel: 'silent',
       sourcemap: 'inline',
       plugins: [resolverPlugin()],
-      banner: { js: "import { createRequire as __ptcCreateRequire } from 'node:module'; const require = __ptcCreateRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __ptcCreateRequire } from 'node:module'; const require = __ptcCreateRequire(import.meta.url);",
+      },
     });
     const code = result.outputFiles[0]?.text ?? '';
     // files bundled from disk (esbuild names them relative to the working directory); plugin namespaces are not files
     const inputs = Object.keys(result.metafile.inputs)
       .filter((input) => !/^[a-z-]+:/.test(input))
       .map((input) => path.resolve(input));
-    if (cache !== undefined && cache.store({ code, inputs, startedMs })) return { module: await importFresh(cache.bundle), source: 'build' };
+    if (cache !== undefined && cache.store({ code, inputs, startedMs }))
+      return { module: await importFresh(cache.bundle), source: 'build' };
     fs.writeFileSync(out, code, { mode: 0o600 });
     return { module: await importFresh(out), source: 'build' };
   } catch (error) {
@@ -119,10 +140,14 @@ export async function importBindingsFile(file: string): Promise<{ module: unknow
 // esbuild failures carry located messages; show the first few as `file:line:col: text`, the file absolute (esbuild
 // names it relative to the working directory, which is rarely the reader's) so editors and terminals can open it.
 function describeBuildError(error: unknown): string {
-  const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors;
+  const errors = (
+    error as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }
+  ).errors;
   if (!Array.isArray(errors) || errors.length === 0) return error instanceof Error ? error.message : String(error);
   return errors
     .slice(0, 5)
-    .map((e) => (e.location ? `${path.resolve(e.location.file)}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text))
+    .map((e) =>
+      e.location ? `${path.resolve(e.location.file)}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text,
+    )
     .join('\n');
 }

@@ -5,7 +5,14 @@ import { hashSeed, seededRandom } from './faults.js';
 import type { ResultMode } from './mcp/map-result.js';
 import { McpServerSession, type McpTool } from './mcp/mcp-server.js';
 import { handler, resourceListDeclaration, resourceReadDeclaration } from './mcp/resource-functions.js';
-import { BindingsModuleError, type BindingsModule, type FunctionDeclaration, type Mode, type NamespaceDeclaration, type WarningSink } from './module-format.js';
+import {
+  BindingsModuleError,
+  type BindingsModule,
+  type FunctionDeclaration,
+  type Mode,
+  type NamespaceDeclaration,
+  type WarningSink,
+} from './module-format.js';
 import { importBindingsFile } from './module-import.js';
 import { checkNameCollisions, isObject, validateNamespace, type RawNamespace } from './module-validate.js';
 import { SchemaCompiler, type SchemaCheck } from './schema-check.js';
@@ -36,11 +43,19 @@ export async function loadBindingsModule(file: string, options: LoadOptions = {}
   try {
     mod = (await importBindingsFile(absolute)).module;
   } catch (error) {
-    throw new BindingsModuleError(`bindings module ${file} failed to load: ${(error as Error).message ?? String(error)}`);
+    throw new BindingsModuleError(
+      `bindings module ${file} failed to load: ${(error as Error).message ?? String(error)}`,
+    );
   }
   const exported = isObject(mod) ? mod.default : undefined;
-  if (!isObject(exported)) throw new BindingsModuleError(`bindings module ${file} must default-export a plain object (one key per namespace global)`);
-  const raws: [string, RawNamespace][] = Object.entries(exported).map(([global, raw]) => [global, validateNamespace(global, raw)]);
+  if (!isObject(exported))
+    throw new BindingsModuleError(
+      `bindings module ${file} must default-export a plain object (one key per namespace global)`,
+    );
+  const raws: [string, RawNamespace][] = Object.entries(exported).map(([global, raw]) => [
+    global,
+    validateNamespace(global, raw),
+  ]);
   checkNameCollisions(raws);
   const sessions: McpServerSession[] = [];
   const dispose = async (): Promise<void> => {
@@ -51,10 +66,14 @@ export async function loadBindingsModule(file: string, options: LoadOptions = {}
     const compiler = new SchemaCompiler();
     // MCP servers start side by side; a slow server should not serialize the others
     const resolved = await Promise.all(
-      raws.map(async ([global, raw]) => [global, await resolveNamespace(global, raw, sessions, path.dirname(absolute), options)] as const),
+      raws.map(
+        async ([global, raw]) =>
+          [global, await resolveNamespace(global, raw, sessions, path.dirname(absolute), options)] as const,
+      ),
     );
     for (const [global, ns] of resolved) {
-      for (const [name, decl] of Object.entries(ns.functions)) compileDeclaration(compiler, `${global}.functions.${name}`, decl);
+      for (const [name, decl] of Object.entries(ns.functions))
+        compileDeclaration(compiler, `${global}.functions.${name}`, decl);
       namespaces[global] = ns;
     }
     return { path: absolute, namespaces, dispose };
@@ -110,20 +129,30 @@ function mcpNamespace(options: {
   const listed = new Set(tools.map((t) => t.name));
   const known = (): string => [...listed].sort().join(', ') || 'no tools';
   for (const name of Object.keys(raw.overrides)) {
-    if (!listed.has(name)) throw new BindingsModuleError(`${global}.functions.${name}: the MCP server has no tool "${name}" (it has: ${known()})`);
+    if (!listed.has(name))
+      throw new BindingsModuleError(
+        `${global}.functions.${name}: the MCP server has no tool "${name}" (it has: ${known()})`,
+      );
   }
   for (const name of raw.options.include ?? []) {
-    if (!listed.has(name)) throw new BindingsModuleError(`${global}.include: the MCP server has no tool "${name}" (it has: ${known()})`);
+    if (!listed.has(name))
+      throw new BindingsModuleError(`${global}.include: the MCP server has no tool "${name}" (it has: ${known()})`);
   }
-  for (const name of raw.options.exclude ?? []) if (!listed.has(name)) warn(`${global}.exclude: the MCP server has no tool "${name}"`);
+  for (const name of raw.options.exclude ?? [])
+    if (!listed.has(name)) warn(`${global}.exclude: the MCP server has no tool "${name}"`);
   const include = raw.options.include === undefined ? undefined : new Set(raw.options.include);
   const exclude = new Set(raw.options.exclude ?? []);
   const functions: Record<string, FunctionDeclaration> = Object.create(null);
   const unavailable: Record<string, string> = Object.create(null);
   const compiler = new SchemaCompiler();
   const claim = (name: string, by: string): void => {
-    if (Object.prototype.hasOwnProperty.call(functions, name) || Object.prototype.hasOwnProperty.call(unavailable, name))
-      throw new BindingsModuleError(`${global}.${by}: the name "${name}" is already taken by another function of ${global}`);
+    if (
+      Object.prototype.hasOwnProperty.call(functions, name) ||
+      Object.prototype.hasOwnProperty.call(unavailable, name)
+    )
+      throw new BindingsModuleError(
+        `${global}.${by}: the name "${name}" is already taken by another function of ${global}`,
+      );
   };
   for (const tool of tools) {
     if ((include !== undefined && !include.has(tool.name)) || exclude.has(tool.name)) continue;
@@ -143,7 +172,9 @@ function mcpNamespace(options: {
     const mode: ResultMode = chosen ?? (output !== undefined ? 'structured' : (raw.options.result ?? 'content'));
     const decl: FunctionDeclaration = {
       ...policy,
-      live: handler((args, context) => session.call(tool.name, args, { signal: context.signal, mode, onProgress: (note) => context.progress(note) })),
+      live: handler((args, context) =>
+        session.call(tool.name, args, { signal: context.signal, mode, onProgress: (note) => context.progress(note) }),
+      ),
     };
     const description = override.description ?? tool.description;
     if (description !== undefined) decl.description = description;
@@ -188,7 +219,11 @@ function compileDeclaration(compiler: SchemaCompiler, at: string, decl: Function
       throw new BindingsModuleError(`${at}.${key}: ${(error as Error).message}`);
     }
   };
-  compiledByDeclaration.set(decl, { input: compile('input'), output: compile('output'), omittedIsEmptyObject: acceptsOmittedArgs(decl.input) });
+  compiledByDeclaration.set(decl, {
+    input: compile('input'),
+    output: compile('output'),
+    omittedIsEmptyObject: acceptsOmittedArgs(decl.input),
+  });
 }
 
 // An object schema with no required property lets the program call `tools.list()` with no argument.

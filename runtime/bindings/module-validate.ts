@@ -1,9 +1,15 @@
 import type { ErrorClassSpec } from '../api.js';
 import { identifierProblem, memberPropertyProblem } from '../contract/identifiers.js';
 import { RESULT_MODES, type ResultMode } from './mcp/map-result.js';
-import { BindingsModuleError, type CallPolicy, type FunctionDeclaration, type McpServerConfig } from './module-format.js';
+import {
+  BindingsModuleError,
+  type CallPolicy,
+  type FunctionDeclaration,
+  type McpServerConfig,
+} from './module-format.js';
 
-export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 // A module's override of one MCP tool: the declaration's knobs plus the name the program calls it by and its result mode.
 export interface McpToolOverride extends FunctionDeclaration {
@@ -22,7 +28,13 @@ export interface McpNamespaceOptions {
 
 export type RawNamespace =
   | { kind: 'handlers'; errorClass?: ErrorClassSpec; functions: Record<string, FunctionDeclaration> }
-  | { kind: 'mcp'; errorClass?: ErrorClassSpec; mcp: McpServerConfig; options: McpNamespaceOptions; overrides: Record<string, McpToolOverride> };
+  | {
+      kind: 'mcp';
+      errorClass?: ErrorClassSpec;
+      mcp: McpServerConfig;
+      options: McpNamespaceOptions;
+      overrides: Record<string, McpToolOverride>;
+    };
 
 const POLICY_KEYS = ['timeoutMs', 'maxTotalTimeoutMs', 'latencyMs', 'failWith', 'failRate'];
 const FUNCTION_KEYS = new Set(['description', 'input', 'output', 'mock', 'live', ...POLICY_KEYS]);
@@ -41,7 +53,8 @@ export function validateNamespace(global: string, raw: unknown): RawNamespace {
   if (globalProblem !== undefined) fail(global, `not usable as a program global: ${globalProblem}`);
   if (!isObject(raw)) fail(global, 'expected an object with "functions" (handlers) or "mcp" (an MCP server)');
   const ns = raw as Record<string, unknown>;
-  const errorClass = ns.errorClass === undefined ? undefined : validateErrorClass(`${global}.errorClass`, ns.errorClass);
+  const errorClass =
+    ns.errorClass === undefined ? undefined : validateErrorClass(`${global}.errorClass`, ns.errorClass);
   for (const key of Object.keys(ns)) {
     if (!NAMESPACE_KEYS.includes(key)) fail(`${global}.${key}`, `unknown key (expected ${NAMESPACE_KEYS.join(', ')})`);
   }
@@ -63,7 +76,13 @@ export function validateNamespace(global: string, raw: unknown): RawNamespace {
         define(overrides, name, override);
       }
     }
-    return { kind: 'mcp', mcp, options: validateMcpOptions(global, ns), overrides, ...(errorClass ? { errorClass } : {}) };
+    return {
+      kind: 'mcp',
+      mcp,
+      options: validateMcpOptions(global, ns),
+      overrides,
+      ...(errorClass ? { errorClass } : {}),
+    };
   }
   for (const key of ['result', 'include', 'exclude', 'resources'])
     if (ns[key] !== undefined) fail(`${global}.${key}`, 'only an MCP namespace (with "mcp") takes this key');
@@ -81,7 +100,8 @@ export function checkNameCollisions(namespaces: readonly [string, RawNamespace][
   for (const [global] of namespaces) seen.add(global);
   for (const [global, ns] of namespaces) {
     if (ns.errorClass === undefined) continue;
-    if (seen.has(ns.errorClass.name)) fail(`${global}.errorClass.name`, `"${ns.errorClass.name}" collides with another global or error class`);
+    if (seen.has(ns.errorClass.name))
+      fail(`${global}.errorClass.name`, `"${ns.errorClass.name}" collides with another global or error class`);
     seen.add(ns.errorClass.name);
   }
 }
@@ -121,29 +141,39 @@ function validateMcpOptions(global: string, ns: Record<string, unknown>): McpNam
   if (ns.resources === true) options.resources = { ...DEFAULT_RESOURCE_FUNCTIONS };
   else if (isObject(ns.resources)) {
     const r = ns.resources;
-    for (const key of Object.keys(r)) if (key !== 'list' && key !== 'read') fail(`${global}.resources.${key}`, 'unknown key (expected list or read)');
+    for (const key of Object.keys(r))
+      if (key !== 'list' && key !== 'read') fail(`${global}.resources.${key}`, 'unknown key (expected list or read)');
     for (const key of ['list', 'read'] as const)
-      if (r[key] !== undefined && typeof r[key] !== 'string') fail(`${global}.resources.${key}`, 'expected a function name');
+      if (r[key] !== undefined && typeof r[key] !== 'string')
+        fail(`${global}.resources.${key}`, 'expected a function name');
     options.resources = {
       list: (r.list as string | undefined) ?? DEFAULT_RESOURCE_FUNCTIONS.list,
       read: (r.read as string | undefined) ?? DEFAULT_RESOURCE_FUNCTIONS.read,
     };
-  } else if (ns.resources !== undefined && ns.resources !== false) fail(`${global}.resources`, 'expected true or { list?, read? } (function names)');
+  } else if (ns.resources !== undefined && ns.resources !== false)
+    fail(`${global}.resources`, 'expected true or { list?, read? } (function names)');
   return options;
 }
 
 function validateMcp(at: string, raw: unknown): McpServerConfig {
-  if (!isObject(raw)) fail(at, 'expected { command, args?, env?, cwd? } (a stdio server) or { url, headers?, transport? } (a remote one)');
+  if (!isObject(raw))
+    fail(
+      at,
+      'expected { command, args?, env?, cwd? } (a stdio server) or { url, headers?, transport? } (a remote one)',
+    );
   const m = raw as Record<string, unknown>;
   if (m.url !== undefined) return validateRemote(at, m);
-  if (typeof m.command !== 'string' || m.command.length === 0) fail(`${at}.command`, 'expected the server executable as a non-empty string (or a url)');
+  if (typeof m.command !== 'string' || m.command.length === 0)
+    fail(`${at}.command`, 'expected the server executable as a non-empty string (or a url)');
   const config: McpServerConfig = { command: m.command as string };
   if (m.args !== undefined) {
-    if (!Array.isArray(m.args) || !m.args.every((a) => typeof a === 'string')) fail(`${at}.args`, 'expected an array of strings');
+    if (!Array.isArray(m.args) || !m.args.every((a) => typeof a === 'string'))
+      fail(`${at}.args`, 'expected an array of strings');
     config.args = [...(m.args as string[])];
   }
   if (m.env !== undefined) {
-    if (!isObject(m.env) || !Object.values(m.env).every((v) => typeof v === 'string')) fail(`${at}.env`, 'expected an object of string values');
+    if (!isObject(m.env) || !Object.values(m.env).every((v) => typeof v === 'string'))
+      fail(`${at}.env`, 'expected an object of string values');
     config.env = { ...(m.env as Record<string, string>) };
   }
   if (m.cwd !== undefined) {
@@ -151,7 +181,8 @@ function validateMcp(at: string, raw: unknown): McpServerConfig {
     config.cwd = m.cwd as string;
   }
   for (const key of Object.keys(m))
-    if (!['command', 'args', 'env', 'cwd'].includes(key)) fail(`${at}.${key}`, 'unknown key (expected command, args, env or cwd)');
+    if (!['command', 'args', 'env', 'cwd'].includes(key))
+      fail(`${at}.${key}`, 'unknown key (expected command, args, env or cwd)');
   return config;
 }
 
@@ -166,26 +197,36 @@ function validateRemote(at: string, m: Record<string, unknown>): McpServerConfig
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') fail(`${at}.url`, 'expected an http: or https: URL');
   const config: McpServerConfig = { url: m.url as string };
   if (m.headers !== undefined) {
-    if (!isObject(m.headers) || !Object.values(m.headers).every((v) => typeof v === 'string')) fail(`${at}.headers`, 'expected an object of string values');
+    if (!isObject(m.headers) || !Object.values(m.headers).every((v) => typeof v === 'string'))
+      fail(`${at}.headers`, 'expected an object of string values');
     config.headers = { ...(m.headers as Record<string, string>) };
   }
   if (m.transport !== undefined) {
-    if (!['auto', 'streamable-http', 'sse'].includes(m.transport as string)) fail(`${at}.transport`, "expected 'auto', 'streamable-http' or 'sse'");
+    if (!['auto', 'streamable-http', 'sse'].includes(m.transport as string))
+      fail(`${at}.transport`, "expected 'auto', 'streamable-http' or 'sse'");
     config.transport = m.transport as McpServerConfig['transport'];
   }
   for (const key of Object.keys(m))
-    if (!['url', 'headers', 'transport'].includes(key)) fail(`${at}.${key}`, 'unknown key for a remote server (expected url, headers or transport)');
+    if (!['url', 'headers', 'transport'].includes(key))
+      fail(`${at}.${key}`, 'unknown key for a remote server (expected url, headers or transport)');
   return config;
 }
 
-function validateFunction(at: string, decl: unknown, allowed: ReadonlySet<string>, needsHandler: boolean): FunctionDeclaration {
+function validateFunction(
+  at: string,
+  decl: unknown,
+  allowed: ReadonlySet<string>,
+  needsHandler: boolean,
+): FunctionDeclaration {
   if (typeof decl === 'function') {
     const handler = decl as FunctionDeclaration['mock'];
     return needsHandler ? { mock: handler, live: handler } : { mock: handler };
   }
-  if (!isObject(decl)) fail(at, `expected ${needsHandler ? 'a handler function or ' : ''}{ ${[...allowed].join(', ')} }`);
+  if (!isObject(decl))
+    fail(at, `expected ${needsHandler ? 'a handler function or ' : ''}{ ${[...allowed].join(', ')} }`);
   const d = decl as Record<string, unknown>;
-  for (const key of Object.keys(d)) if (!allowed.has(key)) fail(`${at}.${key}`, `unknown key (expected one of ${[...allowed].join(', ')})`);
+  for (const key of Object.keys(d))
+    if (!allowed.has(key)) fail(`${at}.${key}`, `unknown key (expected one of ${[...allowed].join(', ')})`);
   const out: FunctionDeclaration = {};
   if (d.description !== undefined) {
     if (typeof d.description !== 'string') fail(`${at}.description`, 'expected a string');
@@ -214,12 +255,17 @@ function validatePolicy(at: string, d: Record<string, unknown>): CallPolicy {
     policy.timeoutMs = d.timeoutMs as number;
   }
   if (d.maxTotalTimeoutMs !== undefined) {
-    if (typeof d.maxTotalTimeoutMs !== 'number' || !Number.isSafeInteger(d.maxTotalTimeoutMs) || d.maxTotalTimeoutMs < 1)
+    if (
+      typeof d.maxTotalTimeoutMs !== 'number' ||
+      !Number.isSafeInteger(d.maxTotalTimeoutMs) ||
+      d.maxTotalTimeoutMs < 1
+    )
       fail(`${at}.maxTotalTimeoutMs`, 'expected a positive integer (milliseconds)');
     policy.maxTotalTimeoutMs = d.maxTotalTimeoutMs as number;
   }
   if (d.latencyMs !== undefined) {
-    if (typeof d.latencyMs !== 'number' || !Number.isFinite(d.latencyMs) || d.latencyMs < 0) fail(`${at}.latencyMs`, 'expected a number ≥ 0 (milliseconds)');
+    if (typeof d.latencyMs !== 'number' || !Number.isFinite(d.latencyMs) || d.latencyMs < 0)
+      fail(`${at}.latencyMs`, 'expected a number ≥ 0 (milliseconds)');
     policy.latencyMs = d.latencyMs as number;
   }
   if (d.failWith !== undefined) {
@@ -227,7 +273,8 @@ function validatePolicy(at: string, d: Record<string, unknown>): CallPolicy {
     policy.failWith = d.failWith as string;
   }
   if (d.failRate !== undefined) {
-    if (typeof d.failRate !== 'number' || !(d.failRate >= 0 && d.failRate <= 1)) fail(`${at}.failRate`, 'expected a number between 0 and 1');
+    if (typeof d.failRate !== 'number' || !(d.failRate >= 0 && d.failRate <= 1))
+      fail(`${at}.failRate`, 'expected a number between 0 and 1');
     policy.failRate = d.failRate as number;
   }
   return policy;

@@ -24,7 +24,11 @@ function jsonLength(value: JsonValue): number {
 }
 
 // Wraps every handler so each settled call is reported; behaviour (value, rejection) is unchanged.
-export function observeNamespaces(namespaces: BindingNamespace[], listener: CallListener, onStart?: CallStartListener): BindingNamespace[] {
+export function observeNamespaces(
+  namespaces: BindingNamespace[],
+  listener: CallListener,
+  onStart?: CallStartListener,
+): BindingNamespace[] {
   return namespaces.map((ns) => {
     const functions: BindingNamespace['functions'] = Object.create(null);
     for (const [name, handler] of Object.entries(ns.functions)) {

@@ -3,7 +3,14 @@
 import type { ErrorClassSpec } from '../api.js';
 import type { CallPolicy, Handler, McpServerConfig, ResultMode } from './module-format.js';
 
-export type { CallPolicy, Handler, HandlerContext, McpServerConfig, ProgressNote, ResultMode } from './module-format.js';
+export type {
+  CallPolicy,
+  Handler,
+  HandlerContext,
+  McpServerConfig,
+  ProgressNote,
+  ResultMode,
+} from './module-format.js';
 export type { McpContent, McpResourceContents } from './mcp/map-result.js';
 export type { ErrorClassSpec } from '../api.js';
 

@@ -6,9 +6,8 @@ import addFormatsModule from 'ajv-formats';
 type AjvCtor = typeof AjvModule.default;
 const Ajv07 = ((AjvModule as unknown as { default?: AjvCtor }).default ?? AjvModule) as AjvCtor;
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvCtor }).default ?? Ajv2020Module) as AjvCtor;
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule.default }).default ?? addFormatsModule) as unknown as (
-  ajv: InstanceType<AjvCtor>,
-) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule.default }).default ??
+  addFormatsModule) as unknown as (ajv: InstanceType<AjvCtor>) => void;
 
 export type SchemaCheck = (value: unknown) => string[];
 
@@ -29,7 +28,10 @@ export class SchemaCompiler {
   // Returns a checker listing each problem as `<path>: <problem>`, or throws naming why the schema itself is invalid.
   compile(schema: Record<string, unknown>): SchemaCheck {
     const uri = typeof schema.$schema === 'string' ? schema.$schema : '';
-    const ajv = uri.includes('2020-12') || uri.includes('2019-09') ? (this.#draft2020 ??= newAjv(Ajv2020)) : (this.#draft07 ??= newAjv(Ajv07));
+    const ajv =
+      uri.includes('2020-12') || uri.includes('2019-09')
+        ? (this.#draft2020 ??= newAjv(Ajv2020))
+        : (this.#draft07 ??= newAjv(Ajv07));
     let validate: ValidateFunction;
     try {
       // a private copy without $id: the same schema may be declared by several functions
@@ -58,7 +60,8 @@ function describeIssues(errors: ErrorObject[]): string[] {
 function describeIssue(error: ErrorObject): string {
   const at = pointerToPath(error.instancePath);
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'required' && typeof params.missingProperty === 'string') return `${child(at, params.missingProperty)}: is required`;
+  if (error.keyword === 'required' && typeof params.missingProperty === 'string')
+    return `${child(at, params.missingProperty)}: is required`;
   if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string')
     return `${child(at, params.additionalProperty)}: is not allowed`;
   if (error.keyword === 'enum' && Array.isArray(params.allowedValues))

@@ -32,8 +32,9 @@ export class CallRefused extends Error {}
 export function serveFunction(options: ServeOptions): BindingFunction {
   const { global, name, declaration, mode } = options;
   const label = `${global}.${name}`;
-  const handler = (mode === 'live' ? (declaration.live ?? declaration.mock) : (declaration.mock ?? declaration.live)) as
-    ((args: JsonValue, context: HandlerContext) => unknown) | undefined;
+  const handler = (
+    mode === 'live' ? (declaration.live ?? declaration.mock) : (declaration.mock ?? declaration.live)
+  ) as ((args: JsonValue, context: HandlerContext) => unknown) | undefined;
   const timeoutMs = declaration.timeoutMs ?? options.defaultTimeoutMs;
   const maxTotalMs = Math.max(timeoutMs, declaration.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS);
   // only declared faults cost anything per call (a failRate draws from the seeded stream either way)
@@ -45,7 +46,8 @@ export function serveFunction(options: ServeOptions): BindingFunction {
   return async (rawArgs: JsonValue, context?: CallContext): Promise<JsonValue> => {
     const args = rawArgs === null && options.omittedIsEmptyObject ? {} : rawArgs;
     const issues = options.input?.(args) ?? [];
-    if (issues.length > 0) throw new CallRefused(issues.map((issue) => `invalid arguments for ${label}: ${issue}`).join('\n'));
+    if (issues.length > 0)
+      throw new CallRefused(issues.map((issue) => `invalid arguments for ${label}: ${issue}`).join('\n'));
     if (handler === undefined) throw new CallRefused(`${label} has no ${mode} handler`);
 
     // the handler's own signal (its deadline, the run's end, an interrupt), made only if something reads it: an
@@ -125,13 +127,25 @@ export function serveFunction(options: ServeOptions): BindingFunction {
   };
 }
 
-async function injectFaults(declaration: FunctionDeclaration, random: () => number, signal: () => AbortSignal, label: string): Promise<void> {
-  if (declaration.latencyMs !== undefined && declaration.latencyMs > 0) await abortableDelay(declaration.latencyMs, signal());
+async function injectFaults(
+  declaration: FunctionDeclaration,
+  random: () => number,
+  signal: () => AbortSignal,
+  label: string,
+): Promise<void> {
+  if (declaration.latencyMs !== undefined && declaration.latencyMs > 0)
+    await abortableDelay(declaration.latencyMs, signal());
   const rate = declaration.failRate ?? (declaration.failWith !== undefined ? 1 : 0);
-  if (rate > 0 && random() < rate) throw new CallRefused(declaration.failWith ?? `${label} failed (injected fault, failRate ${rate})`);
+  if (rate > 0 && random() < rate)
+    throw new CallRefused(declaration.failWith ?? `${label} failed (injected fault, failRate ${rate})`);
 }
 
-function checkResult(value: unknown, label: string, options: ServeOptions, context: CallContext | undefined): JsonValue {
+function checkResult(
+  value: unknown,
+  label: string,
+  options: ServeOptions,
+  context: CallContext | undefined,
+): JsonValue {
   // a handler that returns nothing answers null, like Python's None
   const result = value === undefined ? null : value;
   // read once: the schema sees, and the program receives, the same snapshot (getters do not run again)

@@ -20,7 +20,9 @@ export function bindingsLog(io: CliIo, options: { maxBytes?: number | undefined 
   let ended = false;
   return {
     forModule: (modulePath) => {
-      const label = visibleText(modulePath === undefined ? 'bindings' : `bindings ${path.basename(modulePath)}`, { newlines: false });
+      const label = visibleText(modulePath === undefined ? 'bindings' : `bindings ${path.basename(modulePath)}`, {
+        newlines: false,
+      });
       return (entry) => lines.push(`[${label}] ${visibleText(entry.text, { newlines: false })}`);
     },
     end: () => {

@@ -4,13 +4,20 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 // Every command's flags and the words a flag takes, from the same specs that parse them (never a list kept by hand).
-function table(commands: readonly CliCommand[]): { name: string; flags: string[]; choices: [string, readonly string[]][] }[] {
+function table(
+  commands: readonly CliCommand[],
+): { name: string; flags: string[]; choices: [string, readonly string[]][] }[] {
   const extra = [{ name: 'completion', flags: ['--help'], choices: [] }];
   return [
     ...commands.map((c) => ({
       name: c.name,
-      flags: [...Object.entries(c.flags).flatMap(([n, f]) => [`--${n}`, ...(f.short === undefined ? [] : [`-${f.short}`])]), '--help'],
-      choices: Object.entries(c.flags).flatMap(([n, f]) => (f.choices === undefined ? [] : [[`--${n}`, f.choices] as [string, readonly string[]]])),
+      flags: [
+        ...Object.entries(c.flags).flatMap(([n, f]) => [`--${n}`, ...(f.short === undefined ? [] : [`-${f.short}`])]),
+        '--help',
+      ],
+      choices: Object.entries(c.flags).flatMap(([n, f]) =>
+        f.choices === undefined ? [] : [[`--${n}`, f.choices] as [string, readonly string[]]],
+      ),
     })),
     ...extra,
   ];
@@ -23,7 +30,12 @@ export function completionScript(shell: Shell, commands: readonly CliCommand[]):
   if (shell === 'bash') {
     const cases = rows.map((r) => `    ${r.name}) flags="${r.flags.join(' ')}" ;;`).join('\n');
     const values = rows
-      .flatMap((r) => r.choices.map(([flag, words]) => `    ${r.name}:${flag}) COMPREPLY=($(compgen -W "${words.join(' ')}" -- "$cur")); return ;;`))
+      .flatMap((r) =>
+        r.choices.map(
+          ([flag, words]) =>
+            `    ${r.name}:${flag}) COMPREPLY=($(compgen -W "${words.join(' ')}" -- "$cur")); return ;;`,
+        ),
+      )
       .join('\n');
     return `# ptc completion for bash: eval "$(ptc completion bash)" (or save it in bash-completion's folder)
 _ptc() {
@@ -54,7 +66,11 @@ complete -o filenames -F _ptc ptc
   }
   if (shell === 'zsh') {
     const cases = rows.map((r) => `    ${r.name}) flags=(${r.flags.join(' ')}) ;;`).join('\n');
-    const values = rows.flatMap((r) => r.choices.map(([flag, words]) => `    ${r.name}:${flag}) compadd -- ${words.join(' ')}; return ;;`)).join('\n');
+    const values = rows
+      .flatMap((r) =>
+        r.choices.map(([flag, words]) => `    ${r.name}:${flag}) compadd -- ${words.join(' ')}; return ;;`),
+      )
+      .join('\n');
     return `#compdef ptc
 # ptc completion for zsh: eval "$(ptc completion zsh)" (after compinit), or save as _ptc on your $fpath
 _ptc() {
@@ -86,8 +102,11 @@ compdef _ptc ptc
   for (const c of commands) {
     for (const [name, flag] of Object.entries(c.flags)) {
       const short = flag.short === undefined ? '' : ` -s ${flag.short}`;
-      const takes = flag.type === 'boolean' ? '' : flag.choices === undefined ? ' -r -F' : ` -x -a "${flag.choices.join(' ')}"`;
-      lines.push(`complete -c ptc -n "__fish_seen_subcommand_from ${c.name}" -l ${name}${short}${takes} -d ${JSON.stringify(flag.help.slice(0, 60))}`);
+      const takes =
+        flag.type === 'boolean' ? '' : flag.choices === undefined ? ' -r -F' : ` -x -a "${flag.choices.join(' ')}"`;
+      lines.push(
+        `complete -c ptc -n "__fish_seen_subcommand_from ${c.name}" -l ${name}${short}${takes} -d ${JSON.stringify(flag.help.slice(0, 60))}`,
+      );
     }
     lines.push(`complete -c ptc -n "__fish_seen_subcommand_from ${c.name}" -F`);
   }

@@ -10,13 +10,21 @@ export const EXIT_CODES = [
 
 const flagText = (name: string, spec: FlagSpec): string => {
   const short = spec.short === undefined ? '' : `-${spec.short}, `;
-  const value = spec.type === 'boolean' ? '' : ` ${spec.choices === undefined ? (spec.value ?? 'VALUE') : spec.choices.join('|')}`;
+  const value =
+    spec.type === 'boolean' ? '' : ` ${spec.choices === undefined ? (spec.value ?? 'VALUE') : spec.choices.join('|')}`;
   return `${short}--${name}${value}`;
 };
 
 // `ptc <command> --help`: synopsis, every flag with its default, exit codes, examples.
 export function commandHelp(command: CliCommand): string {
-  const lines = [`ptc ${command.name} — ${command.summary}`, '', 'usage:', `  ${command.usage.replaceAll('\n', '\n  ')}`, '', 'options:'];
+  const lines = [
+    `ptc ${command.name} — ${command.summary}`,
+    '',
+    'usage:',
+    `  ${command.usage.replaceAll('\n', '\n  ')}`,
+    '',
+    'options:',
+  ];
   const entries = Object.entries(command.flags).map(([name, spec]) => [flagText(name, spec), spec] as const);
   const width = Math.min(36, Math.max(...entries.map(([text]) => text.length), '-h, --help'.length));
   for (const [text, spec] of entries) {
@@ -27,9 +35,11 @@ export function commandHelp(command: CliCommand): string {
   lines.push(
     '',
     'exit codes:',
-    ...[...EXIT_CODES.slice(0, 1), ...(command.exitCodes ?? []).map((c) => c.replace(/^(\d+)\s+/, (_, n: string) => n.padEnd(5))), ...EXIT_CODES.slice(1)].map(
-      (c) => `  ${c}`,
-    ),
+    ...[
+      ...EXIT_CODES.slice(0, 1),
+      ...(command.exitCodes ?? []).map((c) => c.replace(/^(\d+)\s+/, (_, n: string) => n.padEnd(5))),
+      ...EXIT_CODES.slice(1),
+    ].map((c) => `  ${c}`),
   );
   lines.push('', 'examples:');
   for (const example of command.examples) lines.push(...example.split('\n').map((l) => `  ${l}`), '');
@@ -41,7 +51,17 @@ export function mainHelp(commands: readonly CliCommand[]): string {
   const lines = ['usage: ptc <command> [options]', '', 'commands:'];
   for (const c of commands) lines.push(`  ${c.name.padEnd(11)} ${c.summary}`);
   lines.push(`  ${'completion'.padEnd(11)} print a shell completion script: ptc completion bash|zsh|fish`);
-  lines.push('', 'options:', '  -h, --help     show help (ptc <command> --help for a command)', '  -V, --version  show the version');
-  lines.push('', 'exit codes:', ...EXIT_CODES.map((c) => `  ${c}`), '  1    see each command (a program, cell or check failed)');
+  lines.push(
+    '',
+    'options:',
+    '  -h, --help     show help (ptc <command> --help for a command)',
+    '  -V, --version  show the version',
+  );
+  lines.push(
+    '',
+    'exit codes:',
+    ...EXIT_CODES.map((c) => `  ${c}`),
+    '  1    see each command (a program, cell or check failed)',
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -32,7 +32,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const shell = rest[0];
     if (rest.length !== 1 || !(SHELLS as readonly string[]).includes(shell ?? '')) {
       if (wantsHelp(rest)) {
-        io.stdout(`usage: ptc completion ${SHELLS.join('|')}\n\nprints a completion script; e.g. eval "$(ptc completion bash)" in ~/.bashrc\n`);
+        io.stdout(
+          `usage: ptc completion ${SHELLS.join('|')}\n\nprints a completion script; e.g. eval "$(ptc completion bash)" in ~/.bashrc\n`,
+        );
         return 0;
       }
       io.stderr(`ptc completion: expected one of ${SHELLS.join('|')}\n`);
@@ -43,7 +45,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (command === undefined) {
-    io.stderr(`ptc: unknown command "${visibleText(name, { newlines: false })}" (try: ${COMMANDS.map((c) => c.name).join(', ')}, or ptc --help)\n`);
+    io.stderr(
+      `ptc: unknown command "${visibleText(name, { newlines: false })}" (try: ${COMMANDS.map((c) => c.name).join(', ')}, or ptc --help)\n`,
+    );
     return 2;
   }
   if (wantsHelp(rest)) {

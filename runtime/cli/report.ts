@@ -51,22 +51,31 @@ function writeCalls(result: RunResult, line: (text: string) => void): void {
   if (total === 0) return;
   line(`── ${total} binding call(s) ──`);
   const callLine = (call: CallRecord): void => {
-    const status = call.ok ? 'ok' : call.message === undefined ? 'not answered' : `failed: ${visibleText(call.message, { newlines: false })}`;
+    const status = call.ok
+      ? 'ok'
+      : call.message === undefined
+        ? 'not answered'
+        : `failed: ${visibleText(call.message, { newlines: false })}`;
     line(
       `  #${call.id} ${visibleText(`${call.global}.${call.name}`, { newlines: false })} ${call.durationMs.toFixed(1)} ms ${status}${call.replayed ? ' (replayed)' : ''}`,
     );
-    if (call.schemaViolation !== undefined) line(`     output schema violated: ${visibleText(call.schemaViolation, { newlines: false })}`);
+    if (call.schemaViolation !== undefined)
+      line(`     output schema violated: ${visibleText(call.schemaViolation, { newlines: false })}`);
   };
   for (const call of result.calls.slice(0, SHOWN_CALLS)) callLine(call);
   const summary = result.callSummary;
   const last = summary?.last ?? [];
   const hidden = total - Math.min(result.calls.length, SHOWN_CALLS) - last.length;
   if (hidden > 0)
-    line(`  … ${hidden} more${summary === undefined ? '' : ` (the first ${result.calls.length} are in --json's calls; the rest are counted below)`}`);
+    line(
+      `  … ${hidden} more${summary === undefined ? '' : ` (the first ${result.calls.length} are in --json's calls; the rest are counted below)`}`,
+    );
   for (const call of last) callLine(call);
   if (summary === undefined) return;
   for (const count of summary.byBinding) {
-    line(`  ${visibleText(`${count.global}.${count.name}`, { newlines: false })}: ${count.calls} call(s), ${count.ok} ok, ${count.failed} failed`);
+    line(
+      `  ${visibleText(`${count.global}.${count.name}`, { newlines: false })}: ${count.calls} call(s), ${count.ok} ok, ${count.failed} failed`,
+    );
   }
 }
 

@@ -26,13 +26,15 @@ export function integer(flag: string, raw: string | undefined): number | undefin
 }
 
 function within(flag: string, value: number | undefined, min: number, max: number): void {
-  if (value !== undefined && (value < min || value > max)) throw new UsageError(`--${flag} expects ${min} to ${max}, got ${value}`);
+  if (value !== undefined && (value < min || value > max))
+    throw new UsageError(`--${flag} expects ${min} to ${max}, got ${value}`);
 }
 
 // One of the allowed words, or a UsageError naming the flag and the choices.
 export function oneOf<T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
   if (raw === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(raw)) throw new UsageError(`--${flag} expects one of ${allowed.join('|')}, got "${raw}"`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new UsageError(`--${flag} expects one of ${allowed.join('|')}, got "${raw}"`);
   return raw as T;
 }
 
@@ -50,9 +52,24 @@ export const LIMIT_OPTIONS = {
     byDefault: String(LIMITS.maxOutputBytes.default),
     help: 'cap on what one run prints and returns (and on the bindings output shown)',
   },
-  'memory-mb': { type: 'string', value: 'N', byDefault: String(LIMITS.memoryMb.default), help: 'memory limit of one run' },
-  'tmp-mb': { type: 'string', value: 'N', byDefault: String(LIMITS.tmpMb.default), help: "size of the sandbox's in-memory temp folder" },
-  'max-calls': { type: 'string', value: 'N', byDefault: '1000 live, none otherwise', help: 'the most binding calls one run may make' },
+  'memory-mb': {
+    type: 'string',
+    value: 'N',
+    byDefault: String(LIMITS.memoryMb.default),
+    help: 'memory limit of one run',
+  },
+  'tmp-mb': {
+    type: 'string',
+    value: 'N',
+    byDefault: String(LIMITS.tmpMb.default),
+    help: "size of the sandbox's in-memory temp folder",
+  },
+  'max-calls': {
+    type: 'string',
+    value: 'N',
+    byDefault: '1000 live, none otherwise',
+    help: 'the most binding calls one run may make',
+  },
   sandbox: {
     type: 'string',
     choices: ['required', 'best-effort', 'off'],
@@ -111,9 +128,17 @@ export const RUN_FLAGS = {
     choices: ['typescript', 'python'],
     help: "the program's language (default: from the file name: .ts/.mts/.cts/.js/.mjs/.cjs or .py)",
   },
-  bindings: { type: 'string', value: '<module>', help: 'the bindings module (.ts/.mjs/.js) whose functions the program calls' },
+  bindings: {
+    type: 'string',
+    value: '<module>',
+    help: 'the bindings module (.ts/.mjs/.js) whose functions the program calls',
+  },
   mode: { type: 'string', choices: ['mock', 'live'], byDefault: 'mock', help: 'which handlers answer the calls' },
-  record: { type: 'string', value: '<cassette.json>', help: "record the calls and answers to a cassette (with --mode's handlers)" },
+  record: {
+    type: 'string',
+    value: '<cassette.json>',
+    help: "record the calls and answers to a cassette (with --mode's handlers)",
+  },
   replay: { type: 'string', value: '<cassette.json>', help: 'answer the calls from a cassette instead of handlers' },
   deterministic: { type: 'boolean', help: 'freeze the clock and seed the random sources' },
   seed: { type: 'string', value: 'N', help: 'seed of mock fault injection (failRate), to repeat the same faults' },
@@ -129,8 +154,11 @@ export function parseRunFlags(argv: string[]): RunFlags {
   const parsed = parseCommandLine(argv, RUN_FLAGS, 'run');
   const { values, positionals } = parsed;
   if (positionals.length !== 1)
-    throw new UsageError(positionals.length === 0 ? 'missing program file' : `expected one program file, got ${positionals.length}`);
-  if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be combined');
+    throw new UsageError(
+      positionals.length === 0 ? 'missing program file' : `expected one program file, got ${positionals.length}`,
+    );
+  if (values.record !== undefined && values.replay !== undefined)
+    throw new UsageError('--record and --replay cannot be combined');
   // as ptc eval: a replay runs no handler, so a mode would be silently ignored
   if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
   return {

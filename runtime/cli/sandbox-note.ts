@@ -4,7 +4,11 @@ import type { CliIo } from './usage-error.js';
 
 // Once per command, in words: what the sandbox did not confine and how to fix it (the reason used to reach only
 // --json and VS Code). Not for `--sandbox off`, which asked for exactly that.
-export function sandboxNote(io: CliIo, command: string, level: SandboxLevel | undefined): (report: SandboxReport) => void {
+export function sandboxNote(
+  io: CliIo,
+  command: string,
+  level: SandboxLevel | undefined,
+): (report: SandboxReport) => void {
   let said = false;
   return (report) => {
     if (said || level === 'off') return;
@@ -16,7 +20,10 @@ export function sandboxNote(io: CliIo, command: string, level: SandboxLevel | un
     }
     if (report.enforcement === 'full') return;
     said = true;
-    const why = report.missing !== undefined && report.missing.length > 0 ? report.missing.join('; ') : 'see ptc doctor';
-    io.stderr(`ptc ${command}: the sandbox is ${report.enforcement}: ${visibleText(why, { newlines: false })} (ptc doctor shows each layer)\n`);
+    const why =
+      report.missing !== undefined && report.missing.length > 0 ? report.missing.join('; ') : 'see ptc doctor';
+    io.stderr(
+      `ptc ${command}: the sandbox is ${report.enforcement}: ${visibleText(why, { newlines: false })} (ptc doctor shows each layer)\n`,
+    );
   };
 }

@@ -22,18 +22,32 @@ export interface FlagSpec {
 
 export type FlagSpecs = Record<string, FlagSpec>;
 
-type ParseOptionsOf<F extends FlagSpecs> = { [K in keyof F]: { type: F[K]['type']; multiple: F[K] extends { multiple: true } ? true : false } };
-type ParsedCommandLine<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: O }>>;
+type ParseOptionsOf<F extends FlagSpecs> = {
+  [K in keyof F]: { type: F[K]['type']; multiple: F[K] extends { multiple: true } ? true : false };
+};
+type ParsedCommandLine<O extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: O }>
+>;
 
 // Parses a command's flags and positionals strictly (node:util parseArgs); its complaints become UsageErrors in our
 // words: the flag, the closest one it may have meant, where help is.
-export function parseCommandLine<const F extends FlagSpecs>(argv: string[], flags: F, command?: string): ParsedCommandLine<ParseOptionsOf<F>> {
+export function parseCommandLine<const F extends FlagSpecs>(
+  argv: string[],
+  flags: F,
+  command?: string,
+): ParsedCommandLine<ParseOptionsOf<F>> {
   const options: ParseArgsOptionsConfig = {};
   for (const [name, spec] of Object.entries(flags)) {
-    options[name] = { type: spec.type, ...(spec.short === undefined ? {} : { short: spec.short }), ...(spec.multiple === true ? { multiple: true } : {}) };
+    options[name] = {
+      type: spec.type,
+      ...(spec.short === undefined ? {} : { short: spec.short }),
+      ...(spec.multiple === true ? { multiple: true } : {}),
+    };
   }
   try {
-    return parseArgs({ args: argv, allowPositionals: true, strict: true, options }) as unknown as ParsedCommandLine<ParseOptionsOf<F>>;
+    return parseArgs({ args: argv, allowPositionals: true, strict: true, options }) as unknown as ParsedCommandLine<
+      ParseOptionsOf<F>
+    >;
   } catch (error) {
     throw new UsageError(explainParseError(error as Error & { code?: string }, flags, command));
   }
@@ -72,7 +86,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     previous = row;
   }
   return previous[b.length] ?? 0;

@@ -26,7 +26,14 @@ export async function tempDirProblemAsync(): Promise<string | undefined> {
 }
 
 function describeProblem(dir: string, error: unknown): string {
-  const source = process.env.TMPDIR !== undefined ? 'TMPDIR' : process.env.TMP !== undefined ? 'TMP' : process.env.TEMP !== undefined ? 'TEMP' : 'the default';
+  const source =
+    process.env.TMPDIR !== undefined
+      ? 'TMPDIR'
+      : process.env.TMP !== undefined
+        ? 'TMP'
+        : process.env.TEMP !== undefined
+          ? 'TEMP'
+          : 'the default';
   const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
   return `the temporary directory ${JSON.stringify(dir)} (${source}) is not a writable directory (${code}); point TMPDIR at one`;
 }

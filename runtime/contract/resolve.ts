@@ -1,5 +1,12 @@
 import path from 'node:path';
-import type { BindingNamespace, CodeRunRequest, CodeRunSpec, EngineChoice, RuntimeOptions, SandboxLevel } from '../api.js';
+import type {
+  BindingNamespace,
+  CodeRunRequest,
+  CodeRunSpec,
+  EngineChoice,
+  RuntimeOptions,
+  SandboxLevel,
+} from '../api.js';
 import type { DeterministicSettings } from '../protocol/binding-call.js';
 import { LanguageSchema } from '../protocol/run-result.js';
 import { identifierProblem, memberPropertyProblem } from './identifiers.js';
@@ -38,19 +45,22 @@ function resolveBindings(raw: unknown): readonly BindingNamespace[] {
     const functions: Record<string, BindingNamespace['functions'][string]> = Object.create(null);
     for (const name of Object.keys(functionsRaw)) {
       const fn: unknown = (functionsRaw as Record<string, unknown>)[name];
-      if (typeof fn !== 'function') throw misuse(`${at}.functions[${JSON.stringify(name)}]`, `expected a function, got ${describeValue(fn)}`);
+      if (typeof fn !== 'function')
+        throw misuse(`${at}.functions[${JSON.stringify(name)}]`, `expected a function, got ${describeValue(fn)}`);
       Object.defineProperty(functions, name, { value: fn, enumerable: true });
     }
     const errorRaw = record.errorClass;
     let errorClass: BindingNamespace['errorClass'];
     if (errorRaw !== undefined) {
-      if (errorRaw === null || typeof errorRaw !== 'object') throw misuse(`${at}.errorClass`, `expected an object, got ${describeValue(errorRaw)}`);
+      if (errorRaw === null || typeof errorRaw !== 'object')
+        throw misuse(`${at}.errorClass`, `expected an object, got ${describeValue(errorRaw)}`);
       const e = errorRaw as Record<string, unknown>;
       const name = e.name;
       const member = e.memberNameProperty;
       const nameProblem = identifierProblem(name);
       if (nameProblem !== undefined) throw misuse(`${at}.errorClass.name`, nameProblem);
-      if (taken.has(name as string)) throw misuse(`${at}.errorClass.name`, `"${String(name)}" collides with another global or error class`);
+      if (taken.has(name as string))
+        throw misuse(`${at}.errorClass.name`, `"${String(name)}" collides with another global or error class`);
       taken.add(name as string);
       const memberProblem = memberPropertyProblem(member);
       if (memberProblem !== undefined) throw misuse(`${at}.errorClass.memberNameProperty`, memberProblem);
@@ -58,7 +68,9 @@ function resolveBindings(raw: unknown): readonly BindingNamespace[] {
     }
     Object.freeze(functions);
     return Object.freeze(
-      errorClass === undefined ? { global: globalName, functions } : { global: globalName, functions, errorClass: Object.freeze(errorClass) },
+      errorClass === undefined
+        ? { global: globalName, functions }
+        : { global: globalName, functions, errorClass: Object.freeze(errorClass) },
     );
   });
   return Object.freeze(namespaces);
@@ -74,20 +86,38 @@ export function isIssuedSpec(spec: unknown): spec is CodeRunSpec {
 
 // Validates a request, applies deployment defaults and caps; throws a TypeError naming the bad option.
 export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions = {}): CodeRunSpec {
-  if (request === null || typeof request !== 'object') throw misuse('request', `expected an object, got ${describeValue(request)}`);
+  if (request === null || typeof request !== 'object')
+    throw misuse('request', `expected an object, got ${describeValue(request)}`);
   const language = LanguageSchema.safeParse(request.language);
-  if (!language.success) throw misuse('language', `expected "typescript" or "python", got ${describeValue(request.language)}`);
-  if (typeof request.program !== 'string') throw misuse('program', `expected a string, got ${describeValue(request.program)}`);
+  if (!language.success)
+    throw misuse('language', `expected "typescript" or "python", got ${describeValue(request.language)}`);
+  if (typeof request.program !== 'string')
+    throw misuse('program', `expected a string, got ${describeValue(request.program)}`);
   const d = options.defaults ?? {};
-  const timeoutMs = positiveInt('timeoutMs', request.timeoutMs ?? d.timeoutMs ?? LIMITS.timeoutMs.default, 1, LIMITS.timeoutMs.max);
+  const timeoutMs = positiveInt(
+    'timeoutMs',
+    request.timeoutMs ?? d.timeoutMs ?? LIMITS.timeoutMs.default,
+    1,
+    LIMITS.timeoutMs.max,
+  );
   const maxOutputBytes = positiveInt(
     'maxOutputBytes',
     request.maxOutputBytes ?? d.maxOutputBytes ?? LIMITS.maxOutputBytes.default,
     LIMITS.maxOutputBytes.min,
     LIMITS.maxOutputBytes.max,
   );
-  const memoryMb = positiveInt('memoryMb', request.memoryMb ?? d.memoryMb ?? LIMITS.memoryMb.default, LIMITS.memoryMb.min, LIMITS.memoryMb.max);
-  const tmpMb = positiveInt('tmpMb', request.tmpMb ?? d.tmpMb ?? LIMITS.tmpMb.default, LIMITS.tmpMb.min, LIMITS.tmpMb.max);
+  const memoryMb = positiveInt(
+    'memoryMb',
+    request.memoryMb ?? d.memoryMb ?? LIMITS.memoryMb.default,
+    LIMITS.memoryMb.min,
+    LIMITS.memoryMb.max,
+  );
+  const tmpMb = positiveInt(
+    'tmpMb',
+    request.tmpMb ?? d.tmpMb ?? LIMITS.tmpMb.default,
+    LIMITS.tmpMb.min,
+    LIMITS.tmpMb.max,
+  );
   const maxPendingCalls = positiveInt(
     'maxPendingCalls',
     request.maxPendingCalls ?? d.maxPendingCalls ?? LIMITS.maxPendingCalls.default,
@@ -95,18 +125,26 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
     LIMITS.maxPendingCalls.max,
   );
   const maxCallsRaw = request.maxCalls ?? d.maxCalls;
-  const maxCalls = maxCallsRaw === undefined ? undefined : positiveInt('maxCalls', maxCallsRaw, LIMITS.maxCalls.min, LIMITS.maxCalls.max);
+  const maxCalls =
+    maxCallsRaw === undefined
+      ? undefined
+      : positiveInt('maxCalls', maxCallsRaw, LIMITS.maxCalls.min, LIMITS.maxCalls.max);
   const sandbox = request.sandbox ?? d.sandbox ?? 'best-effort';
-  if (!SANDBOX_LEVELS.includes(sandbox)) throw misuse('sandbox', `expected one of ${SANDBOX_LEVELS.join(', ')}, got ${describeValue(sandbox)}`);
+  if (!SANDBOX_LEVELS.includes(sandbox))
+    throw misuse('sandbox', `expected one of ${SANDBOX_LEVELS.join(', ')}, got ${describeValue(sandbox)}`);
   const engine = request.engine ?? d.engine ?? 'native';
-  if (!ENGINE_CHOICES.includes(engine)) throw misuse('engine', `expected one of ${ENGINE_CHOICES.join(', ')}, got ${describeValue(engine)}`);
+  if (!ENGINE_CHOICES.includes(engine))
+    throw misuse('engine', `expected one of ${ENGINE_CHOICES.join(', ')}, got ${describeValue(engine)}`);
   const cwdRaw = request.cwd ?? process.cwd();
-  if (typeof cwdRaw !== 'string' || cwdRaw.length === 0 || cwdRaw.includes('\0')) throw misuse('cwd', `expected a path, got ${describeValue(cwdRaw)}`);
+  if (typeof cwdRaw !== 'string' || cwdRaw.length === 0 || cwdRaw.includes('\0'))
+    throw misuse('cwd', `expected a path, got ${describeValue(cwdRaw)}`);
   if (!path.isAbsolute(cwdRaw)) throw misuse('cwd', `must be absolute, got ${describeValue(cwdRaw)}`);
   const signal = request.signal;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw misuse('signal', `expected an AbortSignal, got ${describeValue(signal)}`);
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw misuse('signal', `expected an AbortSignal, got ${describeValue(signal)}`);
   const onLog = request.onLog;
-  if (onLog !== undefined && typeof onLog !== 'function') throw misuse('onLog', `expected a function, got ${describeValue(onLog)}`);
+  if (onLog !== undefined && typeof onLog !== 'function')
+    throw misuse('onLog', `expected a function, got ${describeValue(onLog)}`);
   const deterministic = resolveDeterministic(request.deterministic);
   const hosted = request.hosted;
   if (hosted !== undefined && (hosted === null || typeof hosted !== 'object' || typeof hosted.begin !== 'function'))
@@ -138,7 +176,8 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
 // Deterministic mode (bindings engineer): a fixed clock instant and a 32-bit seed.
 function resolveDeterministic(raw: unknown): DeterministicSettings | undefined {
   if (raw === undefined) return undefined;
-  if (raw === null || typeof raw !== 'object') throw misuse('deterministic', `expected { epochMs, seed }, got ${describeValue(raw)}`);
+  if (raw === null || typeof raw !== 'object')
+    throw misuse('deterministic', `expected { epochMs, seed }, got ${describeValue(raw)}`);
   const { epochMs, seed } = raw as Record<string, unknown>;
   if (typeof epochMs !== 'number' || !Number.isSafeInteger(epochMs) || epochMs < 0)
     throw misuse('deterministic.epochMs', `expected an integer ≥ 0, got ${describeValue(epochMs)}`);

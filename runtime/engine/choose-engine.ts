@@ -27,7 +27,9 @@ export async function chooseEngine(spec: CodeRunSpec, engines: LanguageEngines):
   if (spec.engine === 'native') return { backend: engines.native };
   if (spec.engine === 'wasm') {
     if (engines.wasm === undefined)
-      return { problem: `no WebAssembly engine runs ${spec.language} programs in this build (${engines.wasmName} is not available)` };
+      return {
+        problem: `no WebAssembly engine runs ${spec.language} programs in this build (${engines.wasmName} is not available)`,
+      };
     return { backend: engines.wasm };
   }
   // `sandbox: off` asked for no isolation at all: the native engine, as before
@@ -44,7 +46,10 @@ export async function chooseEngine(spec: CodeRunSpec, engines: LanguageEngines):
 export async function runOnEngine(spec: CodeRunSpec, engines: LanguageEngines): Promise<RunResult> {
   const route = await chooseEngine(spec, engines);
   if ('problem' in route)
-    return failedBeforeSpawn(spec, nativeNamed(spec.language, unconfinedReport()), { kind: 'sandbox-unavailable', message: route.problem });
+    return failedBeforeSpawn(spec, nativeNamed(spec.language, unconfinedReport()), {
+      kind: 'sandbox-unavailable',
+      message: route.problem,
+    });
   const result = await route.backend.run(spec);
   const sandbox = nativeNamed(spec.language, result.sandbox);
   return { ...result, sandbox: route.notice === undefined ? sandbox : { ...sandbox, notice: route.notice } };
@@ -53,7 +58,11 @@ export async function runOnEngine(spec: CodeRunSpec, engines: LanguageEngines): 
 // A native backend's report names its engine and whether the OS isolates it.
 function nativeNamed(language: Language, report: SandboxReport): SandboxReport {
   if (report.engine !== undefined) return report;
-  return { ...report, engine: language === 'python' ? 'cpython' : 'node', isolation: report.enforcement === 'none' ? 'none' : 'os' };
+  return {
+    ...report,
+    engine: language === 'python' ? 'cpython' : 'node',
+    isolation: report.enforcement === 'none' ? 'none' : 'os',
+  };
 }
 
 // Starts a spare on the engine the run would choose.

@@ -1,10 +1,10 @@
 import type { CodeRunSpec } from '../api.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
-import { RunSession } from './run-session.js';
+import { RunState } from './run-state.js';
 
 // A result for runs that end before any process starts (abort, sandbox-unavailable, strip failure).
 export function failedBeforeSpawn(spec: CodeRunSpec, sandbox: SandboxReport, failure: RunFailure): RunResult {
-  const session = new RunSession(spec, sandbox);
+  const session = new RunState(spec, sandbox);
   session.fail(failure);
   return { ...session.result(), started: false };
 }

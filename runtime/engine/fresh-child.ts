@@ -4,7 +4,7 @@ import { LIMITS } from '../contract/limits.js';
 import type { RunResult, SandboxReport } from '../protocol/run-result.js';
 import { abortMessage, failedBeforeSpawn } from './early-results.js';
 import { withChannel } from './hosted.js';
-import { RunSession } from './run-session.js';
+import { RunState } from './run-state.js';
 import type { Spare } from '../process/spare.js';
 import type { SpareKey, SparePool } from './spare-pool.js';
 
@@ -19,13 +19,15 @@ export interface FreshChildRun<C extends Spare> {
   startSpare: () => C;
   // what a failed cold start means, e.g. "could not stage the Python runner"
   coldStartProblem: string;
-  supervise: (session: RunSession, child: C) => Promise<RunResult>;
+  supervise: (session: RunState, child: C) => Promise<RunResult>;
 }
 
 // An allocation failing while a child is staged is usually this process's own inherited RLIMIT_AS: it is named.
 function addressSpaceHint(): string {
   const limit = inheritedLimits().addressSpaceBytes;
-  return limit === undefined ? '' : ` (this process inherited an address-space limit, RLIMIT_AS ${Math.floor(limit / (1024 * 1024))} MiB)`;
+  return limit === undefined
+    ? ''
+    : ` (this process inherited an address-space limit, RLIMIT_AS ${Math.floor(limit / (1024 * 1024))} MiB)`;
 }
 
 // Connection attempts a cold start of a hosted run makes before it fails (each ends connected or refused).
@@ -42,7 +44,7 @@ export function pendingTeardowns(): Promise<void> {
 // start; the pool is refilled as the run begins (and again after its teardown), the child discarded after its one run.
 export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): Promise<RunResult> {
   const { spec, spares } = run;
-  const session = new RunSession(spec, run.report);
+  const session = new RunState(spec, run.report);
   // a spare of a hosted run must hold its own connection to the host (see withChannel): none ready, no spare
   const startSpare = withChannel(spec.hosted, run.startSpare);
   // a cold start (and the spare after it) inherit a ready connection to the run's bindings host
@@ -60,15 +62,22 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
     // spares starting meanwhile may have taken the connection prepared above: a cold start waits for its own (checked
     // and taken in one synchronous stretch: another run's continuation could take it between two awaits)
     const hosted = spec.hosted;
-    for (let attempt = 0; hosted !== undefined && !hosted.channelReady() && attempt < CHANNEL_ATTEMPTS; attempt++) await hosted.prepare();
+    for (let attempt = 0; hosted !== undefined && !hosted.channelReady() && attempt < CHANNEL_ATTEMPTS; attempt++)
+      await hosted.prepare();
     if (hosted !== undefined && !hosted.channelReady()) {
-      session.fail({ kind: 'worker-exit', message: 'could not connect to the bindings host (its socket refused every connection)' });
+      session.fail({
+        kind: 'worker-exit',
+        message: 'could not connect to the bindings host (its socket refused every connection)',
+      });
       return session.result();
     }
     try {
       child = run.startCold();
     } catch (error) {
-      session.fail({ kind: 'worker-exit', message: `${run.coldStartProblem}: ${(error as Error).message}${addressSpaceHint()}` });
+      session.fail({
+        kind: 'worker-exit',
+        message: `${run.coldStartProblem}: ${(error as Error).message}${addressSpaceHint()}`,
+      });
       return session.result();
     }
   }

@@ -5,7 +5,7 @@ import { capText, MAX_EXCEPTION_CHARS } from '../output/diagnostic.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SourceLocation } from '../protocol/run-result.js';
 import type { HostedBindings, HostedRunLink } from './hosted.js';
-import type { RunSession } from './run-session.js';
+import type { RunState } from './run-state.js';
 import { shortcutStringFrame } from './string-frames.js';
 
 // The frames every backend's child sends while its program runs, already validated against the backend's schema.
@@ -15,14 +15,20 @@ export type ProgramFrame =
   | {
       type: 'done';
       value?: unknown;
-      error?: { kind: 'exception' | 'invalid-output' | 'output-limit'; message: string; location?: SourceLocation | undefined } | undefined;
+      error?:
+        | {
+            kind: 'exception' | 'invalid-output' | 'output-limit';
+            message: string;
+            location?: SourceLocation | undefined;
+          }
+        | undefined;
     };
 
 // Applies one program frame, decoded with decodeLossless, to the run: logs go to the ledger, calls to the dispatcher,
 // done settles (re-metered: the child is hostile, so a forged completion is measured again here). `valueless` is what a done
 // without a value means in the language (TypeScript: no value; Python has no undefined: null).
 export function applyProgramFrame(
-  session: RunSession,
+  session: RunState,
   dispatcher: CallDispatcher,
   frame: ProgramFrame,
   valueless: 'absent' | 'null',
@@ -50,7 +56,11 @@ export function applyProgramFrame(
   }
 }
 
-function dispatchCall(session: RunSession, dispatcher: CallDispatcher, call: Extract<ProgramFrame, { type: 'call' }>): void {
+function dispatchCall(
+  session: RunState,
+  dispatcher: CallDispatcher,
+  call: Extract<ProgramFrame, { type: 'call' }>,
+): void {
   const verdict = dispatcher.dispatch(call.id, call.global, call.name, call.args as JsonValue);
   if (!verdict.ok) session.fail({ kind: verdict.kind ?? 'protocol', message: verdict.message });
 }
@@ -67,7 +77,8 @@ export function replyText(id: number, reply: CallReply): string {
 
 // What a backend's wire schema answers for one decoded frame (zod's safeParse result fits).
 export type FrameParse =
-  { success: true; data: ProgramFrame | { type: 'ready' } | { type: 'boot-ack' } } | { success: false; error: { issues: readonly { message: string }[] } };
+  | { success: true; data: ProgramFrame | { type: 'ready' } | { type: 'boot-ack' } }
+  | { success: false; error: { issues: readonly { message: string }[] } };
 
 export interface RunConnection {
   dispatcher: CallDispatcher;
@@ -80,7 +91,7 @@ export interface RunConnection {
 // Connects a child to its run, identically for both backends: every frame is decoded as hostile, checked against the
 // backend's wire schema and applied; a second handshake frame is forged traffic.
 export function connectRun(options: {
-  session: RunSession;
+  session: RunState;
   child: {
     attach(handlers: { onFrame(text: string): void; onProtocolError(message: string): void }): void;
     send(text: string): void;
@@ -115,7 +126,8 @@ export function connectRun(options: {
     }
     const parsed = options.parse(value);
     // schema messages may quote the offending value, which is program text
-    if (!parsed.success) return protocol(`malformed control frame: ${capText(parsed.error.issues[0]?.message ?? 'invalid')}`);
+    if (!parsed.success)
+      return protocol(`malformed control frame: ${capText(parsed.error.issues[0]?.message ?? 'invalid')}`);
     const frame = parsed.data;
     if (frame.type === 'ready' || frame.type === 'boot-ack') return protocol(`second ${frame.type} frame`);
     applyProgramFrame(session, dispatcher, frame, options.valueless, onCall);
@@ -133,14 +145,15 @@ type CallFrame = Extract<ProgramFrame, { type: 'call' }>;
 // host took: such calls wait until the host is lost, and an id the host took (before or after) is a protocol violation,
 // so the genuine call is served once and the repeat is refused.
 function routeToHost(
-  session: RunSession,
+  session: RunState,
   hosted: HostedBindings,
   token: string,
   dispatcher: CallDispatcher,
   send: (text: string) => void,
 ): (call: CallFrame) => void {
   const held = new Map<number, CallFrame>();
-  const repeated = (id: number, by: string): void => session.fail({ kind: 'protocol', message: `call id ${id} repeated (${by} already took it)` });
+  const repeated = (id: number, by: string): void =>
+    session.fail({ kind: 'protocol', message: `call id ${id} repeated (${by} already took it)` });
   const link: HostedRunLink = hosted.begin({
     token,
     codec: session.spec.language === 'python' ? 'lines' : 'frames',
@@ -166,7 +179,10 @@ function routeToHost(
     if (held.has(call.id)) return repeated(call.id, 'a call on the control channel');
     if (link.knowsCall(call.id)) return repeated(call.id, 'the bindings host');
     if (held.size >= session.spec.maxPendingCalls)
-      return session.fail({ kind: 'protocol', message: `more than ${session.spec.maxPendingCalls} binding calls in flight` });
+      return session.fail({
+        kind: 'protocol',
+        message: `more than ${session.spec.maxPendingCalls} binding calls in flight`,
+      });
     held.set(call.id, call);
   };
 }

@@ -44,7 +44,8 @@ export class SparePool<S extends Spare> {
   #cold = 0;
 
   constructor(size: number) {
-    if (!Number.isSafeInteger(size) || size < 0) throw new TypeError(`spares: expected an integer ≥ 0, got ${String(size)}`);
+    if (!Number.isSafeInteger(size) || size < 0)
+      throw new TypeError(`spares: expected an integer ≥ 0, got ${String(size)}`);
     this.#size = size;
   }
 

@@ -12,12 +12,16 @@ const MIN_CHARS = 64 * 1024;
 // A quote, a backslash or a control character (invalid raw in JSON): the content is not its own value.
 const NOT_LITERAL = /["\\\u0000-\u001f]/;
 
-export function shortcutStringFrame(text: string): { type: 'log'; stream: 'stdout' | 'stderr'; text: string } | { type: 'done'; value: string } | undefined {
+export function shortcutStringFrame(
+  text: string,
+): { type: 'log'; stream: 'stdout' | 'stderr'; text: string } | { type: 'done'; value: string } | undefined {
   if (text.length < MIN_CHARS || !text.endsWith(SUFFIX)) return undefined;
   for (const prefix of LOG_PREFIXES) {
     if (!text.startsWith(prefix)) continue;
     const content = literalContent(text, prefix.length);
-    return content === undefined ? undefined : { type: 'log', stream: prefix === LOG_PREFIXES[0] ? 'stdout' : 'stderr', text: content };
+    return content === undefined
+      ? undefined
+      : { type: 'log', stream: prefix === LOG_PREFIXES[0] ? 'stdout' : 'stderr', text: content };
   }
   if (!text.startsWith(DONE_PREFIX)) return undefined;
   const content = literalContent(text, DONE_PREFIX.length);

@@ -7,7 +7,7 @@ import type { CallDispatcher } from '../bindings/dispatcher.js';
 import type { RunFailure, RunResult } from '../protocol/run-result.js';
 import { armDeadline } from './deadline.js';
 import { abortMessage } from './early-results.js';
-import type { RunSession } from './run-session.js';
+import type { RunState } from './run-state.js';
 
 // What both backends' child wrappers offer the supervisor.
 export interface SupervisedChild {
@@ -23,7 +23,7 @@ export interface SupervisedChild {
 
 export interface LifecycleOptions {
   spec: CodeRunSpec;
-  session: RunSession;
+  session: RunState;
   dispatcher: CallDispatcher;
   child: SupervisedChild;
   // resolves true once the program was sent to the child (the deadline starts then)
@@ -47,7 +47,9 @@ export async function superviseLifecycle(options: LifecycleOptions): Promise<Run
   spec.signal?.addEventListener('abort', onAbort, { once: true });
   // an abort during staging fired before the listener existed
   if (spec.signal?.aborted) onAbort();
-  void child.spawnError.then((error) => session.fail({ kind: 'worker-exit', message: `could not start ${options.runtimeName}: ${error.message}` }));
+  void child.spawnError.then((error) =>
+    session.fail({ kind: 'worker-exit', message: `could not start ${options.runtimeName}: ${error.message}` }),
+  );
 
   let exit: ExitInfo | undefined;
   const closed = child.closed.then((info) => {
@@ -62,7 +64,8 @@ export async function superviseLifecycle(options: LifecycleOptions): Promise<Run
   if (session.outcome !== undefined) await Promise.race([closed, delay(LIMITS.graceMs)]);
   flushStdout();
   flushStderr();
-  if (session.outcome === undefined) session.fail(withMemoryBound(options.exitFailure(exit), child.memoryBoundReached()));
+  if (session.outcome === undefined)
+    session.fail(withMemoryBound(options.exitFailure(exit), child.memoryBoundReached()));
   await dispatcher.drain(50);
   await Promise.all(session.finishing);
   return session.result();

@@ -7,7 +7,10 @@ export type CheckVerdict = { pass: true } | { pass: false; message: string };
 
 // Judges a final answer. A predicate runs as a TypeScript program in the sandbox (no bindings), never in this process.
 export async function checkAnswer(check: Check, answer: string, predicateSession: Session): Promise<CheckVerdict> {
-  if ('exact' in check) return answer.trim() === check.exact.trim() ? { pass: true } : { pass: false, message: `expected exactly ${quote(check.exact)}` };
+  if ('exact' in check)
+    return answer.trim() === check.exact.trim()
+      ? { pass: true }
+      : { pass: false, message: `expected exactly ${quote(check.exact)}` };
   if ('contains' in check)
     return answer.toLowerCase().includes(check.contains.toLowerCase())
       ? { pass: true }
@@ -19,10 +22,17 @@ export async function checkAnswer(check: Check, answer: string, predicateSession
     return miss === undefined ? { pass: true } : { pass: false, message: `the JSON answer differs at ${miss}` };
   }
   const program = `const answer: string = ${JSON.stringify(answer)};\nconst check = (${check.predicate});\nreturn (await check(answer)) === true;\n`;
-  const outcome = await predicateSession.run({ language: 'typescript', program, plan: { mode: 'mock' }, limits: { timeoutMs: 10_000 } });
-  if (outcome.kind === 'setup-failed') return { pass: false, message: `the predicate could not run: ${outcome.message}` };
+  const outcome = await predicateSession.run({
+    language: 'typescript',
+    program,
+    plan: { mode: 'mock' },
+    limits: { timeoutMs: 10_000 },
+  });
+  if (outcome.kind === 'setup-failed')
+    return { pass: false, message: `the predicate could not run: ${outcome.message}` };
   const { result } = outcome;
-  if (result.error !== undefined) return { pass: false, message: `the predicate failed (${result.error.kind}): ${result.error.message}` };
+  if (result.error !== undefined)
+    return { pass: false, message: `the predicate failed (${result.error.kind}): ${result.error.message}` };
   return result.value === true ? { pass: true } : { pass: false, message: 'the predicate returned false' };
 }
 

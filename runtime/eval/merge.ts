@@ -42,7 +42,10 @@ export function mergeEvalFiles(files: readonly { label: string; text: string }[]
     const parsed = EvalFileSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return { ok: false, message: `${label} is not a ptc eval result: ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}` };
+      return {
+        ok: false,
+        message: `${label} is not a ptc eval result: ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
+      };
     }
     for (const run of parsed.data.runs) {
       const other = seen.get(run.index);

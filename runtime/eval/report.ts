@@ -3,7 +3,19 @@ import type { EvalRun, EvalSummaryRow } from './run-eval.js';
 
 // The terminal table: one row per model and mode.
 export function summaryTable(rows: readonly EvalSummaryRow[]): string {
-  const header = ['model', 'mode', 'pass', 'rate', 'turns', 'tokens in', 'cached', 'tokens out', 'latency', 'calls', 'failures'];
+  const header = [
+    'model',
+    'mode',
+    'pass',
+    'rate',
+    'turns',
+    'tokens in',
+    'cached',
+    'tokens out',
+    'latency',
+    'calls',
+    'failures',
+  ];
   const body = rows.map((r) => [
     r.model,
     r.mode,
@@ -37,7 +49,12 @@ export function transcriptName(run: Pick<EvalRun, 'task' | 'model' | 'mode' | 's
 
 // The report as a notebook: the summary table, then each run with a link to its transcript and every program it
 // ran as a code cell with its saved result (the notebook renderer draws it like any run).
-export function reportNotebook(input: { rows: readonly EvalSummaryRow[]; runs: readonly EvalRun[]; bindings?: string; transcriptDir: string }): NotebookFile {
+export function reportNotebook(input: {
+  rows: readonly EvalSummaryRow[];
+  runs: readonly EvalRun[];
+  bindings?: string;
+  transcriptDir: string;
+}): NotebookFile {
   const cells: NotebookCell[] = [];
   const table = [
     '| model | mode | pass | rate | turns | tokens in/out (cached) | latency | calls | failures |',
@@ -68,7 +85,11 @@ export function reportNotebook(input: { rows: readonly EvalSummaryRow[]; runs: r
       });
     }
   }
-  return { version: NOTEBOOK_FORMAT_VERSION, metadata: input.bindings === undefined ? {} : { bindings: input.bindings }, cells };
+  return {
+    version: NOTEBOOK_FORMAT_VERSION,
+    metadata: input.bindings === undefined ? {} : { bindings: input.bindings },
+    cells,
+  };
 }
 
 function md(text: string): string {

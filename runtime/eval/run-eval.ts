@@ -97,11 +97,15 @@ export interface EvalPlanned {
 }
 
 // Every (task, model, mode, sample) in a stable order; a shard keeps every n-th of them.
-export function plannedRuns(options: Pick<EvalOptions, 'tasks' | 'models' | 'modes' | 'samples' | 'shard'>): EvalPlanned[] {
+export function plannedRuns(
+  options: Pick<EvalOptions, 'tasks' | 'models' | 'modes' | 'samples' | 'shard'>,
+): EvalPlanned[] {
   const all: EvalPlanned[] = [];
   for (const task of options.tasks)
     for (const model of options.models)
-      for (const mode of options.modes) for (let sample = 1; sample <= options.samples; sample++) all.push({ index: all.length, task, model, mode, sample });
+      for (const mode of options.modes)
+        for (let sample = 1; sample <= options.samples; sample++)
+          all.push({ index: all.length, task, model, mode, sample });
   const shard = options.shard;
   return shard === undefined ? all : all.filter((_, i) => i % shard.count === shard.index - 1);
 }
@@ -127,11 +131,18 @@ export async function runEval(options: EvalOptions): Promise<EvalRun[]> {
   const scrubber = new SecretScrubber();
   for (const secret of options.secrets ?? []) scrubber.collect(secret);
   const redact = (run: EvalRun): EvalRun =>
-    options.secrets === undefined || options.secrets.length === 0 ? run : (scrubber.scrubValue(run as unknown as JsonValue) as unknown as EvalRun);
-  const warn = options.onWarning === undefined ? undefined : (message: string) => options.onWarning?.(scrubber.scrubString(message));
+    options.secrets === undefined || options.secrets.length === 0
+      ? run
+      : (scrubber.scrubValue(run as unknown as JsonValue) as unknown as EvalRun);
+  const warn =
+    options.onWarning === undefined
+      ? undefined
+      : (message: string) => options.onWarning?.(scrubber.scrubString(message));
   for (const planned of plannedRuns(options)) {
     if (options.signal?.aborted === true) break;
-    const record = redact(await runOne({ ...options, ...(warn === undefined ? {} : { onWarning: warn }) }, planned, scrubber));
+    const record = redact(
+      await runOne({ ...options, ...(warn === undefined ? {} : { onWarning: warn }) }, planned, scrubber),
+    );
     runs.push(record);
     options.onRun?.(record);
   }
@@ -140,11 +151,18 @@ export async function runEval(options: EvalOptions): Promise<EvalRun[]> {
 
 async function runOne(options: EvalOptions, planned: EvalPlanned, scrubber: SecretScrubber): Promise<EvalRun> {
   const { index, task, model, mode, sample } = planned;
-  const view = modelView({ module: options.module, language: taskLanguage(task, options.language), task: task.task, mode });
+  const view = modelView({
+    module: options.module,
+    language: taskLanguage(task, options.language),
+    task: task.task,
+    mode,
+  });
   const replayDir = options.replayDir === undefined ? undefined : path.resolve(options.replayDir);
   const cassette = replayDir === undefined ? undefined : path.resolve(replayDir, cassetteFileName(task));
-  const plan: RunPlan = cassette === undefined ? { mode: options.handlers } : { mode: 'replay', cassettePath: cassette };
-  const perModel = options.modelOptionsTable === undefined ? {} : modelOptionsFor(options.modelOptionsTable, model.label);
+  const plan: RunPlan =
+    cassette === undefined ? { mode: options.handlers } : { mode: 'replay', cassettePath: cassette };
+  const perModel =
+    options.modelOptionsTable === undefined ? {} : modelOptionsFor(options.modelOptionsTable, model.label);
   const modelOptions = { ...options.modelOptions, ...perModel, ...task.options };
   const outcome = await runAgentLoop({
     client: model.client,
@@ -213,7 +231,13 @@ async function runOne(options: EvalOptions, planned: EvalPlanned, scrubber: Secr
     failures,
     promptHash: view.promptHash,
     detail: {
-      trace: loopTraceLines({ outcome, task: task.task, model: model.label, module: options.module, producer: `ptc eval (${mode} mode)` }),
+      trace: loopTraceLines({
+        outcome,
+        task: task.task,
+        model: model.label,
+        module: options.module,
+        producer: `ptc eval (${mode} mode)`,
+      }),
       programs: outcome.turns.flatMap((t) =>
         t.steps.map((s) => ({
           id: s.program.id,
@@ -229,7 +253,8 @@ async function runOne(options: EvalOptions, planned: EvalPlanned, scrubber: Secr
 // Paths inside the replay folder become the bare cassette file name; the folder itself becomes <cassettes>.
 function hidePath(text: string, dir: string): string {
   let out = text;
-  for (const prefix of [dir + path.sep, dir + '/', dir]) out = out.split(prefix).join(prefix === dir ? '<cassettes>' : '');
+  for (const prefix of [dir + path.sep, dir + '/', dir])
+    out = out.split(prefix).join(prefix === dir ? '<cassettes>' : '');
   return out;
 }
 

@@ -34,7 +34,9 @@ export function modelOptionsFor(table: ModelOptionsTable, label: string): z.infe
   const name = withoutUrl.replace(/^[\w.-]+:/, '');
   const bare = name.replace(/^.*\//, '');
   const keys = ['*', bare, name, withoutUrl, label].filter((k, i, all) => all.indexOf(k) === i);
-  return Object.assign({}, ...keys.map((k) => (Object.hasOwn(table, k) ? table[k] : {}))) as z.infer<typeof ModelOptionsSchema>;
+  return Object.assign({}, ...keys.map((k) => (Object.hasOwn(table, k) ? table[k] : {}))) as z.infer<
+    typeof ModelOptionsSchema
+  >;
 }
 
 export const EvalTaskSchema = z.strictObject({
@@ -56,7 +58,8 @@ export type TasksParse = { ok: true; tasks: EvalTask[] } | { ok: false; message:
 
 // tasks.jsonl: one task object per line; blank lines and lines starting with `//` are skipped.
 export function parseTasks(text: string, file: string): TasksParse {
-  if (Buffer.byteLength(text) > TASK_LIMITS.fileBytes) return { ok: false, message: `${file} is larger than ${TASK_LIMITS.fileBytes} bytes` };
+  if (Buffer.byteLength(text) > TASK_LIMITS.fileBytes)
+    return { ok: false, message: `${file} is larger than ${TASK_LIMITS.fileBytes} bytes` };
   const tasks: EvalTask[] = [];
   const ids = new Set<string>();
   for (const [index, raw] of text.split('\n').entries()) {
@@ -78,7 +81,8 @@ export function parseTasks(text: string, file: string): TasksParse {
     if (ids.has(parsed.data.id)) return { ok: false, message: `${at}: a second task with id "${parsed.data.id}"` };
     ids.add(parsed.data.id);
     tasks.push(parsed.data);
-    if (tasks.length > TASK_LIMITS.tasks) return { ok: false, message: `${file} has more than ${TASK_LIMITS.tasks} tasks` };
+    if (tasks.length > TASK_LIMITS.tasks)
+      return { ok: false, message: `${file} has more than ${TASK_LIMITS.tasks} tasks` };
   }
   if (tasks.length === 0) return { ok: false, message: `${file} has no tasks` };
   return { ok: true, tasks };

@@ -24,7 +24,12 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // a tool named like a Python keyword, print, or the tools global is not given a bare-function alias (it would break the program)
 const PYTHON_TAKEN: ReadonlySet<string> = new Set([...PYTHON_KEYWORDS, 'print', 'tools']);
 
-export function adaptProgram(program: ExtractedProgram, code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
+export function adaptProgram(
+  program: ExtractedProgram,
+  code: string,
+  tools: readonly AdapterTool[],
+  origin: string,
+): AdaptedSource {
   if (program.adapter === 'anthropic-python') return anthropicPython(code, tools, origin, program.prelude ?? []);
   if (program.adapter === 'openai-javascript') return openAiJavaScript(code, tools, origin);
   if (program.adapter === 'codex-javascript') return codexJavaScript(code, tools, origin);
@@ -37,7 +42,12 @@ export function adaptProgram(program: ExtractedProgram, code: string, tools: rea
 
 // Claude's code execution exposes each tool as an async function called with positional or keyword arguments
 // (`await query_database("<sql>")`); the binding takes one JSON object, so a small wrapper builds it.
-function anthropicPython(code: string, tools: readonly AdapterTool[], origin: string, prelude: readonly string[]): AdaptedSource {
+function anthropicPython(
+  code: string,
+  tools: readonly AdapterTool[],
+  origin: string,
+  prelude: readonly string[],
+): AdaptedSource {
   const notes: string[] = [];
   const lines = [
     "# ── ptc import: Claude's code execution calls each tool as a bare async function; these lines route them to the bindings ──",
@@ -58,7 +68,8 @@ function anthropicPython(code: string, tools: readonly AdapterTool[], origin: st
   lines.push(...containerPrelude(prelude));
   lines.push(`# ── the program as Claude wrote it (${origin}) ──`);
   const { text: body, changed } = awaitInLoop(code);
-  if (changed) notes.push('asyncio.run(…) became await …: the playground already runs the program inside an event loop');
+  if (changed)
+    notes.push('asyncio.run(…) became await …: the playground already runs the program inside an event loop');
   return { source: `${lines.join('\n')}\n${body}`, headerLines: lines.length, notes };
 }
 
@@ -78,17 +89,32 @@ function containerPrelude(prelude: readonly string[]): string[] {
 
 // the container runs the script itself; here the program already runs inside an event loop
 function awaitInLoop(code: string): { text: string; changed: boolean } {
-  const text = code.replace(/^([ \t]*)asyncio\.run\((.*)\)[ \t]*(#.*)?$/gm, (_, indent: string, inner: string) => `${indent}await ${inner}`);
+  const text = code.replace(
+    /^([ \t]*)asyncio\.run\((.*)\)[ \t]*(#.*)?$/gm,
+    (_, indent: string, inner: string) => `${indent}await ${inner}`,
+  );
   return { text, changed: text !== code };
 }
 
 // OpenAI's programmatic tool calling runs JavaScript whose output goes through text(...) and image(...); the tools are
 // reachable as `tools.<name>` and as bare functions here, whichever the program uses.
-function openAiJavaScript(code: string, tools: readonly AdapterTool[], origin: string, extra: readonly string[] = []): AdaptedSource {
+function openAiJavaScript(
+  code: string,
+  tools: readonly AdapterTool[],
+  origin: string,
+  extra: readonly string[] = [],
+): AdaptedSource {
   // computed keys: a quoted `__proto__` key in an object literal would set the prototype instead
-  const entries = tools.map((t) => `[${JSON.stringify(t.tool)}]: (args) => ${t.target.global}[${JSON.stringify(t.target.name)}](args ?? {})`);
+  const entries = tools.map(
+    (t) => `[${JSON.stringify(t.tool)}]: (args) => ${t.target.global}[${JSON.stringify(t.target.name)}](args ?? {})`,
+  );
   const aliases = tools.filter(
-    (t) => IDENTIFIER.test(t.tool) && !PORTABLE_RESERVED_WORDS.has(t.tool) && t.tool !== 'tools' && t.tool !== 'text' && t.tool !== 'image',
+    (t) =>
+      IDENTIFIER.test(t.tool) &&
+      !PORTABLE_RESERVED_WORDS.has(t.tool) &&
+      t.tool !== 'tools' &&
+      t.tool !== 'text' &&
+      t.tool !== 'image',
   );
   const lines = [
     '// ── ptc import: the program ran with text()/image() for output and the tools as functions; these lines provide them ──',
@@ -113,7 +139,9 @@ function codexJavaScript(code: string, tools: readonly AdapterTool[], origin: st
         .split(',')
         .map((p) => p.trim())
         .filter((p) => p !== '' && p !== 'tools' && !p.startsWith('tools '));
-      return names.length === 0 ? '' : `const { ${names.map((n) => n.replace(/\s+as\s+/, ': ')).join(', ')} } = __ptc_tools;`;
+      return names.length === 0
+        ? ''
+        : `const { ${names.map((n) => n.replace(/\s+as\s+/, ': ')).join(', ')} } = __ptc_tools;`;
     })
     .replace(/^[ \t]*import\s*\{[^}]*\}\s*from\s*["']@?openai\/code_mode["'];?[ \t]*$/gm, '');
   const extra = [

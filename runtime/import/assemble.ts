@@ -15,7 +15,13 @@ import { IMPORT_LIMITS } from './limits.js';
 import type { SecretScrubber } from './secrets.js';
 import { type StubCall, type StubFunction, type StubNamespace, stubModuleText } from './stub-module.js';
 import { type BindingTarget, checkMappingApplies, DEFAULT_GLOBAL, targetOf, type ToolMapping } from './tool-mapping.js';
-import { FORMAT_TITLES, type ExtractedProgram, type ExtractedTranscript, type RecordedCall, type ToolDefinition } from './transcript-model.js';
+import {
+  FORMAT_TITLES,
+  type ExtractedProgram,
+  type ExtractedTranscript,
+  type RecordedCall,
+  type ToolDefinition,
+} from './transcript-model.js';
 
 // A cell's `metadata.imported`: where the program came from and what it did then (compared with a replay "now").
 export interface ImportedCellMeta {
@@ -93,8 +99,14 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
         });
     }
   }
-  const used = new Set(transcripts.flatMap((t) => [...t.tools.map((d) => d.name), ...t.programs.flatMap((p) => p.calls.map((c) => c.tool))]));
-  for (const tool of options.mapping.keys()) if (!used.has(tool)) warnings.push(`--map ${tool}: no tool of that name in the transcript(s)`);
+  const used = new Set(
+    transcripts.flatMap((t) => [
+      ...t.tools.map((d) => d.name),
+      ...t.programs.flatMap((p) => p.calls.map((c) => c.tool)),
+    ]),
+  );
+  for (const tool of options.mapping.keys())
+    if (!used.has(tool)) warnings.push(`--map ${tool}: no tool of that name in the transcript(s)`);
 
   const registry = new Registry(warnings);
   for (const t of transcripts) {
@@ -105,7 +117,8 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
       if (ns.errorClass !== undefined) registry.errorClass(ns.global, ns.errorClass);
     }
     for (const tool of t.tools) registry.declare(toolTarget(t, tool, options.mapping), tool, t.file);
-    for (const p of t.programs) for (const call of p.calls) registry.record(targetOf(call, t.format, options.mapping), call, t.file);
+    for (const p of t.programs)
+      for (const call of p.calls) registry.record(targetOf(call, t.format, options.mapping), call, t.file);
   }
   const badSchemas = registry.checkSchemas();
 
@@ -116,13 +129,19 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
   const ids = new Set<string>();
   let index = 0;
   for (const t of transcripts) {
-    if (transcripts.length > 1) cells.push(markdown(`## ${path.basename(t.file)}\n\n${FORMAT_TITLES[t.format]} · ${t.programs.length} program(s)`));
+    if (transcripts.length > 1)
+      cells.push(
+        markdown(`## ${path.basename(t.file)}\n\n${FORMAT_TITLES[t.format]} · ${t.programs.length} program(s)`),
+      );
     const adapterTools = adapterToolsOf(t, options.mapping, registry);
     for (const program of t.programs) {
       index++;
       const id = uniqueId(program, index, ids);
       const unreproducible = [...program.unreproducible];
-      const notes = [...program.notes, ...program.calls.flatMap((c, i) => c.notes.map((n) => `call ${i + 1} (${c.tool}): ${n}`))];
+      const notes = [
+        ...program.notes,
+        ...program.calls.flatMap((c, i) => c.notes.map((n) => `call ${i + 1} (${c.tool}): ${n}`)),
+      ];
       for (const call of program.calls) {
         const target = targetOf(call, t.format, options.mapping);
         const bad = badSchemas.get(key(target));
@@ -141,12 +160,22 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
         ...(program.languageGuessed === true ? { languageGuessed: true as const } : {}),
       };
       if (program.languageGuessed === true)
-        notes.push(`the log does not say which language ran this program; it looks like ${program.languageLabel} (use --language to say otherwise)`);
-      if (program.outcome === undefined) unreproducible.push('the transcript has no result for this program, so there is nothing to compare a replay with');
+        notes.push(
+          `the log does not say which language ran this program; it looks like ${program.languageLabel} (use --language to say otherwise)`,
+        );
+      if (program.outcome === undefined)
+        unreproducible.push(
+          'the transcript has no result for this program, so there is nothing to compare a replay with',
+        );
       else if (program.outcome.skipped !== undefined) notes.push(`compared partly: ${program.outcome.skipped}`);
       let source: string | undefined;
       if (runnable) {
-        const adapted = adaptProgram(program, program.code as string, adapterTools, `${path.basename(program.file)} line ${program.line}`);
+        const adapted = adaptProgram(
+          program,
+          program.code as string,
+          adapterTools,
+          `${path.basename(program.file)} line ${program.line}`,
+        );
         source = adapted.source;
         notes.push(...adapted.notes);
         if (adapted.headerLines > 0) meta.headerLines = adapted.headerLines;
@@ -155,14 +184,24 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
       const hasUnanswered = program.calls.some((c) => c.outcome.kind === 'unanswered');
       const timedOut = program.outcome?.error?.kind === 'timeout';
       if (runnable && timedOut)
-        notes.push(`it timed out in the transcript; the cell's deadline is ${SHORT_DEADLINE_MS / 1000} s so a replay does not wait longer than needed`);
+        notes.push(
+          `it timed out in the transcript; the cell's deadline is ${SHORT_DEADLINE_MS / 1000} s so a replay does not wait longer than needed`,
+        );
       if (unreproducible.length > 0) meta.unreproducible = unreproducible;
       if (notes.length > 0) meta.notes = notes;
       const heading = markdown(describeProgram(program, index, total, unreproducible, notes, runnable));
       cells.push(heading);
       if (!runnable) {
         heading.metadata = { id, imported: meta as unknown as JsonValue };
-        planned.push({ id, kind: 'markdown', format: program.format, file: program.file, line: program.line, calls: program.calls.length, unreproducible });
+        planned.push({
+          id,
+          kind: 'markdown',
+          format: program.format,
+          file: program.file,
+          line: program.line,
+          calls: program.calls.length,
+          unreproducible,
+        });
         continue;
       }
       if (program.outcome !== undefined) meta.then = thenOf(program, t, options.mapping);
@@ -179,32 +218,54 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
         },
       };
       cells.push(cell);
-      const cassette: Cassette = { version: CASSETTE_VERSION, calls: program.calls.map((c) => cassetteCall(c, targetOf(c, t.format, options.mapping))) };
+      const cassette: Cassette = {
+        version: CASSETTE_VERSION,
+        calls: program.calls.map((c) => cassetteCall(c, targetOf(c, t.format, options.mapping))),
+      };
       const scrubbed = options.scrubber.scrubValue(cassette as unknown as JsonValue) as unknown as Cassette;
       files.push({ path: path.join(notebookDir, CASSETTE_DIR, `${id}.json`), text: formatCassette(scrubbed) });
-      planned.push({ id, kind: 'code', format: program.format, file: program.file, line: program.line, calls: program.calls.length, unreproducible });
+      planned.push({
+        id,
+        kind: 'code',
+        format: program.format,
+        file: program.file,
+        line: program.line,
+        calls: program.calls.length,
+        unreproducible,
+      });
     }
   }
 
   const stubName = `${path.basename(options.notebookPath).replace(/\.ptcnb$/i, '')}.bindings.mjs`;
-  const bindingsRef = options.bindings === undefined ? stubName : path.relative(notebookDir, options.bindings).split(path.sep).join('/');
+  const bindingsRef =
+    options.bindings === undefined ? stubName : path.relative(notebookDir, options.bindings).split(path.sep).join('/');
   const notebook: NotebookFile = {
     version: 1,
     metadata: {
       bindings: bindingsRef,
       mode: 'mock',
-      imported: { sources: transcripts.map((t) => ({ file: path.basename(t.file), format: t.format, programs: t.programs.length })) },
+      imported: {
+        sources: transcripts.map((t) => ({
+          file: path.basename(t.file),
+          format: t.format,
+          programs: t.programs.length,
+        })),
+      },
     },
     cells,
   };
   if (options.bindings === undefined) {
-    const stub = options.scrubber.scrubValue(registry.stub() as unknown as JsonValue) as unknown as { namespaces: StubNamespace[] };
+    const stub = options.scrubber.scrubValue(registry.stub() as unknown as JsonValue) as unknown as {
+      namespaces: StubNamespace[];
+    };
     files.push({
       path: path.join(notebookDir, stubName),
       text: stubModuleText({ namespaces: stub.namespaces, sources: transcripts.map((t) => path.basename(t.file)) }),
     });
   }
-  const notebookText = serializeNotebook(options.scrubber.scrubValue(notebook as unknown as JsonValue) as unknown as NotebookFile);
+  const notebookText = serializeNotebook(
+    options.scrubber.scrubValue(notebook as unknown as JsonValue) as unknown as NotebookFile,
+  );
   return {
     notebookPath: options.notebookPath,
     notebookText,
@@ -212,7 +273,12 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
     cells: planned,
     warnings,
     redactions: options.scrubber.redactions,
-    sources: transcripts.map((t) => ({ file: t.file, format: t.format, ...(t.shape === undefined ? {} : { shape: t.shape }), programs: t.programs.length })),
+    sources: transcripts.map((t) => ({
+      file: t.file,
+      format: t.format,
+      ...(t.shape === undefined ? {} : { shape: t.shape }),
+      programs: t.programs.length,
+    })),
   };
 }
 
@@ -242,7 +308,11 @@ function thenOf(program: ExtractedProgram, t: ExtractedTranscript, mapping: Tool
 }
 
 function toolTarget(t: ExtractedTranscript, tool: ToolDefinition, mapping: ToolMapping): BindingTarget {
-  return targetOf({ tool: tool.name, ...(tool.global === undefined ? {} : { global: tool.global }) }, t.format, mapping);
+  return targetOf(
+    { tool: tool.name, ...(tool.global === undefined ? {} : { global: tool.global }) },
+    t.format,
+    mapping,
+  );
 }
 
 function adapterToolsOf(t: ExtractedTranscript, mapping: ToolMapping, registry: Registry): AdapterTool[] {
@@ -273,7 +343,14 @@ function uniqueId(program: ExtractedProgram, index: number, ids: Set<string>): s
 
 const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 
-function describeProgram(program: ExtractedProgram, index: number, total: number, unreproducible: string[], notes: string[], runnable: boolean): string {
+function describeProgram(
+  program: ExtractedProgram,
+  index: number,
+  total: number,
+  unreproducible: string[],
+  notes: string[],
+  runnable: boolean,
+): string {
   const parts: string[] = [];
   parts.push(`### Program ${index} of ${total}${program.id === undefined ? '' : ` · ${code(program.id)}`}`);
   if (program.task !== undefined && program.task.trim() !== '') {
@@ -288,15 +365,19 @@ function describeProgram(program: ExtractedProgram, index: number, total: number
   } else parts.push('_No user message precedes this program in the transcript._');
   const facts = [`${FORMAT_TITLES[program.format]}`, `${code(path.basename(program.file))} line ${program.line}`];
   if (program.model !== undefined) facts.push(`model ${code(program.model)}`);
-  for (const [name, value] of Object.entries(program.ids ?? {})) if (value !== program.id) facts.push(`${name} ${code(value)}`);
+  for (const [name, value] of Object.entries(program.ids ?? {}))
+    if (value !== program.id) facts.push(`${name} ${code(value)}`);
   for (const [name, value] of Object.entries(program.timestamps ?? {})) facts.push(`${name} ${value}`);
   facts.push(`${program.calls.length} recorded tool call(s)`);
   parts.push(`_${facts.join(' · ')}_`);
-  if (unreproducible.length > 0) parts.push(`⚠️ **Cannot be reproduced as recorded:**\n${unreproducible.map((u) => `- ${u}`).join('\n')}`);
+  if (unreproducible.length > 0)
+    parts.push(`⚠️ **Cannot be reproduced as recorded:**\n${unreproducible.map((u) => `- ${u}`).join('\n')}`);
   if (notes.length > 0) parts.push(`**Notes:**\n${notes.map((n) => `- ${n}`).join('\n')}`);
   if (!runnable && program.code !== undefined) {
     const fence = program.code.includes('```') ? '~~~~' : '```';
-    parts.push(`The program (${program.languageLabel}), kept as text:\n\n${fence}${program.languageLabel}\n${program.code}\n${fence}`);
+    parts.push(
+      `The program (${program.languageLabel}), kept as text:\n\n${fence}${program.languageLabel}\n${program.code}\n${fence}`,
+    );
   }
   return parts.join('\n\n');
 }
@@ -314,7 +395,11 @@ class Registry {
     let ns = this.#namespaces.get(global);
     if (ns === undefined) {
       const problem = identifierProblem(global);
-      if (problem !== undefined) throw new ImportFailure({ file, message: `namespace ${JSON.stringify(global)} cannot be a program global: ${problem}` });
+      if (problem !== undefined)
+        throw new ImportFailure({
+          file,
+          message: `namespace ${JSON.stringify(global)} cannot be a program global: ${problem}`,
+        });
       ns = { functions: new Map() };
       this.#namespaces.set(global, ns);
     }
@@ -324,8 +409,13 @@ class Registry {
   errorClass(global: string, spec: ErrorClassSpec): void {
     const ns = this.#namespaces.get(global);
     if (ns === undefined || ns.errorClass !== undefined) return;
-    const clash = this.#namespaces.has(spec.name) || [...this.#namespaces.values()].some((other) => other.errorClass?.name === spec.name);
-    if (clash) this.#warnings.push(`error class ${spec.name} of ${global} clashes with another global; ${global} failures reject with a plain Error`);
+    const clash =
+      this.#namespaces.has(spec.name) ||
+      [...this.#namespaces.values()].some((other) => other.errorClass?.name === spec.name);
+    if (clash)
+      this.#warnings.push(
+        `error class ${spec.name} of ${global} clashes with another global; ${global} failures reject with a plain Error`,
+      );
     else ns.errorClass = { name: spec.name, memberNameProperty: spec.memberNameProperty };
   }
 

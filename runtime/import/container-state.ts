@@ -15,7 +15,13 @@ export function linkContainerState(programs: readonly ExtractedProgram[]): void 
     const needed = usedNames(program.code, earlier);
     if (needed.length > 0) {
       // a program that failed or cannot run is left out: its state is rebuilt only if nothing needed came from it
-      const clean = earlier.filter((p) => p.code !== undefined && p.language === 'python' && p.outcome?.error === undefined && p.unreproducible.length === 0);
+      const clean = earlier.filter(
+        (p) =>
+          p.code !== undefined &&
+          p.language === 'python' &&
+          p.outcome?.error === undefined &&
+          p.unreproducible.length === 0,
+      );
       const rebuilt = new Set(clean.flatMap((p) => [...boundNames(p.code as string)]));
       const lost = needed.filter((n) => !rebuilt.has(n));
       if (lost.length > 0) {
@@ -26,9 +32,16 @@ export function linkContainerState(programs: readonly ExtractedProgram[]): void 
       } else {
         program.prelude = clean.map((p) => p.code as string);
         program.calls.unshift(
-          ...clean.flatMap((p) => (own.get(p) ?? []).map((c) => ({ ...c, notes: [...c.notes, `made by earlier program ${p.id ?? '?'} of the container`] }))),
+          ...clean.flatMap((p) =>
+            (own.get(p) ?? []).map((c) => ({
+              ...c,
+              notes: [...c.notes, `made by earlier program ${p.id ?? '?'} of the container`],
+            })),
+          ),
         );
-        program.notes.push(`it uses ${list(needed)} from earlier programs of container ${container}: they run first in the cell, their output hidden`);
+        program.notes.push(
+          `it uses ${list(needed)} from earlier programs of container ${container}: they run first in the cell, their output hidden`,
+        );
       }
     }
     earlier.push(program);
@@ -48,7 +61,8 @@ const IMPORTED = /^(?:from\s+\S+\s+)?import\s+(.+)$/gm;
 // Names a program binds at top level (assignments, defs, classes, loop targets, imports): a conservative reading.
 function boundNames(code: string): Set<string> {
   const names = new Set<string>();
-  for (const pattern of ASSIGNED) for (const match of code.matchAll(pattern)) for (const n of (match[1] ?? '').split(',')) names.add(n.trim());
+  for (const pattern of ASSIGNED)
+    for (const match of code.matchAll(pattern)) for (const n of (match[1] ?? '').split(',')) names.add(n.trim());
   for (const match of code.matchAll(IMPORTED))
     for (const part of (match[1] ?? '').replace(/[()]/g, '').split(',')) {
       const alias = /\bas\s+([A-Za-z_]\w*)/.exec(part)?.[1] ?? /^\s*([A-Za-z_]\w*)/.exec(part)?.[1];

@@ -9,7 +9,14 @@ const SAMPLE_DOCUMENTS = 64;
 const SAMPLE_ITEMS = 256;
 
 const DEEPSEEK_EVENT = /^(tool|user|assistant|turn|step|agent|approval|session|model|deliverables)\//;
-const ANTHROPIC_BLOCKS = new Set(['tool_use', 'server_tool_use', 'tool_result', 'code_execution_tool_result', 'bash_code_execution_tool_result', 'thinking']);
+const ANTHROPIC_BLOCKS = new Set([
+  'tool_use',
+  'server_tool_use',
+  'tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'thinking',
+]);
 const OPENAI_ITEMS = new Set([
   'program',
   'program_output',
@@ -23,7 +30,14 @@ const OPENAI_ITEMS = new Set([
 
 // Which format a transcript is in, from tell-tale fields of its first payloads; unknown is an error naming the file.
 export function detectFormat(documents: readonly ApiDocument[], file: string): TranscriptFormat {
-  const scores: Record<TranscriptFormat, number> = { anthropic: 0, openai: 0, 'openai-chat': 0, codex: 0, deepseek: 0, 'ptc-trace': 0 };
+  const scores: Record<TranscriptFormat, number> = {
+    anthropic: 0,
+    openai: 0,
+    'openai-chat': 0,
+    codex: 0,
+    deepseek: 0,
+    'ptc-trace': 0,
+  };
   const first = documents[0]?.node;
   if (first !== undefined && first.tag() === 'ptc-trace') return 'ptc-trace';
   for (const document of documents.slice(0, SAMPLE_DOCUMENTS)) {
@@ -53,14 +67,17 @@ function score(node: JsonNode, scores: Record<TranscriptFormat, number>): void {
   if (type !== undefined && OPENAI_ITEMS.has(type)) scores.openai += 2;
   if (node.has('messages') && node.get('messages')?.isArray() === true) scores.anthropic += 2;
   // Chat Completions: replies hold `choices`, tools are `{ type: "function", function }`, histories `tool_calls`
-  if (node.get('object')?.value === 'chat.completion' || node.get('object')?.value === 'chat.completion.chunk') scores['openai-chat'] += 4;
+  if (node.get('object')?.value === 'chat.completion' || node.get('object')?.value === 'chat.completion.chunk')
+    scores['openai-chat'] += 4;
   if (node.get('choices')?.isArray() === true) scores['openai-chat'] += 2;
-  for (const tool of sample(node.get('tools'))) if (tool.get('function')?.isObject() === true) scores['openai-chat'] += 1;
+  for (const tool of sample(node.get('tools')))
+    if (tool.get('function')?.isObject() === true) scores['openai-chat'] += 1;
   for (const message of sample(node.get('messages'))) scoreChatMessage(message, scores);
   if (node.has('role') && !node.has('type')) scoreChatMessage(node, scores);
   if (type === 'message' && node.has('stop_reason')) scores.anthropic += 2;
   if (node.has('input') && (node.has('model') || node.has('tools'))) scores.openai += 1;
-  if (node.get('object')?.value === 'response' || (node.has('output') && node.get('output')?.isArray() === true)) scores.openai += 2;
+  if (node.get('object')?.value === 'response' || (node.has('output') && node.get('output')?.isArray() === true))
+    scores.openai += 2;
   for (const key of ['content', 'messages', 'input', 'output']) {
     const inner = node.get(key);
     if (inner === undefined || !inner.isArray()) continue;
@@ -68,7 +85,8 @@ function score(node: JsonNode, scores: Record<TranscriptFormat, number>): void {
       const childType = child.tag();
       if (childType === undefined) {
         const content = child.get('content');
-        if (content?.isArray() === true) for (const block of content.items().slice(0, SAMPLE_ITEMS)) tally(block.tag(), scores);
+        if (content?.isArray() === true)
+          for (const block of content.items().slice(0, SAMPLE_ITEMS)) tally(block.tag(), scores);
         continue;
       }
       tally(childType, scores);
@@ -77,7 +95,8 @@ function score(node: JsonNode, scores: Record<TranscriptFormat, number>): void {
   // a bare message: Anthropic content blocks or Responses content parts
   if (node.has('role')) {
     const content = node.get('content');
-    if (content?.isArray() === true) for (const block of content.items().slice(0, SAMPLE_ITEMS)) tally(block.tag(), scores);
+    if (content?.isArray() === true)
+      for (const block of content.items().slice(0, SAMPLE_ITEMS)) tally(block.tag(), scores);
   }
 }
 

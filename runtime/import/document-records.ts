@@ -9,8 +9,10 @@ import { looksLikeSse, sseRecords } from './stream-events.js';
 // YAML recording (VCR cassettes, as Python SDK test suites keep them).
 export function documentRecords(source: SourceText, file: string): { records: JsonRecord[]; container: string } {
   const { text, label } = source;
-  if (/\.ya?ml$/i.test(file) || /^(?:---\s*\n)?interactions:\s*$/m.test(text.slice(0, 4096))) return { records: yamlRecords(source), container: 'YAML' };
-  if (looksLikeSse(text)) return { records: sseRecords(text, { file: label, line: 1 }), container: 'server-sent events' };
+  if (/\.ya?ml$/i.test(file) || /^(?:---\s*\n)?interactions:\s*$/m.test(text.slice(0, 4096)))
+    return { records: yamlRecords(source), container: 'YAML' };
+  if (looksLikeSse(text))
+    return { records: sseRecords(text, { file: label, line: 1 }), container: 'server-sent events' };
   const records = parseRecords(source, /\.(jsonl|ndjson)$/i.test(file) ? { jsonl: true } : {});
   return { records, container: records.length > 1 || /\.(jsonl|ndjson)$/i.test(file) ? 'JSON Lines' : 'JSON' };
 }
@@ -18,7 +20,12 @@ export function documentRecords(source: SourceText, file: string): { records: Js
 function yamlRecords({ text, label }: SourceText): JsonRecord[] {
   if (text.trim() === '') throw new ImportFailure({ file: label, line: 1, message: 'the file is empty' });
   const deep = flowDepthLine(text);
-  if (deep !== undefined) throw new ImportFailure({ file: label, line: deep, message: `nested deeper than ${IMPORT_LIMITS.maxDepth} levels` });
+  if (deep !== undefined)
+    throw new ImportFailure({
+      file: label,
+      line: deep,
+      message: `nested deeper than ${IMPORT_LIMITS.maxDepth} levels`,
+    });
   let value: unknown;
   try {
     // the core schema: no dates, no custom tags; aliases bounded so a small file cannot expand without limit
@@ -50,6 +57,7 @@ function flowDepthLine(text: string): number | undefined {
       if (++depth > IMPORT_LIMITS.maxDepth) return line;
     } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
   }
-  for (const [i, l] of text.split('\n').entries()) if (l.length - l.trimStart().length > IMPORT_LIMITS.maxDepth * 8) return i + 1;
+  for (const [i, l] of text.split('\n').entries())
+    if (l.length - l.trimStart().length > IMPORT_LIMITS.maxDepth * 8) return i + 1;
   return undefined;
 }

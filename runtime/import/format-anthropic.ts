@@ -8,7 +8,13 @@ import type { JsonNode } from './json-node.js';
 import { linkContainerState } from './container-state.js';
 import { locate } from './json-records.js';
 import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
-import type { ExtractedProgram, ExtractedTranscript, RecordedCall, RecordedOutcome, ToolDefinition } from './transcript-model.js';
+import type {
+  ExtractedProgram,
+  ExtractedTranscript,
+  RecordedCall,
+  RecordedOutcome,
+  ToolDefinition,
+} from './transcript-model.js';
 import { isComment, jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
 
 interface Context {
@@ -50,7 +56,8 @@ export function readAnthropic(documents: readonly ApiDocument[], file: string): 
       if (!block.isObject()) throw block.fail('expected a content block object');
       const type = block.tag();
       if (type === undefined) throw block.fail('content block without a "type"');
-      const id = type === 'tool_use' || type === 'server_tool_use' ? block.get('id')?.value : block.get('tool_use_id')?.value;
+      const id =
+        type === 'tool_use' || type === 'server_tool_use' ? block.get('id')?.value : block.get('tool_use_id')?.value;
       // a logged conversation repeats its history in every request: each block with an id is taken once
       if (typeof id === 'string') {
         const key = `${type}\u0000${id}`;
@@ -86,10 +93,13 @@ export function readAnthropic(documents: readonly ApiDocument[], file: string): 
       if (containerId !== undefined) context.container = containerId;
       pushMessage(node, context, 'assistant');
     } else {
-      throw node.fail('not an Anthropic Messages request, response or message (expected "messages", or "role" and "content")');
+      throw node.fail(
+        'not an Anthropic Messages request, response or message (expected "messages", or "role" and "content")',
+      );
     }
   };
-  for (const document of documents) visit(document.node, document.timestamp === undefined ? {} : { timestamp: document.timestamp }, false);
+  for (const document of documents)
+    visit(document.node, document.timestamp === undefined ? {} : { timestamp: document.timestamp }, false);
   return { format: 'anthropic', file, programs: extractPrograms(blocks, file), tools: [...tools.values()] };
 }
 
@@ -101,7 +111,11 @@ function collectAnthropicTool(node: JsonNode, tools: Map<string, ToolDefinition>
   // only tools a program may call are bindings (`allowed_callers` defaults to ["direct"])
   const callers = (node.optArr('allowed_callers') ?? []).map((c) => c.value);
   if (!callers.some((c) => typeof c === 'string' && c.startsWith('code_execution'))) return;
-  collectTool(tools, { name: node.str('name'), description: node.optStr('description'), input: node.get('input_schema') });
+  collectTool(tools, {
+    name: node.str('name'),
+    description: node.optStr('description'),
+    input: node.get('input_schema'),
+  });
 }
 
 function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgram[] {
@@ -148,10 +162,18 @@ function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgr
       };
       program.calls.push(call);
       calls.set(call.id as string, call);
-    } else if (type !== undefined && SERVER_TOOL_RESULT.test(type) && !RESULT_TYPES.has(type) && calls.has(node.optStr('tool_use_id') ?? '')) {
+    } else if (
+      type !== undefined &&
+      SERVER_TOOL_RESULT.test(type) &&
+      !RESULT_TYPES.has(type) &&
+      calls.has(node.optStr('tool_use_id') ?? '')
+    ) {
       const call = calls.get(node.str('tool_use_id')) as RecordedCall;
       const content = node.get('content');
-      const errorCode = content?.isObject() === true && /_error$/.test(content.tag() ?? '') ? (content.optStr('error_code') ?? 'unknown') : undefined;
+      const errorCode =
+        content?.isObject() === true && /_error$/.test(content.tag() ?? '')
+          ? (content.optStr('error_code') ?? 'unknown')
+          : undefined;
       call.outcome =
         errorCode !== undefined
           ? { kind: 'error', message: `${call.tool} error: ${errorCode}` }
@@ -162,13 +184,30 @@ function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgr
       const input = node.optObj('input');
       const line = locate(node.record, node.path).line;
       if (PROGRAM_TOOLS.has(name) || input?.has('code') === true) {
-        const program = newProgram({ format: 'anthropic', file, line, id, language: 'python', languageLabel: 'python', code: input?.optStr('code') });
+        const program = newProgram({
+          format: 'anthropic',
+          file,
+          line,
+          id,
+          language: 'python',
+          languageLabel: 'python',
+          code: input?.optStr('code'),
+        });
         program.adapter = 'anthropic-python';
-        if (program.code === undefined) program.unreproducible.push('the code execution block has no program text (input.code)');
+        if (program.code === undefined)
+          program.unreproducible.push('the code execution block has no program text (input.code)');
         decorate(program, context, task);
         programs.set(id, program);
       } else if (name === 'bash_code_execution') {
-        const program = newProgram({ format: 'anthropic', file, line, id, language: undefined, languageLabel: 'bash', code: input?.optStr('command') });
+        const program = newProgram({
+          format: 'anthropic',
+          file,
+          line,
+          id,
+          language: undefined,
+          languageLabel: 'bash',
+          code: input?.optStr('command'),
+        });
         program.unreproducible.push('a bash command: only TypeScript and Python programs run here');
         decorate(program, context, task);
         programs.set(id, program);
@@ -179,15 +218,25 @@ function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgr
       const program = programFor(caller.str('tool_id'), node, context);
       const input = node.get('input');
       if (input === undefined) throw node.fail('tool_use block without "input"');
-      const call: RecordedCall = { tool: node.str('name'), args: jsonValueOf(input), outcome: { kind: 'unanswered' }, id: node.str('id'), notes: [] };
+      const call: RecordedCall = {
+        tool: node.str('name'),
+        args: jsonValueOf(input),
+        outcome: { kind: 'unanswered' },
+        id: node.str('id'),
+        notes: [],
+      };
       program.calls.push(call);
       calls.set(call.id as string, call);
     } else if (type === 'tool_result') {
       const call = calls.get(node.str('tool_use_id'));
       if (call === undefined) continue;
       const { text, dropped } = textOfContent(node.get('content'));
-      if (dropped.length > 0) call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
-      call.outcome = node.optBool('is_error') === true ? { kind: 'error', message: text } : { kind: 'ok', value: valueFromToolText(text) };
+      if (dropped.length > 0)
+        call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
+      call.outcome =
+        node.optBool('is_error') === true
+          ? { kind: 'error', message: text }
+          : { kind: 'ok', value: valueFromToolText(text) };
     } else if (type !== undefined && RESULT_TYPES.has(type)) {
       const program = programs.get(node.str('tool_use_id'));
       if (program !== undefined) program.outcome = outcomeOf(node.obj('content'), program);
@@ -212,7 +261,11 @@ function decorate(program: ExtractedProgram, context: Context, task: string | un
 // stdout is what the model read; a non-zero return code is the run failing (its traceback is in stderr)
 function outcomeOf(content: JsonNode, program: ExtractedProgram): RecordedOutcome {
   const type = content.tag();
-  if (type === 'code_execution_result' || type === 'bash_code_execution_result' || type === 'encrypted_code_execution_result') {
+  if (
+    type === 'code_execution_result' ||
+    type === 'bash_code_execution_result' ||
+    type === 'encrypted_code_execution_result'
+  ) {
     const stderr = content.optStr('stderr') ?? '';
     const returnCode = content.optNum('return_code') ?? 0;
     const encrypted = type === 'encrypted_code_execution_result';
@@ -220,21 +273,34 @@ function outcomeOf(content: JsonNode, program: ExtractedProgram): RecordedOutcom
     const logs = linesOf(stdout);
     const outcome: RecordedOutcome = { compare: 'stdout', logs, modelText: stdout };
     if (returnCode !== 0)
-      outcome.error = { kind: 'exception', message: stderr.trim() === '' ? `the program exited with return code ${returnCode}` : stderr.trimEnd() };
+      outcome.error = {
+        kind: 'exception',
+        message: stderr.trim() === '' ? `the program exited with return code ${returnCode}` : stderr.trimEnd(),
+      };
     else if (stderr !== '') {
       const extra = linesOf(stderr);
       outcome.stderrLogs = extra.map((_, i) => logs.length + i);
       outcome.logs = [...logs, ...extra];
     }
-    if (encrypted) outcome.skipped = 'the transcript stores this program’s stdout encrypted, so printed output cannot be compared';
-    if ((content.optArr('content') ?? []).length > 0) program.notes.push('the code execution also produced files, which are not imported');
+    if (encrypted)
+      outcome.skipped = 'the transcript stores this program’s stdout encrypted, so printed output cannot be compared';
+    if ((content.optArr('content') ?? []).length > 0)
+      program.notes.push('the code execution also produced files, which are not imported');
     return outcome;
   }
   if (type === 'code_execution_tool_result_error' || type === 'bash_code_execution_tool_result_error') {
     const code = content.optStr('error_code') ?? 'unknown';
-    if (code === 'execution_time_exceeded') return { compare: 'stdout', logs: [], error: { kind: 'timeout', message: 'code execution time exceeded' } };
-    program.unreproducible.push(`the code execution ended with the error "${code}" rather than the program's own output`);
-    return { compare: 'stdout', logs: [], error: { kind: 'exception', message: `code execution error: ${code}` }, skipped: `the platform reported "${code}"` };
+    if (code === 'execution_time_exceeded')
+      return { compare: 'stdout', logs: [], error: { kind: 'timeout', message: 'code execution time exceeded' } };
+    program.unreproducible.push(
+      `the code execution ended with the error "${code}" rather than the program's own output`,
+    );
+    return {
+      compare: 'stdout',
+      logs: [],
+      error: { kind: 'exception', message: `code execution error: ${code}` },
+      skipped: `the platform reported "${code}"`,
+    };
   }
   throw content.fail(`unknown code execution result type ${JSON.stringify(type ?? null)}`);
 }

@@ -29,9 +29,20 @@ interface CodeTool {
 }
 
 // argument names that hold a program, in the order they are looked for
-const CODE_KEYS = ['code', 'python_code', 'source_code', 'source', 'script', 'program', 'javascript', 'typescript', 'js'];
+const CODE_KEYS = [
+  'code',
+  'python_code',
+  'source_code',
+  'source',
+  'script',
+  'program',
+  'javascript',
+  'typescript',
+  'js',
+];
 // function names of tools that run code when their schema is not in the history
-const CODE_TOOL_NAME = /(^|_)(code|python|py|exec|execute|script|program|interpreter|repl|ipython|javascript|js|eval)(_|$)/i;
+const CODE_TOOL_NAME =
+  /(^|_)(code|python|py|exec|execute|script|program|interpreter|repl|ipython|javascript|js|eval)(_|$)/i;
 const MAX_LISTED_FUNCTIONS = 500;
 
 export function readChat(documents: readonly ApiDocument[], file: string): ExtractedTranscript {
@@ -88,7 +99,8 @@ export function readChat(documents: readonly ApiDocument[], file: string): Extra
       throw node.fail('not a Chat Completions request, response or message (expected "messages", "choices" or "role")');
     }
   };
-  for (const document of documents) visit(document.node, document.timestamp === undefined ? {} : { createdAt: isoTime(document.timestamp) }, false);
+  for (const document of documents)
+    visit(document.node, document.timestamp === undefined ? {} : { createdAt: isoTime(document.timestamp) }, false);
 
   const programs: ExtractedProgram[] = [];
   for (const { node, context, task: asked } of calls) {
@@ -135,7 +147,8 @@ export function readChat(documents: readonly ApiDocument[], file: string): Extra
       program.notes.push('the history has no tool message answering this call');
     } else {
       const { text, dropped } = textOfContent(answer.get('content'));
-      if (dropped.length > 0) program.notes.push(`the answer also held ${dropped.join(', ')} content, which is not compared`);
+      if (dropped.length > 0)
+        program.notes.push(`the answer also held ${dropped.join(', ')} content, which is not compared`);
       program.outcome = { compare: 'text', logs: linesOf(text), modelText: text };
     }
     programs.push(program);
@@ -153,12 +166,23 @@ function collectChatTool(node: JsonNode, tools: Map<string, ToolDefinition>, cod
   const description = fn.optStr('description');
   const parameters = fn.get('parameters');
   const properties = parameters?.isObject() === true ? parameters.optObj('properties') : undefined;
-  const strings = properties === undefined ? [] : Object.keys(properties.value as object).filter((k) => properties.get(k)?.optStr('type') === 'string');
+  const strings =
+    properties === undefined
+      ? []
+      : Object.keys(properties.value as object).filter((k) => properties.get(k)?.optStr('type') === 'string');
   const codeKey = CODE_KEYS.find((k) => strings.includes(k));
   if (codeKey !== undefined && (CODE_TOOL_NAME.test(name) || strings.length === 1)) {
     const text = `${name} ${description ?? ''}`;
-    const language = /\bpython\b/i.test(text) ? 'python' : /\b(java|type)script\b/i.test(text) ? 'typescript' : undefined;
-    codeTools.set(name, { codeKey, ...(language === undefined ? {} : { language }), functions: listedFunctions(description ?? '') });
+    const language = /\bpython\b/i.test(text)
+      ? 'python'
+      : /\b(java|type)script\b/i.test(text)
+        ? 'typescript'
+        : undefined;
+    codeTools.set(name, {
+      codeKey,
+      ...(language === undefined ? {} : { language }),
+      functions: listedFunctions(description ?? ''),
+    });
     return;
   }
   collectTool(tools, { name, description, input: parameters });

@@ -55,7 +55,9 @@ export function readCodex(documents: readonly ApiDocument[], file: string): Extr
       });
       program.adapter = 'codex-javascript';
       if (code === undefined)
-        program.unreproducible.push(`the ${payload.str('name')} call is a function call whose script this reader does not take from its arguments`);
+        program.unreproducible.push(
+          `the ${payload.str('name')} call is a function call whose script this reader does not take from its arguments`,
+        );
       if (task !== undefined) program.task = task;
       if (model !== undefined) program.model = model;
       if (at !== undefined) program.timestamps = { created: isoTime(at) };
@@ -79,15 +81,24 @@ export function readCodex(documents: readonly ApiDocument[], file: string): Extr
 function scriptOutcome(output: JsonNode | undefined, program: ExtractedProgram): RecordedOutcome {
   const { text: joined, dropped } = textOfContent(output);
   // content items: the header is an item of its own, which the join separated from the first output by one more newline
-  const text = output?.isArray() === true ? joined.replace(/^(Script [^\n]*\nWall time [^\n]*\nOutput:\n)\n/, '$1') : joined;
-  if (dropped.length > 0) program.notes.push(`the script also surfaced ${dropped.join(', ')} content, which is not compared`);
+  const text =
+    output?.isArray() === true ? joined.replace(/^(Script [^\n]*\nWall time [^\n]*\nOutput:\n)\n/, '$1') : joined;
+  if (dropped.length > 0)
+    program.notes.push(`the script also surfaced ${dropped.join(', ')} content, which is not compared`);
   const header = HEADER.exec(text);
   if (header === null) return { compare: 'text', logs: linesOf(text), modelText: text };
   const status = header[1] as string;
   let body = text.slice(header[0].length);
   if (status.startsWith('running')) {
-    program.notes.push(`the script was still running when its output was recorded (${status}); later \`wait\` calls brought the rest`);
-    return { compare: 'text', logs: linesOf(body), modelText: body, skipped: 'the recorded output is only what the script surfaced before the wait ended' };
+    program.notes.push(
+      `the script was still running when its output was recorded (${status}); later \`wait\` calls brought the rest`,
+    );
+    return {
+      compare: 'text',
+      logs: linesOf(body),
+      modelText: body,
+      skipped: 'the recorded output is only what the script surfaced before the wait ended',
+    };
   }
   if (status === 'completed') return { compare: 'stdout', logs: linesOf(body), modelText: body };
   const marker = body.lastIndexOf('Script error:\n');
@@ -112,7 +123,8 @@ export function toolNames(code: string): string[] {
       if (name !== undefined && /^[A-Za-z_$][\w$]*$/.test(name)) add(name);
     }
   }
-  for (const m of code.matchAll(/(?<!["'/\w.$])tools\s*(?:\.\s*([A-Za-z_$][\w$]*)|\[\s*(["'])([^"'\n]+)\2\s*\])/g)) add((m[1] ?? m[3]) as string);
+  for (const m of code.matchAll(/(?<!["'/\w.$])tools\s*(?:\.\s*([A-Za-z_$][\w$]*)|\[\s*(["'])([^"'\n]+)\2\s*\])/g))
+    add((m[1] ?? m[3]) as string);
   return [...names];
 }
 

@@ -30,7 +30,11 @@ export interface DeepseekOptions {
   language?: Language;
 }
 
-export function readDeepseek(documents: readonly ApiDocument[], file: string, options: DeepseekOptions = {}): ExtractedTranscript {
+export function readDeepseek(
+  documents: readonly ApiDocument[],
+  file: string,
+  options: DeepseekOptions = {},
+): ExtractedTranscript {
   const events: JsonNode[] = [];
   for (const document of documents) {
     if (document.node.isArray()) events.push(...document.node.items().filter((item) => !isComment(item)));
@@ -53,7 +57,9 @@ export function readDeepseek(documents: readonly ApiDocument[], file: string, op
         languageLabel: options.language ?? 'typescript',
         code: undefined,
       });
-      program.unreproducible.push(`the log has tool calls from run_code call ${callId} but not the run_code call itself`);
+      program.unreproducible.push(
+        `the log has tool calls from run_code call ${callId} but not the run_code call itself`,
+      );
       programs.set(callId, program);
     }
     return program;
@@ -93,7 +99,11 @@ export function readDeepseek(documents: readonly ApiDocument[], file: string, op
       if (time !== undefined) program.timestamps = { called: isoTime(time) };
       const turn = data.get('turn')?.value;
       const step = data.get('step')?.value;
-      program.ids = { callId, ...(typeof turn === 'number' ? { turn: String(turn) } : {}), ...(typeof step === 'number' ? { step: String(step) } : {}) };
+      program.ids = {
+        callId,
+        ...(typeof turn === 'number' ? { turn: String(turn) } : {}),
+        ...(typeof step === 'number' ? { step: String(step) } : {}),
+      };
       programs.set(callId, program);
     } else if (START_EVENTS.has(type) || SETTLE_EVENTS.has(type)) {
       if (data === undefined) throw event.fail(`${type} event without "data"`);
@@ -101,7 +111,10 @@ export function readDeepseek(documents: readonly ApiDocument[], file: string, op
       let pending = calls.get(subCallId);
       if (pending === undefined) {
         const parent = data.optStr('parentCallId') ?? SUB_CALL.exec(subCallId)?.[1];
-        if (parent === undefined) throw data.fail(`cannot tell which run_code call sub-call ${JSON.stringify(subCallId)} belongs to (no parentCallId)`);
+        if (parent === undefined)
+          throw data.fail(
+            `cannot tell which run_code call sub-call ${JSON.stringify(subCallId)} belongs to (no parentCallId)`,
+          );
         const args = data.get('arguments');
         const call: RecordedCall = {
           tool: data.str('name'),
@@ -110,16 +123,25 @@ export function readDeepseek(documents: readonly ApiDocument[], file: string, op
           id: subCallId,
           notes: [],
         };
-        pending = { call, order: Number(SUB_CALL.exec(subCallId)?.[2] ?? order), ...(time === undefined ? {} : { startedAt: time }) };
+        pending = {
+          call,
+          order: Number(SUB_CALL.exec(subCallId)?.[2] ?? order),
+          ...(time === undefined ? {} : { startedAt: time }),
+        };
         order++;
         calls.set(subCallId, pending);
         programFor(parent, event).calls.push(call);
       }
       if (SETTLE_EVENTS.has(type)) {
         const { text, dropped } = textOfContent(data.get('content'));
-        if (dropped.length > 0) pending.call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
-        pending.call.outcome = data.optBool('isError') === true ? { kind: 'error', message: text } : { kind: 'ok', value: valueFromToolText(text) };
-        if (time !== undefined && pending.startedAt !== undefined && time >= pending.startedAt) pending.call.durationMs = time - pending.startedAt;
+        if (dropped.length > 0)
+          pending.call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
+        pending.call.outcome =
+          data.optBool('isError') === true
+            ? { kind: 'error', message: text }
+            : { kind: 'ok', value: valueFromToolText(text) };
+        if (time !== undefined && pending.startedAt !== undefined && time >= pending.startedAt)
+          pending.call.durationMs = time - pending.startedAt;
       }
     } else if (type === 'tool/result') {
       if (data === undefined) continue;
@@ -134,7 +156,13 @@ export function readDeepseek(documents: readonly ApiDocument[], file: string, op
     program.calls.sort((a, b) => (rank.get(a) as number) - (rank.get(b) as number));
     noteUnanswered(program);
   }
-  return { format: 'deepseek', file, programs: list, tools: [], errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } };
+  return {
+    format: 'deepseek',
+    file,
+    programs: list,
+    tools: [],
+    errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' },
+  };
 }
 
 function timeOf(event: JsonNode): number | undefined {
@@ -185,7 +213,10 @@ function userText(data: JsonNode): string | undefined {
 }
 
 // The tool-result text of a run_code call: in the result message's parts, or directly on the event.
-function resultFor(data: JsonNode, programs: Map<string, ExtractedProgram>): { program: ExtractedProgram; text: string } | undefined {
+function resultFor(
+  data: JsonNode,
+  programs: Map<string, ExtractedProgram>,
+): { program: ExtractedProgram; text: string } | undefined {
   const message = data.optObj('message');
   const sourceId = message?.optObj('source')?.get('callId')?.value ?? data.get('callId')?.value;
   const parts = message?.get('content') ?? data.get('content');
@@ -194,10 +225,12 @@ function resultFor(data: JsonNode, programs: Map<string, ExtractedProgram>): { p
       if (!part.isObject() || part.tag() !== 'tool-result') continue;
       const id = part.get('toolCallId')?.value ?? sourceId;
       const program = typeof id === 'string' || typeof id === 'number' ? programs.get(String(id)) : undefined;
-      if (program !== undefined) return { program, text: textOfContent(part.get('content') ?? part.get('output')).text };
+      if (program !== undefined)
+        return { program, text: textOfContent(part.get('content') ?? part.get('output')).text };
     }
   }
-  const program = typeof sourceId === 'string' || typeof sourceId === 'number' ? programs.get(String(sourceId)) : undefined;
+  const program =
+    typeof sourceId === 'string' || typeof sourceId === 'number' ? programs.get(String(sourceId)) : undefined;
   if (program === undefined || parts === undefined) return undefined;
   return { program, text: textOfContent(parts).text };
 }
@@ -211,7 +244,9 @@ export function outcomeOfText(text: string): RecordedOutcome {
     const split = rest.indexOf('\n\nCaptured output:\n');
     const message = split === -1 ? rest : rest.slice(0, split);
     const logs = split === -1 ? [] : linesOf(rest.slice(split + '\n\nCaptured output:\n'.length));
-    const kind = (FAILURE_KINDS as readonly string[]).includes(failed[1] as string) ? (failed[1] as FailureKind) : 'exception';
+    const kind = (FAILURE_KINDS as readonly string[]).includes(failed[1] as string)
+      ? (failed[1] as FailureKind)
+      : 'exception';
     return { compare: 'model-text', logs, error: { kind, message }, modelText: text };
   }
   return { compare: 'model-text', logs: text === EMPTY_RUN_CODE_TEXT ? [] : linesOf(text), modelText: text };

@@ -9,7 +9,13 @@ import { jsonTextProblem, locate } from './json-records.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
 import { linkContainerState } from './container-state.js';
-import type { ExtractedProgram, ExtractedTranscript, RecordedCall, RecordedOutcome, ToolDefinition } from './transcript-model.js';
+import type {
+  ExtractedProgram,
+  ExtractedTranscript,
+  RecordedCall,
+  RecordedOutcome,
+  ToolDefinition,
+} from './transcript-model.js';
 import { isComment, jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
 
 interface Context {
@@ -73,12 +79,14 @@ export function readOpenAi(documents: readonly ApiDocument[], file: string): Ext
       throw node.fail('not an OpenAI Responses request, response or item (expected "input", "output" or "type")');
     }
   };
-  for (const document of documents) visit(document.node, document.timestamp === undefined ? {} : { createdAt: isoTime(document.timestamp) }, false);
+  for (const document of documents)
+    visit(document.node, document.timestamp === undefined ? {} : { createdAt: isoTime(document.timestamp) }, false);
   return { format: 'openai', file, programs: extractPrograms(items, file), tools: [...tools.values()] };
 }
 
 // items carry a `type` (or a `role`); requests and responses do not
-const isResponse = (node: JsonNode): boolean => node.get('object')?.value === 'response' || (!node.has('type') && node.get('output')?.isArray() === true);
+const isResponse = (node: JsonNode): boolean =>
+  node.get('object')?.value === 'response' || (!node.has('type') && node.get('output')?.isArray() === true);
 const isRequest = (node: JsonNode): boolean => !node.has('type') && !node.has('role') && node.has('input');
 
 function collectOpenAiTool(node: JsonNode, tools: Map<string, ToolDefinition>): void {
@@ -86,7 +94,12 @@ function collectOpenAiTool(node: JsonNode, tools: Map<string, ToolDefinition>): 
   const type = node.tag();
   // only tools a program may call are bindings (`allowed_callers` defaults to ["direct"])
   if (!(node.optArr('allowed_callers') ?? []).some((c) => c.value === 'programmatic')) return;
-  if (type === 'function') collectTool(tools, { name: node.str('name'), description: node.optStr('description'), input: node.get('parameters') });
+  if (type === 'function')
+    collectTool(tools, {
+      name: node.str('name'),
+      description: node.optStr('description'),
+      input: node.get('parameters'),
+    });
   // a custom tool takes free-form text: its argument is that string
   else if (type === 'custom') collectTool(tools, { name: node.str('name'), description: node.optStr('description') });
 }
@@ -161,7 +174,8 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
       const call = calls.get(node.str('call_id'));
       if (call === undefined) continue;
       const { text, dropped } = textOfContent(node.get('output'));
-      if (dropped.length > 0) call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
+      if (dropped.length > 0)
+        call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
       call.outcome = { kind: 'ok', value: valueFromToolText(text) };
     } else if (CALL_TYPES.has(type) || node.optObj('caller')?.tag() === 'program') {
       const caller = node.optObj('caller');
@@ -187,7 +201,8 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
       const result = node.optStr('result') ?? '';
       program.outcome = { compare: 'text', logs: linesOf(result), modelText: result };
       const status = node.optStr('status');
-      if (status !== undefined && status !== 'completed') program.notes.push(`the program output's status was "${status}"`);
+      if (status !== undefined && status !== 'completed')
+        program.notes.push(`the program output's status was "${status}"`);
     }
   }
   const list = [...new Set(programs.values())];
@@ -201,7 +216,11 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
 function interpreterOutcome(node: JsonNode, program: ExtractedProgram): RecordedOutcome {
   const outputs = node.get('outputs');
   if (outputs === undefined || !outputs.isArray()) {
-    return { compare: 'stdout', logs: [], skipped: 'the recording does not include the run’s outputs (ask for include: ["code_interpreter_call.outputs"])' };
+    return {
+      compare: 'stdout',
+      logs: [],
+      skipped: 'the recording does not include the run’s outputs (ask for include: ["code_interpreter_call.outputs"])',
+    };
   }
   let text = '';
   for (const output of outputs.items()) {
@@ -215,7 +234,9 @@ function interpreterOutcome(node: JsonNode, program: ExtractedProgram): Recorded
       .at(-1) ?? '';
   if (
     /^[^\s=]/.test(lastLine) &&
-    !/^(?:print\(|import |from |def |class |if |for |while |with |try|return|raise|assert|[A-Za-z_][\w.]*\s*(?:[-+*/%]?=|:))/.test(lastLine)
+    !/^(?:print\(|import |from |def |class |if |for |while |with |try|return|raise|assert|[A-Za-z_][\w.]*\s*(?:[-+*/%]?=|:))/.test(
+      lastLine,
+    )
   )
     program.notes.push(
       'its last line is an expression, whose value the code interpreter shows as a notebook does; a replay shows only what the program prints',

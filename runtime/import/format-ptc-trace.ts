@@ -5,7 +5,12 @@ import type { ApiDocument } from './api-document.js';
 import { fieldFailure, locate } from './json-records.js';
 import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
 import { TRACE_VERSION, type TraceRecord, TraceRecordSchema } from './trace-format.js';
-import type { DeclaredNamespaceInfo, ExtractedProgram, ExtractedTranscript, ToolDefinition } from './transcript-model.js';
+import type {
+  DeclaredNamespaceInfo,
+  ExtractedProgram,
+  ExtractedTranscript,
+  ToolDefinition,
+} from './transcript-model.js';
 import type { JsonNode } from './json-node.js';
 
 export function readPtcTrace(documents: readonly ApiDocument[], file: string): ExtractedTranscript {
@@ -17,7 +22,9 @@ export function readPtcTrace(documents: readonly ApiDocument[], file: string): E
   for (const [index, document] of documents.entries()) {
     const record = parseRecord(document.node);
     if (index === 0 && record.type !== 'ptc-trace')
-      throw document.node.fail(`the first record of a trace is the header {"type":"ptc-trace","version":${TRACE_VERSION}}`);
+      throw document.node.fail(
+        `the first record of a trace is the header {"type":"ptc-trace","version":${TRACE_VERSION}}`,
+      );
     switch (record.type) {
       case 'ptc-trace':
         if (header) throw document.node.fail('a second trace header');
@@ -29,7 +36,13 @@ export function readPtcTrace(documents: readonly ApiDocument[], file: string): E
           const at = document.node.get('namespaces')?.get(i)?.get('functions');
           ns.functions.forEach((fn, j) => {
             const node = at?.get(j);
-            collectTool(tools, { name: fn.name, global: ns.global, description: fn.description, input: node?.get('input'), output: node?.get('output') });
+            collectTool(tools, {
+              name: fn.name,
+              global: ns.global,
+              description: fn.description,
+              input: node?.get('input'),
+              output: node?.get('output'),
+            });
           });
         });
         break;
@@ -57,7 +70,10 @@ export function readPtcTrace(documents: readonly ApiDocument[], file: string): E
       }
       case 'call': {
         const program = programs.get(String(record.program));
-        if (program === undefined) throw document.node.fail(`a call for program ${JSON.stringify(record.program)}, which no earlier "program" record declares`);
+        if (program === undefined)
+          throw document.node.fail(
+            `a call for program ${JSON.stringify(record.program)}, which no earlier "program" record declares`,
+          );
         program.calls.push({
           tool: record.name,
           global: record.global,
@@ -77,7 +93,9 @@ export function readPtcTrace(documents: readonly ApiDocument[], file: string): E
       case 'result': {
         const program = programs.get(String(record.program));
         if (program === undefined)
-          throw document.node.fail(`a result for program ${JSON.stringify(record.program)}, which no earlier "program" record declares`);
+          throw document.node.fail(
+            `a result for program ${JSON.stringify(record.program)}, which no earlier "program" record declares`,
+          );
         if (record.callsOmitted !== undefined) {
           program.unreproducible.push(
             `the trace lists ${program.calls.length} of the program's ${program.calls.length + record.callsOmitted} calls (the rest were only counted); a replay cannot answer the missing ones`,

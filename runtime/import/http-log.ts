@@ -61,7 +61,8 @@ function isLogEntry(node: JsonNode): boolean {
   return FLAT_BODY_KEYS.some(([, key]) => isBody(node.get(key)));
 }
 
-const isBody = (node: JsonNode | undefined): boolean => node !== undefined && (node.isObject() || typeof node.value === 'string');
+const isBody = (node: JsonNode | undefined): boolean =>
+  node !== undefined && (node.isObject() || typeof node.value === 'string');
 // proxy logs (LiteLLM's StandardLoggingPayload) keep the request's own fields at the top of the entry
 const REQUEST_FIELDS = ['messages', 'input'] as const;
 const FLAT_BODY_KEYS = [
@@ -74,18 +75,22 @@ const PAYLOAD_LISTS = ['choices', 'output', 'content', 'messages', 'input'] as c
 const isPayload = (side: JsonNode): boolean => PAYLOAD_LISTS.some((k) => side.get(k)?.isArray() === true);
 
 function unwrapEntry(entry: JsonNode, secrets: SecretScrubber, out: ApiDocument[]): void {
-  const timestamp = TIME_KEYS.map((k) => entry.get(k)).find((n) => n !== undefined && (typeof n.value === 'string' || typeof n.value === 'number'));
+  const timestamp = TIME_KEYS.map((k) => entry.get(k)).find(
+    (n) => n !== undefined && (typeof n.value === 'string' || typeof n.value === 'number'),
+  );
   const time = timestamp === undefined ? {} : { timestamp: String(timestamp.value) };
   for (const [role, flat] of FLAT_BODY_KEYS) {
     const body = entry.get(flat);
     if (isBody(body)) {
-      for (const node of typeof body?.value === 'string' ? textBody(entry, flat) : [body as JsonNode]) out.push({ node, role, ...time });
+      for (const node of typeof body?.value === 'string' ? textBody(entry, flat) : [body as JsonNode])
+        out.push({ node, role, ...time });
       continue;
     }
     const side = entry.optObj(role);
     if (side === undefined) {
       // LiteLLM-style: the request's messages sit beside `response`; the entry itself is the request
-      if (role === 'request' && REQUEST_FIELDS.some((k) => entry.get(k)?.isArray() === true)) out.push({ node: entry, role, ...time });
+      if (role === 'request' && REQUEST_FIELDS.some((k) => entry.get(k)?.isArray() === true))
+        out.push({ node: entry, role, ...time });
       continue;
     }
     harvestHeaders(side, secrets);
@@ -120,7 +125,12 @@ function textBody(holder: JsonNode, key: string): JsonNode[] {
   const text = holder.str(key);
   if (text.trim() === '') return [];
   if (!looksLikeSse(text)) return [holder.embedded(key)];
-  const events = sseRecords(text, { file: holder.record.file, line: holder.record.line, parent: holder.record, path: [...holder.path, key] });
+  const events = sseRecords(text, {
+    file: holder.record.file,
+    line: holder.record.line,
+    parent: holder.record,
+    path: [...holder.path, key],
+  });
   return reassemble(events).map((reply) => JsonNode.of(reply));
 }
 
@@ -137,7 +147,8 @@ function harvestHeaders(side: JsonNode, secrets: SecretScrubber): void {
   } else if (headers.isObject()) {
     for (const [name, value] of Object.entries(headers.value as Record<string, unknown>)) {
       if (typeof value === 'string' && secrets.isSecretKey(name)) secrets.collect(value);
-      if (Array.isArray(value) && secrets.isSecretKey(name)) for (const v of value) if (typeof v === 'string') secrets.collect(v);
+      if (Array.isArray(value) && secrets.isSecretKey(name))
+        for (const v of value) if (typeof v === 'string') secrets.collect(v);
     }
   }
 }

@@ -22,7 +22,10 @@ export class ImportFailure extends Error {
 
 // `file:line:column: field: message`, the shape compilers use so editors can jump to it.
 export function describeImportProblem(problem: ImportProblem): string {
-  const where = problem.line === undefined ? problem.file : `${problem.file}:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`;
+  const where =
+    problem.line === undefined
+      ? problem.file
+      : `${problem.file}:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`;
   return `${where}: ${problem.field === undefined ? '' : `${problem.field}: `}${problem.message}`;
 }
 
@@ -45,6 +48,7 @@ export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return value.length > 24 ? `a string of ${value.length} characters` : `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'string')
+    return value.length > 24 ? `a string of ${value.length} characters` : `the string ${JSON.stringify(value)}`;
   return `the ${typeof value} ${String(value)}`;
 }

@@ -52,9 +52,16 @@ export async function planImport(options: ImportOptions): Promise<ImportOutcome>
       // bodies logged as JSON text were not visible to the first harvest
       for (const d of documents) if (d.node.record.embeddedIn !== undefined) scrubber.harvest(d.node.value);
       const format = options.format ?? detectFormat(documents, label);
-      const transcript = { ...readFormat(format, documents, label, options.language), shape: shapeOf(container, records, documents) };
+      const transcript = {
+        ...readFormat(format, documents, label, options.language),
+        shape: shapeOf(container, records, documents),
+      };
       if (transcript.programs.length === 0) {
-        throw new ImportFailure({ file: label, line: 1, message: `no programs found: read as ${FORMAT_TITLES[format]}, it holds no ${PROGRAM_WORDS[format]}` });
+        throw new ImportFailure({
+          file: label,
+          line: 1,
+          message: `no programs found: read as ${FORMAT_TITLES[format]}, it holds no ${PROGRAM_WORDS[format]}`,
+        });
       }
       transcripts.push(transcript);
     }
@@ -75,11 +82,13 @@ export async function planImport(options: ImportOptions): Promise<ImportOutcome>
 function shapeOf(container: string, records: readonly JsonRecord[], documents: readonly ApiDocument[]): string {
   const parts = [container];
   const first = records[0]?.value;
-  const root = first !== null && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>) : {};
+  const root =
+    first !== null && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>) : {};
   if (Array.isArray(root.interactions)) parts.push('VCR cassette');
   else if (root.log !== null && typeof root.log === 'object') parts.push('HAR');
   else if (Array.isArray(root.resourceSpans)) parts.push('OpenTelemetry GenAI spans (OTLP JSON)');
-  else if (documents.some((d) => d.role !== 'bare' && d.node.record.derivedFrom === undefined)) parts.push('request/response log');
+  else if (documents.some((d) => d.role !== 'bare' && d.node.record.derivedFrom === undefined))
+    parts.push('request/response log');
   if (documents.some((d) => d.node.record.derivedFrom !== undefined)) parts.push('streamed replies reassembled');
   return parts.join(', ');
 }
@@ -93,7 +102,12 @@ const PROGRAM_WORDS: Record<TranscriptFormat, string> = {
   'ptc-trace': '"program" record',
 };
 
-function readFormat(format: TranscriptFormat, documents: ApiDocument[], file: string, language: Language | undefined): ExtractedTranscript {
+function readFormat(
+  format: TranscriptFormat,
+  documents: ApiDocument[],
+  file: string,
+  language: Language | undefined,
+): ExtractedTranscript {
   switch (format) {
     case 'anthropic':
       return readAnthropic(documents, file);

@@ -3,7 +3,8 @@ import { fieldFailure, type JsonRecord, parseEmbedded } from './json-records.js'
 
 export type JsonObject = Record<string, unknown>;
 
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 // A value inside a transcript record with its path: every accessor reads own properties only and fails with
 // the file, line and field of what is wrong.
@@ -98,7 +99,8 @@ export class JsonNode {
   optNum(key: string): number | undefined {
     const node = this.get(key);
     if (node === undefined || node.value === null) return undefined;
-    if (typeof node.value !== 'number' || !Number.isFinite(node.value)) throw node.fail(`expected a number, got ${describeValue(node.value)}`);
+    if (typeof node.value !== 'number' || !Number.isFinite(node.value))
+      throw node.fail(`expected a number, got ${describeValue(node.value)}`);
     return node.value;
   }
 

@@ -42,7 +42,11 @@ export function parseRecords(source: SourceText, options: { jsonl?: boolean } = 
     const lineText = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (lineText.trim() === '') continue;
     if (records.length >= IMPORT_LIMITS.maxRecords)
-      throw new ImportFailure({ file: label, line, message: `more than ${IMPORT_LIMITS.maxRecords} JSONL records; split the transcript` });
+      throw new ImportFailure({
+        file: label,
+        line,
+        message: `more than ${IMPORT_LIMITS.maxRecords} JSONL records; split the transcript`,
+      });
     const record = parseRecord(lineText, label, line);
     if (!isCommentOnly(record.value)) records.push(record);
   }
@@ -53,12 +57,18 @@ export function parseRecords(source: SourceText, options: { jsonl?: boolean } = 
 export function parseEmbedded(parent: JsonRecord, path: FieldPath, text: string): JsonRecord {
   const at = locate(parent, path);
   if (text.length > IMPORT_LIMITS.maxEmbeddedJsonBytes) {
-    throw new ImportFailure({ ...at, message: `holds ${text.length} characters of JSON text; at most ${IMPORT_LIMITS.maxEmbeddedJsonBytes} are parsed` });
+    throw new ImportFailure({
+      ...at,
+      message: `holds ${text.length} characters of JSON text; at most ${IMPORT_LIMITS.maxEmbeddedJsonBytes} are parsed`,
+    });
   }
   const parsed = parseChecked(text);
   if (!parsed.ok) {
     const inner = lineColumn(text, parsed.offset);
-    throw new ImportFailure({ ...at, message: `is not valid JSON text: ${parsed.message} (at line ${inner.line}, column ${inner.column} of the string)` });
+    throw new ImportFailure({
+      ...at,
+      message: `is not valid JSON text: ${parsed.message} (at line ${inner.line}, column ${inner.column} of the string)`,
+    });
   }
   return { value: parsed.value, file: parent.file, text, line: parent.line, embeddedIn: { record: parent, path } };
 }
@@ -68,7 +78,11 @@ export function locate(record: JsonRecord, path: FieldPath): Located {
   if (record.derivedFrom !== undefined) {
     const at = locate(record.derivedFrom, []);
     const inner = formatField(path);
-    return { file: at.file, line: at.line, field: `the streamed reply that starts here${inner === undefined ? '' : ` → ${inner}`}` };
+    return {
+      file: at.file,
+      line: at.line,
+      field: `the streamed reply that starts here${inner === undefined ? '' : ` → ${inner}`}`,
+    };
   }
   if (record.embeddedIn !== undefined) {
     const outer = locate(record.embeddedIn.record, record.embeddedIn.path);
@@ -92,7 +106,12 @@ function parseRecord(text: string, file: string, line: number): JsonRecord {
   const parsed = parseChecked(text);
   if (!parsed.ok) {
     const at = lineColumn(text, parsed.offset);
-    throw new ImportFailure({ file, line: line + at.line - 1, column: at.column, message: `invalid JSON: ${parsed.message}` });
+    throw new ImportFailure({
+      file,
+      line: line + at.line - 1,
+      column: at.column,
+      message: `invalid JSON: ${parsed.message}`,
+    });
   }
   return { value: parsed.value, file, text, line };
 }
@@ -109,7 +128,9 @@ export function parseChecked(text: string): Checked {
   } catch {
     // the strict iterative scanner says where and why (native messages vary between engines)
     const scan = scanJson(text, { spanDepth: 0, uniqueKeys: () => false });
-    return scan.ok ? { ok: false, offset: 0, message: 'not valid JSON' } : { ok: false, offset: scan.offset, message: scan.message };
+    return scan.ok
+      ? { ok: false, offset: 0, message: 'not valid JSON' }
+      : { ok: false, offset: scan.offset, message: scan.message };
   }
 }
 
@@ -129,5 +150,11 @@ function looksLikeJsonl(text: string): boolean {
 
 // `{"$comment": "..."}` lines document a JSONL file (fixtures cite their sources this way) and carry no data.
 function isCommentOnly(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && Object.hasOwn(value, '$comment');
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 1 &&
+    Object.hasOwn(value, '$comment')
+  );
 }

@@ -11,7 +11,8 @@ export function runCodeText(result: Pick<RunResult, 'logs' | 'value' | 'error'>)
     return result.logs.length > 0 ? `${head}\n\nCaptured output:\n${result.logs.join('\n')}` : head;
   }
   const parts = [...result.logs];
-  if (result.value !== undefined) parts.push(typeof result.value === 'string' ? result.value : prettyJson(result.value));
+  if (result.value !== undefined)
+    parts.push(typeof result.value === 'string' ? result.value : prettyJson(result.value));
   const text = parts.join('\n');
   return text === '' ? EMPTY_RUN_TEXT : text;
 }

@@ -43,7 +43,8 @@ function spanDocuments(span: JsonNode): ApiDocument[] {
   }
   const text = (key: string): string | undefined => scalar(attributes.get(key));
   const started = scalar(span.get('startTimeUnixNano'));
-  const time = started !== undefined && /^\d+$/.test(started) ? { timestamp: isoTime(Number(BigInt(started) / 1_000_000n)) } : {};
+  const time =
+    started !== undefined && /^\d+$/.test(started) ? { timestamp: isoTime(Number(BigInt(started) / 1_000_000n)) } : {};
   const model = text('gen_ai.request.model') ?? text('gen_ai.response.model');
   const base: Record<string, Json> = model === undefined ? {} : { model };
   const request: ChatMessage[] = [];
@@ -65,7 +66,11 @@ function spanDocuments(span: JsonNode): ApiDocument[] {
     const parameters = parseText(fn.get('parameters'));
     tools.push({
       type: 'function',
-      function: { name, ...optional('description', fn.get('description')), ...(parameters === undefined ? {} : { parameters }) },
+      function: {
+        name,
+        ...optional('description', fn.get('description')),
+        ...(parameters === undefined ? {} : { parameters }),
+      },
     });
   }
 
@@ -75,7 +80,12 @@ function spanDocuments(span: JsonNode): ApiDocument[] {
     const name = text('gen_ai.tool.name');
     if (id !== undefined && name !== undefined) {
       const args = attributes.get('gen_ai.tool.call.arguments');
-      request.push({ role: 'assistant', tool_calls: [{ id, type: 'function', function: { name, arguments: args === undefined ? '{}' : valueText(args) } }] });
+      request.push({
+        role: 'assistant',
+        tool_calls: [
+          { id, type: 'function', function: { name, arguments: args === undefined ? '{}' : valueText(args) } },
+        ],
+      });
       const result = attributes.get('gen_ai.tool.call.result');
       if (result !== undefined) request.push({ role: 'tool', tool_call_id: id, content: valueText(result) });
     }
@@ -84,13 +94,23 @@ function spanDocuments(span: JsonNode): ApiDocument[] {
   const documents: ApiDocument[] = [];
   const make = (value: Record<string, Json>, role: ApiDocument['role']): void => {
     // the document names its places through the span it came from
-    const record = { value, file: span.record.file, text: '', line: span.record.line, embeddedIn: { record: span.record, path: span.path } };
+    const record = {
+      value,
+      file: span.record.file,
+      text: '',
+      line: span.record.line,
+      embeddedIn: { record: span.record, path: span.path },
+    };
     documents.push({ node: JsonNode.of(record), role, ...time });
   };
-  if (request.length > 0 || tools.length > 0) make({ ...base, messages: request, ...(tools.length > 0 ? { tools } : {}) }, 'request');
+  if (request.length > 0 || tools.length > 0)
+    make({ ...base, messages: request, ...(tools.length > 0 ? { tools } : {}) }, 'request');
   if (reply.length > 0) {
     const id = text('gen_ai.response.id');
-    make({ ...base, ...(id === undefined ? {} : { id }), choices: reply.map((message, index) => ({ index, message })) }, 'response');
+    make(
+      { ...base, ...(id === undefined ? {} : { id }), choices: reply.map((message, index) => ({ index, message })) },
+      'response',
+    );
   }
   return documents;
 }
@@ -115,10 +135,18 @@ function partsMessages(value: Json | undefined): ChatMessage[] {
       else if (part.type === 'tool_call' && typeof part.id === 'string' && typeof part.name === 'string')
         calls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments ?? {} } });
       else if (part.type === 'tool_call_response' && typeof part.id === 'string')
-        out.push({ role: 'tool', tool_call_id: part.id, content: typeof part.response === 'string' ? part.response : JSON.stringify(part.response ?? null) });
+        out.push({
+          role: 'tool',
+          tool_call_id: part.id,
+          content: typeof part.response === 'string' ? part.response : JSON.stringify(part.response ?? null),
+        });
     }
     if (texts.length > 0 || calls.length > 0 || role !== 'tool')
-      out.push({ role, content: texts.length > 0 ? texts.join('\n') : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+      out.push({
+        role,
+        content: texts.length > 0 ? texts.join('\n') : null,
+        ...(calls.length > 0 ? { tool_calls: calls } : {}),
+      });
   }
   return out;
 }

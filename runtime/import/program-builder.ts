@@ -33,7 +33,13 @@ export function newProgram(p: NewProgram): ExtractedProgram {
 // Adds a tool definition once (the first definition of a name wins); a schema must be a JSON object.
 export function collectTool(
   tools: Map<string, ToolDefinition>,
-  tool: { name: string; description?: string | undefined; input?: JsonNode | undefined; output?: JsonNode | undefined; global?: string },
+  tool: {
+    name: string;
+    description?: string | undefined;
+    input?: JsonNode | undefined;
+    output?: JsonNode | undefined;
+    global?: string;
+  },
 ): void {
   const key = `${tool.global ?? ''}\u0000${tool.name}`;
   if (tools.has(key)) return;

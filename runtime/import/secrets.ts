@@ -118,7 +118,9 @@ export class SecretScrubber {
   #pattern(): RegExp | undefined {
     if (this.#literals.size === 0) return undefined;
     // longest first, so a key is not half-replaced by a shorter literal that is its prefix
-    const escaped = [...this.#literals].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const escaped = [...this.#literals]
+      .sort((a, b) => b.length - a.length)
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     this.#literalPattern ??= new RegExp(escaped.join('|'), 'g');
     return this.#literalPattern;
   }

@@ -14,7 +14,10 @@ export async function readSourceText(file: string, label: string = file): Promis
   try {
     handle = await fs.open(file, 'r');
   } catch (error) {
-    throw new ImportFailure({ file: label, message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
+    throw new ImportFailure({
+      file: label,
+      message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    });
   }
   try {
     const stat = await handle.stat();
@@ -36,7 +39,10 @@ export async function readSourceText(file: string, label: string = file): Promis
 }
 
 function tooLarge(label: string, size: number): ImportFailure {
-  return new ImportFailure({ file: label, message: `the file is ${size} bytes; transcripts up to ${IMPORT_LIMITS.maxFileBytes} bytes are imported` });
+  return new ImportFailure({
+    file: label,
+    message: `the file is ${size} bytes; transcripts up to ${IMPORT_LIMITS.maxFileBytes} bytes are imported`,
+  });
 }
 
 // Strict UTF-8 (a BOM is dropped); the first invalid byte is reported with its line and column.
@@ -51,7 +57,12 @@ export function decodeUtf8(bytes: Uint8Array, label: string): string {
         lineStart = i + 1;
       }
     }
-    throw new ImportFailure({ file: label, line, column: bad - lineStart + 1, message: `invalid UTF-8 at byte ${bad} (transcripts must be UTF-8 text)` });
+    throw new ImportFailure({
+      file: label,
+      line,
+      column: bad - lineStart + 1,
+      message: `invalid UTF-8 at byte ${bad} (transcripts must be UTF-8 text)`,
+    });
   }
   const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

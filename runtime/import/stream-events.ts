@@ -15,7 +15,10 @@ export function looksLikeSse(text: string): boolean {
 
 // Each `data:` payload of an SSE stream as a record (multi-line data joined as the SSE spec says); `[DONE]` and
 // comments are skipped. `origin` places the events: a file's own lines, or a recorded body inside another record.
-export function sseRecords(text: string, origin: { file: string; line: number; parent?: JsonRecord; path?: (string | number)[] }): JsonRecord[] {
+export function sseRecords(
+  text: string,
+  origin: { file: string; line: number; parent?: JsonRecord; path?: (string | number)[] },
+): JsonRecord[] {
   const records: JsonRecord[] = [];
   let data: string[] = [];
   let startLine = origin.line;
@@ -27,13 +30,29 @@ export function sseRecords(text: string, origin: { file: string; line: number; p
     const problem = jsonTextProblem(payload);
     if (problem !== undefined) {
       if (origin.parent !== undefined)
-        throw fieldFailure(origin.parent, origin.path ?? [], `holds a streamed event whose data is not JSON: ${problem.message}`);
-      throw new ImportFailure({ file: origin.file, line: startLine, message: `a streamed event's data is not JSON: ${problem.message}` });
+        throw fieldFailure(
+          origin.parent,
+          origin.path ?? [],
+          `holds a streamed event whose data is not JSON: ${problem.message}`,
+        );
+      throw new ImportFailure({
+        file: origin.file,
+        line: startLine,
+        message: `a streamed event's data is not JSON: ${problem.message}`,
+      });
     }
     if (records.length >= IMPORT_LIMITS.maxRecords)
-      throw new ImportFailure({ file: origin.file, line: startLine, message: `more than ${IMPORT_LIMITS.maxRecords} streamed events` });
+      throw new ImportFailure({
+        file: origin.file,
+        line: startLine,
+        message: `more than ${IMPORT_LIMITS.maxRecords} streamed events`,
+      });
     const base = { value: JSON.parse(payload) as unknown, file: origin.file, text: payload, line: startLine };
-    records.push(origin.parent === undefined ? base : { ...base, line: origin.parent.line, embeddedIn: { record: origin.parent, path: origin.path ?? [] } });
+    records.push(
+      origin.parent === undefined
+        ? base
+        : { ...base, line: origin.parent.line, embeddedIn: { record: origin.parent, path: origin.path ?? [] } },
+    );
   };
   const lines = text.split(/\r\n|\r|\n/);
   for (const [i, line] of lines.entries()) {
@@ -63,7 +82,10 @@ export function streamEventKind(value: unknown): StreamKind | undefined {
   if (ANTHROPIC_EVENTS.has(type)) return 'anthropic';
   if (
     type.startsWith('response.') &&
-    (Object.hasOwn(value, 'sequence_number') || Object.hasOwn(value, 'response') || Object.hasOwn(value, 'item') || Object.hasOwn(value, 'output_index'))
+    (Object.hasOwn(value, 'sequence_number') ||
+      Object.hasOwn(value, 'response') ||
+      Object.hasOwn(value, 'item') ||
+      Object.hasOwn(value, 'output_index'))
   )
     return 'openai';
   return undefined;
@@ -123,7 +145,10 @@ interface AnthropicState {
 // true when the message is complete
 function anthropicEvent(state: AnthropicState, event: Record<string, unknown>): boolean {
   const content = state.message.content as unknown[];
-  const index = typeof event.index === 'number' && Number.isInteger(event.index) && event.index >= 0 && event.index < 100_000 ? event.index : undefined;
+  const index =
+    typeof event.index === 'number' && Number.isInteger(event.index) && event.index >= 0 && event.index < 100_000
+      ? event.index
+      : undefined;
   switch (event.type) {
     case 'content_block_start': {
       const block = asObject(event.content_block);
@@ -134,12 +159,14 @@ function anthropicEvent(state: AnthropicState, event: Record<string, unknown>): 
       const delta = asObject(event.delta);
       const block = index === undefined ? undefined : asObject(content[index]);
       if (delta === undefined || block === undefined || index === undefined) return false;
-      if (delta.type === 'text_delta' && typeof delta.text === 'string') block.text = `${typeof block.text === 'string' ? block.text : ''}${delta.text}`;
+      if (delta.type === 'text_delta' && typeof delta.text === 'string')
+        block.text = `${typeof block.text === 'string' ? block.text : ''}${delta.text}`;
       else if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string')
         state.partial.set(index, `${state.partial.get(index) ?? ''}${delta.partial_json}`);
       else if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string')
         block.thinking = `${typeof block.thinking === 'string' ? block.thinking : ''}${delta.thinking}`;
-      else if (delta.type === 'signature_delta' && typeof delta.signature === 'string') block.signature = delta.signature;
+      else if (delta.type === 'signature_delta' && typeof delta.signature === 'string')
+        block.signature = delta.signature;
       else if (delta.type === 'citations_delta' && delta.citation !== undefined)
         block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];
       return false;
@@ -150,7 +177,8 @@ function anthropicEvent(state: AnthropicState, event: Record<string, unknown>): 
     case 'message_delta': {
       const delta = asObject(event.delta);
       if (delta !== undefined)
-        for (const [key, value] of Object.entries(delta)) if (value !== null || !Object.hasOwn(state.message, key)) state.message[key] = value;
+        for (const [key, value] of Object.entries(delta))
+          if (value !== null || !Object.hasOwn(state.message, key)) state.message[key] = value;
       const usage = asObject(event.usage);
       if (usage !== undefined) state.message.usage = { ...asObject(state.message.usage), ...usage };
       return false;
@@ -189,7 +217,10 @@ interface OpenAiState {
 function openAiEvent(state: OpenAiState, event: Record<string, unknown>): boolean {
   const type = event.type as string;
   const index =
-    typeof event.output_index === 'number' && Number.isInteger(event.output_index) && event.output_index >= 0 && event.output_index < 100_000
+    typeof event.output_index === 'number' &&
+    Number.isInteger(event.output_index) &&
+    event.output_index >= 0 &&
+    event.output_index < 100_000
       ? event.output_index
       : undefined;
   if (type === 'response.created' || type === 'response.in_progress' || type === 'response.queued') {
@@ -234,5 +265,7 @@ function derived(first: JsonRecord, value: Record<string, unknown>): JsonRecord 
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }

@@ -39,7 +39,8 @@ export function stubModuleText(options: { namespaces: readonly StubNamespace[]; 
       define(functions, fn.name, entry);
     }
     const spec: Record<string, JsonValue> = {};
-    if (ns.errorClass !== undefined) spec.errorClass = { name: ns.errorClass.name, memberNameProperty: ns.errorClass.memberNameProperty };
+    if (ns.errorClass !== undefined)
+      spec.errorClass = { name: ns.errorClass.name, memberNameProperty: ns.errorClass.memberNameProperty };
     spec.functions = functions;
     define(data, ns.global, spec);
   }

@@ -36,7 +36,8 @@ export type ImportedMeta = z.infer<typeof ImportedMetaSchema>;
 
 // A cell's import record, or undefined when the cell was not imported or its record is unreadable.
 export function importedMetaOf(cellMetadata: unknown): ImportedMeta | undefined {
-  if (cellMetadata === null || typeof cellMetadata !== 'object' || !Object.hasOwn(cellMetadata, 'imported')) return undefined;
+  if (cellMetadata === null || typeof cellMetadata !== 'object' || !Object.hasOwn(cellMetadata, 'imported'))
+    return undefined;
   const parsed = ImportedMetaSchema.safeParse((cellMetadata as Record<string, unknown>).imported);
   return parsed.success ? parsed.data : undefined;
 }

@@ -25,7 +25,8 @@ export function parseMapEntry(spec: string): [string, BindingTarget] {
 
 function parseTarget(text: string, what: string): BindingTarget {
   const dot = text.indexOf('.');
-  if (dot <= 0 || dot === text.length - 1) throw new Error(`${what}: expected namespace.function, got ${JSON.stringify(text)}`);
+  if (dot <= 0 || dot === text.length - 1)
+    throw new Error(`${what}: expected namespace.function, got ${JSON.stringify(text)}`);
   const global = text.slice(0, dot);
   const problem = identifierProblem(global);
   if (problem !== undefined) throw new Error(`${what}: the namespace ${problem}`);
@@ -51,14 +52,23 @@ export function parseMappingFile(source: SourceText): Map<string, BindingTarget>
 }
 
 // The binding a recorded call is replayed through.
-export function targetOf(call: Pick<RecordedCall, 'tool' | 'global'>, format: TranscriptFormat, mapping: ToolMapping): BindingTarget {
+export function targetOf(
+  call: Pick<RecordedCall, 'tool' | 'global'>,
+  format: TranscriptFormat,
+  mapping: ToolMapping,
+): BindingTarget {
   if (format === 'ptc-trace' && call.global !== undefined) return { global: call.global, name: call.tool };
   if (format === 'deepseek' || format === 'ptc-trace') return { global: DEFAULT_GLOBAL, name: call.tool };
   return mapping.get(call.tool) ?? { global: DEFAULT_GLOBAL, name: call.tool };
 }
 
 // Programs of these formats name `tools.<name>` themselves, so their calls cannot be moved elsewhere.
-export function checkMappingApplies(format: TranscriptFormat, file: string, tools: Iterable<string>, mapping: ToolMapping): void {
+export function checkMappingApplies(
+  format: TranscriptFormat,
+  file: string,
+  tools: Iterable<string>,
+  mapping: ToolMapping,
+): void {
   if (format !== 'deepseek' && format !== 'ptc-trace') return;
   for (const tool of tools) {
     if (mapping.has(tool)) {

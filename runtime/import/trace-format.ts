@@ -33,7 +33,9 @@ export const TraceBindingsSchema = z.strictObject({
     z.strictObject({
       global: z.string().min(1).max(200),
       // the error class (binding-call.ts) with names a generated SDK can declare
-      errorClass: z.strictObject({ ...ErrorClassSchema.shape, name: z.string().min(1), memberNameProperty: z.string().min(1) }).optional(),
+      errorClass: z
+        .strictObject({ ...ErrorClassSchema.shape, name: z.string().min(1), memberNameProperty: z.string().min(1) })
+        .optional(),
       functions: z.array(TraceFunctionSchema),
     }),
   ),
@@ -78,8 +80,10 @@ export const TraceCallSchema = z
     if (call.pending === true) {
       if (call.ok || call.value !== undefined || call.message !== undefined)
         ctx.addIssue({ code: 'custom', message: 'a pending call has ok false and neither value nor message' });
-    } else if (call.ok && call.value === undefined) ctx.addIssue({ code: 'custom', path: ['value'], message: 'ok is true but "value" is missing' });
-    else if (!call.ok && call.message === undefined) ctx.addIssue({ code: 'custom', path: ['message'], message: 'ok is false but "message" is missing' });
+    } else if (call.ok && call.value === undefined)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'ok is true but "value" is missing' });
+    else if (!call.ok && call.message === undefined)
+      ctx.addIssue({ code: 'custom', path: ['message'], message: 'ok is false but "message" is missing' });
   });
 
 export const TraceResultSchema = z.strictObject({

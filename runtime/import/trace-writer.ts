@@ -22,7 +22,11 @@ const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 // The JSONL trace of one run (docs/import.md): header, declared bindings, the program, its calls and its result.
 export function runTraceLines(input: RunTraceInput): string[] {
   const records: Record<string, unknown>[] = [
-    { type: 'ptc-trace', version: TRACE_VERSION, ...(input.producer === undefined ? {} : { producer: input.producer }) },
+    {
+      type: 'ptc-trace',
+      version: TRACE_VERSION,
+      ...(input.producer === undefined ? {} : { producer: input.producer }),
+    },
   ];
   const namespaces = bindingsOf({ module: input.module, calls: input.result.calls });
   if (namespaces.length > 0) records.push({ type: 'bindings', namespaces });
@@ -101,11 +105,16 @@ export async function writeLinesAtomically(file: string, lines: readonly string[
   await writeFileAtomically(file, `${lines.join('\n')}\n`);
 }
 
-export function bindingsOf(input: { module?: SdkSource | undefined; calls: readonly CallRecord[] }): Record<string, JsonValue>[] {
+export function bindingsOf(input: {
+  module?: SdkSource | undefined;
+  calls: readonly CallRecord[];
+}): Record<string, JsonValue>[] {
   if (input.module !== undefined) {
     return Object.entries(input.module.namespaces).map(([global, ns]) => ({
       global,
-      ...(ns.errorClass === undefined ? {} : { errorClass: { name: ns.errorClass.name, memberNameProperty: ns.errorClass.memberNameProperty } }),
+      ...(ns.errorClass === undefined
+        ? {}
+        : { errorClass: { name: ns.errorClass.name, memberNameProperty: ns.errorClass.memberNameProperty } }),
       functions: Object.entries(ns.functions).map(([name, fn]) => ({
         name,
         ...(fn.description === undefined ? {} : { description: fn.description }),

@@ -25,7 +25,8 @@ export interface ToolDefinition {
   outputSchema?: Record<string, JsonValue>;
 }
 
-export type CallOutcome = { kind: 'ok'; value: JsonValue } | { kind: 'error'; message: string } | { kind: 'unanswered' };
+export type CallOutcome =
+  { kind: 'ok'; value: JsonValue } | { kind: 'error'; message: string } | { kind: 'unanswered' };
 
 // One tool call a program made, and what the tool answered then.
 export interface RecordedCall {

@@ -6,7 +6,10 @@ import { parseChecked } from './json-records.js';
 // A value copied out of a transcript: it must be lossless JSON (no -0, no 1e400), or the field is named.
 export function jsonValueOf(node: JsonNode): JsonValue {
   const check = checkLossless(node.value);
-  if (!check.ok) throw node.fail(`cannot be replayed: ${check.reason.replace(/^\$/, 'the value')} (only lossless JSON crosses a binding)`);
+  if (!check.ok)
+    throw node.fail(
+      `cannot be replayed: ${check.reason.replace(/^\$/, 'the value')} (only lossless JSON crosses a binding)`,
+    );
   return node.value as JsonValue;
 }
 

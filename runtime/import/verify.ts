@@ -21,7 +21,10 @@ export type VerifyOutcome = { ok: true; cells: CellVerdict[] } | { ok: false; me
 
 // Replays every code cell of an imported notebook (each cell's own plan: imported cells replay their cassettes)
 // and compares each run with what the transcript recorded.
-export async function verifyImportedNotebook(notebookPath: string, options: { signal?: AbortSignal } = {}): Promise<VerifyOutcome> {
+export async function verifyImportedNotebook(
+  notebookPath: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<VerifyOutcome> {
   const runtime = createRuntime({ spares: 1 });
   try {
     const run = await runNotebookFile({
@@ -29,12 +32,23 @@ export async function verifyImportedNotebook(notebookPath: string, options: { si
       session: { runtimeFor: () => runtime },
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    if (!run.ok) return { ok: false, message: run.problems === undefined ? run.message : `${run.message}\n${describeProblems(run.problems, notebookPath)}` };
+    if (!run.ok)
+      return {
+        ok: false,
+        message:
+          run.problems === undefined ? run.message : `${run.message}\n${describeProblems(run.problems, notebookPath)}`,
+      };
     const cells = run.cells.map((report): CellVerdict => {
       const meta = importedMetaOf(run.notebook.cells[report.index]?.metadata);
       const marked = (meta?.unreproducible?.length ?? 0) > 0;
       if (report.outcome.kind === 'setup-failed')
-        return { index: report.index, cellId: report.cellId, comparison: undefined, setupError: report.outcome.message, marked };
+        return {
+          index: report.index,
+          cellId: report.cellId,
+          comparison: undefined,
+          setupError: report.outcome.message,
+          marked,
+        };
       const result = report.outcome.result;
       const comparison = meta?.then === undefined ? undefined : compareWithTranscript(meta.then, result);
       return { index: report.index, cellId: report.cellId, comparison, marked, result };

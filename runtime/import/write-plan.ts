@@ -5,7 +5,9 @@ import { makeDirsSync } from '../files/make-dirs.js';
 
 // `exists`: files the import would replace (nothing was written); `io`: the disk refused (nothing was kept).
 export type WriteOutcome =
-  { ok: true; written: string[] } | { ok: false; reason: 'exists'; existing: string[]; message: string } | { ok: false; reason: 'io'; message: string };
+  | { ok: true; written: string[] }
+  | { ok: false; reason: 'exists'; existing: string[]; message: string }
+  | { ok: false; reason: 'io'; message: string };
 
 // Writes an import all or nothing: existing files are never replaced without `force`, every file goes to a temp name
 // first, and the notebook is renamed into place last (a crash never leaves a notebook pointing at missing cassettes).

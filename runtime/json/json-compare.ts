@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { writeJsonText } from './json-text.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { formatPath, masks, type MaskSegment } from './mask-path.js';
-import { childPath as child, pathSegments as segmentsOf, ROOT_PATH as ROOT, traverseJson, type PathNode } from './traverse.js';
+import {
+  childPath as child,
+  pathSegments as segmentsOf,
+  ROOT_PATH as ROOT,
+  traverseJson,
+  type PathNode,
+} from './traverse.js';
 
 // First-difference comparison of two JSON values, exactly or by shape, without recursion (a value may be as deep as
 // the runtime accepts). `undefined` stands for "absent" (no value returned, a missing key).
@@ -62,15 +68,22 @@ export function snippet(value: JsonValue | undefined): string {
 
 const has = (record: object, key: string): boolean => Object.prototype.hasOwnProperty.call(record, key);
 
-function presence(node: PathNode, expected: JsonValue | undefined, actual: JsonValue | undefined): Difference | undefined {
+function presence(
+  node: PathNode,
+  expected: JsonValue | undefined,
+  actual: JsonValue | undefined,
+): Difference | undefined {
   if (expected === undefined && actual === undefined) return undefined;
-  if (expected === undefined) return { path: pathText(node), reason: 'not expected here', expected: '(nothing)', actual: snippet(actual) };
-  if (actual === undefined) return { path: pathText(node), reason: 'missing', expected: snippet(expected), actual: '(nothing)' };
+  if (expected === undefined)
+    return { path: pathText(node), reason: 'not expected here', expected: '(nothing)', actual: snippet(actual) };
+  if (actual === undefined)
+    return { path: pathText(node), reason: 'missing', expected: snippet(expected), actual: '(nothing)' };
   return undefined;
 }
 
 type Task =
-  { kind: 'compare'; node: PathNode; expected: JsonValue | undefined; actual: JsonValue | undefined } | { kind: 'check'; run: () => Difference | undefined };
+  | { kind: 'compare'; node: PathNode; expected: JsonValue | undefined; actual: JsonValue | undefined }
+  | { kind: 'check'; run: () => Difference | undefined };
 
 // The first place (in the expected value's order) where `actual` differs from `expected`; masked paths only need
 // to be present on both sides or on neither.
@@ -94,7 +107,13 @@ export function firstExactDifference(
     if (e === undefined || a === undefined || masked.covers(node)) continue;
     const ek = kindOf(e);
     const ak = kindOf(a);
-    if (ek !== ak) return { path: pathText(node), reason: `expected ${article(ek)}, got ${article(ak)}`, expected: snippet(e), actual: snippet(a) };
+    if (ek !== ak)
+      return {
+        path: pathText(node),
+        reason: `expected ${article(ek)}, got ${article(ak)}`,
+        expected: snippet(e),
+        actual: snippet(a),
+      };
     if (ek === 'array') {
       const ea = e as JsonValue[];
       const aa = a as JsonValue[];
@@ -104,9 +123,15 @@ export function firstExactDifference(
         run: () =>
           ea.length === aa.length
             ? undefined
-            : { path: pathText(node), reason: `expected ${count(ea.length, 'item')}, got ${aa.length}`, expected: snippet(e), actual: snippet(a) },
+            : {
+                path: pathText(node),
+                reason: `expected ${count(ea.length, 'item')}, got ${aa.length}`,
+                expected: snippet(e),
+                actual: snippet(a),
+              },
       });
-      for (let i = Math.min(ea.length, aa.length) - 1; i >= 0; i--) stack.push({ kind: 'compare', node: child(node, i), expected: ea[i], actual: aa[i] });
+      for (let i = Math.min(ea.length, aa.length) - 1; i >= 0; i--)
+        stack.push({ kind: 'compare', node: child(node, i), expected: ea[i], actual: aa[i] });
     } else if (ek === 'object') {
       const eo = e as { [key: string]: JsonValue };
       const ao = a as { [key: string]: JsonValue };
@@ -116,13 +141,20 @@ export function firstExactDifference(
           const extra = Object.keys(ao).find((key) => !has(eo, key));
           if (extra === undefined) return undefined;
           const at = child(node, extra);
-          return masked.covers(at) ? undefined : { path: pathText(at), reason: 'not expected here', expected: '(nothing)', actual: snippet(ao[extra]) };
+          return masked.covers(at)
+            ? undefined
+            : { path: pathText(at), reason: 'not expected here', expected: '(nothing)', actual: snippet(ao[extra]) };
         },
       });
       const keys = Object.keys(eo);
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
-        stack.push({ kind: 'compare', node: child(node, key), expected: eo[key], actual: has(ao, key) ? ao[key] : undefined });
+        stack.push({
+          kind: 'compare',
+          node: child(node, key),
+          expected: eo[key],
+          actual: has(ao, key) ? ao[key] : undefined,
+        });
       }
     } else if (e !== a) {
       return { path: pathText(node), reason: 'different value', expected: snippet(e), actual: snippet(a) };
@@ -141,7 +173,11 @@ function shapeHashes(root: JsonValue, masked: Masks): { hashes: Hashes; rootHash
   const hashes: Hashes = new Map();
   const scalar = (value: JsonValue): string => kindOf(value);
   const hashOf = (value: JsonValue, node: PathNode): string =>
-    masked.covers(node) ? MASKED : value !== null && typeof value === 'object' ? (hashes.get(value) as string) : scalar(value);
+    masked.covers(node)
+      ? MASKED
+      : value !== null && typeof value === 'object'
+        ? (hashes.get(value) as string)
+        : scalar(value);
   traverseJson(root, {
     // a masked container is "anything": its children are not hashed
     enter: (_value, node) => (masked.covers(node) ? 'skip' : undefined),
@@ -150,10 +186,12 @@ function shapeHashes(root: JsonValue, masked: Masks): { hashes: Hashes; rootHash
       const hash = createHash('sha1');
       if (Array.isArray(value)) {
         hash.update('[');
-        for (const item of [...new Set(value.map((item, i) => hashOf(item, child(node, i))))].sort()) hash.update(`${item},`);
+        for (const item of [...new Set(value.map((item, i) => hashOf(item, child(node, i))))].sort())
+          hash.update(`${item},`);
       } else {
         hash.update('{');
-        for (const key of Object.keys(value).sort()) hash.update(`${JSON.stringify(key)}:${hashOf(value[key] as JsonValue, child(node, key))},`);
+        for (const key of Object.keys(value).sort())
+          hash.update(`${JSON.stringify(key)}:${hashOf(value[key] as JsonValue, child(node, key))},`);
       }
       hashes.set(value, hash.digest('base64'));
     },
@@ -208,7 +246,11 @@ export function firstShapeDifference(
   const left = shapeHashes(expected, masked);
   const right = shapeHashes(actual, masked);
   const hashAt = (side: { hashes: Hashes }, value: JsonValue, node: PathNode): string =>
-    masked.covers(node) ? MASKED : value !== null && typeof value === 'object' ? (side.hashes.get(value) as string) : kindOf(value);
+    masked.covers(node)
+      ? MASKED
+      : value !== null && typeof value === 'object'
+        ? (side.hashes.get(value) as string)
+        : kindOf(value);
   let node = ROOT;
   let e: JsonValue = expected;
   let a: JsonValue = actual;
@@ -238,7 +280,9 @@ export function firstShapeDifference(
         return here('not expected here', undefined, ao[extra]);
       }
       const key = Object.keys(eo).find(
-        (k) => has(ao, k) && hashAt(left, eo[k] as JsonValue, child(node, k)) !== hashAt(right, ao[k] as JsonValue, child(node, k)),
+        (k) =>
+          has(ao, k) &&
+          hashAt(left, eo[k] as JsonValue, child(node, k)) !== hashAt(right, ao[k] as JsonValue, child(node, k)),
       );
       if (key === undefined) return here('different shape');
       node = child(node, key);
@@ -268,7 +312,11 @@ export function firstShapeDifference(
       const actualShapes = new Set(aa.map((item, i) => hashAt(right, item, child(node, i))));
       const lost = ea.findIndex((item, i) => !actualShapes.has(hashAt(left, item, child(node, i))));
       const item = ea[lost === -1 ? 0 : lost];
-      return here(aa.length === 0 ? 'expected items, got an empty array' : `no item shaped like expected item [${lost}]`, item, aa.length === 0 ? a : aa[0]);
+      return here(
+        aa.length === 0 ? 'expected items, got an empty array' : `no item shaped like expected item [${lost}]`,
+        item,
+        aa.length === 0 ? a : aa[0],
+      );
     }
     return here('different shape');
   }

@@ -87,10 +87,15 @@ export function scanJson(text: string, options: ScanOptions): ScanResult {
           out += String.fromCharCode(parseInt(hex, 16));
           i += 6;
         } else if (e !== undefined && '"\\/bfnrt'.includes(e)) {
-          out += ({ '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[e];
+          out += (
+            { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>
+          )[e];
           i += 2;
         } else {
-          return { ok: false, result: fail(i, `invalid escape ${e === undefined ? 'at end of file' : `'\\${e}'`} in string`) };
+          return {
+            ok: false,
+            result: fail(i, `invalid escape ${e === undefined ? 'at end of file' : `'\\${e}'`} in string`),
+          };
         }
         continue;
       }
@@ -141,14 +146,19 @@ export function scanJson(text: string, options: ScanOptions): ScanResult {
     } else if (c === 't' || c === 'f' || c === 'n') {
       const word = c === 't' ? 'true' : c === 'f' ? 'false' : 'null';
       if (text.startsWith(word, i)) i += word.length;
-      else return fail(i, `unexpected ${describeChar(text, i)} (expected a value: only true, false and null are bare words in JSON)`);
+      else
+        return fail(
+          i,
+          `unexpected ${describeChar(text, i)} (expected a value: only true, false and null are bare words in JSON)`,
+        );
     } else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
       NUMBER.lastIndex = i;
       const m = NUMBER.exec(text);
       if (m === null) return fail(i, 'invalid number');
       i = NUMBER.lastIndex;
       const next = text[i];
-      if (next !== undefined && /[0-9.eE+\-a-zA-Z_]/.test(next)) return fail(start, `invalid number '${text.slice(start, i + 1)}'`);
+      if (next !== undefined && /[0-9.eE+\-a-zA-Z_]/.test(next))
+        return fail(start, `invalid number '${text.slice(start, i + 1)}'`);
     } else if (c === undefined) {
       return fail(i, 'unexpected end of file (expected a value)');
     } else {
@@ -207,7 +217,10 @@ export function scanJson(text: string, options: ScanOptions): ScanResult {
       continue;
     }
     if (c !== '"') {
-      return fail(i, `unexpected ${describeChar(text, i)} (expected a "quoted" key${top.state === 'first' ? " or '}'" : ''})`);
+      return fail(
+        i,
+        `unexpected ${describeChar(text, i)} (expected a "quoted" key${top.state === 'first' ? " or '}'" : ''})`,
+      );
     }
     const keyAt = i;
     const key = scanString(true);

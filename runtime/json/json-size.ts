@@ -50,7 +50,8 @@ export function fittingLength(text: string, budget: number): number {
     at = end;
   }
   while (at < n) {
-    const step = isHighSurrogate(charCodeAt(text, at)) && at + 1 < n && isLowSurrogate(charCodeAt(text, at + 1)) ? 2 : 1;
+    const step =
+      isHighSurrogate(charCodeAt(text, at)) && at + 1 < n && isLowSurrogate(charCodeAt(text, at + 1)) ? 2 : 1;
     const cost = jsonStringBytes(slice(text, at, at + step)) - 2;
     if (used + cost > budget) break;
     used += cost;

@@ -66,11 +66,21 @@ export function writeJsonText(root: unknown, sink: (piece: string) => void, opti
       // only array items (and a root) get here as undefined, a function or a symbol: JSON.stringify writes null there
       return sink(text ?? 'null');
     }
-    const compact = step.length === 0 || depth >= prettyDepth || (stack.length > 0 && (stack[stack.length - 1] as Frame).compact);
+    const compact =
+      step.length === 0 || depth >= prettyDepth || (stack.length > 0 && (stack[stack.length - 1] as Frame).compact);
     if (Array.isArray(value)) {
       if (value.length === 0) return sink('[]');
       sink('[');
-      stack.push({ items: value, record: undefined, keys: undefined, next: 0, size: value.length, depth, compact, path });
+      stack.push({
+        items: value,
+        record: undefined,
+        keys: undefined,
+        next: 0,
+        size: value.length,
+        depth,
+        compact,
+        path,
+      });
       return;
     }
     const record = value as Record<string, unknown>;
@@ -141,7 +151,10 @@ export function jsonText(value: unknown, options: JsonTextOptions = {}): string 
 }
 
 // A sink that hands `write` chunks of about JSON_CHUNK_CHARS (big pieces pass straight through); call flush at the end.
-export function chunkedSink(write: (chunk: string) => void, chunkChars = JSON_CHUNK_CHARS): { push(piece: string): void; flush(): void } {
+export function chunkedSink(
+  write: (chunk: string) => void,
+  chunkChars = JSON_CHUNK_CHARS,
+): { push(piece: string): void; flush(): void } {
   let pending: string[] = [];
   let size = 0;
   const flush = (): void => {

@@ -93,7 +93,9 @@ export function snapshotLossless(value: unknown): Snapshot {
 }
 
 export type BudgetedEncoding =
-  { ok: true; parts: string[]; partCount: number; bytes: number } | { ok: false; kind: 'lossy'; reason: string } | { ok: false; kind: 'over-budget' };
+  | { ok: true; parts: string[]; partCount: number; bytes: number }
+  | { ok: false; kind: 'lossy'; reason: string }
+  | { ok: false; kind: 'over-budget' };
 
 // Validates and serialises in one walk into chunks of text, stopping once the UTF-8 text is certainly over `budget`
 // bytes: what the Node child sends (a completion is metered against what the output ledger has left).
@@ -122,7 +124,10 @@ export function decodeLossless(text: string): DecodeResult {
     const rounded = roundedIntegerToken(text);
     return rounded === undefined
       ? { ok: true, value: value as JsonValue }
-      : { ok: false, reason: `${capText(rounded, 64)} is an integer outside the safe range that a double cannot hold exactly` };
+      : {
+          ok: false,
+          reason: `${capText(rounded, 64)} is an integer outside the safe range that a double cannot hold exactly`,
+        };
   }
   return check === undefined ? { ok: true, value: value as JsonValue } : { ok: false, reason: check };
 }
@@ -227,7 +232,9 @@ function parsedPath(keyLists: (string[] | undefined)[], positions: number[], top
 export function parseIterative(text: string): DecodeResult {
   let i = 0;
   const n = text.length;
-  type Container = { kind: 'array'; value: JsonValue[] } | { kind: 'object'; value: Record<string, JsonValue>; key: string | undefined };
+  type Container =
+    | { kind: 'array'; value: JsonValue[] }
+    | { kind: 'object'; value: Record<string, JsonValue>; key: string | undefined };
   const stack: Container[] = [];
   let top = 0;
   let result: JsonValue | undefined;

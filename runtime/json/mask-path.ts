@@ -30,7 +30,8 @@ export function parseMaskPath(text: string): MaskParse {
     } else if (rest.startsWith('["')) {
       // a quoted key is a JSON string up to the closing `"]`
       const end = closingQuote(rest, 2);
-      if (end === -1 || rest[end + 1] !== ']') return { ok: false, message: `unterminated ["…"] in ${JSON.stringify(text)}` };
+      if (end === -1 || rest[end + 1] !== ']')
+        return { ok: false, message: `unterminated ["…"] in ${JSON.stringify(text)}` };
       let key: unknown;
       try {
         key = JSON.parse(rest.slice(1, end + 1));
@@ -40,7 +41,10 @@ export function parseMaskPath(text: string): MaskParse {
       segments.push({ key: key as string });
       rest = rest.slice(end + 2);
     } else {
-      return { ok: false, message: `cannot read ${JSON.stringify(rest)} in mask path ${JSON.stringify(text)} (use .key, ["key"], [0], [*] or .*)` };
+      return {
+        ok: false,
+        message: `cannot read ${JSON.stringify(rest)} in mask path ${JSON.stringify(text)} (use .key, ["key"], [0], [*] or .*)`,
+      };
     }
   }
   return { ok: true, segments };

@@ -7,7 +7,9 @@ const bind = Function.prototype.bind;
 const call = Function.prototype.call;
 
 // uncurryThis(String.prototype.slice)(s, 0, 1) === s.slice(0, 1) as it was at load time
-export const uncurryThis = bind.bind(call) as <T, A extends unknown[], R>(fn: (this: T, ...args: A) => R) => (self: T, ...args: A) => R;
+export const uncurryThis = bind.bind(call) as <T, A extends unknown[], R>(
+  fn: (this: T, ...args: A) => R,
+) => (self: T, ...args: A) => R;
 
 export const ReflectApply = Reflect.apply;
 export const ObjectCreate = Object.create;
@@ -20,11 +22,20 @@ export const ObjectGetOwnPropertySymbols = Object.getOwnPropertySymbols;
 export const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 export const ObjectIs = Object.is;
 export const ObjectPrototype = Object.prototype;
-export const ObjectPrototypeHasOwnProperty = uncurryThis(Object.prototype.hasOwnProperty) as (self: object, key: PropertyKey) => boolean;
-export const ObjectPrototypePropertyIsEnumerable = uncurryThis(Object.prototype.propertyIsEnumerable) as (self: object, key: PropertyKey) => boolean;
+export const ObjectPrototypeHasOwnProperty = uncurryThis(Object.prototype.hasOwnProperty) as (
+  self: object,
+  key: PropertyKey,
+) => boolean;
+export const ObjectPrototypePropertyIsEnumerable = uncurryThis(Object.prototype.propertyIsEnumerable) as (
+  self: object,
+  key: PropertyKey,
+) => boolean;
 export const ArrayIsArray = Array.isArray;
 export const ArrayPrototype = Array.prototype;
-export const ArrayPrototypeJoin = uncurryThis(Array.prototype.join) as (self: readonly unknown[], separator: string) => string;
+export const ArrayPrototypeJoin = uncurryThis(Array.prototype.join) as (
+  self: readonly unknown[],
+  separator: string,
+) => string;
 export const ArrayPrototypeSort = uncurryThis(Array.prototype.sort) as <T>(self: T[]) => T[];
 export const NumberCtor = Number;
 export const NumberIsFinite = Number.isFinite;
@@ -39,7 +50,9 @@ export const StringCtor = String;
 export const StringPrototypeSlice = uncurryThis(String.prototype.slice);
 export const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
 export const StringPrototypeCharCodeAt = uncurryThis(String.prototype.charCodeAt);
-export const StringPrototypeSplit = uncurryThis(String.prototype.split as (this: string, separator: string) => string[]);
+export const StringPrototypeSplit = uncurryThis(
+  String.prototype.split as (this: string, separator: string) => string[],
+);
 export const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith);
 export const RegExpPrototypeExec = uncurryThis(RegExp.prototype.exec);
 export const JSONStringify = JSON.stringify;
@@ -60,7 +73,10 @@ export const PromisePrototypeThen = uncurryThis(Promise.prototype.then) as <T>(
 ) => Promise<unknown>;
 export const ErrorCtor = Error;
 export const RangeErrorCtor = RangeError;
-export const FunctionPrototypeHasInstance = uncurryThis(Function.prototype[Symbol.hasInstance]) as (self: unknown, value: unknown) => boolean;
+export const FunctionPrototypeHasInstance = uncurryThis(Function.prototype[Symbol.hasInstance]) as (
+  self: unknown,
+  value: unknown,
+) => boolean;
 export const Uint8ArrayCtor = Uint8Array;
 export const BufferByteLength = Buffer.byteLength;
 export const UtilInspect = util.inspect;
@@ -80,7 +96,8 @@ export function isError(value: unknown): boolean {
 // reachable after the program replaces Function.prototype.apply.
 export function withOwnApply<F extends (...args: never[]) => unknown>(listener: F): F {
   const descriptor = ObjectCreate(null) as PropertyDescriptor;
-  descriptor.value = (thisArg: unknown, args: ArrayLike<unknown> | undefined) => ReflectApply(listener, thisArg, args ?? []);
+  descriptor.value = (thisArg: unknown, args: ArrayLike<unknown> | undefined) =>
+    ReflectApply(listener, thisArg, args ?? []);
   ObjectDefineProperty(listener, 'apply', descriptor);
   return listener;
 }

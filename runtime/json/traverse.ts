@@ -14,11 +14,16 @@ export interface PathNode {
 
 export const ROOT_PATH: PathNode = { parent: undefined, segment: undefined, depth: 0 };
 
-export const childPath = (parent: PathNode, segment: PathSegment): PathNode => ({ parent, segment, depth: parent.depth + 1 });
+export const childPath = (parent: PathNode, segment: PathSegment): PathNode => ({
+  parent,
+  segment,
+  depth: parent.depth + 1,
+});
 
 export function pathSegments(node: PathNode): PathSegment[] {
   const out: PathSegment[] = [];
-  for (let n: PathNode | undefined = node; n !== undefined && n.segment !== undefined; n = n.parent) out.push(n.segment);
+  for (let n: PathNode | undefined = node; n !== undefined && n.segment !== undefined; n = n.parent)
+    out.push(n.segment);
   return out.reverse();
 }
 
@@ -53,7 +58,8 @@ export function traverseJson(root: unknown, visitor: Visitor): boolean {
     }
     frame.entered = true;
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: childPath(path, i), entered: false });
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], path: childPath(path, i), entered: false });
     } else {
       const keys = Object.keys(value);
       for (let i = keys.length - 1; i >= 0; i--) {

@@ -18,7 +18,8 @@ export function jsonValueProblem(root: unknown): string | undefined {
       if (typeof value !== 'object') return found(path, typeof value);
       if (onPath.has(value)) return found(path, 'a cycle');
       const proto: unknown = Object.getPrototypeOf(value);
-      if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return found(path, 'not a plain object');
+      if (!Array.isArray(value) && proto !== Object.prototype && proto !== null)
+        return found(path, 'not a plain object');
       onPath.add(value);
       return undefined;
     },
@@ -30,6 +31,7 @@ export function jsonValueProblem(root: unknown): string | undefined {
 // `a.b[2].c`, as the notebook's messages name a place.
 function pathText(path: PathNode): string {
   let out = '';
-  for (const segment of pathSegments(path)) out += typeof segment === 'number' ? `[${segment}]` : `${out === '' ? '' : '.'}${segment}`;
+  for (const segment of pathSegments(path))
+    out += typeof segment === 'number' ? `[${segment}]` : `${out === '' ? '' : '.'}${segment}`;
   return out;
 }

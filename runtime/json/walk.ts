@@ -68,7 +68,12 @@ const LISTED_ARRAY_MAX = 256;
 function isPlainObject(value: object): boolean {
   const proto: unknown = getPrototypeOf(value);
   if (proto === null || proto === ObjectProto) return true;
-  return proto !== null && typeof proto === 'object' && getPrototypeOf(proto) === null && 'hasOwnProperty' in (proto as object);
+  return (
+    proto !== null &&
+    typeof proto === 'object' &&
+    getPrototypeOf(proto) === null &&
+    'hasOwnProperty' in (proto as object)
+  );
 }
 
 // An Array.prototype (this realm's or another's, which is itself an array whose prototype is that realm's
@@ -127,8 +132,19 @@ function hasOnlyIndexKeys(array: unknown[], length: number): boolean {
 // What a getter (or a proxy-like prototype's trap) threw, for the message: read defensively, it is program code too.
 function describeThrownValue(thrown: unknown): string {
   try {
-    if (isError(thrown)) return capText(`${StringCtor((thrown as Error).name)}: ${StringCtor((thrown as Error).message)}`, MAX_PATH_KEY_CHARS);
-    return capText(typeof thrown === 'string' ? thrown : typeof thrown === 'object' && thrown !== null ? 'an object' : StringCtor(thrown), MAX_PATH_KEY_CHARS);
+    if (isError(thrown))
+      return capText(
+        `${StringCtor((thrown as Error).name)}: ${StringCtor((thrown as Error).message)}`,
+        MAX_PATH_KEY_CHARS,
+      );
+    return capText(
+      typeof thrown === 'string'
+        ? thrown
+        : typeof thrown === 'object' && thrown !== null
+          ? 'an object'
+          : StringCtor(thrown),
+      MAX_PATH_KEY_CHARS,
+    );
   } catch {
     return 'an unrenderable value';
   }
@@ -142,7 +158,11 @@ export function walkJson(root: unknown, options: WalkOptions): WalkOutcome {
   try {
     return walkJsonUnguarded(root, options, state);
   } catch (thrown) {
-    return { ok: false, kind: 'lossy', reason: `${state.path()} could not be read (it threw ${describeThrownValue(thrown)})` };
+    return {
+      ok: false,
+      kind: 'lossy',
+      reason: `${state.path()} could not be read (it threw ${describeThrownValue(thrown)})`,
+    };
   }
 }
 
@@ -277,10 +297,12 @@ function walkJsonUnguarded(root: unknown, options: WalkOptions, state: { path: (
       // the shape is checked once everything in it was read: getters may have changed it meanwhile
       if (keys === undefined) {
         if ((container as unknown[]).length !== length) return lossy(`${pathOf(at)} changed length while it was read`);
-        if (!hasOnlyIndexKeys(container as unknown[], length)) return lossy(`${pathOf(at)} is an array with properties besides its elements`);
+        if (!hasOnlyIndexKeys(container as unknown[], length))
+          return lossy(`${pathOf(at)} is an array with properties besides its elements`);
       } else {
         if (getOwnPropertySymbols(container).length > 0) return lossy(`${pathOf(at)} has symbol keys`);
-        if (getOwnPropertyNames(container).length !== length) return lossy(`${pathOf(at)} has non-enumerable keys or gained keys while it was read`);
+        if (getOwnPropertyNames(container).length !== length)
+          return lossy(`${pathOf(at)} has non-enumerable keys or gained keys while it was read`);
       }
       SetPrototypeDelete(onPath, container);
       top--;

@@ -2,7 +2,16 @@ import { languageScores } from '../import/language-guess.js';
 import { runCodeText } from '../import/model-text.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { Language, RunResult } from '../protocol/run-result.js';
-import type { ChatMessage, ChatReply, ModelClient, ModelFailureKind, ModelOptions, TokenUsage, ToolCall, ToolResult } from './chat-types.js';
+import type {
+  ChatMessage,
+  ChatReply,
+  ModelClient,
+  ModelFailureKind,
+  ModelOptions,
+  TokenUsage,
+  ToolCall,
+  ToolResult,
+} from './chat-types.js';
 import { RUN_CODE_TOOL, type ModelView } from './model-view.js';
 
 // A program the loop wants run: a run_code program (code mode) or a one-call program for a tool (direct mode).
@@ -85,7 +94,12 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopOutcome> {
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
   const { maxTokens: optionTokens, ...modelOptions } = options.modelOptions ?? {};
   let latencyMs = 0;
-  const done = (rest: Omit<LoopOutcome, 'turns' | 'usage' | 'latencyMs'>): LoopOutcome => ({ ...rest, turns, usage, latencyMs });
+  const done = (rest: Omit<LoopOutcome, 'turns' | 'usage' | 'latencyMs'>): LoopOutcome => ({
+    ...rest,
+    turns,
+    usage,
+    latencyMs,
+  });
   for (let index = 1; index <= options.maxTurns; index++) {
     if (isAborted(options.signal)) return done({ status: 'aborted', message: 'cancelled' });
     const outcome = await client.complete({
@@ -97,7 +111,11 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopOutcome> {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     if (!outcome.ok)
-      return done({ status: outcome.kind === 'aborted' ? 'aborted' : 'model-failed', failure: outcome.kind, message: `turn ${index}: ${outcome.message}` });
+      return done({
+        status: outcome.kind === 'aborted' ? 'aborted' : 'model-failed',
+        failure: outcome.kind,
+        message: `turn ${index}: ${outcome.message}`,
+      });
     const reply = outcome.reply;
     usage.inputTokens += reply.usage.inputTokens;
     usage.outputTokens += reply.usage.outputTokens;
@@ -106,10 +124,19 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopOutcome> {
     const turn: LoopTurn = { index, reply, steps: [], refused: [] };
     turns.push(turn);
     await options.onReply?.(index, reply);
-    messages.push({ role: 'assistant', text: reply.text, toolCalls: reply.toolCalls, ...(reply.replay === undefined ? {} : { replay: reply.replay }) });
+    messages.push({
+      role: 'assistant',
+      text: reply.text,
+      toolCalls: reply.toolCalls,
+      ...(reply.replay === undefined ? {} : { replay: reply.replay }),
+    });
     if (reply.toolCalls.length === 0) {
       if (reply.text.trim() === '')
-        return done({ status: 'model-failed', failure: 'invalid-reply', message: `turn ${index}: the model replied with neither a tool call nor text` });
+        return done({
+          status: 'model-failed',
+          failure: 'invalid-reply',
+          message: `turn ${index}: the model replied with neither a tool call nor text`,
+        });
       return done({ status: 'answered', answer: reply.text });
     }
     const results: ToolResult[] = [];
@@ -133,25 +160,41 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopOutcome> {
     }
     messages.push({ role: 'tool', results });
   }
-  return done({ status: 'turn-limit', message: `stopped after ${options.maxTurns} turn${options.maxTurns === 1 ? '' : 's'} without a final answer` });
+  return done({
+    status: 'turn-limit',
+    message: `stopped after ${options.maxTurns} turn${options.maxTurns === 1 ? '' : 's'} without a final answer`,
+  });
 }
 
 // What a tool call asks to run, or why it cannot run (sent back to the model as the tool's error).
-function programFor(view: ModelView, call: ToolCall, at: { turn: number; index: number; several: boolean }): LoopProgram | { refused: string } {
+function programFor(
+  view: ModelView,
+  call: ToolCall,
+  at: { turn: number; index: number; several: boolean },
+): LoopProgram | { refused: string } {
   const base = { turn: at.turn, index: at.index, id: at.several ? `turn-${at.turn}-${at.index}` : `turn-${at.turn}` };
-  if (call.input === undefined) return { refused: `error: ${call.inputProblem ?? 'the arguments are not a JSON object'}` };
+  if (call.input === undefined)
+    return { refused: `error: ${call.inputProblem ?? 'the arguments are not a JSON object'}` };
   if (view.mode === 'code') {
-    if (call.name !== RUN_CODE_TOOL) return { refused: `error: there is no tool named "${clip(call.name)}"; the only tool is ${RUN_CODE_TOOL}` };
+    if (call.name !== RUN_CODE_TOOL)
+      return { refused: `error: there is no tool named "${clip(call.name)}"; the only tool is ${RUN_CODE_TOOL}` };
     const code = call.input.code;
     const description = call.input.description;
-    if (typeof code !== 'string' || code.trim() === '') return { refused: `error: ${RUN_CODE_TOOL} needs a non-empty string "code"` };
-    if (code.length > MAX_PROGRAM_CHARS) return { refused: `error: the program is longer than ${MAX_PROGRAM_CHARS} characters` };
+    if (typeof code !== 'string' || code.trim() === '')
+      return { refused: `error: ${RUN_CODE_TOOL} needs a non-empty string "code"` };
+    if (code.length > MAX_PROGRAM_CHARS)
+      return { refused: `error: the program is longer than ${MAX_PROGRAM_CHARS} characters` };
     const written = clearlyOther(code, view.language);
     if (written !== undefined)
       return {
         refused: `error: this program looks like ${written === 'python' ? 'Python' : 'TypeScript'}, but ${RUN_CODE_TOOL} runs ${view.language === 'python' ? 'Python' : 'TypeScript'} programs`,
       };
-    return { ...base, language: view.language, source: code, ...(typeof description === 'string' ? { description: clip(description) } : {}) };
+    return {
+      ...base,
+      language: view.language,
+      source: code,
+      ...(typeof description === 'string' ? { description: clip(description) } : {}),
+    };
   }
   const target = view.direct.get(call.name);
   if (target === undefined) return { refused: `error: there is no tool named "${clip(call.name)}"` };
@@ -177,7 +220,10 @@ function resultText(view: ModelView, run: ProgramRun, max: number): { text: stri
     } else if (result.error !== undefined) text = `error: ${result.error.message}`;
     else text = typeof result.value === 'string' ? result.value : JSON.stringify(result.value ?? null);
   }
-  return { text: text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} more characters cut]` : text, isError };
+  return {
+    text: text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} more characters cut]` : text,
+    isError,
+  };
 }
 
 // The other language, when the program shows clearly more of its signs (two or more) than of the expected one.

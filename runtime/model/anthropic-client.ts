@@ -86,16 +86,28 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
         } else if (block.type === 'tool_use') {
           if (typeof block.id !== 'string' || block.id === '' || block.id.length > REPLY_LIMITS.idChars)
             return badBlock(index, 'a tool_use block without a valid "id"');
-          if (typeof block.name !== 'string' || block.name === '' || block.name.length > 200) return badBlock(index, 'a tool_use block without a valid "name"');
+          if (typeof block.name !== 'string' || block.name === '' || block.name.length > 200)
+            return badBlock(index, 'a tool_use block without a valid "name"');
           if (toolCalls.length >= REPLY_LIMITS.toolCalls)
-            return { ok: false, kind: 'invalid-reply', message: `the reply has more than ${REPLY_LIMITS.toolCalls} tool calls` };
+            return {
+              ok: false,
+              kind: 'invalid-reply',
+              message: `the reply has more than ${REPLY_LIMITS.toolCalls} tool calls`,
+            };
           const args = argumentsObject(block.input);
           toolCalls.push(
-            args.ok ? { id: block.id, name: block.name, input: args.value } : { id: block.id, name: block.name, input: undefined, inputProblem: args.problem },
+            args.ok
+              ? { id: block.id, name: block.name, input: args.value }
+              : { id: block.id, name: block.name, input: undefined, inputProblem: args.problem },
           );
         }
       }
-      if (tooLong(text)) return { ok: false, kind: 'invalid-reply', message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters` };
+      if (tooLong(text))
+        return {
+          ok: false,
+          kind: 'invalid-reply',
+          message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters`,
+        };
       return {
         ok: true,
         reply: {
@@ -106,7 +118,14 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
           latencyMs: performance.now() - started,
           model: parsed.data.model ?? options.model,
           // thinking blocks must go back unchanged (signatures included) with the tool results they led to
-          ...(thinking ? { replay: { provider: label, items: posted.json !== null && typeof posted.json === 'object' ? contentOf(posted.json) : [] } } : {}),
+          ...(thinking
+            ? {
+                replay: {
+                  provider: label,
+                  items: posted.json !== null && typeof posted.json === 'object' ? contentOf(posted.json) : [],
+                },
+              }
+            : {}),
         },
       };
     },
@@ -117,7 +136,11 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
 function usageOf(usage: z.infer<typeof MessageSchema>['usage']): TokenUsage {
   const read = usage?.cache_read_input_tokens ?? 0;
   const written = usage?.cache_creation_input_tokens ?? 0;
-  return { inputTokens: (usage?.input_tokens ?? 0) + read + written, outputTokens: usage?.output_tokens ?? 0, cachedInputTokens: read };
+  return {
+    inputTokens: (usage?.input_tokens ?? 0) + read + written,
+    outputTokens: usage?.output_tokens ?? 0,
+    cachedInputTokens: read,
+  };
 }
 
 function contentOf(reply: object): JsonValue[] {
@@ -130,7 +153,8 @@ function toAnthropic(message: ChatMessage, label: string): Record<string, unknow
     case 'user':
       return { role: 'user', content: message.text };
     case 'assistant':
-      if (message.replay !== undefined && message.replay.provider === label) return { role: 'assistant', content: message.replay.items };
+      if (message.replay !== undefined && message.replay.provider === label)
+        return { role: 'assistant', content: message.replay.items };
       return {
         role: 'assistant',
         content: [
@@ -141,11 +165,20 @@ function toAnthropic(message: ChatMessage, label: string): Record<string, unknow
     case 'tool':
       return {
         role: 'user',
-        content: message.results.map((r) => ({ type: 'tool_result', tool_use_id: r.callId, content: r.text, ...(r.isError ? { is_error: true } : {}) })),
+        content: message.results.map((r) => ({
+          type: 'tool_result',
+          tool_use_id: r.callId,
+          content: r.text,
+          ...(r.isError ? { is_error: true } : {}),
+        })),
       };
   }
 }
 
 function badBlock(index: number, what: string): ChatOutcome {
-  return { ok: false, kind: 'invalid-reply', message: `the model API's reply is not in the expected shape: content.${index} is ${what}` };
+  return {
+    ok: false,
+    kind: 'invalid-reply',
+    message: `the model API's reply is not in the expected shape: content.${index} is ${what}`,
+  };
 }

@@ -83,9 +83,11 @@ export interface ChatReply {
 // network: unreachable or timed out; http: a non-retryable status; rate-limited: 429/529 after every retry (or a
 // retry-after too long to wait); unavailable: a 5xx after every retry; invalid-reply: the body is not the API's shape;
 // aborted: cancelled; config: the client cannot be used as set up.
-export type ModelFailureKind = 'network' | 'http' | 'rate-limited' | 'unavailable' | 'invalid-reply' | 'aborted' | 'config';
+export type ModelFailureKind =
+  'network' | 'http' | 'rate-limited' | 'unavailable' | 'invalid-reply' | 'aborted' | 'config';
 
-export type ChatOutcome = { ok: true; reply: ChatReply } | { ok: false; kind: ModelFailureKind; message: string; status?: number };
+export type ChatOutcome =
+  { ok: true; reply: ChatReply } | { ok: false; kind: ModelFailureKind; message: string; status?: number };
 
 export interface ModelClient {
   // e.g. "openai:gpt-4o-mini" — never carries a key

@@ -17,7 +17,14 @@ export {
   type EndpointProvider,
   type ModelSpec,
 } from './model-spec.js';
-export { LOOP_MODES, modelView, RUN_CODE_TOOL, type DirectTarget, type LoopMode, type ModelView } from './model-view.js';
+export {
+  LOOP_MODES,
+  modelView,
+  RUN_CODE_TOOL,
+  type DirectTarget,
+  type LoopMode,
+  type ModelView,
+} from './model-view.js';
 export {
   DEFAULT_MAX_RESULT_CHARS,
   DEFAULT_MAX_TOKENS,

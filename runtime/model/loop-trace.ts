@@ -17,8 +17,12 @@ export interface LoopTraceInput {
 // The agent loop as a PTC trace (docs/import.md): the task as the user message, every program the model wrote
 // with its calls and result, the model's words between them, and the final answer; `ptc import` reads it back.
 export function loopTraceLines(input: LoopTraceInput): string[] {
-  const records: Record<string, unknown>[] = [{ type: 'ptc-trace', version: TRACE_VERSION, producer: input.producer ?? 'ptc agent loop' }];
-  const results = input.outcome.turns.flatMap((t) => t.steps.flatMap((s) => (s.run.kind === 'result' ? [s.run.result] : [])));
+  const records: Record<string, unknown>[] = [
+    { type: 'ptc-trace', version: TRACE_VERSION, producer: input.producer ?? 'ptc agent loop' },
+  ];
+  const results = input.outcome.turns.flatMap((t) =>
+    t.steps.flatMap((s) => (s.run.kind === 'result' ? [s.run.result] : [])),
+  );
   const namespaces = bindingsOf({ module: input.module, calls: results.flatMap((r) => r.calls) });
   if (namespaces.length > 0) records.push({ type: 'bindings', namespaces });
   records.push({ type: 'message', role: 'user', text: input.task });

@@ -11,7 +11,12 @@ export interface HttpLimits {
   maxRetryWaitMs: number;
 }
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = { maxReplyBytes: 8 * 1024 * 1024, requestTimeoutMs: 120_000, retries: 3, maxRetryWaitMs: 60_000 };
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  maxReplyBytes: 8 * 1024 * 1024,
+  requestTimeoutMs: 120_000,
+  retries: 3,
+  maxRetryWaitMs: 60_000,
+};
 
 export interface PostRequest {
   url: string;
@@ -23,7 +28,8 @@ export interface PostRequest {
   secrets: readonly string[];
 }
 
-export type PostOutcome = { ok: true; status: number; json: unknown } | { ok: false; kind: ModelFailureKind; message: string; status?: number };
+export type PostOutcome =
+  { ok: true; status: number; json: unknown } | { ok: false; kind: ModelFailureKind; message: string; status?: number };
 
 const RETRYABLE = new Set([429, 500, 502, 503, 504, 529]);
 // 529 is Anthropic's "overloaded": like 429, the provider asks for less traffic; other 5xx mean the service is down
@@ -44,7 +50,11 @@ export interface KeyedPost {
 
 // A provider's JSON request with its API key, when there is one (a credential no returned text ever carries).
 export function postWithKey(options: KeyedPost): Promise<PostOutcome> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...options.headers };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...options.headers,
+  };
   const key = options.apiKey;
   if (key !== undefined && key !== '') {
     const [name, value] = options.keyHeader(key);
@@ -64,15 +74,25 @@ export function postWithKey(options: KeyedPost): Promise<PostOutcome> {
 export async function postJson(request: PostRequest): Promise<PostOutcome> {
   const scrub = scrubber(request.secrets);
   for (let attempt = 0; ; attempt++) {
-    if (request.signal?.aborted === true) return { ok: false, kind: 'aborted', message: 'the model request was cancelled' };
+    if (request.signal?.aborted === true)
+      return { ok: false, kind: 'aborted', message: 'the model request was cancelled' };
     const outcome = await attemptOnce(request, scrub);
     if (outcome.kind !== 'retry') return outcome.outcome;
     const wait = outcome.waitMs ?? Math.min(1000 * 2 ** attempt, request.limits.maxRetryWaitMs);
     if (attempt >= request.limits.retries || wait > request.limits.maxRetryWaitMs) {
-      const why = wait > request.limits.maxRetryWaitMs ? ` (the server asked to wait ${Math.ceil(wait / 1000)} s)` : ` after ${attempt + 1} attempts`;
-      return { ok: false, kind: failedKind(outcome.status), status: outcome.status, message: `${outcome.message}${why}` };
+      const why =
+        wait > request.limits.maxRetryWaitMs
+          ? ` (the server asked to wait ${Math.ceil(wait / 1000)} s)`
+          : ` after ${attempt + 1} attempts`;
+      return {
+        ok: false,
+        kind: failedKind(outcome.status),
+        status: outcome.status,
+        message: `${outcome.message}${why}`,
+      };
     }
-    if (!(await sleep(wait, request.signal))) return { ok: false, kind: 'aborted', message: 'the model request was cancelled' };
+    if (!(await sleep(wait, request.signal)))
+      return { ok: false, kind: 'aborted', message: 'the model request was cancelled' };
   }
 }
 
@@ -80,7 +100,9 @@ function failedKind(status: number): ModelFailureKind {
   return RATE_LIMITED.has(status) ? 'rate-limited' : 'unavailable';
 }
 
-type Attempt = { kind: 'done'; outcome: PostOutcome } | { kind: 'retry'; status: number; waitMs: number | undefined; message: string };
+type Attempt =
+  | { kind: 'done'; outcome: PostOutcome }
+  | { kind: 'retry'; status: number; waitMs: number | undefined; message: string };
 
 async function attemptOnce(request: PostRequest, scrub: (text: string) => string): Promise<Attempt> {
   const controller = new AbortController();
@@ -94,14 +116,29 @@ async function attemptOnce(request: PostRequest, scrub: (text: string) => string
   try {
     let response: Response;
     try {
-      response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body, signal: controller.signal, redirect: 'error' });
+      response = await fetch(request.url, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+        signal: controller.signal,
+        redirect: 'error',
+      });
     } catch (error) {
       return { kind: 'done', outcome: failure(request, timedOut, scrub(causeOf(error))) };
     }
     const body = await readBounded(response, request.limits.maxReplyBytes);
     if (!body.ok) {
-      if (request.signal?.aborted === true || timedOut) return { kind: 'done', outcome: failure(request, timedOut, body.message) };
-      return { kind: 'done', outcome: { ok: false, kind: body.tooLarge ? 'invalid-reply' : 'network', status: response.status, message: body.message } };
+      if (request.signal?.aborted === true || timedOut)
+        return { kind: 'done', outcome: failure(request, timedOut, body.message) };
+      return {
+        kind: 'done',
+        outcome: {
+          ok: false,
+          kind: body.tooLarge ? 'invalid-reply' : 'network',
+          status: response.status,
+          message: body.message,
+        },
+      };
     }
     if (RETRYABLE.has(response.status))
       return {
@@ -125,7 +162,12 @@ async function attemptOnce(request: PostRequest, scrub: (text: string) => string
     } catch {
       return {
         kind: 'done',
-        outcome: { ok: false, kind: 'invalid-reply', status: response.status, message: `the model API's reply is not JSON: ${preview(scrub(body.text))}` },
+        outcome: {
+          ok: false,
+          kind: 'invalid-reply',
+          status: response.status,
+          message: `the model API's reply is not JSON: ${preview(scrub(body.text))}`,
+        },
       };
     }
   } finally {
@@ -135,8 +177,14 @@ async function attemptOnce(request: PostRequest, scrub: (text: string) => string
 }
 
 function failure(request: PostRequest, timedOut: boolean, cause: string): PostOutcome {
-  if (request.signal?.aborted === true) return { ok: false, kind: 'aborted', message: 'the model request was cancelled' };
-  if (timedOut) return { ok: false, kind: 'network', message: `the model API did not answer within ${request.limits.requestTimeoutMs} ms` };
+  if (request.signal?.aborted === true)
+    return { ok: false, kind: 'aborted', message: 'the model request was cancelled' };
+  if (timedOut)
+    return {
+      ok: false,
+      kind: 'network',
+      message: `the model API did not answer within ${request.limits.requestTimeoutMs} ms`,
+    };
   return { ok: false, kind: 'network', message: `cannot reach the model API at ${originOf(request.url)}: ${cause}` };
 }
 
@@ -189,7 +237,9 @@ function errorText(body: string, scrub: (text: string) => string): string {
 }
 
 function hint(status: number): string {
-  return status === 401 || status === 403 ? " (check the API key in the environment or the editor's secret storage)" : '';
+  return status === 401 || status === 403
+    ? " (check the API key in the environment or the editor's secret storage)"
+    : '';
 }
 
 export function preview(text: string): string {

@@ -39,7 +39,10 @@ export type SpecParse = { ok: true; spec: ModelSpec } | { ok: false; message: st
 export function parseModelSpec(text: string, env: NodeJS.ProcessEnv = {}): SpecParse {
   const match = /^(openai-responses|openai|anthropic):([^@\s]{1,200})(?:@(\S+))?$/.exec(text.trim());
   if (match === null)
-    return { ok: false, message: `"${text}" is not a model: expected provider:model[@baseUrl] with provider ${ENDPOINT_PROVIDERS.join(', ')}` };
+    return {
+      ok: false,
+      message: `"${text}" is not a model: expected provider:model[@baseUrl] with provider ${ENDPOINT_PROVIDERS.join(', ')}`,
+    };
   const provider = match[1] as EndpointProvider;
   const baseUrl = match[3] ?? env[BASE_URL_VARIABLES[provider]] ?? DEFAULT_BASE_URLS[provider];
   const checked = checkBaseUrl(baseUrl);
@@ -55,8 +58,10 @@ export function checkBaseUrl(text: string): string | undefined {
   } catch {
     return `"${text}" is not a URL`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `the model base URL must be http or https, not ${url.protocol}`;
-  if (url.username !== '' || url.password !== '') return 'the model base URL must not carry credentials: put the key in the environment';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `the model base URL must be http or https, not ${url.protocol}`;
+  if (url.username !== '' || url.password !== '')
+    return 'the model base URL must not carry credentials: put the key in the environment';
   return undefined;
 }
 
@@ -73,7 +78,12 @@ export function keyFromEnv(provider: EndpointProvider, env: NodeJS.ProcessEnv): 
 }
 
 export function endpointClient(spec: ModelSpec, apiKey: string | undefined, limits?: Partial<HttpLimits>): ModelClient {
-  const options = { baseUrl: spec.baseUrl, model: spec.model, ...(apiKey === undefined ? {} : { apiKey }), ...(limits === undefined ? {} : { limits }) };
+  const options = {
+    baseUrl: spec.baseUrl,
+    model: spec.model,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(limits === undefined ? {} : { limits }),
+  };
   switch (spec.provider) {
     case 'openai':
       return openAiClient(options);

@@ -53,7 +53,10 @@ export function modelView(input: { module: SdkSource; language: Language; task: 
         inputSchema: {
           type: 'object',
           properties: {
-            code: { type: 'string', description: language === 'python' ? 'the Python program' : 'the TypeScript program' },
+            code: {
+              type: 'string',
+              description: language === 'python' ? 'the Python program' : 'the TypeScript program',
+            },
             description: { type: 'string', description: 'a 5–10 word, active-voice label of what the program does' },
           },
           required: ['code', 'description'],

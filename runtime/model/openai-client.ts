@@ -36,7 +36,10 @@ const CompletionSchema = z.looseObject({
     .looseObject({
       prompt_tokens: z.number().nonnegative().optional(),
       completion_tokens: z.number().nonnegative().optional(),
-      prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nonnegative().optional() }).nullable().optional(),
+      prompt_tokens_details: z
+        .looseObject({ cached_tokens: z.number().nonnegative().optional() })
+        .nullable()
+        .optional(),
     })
     .nullable()
     .optional(),
@@ -58,7 +61,12 @@ export function openAiClient(options: EndpointOptions): ModelClient {
         messages: [{ role: 'system', content: request.system }, ...request.messages.flatMap(toOpenAi)],
         ...(request.tools.length === 0
           ? {}
-          : { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }),
+          : {
+              tools: request.tools.map((t) => ({
+                type: 'function',
+                function: { name: t.name, description: t.description, parameters: t.inputSchema },
+              })),
+            }),
         ...(request.tools.length === 0 || o.toolChoice === undefined ? {} : { tool_choice: o.toolChoice }),
         ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
         ...(o.seed === undefined ? {} : { seed: o.seed }),
@@ -70,12 +78,19 @@ export function openAiClient(options: EndpointOptions): ModelClient {
       if (!parsed.success) return invalid(parsed.error);
       const choice = parsed.data.choices[0] as z.infer<typeof CompletionSchema>['choices'][number];
       const text = choice.message.content ?? choice.message.refusal ?? '';
-      if (tooLong(text)) return { ok: false, kind: 'invalid-reply', message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters` };
+      if (tooLong(text))
+        return {
+          ok: false,
+          kind: 'invalid-reply',
+          message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters`,
+        };
       const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
         const args = argumentsObject(call.function.arguments ?? '{}');
         // a missing id (seen on some compatible servers) gets a stable one so the tool result can answer it
         const id = call.id ?? `call_${index + 1}`;
-        return args.ok ? { id, name: call.function.name, input: args.value } : { id, name: call.function.name, input: undefined, inputProblem: args.problem };
+        return args.ok
+          ? { id, name: call.function.name, input: args.value }
+          : { id, name: call.function.name, input: undefined, inputProblem: args.problem };
       });
       return {
         ok: true,
@@ -122,12 +137,30 @@ function toOpenAi(message: ChatMessage): Record<string, unknown>[] {
 }
 
 // Both OpenAI APIs (Chat Completions and Responses) carry the key as a bearer token.
-export function postOpenAi(url: string, body: unknown, apiKey: string | undefined, limits: HttpLimits, signal: AbortSignal | undefined): Promise<PostOutcome> {
-  return postWithKey({ url, body, headers: {}, apiKey, keyHeader: (key) => ['authorization', `Bearer ${key}`], limits, signal });
+export function postOpenAi(
+  url: string,
+  body: unknown,
+  apiKey: string | undefined,
+  limits: HttpLimits,
+  signal: AbortSignal | undefined,
+): Promise<PostOutcome> {
+  return postWithKey({
+    url,
+    body,
+    headers: {},
+    apiKey,
+    keyHeader: (key) => ['authorization', `Bearer ${key}`],
+    limits,
+    signal,
+  });
 }
 
 export function invalid(error: z.ZodError): ChatOutcome {
   const issue = error.issues[0];
   const where = issue === undefined || issue.path.length === 0 ? 'the reply' : issue.path.map(String).join('.');
-  return { ok: false, kind: 'invalid-reply', message: `the model API's reply is not in the expected shape: ${where}: ${preview(issue?.message ?? 'invalid')}` };
+  return {
+    ok: false,
+    kind: 'invalid-reply',
+    message: `the model API's reply is not in the expected shape: ${where}: ${preview(issue?.message ?? 'invalid')}`,
+  };
 }

@@ -53,11 +53,20 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
         store: false,
         ...(request.tools.length === 0
           ? {}
-          : { tools: request.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.inputSchema })) }),
+          : {
+              tools: request.tools.map((t) => ({
+                type: 'function',
+                name: t.name,
+                description: t.description,
+                parameters: t.inputSchema,
+              })),
+            }),
         ...(request.tools.length === 0 || o.toolChoice === undefined ? {} : { tool_choice: o.toolChoice }),
         ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
         // without stored responses, reasoning can only be carried to the next turn encrypted
-        ...(o.reasoningEffort === undefined ? {} : { reasoning: { effort: o.reasoningEffort }, include: ['reasoning.encrypted_content'] }),
+        ...(o.reasoningEffort === undefined
+          ? {}
+          : { reasoning: { effort: o.reasoningEffort }, include: ['reasoning.encrypted_content'] }),
       };
       const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal);
       if (!posted.ok) return posted;
@@ -65,7 +74,11 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
       if (!parsed.success) return invalid(parsed.error);
       const reply = parsed.data;
       if (reply.status === 'failed')
-        return { ok: false, kind: 'invalid-reply', message: `the response failed: ${reply.error?.message ?? 'no reason given'}`.slice(0, 500) };
+        return {
+          ok: false,
+          kind: 'invalid-reply',
+          message: `the response failed: ${reply.error?.message ?? 'no reason given'}`.slice(0, 500),
+        };
       let text = '';
       const toolCalls: ToolCall[] = [];
       for (const [index, item] of reply.output.entries()) {
@@ -78,7 +91,11 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
               message: `the model API's reply is not in the expected shape: output.${index} is a function_call without call_id or name`,
             };
           if (toolCalls.length >= REPLY_LIMITS.toolCalls)
-            return { ok: false, kind: 'invalid-reply', message: `the reply has more than ${REPLY_LIMITS.toolCalls} tool calls` };
+            return {
+              ok: false,
+              kind: 'invalid-reply',
+              message: `the reply has more than ${REPLY_LIMITS.toolCalls} tool calls`,
+            };
           const args = argumentsObject(item.arguments ?? '{}');
           toolCalls.push(
             args.ok
@@ -87,8 +104,14 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
           );
         }
       }
-      if (tooLong(text)) return { ok: false, kind: 'invalid-reply', message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters` };
-      const incomplete = reply.status === 'incomplete' ? `incomplete: ${reply.incomplete_details?.reason ?? 'unknown'}` : undefined;
+      if (tooLong(text))
+        return {
+          ok: false,
+          kind: 'invalid-reply',
+          message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters`,
+        };
+      const incomplete =
+        reply.status === 'incomplete' ? `incomplete: ${reply.incomplete_details?.reason ?? 'unknown'}` : undefined;
       return {
         ok: true,
         reply: {
@@ -139,7 +162,12 @@ function toResponses(message: ChatMessage, label: string): JsonValue[] {
       if (message.replay !== undefined && message.replay.provider === label) return message.replay.items;
       return [
         ...(message.text === '' ? [] : [{ role: 'assistant', content: message.text }]),
-        ...message.toolCalls.map((c) => ({ type: 'function_call', call_id: c.id, name: c.name, arguments: JSON.stringify(c.input ?? {}) })),
+        ...message.toolCalls.map((c) => ({
+          type: 'function_call',
+          call_id: c.id,
+          name: c.name,
+          arguments: JSON.stringify(c.input ?? {}),
+        })),
       ];
     case 'tool':
       return message.results.map((r) => ({ type: 'function_call_output', call_id: r.callId, output: r.text }));

@@ -15,12 +15,14 @@ export type ParsedArguments = { ok: true; value: { [key: string]: JsonValue } } 
 export function argumentsObject(raw: unknown): ParsedArguments {
   let value: unknown = raw;
   if (typeof raw === 'string') {
-    if (raw.length > REPLY_LIMITS.textChars) return { ok: false, problem: `the arguments are longer than ${REPLY_LIMITS.textChars} characters` };
+    if (raw.length > REPLY_LIMITS.textChars)
+      return { ok: false, problem: `the arguments are longer than ${REPLY_LIMITS.textChars} characters` };
     const decoded = decodeLossless(raw.trim() === '' ? '{}' : raw);
     if (!decoded.ok) return { ok: false, problem: `the arguments are not valid JSON (${decoded.reason})` };
     value = decoded.value;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, problem: 'the arguments are not a JSON object' };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, problem: 'the arguments are not a JSON object' };
   return { ok: true, value: value as { [key: string]: JsonValue } };
 }
 

@@ -32,11 +32,17 @@ export const ExpectedErrorSchema = z.strictObject({
 
 export const ExpectationSchema = z.strictObject({
   // `is` absent: the program returned nothing (TypeScript `undefined`)
-  value: z.strictObject({ match: MatchSchema, is: z.optional(JsonValueSchema), mask: MaskListSchema.optional() }).optional(),
-  logs: z.strictObject({ match: MatchSchema, is: z.array(z.string()).optional(), mask: MaskListSchema.optional() }).optional(),
+  value: z
+    .strictObject({ match: MatchSchema, is: z.optional(JsonValueSchema), mask: MaskListSchema.optional() })
+    .optional(),
+  logs: z
+    .strictObject({ match: MatchSchema, is: z.array(z.string()).optional(), mask: MaskListSchema.optional() })
+    .optional(),
   // `is: null`: the run must succeed
   error: z.strictObject({ match: MatchSchema, is: ExpectedErrorSchema.nullable().optional() }).optional(),
-  calls: z.strictObject({ match: MatchSchema, is: z.array(ExpectedCallSchema).optional(), mask: MaskListSchema.optional() }).optional(),
+  calls: z
+    .strictObject({ match: MatchSchema, is: z.array(ExpectedCallSchema).optional(), mask: MaskListSchema.optional() })
+    .optional(),
   // the test is listed but not run (true, or the reason)
   skip: z.union([z.literal(true), z.string().min(1)]).optional(),
 });

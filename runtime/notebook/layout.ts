@@ -10,7 +10,9 @@ const KNOWN_CELL_METADATA: ReadonlySet<string> = new Set(KEY_ORDER.cellMetadata)
 export function isUnknownMetadataPath(path: JsonPath): boolean {
   if (path.length === 2) return path[0] === 'metadata' && !KNOWN_NOTEBOOK_METADATA.has(path[1] as string);
   if (path.length === 4) {
-    return path[0] === 'cells' && path[2] === 'metadata' && typeof path[3] === 'string' && !KNOWN_CELL_METADATA.has(path[3]);
+    return (
+      path[0] === 'cells' && path[2] === 'metadata' && typeof path[3] === 'string' && !KNOWN_CELL_METADATA.has(path[3])
+    );
   }
   return false;
 }

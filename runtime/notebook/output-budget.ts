@@ -48,7 +48,8 @@ function countsOf(calls: readonly CallRecord[]): BindingCallCount[] {
   for (const call of calls) {
     const key = `${call.global}\0${call.name}`;
     let count = counts.get(key);
-    if (count === undefined) counts.set(key, (count = { global: call.global, name: call.name, calls: 0, ok: 0, failed: 0 }));
+    if (count === undefined)
+      counts.set(key, (count = { global: call.global, name: call.name, calls: 0, ok: 0, failed: 0 }));
     count.calls++;
     if (call.ok) count.ok++;
     else if (call.message !== undefined) count.failed++;
@@ -129,8 +130,12 @@ export function fitResult(result: RunResult, budget: number = CELL_OUTPUT_BUDGET
     // only a pathological failure or sandbox report is left; keep the kind and a short message
     fitted = { ...fitted, logs: [], calls: [] };
     delete fitted.stderrLogs;
-    if (fitted.error !== undefined) fitted.error = { kind: fitted.error.kind, message: fitted.error.message.slice(0, 1024) };
-    fitted.sandbox = { ...fitted.sandbox, mechanisms: fitted.sandbox.mechanisms.slice(0, 8).map((m) => m.slice(0, 200)) };
+    if (fitted.error !== undefined)
+      fitted.error = { kind: fitted.error.kind, message: fitted.error.message.slice(0, 1024) };
+    fitted.sandbox = {
+      ...fitted.sandbox,
+      mechanisms: fitted.sandbox.mechanisms.slice(0, 8).map((m) => m.slice(0, 200)),
+    };
     delete fitted.sandbox.missing;
     dropped.push('everything else but the outcome');
   }
@@ -147,7 +152,10 @@ export function savedOutputBytes(output: SavedOutput): number {
 
 // A notebook from elsewhere may hold outputs of any size: each one over the budget is replaced by a note (the cell's
 // source and metadata are never touched), so the notebook opens and a save writes a file within the budget.
-export function boundSavedOutputs(outputs: readonly SavedOutput[], budget: number = CELL_OUTPUT_BUDGET_BYTES): SavedOutput[] {
+export function boundSavedOutputs(
+  outputs: readonly SavedOutput[],
+  budget: number = CELL_OUTPUT_BUDGET_BYTES,
+): SavedOutput[] {
   let used = 0;
   return outputs.map((output) => {
     const bytes = savedOutputBytes(output);

@@ -38,7 +38,8 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
-    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment))
+      out += out === '' ? segment : `.${segment}`;
     else out += `[${JSON.stringify(String(segment))}]`;
   }
   return out === '' ? '(top level)' : out;
@@ -65,7 +66,9 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 
 function quoteList(values: readonly unknown[]): string {
   const quoted = values.map((v) => JSON.stringify(v));
-  return quoted.length <= 2 ? quoted.join(' or ') : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1] as string}`;
+  return quoted.length <= 2
+    ? quoted.join(' or ')
+    : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1] as string}`;
 }
 
 function issueMessages(issue: z.core.$ZodIssue, root: unknown): { path: PropertyKey[]; message: string }[] {
@@ -108,7 +111,10 @@ function issueMessages(issue: z.core.$ZodIssue, root: unknown): { path: Property
         return [
           {
             path,
-            message: got === undefined ? `missing required field (expected ${quoteList(options)})` : `expected ${quoteList(options)}, got ${describeJson(got)}`,
+            message:
+              got === undefined
+                ? `missing required field (expected ${quoteList(options)})`
+                : `expected ${quoteList(options)}, got ${describeJson(got)}`,
           },
         ];
       }
@@ -124,7 +130,11 @@ function article(type: string): string {
 }
 
 // Nearest recorded source position for a path (the value itself, else its closest ancestor).
-function locate(text: string, spans: Map<string, Span>, path: readonly PropertyKey[]): { line: number; column: number } | undefined {
+function locate(
+  text: string,
+  spans: Map<string, Span>,
+  path: readonly PropertyKey[],
+): { line: number; column: number } | undefined {
   for (let len = Math.min(path.length, SPAN_DEPTH); len >= 0; len--) {
     const span = spans.get(pathKey(path.slice(0, len) as JsonPath));
     if (span !== undefined) return lineColumn(text, span.start);
@@ -135,7 +145,11 @@ function locate(text: string, spans: Map<string, Span>, path: readonly PropertyK
 function versionProblem(version: unknown): NotebookProblem | undefined {
   if (version === NOTEBOOK_FORMAT_VERSION) return undefined;
   if (version === undefined) {
-    return { kind: 'version', field: 'version', message: 'missing "version": this does not look like a PTC Playground notebook' };
+    return {
+      kind: 'version',
+      field: 'version',
+      message: 'missing "version": this does not look like a PTC Playground notebook',
+    };
   }
   if (typeof version === 'number' && Number.isInteger(version) && version > NOTEBOOK_FORMAT_VERSION) {
     return {
@@ -144,7 +158,11 @@ function versionProblem(version: unknown): NotebookProblem | undefined {
       message: `written by a newer PTC Playground (notebook format version ${version}); this version reads format version ${NOTEBOOK_FORMAT_VERSION}. Update the extension to open it`,
     };
   }
-  return { kind: 'version', field: 'version', message: `expected ${NOTEBOOK_FORMAT_VERSION}, got ${describeJson(version)}` };
+  return {
+    kind: 'version',
+    field: 'version',
+    message: `expected ${NOTEBOOK_FORMAT_VERSION}, got ${describeJson(version)}`,
+  };
 }
 
 // Parses `.ptcnb` text. A zero-byte (or blank) file is an empty notebook; anything unreadable is a list of problems.
@@ -153,16 +171,34 @@ export function parseNotebook(text: string, memory?: RawSliceMemory): ParseNoteb
   if (body.trim() === '') return { ok: true, notebook: { version: NOTEBOOK_FORMAT_VERSION, metadata: {}, cells: [] } };
   const scan = scanJson(body, { spanDepth: SPAN_DEPTH, uniqueKeys: structuralObject });
   if (!scan.ok) {
-    return { ok: false, problems: [{ kind: 'syntax', message: `invalid JSON: ${scan.message}`, ...lineColumn(body, scan.offset) }] };
+    return {
+      ok: false,
+      problems: [{ kind: 'syntax', message: `invalid JSON: ${scan.message}`, ...lineColumn(body, scan.offset) }],
+    };
   }
   let root: unknown;
   try {
     root = JSON.parse(body);
   } catch (error) {
-    return { ok: false, problems: [{ kind: 'syntax', message: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
+    return {
+      ok: false,
+      problems: [
+        { kind: 'syntax', message: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` },
+      ],
+    };
   }
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
-    return { ok: false, problems: [{ kind: 'schema', message: `expected a JSON object at the top level, got ${describeJson(root)}`, line: 1, column: 1 }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          kind: 'schema',
+          message: `expected a JSON object at the top level, got ${describeJson(root)}`,
+          line: 1,
+          column: 1,
+        },
+      ],
+    };
   }
   const version = versionProblem((root as Record<string, unknown>).version);
   if (version !== undefined) return { ok: false, problems: [{ ...version, ...locate(body, scan.spans, ['version']) }] };
@@ -170,7 +206,12 @@ export function parseNotebook(text: string, memory?: RawSliceMemory): ParseNoteb
   if (!parsed.success) {
     const problems = parsed.error.issues
       .flatMap((issue) => issueMessages(issue, root))
-      .map(({ path, message }): NotebookProblem => ({ kind: 'schema', field: formatFieldPath(path), message, ...locate(body, scan.spans, path) }))
+      .map(({ path, message }): NotebookProblem => ({
+        kind: 'schema',
+        field: formatFieldPath(path),
+        message,
+        ...locate(body, scan.spans, path),
+      }))
       .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0))
       .slice(0, MAX_PROBLEMS);
     return { ok: false, problems };
@@ -182,7 +223,12 @@ export function parseNotebook(text: string, memory?: RawSliceMemory): ParseNoteb
   return { ok: true, notebook };
 }
 
-function rememberUnknownMetadata(text: string, spans: Map<string, Span>, notebook: NotebookFile, memory: RawSliceMemory): void {
+function rememberUnknownMetadata(
+  text: string,
+  spans: Map<string, Span>,
+  notebook: NotebookFile,
+  memory: RawSliceMemory,
+): void {
   const visit = (path: JsonPath, value: unknown): void => {
     if (!isUnknownMetadataPath(path)) return;
     const span = spans.get(pathKey(path));

@@ -14,7 +14,12 @@ export const CellModeSchema = z.enum(['mock', 'live', 'record', 'replay']);
 export type CellMode = z.infer<typeof CellModeSchema>;
 
 // cell ids name cassette files, so they are restricted to a portable file-name alphabet
-export const CellIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'expected 1–64 letters, digits, "-" or "_", starting with a letter or digit');
+export const CellIdSchema = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/,
+    'expected 1–64 letters, digits, "-" or "_", starting with a letter or digit',
+  );
 
 export const NotebookMetadataSchema = z.looseObject({
   bindings: z

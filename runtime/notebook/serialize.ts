@@ -35,7 +35,11 @@ function withinBudget(outputs: readonly SavedOutput[]): SavedOutput[] {
     if (output.kind !== 'result') return output;
     const fit = fitResult(output.result);
     if (fit.note === undefined) return output;
-    return { kind: 'result', result: fit.result, note: output.note === undefined ? fit.note : `${output.note} ${fit.note}` };
+    return {
+      kind: 'result',
+      result: fit.result,
+      note: output.note === undefined ? fit.note : `${output.note} ${fit.note}`,
+    };
   });
   return boundSavedOutputs(fitted);
 }
@@ -45,7 +49,8 @@ function cellForDisk(cell: NotebookCell, includeOutputs: boolean): Record<string
   if (cell.kind === 'code') out.language = cell.language;
   out.source = cell.source;
   if (nonEmpty(cell.metadata)) out.metadata = cell.metadata;
-  if (cell.kind === 'code' && includeOutputs && cell.outputs !== undefined && cell.outputs.length > 0) out.outputs = withinBudget(cell.outputs);
+  if (cell.kind === 'code' && includeOutputs && cell.outputs !== undefined && cell.outputs.length > 0)
+    out.outputs = withinBudget(cell.outputs);
   return out;
 }
 
@@ -62,13 +67,16 @@ export function serializeNotebook(notebook: NotebookFile, options: SerializeOpti
   const checked = NotebookFileSchema.safeParse(file);
   if (!checked.success) {
     throw new NotebookWriteError(
-      checked.error.issues.slice(0, 20).map((issue) => ({ kind: 'schema', field: formatFieldPath(issue.path), message: issue.message })),
+      checked.error.issues
+        .slice(0, 20)
+        .map((issue) => ({ kind: 'schema', field: formatFieldPath(issue.path), message: issue.message })),
     );
   }
   const memory = options.memory;
   const raw =
     memory === undefined
       ? undefined
-      : (path: JsonPath, value: JsonValue): string | undefined => (isUnknownMetadataPath(path) ? memory.recall(value) : undefined);
+      : (path: JsonPath, value: JsonValue): string | undefined =>
+          isUnknownMetadataPath(path) ? memory.recall(value) : undefined;
   return `${prettyJson(file as JsonValue, { orderKeys: notebookKeyOrder, hookDepth: 5, ...(raw === undefined ? {} : { raw }) })}\n`;
 }

@@ -24,7 +24,10 @@ export const TEXT_CHUNK = 1 << 16;
 export function chunkEnd(text: string, start: number): number {
   const end = start + TEXT_CHUNK;
   if (end >= text.length) return text.length;
-  return charCodeAt(text, end - 1) >= 0xd800 && charCodeAt(text, end - 1) <= 0xdbff && charCodeAt(text, end) >= 0xdc00 && charCodeAt(text, end) <= 0xdfff
+  return charCodeAt(text, end - 1) >= 0xd800 &&
+    charCodeAt(text, end - 1) <= 0xdbff &&
+    charCodeAt(text, end) >= 0xdc00 &&
+    charCodeAt(text, end) <= 0xdfff
     ? end - 1
     : end;
 }

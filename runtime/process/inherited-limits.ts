@@ -38,7 +38,10 @@ export function tighterAddressSpace(memoryMb: number, limits: InheritedLimits = 
 
 // "the CPU time limit this process inherited (RLIMIT_CPU soft limit 2s, tighter than the run's 121s)" when it is below
 // the run's own (or the run has none).
-export function tighterCpu(configuredSeconds: number | undefined, limits: InheritedLimits = inheritedLimits()): string | undefined {
+export function tighterCpu(
+  configuredSeconds: number | undefined,
+  limits: InheritedLimits = inheritedLimits(),
+): string | undefined {
   const seconds = limits.cpuSeconds;
   if (seconds === undefined || (configuredSeconds !== undefined && seconds >= configuredSeconds)) return undefined;
   return `the CPU time limit this process inherited (RLIMIT_CPU soft limit ${seconds}s${configuredSeconds === undefined ? '' : `, tighter than the run's ${configuredSeconds}s`})`;

@@ -79,18 +79,32 @@ export function launchChild(options: LaunchOptions): LaunchedChild {
     stdio.push(options.decoy.fd);
   }
   const prelude = preludeArgv({ keep, cgroupProcs: options.cgroupProcs });
-  const [command, ...args] = [...prelude, ...(options.diesWithParent === true ? [] : parentDeathPrefix()), ...options.argv];
+  const [command, ...args] = [
+    ...prelude,
+    ...(options.diesWithParent === true ? [] : parentDeathPrefix()),
+    ...options.argv,
+  ];
   if (command === undefined) throw new TypeError('launchChild: empty argv');
   let spawnErrorResolve: (error: Error) => void = () => undefined;
   const spawnError = new Promise<Error>((resolve) => (spawnErrorResolve = resolve));
-  const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: options.env, stdio, detached: true, windowsHide: true });
+  const child: ChildProcess = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio,
+    detached: true,
+    windowsHide: true,
+  });
   const pid = child.pid;
   // a descendant snapshot taken before the kill catches grandchildren that left the group (setsid)
   let exited = false;
   const killTree = (): void => {
     if (pid === undefined) return;
     // once reaped, `pid` may name someone else's process: only the group it led, if that group outlived it
-    const targets = exited ? (options.ownPidNamespace !== true && orphanedGroupRemains(pid) ? [-pid] : []) : [-pid, pid];
+    const targets = exited
+      ? options.ownPidNamespace !== true && orphanedGroupRemains(pid)
+        ? [-pid]
+        : []
+      : [-pid, pid];
     // the scan costs milliseconds per run; once `pid` is reaped nothing is its descendant any more
     const descendants = options.ownPidNamespace === true || exited ? [] : listDescendants(pid);
     for (const target of [...targets, ...descendants]) {

@@ -74,7 +74,8 @@ export abstract class RunChild implements Spare {
     this.spawnError = this.child.spawnError;
     // bounds an idle spare; a child serving a run is bounded by the run's own startup limit (engine/deadline.ts)
     const startup = setTimeout(() => {
-      if (!this.#readySeen && this.#handlers === undefined) this.problem(`the ${this.#runtimeName} child did not become ready within ${STARTUP_LIMIT_MS} ms`);
+      if (!this.#readySeen && this.#handlers === undefined)
+        this.problem(`the ${this.#runtimeName} child did not become ready within ${STARTUP_LIMIT_MS} ms`);
     }, STARTUP_LIMIT_MS);
     startup.unref();
     void this.ready.then(() => clearTimeout(startup));
@@ -189,7 +190,9 @@ export abstract class RunChild implements Spare {
 async function removeDir(dir: string): Promise<void> {
   await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
   if (!fs.existsSync(dir)) return;
-  await new Promise<void>((resolve) => execFile('rm', ['-rf', '--', dir], { timeout: 60_000, killSignal: 'SIGKILL' }, () => resolve()));
+  await new Promise<void>((resolve) =>
+    execFile('rm', ['-rf', '--', dir], { timeout: 60_000, killSignal: 'SIGKILL' }, () => resolve()),
+  );
 }
 
 // A killed child's pipes close within milliseconds; one still open after this is held by a process the kill missed.

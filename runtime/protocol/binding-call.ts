@@ -28,18 +28,34 @@ export const ErrorClassSchema = z.strictObject({ name: z.string(), memberNamePro
 export type ErrorClass = z.infer<typeof ErrorClassSchema>;
 
 // What a program child (and replay) knows of a namespace: its global, its function names, its error class.
-export const NamespaceDescriptorSchema = z.strictObject({ global: z.string(), names: z.array(z.string()), errorClass: z.optional(ErrorClassSchema) });
+export const NamespaceDescriptorSchema = z.strictObject({
+  global: z.string(),
+  names: z.array(z.string()),
+  errorClass: z.optional(ErrorClassSchema),
+});
 export type NamespaceDescriptor = z.infer<typeof NamespaceDescriptorSchema>;
 
 // The descriptor of a namespace given its functions (handlers never cross a process boundary).
-export function describeNamespace(ns: { global: string; functions: object; errorClass?: ErrorClass }): NamespaceDescriptor {
-  return { global: ns.global, names: Object.keys(ns.functions), ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) };
+export function describeNamespace(ns: {
+  global: string;
+  functions: object;
+  errorClass?: ErrorClass;
+}): NamespaceDescriptor {
+  return {
+    global: ns.global,
+    names: Object.keys(ns.functions),
+    ...(ns.errorClass ? { errorClass: ns.errorClass } : {}),
+  };
 }
 
 // --- progress and failure details
 
 // One progress report of a running call (MCP notifications/progress).
-export const ProgressNoteSchema = z.object({ progress: z.number(), total: z.optional(z.number()), message: z.optional(z.string()) });
+export const ProgressNoteSchema = z.object({
+  progress: z.number(),
+  total: z.optional(z.number()),
+  message: z.optional(z.string()),
+});
 export type ProgressNote = z.infer<typeof ProgressNoteSchema>;
 // ...placed on the run's time axis (`atMs`)
 export const ProgressMarkSchema = z.object({ atMs: ms(), ...ProgressNoteSchema.shape });
@@ -127,10 +143,13 @@ export const CassetteCallSchema = z
         if (call.ok || call.value !== undefined || call.message !== undefined)
           ctx.addIssue({ code: 'custom', message: 'a pending call has ok false and neither value nor message' });
       } else if (call.ok) {
-        if (!('value' in call) || call.value === undefined) ctx.addIssue({ code: 'custom', message: 'ok is true but "value" is missing' });
-        if (call.message !== undefined) ctx.addIssue({ code: 'custom', message: 'ok is true but a "message" is given' });
+        if (!('value' in call) || call.value === undefined)
+          ctx.addIssue({ code: 'custom', message: 'ok is true but "value" is missing' });
+        if (call.message !== undefined)
+          ctx.addIssue({ code: 'custom', message: 'ok is true but a "message" is given' });
       } else {
-        if (call.message === undefined) ctx.addIssue({ code: 'custom', message: 'ok is false but "message" is missing' });
+        if (call.message === undefined)
+          ctx.addIssue({ code: 'custom', message: 'ok is false but "message" is missing' });
         if (call.value !== undefined) ctx.addIssue({ code: 'custom', message: 'ok is false but a "value" is given' });
       }
       if (call.ok && (call.code !== undefined || call.data !== undefined))

@@ -47,7 +47,8 @@ export function checkJsonValue(value: unknown): JsonCheck {
     if (!isPlainObject(current)) return { ok: false, path, reason: 'an object that is not plain is not a JSON value' };
     ancestors.add(current);
     stack.push({ exit: current });
-    for (const key of Object.keys(current)) stack.push({ value: (current as Record<string, unknown>)[key], path: `${path}.${key}` });
+    for (const key of Object.keys(current))
+      stack.push({ value: (current as Record<string, unknown>)[key], path: `${path}.${key}` });
   }
   return { ok: true };
 }

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { DeterministicSettingsSchema, NamespaceDescriptorSchema } from './binding-call.js';
-import { BindingsLostFrameSchema, CallFrameSchema, DoneFrameSchema, LogFrameSchema, programWireFields, ReplyFrameSchema } from './program-wire.js';
+import {
+  BindingsLostFrameSchema,
+  CallFrameSchema,
+  DoneFrameSchema,
+  LogFrameSchema,
+  programWireFields,
+  ReplyFrameSchema,
+} from './program-wire.js';
 
 // Control protocol between the host and the CPython runner (python/ptc_wire.py): newline-delimited JSON on fd 3,
 // both directions. Handshake boot → boot-ack → run, then the program's frames (program-wire.ts, shared with Node)
@@ -42,13 +49,25 @@ export const PythonRunFrameSchema = z
   .strict();
 export type PythonRunFrame = z.infer<typeof PythonRunFrameSchema>;
 
-export const PythonBootAckSchema = z.object({ type: z.literal('boot-ack'), confined: z.boolean(), error: z.string().optional() }).strict();
+export const PythonBootAckSchema = z
+  .object({ type: z.literal('boot-ack'), confined: z.boolean(), error: z.string().optional() })
+  .strict();
 
-export const PythonChildFrameSchema = z.discriminatedUnion('type', [PythonBootAckSchema, LogFrameSchema, CallFrameSchema, DoneFrameSchema]);
+export const PythonChildFrameSchema = z.discriminatedUnion('type', [
+  PythonBootAckSchema,
+  LogFrameSchema,
+  CallFrameSchema,
+  DoneFrameSchema,
+]);
 export type PythonChildFrame = z.infer<typeof PythonChildFrameSchema>;
 
 // Message type → field names (plus the done error's fields and kinds), for the TS ↔ Python mirror test.
-export function pythonWireFields(): { host: Record<string, string[]>; child: Record<string, string[]>; doneError: string[]; doneKinds: string[] } {
+export function pythonWireFields(): {
+  host: Record<string, string[]>;
+  child: Record<string, string[]>;
+  doneError: string[];
+  doneKinds: string[];
+} {
   const keys = (schema: { shape: Record<string, unknown> }): string[] => Object.keys(schema.shape).sort();
   const shared = programWireFields();
   return {

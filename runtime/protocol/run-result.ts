@@ -2,7 +2,13 @@ import * as z from 'zod/mini';
 import { CallRecordSchema } from './binding-call.js';
 import { JsonValueSchema } from './json-value.js';
 
-export { CallRecordSchema, ProgressMarkSchema, type CallRecord, type ProgressMark, type ProgressNote } from './binding-call.js';
+export {
+  CallRecordSchema,
+  ProgressMarkSchema,
+  type CallRecord,
+  type ProgressMark,
+  type ProgressNote,
+} from './binding-call.js';
 
 // The one result shape: what the CLI prints, the notebook saves and the renderer shows. Browser-safe (zod/mini, no
 // Node imports): the webview validates with these very schemas, so there is no mirror to drift.

@@ -25,7 +25,11 @@ export function createPythonBackend(options: BackendOptions): Backend {
   const { runtime } = options;
   // validated here so a bad count is a misuse at creation, not at the first run
   const spares = new SparePool<PythonChildProcess>(options.spares);
-  const deps = async (): Promise<PythonBackendDeps> => ({ host: await sandboxHost(runtime.bubblewrapPath), pythonPath: runtime.pythonPath, spares });
+  const deps = async (): Promise<PythonBackendDeps> => ({
+    host: await sandboxHost(runtime.bubblewrapPath),
+    pythonPath: runtime.pythonPath,
+    spares,
+  });
   return {
     language: 'python',
     run: async (spec) => runPythonProgram(spec, await deps()),
@@ -35,27 +39,47 @@ export function createPythonBackend(options: BackendOptions): Backend {
       const lookup = await resolvePython(runtime.pythonPath);
       if (!lookup.ok) return lookup.message;
       const layers = await provenPythonLayers(lookup.python, host);
-      return layers.os === undefined ? (layers.osProblem ?? host.bwrapProblem ?? 'the OS sandbox is unavailable') : undefined;
+      return layers.os === undefined
+        ? (layers.osProblem ?? host.bwrapProblem ?? 'the OS sandbox is unavailable')
+        : undefined;
     },
     dispose: () => spares.dispose(),
   };
 }
 
-type PlannedRun = { ok: true; report: SandboxReport; launch: PythonChildLaunch; key: SpareKey } | { ok: false; failure: RunFailure; report: SandboxReport };
+type PlannedRun =
+  | { ok: true; report: SandboxReport; launch: PythonChildLaunch; key: SpareKey }
+  | { ok: false; failure: RunFailure; report: SandboxReport };
 
 // Everything the process is launched with, decided before any program is known (so a spare can be started early).
-export function planPythonRun(spec: CodeRunSpec, python: PythonExecutable, host: SandboxHost, layers: ProvenLayers): PlannedRun {
+export function planPythonRun(
+  spec: CodeRunSpec,
+  python: PythonExecutable,
+  host: SandboxHost,
+  layers: ProvenLayers,
+): PlannedRun {
   const plan = planSandbox(spec.sandbox, host, layers);
-  if (!plan.ok) return { ok: false, report: plan.report, failure: { kind: 'sandbox-unavailable', message: plan.message } };
+  if (!plan.ok)
+    return { ok: false, report: plan.report, failure: { kind: 'sandbox-unavailable', message: plan.message } };
   const launch = pythonLaunch({ python, host, spec, confinement: plan.confinement });
   // memory, CPU and output limits travel in `run`: only launch settings make a spare unfit
   // children connected to one bindings host are interchangeable; another host's are not
   // the folder only where the program sees it (not under bubblewrap)
-  const config = JSON.stringify([python.path, launch.cwd, spec.tmpMb, spec.memoryMb, plan.confinement, spec.hosted?.channelKey ?? null]);
+  const config = JSON.stringify([
+    python.path,
+    launch.cwd,
+    spec.tmpMb,
+    spec.memoryMb,
+    plan.confinement,
+    spec.hosted?.channelKey ?? null,
+  ]);
   return { ok: true, report: plan.report, launch, key: { language: 'python', config } };
 }
 
-async function prepare(spec: CodeRunSpec, deps: PythonBackendDeps): Promise<{ ok: true; planned: PlannedRun } | { ok: false; message: string }> {
+async function prepare(
+  spec: CodeRunSpec,
+  deps: PythonBackendDeps,
+): Promise<{ ok: true; planned: PlannedRun } | { ok: false; message: string }> {
   const lookup = await resolvePython(deps.pythonPath);
   if (!lookup.ok) return lookup;
   // 'off' needs no proof of the layers it will not use
@@ -74,20 +98,29 @@ async function warmPythonSpare(spec: CodeRunSpec, deps: PythonBackendDeps): Prom
   await spec.hosted?.prepare();
   return deps.spares.warm(
     key,
-    withChannel(spec.hosted, () => new PythonChildProcess({ ...launch, preload: true, channel: spec.hosted?.takeChannel() })),
+    withChannel(
+      spec.hosted,
+      () => new PythonChildProcess({ ...launch, preload: true, channel: spec.hosted?.takeChannel() }),
+    ),
   );
 }
 
 // Runs one Python program in a fresh CPython process (a never-used spare or a cold start) and settles it.
 async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDeps): Promise<RunResult> {
-  if (spec.signal?.aborted) return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'abort', message: abortMessage(spec.signal) });
+  if (spec.signal?.aborted)
+    return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'abort', message: abortMessage(spec.signal) });
   // the runner relies on an inherited fd 3, POSIX signals and rlimits
   if (process.platform === 'win32')
-    return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: 'the Python backend runs on Linux and macOS only' });
+    return failedBeforeSpawn(spec, unconfinedReport(), {
+      kind: 'worker-exit',
+      message: 'the Python backend runs on Linux and macOS only',
+    });
   const prepared = await prepare(spec, deps);
-  if (!prepared.ok) return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: prepared.message });
+  if (!prepared.ok)
+    return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: prepared.message });
   const planned = prepared.planned;
-  if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
+  if (spec.signal?.aborted)
+    return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
   return runOnFreshChild({
     spec,

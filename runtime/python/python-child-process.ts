@@ -87,7 +87,9 @@ export class PythonChildProcess extends RunChild {
     this.programCwd = launch.programCwd;
     this.#confining = launch.filters.length > 0;
     this.#channel.on('data', (chunk: Buffer) =>
-      this.#decoder.push(chunk, (event) => (event.kind === 'frame' ? this.receive(event.text) : this.problem(event.message))),
+      this.#decoder.push(chunk, (event) =>
+        event.kind === 'frame' ? this.receive(event.text) : this.problem(event.message),
+      ),
     );
     // a frame cut off by the child's death is not a protocol violation: the exit status explains the run
     const boot: PythonBootFrame = {
@@ -111,7 +113,8 @@ export class PythonChildProcess extends RunChild {
   protected acceptReady(text: string): ReadyVerdict {
     const decoded = decodeLossless(text);
     const ack = decoded.ok ? PythonBootAckSchema.safeParse(decoded.value) : undefined;
-    if (ack === undefined || !ack.success) return { ok: false, kind: 'protocol', message: 'the Python child sent a frame before boot-ack' };
+    if (ack === undefined || !ack.success)
+      return { ok: false, kind: 'protocol', message: 'the Python child sent a frame before boot-ack' };
     if (!this.#confining || ack.data.confined) return { ok: true };
     const detail = ack.data.error === undefined ? '' : `: ${ack.data.error}`;
     return { ok: false, kind: 'unusable', message: `the Python runner could not install its seccomp filters${detail}` };
@@ -127,7 +130,8 @@ function stageRunner(base: string, launch: PythonChildLaunch): string {
     fs.mkdirSync(runnerDir, { mode: 0o755 });
     fs.chmodSync(runnerDir, 0o755);
     // a program that rewrites its runner damages only its own run: every run gets a fresh copy
-    for (const [name, bytes] of launch.python.runnerFiles) fs.writeFileSync(path.join(runnerDir, name), bytes, { mode: 0o644 });
+    for (const [name, bytes] of launch.python.runnerFiles)
+      fs.writeFileSync(path.join(runnerDir, name), bytes, { mode: 0o644 });
   } catch (error) {
     fs.rmSync(base, { recursive: true, force: true });
     throw error;

@@ -5,7 +5,16 @@ import path from 'node:path';
 import { locateAsset } from '../assets/locate.js';
 
 // The runner's modules (python/), staged per run; compiled once per interpreter so runs skip compiling.
-export const RUNNER_MODULES = ['ptc_runner', 'ptc_wire', 'ptc_json', 'ptc_logs', 'ptc_errors', 'ptc_bindings', 'ptc_sandbox', 'ptc_determinism'] as const;
+export const RUNNER_MODULES = [
+  'ptc_runner',
+  'ptc_wire',
+  'ptc_json',
+  'ptc_logs',
+  'ptc_errors',
+  'ptc_bindings',
+  'ptc_sandbox',
+  'ptc_determinism',
+] as const;
 export const RUNNER_ENTRY = 'ptc_runner';
 
 export interface PythonExecutable {
@@ -49,11 +58,20 @@ const IDENTIFY_AND_COMPILE = [
   'print(json.dumps({"impl": sys.implementation.name, "version": list(sys.version_info[:3]), "executable": os.path.realpath(sys.executable or ""), "sitePackages": packages, "compiled": compiled, "prefix": os.path.realpath(sys.base_prefix), "importDirs": dirs}))',
 ].join('\n');
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ ok: boolean; stdout: string; stderr: string; error?: string }> {
+function run(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ ok: boolean; stdout: string; stderr: string; error?: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { env, timeout: 20_000, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8' }, (error, stdout, stderr) => {
-      resolve({ ok: error === null, stdout, stderr, ...(error === null ? {} : { error: error.message }) });
-    });
+    execFile(
+      file,
+      args,
+      { env, timeout: 20_000, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        resolve({ ok: error === null, stdout, stderr, ...(error === null ? {} : { error: error.message }) });
+      },
+    );
   });
 }
 
@@ -86,7 +104,8 @@ export function findOnPath(name: string, searchPath = process.env.PATH ?? ''): s
 // Resolves the interpreter, verifies it is CPython ≥ 3.10, and compiles the runner with it.
 export async function probePython(requested: string | undefined): Promise<PythonLookup> {
   const name = requested ?? 'python3';
-  if (name.length === 0 || name.includes('\0')) return { ok: false, message: `pythonPath ${JSON.stringify(name)} is not a usable path` };
+  if (name.length === 0 || name.includes('\0'))
+    return { ok: false, message: `pythonPath ${JSON.stringify(name)} is not a usable path` };
   const found = findOnPath(name);
   if (found === undefined) {
     return {
@@ -98,41 +117,76 @@ export async function probePython(requested: string | undefined): Promise<Python
     };
   }
   const entry = locateAsset(`python/${RUNNER_ENTRY}.py`);
-  if (entry === undefined) return { ok: false, message: 'the Python runner (python/ptc_runner.py) is missing from this installation' };
+  if (entry === undefined)
+    return { ok: false, message: 'the Python runner (python/ptc_runner.py) is missing from this installation' };
   const source = path.dirname(entry);
   let out: string;
   try {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-pyc-'));
   } catch (error) {
-    return { ok: false, message: `cannot compile the Python runner: no writable temporary directory (${(error as Error).message})` };
+    return {
+      ok: false,
+      message: `cannot compile the Python runner: no writable temporary directory (${(error as Error).message})`,
+    };
   }
   try {
     // shims (pyenv, asdf) need PATH and HOME to pick their interpreter; the program itself never sees them
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' };
     const identify = await run(found, ['-I', '-B', '-c', IDENTIFY_AND_COMPILE, source, out, ...RUNNER_MODULES], env);
-    let info: { impl?: unknown; version?: unknown; executable?: unknown; sitePackages?: unknown; compiled?: unknown; prefix?: unknown; importDirs?: unknown } =
-      {};
+    let info: {
+      impl?: unknown;
+      version?: unknown;
+      executable?: unknown;
+      sitePackages?: unknown;
+      compiled?: unknown;
+      prefix?: unknown;
+      importDirs?: unknown;
+    } = {};
     try {
       info = JSON.parse(identify.stdout.trim().split('\n').pop() ?? '') as typeof info;
     } catch {
-      return { ok: false, message: `${found} did not answer as a Python interpreter (${identify.error ?? identify.stderr.trim().slice(0, 200)})` };
+      return {
+        ok: false,
+        message: `${found} did not answer as a Python interpreter (${identify.error ?? identify.stderr.trim().slice(0, 200)})`,
+      };
     }
     const version = Array.isArray(info.version) ? info.version.map(Number) : [];
     const [major = 0, minor = 0] = version;
     const versionText = version.join('.');
-    if (info.impl !== 'cpython') return { ok: false, message: `${found} is ${String(info.impl)} ${versionText}; PTC Playground needs CPython 3.10 or newer` };
-    if (major !== 3 ? major < 3 : minor < 10) return { ok: false, message: `${found} is CPython ${versionText}; PTC Playground needs CPython 3.10 or newer` };
+    if (info.impl !== 'cpython')
+      return {
+        ok: false,
+        message: `${found} is ${String(info.impl)} ${versionText}; PTC Playground needs CPython 3.10 or newer`,
+      };
+    if (major !== 3 ? major < 3 : minor < 10)
+      return { ok: false, message: `${found} is CPython ${versionText}; PTC Playground needs CPython 3.10 or newer` };
     if (typeof info.compiled === 'string' && /SyntaxError/.test(info.compiled))
       return { ok: false, message: `the Python runner does not compile with ${found}: ${info.compiled}` };
-    const executable = typeof info.executable === 'string' && isExecutableFile(info.executable) ? info.executable : found;
-    const sitePackages = Array.isArray(info.sitePackages) ? info.sitePackages.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p)) : [];
+    const executable =
+      typeof info.executable === 'string' && isExecutableFile(info.executable) ? info.executable : found;
+    const sitePackages = Array.isArray(info.sitePackages)
+      ? info.sitePackages.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p))
+      : [];
     const runner = stageableRunner(source, info.compiled === true ? out : undefined);
     if (!runner.ok) return runner;
-    const prefix = typeof info.prefix === 'string' && path.isAbsolute(info.prefix) ? info.prefix : path.dirname(path.dirname(executable));
-    const importDirs = Array.isArray(info.importDirs) ? info.importDirs.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p)) : [];
+    const prefix =
+      typeof info.prefix === 'string' && path.isAbsolute(info.prefix)
+        ? info.prefix
+        : path.dirname(path.dirname(executable));
+    const importDirs = Array.isArray(info.importDirs)
+      ? info.importDirs.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p))
+      : [];
     return {
       ok: true,
-      python: { path: executable, version: versionText, runnerFiles: runner.files, entryFile: runner.entry, sitePackages, prefix, importDirs },
+      python: {
+        path: executable,
+        version: versionText,
+        runnerFiles: runner.files,
+        entryFile: runner.entry,
+        sitePackages,
+        prefix,
+        importDirs,
+      },
     };
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
@@ -147,7 +201,8 @@ function stageableRunner(
   const files = new Map<string, Buffer>();
   try {
     if (compiledDir !== undefined) {
-      for (const name of RUNNER_MODULES) files.set(`${name}.pyc`, fs.readFileSync(path.join(compiledDir, `${name}.pyc`)));
+      for (const name of RUNNER_MODULES)
+        files.set(`${name}.pyc`, fs.readFileSync(path.join(compiledDir, `${name}.pyc`)));
       return { ok: true, files, entry: `${RUNNER_ENTRY}.pyc` };
     }
     for (const name of RUNNER_MODULES) files.set(`${name}.py`, fs.readFileSync(path.join(source, `${name}.py`)));

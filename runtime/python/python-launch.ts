@@ -54,7 +54,10 @@ export function pythonLaunch(options: PythonLaunchOptions): PythonChildLaunch {
   const wrapper = confinement.kind === 'bwrap' ? [] : confinement.wrapper;
   const viaShim = wrapper.length > 0;
   const prefix = [...wrapper, ...(viaShim ? PYTHON_SHIM : [])];
-  const filters = confinement.kind === 'fallback' && arch !== undefined ? [sandboxFilter(arch), execFilter(arch)].map((f) => f.toString('base64')) : [];
+  const filters =
+    confinement.kind === 'fallback' && arch !== undefined
+      ? [sandboxFilter(arch), execFilter(arch)].map((f) => f.toString('base64'))
+      : [];
   return {
     ...common,
     argv: (runnerDir) => [...prefix, python.path, ...PYTHON_FLAGS, path.join(runnerDir, python.entryFile)],

@@ -1,4 +1,4 @@
-import { RunSession } from '../engine/run-session.js';
+import { RunState } from '../engine/run-state.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import {
   provenBounds,
@@ -22,15 +22,26 @@ interface ProbeRun {
 
 // Runs the sandbox probe program under a confinement, through the same launch and run path as a real program; the
 // host leaves the secret's directory open in it on purpose, and reads its cgroup from outside before discarding it.
-async function runProbe(python: PythonExecutable, host: SandboxHost, confinement: Confinement, secret: { file: string; dir: string }): Promise<ProbeRun> {
+async function runProbe(
+  python: PythonExecutable,
+  host: SandboxHost,
+  confinement: Confinement,
+  secret: { file: string; dir: string },
+): Promise<ProbeRun> {
   const spec = probeSpec('python', secret.file);
   let child: PythonChildProcess | undefined;
   const decoy = openDecoy(secret.dir);
   try {
-    child = new PythonChildProcess({ ...pythonLaunch({ python, host, spec, confinement }), decoy: { fd: decoy.fd, at: decoy.at } });
+    child = new PythonChildProcess({
+      ...pythonLaunch({ python, host, spec, confinement }),
+      decoy: { fd: decoy.fd, at: decoy.at },
+    });
     decoy.close();
-    const result = await supervisePythonChild(spec, new RunSession(spec, unconfinedReport()), child);
-    const cgroup = child.cgroup === undefined ? undefined : { requested: child.cgroup.limits.memoryBytes, ...child.cgroup.accounting() };
+    const result = await supervisePythonChild(spec, new RunState(spec, unconfinedReport()), child);
+    const cgroup =
+      child.cgroup === undefined
+        ? undefined
+        : { requested: child.cgroup.limits.memoryBytes, ...child.cgroup.accounting() };
     return { value: result.error === undefined ? result.value : undefined, cgroup };
   } catch {
     return { value: undefined, cgroup: undefined };
@@ -42,7 +53,12 @@ async function runProbe(python: PythonExecutable, host: SandboxHost, confinement
 
 async function prove(python: PythonExecutable, host: SandboxHost): Promise<ProvenLayers> {
   if (host.platform !== 'linux')
-    return { os: undefined, osProblem: host.bwrapProblem, runtime: undefined, bounds: { problem: host.cgroupProblem ?? 'no cgroups' } };
+    return {
+      os: undefined,
+      osProblem: host.bwrapProblem,
+      runtime: undefined,
+      bounds: { problem: host.cgroupProblem ?? 'no cgroups' },
+    };
   const secret = plantSecret();
   try {
     if (host.bwrap !== undefined) {
@@ -66,10 +82,17 @@ async function prove(python: PythonExecutable, host: SandboxHost): Promise<Prove
 }
 
 // Without bubblewrap the runner's own filter is what stops new processes: proven by a fork and an exec refused.
-async function proveFallback(python: PythonExecutable, host: SandboxHost, secret: { file: string; dir: string }): Promise<ProvenLayers> {
+async function proveFallback(
+  python: PythonExecutable,
+  host: SandboxHost,
+  secret: { file: string; dir: string },
+): Promise<ProvenLayers> {
   const probe = await runProbe(python, host, { kind: 'fallback', wrapper: host.namespacePrefix ?? [] }, secret);
   const seen = probe.value;
-  const refused = seen !== null && typeof seen === 'object' && !Array.isArray(seen) ? (seen.refused as Record<string, unknown> | undefined) : undefined;
+  const refused =
+    seen !== null && typeof seen === 'object' && !Array.isArray(seen)
+      ? (seen.refused as Record<string, unknown> | undefined)
+      : undefined;
   const holds = refused?.fork === true && refused?.exec === true;
   return {
     os: undefined,

@@ -1,6 +1,6 @@
 import type { CodeRunSpec } from '../api.js';
 import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
-import type { RunSession } from '../engine/run-session.js';
+import type { RunState } from '../engine/run-state.js';
 import { connectRun } from '../engine/program-frames.js';
 import type { ExitInfo } from '../process/launch.js';
 import { describeNamespace } from '../protocol/binding-call.js';
@@ -25,9 +25,18 @@ function runFrame(spec: CodeRunSpec, child: PythonChildProcess, routed: boolean)
 }
 
 // Supervises one run on a booted (or booting) child: frames, pipes, deadline, abort, exit classification.
-export async function supervisePythonChild(spec: CodeRunSpec, session: RunSession, child: PythonChildProcess): Promise<RunResult> {
+export async function supervisePythonChild(
+  spec: CodeRunSpec,
+  session: RunState,
+  child: PythonChildProcess,
+): Promise<RunResult> {
   // Python has no undefined: a done without a value (only a forged one) reads as null
-  const { dispatcher, send, routed } = connectRun({ session, child, parse: (value) => PythonChildFrameSchema.safeParse(value), valueless: 'null' });
+  const { dispatcher, send, routed } = connectRun({
+    session,
+    child,
+    parse: (value) => PythonChildFrameSchema.safeParse(value),
+    valueless: 'null',
+  });
   // a cold child acks after attach, a spare before: either way the program goes out once the child is booted
   const handedOver = child.ready.then((ok) => {
     if (session.outcome !== undefined) return false;
@@ -39,11 +48,19 @@ export async function supervisePythonChild(spec: CodeRunSpec, session: RunSessio
     send(JSON.stringify(runFrame(spec, child, routed)));
     return true;
   });
-  return superviseLifecycle({ spec, session, dispatcher, child, handedOver, runtimeName: 'Python', exitFailure: (exit) => exitFailure(exit, spec, session) });
+  return superviseLifecycle({
+    spec,
+    session,
+    dispatcher,
+    child,
+    handedOver,
+    runtimeName: 'Python',
+    exitFailure: (exit) => exitFailure(exit, spec, session),
+  });
 }
 
 // The child ended without `done`: SIGXCPU is the CPU limit (timeout); anything else is worker-exit.
-function exitFailure(exit: ExitInfo | undefined, spec: CodeRunSpec, session: RunSession): RunFailure {
+function exitFailure(exit: ExitInfo | undefined, spec: CodeRunSpec, session: RunState): RunFailure {
   const inherited = inheritedLimits();
   if (exit?.signal === 'SIGXCPU') {
     const tighter = tighterCpu(cpuSeconds(spec), inherited);

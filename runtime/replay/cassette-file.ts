@@ -17,7 +17,8 @@ export function parseCassette(text: string, label = 'cassette'): CassetteLoad {
   try {
     JSON.parse(text);
   } catch (error) {
-    if (!(error instanceof RangeError)) return { ok: false, message: `${label} is not valid JSON: ${describeSyntaxError(text, error as Error)}` };
+    if (!(error instanceof RangeError))
+      return { ok: false, message: `${label} is not valid JSON: ${describeSyntaxError(text, error as Error)}` };
   }
   const decoded = decodeLossless(text);
   if (!decoded.ok) return { ok: false, message: `${label} is not valid JSON: ${decoded.reason}` };
@@ -26,7 +27,10 @@ export function parseCassette(text: string, label = 'cassette'): CassetteLoad {
     return { ok: false, message: `${label} must be a JSON object { "version": ${CASSETTE_VERSION}, "calls": [...] }` };
   const version = (root as Record<string, JsonValue>).version;
   if (version !== CASSETTE_VERSION) {
-    return { ok: false, message: `${label} has version ${JSON.stringify(version ?? null)}; this build reads version ${CASSETTE_VERSION} only` };
+    return {
+      ok: false,
+      message: `${label} has version ${JSON.stringify(version ?? null)}; this build reads version ${CASSETTE_VERSION} only`,
+    };
   }
   const parsed = CassetteSchema.safeParse(root);
   if (!parsed.success) {
@@ -41,7 +45,10 @@ export async function loadCassette(file: string): Promise<CassetteLoad> {
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    return { ok: false, message: `cannot read cassette ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+    return {
+      ok: false,
+      message: `cannot read cassette ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    };
   }
   return parseCassette(text, `cassette ${file}`);
 }
@@ -53,7 +60,13 @@ export async function saveCassette(file: string, cassette: Cassette): Promise<vo
 
 function formatPath(segments: readonly PropertyKey[]): string {
   let out = '$';
-  for (const s of segments) out += typeof s === 'number' ? `[${s}]` : /^[A-Za-z_$][\w$]*$/.test(String(s)) ? `.${String(s)}` : `[${JSON.stringify(String(s))}]`;
+  for (const s of segments)
+    out +=
+      typeof s === 'number'
+        ? `[${s}]`
+        : /^[A-Za-z_$][\w$]*$/.test(String(s))
+          ? `.${String(s)}`
+          : `[${JSON.stringify(String(s))}]`;
   return out;
 }
 

@@ -16,7 +16,12 @@ export type Cassette = z.infer<typeof CassetteSchema>;
 
 // The fixed key order of a cassette file, so re-recording the same run diffs only where something changed.
 export function orderCall(call: CassetteCall): CassetteCall {
-  const out: Record<string, JsonValue | undefined> = { global: call.global, name: call.name, args: call.args, ok: call.ok };
+  const out: Record<string, JsonValue | undefined> = {
+    global: call.global,
+    name: call.name,
+    args: call.args,
+    ok: call.ok,
+  };
   if (call.pending === true) out.pending = true;
   else if (call.ok) out.value = call.value;
   else out.message = call.message;
@@ -30,7 +35,8 @@ export function orderCall(call: CassetteCall): CassetteCall {
 
 export function orderCassette(cassette: Cassette): Cassette {
   const out: Record<string, unknown> = { version: cassette.version };
-  if (cassette.deterministic !== undefined) out.deterministic = { epochMs: cassette.deterministic.epochMs, seed: cassette.deterministic.seed };
+  if (cassette.deterministic !== undefined)
+    out.deterministic = { epochMs: cassette.deterministic.epochMs, seed: cassette.deterministic.seed };
   out.calls = cassette.calls.map(orderCall);
   return out as Cassette;
 }

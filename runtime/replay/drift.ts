@@ -10,7 +10,10 @@ export function cassetteDrift(cassette: Cassette, module: BindingsModule): strin
   cassette.calls.forEach((call, index) => {
     const at = `cassette call #${index + 1} ${call.global}.${call.name}`;
     const ns = module.namespaces[call.global];
-    const declaration = ns === undefined || !Object.prototype.hasOwnProperty.call(ns.functions, call.name) ? undefined : ns.functions[call.name];
+    const declaration =
+      ns === undefined || !Object.prototype.hasOwnProperty.call(ns.functions, call.name)
+        ? undefined
+        : ns.functions[call.name];
     if (declaration === undefined) {
       // without its server's tool list there is nothing to compare against (a warning said so at load)
       if (ns?.toolsUnlisted === true) return;
@@ -22,12 +25,15 @@ export function cassetteDrift(cassette: Cassette, module: BindingsModule): strin
     // a call refused for its arguments when recorded is not drift
     const refused = !call.ok && call.message?.startsWith(`invalid arguments for ${call.global}.${call.name}:`) === true;
     const inputIssues = refused ? [] : (checks.input?.(args) ?? []);
-    if (inputIssues.length > 0) warnings.push(`${at}: recorded arguments no longer match the input schema: ${inputIssues.join('; ')}`);
+    if (inputIssues.length > 0)
+      warnings.push(`${at}: recorded arguments no longer match the input schema: ${inputIssues.join('; ')}`);
     if (call.ok && call.schemaViolation === undefined) {
       const outputIssues = checks.output?.(call.value) ?? [];
-      if (outputIssues.length > 0) warnings.push(`${at}: recorded value no longer matches the output schema: ${outputIssues.join('; ')}`);
+      if (outputIssues.length > 0)
+        warnings.push(`${at}: recorded value no longer matches the output schema: ${outputIssues.join('; ')}`);
     }
   });
-  if (warnings.length > MAX_WARNINGS) return [...warnings.slice(0, MAX_WARNINGS), `… ${warnings.length - MAX_WARNINGS} more schema drift warning(s)`];
+  if (warnings.length > MAX_WARNINGS)
+    return [...warnings.slice(0, MAX_WARNINGS), `… ${warnings.length - MAX_WARNINGS} more schema drift warning(s)`];
   return warnings;
 }

@@ -69,14 +69,28 @@ export function createRecorder(): Recorder {
           try {
             const value = await handler(received, observed);
             if (answered()) {
-              entry.call = { global: ns.global, name, args, ok: true, value: snapshot(value), durationMs: round(performance.now() - began) };
+              entry.call = {
+                global: ns.global,
+                name,
+                args,
+                ok: true,
+                value: snapshot(value),
+                durationMs: round(performance.now() - began),
+              };
               if (violation !== undefined) entry.call.schemaViolation = violation;
               if (progress.length > 0) entry.call.progress = progress;
             }
             return value;
           } catch (thrown) {
             if (answered()) {
-              entry.call = { global: ns.global, name, args, ok: false, message: renderThrown(thrown), durationMs: round(performance.now() - began) };
+              entry.call = {
+                global: ns.global,
+                name,
+                args,
+                ok: false,
+                message: renderThrown(thrown),
+                durationMs: round(performance.now() - began),
+              };
               const details = failureDetails(thrown);
               if (details?.code !== undefined) entry.call.code = details.code;
               if (details?.data !== undefined) entry.call.data = snapshot(details.data);
@@ -87,7 +101,9 @@ export function createRecorder(): Recorder {
         };
         Object.defineProperty(functions, name, { value: recorded, enumerable: true });
       }
-      return ns.errorClass === undefined ? { global: ns.global, functions } : { global: ns.global, functions, errorClass: ns.errorClass };
+      return ns.errorClass === undefined
+        ? { global: ns.global, functions }
+        : { global: ns.global, functions, errorClass: ns.errorClass };
     });
   const cassette = (options: { deterministic?: DeterministicSettings } = {}): Cassette => {
     const calls = [...entries].sort((a, b) => a.id - b.id || a.order - b.order).map((e) => e.call);
@@ -99,7 +115,10 @@ export function createRecorder(): Recorder {
 }
 
 // A cassette from a finished run's call records (for callers that did not wrap): unanswered calls become `pending`.
-export function cassetteFromResult(result: RunResult, options: { deterministic?: DeterministicSettings } = {}): Cassette {
+export function cassetteFromResult(
+  result: RunResult,
+  options: { deterministic?: DeterministicSettings } = {},
+): Cassette {
   const calls: CassetteCall[] = [...result.calls]
     .sort((a, b) => a.id - b.id)
     .map((c) => {

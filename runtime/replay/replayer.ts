@@ -16,7 +16,8 @@ export interface Replay {
 
 const MAX_ARGS_SHOWN = 200;
 
-const keyOf = (global: string, name: string, args: JsonValue): string => `${global}\u0000${name}\u0000${canonicalJson(args)}`;
+const keyOf = (global: string, name: string, args: JsonValue): string =>
+  `${global}\u0000${name}\u0000${canonicalJson(args)}`;
 const nameKey = (global: string, name: string): string => `${global}\u0000${name}`;
 
 function shorten(text: string): string {
@@ -29,12 +30,18 @@ export function declaredFrom(namespaces: readonly BindingNamespace[]): DeclaredN
 
 // The namespaces a loaded bindings module declares; an MCP namespace whose server was not started takes its names from the cassette.
 export function declaredFromModule(
-  module: { namespaces: Record<string, { functions: Record<string, unknown>; errorClass?: ErrorClassSpec; toolsUnlisted?: true }> },
+  module: {
+    namespaces: Record<
+      string,
+      { functions: Record<string, unknown>; errorClass?: ErrorClassSpec; toolsUnlisted?: true }
+    >;
+  },
   cassette?: Cassette,
 ): DeclaredNamespace[] {
   return Object.entries(module.namespaces).map(([global, ns]) => {
     const names = new Set(Object.keys(ns.functions));
-    if (ns.toolsUnlisted === true) for (const call of cassette?.calls ?? []) if (call.global === global) names.add(call.name);
+    if (ns.toolsUnlisted === true)
+      for (const call of cassette?.calls ?? []) if (call.global === global) names.add(call.name);
     return { global, names: [...names], ...(ns.errorClass ? { errorClass: ns.errorClass } : {}) };
   });
 }
@@ -51,7 +58,10 @@ export function declaredFromCassette(cassette: Cassette): DeclaredNamespace[] {
 }
 
 // Serves every call from the cassette: first unused recorded call with the same global, name and canonical args.
-export function replayNamespaces(cassette: Cassette, declared: readonly (DeclaredNamespace | BindingNamespace)[]): Replay {
+export function replayNamespaces(
+  cassette: Cassette,
+  declared: readonly (DeclaredNamespace | BindingNamespace)[],
+): Replay {
   const unused = new Map<string, number[]>();
   cassette.calls.forEach((call, index) => {
     const key = keyOf(call.global, call.name, call.args);
@@ -72,18 +82,29 @@ export function replayNamespaces(cassette: Cassette, declared: readonly (Declare
   const diverged: ReplayReport['diverged'] = [];
   let divergedTotal = 0;
 
-  const serve = (global: string, name: string, args: JsonValue, context: CallContext | undefined): Promise<JsonValue> => {
+  const serve = (
+    global: string,
+    name: string,
+    args: JsonValue,
+    context: CallContext | undefined,
+  ): Promise<JsonValue> => {
     const queue = unused.get(keyOf(global, name, args));
     const index = queue?.shift();
     if (index === undefined) {
       divergedTotal++;
       if (diverged.length < KEPT_CALLS) diverged.push({ global, name, args });
-      return Promise.reject(new Error(divergenceMessage(cassette, global, name, args, unusedByName.get(nameKey(global, name)))));
+      return Promise.reject(
+        new Error(divergenceMessage(cassette, global, name, args, unusedByName.get(nameKey(global, name)))),
+      );
     }
     unusedByName.get(nameKey(global, name))?.delete(index);
     matched++;
     const call = cassette.calls[index] as CassetteCall;
-    context?.annotate(call.schemaViolation === undefined ? { replayed: true } : { replayed: true, schemaViolation: call.schemaViolation });
+    context?.annotate(
+      call.schemaViolation === undefined
+        ? { replayed: true }
+        : { replayed: true, schemaViolation: call.schemaViolation },
+    );
     for (const progress of call.progress ?? []) context?.annotate({ progress });
     return answer(call, context);
   };
@@ -92,9 +113,14 @@ export function replayNamespaces(cassette: Cassette, declared: readonly (Declare
     const names = 'names' in d ? d.names : Object.keys(d.functions);
     const functions: BindingNamespace['functions'] = Object.create(null);
     for (const name of names) {
-      Object.defineProperty(functions, name, { value: (args: JsonValue, context?: CallContext) => serve(d.global, name, args, context), enumerable: true });
+      Object.defineProperty(functions, name, {
+        value: (args: JsonValue, context?: CallContext) => serve(d.global, name, args, context),
+        enumerable: true,
+      });
     }
-    return d.errorClass === undefined ? { global: d.global, functions } : { global: d.global, functions, errorClass: d.errorClass };
+    return d.errorClass === undefined
+      ? { global: d.global, functions }
+      : { global: d.global, functions, errorClass: d.errorClass };
   });
 
   const report = (): ReplayReport => ({
@@ -124,7 +150,13 @@ function answer(call: CassetteCall, context: CallContext | undefined): Promise<J
 }
 
 // `sameName`: the unused recorded calls of this binding (undefined when the cassette never recorded it).
-function divergenceMessage(cassette: Cassette, global: string, name: string, args: JsonValue, sameName: Set<number> | undefined): string {
+function divergenceMessage(
+  cassette: Cassette,
+  global: string,
+  name: string,
+  args: JsonValue,
+  sameName: Set<number> | undefined,
+): string {
   const label = `${global}.${name}`;
   const head = `replay divergence: ${label}(${shorten(canonicalJson(args))}) matches no unused recorded call`;
   if (sameName === undefined || sameName.size === 0) {

@@ -42,7 +42,9 @@ const newSandboxUid = (): string => String(SANDBOX_UID_BASE + randomInt(SANDBOX_
 // The same argv with a uid of its own: a launch planned once must still give each child its own uid.
 export function withFreshUid(argv: readonly string[]): string[] {
   const id = newSandboxUid();
-  return argv.map((arg) => (arg.startsWith('--reuid=') ? `--reuid=${id}` : arg.startsWith('--regid=') ? `--regid=${id}` : arg));
+  return argv.map((arg) =>
+    arg.startsWith('--reuid=') ? `--reuid=${id}` : arg.startsWith('--regid=') ? `--regid=${id}` : arg,
+  );
 }
 
 export function isSandboxUid(uid: number): boolean {
@@ -97,7 +99,8 @@ export function systemBinds(extra: BindMount[]): { binds: BindMount[]; symlinks:
       continue;
     }
   }
-  for (const p of [...LIBRARY_DIRS, ...SYSTEM_FILES]) if (exists(p)) binds.push({ source: fs.realpathSync(p), dest: p });
+  for (const p of [...LIBRARY_DIRS, ...SYSTEM_FILES])
+    if (exists(p)) binds.push({ source: fs.realpathSync(p), dest: p });
   const covered = (dest: string): boolean => binds.some((b) => dest === b.dest || dest.startsWith(`${b.dest}/`));
   for (const bind of extra) if (!covered(bind.dest)) binds.push(bind);
   return { binds, symlinks };
@@ -122,7 +125,8 @@ export function confinedArgv(options: ConfinementOptions): string[] {
   const dirs = new Set<string>();
   for (const dest of [...binds.map((b) => b.dest), ...symlinks.map((s) => s.dest), SANDBOX_DIR + '/x', '/dev/x'])
     for (const dir of ancestors(dest)) if (dir !== SANDBOX_TMP) dirs.add(dir);
-  for (const dir of [...dirs].sort((a, b) => a.split('/').length - b.split('/').length)) argv.push('--perms', '0755', '--dir', dir);
+  for (const dir of [...dirs].sort((a, b) => a.split('/').length - b.split('/').length))
+    argv.push('--perms', '0755', '--dir', dir);
   for (const link of symlinks) argv.push('--symlink', link.target, link.dest);
   for (const bind of binds) argv.push('--ro-bind', bind.source, bind.dest);
   const setpriv = host.isRoot ? `${SANDBOX_DIR}/setpriv` : undefined;
@@ -141,13 +145,29 @@ export function confinedArgv(options: ConfinementOptions): string[] {
   argv.push('--');
   if (setpriv !== undefined) {
     const id = newSandboxUid();
-    argv.push(setpriv, `--reuid=${id}`, `--regid=${id}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
+    argv.push(
+      setpriv,
+      `--reuid=${id}`,
+      `--regid=${id}`,
+      '--clear-groups',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--no-new-privs',
+      '--',
+    );
   }
   // set inside, after the uid switch and inside any user namespace: there RLIMIT_NPROC counts this run's tasks only
   // (set outside, an unprivileged host's limit would also cap the user's own processes). RLIMIT_CORE 0: no core
   // file anywhere; RLIMIT_FSIZE: no single file beyond the tmpfs; RLIMIT_NOFILE bounds the kernel buffers a run can
   // hold through descriptors (pipes, sockets), which no memory limit counts.
-  argv.push(`${SANDBOX_DIR}/prlimit`, '--core=0', `--fsize=${options.tmpBytes}`, `--nproc=${TASK_LIMIT}`, `--nofile=${FILE_LIMIT}`, '--');
+  argv.push(
+    `${SANDBOX_DIR}/prlimit`,
+    '--core=0',
+    `--fsize=${options.tmpBytes}`,
+    `--nproc=${TASK_LIMIT}`,
+    `--nofile=${FILE_LIMIT}`,
+    '--',
+  );
   argv.push(...options.command);
   return argv;
 }

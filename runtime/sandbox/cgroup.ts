@@ -40,7 +40,13 @@ export interface RunCgroup {
 }
 
 const FILES = {
-  1: { limit: 'memory.limit_in_bytes', peak: 'memory.max_usage_in_bytes', swap: 'memory.memsw.limit_in_bytes', oom: 'memory.oom_control', pids: 'pids.max' },
+  1: {
+    limit: 'memory.limit_in_bytes',
+    peak: 'memory.max_usage_in_bytes',
+    swap: 'memory.memsw.limit_in_bytes',
+    oom: 'memory.oom_control',
+    pids: 'pids.max',
+  },
   2: { limit: 'memory.max', peak: 'memory.peak', swap: 'memory.swap.max', oom: 'memory.events', pids: 'pids.max' },
 } as const;
 
@@ -73,7 +79,13 @@ function cgroupMounts(): Mount[] {
     const point = fields[4];
     if (root === undefined || point === undefined) continue;
     if (fstype === 'cgroup2') out.push({ point: unescape(point), root: unescape(root), version: 2, controllers: [] });
-    else if (fstype === 'cgroup') out.push({ point: unescape(point), root: unescape(root), version: 1, controllers: (superOptions ?? '').split(',') });
+    else if (fstype === 'cgroup')
+      out.push({
+        point: unescape(point),
+        root: unescape(root),
+        version: 1,
+        controllers: (superOptions ?? '').split(','),
+      });
   }
   return out;
 }
@@ -136,8 +148,13 @@ export function findCgroupHost(): { host: CgroupHost } | { problem: string } {
     const pidsPath = [...own.entries()].find(([controllers]) => controllers.split(',').includes('pids'))?.[1];
     const pidsDir = v1Pids === undefined || pidsPath === undefined ? undefined : dirOf(v1Pids, pidsPath);
     if (memoryParent === undefined || !writable(memoryParent))
-      return { problem: 'the cgroup v1 memory controller is not writable here (run as root, or give this user a memory cgroup)' };
-    return { host: { version: 1, memoryParent, pidsParent: pidsDir !== undefined && writable(pidsDir) ? pidsDir : undefined } };
+      return {
+        problem:
+          'the cgroup v1 memory controller is not writable here (run as root, or give this user a memory cgroup)',
+      };
+    return {
+      host: { version: 1, memoryParent, pidsParent: pidsDir !== undefined && writable(pidsDir) ? pidsDir : undefined },
+    };
   }
   const unified = mounts.find((m) => m.version === 2);
   if (unified === undefined) return { problem: 'no cgroup hierarchy is mounted' };
@@ -166,7 +183,8 @@ export function findCgroupHost(): { host: CgroupHost } | { problem: string } {
     }
   }
   return {
-    problem: 'no writable cgroup v2 subtree delegates the memory and pids controllers to this user (systemd: run under a unit with Delegate=yes)',
+    problem:
+      'no writable cgroup v2 subtree delegates the memory and pids controllers to this user (systemd: run under a unit with Delegate=yes)',
   };
 }
 
@@ -195,14 +213,19 @@ export function createRunCgroup(host: CgroupHost, limits: CgroupLimits): RunCgro
   let removed: Promise<void> | undefined;
   const members = (): number[] => {
     const pids = new Set<number>();
-    for (const dir of dirs) for (const line of (read(path.join(dir, 'cgroup.procs')) ?? '').split('\n')) if (/^\d+$/.test(line)) pids.add(Number(line));
+    for (const dir of dirs)
+      for (const line of (read(path.join(dir, 'cgroup.procs')) ?? '').split('\n'))
+        if (/^\d+$/.test(line)) pids.add(Number(line));
     return [...pids];
   };
   return {
     procs: dirs.map((dir) => path.join(dir, 'cgroup.procs')),
     limits,
     oomKilled: () => /^oom_kill\s+[1-9]/m.test(read(path.join(memoryDir, files.oom)) ?? ''),
-    accounting: () => ({ limit: number(read(path.join(memoryDir, files.limit))), peak: number(read(path.join(memoryDir, files.peak))) }),
+    accounting: () => ({
+      limit: number(read(path.join(memoryDir, files.limit))),
+      peak: number(read(path.join(memoryDir, files.peak))),
+    }),
     members,
     remove: () => (removed ??= removeDirs(dirs, members)),
   };
@@ -277,7 +300,10 @@ export interface RunCgroupRequest {
 }
 
 // A run's cgroup request under this host, or undefined where the host can make none.
-export function runCgroupRequest(host: { cgroups: CgroupHost | undefined }, spec: { memoryMb: number; tmpMb: number }): RunCgroupRequest | undefined {
+export function runCgroupRequest(
+  host: { cgroups: CgroupHost | undefined },
+  spec: { memoryMb: number; tmpMb: number },
+): RunCgroupRequest | undefined {
   if (host.cgroups === undefined) return undefined;
   return { host: host.cgroups, limits: { memoryBytes: runMemoryBound(spec), tasks: RUN_TASKS } };
 }

@@ -16,9 +16,11 @@ export interface ProvenLayers {
 }
 
 // How a run is launched under the plan: bubblewrap, or the fallback namespaces and in-process layers.
-export type Confinement = { kind: 'bwrap' } | { kind: 'fallback'; wrapper: string[] } | { kind: 'none'; wrapper: string[] };
+export type Confinement =
+  { kind: 'bwrap' } | { kind: 'fallback'; wrapper: string[] } | { kind: 'none'; wrapper: string[] };
 
-export type SandboxPlan = { ok: true; report: SandboxReport; confinement: Confinement } | { ok: false; message: string; report: SandboxReport };
+export type SandboxPlan =
+  { ok: true; report: SandboxReport; confinement: Confinement } | { ok: false; message: string; report: SandboxReport };
 
 // What a run reports when nothing confines it (also before its sandbox could be planned); fresh each call.
 export function unconfinedReport(): SandboxReport {
@@ -31,7 +33,9 @@ export function planSandbox(level: SandboxLevel, host: SandboxHost, layers: Prov
   if (level === 'off') {
     // lifecycle only: a PID namespace lets the kernel reap detached grandchildren; it confines nothing
     const wrapper =
-      host.namespacePrefix !== undefined && !host.userNamespace && host.unsharePath !== undefined ? [host.unsharePath, '--pid', '--fork', '--kill-child'] : [];
+      host.namespacePrefix !== undefined && !host.userNamespace && host.unsharePath !== undefined
+        ? [host.unsharePath, '--pid', '--fork', '--kill-child']
+        : [];
     return {
       ok: true,
       report: { ...unconfinedReport(), mechanisms: wrapper.length > 0 ? ['pid-namespace (cleanup only)'] : [] },
@@ -41,7 +45,8 @@ export function planSandbox(level: SandboxLevel, host: SandboxHost, layers: Prov
   const runtime = layers.runtime === undefined ? [] : [layers.runtime.mechanism];
   // the kernel-memory bound is not confinement: without it enforcement can still be full, and missing says so
   const bounds = 'mechanism' in layers.bounds ? [layers.bounds.mechanism] : [];
-  const unbounded = 'problem' in layers.bounds ? [`kernel memory and tasks are not bounded per run: ${layers.bounds.problem}`] : [];
+  const unbounded =
+    'problem' in layers.bounds ? [`kernel memory and tasks are not bounded per run: ${layers.bounds.problem}`] : [];
   if (layers.os !== undefined) {
     const unconfined = layers.runtime === undefined ? ["the language's own second layer could not be proven"] : [];
     const missing = [...unconfined, ...unbounded];
@@ -53,14 +58,21 @@ export function planSandbox(level: SandboxLevel, host: SandboxHost, layers: Prov
       mechanisms: [...layers.os.mechanisms, ...bounds, ...runtime],
       ...(missing.length > 0 ? { missing } : {}),
     };
-    if (level === 'required' && unconfined.length > 0) return { ok: false, report, message: `sandbox required but incomplete here: ${unconfined.join('; ')}` };
+    if (level === 'required' && unconfined.length > 0)
+      return { ok: false, report, message: `sandbox required but incomplete here: ${unconfined.join('; ')}` };
     return { ok: true, report, confinement: { kind: 'bwrap' } };
   }
   // without bubblewrap: fresh network namespace if unshare works, plus whatever the language confines itself
   const mechanisms: string[] = [];
   const missing = [`OS sandbox: ${layers.osProblem ?? host.bwrapProblem ?? 'unavailable'}`];
-  if (host.namespacePrefix !== undefined) mechanisms.push(host.userNamespace ? 'network-namespace (user namespace)' : 'network-namespace');
-  else missing.push(host.platform === 'linux' ? 'network (no usable unshare/namespaces)' : `network (no namespaces on ${host.platform})`);
+  if (host.namespacePrefix !== undefined)
+    mechanisms.push(host.userNamespace ? 'network-namespace (user namespace)' : 'network-namespace');
+  else
+    missing.push(
+      host.platform === 'linux'
+        ? 'network (no usable unshare/namespaces)'
+        : `network (no namespaces on ${host.platform})`,
+    );
   mechanisms.push(...bounds, ...runtime);
   missing.push(...unbounded);
   const report: SandboxReport = {
@@ -71,7 +83,8 @@ export function planSandbox(level: SandboxLevel, host: SandboxHost, layers: Prov
     mechanisms,
     missing,
   };
-  if (level === 'required') return { ok: false, report, message: `sandbox required but unavailable here: ${missing.join('; ')}` };
+  if (level === 'required')
+    return { ok: false, report, message: `sandbox required but unavailable here: ${missing.join('; ')}` };
   return { ok: true, report, confinement: { kind: 'fallback', wrapper: host.namespacePrefix ?? [] } };
 }
 
@@ -84,5 +97,7 @@ export const PYTHON_FALLBACK_MECHANISM = 'seccomp (no exec/fork, capabilities dr
 export function provenBounds(host: SandboxHost, sight: CgroupSight | undefined): ProvenLayers['bounds'] {
   if (host.cgroups === undefined) return { problem: host.cgroupProblem ?? 'no cgroup here' };
   const verdict = judgeCgroup(sight);
-  return verdict.ok ? { mechanism: verdict.mechanism } : { problem: `the run's cgroup did not hold in the probe (${verdict.problem})` };
+  return verdict.ok
+    ? { mechanism: verdict.mechanism }
+    : { problem: `the run's cgroup did not hold in the probe (${verdict.problem})` };
 }

@@ -8,7 +8,14 @@ import { hostArch } from './syscalls.js';
 // What this host offers for confining a child, found once per runtime by real attempts (asynchronously: this
 // runs in the extension host too, which must never block on a child process).
 export function findExecutable(name: string): string | undefined {
-  for (const dir of ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin', ...(process.env.PATH ?? '').split(':')]) {
+  for (const dir of [
+    '/usr/bin',
+    '/bin',
+    '/usr/sbin',
+    '/sbin',
+    '/usr/local/bin',
+    ...(process.env.PATH ?? '').split(':'),
+  ]) {
     if (dir.length === 0 || !dir.startsWith('/')) continue;
     const candidate = `${dir}/${name}`;
     try {
@@ -37,7 +44,11 @@ export function attempt(argv: string[], options: { input?: Buffer; fds?: Buffer[
       args,
       { env: {}, timeout: 20_000, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8' },
       (error, stdout, stderr) => {
-        resolve({ ok: error === null, stdout, detail: error === null ? '' : (stderr.trim() || error.message).slice(0, 300) });
+        resolve({
+          ok: error === null,
+          stdout,
+          detail: error === null ? '' : (stderr.trim() || error.message).slice(0, 300),
+        });
       },
     );
     child.stdin?.on('error', () => undefined);
@@ -78,18 +89,30 @@ async function probe(bubblewrapPath: string | null | undefined): Promise<Sandbox
 }
 
 // A real confined start: the same argv a run gets, running `true` from the host inside the read-only root.
-async function probeBwrap(host: SandboxHost, requested: string | null | undefined): Promise<Pick<SandboxHost, 'bwrap' | 'bwrapProblem'>> {
+async function probeBwrap(
+  host: SandboxHost,
+  requested: string | null | undefined,
+): Promise<Pick<SandboxHost, 'bwrap' | 'bwrapProblem'>> {
   const install = 'install the "bubblewrap" package (Debian/Ubuntu/Fedora/Arch: bubblewrap)';
-  if (requested === null) return { bwrap: undefined, bwrapProblem: `bubblewrap turned off for this runtime (bubblewrapPath: null); otherwise ${install}` };
+  if (requested === null)
+    return {
+      bwrap: undefined,
+      bwrapProblem: `bubblewrap turned off for this runtime (bubblewrapPath: null); otherwise ${install}`,
+    };
   const bwrap = requested ?? findExecutable('bwrap');
   if (bwrap === undefined) return { bwrap: undefined, bwrapProblem: `bubblewrap (bwrap) not found: ${install}` };
-  if (host.arch === undefined) return { bwrap: undefined, bwrapProblem: `no seccomp syscall table for ${process.arch}` };
+  if (host.arch === undefined)
+    return { bwrap: undefined, bwrapProblem: `no seccomp syscall table for ${process.arch}` };
   if (host.isRoot && host.setpriv === undefined)
     return { bwrap: undefined, bwrapProblem: 'setpriv (util-linux) not found: needed to drop root inside the sandbox' };
   if (host.prlimit === undefined)
-    return { bwrap: undefined, bwrapProblem: 'prlimit (util-linux) not found: needed to bound tasks, files and cores inside the sandbox' };
+    return {
+      bwrap: undefined,
+      bwrapProblem: 'prlimit (util-linux) not found: needed to bound tasks, files and cores inside the sandbox',
+    };
   const truePath = findExecutable('true');
-  if (truePath === undefined) return { bwrap: undefined, bwrapProblem: 'no `true` executable to probe bubblewrap with' };
+  if (truePath === undefined)
+    return { bwrap: undefined, bwrapProblem: 'no `true` executable to probe bubblewrap with' };
   const argv = confinedArgv({
     host: { ...host, bwrap },
     binds: [{ source: truePath, dest: '/ptc/true' }],
@@ -108,9 +131,11 @@ async function probeUnshare(host: SandboxHost): Promise<Pick<SandboxHost, 'names
   if (unshare === undefined) return { namespacePrefix: undefined, userNamespace: false };
   // --kill-child: when unshare dies, the namespace's first process dies, and the kernel then kills the whole namespace
   const base = ['--net', '--pid', '--fork', '--kill-child'];
-  if (host.isRoot && (await attempt([unshare, ...base, '/bin/sh', '-c', 'exit 0'])).ok) return { namespacePrefix: [unshare, ...base], userNamespace: false };
+  if (host.isRoot && (await attempt([unshare, ...base, '/bin/sh', '-c', 'exit 0'])).ok)
+    return { namespacePrefix: [unshare, ...base], userNamespace: false };
   const withUser = [unshare, '--user', '--map-root-user', ...base];
-  if ((await attempt([...withUser, '/bin/sh', '-c', 'exit 0'])).ok) return { namespacePrefix: withUser, userNamespace: true };
+  if ((await attempt([...withUser, '/bin/sh', '-c', 'exit 0'])).ok)
+    return { namespacePrefix: withUser, userNamespace: true };
   return { namespacePrefix: undefined, userNamespace: false };
 }
 

@@ -20,7 +20,11 @@ export interface ProbeSight {
   refused: Record<string, boolean>;
 }
 
-export function probeProgram(language: 'typescript' | 'python', secret: string, decoy: number = PROBE_DECOY_FD): string {
+export function probeProgram(
+  language: 'typescript' | 'python',
+  secret: string,
+  decoy: number = PROBE_DECOY_FD,
+): string {
   const s = JSON.stringify(secret);
   if (language === 'python') {
     return `
@@ -145,15 +149,20 @@ export interface CgroupSight {
 
 // The probe's cgroup holds when the kernel keeps the requested bound and charged the probe's interpreter to it
 // (an interpreter holds megabytes: a cgroup nothing joined stays near zero).
-export function judgeCgroup(sight: CgroupSight | undefined): { ok: true; mechanism: string } | { ok: false; problem: string } {
+export function judgeCgroup(
+  sight: CgroupSight | undefined,
+): { ok: true; mechanism: string } | { ok: false; problem: string } {
   if (sight === undefined) return { ok: false, problem: 'the probe ran without a cgroup' };
-  if (sight.limit !== sight.requested) return { ok: false, problem: `the cgroup's memory bound is ${String(sight.limit)}, not ${sight.requested}` };
-  if (sight.peak === undefined || sight.peak < MIN_CHARGED_BYTES) return { ok: false, problem: 'the probe was not charged to its cgroup' };
+  if (sight.limit !== sight.requested)
+    return { ok: false, problem: `the cgroup's memory bound is ${String(sight.limit)}, not ${sight.requested}` };
+  if (sight.peak === undefined || sight.peak < MIN_CHARGED_BYTES)
+    return { ok: false, problem: 'the probe was not charged to its cgroup' };
   return { ok: true, mechanism: CGROUP_MECHANISM };
 }
 
 const MIN_CHARGED_BYTES = 4 * 1024 * 1024;
-export const CGROUP_MECHANISM = 'a cgroup per run (memory bound incl. tmpfs, inodes, dentries, socket and pipe buffers; tasks)';
+export const CGROUP_MECHANISM =
+  'a cgroup per run (memory bound incl. tmpfs, inodes, dentries, socket and pipe buffers; tasks)';
 
 function ownNamespace(name: string): string | undefined {
   try {
@@ -178,8 +187,13 @@ export type Verdict = { ok: true; mechanisms: string[]; runtimeRefused: boolean 
 
 // The host's reading of the probe: every namespace differs from the host's, no capabilities, no_new_privs, the
 // seccomp filter on, a read-only root and a tmpfs /tmp, and every attempted escape refused.
-export function judgeProbe(value: JsonValue | undefined, host: SandboxHost, runtimeAttempts: readonly string[]): Verdict {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, problem: 'the probe returned nothing readable' };
+export function judgeProbe(
+  value: JsonValue | undefined,
+  host: SandboxHost,
+  runtimeAttempts: readonly string[],
+): Verdict {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, problem: 'the probe returned nothing readable' };
   const sight = value as unknown as ProbeSight;
   const namespaces = NAMESPACES.filter((n) => n !== 'user' || !host.isRoot);
   for (const name of namespaces) {
@@ -187,25 +201,33 @@ export function judgeProbe(value: JsonValue | undefined, host: SandboxHost, runt
     // this kernel has no such namespace: nothing to compare
     if (own === undefined) continue;
     const theirs = sight.ns?.[name];
-    if (typeof theirs !== 'string' || theirs === own) return { ok: false, problem: `the ${name} namespace is the host's` };
+    if (typeof theirs !== 'string' || theirs === own)
+      return { ok: false, problem: `the ${name} namespace is the host's` };
   }
   const status = typeof sight.status === 'string' ? sight.status : '';
-  if (statusField(status, 'CapEff') !== '0000000000000000') return { ok: false, problem: 'the program kept capabilities' };
+  if (statusField(status, 'CapEff') !== '0000000000000000')
+    return { ok: false, problem: 'the program kept capabilities' };
   if (statusField(status, 'NoNewPrivs') !== '1') return { ok: false, problem: 'no_new_privs is not set' };
   if (statusField(status, 'Seccomp') !== '2') return { ok: false, problem: 'no seccomp filter is in force' };
   if (host.isRoot && !isSandboxUid(Number(statusField(status, 'Uid')?.split(/\s+/)[0])))
     return { ok: false, problem: 'the program does not run as a sandbox uid' };
   const limits = typeof sight.limits === 'string' ? sight.limits : '';
-  if (!withinLimit(limits, 'Max processes', TASK_LIMIT)) return { ok: false, problem: `tasks are not limited to ${TASK_LIMIT}` };
+  if (!withinLimit(limits, 'Max processes', TASK_LIMIT))
+    return { ok: false, problem: `tasks are not limited to ${TASK_LIMIT}` };
   if (!withinLimit(limits, 'Max core file size', 0)) return { ok: false, problem: 'core dumps are not off' };
-  const mounts = (typeof sight.mountinfo === 'string' ? sight.mountinfo : '').split('\n').map((line) => line.split(' '));
+  const mounts = (typeof sight.mountinfo === 'string' ? sight.mountinfo : '')
+    .split('\n')
+    .map((line) => line.split(' '));
   const root = mounts.find((m) => m[4] === '/');
-  if (root === undefined || !(root[5] ?? '').split(',').includes('ro')) return { ok: false, problem: 'the root is not read-only' };
+  if (root === undefined || !(root[5] ?? '').split(',').includes('ro'))
+    return { ok: false, problem: 'the root is not read-only' };
   const tmp = mounts.find((m) => m[4] === '/tmp');
   if (tmp === undefined || !tmp.includes('tmpfs') || !tmp.some((field) => /(^|,)size=/.test(field)))
     return { ok: false, problem: '/tmp is not a size-capped tmpfs' };
   const refused = sight.refused ?? {};
-  const escaped = Object.entries(refused).filter(([name, denied]) => denied !== true && !runtimeAttempts.includes(name));
+  const escaped = Object.entries(refused).filter(
+    ([name, denied]) => denied !== true && !runtimeAttempts.includes(name),
+  );
   if (escaped.length > 0 || Object.keys(refused).length === 0)
     return { ok: false, problem: `not refused: ${escaped.map(([name]) => name).join(', ') || 'no attempt ran'}` };
   const mechanisms = [

@@ -115,7 +115,8 @@ const CLONE_THREAD = 0x00010000;
 // bound each thread, not the run (4 006 sockets in one run, about 50 GB of buffers at 255 threads)
 const CLONE_FILES = 0x00000400;
 // CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET, and CLONE_NEWTIME
-const CLONE_NAMESPACES = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000 | 0x00000080;
+const CLONE_NAMESPACES =
+  0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000 | 0x00000080;
 const S_IFMT = 0xf000;
 const S_IFIFO = 0x1000;
 
@@ -197,7 +198,11 @@ const jeq = (k: number, yes: Target, no: Target = 'next'): Instruction => ({ op:
 // The prologue every filter shares: a foreign architecture (i386 via int 0x80) or the x32 ABI is refused whole,
 // since its syscall numbers would alias the ones checked below.
 function prologue(arch: SandboxArch): Instruction[] {
-  const out: Instruction[] = [{ op: 'ld', offset: ARCH }, jeq(AUDIT_ARCH[arch], 'next', 'deny'), { op: 'ld', offset: NR }];
+  const out: Instruction[] = [
+    { op: 'ld', offset: ARCH },
+    jeq(AUDIT_ARCH[arch], 'next', 'deny'),
+    { op: 'ld', offset: NR },
+  ];
   if (arch === 'x86_64') out.push({ op: 'jump', code: JGE_K, k: X32_SYSCALL_BIT, yes: 'deny', no: 'next' });
   return out;
 }
@@ -298,5 +303,10 @@ function assembleSandboxFilter(arch: SandboxArch): Buffer {
 
 // Added by the Python runner before any model code: exec would replace the runner inside the same sandbox.
 export function execFilter(arch: SandboxArch): Buffer {
-  return assemble([...prologue(arch), ...numbers(arch, EXEC_SYSCALLS).map((n) => jeq(n, 'deny')), { op: 'ret', k: RET_ALLOW }, ...tail]);
+  return assemble([
+    ...prologue(arch),
+    ...numbers(arch, EXEC_SYSCALLS).map((n) => jeq(n, 'deny')),
+    { op: 'ret', k: RET_ALLOW },
+    ...tail,
+  ]);
 }

@@ -3,14 +3,23 @@ import type { SdkNamespace } from './sdk-source.js';
 import { isAttributeSafe } from './python-names.js';
 import { tsKey } from './schema-ts.js';
 
-const list = (items: string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1] as string}`);
+const list = (items: string[]): string =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1] as string}`;
 
 // An example call for the usage bullets, taken from the first declared function so the text matches the module.
-function exampleCall(namespaces: readonly SdkNamespace[], language: Language): { call: string; exotic: string | undefined } {
-  const safe = (name: string): boolean => (language === 'python' ? isAttributeSafe(name, new Set()) : tsKey(name) === name);
+function exampleCall(
+  namespaces: readonly SdkNamespace[],
+  language: Language,
+): { call: string; exotic: string | undefined } {
+  const safe = (name: string): boolean =>
+    language === 'python' ? isAttributeSafe(name, new Set()) : tsKey(name) === name;
   for (const ns of namespaces) {
     const fn = ns.functions.find((f) => safe(f.name));
-    if (fn !== undefined) return { call: `await ${ns.global}.${fn.name}(args)`, exotic: `${ns.global}[${JSON.stringify('my-tool')}](args)` };
+    if (fn !== undefined)
+      return {
+        call: `await ${ns.global}.${fn.name}(args)`,
+        exotic: `${ns.global}[${JSON.stringify('my-tool')}](args)`,
+      };
   }
   const ns = namespaces.find((n) => n.functions.length > 0);
   const fn = ns?.functions[0];
@@ -25,7 +34,9 @@ function failureBullet(namespaces: readonly SdkNamespace[], language: Language):
       return `a failed \`${ns.global}\` call ${language === 'python' ? 'raises `RuntimeError`' : 'rejects with a plain `Error`'}`;
     const { name, memberNameProperty } = ns.errorClass;
     const details =
-      ns.mcp && !['code', 'data'].includes(memberNameProperty) ? ' (and, when the server sent them, `code` and `data`: the JSON-RPC error code and data)' : '';
+      ns.mcp && !['code', 'data'].includes(memberNameProperty)
+        ? ' (and, when the server sent them, `code` and `data`: the JSON-RPC error code and data)'
+        : '';
     return `a failed \`${ns.global}\` call ${language === 'python' ? 'raises' : 'rejects with'} \`${name}\`, whose \`${memberNameProperty}\` names the tool and whose message is the tool's error text${details}`;
   });
   const catcher = language === 'python' ? '`try`/`except`' : '`try`/`catch`';

@@ -18,7 +18,8 @@ export interface RenderedSdk {
 // Byte-stable for a given module: namespaces, functions and properties in code-unit order, no timestamps or paths.
 export function renderSdk(source: SdkSource, language: Language): RenderedSdk {
   const namespaces = sortedNamespaces(source);
-  const declarations = language === 'python' ? renderPythonDeclarations(namespaces) : renderTypeScriptDeclarations(namespaces);
+  const declarations =
+    language === 'python' ? renderPythonDeclarations(namespaces) : renderTypeScriptDeclarations(namespaces);
   const fence = language === 'python' ? 'python' : 'ts';
   const text = `${renderDescription(namespaces, language)}\n\`\`\`${fence}\n${declarations}\`\`\`\n`;
   return { language, text, declarations };

@@ -59,7 +59,8 @@ function schemaOfKind(k: string, values: JsonValue[], depth: number): Schema {
   if (k === 'object') {
     const objects = values as { [key: string]: JsonValue }[];
     const keys = new Map<string, JsonValue[]>();
-    for (const object of objects) for (const [key, v] of Object.entries(object)) keys.set(key, [...(keys.get(key) ?? []), v]);
+    for (const object of objects)
+      for (const [key, v] of Object.entries(object)) keys.set(key, [...(keys.get(key) ?? []), v]);
     if (keys.size > MAX_KEYS) return { type: 'object' };
     const properties: Schema = {};
     const required: string[] = [];
@@ -103,7 +104,8 @@ export function withLearnedOutputs(source: SdkSource, learned: ReadonlyMap<strin
         continue;
       }
       const note = `Result type inferred from ${found.calls} recorded call${found.calls === 1 ? '' : 's'} (not declared by the tool).`;
-      const description = typeof fn.description === 'string' && fn.description.trim() !== '' ? `${fn.description}\n\n${note}` : note;
+      const description =
+        typeof fn.description === 'string' && fn.description.trim() !== '' ? `${fn.description}\n\n${note}` : note;
       functions[name] = { ...fn, description, output: { ...found.schema, 'x-inferred-from-calls': found.calls } };
     }
     namespaces[global] = { ...ns, functions };

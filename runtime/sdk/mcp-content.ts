@@ -4,7 +4,11 @@
 const ANNOTATIONS = {};
 const text = (description: string): Record<string, unknown> => ({ type: 'string', description });
 
-const item = (kind: string | string[], properties: Record<string, unknown>, required: string[]): Record<string, unknown> => ({
+const item = (
+  kind: string | string[],
+  properties: Record<string, unknown>,
+  required: string[],
+): Record<string, unknown> => ({
   type: 'object',
   properties: { type: Array.isArray(kind) ? { enum: kind } : { const: kind }, ...properties, annotations: ANNOTATIONS },
   required: ['type', ...required],
@@ -21,7 +25,12 @@ export const MCP_CONTENT_KINDS: [string, Record<string, unknown>][] = (
       {
         resource: {
           type: 'object',
-          properties: { uri: { type: 'string' }, mimeType: { type: 'string' }, text: { type: 'string' }, blob: text('base64 bytes') },
+          properties: {
+            uri: { type: 'string' },
+            mimeType: { type: 'string' },
+            text: { type: 'string' },
+            blob: text('base64 bytes'),
+          },
           required: ['uri'],
           additionalProperties: false,
         },
@@ -42,7 +51,10 @@ export const MCP_CONTENT_KINDS: [string, Record<string, unknown>][] = (
     ),
     {
       type: 'object',
-      properties: { type: { const: 'unknown' }, original: text('what the server sent (as JSON text, cut at 1000 characters)') },
+      properties: {
+        type: { const: 'unknown' },
+        original: text('what the server sent (as JSON text, cut at 1000 characters)'),
+      },
       required: ['type', 'original'],
       additionalProperties: false,
     },
@@ -51,4 +63,5 @@ export const MCP_CONTENT_KINDS: [string, Record<string, unknown>][] = (
 
 export const MCP_CONTENT_SCHEMA: Record<string, unknown> = { anyOf: MCP_CONTENT_KINDS.map(([, schema]) => schema) };
 
-export const MCP_CONTENT_DOC = 'One item of an MCP tool result, in the order the server sent them. A text item often holds JSON: parse it yourself.';
+export const MCP_CONTENT_DOC =
+  'One item of an MCP tool result, in the order the server sent them. A text item often holds JSON: parse it yourself.';

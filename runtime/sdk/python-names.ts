@@ -6,7 +6,18 @@ export const PY_KEYWORDS: ReadonlySet<string> = PYTHON_KEYWORDS;
 // Names the stub's annotations use; a method or class with one of these names would shadow it.
 export const PY_BUILTINS_USED: ReadonlySet<string> = new Set(['bool', 'float', 'int', 'str', 'Exception']);
 
-export const TYPING_SYMBOLS = ['Awaitable', 'Callable', 'Dict', 'List', 'Literal', 'Optional', 'Protocol', 'TypedDict', 'Union', 'overload'] as const;
+export const TYPING_SYMBOLS = [
+  'Awaitable',
+  'Callable',
+  'Dict',
+  'List',
+  'Literal',
+  'Optional',
+  'Protocol',
+  'TypedDict',
+  'Union',
+  'overload',
+] as const;
 
 // ASCII only: CPython NFKC-normalizes identifiers, so a non-ASCII name could reach a different attribute.
 const ASCII_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -58,7 +69,8 @@ export function pyDocText(line: string): string {
     .replace(/"(?=")/g, '\\"')
     .replace(/[\uD800-\uDFFF]/g, (c, offset: number, all: string) => {
       const code = c.charCodeAt(0);
-      const paired = code <= 0xdbff ? /[\uDC00-\uDFFF]/.test(all[offset + 1] ?? '') : /[\uD800-\uDBFF]/.test(all[offset - 1] ?? '');
+      const paired =
+        code <= 0xdbff ? /[\uDC00-\uDFFF]/.test(all[offset + 1] ?? '') : /[\uD800-\uDBFF]/.test(all[offset - 1] ?? '');
       return paired ? c : `\\u${code.toString(16)}`;
     });
 }

@@ -24,7 +24,9 @@ export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): s
   const usesContent = namespaces.some((ns) => ns.functions.some((fn) => fn.returns === 'mcp-content'));
   const contentAlias = usesContent ? names.claim('McpContent') : undefined;
   // one named TypedDict per kind of item (McpText, McpMedia…), then the union
-  const contentType = usesContent ? `Union[${MCP_CONTENT_KINDS.map(([hint, schema]) => pyType(schema, newPyWalk(schema, stub), hint)).join(', ')}]` : undefined;
+  const contentType = usesContent
+    ? `Union[${MCP_CONTENT_KINDS.map(([hint, schema]) => pyType(schema, newPyWalk(schema, stub), hint)).join(', ')}]`
+    : undefined;
   const contentDefinitions = stub.definitions.length;
   const protocols = namespaces.map((ns) => ({ ns, className: names.claim(pascal(ns.global, 'Namespace')) }));
 
@@ -66,9 +68,15 @@ export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): s
       cls.mcp && !['code', 'data'].includes(cls.memberNameProperty)
         ? [
             '    code: Union[int, None]',
-            ...pyDocstring('The JSON-RPC error code when the MCP server refused the request (e.g. -32602, invalid params); absent otherwise.', '    '),
+            ...pyDocstring(
+              'The JSON-RPC error code when the MCP server refused the request (e.g. -32602, invalid params); absent otherwise.',
+              '    ',
+            ),
             `    data: ${PY_JSON}`,
-            ...pyDocstring("The JSON-RPC error's data, or a failed tool's structuredContent, when the server sent any; absent otherwise.", '    '),
+            ...pyDocstring(
+              "The JSON-RPC error's data, or a failed tool's structuredContent, when the server sent any; absent otherwise.",
+              '    ',
+            ),
           ]
         : [];
     blocks.push(
@@ -78,7 +86,9 @@ export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): s
         isAttributeSafe(cls.memberNameProperty, new Set())
           ? `    ${cls.memberNameProperty}: str`
           : `    # getattr(error, ${pyString(cls.memberNameProperty)}) names the function that failed`,
-        ...(isAttributeSafe(cls.memberNameProperty, new Set()) ? pyDocstring('The function whose call failed.', '    ') : []),
+        ...(isAttributeSafe(cls.memberNameProperty, new Set())
+          ? pyDocstring('The function whose call failed.', '    ')
+          : []),
         ...details,
       ].join('\n'),
     );
@@ -86,9 +96,13 @@ export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): s
   blocks.push(...stub.definitions.slice(contentDefinitions));
   for (const { ns, className, methods } of bodies) {
     const failure = ns.errorClass === undefined ? 'RuntimeError' : ns.errorClass.name;
-    const lines = [`class ${className}(Protocol):`, ...pyDocstring(`Tools of \`${ns.global}\`; a failed call raises ${failure}.`, '    ')];
+    const lines = [
+      `class ${className}(Protocol):`,
+      ...pyDocstring(`Tools of \`${ns.global}\`; a failed call raises ${failure}.`, '    '),
+    ];
     const exotic = methods.filter((m) => !m.attribute);
-    for (const [name, reason] of ns.unavailable) lines.push(`    # not available: ${pyString(name)} (${reason.replace(/\s+/g, ' ')})`);
+    for (const [name, reason] of ns.unavailable)
+      lines.push(`    # not available: ${pyString(name)} (${reason.replace(/\s+/g, ' ')})`);
     for (const m of methods.filter((x) => x.attribute)) {
       lines.push('');
       lines.push(`    async def ${m.name}(self, args: ${m.args}${m.optional ? ' = ...' : ''}) -> ${m.result}:`);
@@ -98,10 +112,14 @@ export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): s
     for (const m of exotic) {
       lines.push('');
       // names that are not plain attributes are reached by subscript: `tools["my-tool"](args)`
-      lines.push(`    # ${ns.global}[${pyString(m.name)}](args${m.optional ? '=…' : ''})${m.doc === undefined ? '' : ':'}`);
+      lines.push(
+        `    # ${ns.global}[${pyString(m.name)}](args${m.optional ? '=…' : ''})${m.doc === undefined ? '' : ':'}`,
+      );
       if (m.doc !== undefined) lines.push(...docLines(m.doc).map((l) => `    #   ${l}`.replace(/\s+$/, '')));
       if (exotic.length > 1) lines.push('    @overload');
-      lines.push(`    def __getitem__(self, name: Literal[${pyString(m.name)}]) -> Callable[[${m.args}], Awaitable[${m.result}]]: ...`);
+      lines.push(
+        `    def __getitem__(self, name: Literal[${pyString(m.name)}]) -> Callable[[${m.args}], Awaitable[${m.result}]]: ...`,
+      );
     }
     blocks.push(lines.join('\n'));
   }

@@ -10,7 +10,12 @@ type ${TS_JSON} = null | boolean | number | string | ${TS_JSON}[] | { [key: stri
 export function renderTypeScriptDeclarations(namespaces: readonly SdkNamespace[]): string {
   const blocks: string[] = [JSON_ALIAS];
   if (namespaces.some((ns) => ns.functions.some((fn) => fn.returns === 'mcp-content'))) {
-    blocks.push([...tsDoc(MCP_CONTENT_DOC, ''), `type McpContent = ${tsType(MCP_CONTENT_SCHEMA, newContext(MCP_CONTENT_SCHEMA), '')};`].join('\n'));
+    blocks.push(
+      [
+        ...tsDoc(MCP_CONTENT_DOC, ''),
+        `type McpContent = ${tsType(MCP_CONTENT_SCHEMA, newContext(MCP_CONTENT_SCHEMA), '')};`,
+      ].join('\n'),
+    );
   }
   for (const cls of errorClasses(namespaces)) {
     const member = cls.names.length === 0 ? 'never' : cls.names.map((n) => JSON.stringify(n)).join(' | ');
@@ -50,7 +55,8 @@ export function renderTypeScriptDeclarations(namespaces: readonly SdkNamespace[]
       lines.push(...tsDoc(fn.description, '  '));
       lines.push(`  ${tsKey(fn.name)}(args${optional}: ${argsType}): Promise<${resultType}>;`);
     }
-    for (const [name, reason] of ns.unavailable) lines.push(`  // not available: ${tsKey(name)} (${reason.replace(/\s+/g, ' ')})`);
+    for (const [name, reason] of ns.unavailable)
+      lines.push(`  // not available: ${tsKey(name)} (${reason.replace(/\s+/g, ' ')})`);
     lines.push('};');
     blocks.push(lines.join('\n'));
   }

@@ -110,7 +110,11 @@ function pyTypeInner(schema: Record<string, unknown>, walk: PyWalk, hint: string
   }
   if ('const' in schema) return literalUnion(walk, [schema.const]);
   if (Array.isArray(schema.enum)) return literalUnion(walk, schema.enum);
-  const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+  const alternatives = Array.isArray(schema.anyOf)
+    ? schema.anyOf
+    : Array.isArray(schema.oneOf)
+      ? schema.oneOf
+      : undefined;
   if (alternatives !== undefined)
     return union(
       walk,
@@ -153,7 +157,11 @@ function typeFor(type: string, schema: Record<string, unknown>, walk: PyWalk, hi
       return 'None';
     case 'array': {
       walk.stub.imports.add('List');
-      const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined;
+      const tuple = Array.isArray(schema.prefixItems)
+        ? schema.prefixItems
+        : Array.isArray(schema.items)
+          ? schema.items
+          : undefined;
       // tuples are lists at run time; their members' union is what any element can be
       if (tuple !== undefined)
         return `List[${union(
@@ -188,7 +196,8 @@ function objectType(schema: Record<string, unknown>, walk: PyWalk, hint: string)
   walk.stub.imports.add('TypedDict');
   const mandatory = fields.filter((f) => f.required);
   const optional = fields.filter((f) => !f.required);
-  if (optional.length === 0 || mandatory.length === 0) walk.stub.definitions.push(typedDict(name, fields, optional.length > 0, []));
+  if (optional.length === 0 || mandatory.length === 0)
+    walk.stub.definitions.push(typedDict(name, fields, optional.length > 0, []));
   else {
     // mixed required and optional keys: a total base plus a `total=False` part (works on every Python 3)
     const base = walk.stub.names.claim(`${name}Required`);
@@ -223,7 +232,9 @@ function typedDict(name: string, fields: Field[], partial: boolean, bases: strin
     return lines.join('\n');
   }
   // exotic keys need the functional syntax; their descriptions become comments
-  const comments = fields.filter((f) => f.doc !== undefined).flatMap((f) => docLines(f.doc as string).map((l, i) => `# ${i === 0 ? `${f.key}: ` : ''}${l}`));
+  const comments = fields
+    .filter((f) => f.doc !== undefined)
+    .flatMap((f) => docLines(f.doc as string).map((l, i) => `# ${i === 0 ? `${f.key}: ` : ''}${l}`));
   const entries = fields.map((f) => `${pyString(f.key)}: ${f.type}`).join(', ');
   return [...comments, `${name} = TypedDict(${pyString(name)}, {${entries}}${total})`].join('\n');
 }
@@ -233,5 +244,9 @@ export function pyDocstring(text: string, indent: string): string[] {
   const lines = docLines(text).map(pyDocText);
   // a quote right before the closing `"""` would merge with it
   if (lines.length === 1) return [`${indent}"""${(lines[0] as string).replace(/"$/, '\\"')}"""`];
-  return [`${indent}"""${lines[0]}`, ...lines.slice(1).map((l) => (l.length > 0 ? `${indent}${l}` : '')), `${indent}"""`];
+  return [
+    `${indent}"""${lines[0]}`,
+    ...lines.slice(1).map((l) => (l.length > 0 ? `${indent}${l}` : '')),
+    `${indent}"""`,
+  ];
 }

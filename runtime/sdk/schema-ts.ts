@@ -31,7 +31,10 @@ export function tsDoc(text: string | undefined, indent: string): string[] {
 }
 
 const scalarLiteral = (v: unknown): string | undefined =>
-  v === null || typeof v === 'boolean' || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))
+  v === null ||
+  typeof v === 'boolean' ||
+  typeof v === 'string' ||
+  (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))
     ? JSON.stringify(v)
     : undefined;
 
@@ -92,7 +95,11 @@ function tsTypeInner(schema: Record<string, unknown>, ctx: WalkContext, indent: 
   }
   if ('const' in schema) return scalarLiteral(schema.const) ?? TS_JSON;
   if (Array.isArray(schema.enum)) return union(schema.enum.map((v) => scalarLiteral(v) ?? TS_JSON));
-  const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+  const alternatives = Array.isArray(schema.anyOf)
+    ? schema.anyOf
+    : Array.isArray(schema.oneOf)
+      ? schema.oneOf
+      : undefined;
   if (alternatives !== undefined) return union(alternatives.map((s) => tsType(asSchema(s), ctx, indent)));
   if (Array.isArray(schema.allOf)) {
     const parts = [...new Set(schema.allOf.map((s) => tsType(asSchema(s), ctx, indent)).filter((t) => t !== TS_JSON))];
@@ -127,7 +134,11 @@ function typeFor(type: string, schema: Record<string, unknown>, ctx: WalkContext
 
 function arrayType(schema: Record<string, unknown>, ctx: WalkContext, indent: string): string {
   // draft 2020-12 `prefixItems`, or draft-07 tuple `items`
-  const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined;
+  const tuple = Array.isArray(schema.prefixItems)
+    ? schema.prefixItems
+    : Array.isArray(schema.items)
+      ? schema.items
+      : undefined;
   if (tuple !== undefined) {
     const rest = Array.isArray(schema.prefixItems) ? schema.items : schema.additionalItems;
     const members = tuple.map((s) => tsType(asSchema(s), ctx, indent));

@@ -1,7 +1,8 @@
 // Shared JSON Schema plumbing for both SDK renderers: local `$ref`s, cycles and nesting limits.
 export type Schema = Record<string, unknown> | boolean;
 
-export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 // Deeper schemas render as the catch-all JSON type (CPython also caps bracket nesting at 200).
 export const MAX_SCHEMA_DEPTH = 24;
@@ -41,11 +42,16 @@ export function typeList(schema: Record<string, unknown>): string[] {
 
 export function isObjectSchema(schema: Record<string, unknown>): boolean {
   const types = typeList(schema);
-  return (types.length === 1 && types[0] === 'object') || (types.length === 0 && (isObject(schema.properties) || isObject(schema.additionalProperties)));
+  return (
+    (types.length === 1 && types[0] === 'object') ||
+    (types.length === 0 && (isObject(schema.properties) || isObject(schema.additionalProperties)))
+  );
 }
 
 export function requiredSet(schema: Record<string, unknown>): Set<string> {
-  return new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+  return new Set(
+    Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
+  );
 }
 
 // Property names in lexicographic order (byte-stable output regardless of how the schema was written).
@@ -60,7 +66,9 @@ export function propertyEntries(schema: Record<string, unknown>): [string, Schem
 }
 
 export function description(schema: Schema): string | undefined {
-  return isObject(schema) && typeof schema.description === 'string' && schema.description.trim().length > 0 ? schema.description : undefined;
+  return isObject(schema) && typeof schema.description === 'string' && schema.description.trim().length > 0
+    ? schema.description
+    : undefined;
 }
 
 // An object schema with no required property lets the program omit the argument (`tools.list()`).

@@ -47,7 +47,13 @@ export function sortedNamespaces(source: SdkSource): SdkNamespace[] {
         .sort(byCodeUnit)
         .map((name): SdkFunction => ({ name, ...pick(ns.functions[name] as SdkFunctionSource) }));
       const unavailable = Object.entries(ns.unavailable ?? {}).sort(([a], [b]) => byCodeUnit(a, b));
-      return { global, errorClass: ns.errorClass, functions, mcp: ns.mcp !== undefined && ns.mcp !== false, unavailable };
+      return {
+        global,
+        errorClass: ns.errorClass,
+        functions,
+        mcp: ns.mcp !== undefined && ns.mcp !== false,
+        unavailable,
+      };
     });
 }
 

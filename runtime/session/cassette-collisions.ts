@@ -21,7 +21,12 @@ export function cassetteOwners(file: string, notebook: NotebookFile): CassetteOw
     if (cell.kind !== 'code') return;
     const meta = cell.metadata;
     if (meta?.expect === undefined && meta?.mode !== 'record' && meta?.mode !== 'replay') return;
-    owners.push({ notebook: file, position, name: cassetteName(meta, position), explicit: meta.cassette !== undefined });
+    owners.push({
+      notebook: file,
+      position,
+      name: cassetteName(meta, position),
+      explicit: meta.cassette !== undefined,
+    });
   });
   return owners;
 }
@@ -37,7 +42,9 @@ export function describeCollisions(owners: readonly CassetteOwner[], cwd: string
   const lines: string[] = [];
   for (const [file, sharing] of byFile) {
     if (sharing.length < 2 || sharing.every((o) => o.explicit)) continue;
-    const cells = sharing.map((o) => `${path.relative(cwd, o.notebook) || o.notebook} cell ${o.position + 1}`).join(', ');
+    const cells = sharing
+      .map((o) => `${path.relative(cwd, o.notebook) || o.notebook} cell ${o.position + 1}`)
+      .join(', ');
     lines.push(
       `${path.relative(cwd, file) || file} would be the cassette of ${cells}: recording one overwrites what the others replay; give each cell an id of its own (metadata.id), or name a cassette shared on purpose with metadata.cassette`,
     );
@@ -54,7 +61,10 @@ export async function cassetteCollisions(notebooks: readonly string[], cwd: stri
     const folder = path.dirname(file);
     if (!folders.has(folder)) {
       const siblings = await fs.readdir(folder).catch(() => [] as string[]);
-      folders.set(folder, new Set(siblings.filter((n) => n.endsWith(NOTEBOOK_FILE_EXTENSION)).map((n) => path.join(folder, n))));
+      folders.set(
+        folder,
+        new Set(siblings.filter((n) => n.endsWith(NOTEBOOK_FILE_EXTENSION)).map((n) => path.join(folder, n))),
+      );
     }
     folders.get(folder)?.add(file);
   }

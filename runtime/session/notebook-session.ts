@@ -21,7 +21,8 @@ export function notebookBindingsPath(input: {
   defaultBindings?: string;
   workspaceFolder?: string | undefined;
 }): string | undefined {
-  if (typeof input.metadataBindings === 'string' && input.metadataBindings.trim() !== '') return path.resolve(input.notebookDir, input.metadataBindings);
+  if (typeof input.metadataBindings === 'string' && input.metadataBindings.trim() !== '')
+    return path.resolve(input.notebookDir, input.metadataBindings);
   const fallback = input.defaultBindings?.trim() ?? '';
   return fallback === '' ? undefined : path.resolve(input.workspaceFolder ?? input.notebookDir, fallback);
 }
@@ -40,7 +41,9 @@ export interface NotebookSessionSettings {
 // One notebook's session: one bindings host for all its cells, whose handlers resolve relative paths against the
 // notebook's folder (as the programs do).
 // `metadataBindings`: the notebook's own `metadata.bindings`, as found in the file (checked here).
-export function openNotebookSession(options: NotebookSessionSettings & { notebookDir: string; metadataBindings: unknown }): Session {
+export function openNotebookSession(
+  options: NotebookSessionSettings & { notebookDir: string; metadataBindings: unknown },
+): Session {
   const bindingsPath = notebookBindingsPath({
     metadataBindings: options.metadataBindings,
     notebookDir: options.notebookDir,

@@ -43,15 +43,27 @@ export function resolvePlan(input: PlanInput): RunPlan {
   const baseMode: NotebookMode = input.override?.mode ?? input.notebook?.mode ?? input.defaultMode ?? 'mock';
   const cellMode = input.cell?.mode;
   const forced = input.override?.force;
-  const handlers: NotebookMode = forced?.handlers ?? (cellMode === 'mock' || cellMode === 'live' ? cellMode : cellMode === 'record' ? 'live' : baseMode);
+  const handlers: NotebookMode =
+    forced?.handlers ??
+    (cellMode === 'mock' || cellMode === 'live' ? cellMode : cellMode === 'record' ? 'live' : baseMode);
   const mode = forced?.mode ?? (cellMode === 'record' || cellMode === 'replay' ? cellMode : handlers);
   if (mode === 'mock' || mode === 'live') return { mode };
   const name = cassetteName(input.cell, input.cellIndex);
   const cassettePath = cellCassettePath({ ...input, ...(forced?.dir === undefined ? {} : { dir: forced.dir }) });
-  return mode === 'record' ? { mode, handlers, cassettePath, cassetteName: name } : { mode, cassettePath, cassetteName: name };
+  return mode === 'record'
+    ? { mode, handlers, cassettePath, cassetteName: name }
+    : { mode, cassettePath, cassetteName: name };
 }
 
 // Where a cell's cassette is (or would be) stored: `<dir>/<cassette name>.json`, the notebook's cassette folder unless said.
-export function cellCassettePath(input: { cell: CellMetadata | undefined; cellIndex: number; notebookDir: string; dir?: string }): string {
-  return path.join(input.dir ?? defaultCassetteDir(input.notebookDir), `${cassetteName(input.cell, input.cellIndex)}.json`);
+export function cellCassettePath(input: {
+  cell: CellMetadata | undefined;
+  cellIndex: number;
+  notebookDir: string;
+  dir?: string;
+}): string {
+  return path.join(
+    input.dir ?? defaultCassetteDir(input.notebookDir),
+    `${cassetteName(input.cell, input.cellIndex)}.json`,
+  );
 }

@@ -3,7 +3,14 @@ import type { BindingsHost } from '../bindings-host/bindings-host.js';
 import type { DescribedModule } from '../bindings-host/wire.js';
 import type { WarningSink } from '../bindings/module-format.js';
 import type { RunResult } from '../protocol/run-result.js';
-import { declaredFromCassette, declaredFromModule, DEFAULT_DETERMINISTIC, loadCassette, replayNamespaces, type Cassette } from '../replay/index.js';
+import {
+  declaredFromCassette,
+  declaredFromModule,
+  DEFAULT_DETERMINISTIC,
+  loadCassette,
+  replayNamespaces,
+  type Cassette,
+} from '../replay/index.js';
 import type { RunPlan, SetupStage } from './session-types.js';
 
 export type ReplaySetup =
@@ -45,12 +52,17 @@ export async function prepareReplay(options: {
     module = ready.module;
     for (const ns of Object.values(module.namespaces)) {
       if (ns.toolsUnlisted === true)
-        warn(`${ns.problem ?? 'an MCP server could not start'}\n(continuing without the server's tool list: its functions are the ones the cassette recorded)`);
+        warn(
+          `${ns.problem ?? 'an MCP server could not start'}\n(continuing without the server's tool list: its functions are the ones the cassette recorded)`,
+        );
     }
     for (const drift of await host.drift(cassette)) warn(`schema drift: ${drift}`);
   }
   const deterministic = replayDeterminism(cassette, options.deterministic, warn);
-  const replay = replayNamespaces(cassette, module === undefined ? declaredFromCassette(cassette) : declaredFromModule(module, cassette));
+  const replay = replayNamespaces(
+    cassette,
+    module === undefined ? declaredFromCassette(cassette) : declaredFromModule(module, cassette),
+  );
   return {
     ok: true,
     namespaces: replay.namespaces,
@@ -59,16 +71,22 @@ export async function prepareReplay(options: {
     finish: (result) => {
       result.replay = replay.report();
       result.mode = 'replay';
-      if (result.replay.unused > 0) warn(`${result.replay.unused} recorded call(s) in ${plan.cassettePath} were not used by this replay`);
+      if (result.replay.unused > 0)
+        warn(`${result.replay.unused} recorded call(s) in ${plan.cassettePath} were not used by this replay`);
     },
   };
 }
 
 // A cassette recorded with a frozen clock replays with the same one, unless the caller said not to (and is told).
-function replayDeterminism(cassette: Cassette, asked: boolean | undefined, warn: WarningSink): DeterministicSettings | undefined {
+function replayDeterminism(
+  cassette: Cassette,
+  asked: boolean | undefined,
+  warn: WarningSink,
+): DeterministicSettings | undefined {
   if (asked === true) return cassette.deterministic ?? DEFAULT_DETERMINISTIC;
   if (asked === false) {
-    if (cassette.deterministic !== undefined) warn('the cassette was recorded with --deterministic; add it to reproduce clock and random values');
+    if (cassette.deterministic !== undefined)
+      warn('the cassette was recorded with --deterministic; add it to reproduce clock and random values');
     return undefined;
   }
   return cassette.deterministic;

@@ -43,13 +43,27 @@ export async function runNotebookFile(options: NotebookRunOptions): Promise<Note
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    return { ok: false, stage: 'read', message: `cannot read notebook ${options.notebookPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    return {
+      ok: false,
+      stage: 'read',
+      message: `cannot read notebook ${options.notebookPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    };
   }
   const parsed = parseNotebook(text);
-  if (!parsed.ok) return { ok: false, stage: 'parse', message: `${options.notebookPath} is not a readable notebook`, problems: parsed.problems };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      stage: 'parse',
+      message: `${options.notebookPath} is not a readable notebook`,
+      problems: parsed.problems,
+    };
   const notebook = parsed.notebook;
   const notebookDir = path.dirname(file);
-  const session = openNotebookSession({ ...options.session, notebookDir, metadataBindings: notebook.metadata?.bindings });
+  const session = openNotebookSession({
+    ...options.session,
+    notebookDir,
+    metadataBindings: notebook.metadata?.bindings,
+  });
   try {
     const cells: CellReport[] = [];
     let stopped = false;
@@ -79,7 +93,14 @@ export async function runNotebookFile(options: NotebookRunOptions): Promise<Note
         // every later cell would fail the same way; report it once as the notebook's problem
         return { ok: false, stage: 'bindings', message: outcome.message };
       }
-      cells.push({ index, language: cell.language, cellId: cell.metadata?.id, plan: request.plan.mode, program: cell.source, outcome });
+      cells.push({
+        index,
+        language: cell.language,
+        cellId: cell.metadata?.id,
+        plan: request.plan.mode,
+        program: cell.source,
+        outcome,
+      });
     }
     return { ok: true, notebook, cells, stopped };
   } finally {

@@ -70,7 +70,8 @@ export type CassetteWrite = { ok: true; path: string; calls: number } | { ok: fa
 
 export type SessionOutcome =
   // `infrastructure`: why the result reflects this machine rather than the program (see infrastructureProblem)
-  { kind: 'result'; result: RunResult; cassette?: CassetteWrite; infrastructure?: string } | { kind: 'setup-failed'; stage: SetupStage; message: string };
+  | { kind: 'result'; result: RunResult; cassette?: CassetteWrite; infrastructure?: string }
+  | { kind: 'setup-failed'; stage: SetupStage; message: string };
 
 export type DescribeOutcome = { ok: true; module: DescribedModule } | { ok: false; message: string };
 

@@ -12,7 +12,16 @@ import type { RunResult } from '../protocol/run-result.js';
 import { cassetteFromResult, DEFAULT_DETERMINISTIC, saveCassette } from '../replay/index.js';
 import { infrastructureProblem } from './infrastructure.js';
 import { prepareReplay } from './replay-setup.js';
-import type { CassetteWrite, DescribeOutcome, RunLimits, Session, SessionOptions, SessionOutcome, SessionRunRequest, SetupStage } from './session-types.js';
+import type {
+  CassetteWrite,
+  DescribeOutcome,
+  RunLimits,
+  Session,
+  SessionOptions,
+  SessionOutcome,
+  SessionRunRequest,
+  SetupStage,
+} from './session-types.js';
 import { makeDirsSync } from '../files/make-dirs.js';
 
 // The one way a program runs with bindings, for every command and the extension alike: the bindings host's lifetime,
@@ -51,10 +60,15 @@ export function createSession(options: SessionOptions = {}): Session {
   };
 
   // What a run's program sees and who answers it: a replay's cassette, or the host's handlers in the plan's mode.
-  const setUp = async (request: SessionRunRequest): Promise<Prepared | { kind: 'setup-failed'; stage: SetupStage; message: string }> => {
+  const setUp = async (
+    request: SessionRunRequest,
+  ): Promise<Prepared | { kind: 'setup-failed'; stage: SetupStage; message: string }> => {
     if (disposed) return { kind: 'setup-failed', stage: 'request', message: 'the session is disposed' };
     const warn: WarningSink = request.onWarning ?? (() => undefined);
-    const bound = { ...(request.signal === undefined ? {} : { signal: request.signal }), timeoutMs: request.limits?.timeoutMs ?? LIMITS.timeoutMs.default };
+    const bound = {
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      timeoutMs: request.limits?.timeoutMs ?? LIMITS.timeoutMs.default,
+    };
     const { plan } = request;
     const prepared: Prepared = {
       bindings: [],
@@ -72,7 +86,8 @@ export function createSession(options: SessionOptions = {}): Session {
       prepared.deterministic = replay.deterministic;
       prepared.finishReplay = replay.finish;
       // the program's calls are answered here; the host only lends its connection, so spares stay interchangeable
-      if (host !== undefined && replay.hostReady) prepared.hosted = host.lease({ mode: 'mock', seed: 0, routeCalls: false });
+      if (host !== undefined && replay.hostReady)
+        prepared.hosted = host.lease({ mode: 'mock', seed: 0, routeCalls: false });
     } else if (host !== undefined) {
       const loaded = await fullModule(bound);
       if (!loaded.ok) return { kind: 'setup-failed', stage: 'bindings', message: loaded.message };
@@ -124,7 +139,8 @@ export function createSession(options: SessionOptions = {}): Session {
     try {
       result = await target.run(target.resolve(requestOf(request, prepared)));
     } catch (error) {
-      if (error instanceof RuntimeMisuseError) return { kind: 'setup-failed', stage: 'request', message: error.message };
+      if (error instanceof RuntimeMisuseError)
+        return { kind: 'setup-failed', stage: 'request', message: error.message };
       throw error;
     }
     if (finishReplay !== undefined) {
@@ -133,13 +149,21 @@ export function createSession(options: SessionOptions = {}): Session {
     }
     result.mode = plan.mode === 'record' ? plan.handlers : plan.mode;
     const infrastructure = infrastructureProblem(result, prepared.hosted?.lost());
-    const outcome: SessionOutcome = { kind: 'result', result, ...(infrastructure === undefined ? {} : { infrastructure }) };
+    const outcome: SessionOutcome = {
+      kind: 'result',
+      result,
+      ...(infrastructure === undefined ? {} : { infrastructure }),
+    };
     if (plan.mode !== 'record') return outcome;
     // a recording of a machine's failure would replay it forever as the tools' answer
     const cassette: CassetteWrite =
       infrastructure === undefined
         ? await writeCassette(plan.cassettePath, result, deterministic)
-        : { ok: false, path: plan.cassettePath, message: `the run failed outside the program (${infrastructure}), so the cassette was not written` };
+        : {
+            ok: false,
+            path: plan.cassettePath,
+            message: `the run failed outside the program (${infrastructure}), so the cassette was not written`,
+          };
     return { ...outcome, cassette };
   };
 
@@ -164,8 +188,13 @@ interface Prepared {
 }
 
 // "No cassette written on abort": a cancelled recording would pass off a partial run as the real one.
-async function writeCassette(file: string, result: RunResult, deterministic: DeterministicSettings | undefined): Promise<CassetteWrite> {
-  if (result.error?.kind === 'abort') return { ok: false, path: file, message: 'the run was cancelled, so the cassette was not written' };
+async function writeCassette(
+  file: string,
+  result: RunResult,
+  deterministic: DeterministicSettings | undefined,
+): Promise<CassetteWrite> {
+  if (result.error?.kind === 'abort')
+    return { ok: false, path: file, message: 'the run was cancelled, so the cassette was not written' };
   const cassette = cassetteFromResult(result, deterministic === undefined ? {} : { deterministic });
   try {
     makeDirsSync(path.dirname(file));
@@ -177,7 +206,8 @@ async function writeCassette(file: string, result: RunResult, deterministic: Det
 }
 
 function problemOf(module: DescribedModule): string | undefined {
-  for (const ns of Object.values(module.namespaces)) if (ns.toolsUnlisted === true) return ns.problem ?? 'an MCP server could not start';
+  for (const ns of Object.values(module.namespaces))
+    if (ns.toolsUnlisted === true) return ns.problem ?? 'an MCP server could not start';
   return undefined;
 }
 

@@ -9,7 +9,11 @@ import { makeDirsSync } from '../files/make-dirs.js';
 // modes, masks and skip are kept, so accepting again only refreshes what is expected.
 export function expectationFromResult(result: RunResult, previous?: Expectation): Expectation {
   const out: Expectation = {
-    value: { match: previous?.value?.match ?? 'exact', ...(result.value === undefined ? {} : { is: result.value }), ...maskOf(previous?.value?.mask) },
+    value: {
+      match: previous?.value?.match ?? 'exact',
+      ...(result.value === undefined ? {} : { is: result.value }),
+      ...maskOf(previous?.value?.mask),
+    },
     logs: { match: previous?.logs?.match ?? 'exact', is: [...result.logs], ...maskOf(previous?.logs?.mask) },
     error: {
       match: previous?.error?.match ?? 'exact',
@@ -31,7 +35,10 @@ export type RunCassetteWrite = { ok: true; path: string; calls: number } | { ok:
 // part of its calls (more than KEPT_CALLS) cannot be replayed from them, so it is refused, not half-written.
 export async function writeRunCassette(file: string, result: RunResult): Promise<RunCassetteWrite> {
   if (result.callSummary !== undefined)
-    return { ok: false, message: `the run made ${result.callSummary.total} calls and kept ${result.calls.length}: record the cell to keep every answer` };
+    return {
+      ok: false,
+      message: `the run made ${result.callSummary.total} calls and kept ${result.calls.length}: record the cell to keep every answer`,
+    };
   const cassette = cassetteFromResult(result);
   try {
     makeDirsSync(path.dirname(file));

@@ -39,13 +39,16 @@ export function checkExpectation(expect: Expectation, result: RunResult): Expect
     note(
       'value',
       value.match,
-      value.match === 'exact' ? firstExactDifference(value.is, result.value, masks) : firstShapeDifference(value.is, result.value, masks),
+      value.match === 'exact'
+        ? firstExactDifference(value.is, result.value, masks)
+        : firstShapeDifference(value.is, result.value, masks),
     );
   }
   if (logs !== undefined && logs.match !== 'ignore') {
     const expected = logs.is ?? [];
     maskNote('logs', logs.mask);
-    if (logs.match === 'exact') note('logs', 'exact', firstExactDifference(expected, result.logs, parsedMasks(logs.mask)));
+    if (logs.match === 'exact')
+      note('logs', 'exact', firstExactDifference(expected, result.logs, parsedMasks(logs.mask)));
     else
       // the shape of printed output is its number of lines
       note(
@@ -61,7 +64,8 @@ export function checkExpectation(expect: Expectation, result: RunResult): Expect
             },
       );
   }
-  if (error !== undefined && error.match !== 'ignore') note('error', error.match, errorDifference(error.match, error.is ?? null, result.error));
+  if (error !== undefined && error.match !== 'ignore')
+    note('error', error.match, errorDifference(error.match, error.is ?? null, result.error));
   if (calls !== undefined && calls.match !== 'ignore') {
     maskNote('calls', calls.mask);
     const expected = (calls.is ?? []) as JsonValue[];
@@ -70,30 +74,55 @@ export function checkExpectation(expect: Expectation, result: RunResult): Expect
     note(
       'calls',
       calls.match,
-      calls.match === 'exact' ? firstExactDifference(expected, actual, masks) : callShapeDifference(calls.is ?? [], callsOf(result), masks),
+      calls.match === 'exact'
+        ? firstExactDifference(expected, actual, masks)
+        : callShapeDifference(calls.is ?? [], callsOf(result), masks),
     );
   }
   return { ok: mismatches.length === 0, checked, mismatches, ...(masked.length === 0 ? {} : { masked }) };
 }
 
-function errorDifference(match: 'exact' | 'shape', expected: { kind: string; message?: string } | null, actual: RunResult['error']): Difference | undefined {
+function errorDifference(
+  match: 'exact' | 'shape',
+  expected: { kind: string; message?: string } | null,
+  actual: RunResult['error'],
+): Difference | undefined {
   const show = (e: { kind: string; message?: string } | null | undefined): string =>
-    e === null || e === undefined ? 'no failure' : e.message === undefined ? e.kind : `${e.kind}: ${snippet(e.message)}`;
-  if (expected === null) return actual === undefined ? undefined : { path: '$', reason: 'the run failed', expected: 'no failure', actual: show(actual) };
-  if (actual === undefined) return { path: '$', reason: 'the run succeeded', expected: show(expected), actual: 'no failure' };
-  if (expected.kind !== actual.kind) return { path: '$.kind', reason: 'a different failure kind', expected: show(expected), actual: show(actual) };
+    e === null || e === undefined
+      ? 'no failure'
+      : e.message === undefined
+        ? e.kind
+        : `${e.kind}: ${snippet(e.message)}`;
+  if (expected === null)
+    return actual === undefined
+      ? undefined
+      : { path: '$', reason: 'the run failed', expected: 'no failure', actual: show(actual) };
+  if (actual === undefined)
+    return { path: '$', reason: 'the run succeeded', expected: show(expected), actual: 'no failure' };
+  if (expected.kind !== actual.kind)
+    return { path: '$.kind', reason: 'a different failure kind', expected: show(expected), actual: show(actual) };
   if (match === 'exact' && expected.message !== undefined && expected.message !== actual.message)
-    return { path: '$.message', reason: 'a different message', expected: snippet(expected.message), actual: snippet(actual.message) };
+    return {
+      path: '$.message',
+      reason: 'a different message',
+      expected: snippet(expected.message),
+      actual: snippet(actual.message),
+    };
   return undefined;
 }
 
 // By shape, calls keep their names and order exactly; only their arguments are compared by shape.
-function callShapeDifference(expected: readonly ExpectedCall[], actual: readonly ExpectedCall[], masks: readonly MaskSegment[][]): Difference | undefined {
+function callShapeDifference(
+  expected: readonly ExpectedCall[],
+  actual: readonly ExpectedCall[],
+  masks: readonly MaskSegment[][],
+): Difference | undefined {
   const n = Math.min(expected.length, actual.length);
   for (let i = 0; i < n; i++) {
     const e = expected[i] as ExpectedCall;
     const a = actual[i] as ExpectedCall;
-    if (e.call !== a.call) return { path: `$[${i}].call`, reason: 'a different binding was called', expected: e.call, actual: a.call };
+    if (e.call !== a.call)
+      return { path: `$[${i}].call`, reason: 'a different binding was called', expected: e.call, actual: a.call };
     // masks written against the call list (`$[*].args.id`) apply below this call's `args`
     const own = masks.flatMap((m) => {
       const [first, second, ...rest] = m;

@@ -29,10 +29,12 @@ export async function discoverNotebooks(options: { patterns: readonly string[]; 
     } catch {
       return { ok: false, message: `no such file or folder: ${pattern}` };
     }
-    if (stat.isDirectory()) for (const file of await walk(target, (name) => name.endsWith(NOTEBOOK_FILE_EXTENSION))) found.add(file);
+    if (stat.isDirectory())
+      for (const file of await walk(target, (name) => name.endsWith(NOTEBOOK_FILE_EXTENSION))) found.add(file);
     else found.add(target);
   }
-  if (found.size === 0) return { ok: false, message: `no ${NOTEBOOK_FILE_EXTENSION} notebooks under ${patterns.join(', ')}` };
+  if (found.size === 0)
+    return { ok: false, message: `no ${NOTEBOOK_FILE_EXTENSION} notebooks under ${patterns.join(', ')}` };
   // one order on every machine: shards and reports agree
   const notebooks = [...found].sort(byCodeUnit);
   return { ok: true, notebooks, collisions: await cassetteCollisions(notebooks, options.cwd) };

@@ -41,24 +41,44 @@ export function callDrift(result: Pick<RunResult, 'calls'>, cassette: Cassette):
       items.push({
         kind: 'outcome',
         call: at,
-        detail: recorded.ok ? `recorded a value, live failed: ${live.message ?? ''}` : `recorded a failure (${recorded.message ?? ''}), live answered a value`,
+        detail: recorded.ok
+          ? `recorded a value, live failed: ${live.message ?? ''}`
+          : `recorded a failure (${recorded.message ?? ''}), live answered a value`,
       });
       continue;
     }
     if (!live.ok) {
       if (recorded.message !== live.message)
-        items.push({ kind: 'value', call: at, detail: `failure message changed: ${JSON.stringify(recorded.message)} → ${JSON.stringify(live.message)}` });
+        items.push({
+          kind: 'value',
+          call: at,
+          detail: `failure message changed: ${JSON.stringify(recorded.message)} → ${JSON.stringify(live.message)}`,
+        });
       continue;
     }
     const shape = firstShapeDifference(recorded.value, live.value);
     if (shape !== undefined) {
-      items.push({ kind: 'shape', call: at, detail: `${shape.path}: ${shape.reason} (recorded ${shape.expected}, live ${shape.actual})` });
+      items.push({
+        kind: 'shape',
+        call: at,
+        detail: `${shape.path}: ${shape.reason} (recorded ${shape.expected}, live ${shape.actual})`,
+      });
       continue;
     }
     const value = firstExactDifference(recorded.value, live.value);
-    if (value !== undefined) items.push({ kind: 'value', call: at, detail: `${value.path}: recorded ${value.expected}, live ${value.actual}` });
+    if (value !== undefined)
+      items.push({
+        kind: 'value',
+        call: at,
+        detail: `${value.path}: recorded ${value.expected}, live ${value.actual}`,
+      });
   }
   for (const calls of unused.values())
-    for (const call of calls) items.push({ kind: 'unused', call: label(call.global, call.name, call.args), detail: 'recorded, but not made live' });
+    for (const call of calls)
+      items.push({
+        kind: 'unused',
+        call: label(call.global, call.name, call.args),
+        detail: 'recorded, but not made live',
+      });
   return items;
 }

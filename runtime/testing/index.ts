@@ -3,9 +3,21 @@ export { expectationFromResult, writeRunCassette, type RunCassetteWrite } from '
 export { callsOf, checkExpectation } from './check.js';
 export { discoverNotebooks, type Discovery } from './discover.js';
 export { callDrift, type DriftItem } from './drift.js';
-export { EXPECTATION_KEY_ORDER, ExpectationSchema, type ExpectedCall, type Expectation } from '../notebook/expectation.js';
+export {
+  EXPECTATION_KEY_ORDER,
+  ExpectationSchema,
+  type ExpectedCall,
+  type Expectation,
+} from '../notebook/expectation.js';
 export { parseMaskPath } from '../json/mask-path.js';
-export { cellDetails, describeMismatch, jsonReport, junitReport, summaryLine, type JsonTestReport } from './reporters.js';
+export {
+  cellDetails,
+  describeMismatch,
+  jsonReport,
+  junitReport,
+  summaryLine,
+  type JsonTestReport,
+} from './reporters.js';
 export {
   runTestSuite,
   testCells,

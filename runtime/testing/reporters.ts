@@ -24,8 +24,14 @@ const relativeTo = (root: string, file: string): string => path.relative(root, f
 function xml(text: string): string {
   return text
     .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string)
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+    .replace(
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    )
+    .replace(
+      /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16)}`,
+    );
 }
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
@@ -34,7 +40,9 @@ export function junitReport(suite: SuiteResult, root: string): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const total = suite.passed + suite.failed + suite.skipped;
   const time = suite.notebooks.reduce((sum, n) => sum + n.durationMs, 0);
-  out.push(`<testsuites name="ptc test" tests="${total}" failures="${suite.failed}" skipped="${suite.skipped}" time="${seconds(time)}">`);
+  out.push(
+    `<testsuites name="ptc test" tests="${total}" failures="${suite.failed}" skipped="${suite.skipped}" time="${seconds(time)}">`,
+  );
   for (const notebook of suite.notebooks) out.push(...junitSuite(notebook, root));
   out.push('</testsuites>', '');
   return out.join('\n');
@@ -45,7 +53,9 @@ function junitSuite(notebook: NotebookTestResult, root: string): string[] {
   const failed = notebook.cells.filter((c) => c.status === 'failed').length + (notebook.problem === undefined ? 0 : 1);
   const skipped = notebook.cells.filter((c) => c.status === 'skipped').length;
   const tests = notebook.cells.length + (notebook.problem === undefined ? 0 : 1);
-  const out = [`  <testsuite name="${name}" tests="${tests}" failures="${failed}" skipped="${skipped}" time="${seconds(notebook.durationMs)}">`];
+  const out = [
+    `  <testsuite name="${name}" tests="${tests}" failures="${failed}" skipped="${skipped}" time="${seconds(notebook.durationMs)}">`,
+  ];
   if (notebook.problem !== undefined) {
     out.push(
       `    <testcase classname="${name}" name="(notebook)" time="0"><failure message="${xml(firstLine(notebook.problem))}">${xml(notebook.problem)}</failure></testcase>`,
@@ -54,8 +64,10 @@ function junitSuite(notebook: NotebookTestResult, root: string): string[] {
   for (const cell of notebook.cells) {
     const open = `    <testcase classname="${name}" name="${xml(cell.name)}" time="${seconds(cell.durationMs)}"`;
     const details = cellDetails(cell).join('\n');
-    if (cell.status === 'skipped') out.push(`${open}><skipped${cell.problem === undefined ? '' : ` message="${xml(cell.problem)}"`}/></testcase>`);
-    else if (cell.status === 'failed') out.push(`${open}><failure message="${xml(firstLine(details))}">${xml(details)}</failure></testcase>`);
+    if (cell.status === 'skipped')
+      out.push(`${open}><skipped${cell.problem === undefined ? '' : ` message="${xml(cell.problem)}"`}/></testcase>`);
+    else if (cell.status === 'failed')
+      out.push(`${open}><failure message="${xml(firstLine(details))}">${xml(details)}</failure></testcase>`);
     else if (details !== '') out.push(`${open}><system-out>${xml(details)}</system-out></testcase>`);
     else out.push(`${open}/>`);
   }

@@ -83,7 +83,8 @@ export interface SuiteResult {
 export function testCells(notebook: NotebookFile): { index: number; cell: CodeCell; expect: Expectation }[] {
   const out: { index: number; cell: CodeCell; expect: Expectation }[] = [];
   notebook.cells.forEach((cell, index) => {
-    if (cell.kind === 'code' && cell.metadata?.expect !== undefined) out.push({ index, cell, expect: cell.metadata.expect });
+    if (cell.kind === 'code' && cell.metadata?.expect !== undefined)
+      out.push({ index, cell, expect: cell.metadata.expect });
   });
   return out;
 }
@@ -120,7 +121,9 @@ async function loadNotebook(file: string, source: SuiteOptions['notebookSource']
     return { file, problem: `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
   }
   const parsed = parseNotebook(text);
-  return parsed.ok ? { file, notebook: parsed.notebook } : { file, problem: `not a readable notebook:\n${describeProblems(parsed.problems, file)}` };
+  return parsed.ok
+    ? { file, notebook: parsed.notebook }
+    : { file, problem: `not a readable notebook:\n${describeProblems(parsed.problems, file)}` };
 }
 
 interface Task {
@@ -216,20 +219,38 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
   };
 
   const runOne = async (task: Task): Promise<CellTestResult> => {
-    const base = { notebook: task.file, index: task.index, cellId: task.cell.metadata?.id, name: testName(task.cell, task.index) };
+    const base = {
+      notebook: task.file,
+      index: task.index,
+      cellId: task.cell.metadata?.id,
+      name: testName(task.cell, task.index),
+    };
     if (task.expect.skip !== undefined) {
-      return { ...base, status: 'skipped', durationMs: 0, ...(task.expect.skip === true ? {} : { problem: task.expect.skip }) };
+      return {
+        ...base,
+        status: 'skipped',
+        durationMs: 0,
+        ...(task.expect.skip === true ? {} : { problem: task.expect.skip }),
+      };
     }
     options.onCellStart?.(task.file, task.index);
     const notebookDir = path.dirname(task.file);
     let session = sessions.get(task.file);
     if (session === undefined) {
-      session = openNotebookSession({ ...options.session, notebookDir, metadataBindings: task.notebook.metadata?.bindings });
+      session = openNotebookSession({
+        ...options.session,
+        notebookDir,
+        metadataBindings: task.notebook.metadata?.bindings,
+      });
       sessions.set(task.file, session);
     }
     // offline from the cassette, or live (recording with --update), whatever the cell's own mode; always deterministic
     const force: PlanOverride['force'] =
-      options.live !== true ? { mode: 'replay' } : options.update === true ? { mode: 'record', handlers: 'live' } : { mode: 'live' };
+      options.live !== true
+        ? { mode: 'replay' }
+        : options.update === true
+          ? { mode: 'record', handlers: 'live' }
+          : { mode: 'live' };
     const cassettePath = cellCassettePath({ cell: task.cell.metadata, cellIndex: task.index, notebookDir });
     // the recorded answers, read before a re-recording replaces them
     let recorded: Cassette | undefined;
@@ -249,13 +270,23 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
         override: { force, deterministic: true },
         ...(options.limits === undefined ? {} : { limits: options.limits }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(options.onWarning === undefined ? {} : { onWarning: (message: string) => options.onWarning?.(task.file, task.index, message) }),
+        ...(options.onWarning === undefined
+          ? {}
+          : { onWarning: (message: string) => options.onWarning?.(task.file, task.index, message) }),
       }),
     );
     const durationMs = performance.now() - began;
     if (outcome.kind === 'setup-failed') {
-      const hint = outcome.stage === 'cassette' && options.live !== true ? ' (record it: accept the cell in VS Code, or `ptc test --live --update`)' : '';
-      return { ...base, status: 'failed', durationMs, problem: `could not run (${outcome.stage}): ${outcome.message}${hint}` };
+      const hint =
+        outcome.stage === 'cassette' && options.live !== true
+          ? ' (record it: accept the cell in VS Code, or `ptc test --live --update`)'
+          : '';
+      return {
+        ...base,
+        status: 'failed',
+        durationMs,
+        problem: `could not run (${outcome.stage}): ${outcome.message}${hint}`,
+      };
     }
     const { result } = outcome;
     const drift = recorded === undefined ? undefined : callDrift(result, recorded);
@@ -268,10 +299,24 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
     if (outcome.infrastructure !== undefined) {
       // never checked against, nor stored as, the expectation: the machine failed, not the program
       const kept = options.update === true ? '; its cassette and expectation were left as they were' : '';
-      return { ...base, status: 'failed', durationMs, result, problem: `the run failed outside the program: ${outcome.infrastructure}${kept}`, ...extra };
+      return {
+        ...base,
+        status: 'failed',
+        durationMs,
+        result,
+        problem: `the run failed outside the program: ${outcome.infrastructure}${kept}`,
+        ...extra,
+      };
     }
     if (outcome.cassette !== undefined && !outcome.cassette.ok) {
-      return { ...base, status: 'failed', durationMs, result, problem: `cassette not written: ${outcome.cassette.message}`, ...extra };
+      return {
+        ...base,
+        status: 'failed',
+        durationMs,
+        result,
+        problem: `cassette not written: ${outcome.cassette.message}`,
+        ...extra,
+      };
     }
     const report = checkExpectation(task.expect, result);
     if (options.update === true) {
@@ -284,7 +329,15 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
     }
     // an expectation that covers only the value would say "missing / got (nothing)": say how the run ended first
     const how = report.ok ? undefined : howRunFailed(result);
-    return { ...base, status: report.ok ? 'passed' : 'failed', durationMs, result, report, ...extra, ...(how === undefined ? {} : { problem: how }) };
+    return {
+      ...base,
+      status: report.ok ? 'passed' : 'failed',
+      durationMs,
+      result,
+      report,
+      ...extra,
+      ...(how === undefined ? {} : { problem: how }),
+    };
   };
 
   try {

@@ -15,7 +15,9 @@ export function parseShard(text: string): ShardSpec | string {
 export function shardOf<T>(items: readonly { item: T; weight: number }[], shard: ShardSpec): T[] {
   const loads = new Array<number>(shard.total).fill(0);
   const chosen: T[] = [];
-  const order = items.map((entry, position) => ({ ...entry, position })).sort((a, b) => b.weight - a.weight || a.position - b.position);
+  const order = items
+    .map((entry, position) => ({ ...entry, position }))
+    .sort((a, b) => b.weight - a.weight || a.position - b.position);
   const assigned = new Map<number, number>();
   for (const entry of order) {
     let target = 0;

@@ -9,7 +9,10 @@ export type NotebookWrite = { ok: true } | { ok: false; message: string };
 
 // Rewrites the expectations of some cells (by index) in a notebook file, keeping everything else as it was
 // (unknown metadata verbatim, outputs); atomically, so an interrupted update never leaves half a notebook.
-export async function writeExpectations(file: string, updates: ReadonlyMap<number, Expectation>): Promise<NotebookWrite> {
+export async function writeExpectations(
+  file: string,
+  updates: ReadonlyMap<number, Expectation>,
+): Promise<NotebookWrite> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -18,11 +21,13 @@ export async function writeExpectations(file: string, updates: ReadonlyMap<numbe
   }
   const memory = new RawSliceMemory();
   const parsed = parseNotebook(text, memory);
-  if (!parsed.ok) return { ok: false, message: `${file} changed while the tests ran and is no longer a readable notebook` };
+  if (!parsed.ok)
+    return { ok: false, message: `${file} changed while the tests ran and is no longer a readable notebook` };
   const { notebook } = parsed;
   for (const [index, expect] of updates) {
     const cell = notebook.cells[index];
-    if (cell === undefined || cell.kind !== 'code') return { ok: false, message: `${file} changed while the tests ran (cell ${index + 1} is gone)` };
+    if (cell === undefined || cell.kind !== 'code')
+      return { ok: false, message: `${file} changed while the tests ran (cell ${index + 1} is gone)` };
     cell.metadata = { ...cell.metadata, expect };
   }
   let out: string;

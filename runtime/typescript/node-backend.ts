@@ -23,7 +23,11 @@ export interface NodeChildEngine {
   // the child's entry, from dist/
   bootstrap: string;
   // the sandbox report of a run this engine runs, from the OS plan; resolves once its own proof ran
-  report(plan: SandboxReport, spec: CodeRunSpec, deps: { node: NodeExecutable; bootstrapPath: string; host: SandboxHost }): Promise<SandboxReport>;
+  report(
+    plan: SandboxReport,
+    spec: CodeRunSpec,
+    deps: { node: NodeExecutable; bootstrapPath: string; host: SandboxHost },
+  ): Promise<SandboxReport>;
   // what the OS plan asks of the OS sandbox for this engine (a wasm engine meets `required` on its own)
   osLevel(level: CodeRunSpec['sandbox']): CodeRunSpec['sandbox'];
 }
@@ -31,7 +35,8 @@ export interface NodeChildEngine {
 export const NODE_ENGINE: NodeChildEngine = {
   name: 'node',
   bootstrap: 'runtime/node-child.cjs',
-  report: (plan) => Promise.resolve({ ...plan, engine: 'node', isolation: plan.enforcement === 'none' ? 'none' : 'os' }),
+  report: (plan) =>
+    Promise.resolve({ ...plan, engine: 'node', isolation: plan.enforcement === 'none' ? 'none' : 'os' }),
   osLevel: (level) => level,
 };
 
@@ -63,7 +68,8 @@ export function createNodeBackend(options: BackendOptions, engine: NodeChildEngi
     const found = await lookup;
     const bootstrapPath = locateAsset(engine.bootstrap);
     if (!found.ok) return found.message;
-    if (bootstrapPath === undefined) return `the ${engine.name} engine's child bootstrap (${engine.bootstrap}) is missing: run \`npm run build\``;
+    if (bootstrapPath === undefined)
+      return `the ${engine.name} engine's child bootstrap (${engine.bootstrap}) is missing: run \`npm run build\``;
     const host = await sandboxHost(runtime.bubblewrapPath);
     const layers =
       spec.sandbox === 'off'
@@ -77,7 +83,8 @@ export function createNodeBackend(options: BackendOptions, engine: NodeChildEngi
     language: 'typescript',
     run: async (spec) => {
       const found = await deps(spec);
-      if (typeof found === 'string') return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: found });
+      if (typeof found === 'string')
+        return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: found });
       return runNodeProgram(spec, found);
     },
     warm: async (spec) => {
@@ -87,13 +94,17 @@ export function createNodeBackend(options: BackendOptions, engine: NodeChildEngi
     osSandboxProblem: async (spec) => {
       const found = await deps({ ...spec, sandbox: 'best-effort' });
       if (typeof found === 'string') return found;
-      return found.layers.os === undefined ? (found.layers.osProblem ?? found.host.bwrapProblem ?? 'the OS sandbox is unavailable') : undefined;
+      return found.layers.os === undefined
+        ? (found.layers.osProblem ?? found.host.bwrapProblem ?? 'the OS sandbox is unavailable')
+        : undefined;
     },
     dispose: () => spares.dispose(),
   };
 }
 
-type PlannedRun = { ok: true; report: SandboxReport; launch: NodeChildLaunch; key: SpareKey } | { ok: false; failure: RunFailure; report: SandboxReport };
+type PlannedRun =
+  | { ok: true; report: SandboxReport; launch: NodeChildLaunch; key: SpareKey }
+  | { ok: false; failure: RunFailure; report: SandboxReport };
 
 // Everything a process is launched with, decided before any program is known (so a spare can be launched early).
 async function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<PlannedRun> {
@@ -119,7 +130,15 @@ async function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<Planne
 
 // nodeLaunch's answer for these settings, planned once (the host and the binary are the backend's, fixed after probing).
 function plannedLaunch(deps: NodeBackendDeps, spec: CodeRunSpec, confinement: Confinement): NodeChildLaunch {
-  const settings = JSON.stringify([deps.node.path, deps.node.permissionFlag ?? null, deps.bootstrapPath, spec.memoryMb, spec.tmpMb, spec.cwd, confinement]);
+  const settings = JSON.stringify([
+    deps.node.path,
+    deps.node.permissionFlag ?? null,
+    deps.bootstrapPath,
+    spec.memoryMb,
+    spec.tmpMb,
+    spec.cwd,
+    confinement,
+  ]);
   const known = deps.launches.get(settings);
   if (known !== undefined) return known;
   const launch = nodeLaunch({ deps, spec, confinement, permission: confinement.kind !== 'none' });
@@ -142,7 +161,8 @@ async function warmNodeSpare(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<
 // Runs one TypeScript program in a fresh Node process (a never-used spare or a cold start) and settles it.
 async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<RunResult> {
   const planned = await planRun(spec, deps);
-  if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
+  if (spec.signal?.aborted)
+    return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
   const stripped = await stripProgram(spec.program);
   if (!stripped.ok) {
@@ -153,9 +173,11 @@ async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): Promise
         : { kind: 'exception' as const, message: stripped.message, location: stripped.location };
     return failedBeforeSpawn(spec, planned.report, failure);
   }
-  if (spec.signal?.aborted) return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
+  if (spec.signal?.aborted)
+    return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
 
-  const start = (): NodeChildProcess => new NodeChildProcess({ ...planned.launch, channel: spec.hosted?.takeChannel() });
+  const start = (): NodeChildProcess =>
+    new NodeChildProcess({ ...planned.launch, channel: spec.hosted?.takeChannel() });
   return runOnFreshChild({
     spec,
     report: planned.report,

@@ -72,7 +72,9 @@ export class NodeChildProcess extends RunChild {
     this.bindingsToken = launch.channel?.token;
     this.bindingsFd = launch.channel === undefined ? undefined : 3 + 2 + launch.feeds.length;
     this.#fromChild.on('data', (chunk: Buffer) =>
-      this.#decoder.push(chunk, (event) => (event.kind === 'frame' ? this.receive(event.text) : this.problem(event.message))),
+      this.#decoder.push(chunk, (event) =>
+        event.kind === 'frame' ? this.receive(event.text) : this.problem(event.message),
+      ),
     );
   }
 
@@ -100,6 +102,8 @@ export class NodeChildProcess extends RunChild {
   }
 
   protected acceptReady(text: string): ReadyVerdict {
-    return text === READY_FRAME ? { ok: true } : { ok: false, kind: 'protocol', message: 'the Node child sent a frame before ready' };
+    return text === READY_FRAME
+      ? { ok: true }
+      : { ok: false, kind: 'protocol', message: 'the Node child sent a frame before ready' };
   }
 }

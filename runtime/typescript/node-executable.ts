@@ -10,11 +10,23 @@ export interface NodeExecutable {
 
 export type NodeLookup = { ok: true; node: NodeExecutable } | { ok: false; message: string };
 
-function run(file: string, args: string[]): Promise<{ code: number | null; stdout: string; error: string | undefined }> {
+function run(
+  file: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; error: string | undefined }> {
   return new Promise((resolve) => {
-    const child = execFile(file, args, { encoding: 'utf8', timeout: 10_000, killSignal: 'SIGKILL', env: { ELECTRON_RUN_AS_NODE: '1' } }, (error, stdout) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, error: error?.message });
-    });
+    const child = execFile(
+      file,
+      args,
+      { encoding: 'utf8', timeout: 10_000, killSignal: 'SIGKILL', env: { ELECTRON_RUN_AS_NODE: '1' } },
+      (error, stdout) => {
+        resolve({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : null,
+          stdout,
+          error: error?.message,
+        });
+      },
+    );
     child.stdin?.end();
   });
 }
@@ -35,10 +47,14 @@ export async function probeNode(candidate: string): Promise<NodeLookup> {
   const version = probe.stdout.trim();
   const match = /^(\d+)\.(\d+)/.exec(version);
   if (probe.code !== 0 || match === null) {
-    return { ok: false, message: `${candidate} did not answer as Node.js (${probe.error ?? `exit ${String(probe.code)}`})` };
+    return {
+      ok: false,
+      message: `${candidate} did not answer as Node.js (${probe.error ?? `exit ${String(probe.code)}`})`,
+    };
   }
   const major = Number(match[1]);
-  if (major < 20) return { ok: false, message: `${candidate} is Node.js ${version}; PTC Playground needs Node.js 20 or newer` };
+  if (major < 20)
+    return { ok: false, message: `${candidate} is Node.js ${version}; PTC Playground needs Node.js 20 or newer` };
   const flag = major >= 22 ? '--permission' : '--experimental-permission';
   // some embedders (Electron builds) accept the version but not the flag: verify it really confines
   const check = await run(candidate, ['--no-warnings', flag, '-e', PERMISSION_ATTEMPT]);

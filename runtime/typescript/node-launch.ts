@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
-import { BWRAP_LAUNCH_CWD, confinedArgv, SANDBOX_DIR, SANDBOX_TMP, withFreshUid, type BindMount } from '../sandbox/bwrap.js';
+import {
+  BWRAP_LAUNCH_CWD,
+  confinedArgv,
+  SANDBOX_DIR,
+  SANDBOX_TMP,
+  withFreshUid,
+  type BindMount,
+} from '../sandbox/bwrap.js';
 import { runCgroupRequest } from '../sandbox/cgroup.js';
 import type { Confinement } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/sandbox-host.js';
@@ -24,11 +31,17 @@ export interface NodeLaunchOptions {
 export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
   const { deps, spec, confinement } = options;
   const flags = ['--no-warnings', `--max-old-space-size=${spec.memoryMb}`];
-  const permission = options.permission && deps.node.permissionFlag !== undefined ? deps.node.permissionFlag : undefined;
+  const permission =
+    options.permission && deps.node.permissionFlag !== undefined ? deps.node.permissionFlag : undefined;
   if (confinement.kind === 'bwrap' && deps.host.arch !== undefined) {
     const tmpBytes = spec.tmpMb * 1024 * 1024;
     if (permission !== undefined)
-      flags.push(permission, `--allow-fs-read=${BOOTSTRAP_INSIDE}`, `--allow-fs-read=${SANDBOX_TMP}/`, `--allow-fs-write=${SANDBOX_TMP}/`);
+      flags.push(
+        permission,
+        `--allow-fs-read=${BOOTSTRAP_INSIDE}`,
+        `--allow-fs-read=${SANDBOX_TMP}/`,
+        `--allow-fs-write=${SANDBOX_TMP}/`,
+      );
     const argv = confinedArgv({
       host: deps.host,
       binds: [...nodeBinds(deps.node.path), { source: deps.bootstrapPath, dest: BOOTSTRAP_INSIDE }],
@@ -60,7 +73,14 @@ export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
       deps.node.path,
       ...flags,
       // the bootstrap file and the private temp dir are all the program can touch
-      ...(permission === undefined ? [] : [permission, `--allow-fs-read=${deps.bootstrapPath}`, `--allow-fs-read=${tmpdir}/`, `--allow-fs-write=${tmpdir}/`]),
+      ...(permission === undefined
+        ? []
+        : [
+            permission,
+            `--allow-fs-read=${deps.bootstrapPath}`,
+            `--allow-fs-read=${tmpdir}/`,
+            `--allow-fs-write=${tmpdir}/`,
+          ]),
       deps.bootstrapPath,
     ],
     cwd: spec.cwd,

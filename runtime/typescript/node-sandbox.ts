@@ -1,4 +1,4 @@
-import { RunSession } from '../engine/run-session.js';
+import { RunState } from '../engine/run-state.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { NODE_PERMISSION_MECHANISM, provenBounds, unconfinedReport, type ProvenLayers } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/sandbox-host.js';
@@ -16,18 +16,31 @@ interface ProbeRun {
 
 // Runs the sandbox probe under bubblewrap WITHOUT the permission model, so a refusal proves the OS layer alone; the
 // host leaves the secret's directory open in it on purpose, and reads its cgroup from outside before discarding it.
-async function runProbe(node: NodeExecutable, bootstrapPath: string, host: SandboxHost, secret: { file: string; dir: string }): Promise<ProbeRun> {
+async function runProbe(
+  node: NodeExecutable,
+  bootstrapPath: string,
+  host: SandboxHost,
+  secret: { file: string; dir: string },
+): Promise<ProbeRun> {
   const spec = probeSpec('typescript', secret.file);
   const stripped = await stripProgram(spec.program);
   if (!stripped.ok) return { value: undefined, cgroup: undefined };
   let child: NodeChildProcess | undefined;
   const decoy = openDecoy(secret.dir);
   try {
-    const launch = nodeLaunch({ deps: { node, bootstrapPath, host }, spec, confinement: { kind: 'bwrap' }, permission: false });
+    const launch = nodeLaunch({
+      deps: { node, bootstrapPath, host },
+      spec,
+      confinement: { kind: 'bwrap' },
+      permission: false,
+    });
     child = new NodeChildProcess({ ...launch, decoy: { fd: decoy.fd, at: decoy.at } });
     decoy.close();
-    const result = await superviseNodeChild(spec, new RunSession(spec, unconfinedReport()), child, stripped.code);
-    const cgroup = child.cgroup === undefined ? undefined : { requested: child.cgroup.limits.memoryBytes, ...child.cgroup.accounting() };
+    const result = await superviseNodeChild(spec, new RunState(spec, unconfinedReport()), child, stripped.code);
+    const cgroup =
+      child.cgroup === undefined
+        ? undefined
+        : { requested: child.cgroup.limits.memoryBytes, ...child.cgroup.accounting() };
     return { value: result.error === undefined ? result.value : undefined, cgroup };
   } catch {
     return { value: undefined, cgroup: undefined };
@@ -41,7 +54,12 @@ async function prove(node: NodeExecutable, bootstrapPath: string, host: SandboxH
   // the second layer: proven by probeNode's real read attempt under the flag
   const runtime = node.permissionFlag === undefined ? undefined : { mechanism: NODE_PERMISSION_MECHANISM };
   if (host.bwrap === undefined)
-    return { os: undefined, osProblem: host.bwrapProblem, runtime, bounds: { problem: host.cgroupProblem ?? 'proven only under bubblewrap' } };
+    return {
+      os: undefined,
+      osProblem: host.bwrapProblem,
+      runtime,
+      bounds: { problem: host.cgroupProblem ?? 'proven only under bubblewrap' },
+    };
   const secret = plantSecret();
   try {
     const probe = await runProbe(node, bootstrapPath, host, secret);
@@ -57,7 +75,11 @@ async function prove(node: NodeExecutable, bootstrapPath: string, host: SandboxH
 const proven = new Map<string, Promise<ProvenLayers>>();
 
 // Probed once per Node executable, then cached for the life of the host.
-export function provenNodeLayers(node: NodeExecutable, bootstrapPath: string, host: SandboxHost): Promise<ProvenLayers> {
+export function provenNodeLayers(
+  node: NodeExecutable,
+  bootstrapPath: string,
+  host: SandboxHost,
+): Promise<ProvenLayers> {
   const key = JSON.stringify([node.path, bootstrapPath, host.bwrap ?? null]);
   let layers = proven.get(key);
   if (layers === undefined) {

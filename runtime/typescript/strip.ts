@@ -8,11 +8,13 @@ let transform: Promise<AmaroTransform> | undefined;
 // Loaded lazily: the wasm module is 3.5 MB and only TypeScript runs need it. A failed load is not kept: it can be
 // this moment's (address space), and the next run tries again.
 function loadTransform(): Promise<AmaroTransform> {
-  transform ??= import('amaro').then((m: { transformSync?: AmaroTransform; default?: { transformSync: AmaroTransform } }) => {
-    const fn = m.transformSync ?? m.default?.transformSync;
-    if (fn === undefined) throw new Error('amaro has no transformSync export');
-    return fn;
-  });
+  transform ??= import('amaro').then(
+    (m: { transformSync?: AmaroTransform; default?: { transformSync: AmaroTransform } }) => {
+      const fn = m.transformSync ?? m.default?.transformSync;
+      if (fn === undefined) throw new Error('amaro has no transformSync export');
+      return fn;
+    },
+  );
   transform.catch(() => (transform = undefined));
   return transform;
 }
@@ -26,14 +28,19 @@ function unavailable(thrown: unknown): StripResult {
     limit === undefined
       ? ''
       : `; this process inherited an address-space limit (RLIMIT_AS ${Math.floor(limit / (1024 * 1024))} MiB), and WebAssembly reserves about 10 GiB of address space`;
-  return { ok: false, unavailable: true, message: `could not load the TypeScript stripper (amaro, WebAssembly): ${text}${why}` };
+  return {
+    ok: false,
+    unavailable: true,
+    message: `could not load the TypeScript stripper (amaro, WebAssembly): ${text}${why}`,
+  };
 }
 
 const PREFIX = 'async function __ptc_program__() {\n';
 const SUFFIX = '\n}';
 
 // `unavailable`: the host could not strip at all (not the program's fault)
-export type StripResult = { ok: true; code: string } | { ok: false; message: string; location?: SourceLocation; unavailable?: true };
+export type StripResult =
+  { ok: true; code: string } | { ok: false; message: string; location?: SourceLocation; unavailable?: true };
 
 // Strips TypeScript from a program body; non-erasable syntax (enum, namespace, parameter properties) fails here.
 export async function stripProgram(program: string): Promise<StripResult> {
@@ -47,7 +54,9 @@ export async function stripProgram(program: string): Promise<StripResult> {
   try {
     output = strip(PREFIX + program + SUFFIX, { mode: 'strip-only' }).code;
   } catch (thrown) {
-    return describeStripFailure(typeof thrown === 'string' ? thrown : String((thrown as { message?: unknown })?.message ?? thrown));
+    return describeStripFailure(
+      typeof thrown === 'string' ? thrown : String((thrown as { message?: unknown })?.message ?? thrown),
+    );
   }
   if (!output.startsWith(PREFIX) || !output.endsWith(SUFFIX)) {
     return { ok: false, message: 'SyntaxError: the program is not a valid async function body' };
@@ -57,7 +66,9 @@ export async function stripProgram(program: string): Promise<StripResult> {
 
 function describeStripFailure(text: string): StripResult {
   const lines = text.split('\n');
-  const headline = (lines.find((l) => /^\s*x\s/.test(l)) ?? lines[0] ?? 'invalid TypeScript').replace(/^\s*x\s+/, '').trim();
+  const headline = (lines.find((l) => /^\s*x\s/.test(l)) ?? lines[0] ?? 'invalid TypeScript')
+    .replace(/^\s*x\s+/, '')
+    .trim();
   const at = /,-\[(\d+):(\d+)\]/.exec(text);
   let location: SourceLocation | undefined;
   if (at !== null) {

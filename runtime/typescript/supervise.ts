@@ -1,6 +1,6 @@
 import type { CodeRunSpec } from '../api.js';
 import { connectRun } from '../engine/program-frames.js';
-import type { RunSession } from '../engine/run-session.js';
+import type { RunState } from '../engine/run-state.js';
 import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
 import { describeNamespace } from '../protocol/binding-call.js';
 import { inheritedLimits, tighterCpu } from '../process/inherited-limits.js';
@@ -11,12 +11,17 @@ import type { NodeChildProcess } from './node-child-process.js';
 // Hands a started Node child its program and settles the run (the same lifecycle as python/supervise.ts).
 export async function superviseNodeChild(
   spec: CodeRunSpec,
-  session: RunSession,
+  session: RunState,
   child: NodeChildProcess,
   code: string,
   engine: 'node' | 'quickjs' = 'node',
 ): Promise<RunResult> {
-  const { dispatcher, send, routed } = connectRun({ session, child, parse: (value) => ChildFrameSchema.safeParse(value), valueless: 'absent' });
+  const { dispatcher, send, routed } = connectRun({
+    session,
+    child,
+    parse: (value) => ChildFrameSchema.safeParse(value),
+    valueless: 'absent',
+  });
   // a cold child sends ready after attach, a spare before: either way the program goes out once it is ready
   // inherited by the child as well (a Node run has no CPU limit of its own)
   const cpuSeconds = inheritedLimits().cpuSeconds;
@@ -49,10 +54,14 @@ export async function superviseNodeChild(
     runtimeName: engine === 'quickjs' ? 'quickjs engine' : 'Node',
     exitFailure: (exit) => {
       // Node runs have no CPU limit of their own: a SIGXCPU is one this process inherited, and a CPU budget all the same
-      if (exit?.signal === 'SIGXCPU') return { kind: 'timeout', message: `CPU time exhausted (${tighterCpu(undefined) ?? 'RLIMIT_CPU'})` };
+      if (exit?.signal === 'SIGXCPU')
+        return { kind: 'timeout', message: `CPU time exhausted (${tighterCpu(undefined) ?? 'RLIMIT_CPU'})` };
       const oom = session.ledger.someStderr((text) => /heap out of memory|Reached heap limit/.test(text));
       const what = engine === 'quickjs' ? 'The quickjs engine process' : 'Node process';
-      return { kind: 'worker-exit', message: `${what} exited before completing (${describeExit(exit)})${oom ? ': JavaScript heap out of memory' : ''}` };
+      return {
+        kind: 'worker-exit',
+        message: `${what} exited before completing (${describeExit(exit)})${oom ? ': JavaScript heap out of memory' : ''}`,
+      };
     },
   });
 }

@@ -11,7 +11,8 @@ export type WasmVerdict = { ok: true } | { ok: false; problem: string };
 export function judgeWasmProbe(value: JsonValue | undefined, failure: string | undefined): WasmVerdict {
   if (failure !== undefined) return { ok: false, problem: `the probe program failed: ${failure}` };
   const refused = value !== null && typeof value === 'object' && !Array.isArray(value) ? value.refused : undefined;
-  if (refused === null || typeof refused !== 'object' || Array.isArray(refused)) return { ok: false, problem: 'the probe returned no verdicts' };
+  if (refused === null || typeof refused !== 'object' || Array.isArray(refused))
+    return { ok: false, problem: 'the probe returned no verdicts' };
   const seen = new Set<string>();
   for (const [attempt, verdict] of Object.entries(refused)) {
     if (verdict !== true) return { ok: false, problem: `${attempt} was not refused` };

@@ -3,7 +3,12 @@ import type { WasmVerdict } from './wasm-proof.js';
 
 // A wasm engine's sandbox report: its own boundary (full once its probe saw every way out refused), with whatever
 // OS layers also hold around its child listed as mechanisms of a second layer.
-export function wasmReport(os: SandboxReport, mechanism: string, engine: 'quickjs' | 'pyodide', verdict: WasmVerdict): SandboxReport {
+export function wasmReport(
+  os: SandboxReport,
+  mechanism: string,
+  engine: 'quickjs' | 'pyodide',
+  verdict: WasmVerdict,
+): SandboxReport {
   return {
     // unproven, the wasm boundary claims nothing: what the OS layers hold is what holds
     network: verdict.ok ? 'denied' : os.network,

@@ -52,7 +52,10 @@ export async function bundleSuites({ outRoot, filter, timeoutMs = 120_000, grep 
       logOverride: { 'require-resolve-not-external': 'silent' },
     });
     const compiled = files.map((f) => f.replace(/\.ts$/, '.cjs'));
-    await writeFile(path.join(outdir, 'manifest.json'), JSON.stringify({ pass, files: compiled, timeoutMs, ...(grep ? { grep } : {}) }, null, 2));
+    await writeFile(
+      path.join(outdir, 'manifest.json'),
+      JSON.stringify({ pass, files: compiled, timeoutMs, ...(grep ? { grep } : {}) }, null, 2),
+    );
     bundles[pass] = { dir: outdir, index: path.join(outdir, 'index.cjs'), files };
   }
   return bundles;

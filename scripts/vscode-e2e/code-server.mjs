@@ -44,7 +44,13 @@ export async function createProfile(root, name, { extensionsDir }) {
     userData: path.join(dir, 'user-data'),
     extensionsDir,
   };
-  for (const d of [profile.xdgConfig, profile.xdgData, profile.xdgCache, path.join(profile.userData, 'User'), extensionsDir]) {
+  for (const d of [
+    profile.xdgConfig,
+    profile.xdgData,
+    profile.xdgCache,
+    path.join(profile.userData, 'User'),
+    extensionsDir,
+  ]) {
     await mkdir(d, { recursive: true });
   }
   await writeUserSettings(profile, {});
@@ -53,7 +59,10 @@ export async function createProfile(root, name, { extensionsDir }) {
 
 // Writes User/settings.json; the running workbench watches it, so theme switches apply live.
 export async function writeUserSettings(profile, settings) {
-  await writeFile(path.join(profile.userData, 'User', 'settings.json'), `${JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2)}\n`);
+  await writeFile(
+    path.join(profile.userData, 'User', 'settings.json'),
+    `${JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2)}\n`,
+  );
 }
 
 // Environment for every code-server process: Node 24 first on PATH, XDG dirs inside the profile, no npm leakage.
@@ -76,13 +85,31 @@ export function serverEnv(profile, node) {
 export async function installVsix({ node, codeServer, profile, vsix, logFile }) {
   const { stdout } = await run(
     node.bin,
-    [codeServer.entry, '--user-data-dir', profile.userData, '--extensions-dir', profile.extensionsDir, '--force', '--install-extension', vsix],
+    [
+      codeServer.entry,
+      '--user-data-dir',
+      profile.userData,
+      '--extensions-dir',
+      profile.extensionsDir,
+      '--force',
+      '--install-extension',
+      vsix,
+    ],
     { env: serverEnv(profile, node), logFile, timeoutMs: 120_000 },
   );
-  if (!/successfully installed/i.test(stdout)) throw new Error(`code-server did not confirm installing ${vsix}:\n${stdout}`);
+  if (!/successfully installed/i.test(stdout))
+    throw new Error(`code-server did not confirm installing ${vsix}:\n${stdout}`);
   const { stdout: listed } = await run(
     node.bin,
-    [codeServer.entry, '--user-data-dir', profile.userData, '--extensions-dir', profile.extensionsDir, '--list-extensions', '--show-versions'],
+    [
+      codeServer.entry,
+      '--user-data-dir',
+      profile.userData,
+      '--extensions-dir',
+      profile.extensionsDir,
+      '--list-extensions',
+      '--show-versions',
+    ],
     { env: serverEnv(profile, node), logFile, timeoutMs: 60_000 },
   );
   return listed.trim().split('\n').filter(Boolean);
@@ -106,7 +133,9 @@ async function waitForHealth(url, child, logFile) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       const log = await readFile(logFile, 'utf8').catch(() => '');
-      throw new Error(`code-server exited before it was ready (${child.exitCode ?? child.signalCode}):\n${log.slice(-3000)}`);
+      throw new Error(
+        `code-server exited before it was ready (${child.exitCode ?? child.signalCode}):\n${log.slice(-3000)}`,
+      );
     }
     try {
       const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
@@ -145,7 +174,11 @@ export async function startServer({ node, codeServer, profile, folder, trust, lo
   ];
   await mkdir(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(node.bin, args, { env: serverEnv(profile, node), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node.bin, args, {
+    env: serverEnv(profile, node),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   track(child.pid);
   child.stdout.pipe(log);
   child.stderr.pipe(log);
@@ -157,7 +190,10 @@ export async function startServer({ node, codeServer, profile, folder, trust, lo
     await stopGroup(child.pid);
     throw error;
   }
-  info('code-server', `listening on ${url} (pid ${child.pid}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s, workspace trust ${trust})`);
+  info(
+    'code-server',
+    `listening on ${url} (pid ${child.pid}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s, workspace trust ${trust})`,
+  );
   return {
     url,
     port,
@@ -177,7 +213,8 @@ export async function readWorkbenchConfig(server) {
   const response = await fetch(`${server.url}/?folder=${encodeURIComponent(server.folder)}`);
   const html = await response.text();
   const match = /id="vscode-workbench-web-configuration"\s+data-settings="([^"]*)"/.exec(html);
-  if (!match?.[1]) throw new Error(`no vscode-workbench-web-configuration meta tag in ${server.url} (HTTP ${response.status})`);
+  if (!match?.[1])
+    throw new Error(`no vscode-workbench-web-configuration meta tag in ${server.url} (HTTP ${response.status})`);
   const decoded = match[1]
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")

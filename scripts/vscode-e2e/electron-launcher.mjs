@@ -37,7 +37,10 @@ async function ensureDisplay(logs) {
   const xvfb = ['/usr/bin/Xvfb', '/usr/local/bin/Xvfb'].find((p) => existsSync(p));
   if (!xvfb) throw new Error('desktop VS Code needs a display: set DISPLAY or install Xvfb (apt-get install -y xvfb)');
   const display = `:${90 + (process.pid % 9)}`;
-  const child = spawn(xvfb, [display, '-screen', '0', '1600x1000x24', '-nolisten', 'tcp'], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(xvfb, [display, '-screen', '0', '1600x1000x24', '-nolisten', 'tcp'], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   track(child.pid);
   await new Promise((r) => setTimeout(r, 1000));
   if (child.exitCode !== null) throw new Error(`Xvfb ${display} exited at once (see ${logs})`);
@@ -117,7 +120,12 @@ export async function runElectronPasses({ bundles, vsix, tmp, logs }) {
             vscodeExecutablePath: executable,
             extensionDevelopmentPath: extensionPath,
             extensionTestsPath: bundle.index,
-            launchArgs: [folder, '--disable-extensions', `--user-data-dir=${userData}`, `--extensions-dir=${extensionsDir}`],
+            launchArgs: [
+              folder,
+              '--disable-extensions',
+              `--user-data-dir=${userData}`,
+              `--extensions-dir=${extensionsDir}`,
+            ],
           });
         } catch (error) {
           // a failing suite makes runTests reject; results.json says which tests failed

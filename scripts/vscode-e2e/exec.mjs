@@ -13,7 +13,12 @@ export async function run(command, args, { cwd, env, logFile, timeoutMs = 30 * 6
   const log = logFile ? createWriteStream(logFile, { flags: 'a' }) : undefined;
   log?.write(`\n$ ${command} ${args.join(' ')}\n`);
   // own process group, so a timeout or an interrupt stops whatever the command forks (node-gyp, make, cc1plus)
-  const child = spawn(command, args, { cwd, env, detached: true, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd,
+    env,
+    detached: true,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
   track(child.pid);
   if (input !== undefined) child.stdin.end(input);
   let stdout = '';
@@ -35,7 +40,11 @@ export async function run(command, args, { cwd, env, logFile, timeoutMs = 30 * 6
   untrack(child.pid);
   await new Promise((resolve) => (log ? log.end(resolve) : resolve()));
   if (status.error || status.code !== 0) {
-    const why = status.error ? status.error.message : status.signal ? `signal ${status.signal}` : `exit code ${status.code}`;
+    const why = status.error
+      ? status.error.message
+      : status.signal
+        ? `signal ${status.signal}`
+        : `exit code ${status.code}`;
     const tail = (stdout + stderr).slice(-TAIL_CHARS);
     const where = logFile ? ` (full log: ${logFile})` : '';
     throw new Error(`\`${command} ${args.join(' ')}\` failed: ${why}${where}\n${tail}`);

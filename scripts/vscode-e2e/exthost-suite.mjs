@@ -53,12 +53,23 @@ export async function collectOutcome(bundle, streamed) {
   }
   const outcome = summarize(events);
   if (!events.some((e) => e.event === 'end')) {
-    outcome.failed.push({ title: 'extension-host run', error: 'the runner never reported the end of the run (crash or timeout); see the log' });
+    outcome.failed.push({
+      title: 'extension-host run',
+      error: 'the runner never reported the end of the run (crash or timeout); see the log',
+    });
   }
   return outcome;
 }
 
-export async function runExtensionHostPass({ browser, server, pass, bundle, extensionPath, logFile, timeoutMs = 15 * 60_000 }) {
+export async function runExtensionHostPass({
+  browser,
+  server,
+  pass,
+  bundle,
+  extensionPath,
+  logFile,
+  timeoutMs = 15 * 60_000,
+}) {
   await rm(`${bundle.dir}/results.json`, { force: true });
   const { remoteAuthority } = await readWorkbenchConfig(server);
   const remote = (p) => `vscode-remote://${remoteAuthority}${p}`;
@@ -96,11 +107,18 @@ export async function runExtensionHostPass({ browser, server, pass, bundle, exte
     const timedOut = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
     const code = await Promise.race([exited, timedOut]);
     const outcome = await collectOutcome(bundle, streamed);
-    if (code === 'timeout') outcome.failed.push({ title: `extension-host pass ${pass}`, error: `no exit within ${timeoutMs / 1000} s` });
+    if (code === 'timeout')
+      outcome.failed.push({ title: `extension-host pass ${pass}`, error: `no exit within ${timeoutMs / 1000} s` });
     else if (code !== 0 && outcome.failed.length === 0) {
-      outcome.failed.push({ title: `extension-host pass ${pass}`, error: `the runner exited with code ${code} but reported no failing test; see ${logFile}` });
+      outcome.failed.push({
+        title: `extension-host pass ${pass}`,
+        error: `the runner exited with code ${code} but reported no failing test; see ${logFile}`,
+      });
     }
-    info(`exthost:${pass}`, `${outcome.passed.length} passed, ${outcome.failed.length} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    info(
+      `exthost:${pass}`,
+      `${outcome.passed.length} passed, ${outcome.failed.length} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     return outcome;
   } finally {
     clearTimeout(timer);

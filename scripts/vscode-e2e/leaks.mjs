@@ -25,7 +25,8 @@ export async function findLeakedProcesses(tmp) {
     if (!stat || / Z /.test(stat.slice(stat.lastIndexOf(')')))) continue;
     const cmdline = await readProc(name, 'cmdline');
     const environ = await readProc(name, 'environ');
-    if (cmdline.includes(tmp) || environ.includes(tmp)) leaked.push({ pid: Number(name), cmdline: cmdline.trim().slice(0, 300) });
+    if (cmdline.includes(tmp) || environ.includes(tmp))
+      leaked.push({ pid: Number(name), cmdline: cmdline.trim().slice(0, 300) });
   }
   return leaked;
 }

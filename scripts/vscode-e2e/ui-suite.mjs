@@ -62,7 +62,9 @@ async function backgroundLuminance(target, selector) {
   return target.evaluate((sel) => {
     let el = document.querySelector(sel);
     while (el) {
-      const match = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/.exec(getComputedStyle(el).backgroundColor);
+      const match = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/.exec(
+        getComputedStyle(el).backgroundColor,
+      );
       if (match && (match[4] === undefined || Number(match[4]) > 0.5)) {
         const [r, g, b] = [match[1], match[2], match[3]].map((v) => Number(v) / 255);
         return 0.2126 * r + 0.7152 * g + 0.0722 * b;
@@ -147,7 +149,11 @@ export async function runUiSuite({ browser, server, resultsDir }) {
 
     await test('examples/tour.ptcnb opens in the notebook editor', async () => {
       await wb.openNotebook(page, TOUR);
-      await page.locator('.notebook-editor .code-cell-row').filter({ visible: true }).first().waitFor({ state: 'visible', timeout: 60_000 });
+      await page
+        .locator('.notebook-editor .code-cell-row')
+        .filter({ visible: true })
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
     });
 
     const expectedCells = await tourCodeCells();
@@ -156,7 +162,9 @@ export async function runUiSuite({ browser, server, resultsDir }) {
       await wb.runCommand(page, 'Notebook: Run All');
       await wb.waitFor(
         'the PTC Playground kernel to be chosen',
-        async () => (await wb.answerKernelPicker(page, 'PTC Playground')) || !(await page.locator('.quick-input-widget').isVisible()),
+        async () =>
+          (await wb.answerKernelPicker(page, 'PTC Playground')) ||
+          !(await page.locator('.quick-input-widget').isVisible()),
         { timeoutMs: 10_000 },
       );
       const states = await wb.waitFor(
@@ -184,14 +192,20 @@ export async function runUiSuite({ browser, server, resultsDir }) {
             failures: await countInOutputs(page, '.ptc-failure'),
             sectionHeadings: await countInOutputs(page, '.ptc-section-toggle'),
           };
-          return c.results >= expectedCells && c.compact === c.results && c.statusLines === c.results && c.printed > 0 && c.values > 0 && c.failures > 0
+          return c.results >= expectedCells &&
+            c.compact === c.results &&
+            c.statusLines === c.results &&
+            c.printed > 0 &&
+            c.values > 0 &&
+            c.failures > 0
             ? c
             : false;
         },
         { timeoutMs: 60_000, intervalMs: 1000 },
       );
       info('ui', `rendered: ${JSON.stringify(counts)}`);
-      if (counts.sectionHeadings !== 0) throw new Error(`the compact view shows ${counts.sectionHeadings} section heading(s)`);
+      if (counts.sectionHeadings !== 0)
+        throw new Error(`the compact view shows ${counts.sectionHeadings} section heading(s)`);
       const failureTexts = await textsInOutputs(page, '.ptc-failure-message, .ptc-failure-explained');
       if (!failureTexts.some((t) => t.trim().length > 0)) throw new Error('failures carry no message text');
       const printed = await textsInOutputs(page, '.ptc-log-text');
@@ -206,7 +220,8 @@ export async function runUiSuite({ browser, server, resultsDir }) {
             .catch(() => [])),
         );
       info('ui', `compact success heights: ${heights.map((h) => Math.round(h)).join(', ')} px`);
-      if (heights.length === 0 || Math.min(...heights) > 250) throw new Error(`compact successes are too tall: ${heights.join(', ')}`);
+      if (heights.length === 0 || Math.min(...heights) > 250)
+        throw new Error(`compact successes are too tall: ${heights.join(', ')}`);
     });
 
     await test('Details opens the full view of a result with binding calls, timeline included', async () => {
@@ -219,10 +234,14 @@ export async function runUiSuite({ browser, server, resultsDir }) {
         break;
       }
       if (!opened) throw new Error('no rendered result with binding calls has a Details toggle');
-      await wb.waitFor('a timeline in the full view', async () => (await countInOutputs(page, '.ptc-result[data-view="full"] .ptc-timeline')) > 0, {
-        timeoutMs: 20_000,
-        intervalMs: 500,
-      });
+      await wb.waitFor(
+        'a timeline in the full view',
+        async () => (await countInOutputs(page, '.ptc-result[data-view="full"] .ptc-timeline')) > 0,
+        {
+          timeoutMs: 20_000,
+          intervalMs: 500,
+        },
+      );
     });
 
     for (const kind of ['light', 'dark']) {
@@ -233,11 +252,13 @@ export async function runUiSuite({ browser, server, resultsDir }) {
         const wantDark = kind === 'dark';
         const workbenchLum = await backgroundLuminance(page, '.notebook-editor');
         if (workbenchLum === undefined) throw new Error('no background colour found in the notebook editor');
-        if (wantDark ? workbenchLum > 0.35 : workbenchLum < 0.65) throw new Error(`the notebook editor is not ${kind} (luminance ${workbenchLum.toFixed(2)})`);
+        if (wantDark ? workbenchLum > 0.35 : workbenchLum < 0.65)
+          throw new Error(`the notebook editor is not ${kind} (luminance ${workbenchLum.toFixed(2)})`);
         // the renderer draws on the editor's background, so its text colour tells whether it follows the theme
         const textLum = await outputTextLuminance(page);
         if (textLum === undefined) throw new Error('no rendered result found to read its text colour');
-        if (wantDark ? textLum < 0.5 : textLum > 0.5) throw new Error(`the rendered output's text is not styled for ${kind} (luminance ${textLum.toFixed(2)})`);
+        if (wantDark ? textLum < 0.5 : textLum > 0.5)
+          throw new Error(`the rendered output's text is not styled for ${kind} (luminance ${textLum.toFixed(2)})`);
         // at the tall viewport every cell is rendered, so a clip of one cell's row holds its code and its output
         const files = {
           cell: path.join(resultsDir, `tour-${kind}-cell.png`),

@@ -24,7 +24,12 @@ const REQUIRED_DIST_FILES = [
   'dist/node_modules/amaro/dist/index.js',
 ];
 // Open Tour and Try the Offline Fake Model read these from the extension's folder
-const EXAMPLE_FILES = ['examples/tour.ptcnb', 'examples/tour.bindings.ts', 'examples/models/fake-model-server.mjs', 'examples/models/fake-model.json'];
+const EXAMPLE_FILES = [
+  'examples/tour.ptcnb',
+  'examples/tour.bindings.ts',
+  'examples/models/fake-model-server.mjs',
+  'examples/models/fake-model.json',
+];
 
 // The files README.md links to by a relative path (docs pages, images): packaged, so the links resolve in the VSIX.
 export function readmeLinkTargets(readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')) {
@@ -43,8 +48,14 @@ export function disallowedReason(file, linked = readmeLinkTargets()) {
   // the VSIX is universal: a per-platform binary package or a native addon would tie it to one platform
   if (/(^|\/)@esbuild\//.test(file)) return "esbuild's per-platform native binary (bindings modules use esbuild-wasm)";
   if (file.endsWith('.node')) return 'a native Node addon (the VSIX is universal)';
-  if (file === 'dist/extension.cjs' || file === 'dist/web-extension.cjs' || DIST_DIRS.some((dir) => file.startsWith(dir))) return undefined;
-  if (file.startsWith('dist/')) return 'a bundle the extension does not load (the CLI and bench bundles stay out of the VSIX)';
+  if (
+    file === 'dist/extension.cjs' ||
+    file === 'dist/web-extension.cjs' ||
+    DIST_DIRS.some((dir) => file.startsWith(dir))
+  )
+    return undefined;
+  if (file.startsWith('dist/'))
+    return 'a bundle the extension does not load (the CLI and bench bundles stay out of the VSIX)';
   // the walkthrough's pages and the .ptcnb JSON Schema the manifest points at
   // the l10n bundles the manifest's "l10n" folder holds (English and any translations)
   if (/^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/.test(file)) return undefined;
@@ -61,9 +72,11 @@ export function disallowedReason(file, linked = readmeLinkTargets()) {
 function manifestEntryPoints(manifest) {
   const entries = [];
   for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
-    for (const step of walkthrough.steps ?? []) if (typeof step.media?.markdown === 'string') entries.push(step.media.markdown);
+    for (const step of walkthrough.steps ?? [])
+      if (typeof step.media?.markdown === 'string') entries.push(step.media.markdown);
   }
-  for (const validation of manifest.contributes?.jsonValidation ?? []) if (typeof validation.url === 'string') entries.push(validation.url);
+  for (const validation of manifest.contributes?.jsonValidation ?? [])
+    if (typeof validation.url === 'string') entries.push(validation.url);
   if (typeof manifest.main === 'string') entries.push(manifest.main);
   if (typeof manifest.browser === 'string') entries.push(manifest.browser);
   if (typeof manifest.l10n === 'string') entries.push(path.posix.join(manifest.l10n, 'bundle.l10n.json'));
@@ -85,7 +98,8 @@ async function listPythonSources(dir) {
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory() && entry.name !== '__pycache__') found.push(...(await listPythonSources(full)));
-    else if (entry.isFile() && entry.name.endsWith('.py')) found.push(path.relative(REPO_ROOT, full).split(path.sep).join('/'));
+    else if (entry.isFile() && entry.name.endsWith('.py'))
+      found.push(path.relative(REPO_ROOT, full).split(path.sep).join('/'));
   }
   return found;
 }
@@ -93,7 +107,10 @@ async function listPythonSources(dir) {
 // Lists the packaged files with vsce and validates them; returns { files, problems }.
 export async function checkVsixContents() {
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const { stdout } = await run(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: REPO_ROOT, timeoutMs: 120_000 });
+  const { stdout } = await run(process.execPath, [vsce, 'ls', '--no-dependencies'], {
+    cwd: REPO_ROOT,
+    timeoutMs: 120_000,
+  });
   const files = stdout
     .split('\n')
     .map((l) => l.trim())
@@ -105,11 +122,20 @@ export async function checkVsixContents() {
     if (reason) problems.push(`${file}: ${reason}`);
   }
   const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-  for (const required of [...REQUIRED_ROOT_FILES, ...REQUIRED_DIST_FILES, ...EXAMPLE_FILES, ...manifestEntryPoints(manifest), ...linked]) {
+  for (const required of [
+    ...REQUIRED_ROOT_FILES,
+    ...REQUIRED_DIST_FILES,
+    ...EXAMPLE_FILES,
+    ...manifestEntryPoints(manifest),
+    ...linked,
+  ]) {
     if (!files.includes(required))
-      problems.push(`${required}: required but not packaged${existsSync(path.join(REPO_ROOT, required)) ? '' : ' (the file does not exist; run the build)'}`);
+      problems.push(
+        `${required}: required but not packaged${existsSync(path.join(REPO_ROOT, required)) ? '' : ' (the file does not exist; run the build)'}`,
+      );
   }
-  if (typeof manifest.main !== 'string') problems.push('package.json: no "main" entry point, so the VSIX would carry no extension code');
+  if (typeof manifest.main !== 'string')
+    problems.push('package.json: no "main" entry point, so the VSIX would carry no extension code');
   const pythonSources = await listPythonSources(path.join(REPO_ROOT, 'python'));
   for (const source of pythonSources) {
     if (!files.includes(source)) problems.push(`${source}: part of the Python runner but not packaged`);

@@ -8,7 +8,9 @@ import path from 'node:path';
 import { REPO_ROOT } from './paths.mjs';
 
 // vsce's own zip libraries, resolved from vsce (which depends on them) rather than hoped to be hoisted
-const fromVsce = createRequire(createRequire(path.join(REPO_ROOT, 'package.json')).resolve('@vscode/vsce/package.json'));
+const fromVsce = createRequire(
+  createRequire(path.join(REPO_ROOT, 'package.json')).resolve('@vscode/vsce/package.json'),
+);
 const yauzl = fromVsce('yauzl');
 const yazl = fromVsce('yazl');
 
@@ -28,7 +30,9 @@ async function listFiles(dir) {
 
 // Every entry of a zip as { name, data, mode }.
 export async function readEntries(file) {
-  const zip = await new Promise((resolve, reject) => yauzl.open(file, { lazyEntries: true }, (e, z) => (e ? reject(e) : resolve(z))));
+  const zip = await new Promise((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true }, (e, z) => (e ? reject(e) : resolve(z))),
+  );
   const entries = [];
   await new Promise((resolve, reject) => {
     zip.on('error', reject);
@@ -40,7 +44,11 @@ export async function readEntries(file) {
         stream.on('data', (c) => chunks.push(c));
         stream.on('error', reject);
         stream.on('end', () => {
-          entries.push({ name: entry.fileName, data: Buffer.concat(chunks), mode: entry.externalFileAttributes >>> 16 || undefined });
+          entries.push({
+            name: entry.fileName,
+            data: Buffer.concat(chunks),
+            mode: entry.externalFileAttributes >>> 16 || undefined,
+          });
           zip.readEntry();
         });
       });
@@ -55,17 +63,20 @@ export async function readEntries(file) {
 // extension folder).
 export async function addTsPlugin(vsix, name, from = PLUGIN_DIR) {
   const files = await listFiles(from).catch(() => []);
-  if (!files.some((f) => path.relative(from, f) === 'index.js')) throw new Error(`${from} has no index.js: run the build first`);
+  if (!files.some((f) => path.relative(from, f) === 'index.js'))
+    throw new Error(`${from} has no index.js: run the build first`);
   const added = files.map((f) => `node_modules/${name}/${path.relative(from, f).split(path.sep).join('/')}`);
   const entries = (await readEntries(vsix)).map((entry) => {
     if (entry.name !== '[Content_Types].xml') return entry;
     let xml = entry.data.toString('utf8');
     for (const [extension, type] of Object.entries(CONTENT_TYPES)) {
-      if (!xml.includes(`Extension="${extension}"`)) xml = xml.replace('</Types>', `<Default Extension="${extension}" ContentType="${type}"/></Types>`);
+      if (!xml.includes(`Extension="${extension}"`))
+        xml = xml.replace('</Types>', `<Default Extension="${extension}" ContentType="${type}"/></Types>`);
     }
     return { ...entry, data: Buffer.from(xml, 'utf8') };
   });
-  for (const [i, file] of files.entries()) entries.push({ name: `extension/${added[i]}`, data: await readFile(file), mode: undefined });
+  for (const [i, file] of files.entries())
+    entries.push({ name: `extension/${added[i]}`, data: await readFile(file), mode: undefined });
   const partial = `${vsix}.partial`;
   try {
     await writeEntries(partial, entries);
@@ -79,7 +90,8 @@ export async function addTsPlugin(vsix, name, from = PLUGIN_DIR) {
 // Writes a zip of { name, data, mode } entries.
 export async function writeEntries(file, entries) {
   const zip = new yazl.ZipFile();
-  for (const entry of entries) zip.addBuffer(entry.data, entry.name, entry.mode === undefined ? {} : { mode: entry.mode });
+  for (const entry of entries)
+    zip.addBuffer(entry.data, entry.name, entry.mode === undefined ? {} : { mode: entry.mode });
   zip.end();
   await new Promise((resolve, reject) => {
     const out = createWriteStream(file);

@@ -22,16 +22,24 @@ export async function waitFor(what, fn, { timeoutMs = 30_000, intervalMs = 250 }
     }
     await sleep(intervalMs);
   }
-  throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${last ? ` (last error: ${last.message})` : ''}`);
+  throw new Error(
+    `timed out after ${timeoutMs / 1000} s waiting for ${what}${last ? ` (last error: ${last.message})` : ''}`,
+  );
 }
 
 // Opens the workspace folder and waits for the workbench and its remote extension host to be up.
 export async function openWorkbench(page, server) {
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(server.folder)}`, { waitUntil: 'domcontentloaded', timeout: FIRST_LOAD_TIMEOUT_MS });
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(server.folder)}`, {
+    waitUntil: 'domcontentloaded',
+    timeout: FIRST_LOAD_TIMEOUT_MS,
+  });
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: FIRST_LOAD_TIMEOUT_MS });
   await page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: FIRST_LOAD_TIMEOUT_MS });
   // the explorer lists the folder only after the remote connection is established
-  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: FIRST_LOAD_TIMEOUT_MS });
+  await page
+    .locator('.explorer-folders-view .monaco-list-row')
+    .first()
+    .waitFor({ state: 'visible', timeout: FIRST_LOAD_TIMEOUT_MS });
 }
 
 const quickInput = (page) => page.locator('.quick-input-widget');
@@ -188,13 +196,17 @@ export const THEMES = { light: 'Light Modern', dark: 'Dark Modern' };
 // Switches the colour theme through "Preferences: Color Theme", then waits for the workbench to repaint in it.
 export async function switchTheme(page, kind) {
   const cls = kind === 'dark' ? 'vs-dark' : 'vs';
-  const isApplied = () => page.evaluate((c) => document.querySelector('.monaco-workbench')?.classList.contains(c) ?? false, cls);
+  const isApplied = () =>
+    page.evaluate((c) => document.querySelector('.monaco-workbench')?.classList.contains(c) ?? false, cls);
   if (!(await isApplied())) {
     await runCommand(page, 'Preferences: Color Theme');
     const input = quickInput(page).locator('input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill(THEMES[kind]);
-    await quickInput(page).locator('.quick-input-list .monaco-list-row', { hasText: THEMES[kind] }).first().waitFor({ timeout: 10_000 });
+    await quickInput(page)
+      .locator('.quick-input-list .monaco-list-row', { hasText: THEMES[kind] })
+      .first()
+      .waitFor({ timeout: 10_000 });
     await page.keyboard.press('Enter');
     await waitFor(`the ${kind} theme`, isApplied, { timeoutMs: 30_000 });
   }

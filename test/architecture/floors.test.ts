@@ -62,7 +62,8 @@ function sources(dir: string): string[] {
   return out;
 }
 
-const IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function importsOf(file: string): { specifier: string; typeOnly: boolean }[] {
   const text = fs.readFileSync(path.join(repo, file), 'utf8');
@@ -88,13 +89,16 @@ function edgesOf(files: readonly string[]): Edge[] {
 }
 
 const runtimeFiles = sources('runtime');
-const core = runtimeFiles.filter((file) => !file.startsWith('runtime/cli/') && file !== 'runtime/index.ts' && file !== 'runtime/browser.ts');
+const core = runtimeFiles.filter(
+  (file) => !file.startsWith('runtime/cli/') && file !== 'runtime/index.ts' && file !== 'runtime/browser.ts',
+);
 
 function floorOf(file: string): number {
   const rel = path.relative('runtime', file);
   const place = rel.includes(path.sep) ? (rel.split(path.sep)[0] as string) : rel;
   const floor = FLOORS.findIndex((names) => names.includes(place));
-  if (floor < 0) throw new Error(`${file} is on no floor: add runtime/${place} to FLOORS (and to docs/architecture.md)`);
+  if (floor < 0)
+    throw new Error(`${file} is on no floor: add runtime/${place} to FLOORS (and to docs/architecture.md)`);
   return floor;
 }
 
@@ -114,7 +118,9 @@ describe('the house', () => {
 
   test('browser code takes from the runtime only the wire shapes and the JSON text code, none of it using Node', () => {
     const edges = edgesOf(sources('webview')).filter((e) => e.to.startsWith('runtime/'));
-    const offenders = edges.filter((e) => !e.to.startsWith('runtime/protocol/') && !e.to.startsWith('runtime/json/')).map((e) => `${e.from} -> ${e.to}`);
+    const offenders = edges
+      .filter((e) => !e.to.startsWith('runtime/protocol/') && !e.to.startsWith('runtime/json/'))
+      .map((e) => `${e.from} -> ${e.to}`);
     expect(offenders).toEqual([]);
     // the renderer and inspector bundle these for a browser: a Node import would break them there
     const nodeUse = [...new Set(edges.filter((e) => !e.typeOnly).map((e) => e.to))].filter((file) =>
@@ -135,7 +141,8 @@ describe('the house', () => {
 
   test('no module imports itself back through others', () => {
     const next = new Map<string, string[]>();
-    for (const e of edgesOf([...runtimeFiles, ...sources('extension'), ...sources('webview')])) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+    for (const e of edgesOf([...runtimeFiles, ...sources('extension'), ...sources('webview')]))
+      next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
     const state = new Map<string, 'open' | 'done'>();
     const cycles: string[] = [];
     // iterative depth-first search: the graph is a few hundred files, a recursion would do, but a stack is as short
@@ -152,7 +159,10 @@ describe('the house', () => {
           continue;
         }
         const target = targets[top.i++] as string;
-        if (state.get(target) === 'open') cycles.push([...stack.slice(stack.findIndex((s) => s.file === target)).map((s) => s.file), target].join(' -> '));
+        if (state.get(target) === 'open')
+          cycles.push(
+            [...stack.slice(stack.findIndex((s) => s.file === target)).map((s) => s.file), target].join(' -> '),
+          );
         else if (!state.has(target)) {
           state.set(target, 'open');
           stack.push({ file: target, i: 0 });
@@ -165,7 +175,9 @@ describe('the house', () => {
   test('the public surface stays designed: at most 150 names', () => {
     const text = fs.readFileSync(path.join(repo, 'runtime/index.ts'), 'utf8');
     expect(text).not.toMatch(/export \*/);
-    const names = [...text.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((m) => (m[1] as string).split(',').filter((n) => n.trim() !== ''));
+    const names = [...text.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((m) =>
+      (m[1] as string).split(',').filter((n) => n.trim() !== ''),
+    );
     expect(names.length).toBeLessThanOrEqual(150);
   });
 });

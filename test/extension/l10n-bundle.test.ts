@@ -56,8 +56,10 @@ describe('the l10n bundle', () => {
 
   test('extraction finds vscode.l10n.t, @vscode/l10n and injected t calls, literal strings and templates, sorted', () => {
     const root = fixtureRoot({
-      'extension/a.ts': "import * as vscode from 'vscode';\nvscode.l10n.t('Zebra {0}', 1);\nconst t = (m: string) => m;\nt(`Apple`);\n",
-      'webview/b/c.ts': "import * as l10n from '@vscode/l10n';\nl10n.t(\"Mango\");\nl10n.t('Mango');\nother.t('not a translation');\n",
+      'extension/a.ts':
+        "import * as vscode from 'vscode';\nvscode.l10n.t('Zebra {0}', 1);\nconst t = (m: string) => m;\nt(`Apple`);\n",
+      'webview/b/c.ts':
+        "import * as l10n from '@vscode/l10n';\nl10n.t(\"Mango\");\nl10n.t('Mango');\nother.t('not a translation');\n",
       'webview/d.d.ts': 'declare const x: string; l10n.t(x);\n',
     });
     const result = runL10n(['--root', root]);
@@ -70,8 +72,16 @@ describe('the l10n bundle', () => {
   });
 
   test.each([
-    ['a variable', 'const m = "x";\nvscode.l10n.t(m);', 'vscode.l10n.t() needs a literal string as its first argument, not m'],
-    ['a template with substitutions', 'const n = 1;\nl10n.t(`x ${n}`);', 'l10n.t() needs a literal string as its first argument, not `x ${n}`'],
+    [
+      'a variable',
+      'const m = "x";\nvscode.l10n.t(m);',
+      'vscode.l10n.t() needs a literal string as its first argument, not m',
+    ],
+    [
+      'a template with substitutions',
+      'const n = 1;\nl10n.t(`x ${n}`);',
+      'l10n.t() needs a literal string as its first argument, not `x ${n}`',
+    ],
     ['a concatenation', '\nt("a" +\n  "b");', 't() needs a literal string as its first argument, not "a" + "b"'],
     ['no argument', '\nt();', 't() needs a literal string as its first argument, not nothing'],
   ])('a call that passes %s as its message fails the check and names the line', (_what, body, expected) => {

@@ -13,7 +13,9 @@ const nls = JSON.parse(readFileSync(path.join(root, 'package.nls.json'), 'utf8')
 interface Manifest {
   main: string;
   activationEvents: string[];
-  capabilities: { untrustedWorkspaces: { supported: unknown; description: string; restrictedConfigurations: string[] } };
+  capabilities: {
+    untrustedWorkspaces: { supported: unknown; description: string; restrictedConfigurations: string[] };
+  };
   contributes: {
     notebooks: { type: string; displayName: string; selector: { filenamePattern: string }[] }[];
     notebookRenderer: { id: string; entrypoint: string; mimeTypes: string[]; requiresMessaging: string }[];
@@ -76,7 +78,8 @@ describe('package.json contributions match the code', () => {
     for (const [menu, items] of Object.entries(manifest.contributes.menus)) {
       for (const item of items) {
         expect(ids.has(item.command), `${menu}: ${item.command}`).toBe(true);
-        if (menu.startsWith('notebook/')) expect(item.when, `${menu}: ${item.command}`).toContain(`notebookType == ${constants.NOTEBOOK_TYPE}`);
+        if (menu.startsWith('notebook/'))
+          expect(item.when, `${menu}: ${item.command}`).toContain(`notebookType == ${constants.NOTEBOOK_TYPE}`);
       }
     }
   });
@@ -118,7 +121,12 @@ describe('package.json contributions match the code', () => {
     const Module = require('node:module') as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
     const original = Module._resolveFilename;
     const stub = { l10n: { t: (message: string) => message } };
-    require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: stub } as unknown as NodeJS.Module;
+    require.cache.vscode = {
+      id: 'vscode',
+      filename: 'vscode',
+      loaded: true,
+      exports: stub,
+    } as unknown as NodeJS.Module;
     Module._resolveFilename = (request, ...rest) => (request === 'vscode' ? 'vscode' : original(request, ...rest));
     try {
       delete require.cache[main];

@@ -24,10 +24,15 @@ async function poll<T>(probe: () => T | Promise<T>, done: (value: T) => boolean,
 }
 
 // Resolves with the first value of `probe` other than undefined or false; rejects naming `what` after the deadline.
-export async function eventually<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, options: WaitOptions = {}): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  options: WaitOptions = {},
+): Promise<T> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
   const value = await poll(probe, (v) => v !== undefined && v !== false, timeoutMs);
-  if (value === undefined || value === false) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+  if (value === undefined || value === false)
+    throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
   return value;
 }
 

@@ -11,7 +11,9 @@ export function sharedRuntime(): Runtime {
   if (shared === undefined) {
     // PTC_TEST_ENGINE=wasm runs a suite (parity, hostile corpus) on the WebAssembly engines
     const engine = process.env.PTC_TEST_ENGINE;
-    shared = createRuntime(engine === 'wasm' || engine === 'auto' || engine === 'native' ? { defaults: { engine } } : {});
+    shared = createRuntime(
+      engine === 'wasm' || engine === 'auto' || engine === 'native' ? { defaults: { engine } } : {},
+    );
     afterAll(async () => {
       await shared?.dispose();
       shared = undefined;
@@ -23,7 +25,11 @@ export function sharedRuntime(): Runtime {
 export type RunOptions = Omit<CodeRunRequest, 'language' | 'program'>;
 
 // Runs a program on the real runtime and checks the result against the contract schema.
-export async function run(language: CodeRunRequest['language'], program: string, options: RunOptions = {}): Promise<RunResult> {
+export async function run(
+  language: CodeRunRequest['language'],
+  program: string,
+  options: RunOptions = {},
+): Promise<RunResult> {
   const runtime = sharedRuntime();
   const result = await runtime.run(runtime.resolve({ language, program, ...options }));
   RunResultSchema.parse(result);

@@ -22,13 +22,18 @@ const savedCoreLimit = /^Max core file size\s+(\S+)\s+(\S+)/m.exec(fs.readFileSy
 spawnSync('prlimit', ['--pid', String(process.pid), `--core=${1 << 20}:`], { stdio: 'ignore' });
 const entries = loadCorpus(path.join(here, 'programs'));
 const python = await pythonBackendStatus();
-if (!python.ready) console.warn(`[hostile corpus] SKIPPING ${entries.filter((e) => e.language === 'python').length} Python programs: ${python.reason}`);
+if (!python.ready)
+  console.warn(
+    `[hostile corpus] SKIPPING ${entries.filter((e) => e.language === 'python').length} Python programs: ${python.reason}`,
+  );
 // PTC_HOSTILE_ONLY=<regex> narrows the run while working on the corpus
 const only = process.env.PTC_HOSTILE_ONLY === undefined ? undefined : new RegExp(process.env.PTC_HOSTILE_ONLY);
 const selected = (name: string): boolean => only === undefined || only.test(name);
 // a control whose effect this host cannot produce at all (e.g. cores piped to a crash handler) is skipped, with why
 const unmet = new Map(entries.map((e) => [e.name, unmetRequirements(e.requires)]));
-const runnable = entries.filter((e) => (e.language === 'typescript' || python.ready) && selected(e.name) && unmet.get(e.name)?.length === 0);
+const runnable = entries.filter(
+  (e) => (e.language === 'typescript' || python.ready) && selected(e.name) && unmet.get(e.name)?.length === 0,
+);
 
 // PTC_HOSTILE_CONCURRENCY=1 makes every chunk one program, so fd and temp-dir checks run after each program too
 const CONCURRENCY = Math.max(1, Number(process.env.PTC_HOSTILE_CONCURRENCY ?? 3));
@@ -58,12 +63,16 @@ beforeAll(async () => {
   await runtime.run(runtime.resolve({ language: 'typescript', program: 'return 1' }));
   if (python.ready) await runtime.run(runtime.resolve({ language: 'python', program: 'return 1' }));
   const cgroups = (await sandboxHost()).cgroups;
-  const cgroupParents = cgroups === undefined ? [] : [cgroups.memoryParent, ...(cgroups.pidsParent === undefined ? [] : [cgroups.pidsParent])];
+  const cgroupParents =
+    cgroups === undefined
+      ? []
+      : [cgroups.memoryParent, ...(cgroups.pidsParent === undefined ? [] : [cgroups.pidsParent])];
   checker = new LeakChecker(tmpRoot, { markers: () => [outsideRoot], sysv: true, cgroupParents });
   const ctx = { runtime, secrets, outsideRoot, tmpRoot, python: HOST_PYTHON };
   for (let i = 0; i < runnable.length; i += CHUNK) {
     const chunk = runnable.slice(i, i + CHUNK);
-    for (const verdict of await pool(chunk, CONCURRENCY, (entry) => runEntry(ctx, entry))) verdicts.set(verdict.entry.name, verdict);
+    for (const verdict of await pool(chunk, CONCURRENCY, (entry) => runEntry(ctx, entry)))
+      verdicts.set(verdict.entry.name, verdict);
     const report = await checker.check();
     leakReports.push({ after: chunk.map((e) => e.name), report });
     if (!emptyReport(report)) checker.reap();
@@ -80,12 +89,20 @@ afterAll(() => {
   checker?.reap();
   removeTree(tmpRoot);
   removeTree(outsideRoot);
-  if (savedCoreLimit !== null) spawnSync('prlimit', ['--pid', String(process.pid), `--core=${savedCoreLimit[1]}:${savedCoreLimit[2]}`], { stdio: 'ignore' });
+  if (savedCoreLimit !== null)
+    spawnSync('prlimit', ['--pid', String(process.pid), `--core=${savedCoreLimit[1]}:${savedCoreLimit[2]}`], {
+      stdio: 'ignore',
+    });
   const all = [...verdicts.values()];
   const matched = all.filter((v) => v.problems.length === 0).length;
   const leaked = leakReports.reduce(
     (n, r) =>
-      n + r.report.processes.length + r.report.extraFds.length + r.report.tempDirs.length + (r.report.sysv?.length ?? 0) + (r.report.cgroups?.length ?? 0),
+      n +
+      r.report.processes.length +
+      r.report.extraFds.length +
+      r.report.tempDirs.length +
+      (r.report.sysv?.length ?? 0) +
+      (r.report.cgroups?.length ?? 0),
     0,
   );
   const byLang = (lang: string): number => all.filter((v) => v.entry.language === lang).length;
@@ -101,9 +118,14 @@ afterAll(() => {
   );
   const skipped = entries.filter((e) => (unmet.get(e.name)?.length ?? 0) > 0);
   if (skipped.length > 0)
-    console.log(`[hostile corpus] skipped, host cannot show the effect: ${skipped.map((e) => `${e.name} (${unmet.get(e.name)?.join('; ')})`).join(', ')}`);
+    console.log(
+      `[hostile corpus] skipped, host cannot show the effect: ${skipped.map((e) => `${e.name} (${unmet.get(e.name)?.join('; ')})`).join(', ')}`,
+    );
   const known = all.filter((v) => v.entry.knownBug !== undefined);
-  if (known.length > 0) console.log(`[hostile corpus] known bugs (expected to fail): ${known.map((v) => `${v.entry.name} (${v.outcome})`).join(', ')}`);
+  if (known.length > 0)
+    console.log(
+      `[hostile corpus] known bugs (expected to fail): ${known.map((v) => `${v.entry.name} (${v.outcome})`).join(', ')}`,
+    );
   // PTC_HOSTILE_SHOW=1 prints what each program saw (its value or error), e.g. which escape attempts were refused how
   if (process.env.PTC_HOSTILE_SHOW === '1') {
     const show = (v: Verdict): string => {
@@ -130,7 +152,10 @@ describe('hostile corpus', () => {
   });
 
   for (const entry of entries) {
-    const skip = (entry.language === 'python' && !python.ready) || !selected(entry.name) || (unmet.get(entry.name)?.length ?? 0) > 0;
+    const skip =
+      (entry.language === 'python' && !python.ready) ||
+      !selected(entry.name) ||
+      (unmet.get(entry.name)?.length ?? 0) > 0;
     // a known gap is registered as failing: the day the runtime is fixed this flips and the header must go
     const register = skip ? test.skip : entry.knownBug !== undefined ? test.fails : test;
     register(`${entry.name}: ${entry.about}${entry.knownBug === undefined ? '' : ' [KNOWN BUG]'}`, () => {

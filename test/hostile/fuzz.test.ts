@@ -40,7 +40,9 @@ describe('protocol fuzzing: host-side frame parsers of both backends', () => {
         peak = Math.max(peak, now.heapUsed + now.arrayBuffers - (base.heapUsed + base.arrayBuffers));
       });
     } catch (error) {
-      throw new Error(withSeed(`the parser pipeline threw: ${(error as Error).stack ?? String(error)}`), { cause: error });
+      throw new Error(withSeed(`the parser pipeline threw: ${(error as Error).stack ?? String(error)}`), {
+        cause: error,
+      });
     }
     const total = stats.node.frames + stats.python.frames;
     console.log(
@@ -123,7 +125,13 @@ describe('protocol fuzzing: real child processes writing mutated frames to their
     if (!python.ready) console.warn(`[fuzz] Python child runs SKIPPED: ${python.reason}`);
     const cases = Array.from({ length: RUNS }, (_, i) => {
       const language = languages[i % languages.length] as Language;
-      const stream = generateStream(rng, language === 'typescript' ? 'node' : 'python', 1 + Math.floor(rng() * 24), FUZZ_FRAME_CAP, true);
+      const stream = generateStream(
+        rng,
+        language === 'typescript' ? 'node' : 'python',
+        1 + Math.floor(rng() * 24),
+        FUZZ_FRAME_CAP,
+        true,
+      );
       return { language, b64: Buffer.from(stream.bytes).toString('base64'), frames: stream.frames };
     });
     const outcomes = await pool(cases, 3, async (c) => {
@@ -140,10 +148,17 @@ describe('protocol fuzzing: real child processes writing mutated frames to their
     const byKind: Record<string, number> = {};
     for (const o of outcomes) byKind[`${o.c.language}:${o.kind}`] = (byKind[`${o.c.language}:${o.kind}`] ?? 0) + 1;
     const frames = cases.reduce((n, c) => n + c.frames, 0);
-    console.log(`[fuzz] seed ${SEED}: ${RUNS} real-child runs, ${frames} frames written to fd 3: ${JSON.stringify(byKind)}`);
+    console.log(
+      `[fuzz] seed ${SEED}: ${RUNS} real-child runs, ${frames} frames written to fd 3: ${JSON.stringify(byKind)}`,
+    );
     const wrong = outcomes.filter((o) => o.kind !== 'protocol' && o.kind !== 'worker-exit');
     expect(
-      wrong.map((o) => ({ language: o.c.language, kind: o.kind, message: o.message.slice(0, 200), stream: o.c.b64.slice(0, 400) })),
+      wrong.map((o) => ({
+        language: o.c.language,
+        kind: o.kind,
+        message: o.message.slice(0, 200),
+        stream: o.c.b64.slice(0, 400),
+      })),
       withSeed('unexpected outcomes'),
     ).toEqual([]);
     // both outcomes must actually occur, or the generator is not reaching the protocol checks

@@ -3,10 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { runCellJob, type CellExecutionPort, type CellJobInput, type CellJobOutcome } from '../../extension/execution/cell-job.js';
+import {
+  runCellJob,
+  type CellExecutionPort,
+  type CellJobInput,
+  type CellJobOutcome,
+} from '../../extension/execution/cell-job.js';
 import { KeyedSerialQueue } from '../../extension/execution/queue.js';
 import type { Runtime } from '../../runtime/api.js';
-import { createRuntime, createSession, parseNotebook, runNotebookFile, type Session, type SessionOutcome } from '../../runtime/index.js';
+import {
+  createRuntime,
+  createSession,
+  parseNotebook,
+  runNotebookFile,
+  type Session,
+  type SessionOutcome,
+} from '../../runtime/index.js';
 import * as fake from '../extension/helpers/fake-vscode.js';
 import { recordingLogger } from '../extension/helpers/recording-logger.js';
 import { eventually } from '../helpers/eventually.js';
@@ -17,7 +29,8 @@ vi.mock('vscode', () => import('../extension/helpers/fake-vscode.js'));
 const { PtcNotebookSerializer, UnreadableNotebookError } = await import('../../extension/notebook/serializer.js');
 
 const canonical = fs.readFileSync(new URL('../runtime/notebook/fixtures/canonical.ptcnb', import.meta.url));
-const serializer = (): InstanceType<typeof PtcNotebookSerializer> => new PtcNotebookSerializer({ log: recordingLogger().logger, saveOutputs: () => true });
+const serializer = (): InstanceType<typeof PtcNotebookSerializer> =>
+  new PtcNotebookSerializer({ log: recordingLogger().logger, saveOutputs: () => true });
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const sha = (file: string): string => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
@@ -28,7 +41,8 @@ describe('notebook safety: an unreadable .ptcnb is never replaced on save', () =
       serializer().deserializeNotebook(bytes);
       return false;
     } catch (error) {
-      if (!(error instanceof UnreadableNotebookError)) throw new Error(`refused with the wrong error type: ${String(error)}`, { cause: error });
+      if (!(error instanceof UnreadableNotebookError))
+        throw new Error(`refused with the wrong error type: ${String(error)}`, { cause: error });
       return true;
     }
   };
@@ -46,7 +60,10 @@ describe('notebook safety: an unreadable .ptcnb is never replaced on save', () =
   });
 
   test.each([
-    ['a future format version', '{"version": 2, "cells": [{"kind": "code", "language": "typescript", "source": "return 1", "futureField": {"x": 1}}]}'],
+    [
+      'a future format version',
+      '{"version": 2, "cells": [{"kind": "code", "language": "typescript", "source": "return 1", "futureField": {"x": 1}}]}',
+    ],
     ['a far-future version with unknown cell kinds', '{"version": 99, "cells": [{"kind": "hologram"}]}'],
     ['a non-integer version', '{"version": 1.5, "cells": []}'],
     ['a missing version', '{"cells": []}'],
@@ -63,7 +80,8 @@ describe('notebook safety: an unreadable .ptcnb is never replaced on save', () =
     let opened = 0;
     for (let i = 0; i < 300; i++) {
       const bytes = Uint8Array.from(canonical);
-      for (let k = 1 + Math.floor(rng() * 3); k > 0; k--) bytes[Math.floor(rng() * bytes.length)] = Math.floor(rng() * 256);
+      for (let k = 1 + Math.floor(rng() * 3); k > 0; k--)
+        bytes[Math.floor(rng() * bytes.length)] = Math.floor(rng() * 256);
       if (refuses(bytes)) {
         refused++;
         continue;
@@ -141,7 +159,10 @@ describe('notebook safety: a crashing bindings module or a hanging handler never
     const key = module ?? '';
     let session = sessions.get(key);
     if (session === undefined) {
-      session = createSession({ runtimeFor: () => runtime, ...(module === undefined ? {} : { bindingsPath: path.join(dir, module) }) });
+      session = createSession({
+        runtimeFor: () => runtime,
+        ...(module === undefined ? {} : { bindingsPath: path.join(dir, module) }),
+      });
       sessions.set(key, session);
     }
     return session;
@@ -159,7 +180,13 @@ describe('notebook safety: a crashing bindings module or a hanging handler never
   });
 
   const runCell = (module: string, program: string, timeoutMs = 5_000): Promise<SessionOutcome> =>
-    sessionFor(module).run({ language: 'typescript', program, plan: { mode: 'mock' }, limits: { timeoutMs }, cwd: dir });
+    sessionFor(module).run({
+      language: 'typescript',
+      program,
+      plan: { mode: 'mock' },
+      limits: { timeoutMs },
+      cwd: dir,
+    });
 
   test.each(['throws-at-import.mjs', 'syntax-error.mjs', 'no-default.mjs', 'rejects-at-import.mjs'])(
     '%s: the cell reports a bindings problem, the next cell still runs',
@@ -167,7 +194,13 @@ describe('notebook safety: a crashing bindings module or a hanging handler never
       const outcome = await runCell(module, 'return 1');
       expect(outcome).toMatchObject({ kind: 'setup-failed', stage: 'bindings' });
       expect((outcome as { message: string }).message.length).toBeGreaterThan(0);
-      const next = await sessionFor(undefined).run({ language: 'typescript', program: 'return 2', plan: { mode: 'mock' }, limits: {}, cwd: dir });
+      const next = await sessionFor(undefined).run({
+        language: 'typescript',
+        program: 'return 2',
+        plan: { mode: 'mock' },
+        limits: {},
+        cwd: dir,
+      });
       expect(next).toMatchObject({ kind: 'result', result: { value: 2 } });
     },
   );
@@ -206,7 +239,11 @@ return out;`;
       cwd: dir,
       signal: controller.signal,
     });
-    expect(cancelled).toMatchObject({ kind: 'setup-failed', stage: 'bindings', message: 'cancelled while the bindings module was loading' });
+    expect(cancelled).toMatchObject({
+      kind: 'setup-failed',
+      stage: 'bindings',
+      message: 'cancelled while the bindings module was loading',
+    });
     expect(performance.now() - started).toBeLessThan(20_000);
   });
 
@@ -262,7 +299,10 @@ describe('notebook safety: cancelling 50 queued cells leaves nothing running', (
         };
         const input: CellJobInput = {
           languageId: i % 2 === 0 ? 'typescript' : 'python',
-          program: i % 2 === 0 ? "console.log('looping');\nwhile (true) {}" : "print('looping', flush=True)\nwhile True:\n    pass",
+          program:
+            i % 2 === 0
+              ? "console.log('looping');\nwhile (true) {}"
+              : "print('looping', flush=True)\nwhile True:\n    pass",
           cellIndex: i,
           cellLabel: `cell ${i + 1}`,
           cellMetadata: undefined,

@@ -20,7 +20,8 @@ const python = await pythonBackendStatus();
 type Case = { name: string; expect: string; request: (language: Language) => Omit<CodeRunRequest, 'language'> };
 
 const FD3_GARBAGE: Record<Language, string> = {
-  typescript: "const fs = await import('node:fs');\nfs.writeSync(3, Buffer.from([0, 0, 0, 2, 0x7b, 0x7d]));\nawait new Promise(() => {});",
+  typescript:
+    "const fs = await import('node:fs');\nfs.writeSync(3, Buffer.from([0, 0, 0, 2, 0x7b, 0x7d]));\nawait new Promise(() => {});",
   python: "import os\nos.write(3, b'{}\\n')\nimport asyncio\nawait asyncio.sleep(5)",
 };
 
@@ -30,7 +31,10 @@ const MIX: Case[] = [
     name: 'success with logs and calls',
     expect: 'success',
     request: (l) => ({
-      program: l === 'python' ? "print('hi')\nreturn await tools.add({'a': 1, 'b': 2})" : "console.log('hi');\nreturn await tools.add({ a: 1, b: 2 });",
+      program:
+        l === 'python'
+          ? "print('hi')\nreturn await tools.add({'a': 1, 'b': 2})"
+          : "console.log('hi');\nreturn await tools.add({ a: 1, b: 2 });",
     }),
   },
   {
@@ -43,7 +47,11 @@ const MIX: Case[] = [
           : 'return (await Promise.all(Array.from({ length: 200 }, (_, i) => tools.add({ a: i, b: 0 })))).reduce((s, n) => s + n, 0);',
     }),
   },
-  { name: 'exception', expect: 'exception', request: (l) => ({ program: l === 'python' ? "raise ValueError('soak')" : "throw new Error('soak');" }) },
+  {
+    name: 'exception',
+    expect: 'exception',
+    request: (l) => ({ program: l === 'python' ? "raise ValueError('soak')" : "throw new Error('soak');" }),
+  },
   {
     name: 'binding failure caught',
     expect: 'success',
@@ -54,14 +62,29 @@ const MIX: Case[] = [
           : 'try { await tools.fail({}); } catch (e) { return (e as { toolName: string }).toolName; }',
     }),
   },
-  { name: 'timeout', expect: 'timeout', request: (l) => ({ program: l === 'python' ? 'while True:\n    pass' : 'while (true) {}', timeoutMs: 400 }) },
+  {
+    name: 'timeout',
+    expect: 'timeout',
+    request: (l) => ({ program: l === 'python' ? 'while True:\n    pass' : 'while (true) {}', timeoutMs: 400 }),
+  },
   {
     name: 'output-limit',
     expect: 'output-limit',
-    request: (l) => ({ program: l === 'python' ? "while True:\n    print('x' * 100)" : "for (;;) console.log('x'.repeat(100));", maxOutputBytes: 20_000 }),
+    request: (l) => ({
+      program: l === 'python' ? "while True:\n    print('x' * 100)" : "for (;;) console.log('x'.repeat(100));",
+      maxOutputBytes: 20_000,
+    }),
   },
-  { name: 'invalid-output', expect: 'invalid-output', request: (l) => ({ program: l === 'python' ? "return float('nan')" : 'return Number.NaN;' }) },
-  { name: 'worker-exit', expect: 'worker-exit', request: (l) => ({ program: l === 'python' ? 'import os\nos._exit(3)' : 'process.exit(3);' }) },
+  {
+    name: 'invalid-output',
+    expect: 'invalid-output',
+    request: (l) => ({ program: l === 'python' ? "return float('nan')" : 'return Number.NaN;' }),
+  },
+  {
+    name: 'worker-exit',
+    expect: 'worker-exit',
+    request: (l) => ({ program: l === 'python' ? 'import os\nos._exit(3)' : 'process.exit(3);' }),
+  },
   { name: 'protocol', expect: 'protocol', request: (l) => ({ program: FD3_GARBAGE[l] }) },
   {
     name: 'abort',
@@ -96,10 +119,15 @@ describe('soak: consecutive runs in one host process', () => {
         const c = MIX[i % MIX.length] as Case;
         const language = languages[Math.floor(i / MIX.length) % languages.length] as Language;
         const request = c.request(language);
-        const r = await runtime.run(runtime.resolve({ language, bindings: [tools.namespace], timeoutMs: 5_000, ...request }));
+        const r = await runtime.run(
+          runtime.resolve({ language, bindings: [tools.namespace], timeoutMs: 5_000, ...request }),
+        );
         const kind = r.error?.kind ?? 'success';
         kinds[kind] = (kinds[kind] ?? 0) + 1;
-        if (kind !== c.expect) wrong.push(`#${i} ${language} ${c.name}: expected ${c.expect}, got ${kind} ${r.error?.message.slice(0, 160) ?? ''}`);
+        if (kind !== c.expect)
+          wrong.push(
+            `#${i} ${language} ${c.name}: expected ${c.expect}, got ${kind} ${r.error?.message.slice(0, 160) ?? ''}`,
+          );
       };
       for (let i = 0; i < WARMUP; i++) await runOne(i);
       const checker = new LeakChecker(tmpRoot);
@@ -113,7 +141,9 @@ describe('soak: consecutive runs in one host process', () => {
         if ((i + 1) % Math.max(1, Math.floor(RUNS / 5)) === 0) {
           forceGc();
           const m = process.memoryUsage();
-          samples.push(`${i + 1}: rss ${((m.rss - rss0) / 1e6).toFixed(1)} MB / heap ${((m.heapUsed - heap0) / 1e6).toFixed(1)} MB`);
+          samples.push(
+            `${i + 1}: rss ${((m.rss - rss0) / 1e6).toFixed(1)} MB / heap ${((m.heapUsed - heap0) / 1e6).toFixed(1)} MB`,
+          );
         }
       }
       forceGc();

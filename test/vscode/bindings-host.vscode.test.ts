@@ -5,7 +5,17 @@ import { existsSync, rmSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../extension/constants.js';
 import type { BindingsHostStatus } from '../../runtime/index.js';
-import { cellById, finished, openNotebook, resultOf, runCells, textOf, waitFor, workspaceUri, withExtension } from './support/notebooks.js';
+import {
+  cellById,
+  finished,
+  openNotebook,
+  resultOf,
+  runCells,
+  textOf,
+  waitFor,
+  workspaceUri,
+  withExtension,
+} from './support/notebooks.js';
 
 suite('bindings host', () => {
   withExtension();
@@ -17,11 +27,17 @@ suite('bindings host', () => {
     rmSync(marker, { force: true });
     const spin = cellById(doc, 'spin');
     const since = Date.now() - 1;
-    const running = vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: spin.index, end: spin.index + 1 }], document: doc.uri });
+    const running = vscode.commands.executeCommand('notebook.cell.execute', {
+      ranges: [{ start: spin.index, end: spin.index + 1 }],
+      document: doc.uri,
+    });
     await waitFor('the handler to start its loop', () => existsSync(marker), 60_000);
 
     // the handler is looping now: this extension host still answers (this very test runs in it), and so do commands
-    const status = await vscode.commands.executeCommand<BindingsHostStatus | undefined>(COMMANDS.bindingsStatus, doc.uri);
+    const status = await vscode.commands.executeCommand<BindingsHostStatus | undefined>(
+      COMMANDS.bindingsStatus,
+      doc.uri,
+    );
     assert.ok(status !== undefined && status.module.endsWith('spin.bindings.mjs'), `status: ${JSON.stringify(status)}`);
     const mode = await vscode.commands.executeCommand<string | undefined>(COMMANDS.switchMode, doc.uri, 'mock');
     assert.equal(mode, 'mock');
@@ -30,7 +46,10 @@ suite('bindings host', () => {
     await running;
     await waitFor('the looping cell to finish', () => finished(spin, since), 60_000);
     assert.equal(resultOf(spin).value, 'bindings host stopped responding while tools.spin was running', textOf(spin));
-    const crashed = await vscode.commands.executeCommand<BindingsHostStatus | undefined>(COMMANDS.bindingsStatus, doc.uri);
+    const crashed = await vscode.commands.executeCommand<BindingsHostStatus | undefined>(
+      COMMANDS.bindingsStatus,
+      doc.uri,
+    );
     assert.equal(crashed?.state, 'crashed');
 
     // the next run gets a fresh host process
@@ -38,7 +57,10 @@ suite('bindings host', () => {
     await runCells([pid]);
     assert.equal(typeof resultOf(pid).value, 'number', textOf(pid));
     assert.notEqual(String(resultOf(pid).value), (await import('node:fs')).readFileSync(marker, 'utf8'));
-    assert.equal((await vscode.commands.executeCommand<BindingsHostStatus | undefined>(COMMANDS.bindingsStatus, doc.uri))?.state, 'ready');
+    assert.equal(
+      (await vscode.commands.executeCommand<BindingsHostStatus | undefined>(COMMANDS.bindingsStatus, doc.uri))?.state,
+      'ready',
+    );
 
     // Restart Bindings replaces it again
     const first = resultOf(pid).value;
@@ -52,7 +74,10 @@ suite('bindings host', () => {
     const cell = cellById(editor.notebook, 'scale');
     await runCells([cell]);
     assert.equal(resultOf(cell).value, 42, textOf(cell));
-    const status = await vscode.commands.executeCommand<BindingsHostStatus | undefined>(COMMANDS.bindingsStatus, editor.notebook.uri);
+    const status = await vscode.commands.executeCommand<BindingsHostStatus | undefined>(
+      COMMANDS.bindingsStatus,
+      editor.notebook.uri,
+    );
     assert.equal(status?.state, 'ready', JSON.stringify(status));
   });
 });

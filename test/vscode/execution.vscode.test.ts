@@ -4,7 +4,17 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../extension/constants.js';
-import { cellById, openNotebook, resultOf, runCells, setCellSource, textOf, waitFor, workspaceUri, withExtension } from './support/notebooks.js';
+import {
+  cellById,
+  openNotebook,
+  resultOf,
+  runCells,
+  setCellSource,
+  textOf,
+  waitFor,
+  workspaceUri,
+  withExtension,
+} from './support/notebooks.js';
 import { alive, descendants, supported } from './support/processes.js';
 
 type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
@@ -16,7 +26,8 @@ suite('cell execution', () => {
     test(`stopping a running cell (${id}) ends it with neither ✓ nor ✗ and kills its process`, async () => {
       const editor = await openNotebook('fixtures', 'hang.ptcnb');
       const cell = cellById(editor.notebook, id);
-      const sandboxed = (p: { cmdline: string }): boolean => /node-child|ptc_runner|python|setpriv|unshare|bwrap/.test(p.cmdline);
+      const sandboxed = (p: { cmdline: string }): boolean =>
+        /node-child|ptc_runner|python|setpriv|unshare|bwrap/.test(p.cmdline);
       const before = descendants().filter(sandboxed);
       const since = Date.now() - 1;
       const running = vscode.commands.executeCommand('notebook.cell.execute', {
@@ -24,15 +35,27 @@ suite('cell execution', () => {
         document: editor.notebook.uri,
       });
       // the program printed, so its process is up and waiting on a promise that never settles
-      await waitFor(`${id} to stream its first line`, () => /waiting for a (promise|future)/.test(textOf(cell)), 60_000);
+      await waitFor(
+        `${id} to stream its first line`,
+        () => /waiting for a (promise|future)/.test(textOf(cell)),
+        60_000,
+      );
       const during = descendants().filter(sandboxed);
       await vscode.commands.executeCommand('notebook.cell.cancelExecution', {
         ranges: [{ start: cell.index, end: cell.index + 1 }],
         document: editor.notebook.uri,
       });
       await running;
-      await waitFor(`${id} to end after the stop`, () => (cell.executionSummary?.timing?.endTime ?? 0) >= since, 30_000);
-      assert.equal(cell.executionSummary?.success, undefined, `a stopped cell shows neither ✓ nor ✗ (outputs: ${textOf(cell)})`);
+      await waitFor(
+        `${id} to end after the stop`,
+        () => (cell.executionSummary?.timing?.endTime ?? 0) >= since,
+        30_000,
+      );
+      assert.equal(
+        cell.executionSummary?.success,
+        undefined,
+        `a stopped cell shows neither ✓ nor ✗ (outputs: ${textOf(cell)})`,
+      );
       if (supported()) {
         // the run's processes exit; what stays are spares, which the pool starts as a run begins (so already up while
         // the program waited): fewer sandboxed processes than then, and some process that was up then is gone
@@ -71,7 +94,10 @@ suite('cell execution', () => {
       // sandbox holds for both, inherited descriptors closed and a cgroup per run included
       const { sandbox } = resultOf(cell);
       assert.equal(sandbox.enforcement, 'full', `${String(cell.metadata.id)}: ${JSON.stringify(sandbox)}`);
-      assert.ok(sandbox.mechanisms.includes('only stdio and the wire cross: inherited descriptors closed'), JSON.stringify(sandbox.mechanisms));
+      assert.ok(
+        sandbox.mechanisms.includes('only stdio and the wire cross: inherited descriptors closed'),
+        JSON.stringify(sandbox.mechanisms),
+      );
       assert.ok(
         sandbox.mechanisms.some((m) => m.startsWith('a cgroup per run')),
         JSON.stringify(sandbox),
@@ -81,7 +107,8 @@ suite('cell execution', () => {
     assert.equal(switched, 'live');
     assert.equal(doc.metadata.mode, 'live', 'the mode is stored in the notebook metadata');
     await runCells(cells);
-    for (const cell of cells) assert.equal(resultOf(cell).value, 'live', `${String(cell.metadata.id)} after the switch: ${textOf(cell)}`);
+    for (const cell of cells)
+      assert.equal(resultOf(cell).value, 'live', `${String(cell.metadata.id)} after the switch: ${textOf(cell)}`);
     // a cell's own mode wins over the notebook's
     await vscode.commands.executeCommand(COMMANDS.setCellMode, cells[0], 'mock');
     assert.equal(cellById(doc, 'which').metadata.mode, 'mock');

@@ -4,7 +4,17 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { NOTEBOOK_TYPE } from '../../extension/constants.js';
-import { activateExtension, cellById, closeAllEditors, openNotebook, runCells, sleep, textOf, waitFor, workspaceUri } from './support/notebooks.js';
+import {
+  activateExtension,
+  cellById,
+  closeAllEditors,
+  openNotebook,
+  runCells,
+  sleep,
+  textOf,
+  waitFor,
+  workspaceUri,
+} from './support/notebooks.js';
 
 const UNREADABLE = [
   { file: 'corrupt-field.ptcnb', detail: /line 7|source/ },
@@ -58,10 +68,17 @@ suite('notebook files', () => {
     await waitFor('the notebook to be saved', () => !editor.notebook.isDirty, 15_000);
     const text = readFileSync(editor.notebook.uri.fsPath, 'utf8');
     assert.ok(text.endsWith('}\n'), 'trailing newline');
-    assert.match(text, /^\{\n {2}"version": 1,\n {2}"metadata": \{\n {4}"bindings": /, '2-space indent, known keys first');
+    assert.match(
+      text,
+      /^\{\n {2}"version": 1,\n {2}"metadata": \{\n {4}"bindings": /,
+      '2-space indent, known keys first',
+    );
     const saved = JSON.parse(text) as {
       metadata: Record<string, unknown>;
-      cells: { metadata?: { id?: string }; outputs?: { kind: string; result?: { value?: unknown; logs?: string[] } }[] }[];
+      cells: {
+        metadata?: { id?: string };
+        outputs?: { kind: string; result?: { value?: unknown; logs?: string[] } }[];
+      }[];
     };
     assert.deepEqual(saved.metadata['x-kept'], { note: 'unknown metadata survives a save' });
     const output = saved.cells.find((c) => c.metadata?.id === 'save-me')?.outputs?.[0];

@@ -24,7 +24,9 @@ const dir = path.resolve(import.meta.dirname, '../../scripts/vscode-e2e');
 // the harness is plain .mjs (it must run before anything is built); import it by URL
 async function load(): Promise<Harness> {
   const parts = await Promise.all(
-    ['vsix-contents', 'exthost-suite', 'bundle-tests', 'exec', 'processes', 'leaks'].map((m) => import(pathToFileURL(path.join(dir, `${m}.mjs`)).href)),
+    ['vsix-contents', 'exthost-suite', 'bundle-tests', 'exec', 'processes', 'leaks'].map(
+      (m) => import(pathToFileURL(path.join(dir, `${m}.mjs`)).href),
+    ),
   );
   return Object.assign({}, ...parts) as Harness;
 }
@@ -66,7 +68,9 @@ describe('VSIX allow-list', () => {
     expect(h.disallowedReason('dist/bench/runtime.mjs')).toMatch(/does not load/);
     expect(h.disallowedReason('python/__pycache__/ptc_wire.cpython-311.pyc')).toMatch(/not a Python source/);
     // the VSIX is universal: no per-platform esbuild binary, no native addon, even under dist/node_modules
-    expect(h.disallowedReason('dist/node_modules/@esbuild/linux-x64/bin/esbuild')).toMatch(/per-platform native binary/);
+    expect(h.disallowedReason('dist/node_modules/@esbuild/linux-x64/bin/esbuild')).toMatch(
+      /per-platform native binary/,
+    );
     expect(h.disallowedReason('dist/node_modules/some-addon/build/Release/addon.node')).toMatch(/native Node addon/);
     for (const bad of [
       'extension/extension.ts',
@@ -121,7 +125,9 @@ describe('extension-host report', () => {
 describe('suite discovery', () => {
   it('splits the suites into a trusted and a Restricted Mode pass', async () => {
     const { trusted, untrusted } = await h.listSuites();
-    expect(trusted).toEqual(expect.arrayContaining(['tour.vscode.test.ts', 'execution.vscode.test.ts', 'files.vscode.test.ts']));
+    expect(trusted).toEqual(
+      expect.arrayContaining(['tour.vscode.test.ts', 'execution.vscode.test.ts', 'files.vscode.test.ts']),
+    );
     expect(untrusted).toEqual(['restricted.untrusted.vscode.test.ts']);
     expect((await h.listSuites('tour')).trusted).toEqual(['tour.vscode.test.ts']);
   });
@@ -129,7 +135,9 @@ describe('suite discovery', () => {
 
 describe('process groups', () => {
   it('run() names the command and its exit status on failure', async () => {
-    await expect(h.run(process.execPath, ['-e', 'console.error("went wrong"); process.exit(3)'])).rejects.toThrow(/exit code 3[\s\S]*went wrong/);
+    await expect(h.run(process.execPath, ['-e', 'console.error("went wrong"); process.exit(3)'])).rejects.toThrow(
+      /exit code 3[\s\S]*went wrong/,
+    );
   });
 
   it('a timed-out command is killed with everything it forked', async () => {
@@ -143,7 +151,11 @@ describe('process groups', () => {
   it('stopGroup() stops a detached group including grandchildren, and leak detection sees them before', async () => {
     const marker = path.join(tmp, 'group-marker');
     const script = `require('child_process').spawn(process.execPath, ['-e', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)'], { stdio: 'ignore', env: { ...process.env, PTC_MARK: ${JSON.stringify(marker)} } }); setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ['-e', script], { detached: true, stdio: 'ignore', env: { ...process.env, PTC_MARK: marker } });
+    const child = spawn(process.execPath, ['-e', script], {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, PTC_MARK: marker },
+    });
     const pid = child.pid!;
     await expect.poll(async () => (await h.findLeakedProcesses(marker)).length, { timeout: 10_000 }).toBe(2);
     expect(h.groupAlive(pid)).toBe(true);

@@ -16,14 +16,21 @@ suite('importing a transcript', () => {
 
   test('imports the deepseek-harness example, opens it, and every cell replays what the transcript recorded', async () => {
     const transcript = workspaceUri('examples', 'transcripts', 'deepseek-session.jsonl');
-    const outcome = await vscode.commands.executeCommand<ImportOutcome>(COMMANDS.importTranscript, { files: [transcript], out });
+    const outcome = await vscode.commands.executeCommand<ImportOutcome>(COMMANDS.importTranscript, {
+      files: [transcript],
+      out,
+    });
     assert.ok(outcome.ok, outcome.ok ? '' : outcome.message);
     assert.match(outcome.message ?? '', /^Imported 2 program\(s\) from deepseek-session\.jsonl/);
-    assert.ok(existsSync(workspaceUri('imported', '.ptc', 'cassettes', 'call_rc_1.json').fsPath), 'the cassette of the first program');
+    assert.ok(
+      existsSync(workspaceUri('imported', '.ptc', 'cassettes', 'call_rc_1.json').fsPath),
+      'the cassette of the first program',
+    );
     assert.ok(existsSync(workspaceUri('imported', 'session.bindings.mjs').fsPath), 'the generated bindings module');
     const editor = await waitFor(
       'the imported notebook to open',
-      () => vscode.window.activeNotebookEditor?.notebook.uri.fsPath === out.fsPath && vscode.window.activeNotebookEditor,
+      () =>
+        vscode.window.activeNotebookEditor?.notebook.uri.fsPath === out.fsPath && vscode.window.activeNotebookEditor,
     );
     const first = cellById(editor.notebook, 'call_rc_1');
     const second = cellById(editor.notebook, 'call_rc_2');
@@ -34,7 +41,11 @@ suite('importing a transcript', () => {
     await runCells([first, second]);
     const one = resultOf(first);
     assert.equal(one.mode, 'replay');
-    assert.deepEqual(one.logs, ['src/server.ts (18234 bytes): 2 TODO(s)', 'src/routes.ts (12050 bytes): 0 TODO(s)', 'src/db.ts (9120 bytes): 1 TODO(s)']);
+    assert.deepEqual(one.logs, [
+      'src/server.ts (18234 bytes): 2 TODO(s)',
+      'src/routes.ts (12050 bytes): 0 TODO(s)',
+      'src/db.ts (9120 bytes): 1 TODO(s)',
+    ]);
     const two = resultOf(second);
     assert.equal(two.mode, 'replay');
     assert.deepEqual(two.logs, ['src/server.ts: 4 lines', 'src/legacy/old.ts: no such file: src/legacy/old.ts']);
@@ -51,7 +62,9 @@ suite('importing a transcript', () => {
     assert.match(again.message ?? '', /^Imported 1 program\(s\) from call_rc_1\.trace\.jsonl/);
     const reopened = await waitFor(
       'the re-imported notebook to open',
-      () => vscode.window.activeNotebookEditor?.notebook.uri.fsPath.endsWith('again.ptcnb') === true && vscode.window.activeNotebookEditor,
+      () =>
+        vscode.window.activeNotebookEditor?.notebook.uri.fsPath.endsWith('again.ptcnb') === true &&
+        vscode.window.activeNotebookEditor,
     );
     const cell = cellById(reopened.notebook, 'call_rc_1');
     await runCells([cell]);
@@ -62,7 +75,10 @@ suite('importing a transcript', () => {
 
   test('importing onto an existing notebook writes nothing without force', async () => {
     const transcript = workspaceUri('examples', 'transcripts', 'deepseek-session.jsonl');
-    const outcome = await vscode.commands.executeCommand<ImportOutcome>(COMMANDS.importTranscript, { files: [transcript], out });
+    const outcome = await vscode.commands.executeCommand<ImportOutcome>(COMMANDS.importTranscript, {
+      files: [transcript],
+      out,
+    });
     assert.equal(outcome.ok, false);
     assert.match(outcome.ok ? '' : outcome.message, /already exist\(s\); nothing was written/);
   });

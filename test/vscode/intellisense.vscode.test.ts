@@ -8,7 +8,11 @@ import { cellById, openNotebook, waitFor, withExtension } from './support/notebo
 const label = (item: vscode.CompletionItem): string => (typeof item.label === 'string' ? item.label : item.label.label);
 
 async function completions(uri: vscode.Uri, position: vscode.Position): Promise<string[]> {
-  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position);
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+    'vscode.executeCompletionItemProvider',
+    uri,
+    position,
+  );
   return list.items.map(label);
 }
 
@@ -21,7 +25,8 @@ async function hoverText(uri: vscode.Uri, position: vscode.Position): Promise<st
 }
 
 // The code blocks of a hover (its declarations), without the prose of doc comments.
-const codeOf = (markdown: string): string => [...markdown.matchAll(/```\w*\n([\s\S]*?)```/g)].map((m) => m[1]).join('\n');
+const codeOf = (markdown: string): string =>
+  [...markdown.matchAll(/```\w*\n([\s\S]*?)```/g)].map((m) => m[1]).join('\n');
 
 suite('TypeScript cell IntelliSense', () => {
   withExtension();
@@ -60,16 +65,25 @@ suite('TypeScript cell IntelliSense', () => {
     for (const hover of [call, found, reply]) assert.doesNotMatch(codeOf(hover), /\bany\b/, hover);
 
     // signature help inside `tools.search({ `
-    const help = await vscode.commands.executeCommand<vscode.SignatureHelp>('vscode.executeSignatureHelpProvider', cell.uri, new vscode.Position(4, 15), '(');
+    const help = await vscode.commands.executeCommand<vscode.SignatureHelp>(
+      'vscode.executeSignatureHelpProvider',
+      cell.uri,
+      new vscode.Position(4, 15),
+      '(',
+    );
     const signature = help?.signatures[help.activeSignature ?? 0];
     assert.ok(signature !== undefined, 'no signature help inside tools.search({');
     assert.match(signature.label, /query: string/, signature.label);
     assert.match(signature.label, /limit\?: number/, signature.label);
-    const documentation = typeof signature.documentation === 'string' ? signature.documentation : (signature.documentation?.value ?? '');
+    const documentation =
+      typeof signature.documentation === 'string' ? signature.documentation : (signature.documentation?.value ?? '');
     assert.match(documentation, /Search the documents\./);
     // the editor labels an optional property `limit?`
     const fields = (await completions(cell.uri, new vscode.Position(4, 15))).map((f) => f.replace(/\?$/, ''));
-    assert.ok(fields.includes('query') && fields.includes('limit'), `fields offered inside tools.search({: ${fields.slice(0, 20).join(', ')}`);
+    assert.ok(
+      fields.includes('query') && fields.includes('limit'),
+      `fields offered inside tools.search({: ${fields.slice(0, 20).join(', ')}`,
+    );
   });
 
   test('the TypeScript cells see the bindings of the notebook being edited', async () => {
@@ -80,7 +94,10 @@ suite('TypeScript cell IntelliSense', () => {
     // modes.ptcnb names another module (its global is `probe`): switching notebooks switches the SDK
     const which = cellById((await openNotebook('fixtures', 'modes.ptcnb')).notebook, 'which').document;
     await waitFor('probe in the modes notebook', offers(which, 'probe'), 120_000);
-    assert.ok(!(await completions(which.uri, new vscode.Position(0, 0))).includes('tools'), 'the other notebook’s tools are still offered');
+    assert.ok(
+      !(await completions(which.uri, new vscode.Position(0, 0))).includes('tools'),
+      'the other notebook’s tools are still offered',
+    );
     await openNotebook('fixtures', 'intellisense.ptcnb');
     await waitFor('tools again after switching back', offers(search, 'tools'), 120_000);
   });

@@ -4,22 +4,39 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS, EXTENSION_ID, TASK_LANGUAGE } from '../../extension/constants.js';
-import { cellById, finished, openNotebook, resultOf, runCells, textOf, waitFor, withExtension, workspaceUri } from './support/notebooks.js';
+import {
+  cellById,
+  finished,
+  openNotebook,
+  resultOf,
+  runCells,
+  textOf,
+  waitFor,
+  withExtension,
+  workspaceUri,
+} from './support/notebooks.js';
 
 type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
 
-const said = (outcome: CommandOutcome | undefined): string => (outcome === undefined ? 'no outcome' : outcome.ok ? (outcome.message ?? 'ok') : outcome.message);
+const said = (outcome: CommandOutcome | undefined): string =>
+  outcome === undefined ? 'no outcome' : outcome.ok ? (outcome.message ?? 'ok') : outcome.message;
 
 // Esc then ↓ from the top: what a person does with the keyboard (list.focusDown is the command ↓ runs in command mode).
 async function arrowDownTo(index: number): Promise<void> {
   await vscode.commands.executeCommand('notebook.focusTop');
   await waitFor('the selection at the top', () => vscode.window.activeNotebookEditor?.selection.start === 0, 10_000);
   for (let i = 0; i < index; i++) await vscode.commands.executeCommand('list.focusDown');
-  await waitFor(`↓×${index} to reach cell ${index + 1}`, () => vscode.window.activeNotebookEditor?.selection.start === index, 10_000);
+  await waitFor(
+    `↓×${index} to reach cell ${index + 1}`,
+    () => vscode.window.activeNotebookEditor?.selection.start === index,
+    10_000,
+  );
 }
 
 function inspectorTabLabels(): string[] {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputWebview ? [t.label] : []));
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .flatMap((t) => (t.input instanceof vscode.TabInputWebview ? [t.label] : []));
 }
 
 suite('issue 29: keyboard-first', () => {
@@ -87,16 +104,25 @@ suite('issue 29: keyboard-first', () => {
       ['k9'],
       'Accept as Expected wrote only cell 9',
     );
-    for (const other of ran.filter((c) => c !== target)) assert.equal(resultOf(other).mode, 'mock', `cell ${other.index} was not run again`);
+    for (const other of ran.filter((c) => c !== target))
+      assert.equal(resultOf(other).mode, 'mock', `cell ${other.index} was not run again`);
 
     // the commands that open an editor beside the notebook: What the Model Sees (Python for cell 9), then one more ↓
     const model = await vscode.commands.executeCommand<vscode.Uri | undefined>(COMMANDS.showModelView);
-    assert.match(decodeURIComponent(model?.toString() ?? ''), /\(python\) model view/, `What the Model Sees for a Python cell: ${model?.toString()}`);
+    assert.match(
+      decodeURIComponent(model?.toString() ?? ''),
+      /\(python\) model view/,
+      `What the Model Sees for a Python cell: ${model?.toString()}`,
+    );
     await vscode.window.showNotebookDocument(doc);
     await arrowDownTo(cells[9]!.index);
     const inspected = await vscode.commands.executeCommand<CommandOutcome>(COMMANDS.openInspector);
     assert.ok(inspected.ok, `Open Run Inspector: ${said(inspected)}`);
-    await waitFor('the inspector on cell 11', () => inspectorTabLabels().find((l) => l.endsWith(`cell ${cells[9]!.index + 1}`)), 20_000);
+    await waitFor(
+      'the inspector on cell 11',
+      () => inspectorTabLabels().find((l) => l.endsWith(`cell ${cells[9]!.index + 1}`)),
+      20_000,
+    );
   });
 
   test('Stop Running Cells (Alt+Shift+S) stops a runaway cell while the selection is elsewhere', async function () {
@@ -105,10 +131,14 @@ suite('issue 29: keyboard-first', () => {
     const doc = editor.notebook;
     const spin = cellById(doc, 'spin');
     const since = Date.now() - 1;
-    const running = vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: spin.index, end: spin.index + 1 }], document: doc.uri });
+    const running = vscode.commands.executeCommand('notebook.cell.execute', {
+      ranges: [{ start: spin.index, end: spin.index + 1 }],
+      document: doc.uri,
+    });
     await waitFor(
       'the runaway cell to make calls',
-      async () => ((await vscode.commands.executeCommand<string | undefined>(COMMANDS.cellProgress, spin)) ?? '').length > 0,
+      async () =>
+        ((await vscode.commands.executeCommand<string | undefined>(COMMANDS.cellProgress, spin)) ?? '').length > 0,
       90_000,
     );
     // the keyboard moved away: the built-in Stop Cell Execution would act on this (idle) cell
@@ -139,7 +169,12 @@ suite('issue 29: keyboard-first', () => {
     assert.match(live.error?.message ?? '', /maxCalls 1000\b/);
     // the cell's own budget wins
     const edit = new vscode.WorkspaceEdit();
-    edit.set(editor.notebook.uri, [vscode.NotebookEdit.updateCellMetadata(spin.index, { ...spin.metadata, limits: { timeoutMs: 600_000, maxCalls: 40 } })]);
+    edit.set(editor.notebook.uri, [
+      vscode.NotebookEdit.updateCellMetadata(spin.index, {
+        ...spin.metadata,
+        limits: { timeoutMs: 600_000, maxCalls: 40 },
+      }),
+    ]);
     assert.ok(await vscode.workspace.applyEdit(edit));
     await runCells([spin], 180_000);
     assert.equal(resultOf(spin).error?.kind, 'call-limit', textOf(spin));

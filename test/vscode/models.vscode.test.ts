@@ -6,7 +6,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { startFakeModelServer, type FakeModelServer } from '../../examples/models/fake-model-server.mjs';
 import { COMMANDS, CONFIG_SECTION, TASK_LANGUAGE } from '../../extension/constants.js';
-import { cellById, finished, openNotebook, resultOf, setCellSource, textOf, waitFor, workspaceUri, withExtension } from './support/notebooks.js';
+import {
+  cellById,
+  finished,
+  openNotebook,
+  resultOf,
+  setCellSource,
+  textOf,
+  waitFor,
+  workspaceUri,
+  withExtension,
+} from './support/notebooks.js';
 
 const KEY = 'sk-vscode-test-key-0123456789abcdef';
 const PARIS = "const city = await tools.lookupCity({ name: 'Paris' });\nreturn city.population;\n";
@@ -15,7 +25,10 @@ const SUM =
 
 async function runTask(cell: vscode.NotebookCell): Promise<void> {
   const since = Date.now() - 1;
-  await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: cell.index, end: cell.index + 1 }], document: cell.notebook.uri });
+  await vscode.commands.executeCommand('notebook.cell.execute', {
+    ranges: [{ start: cell.index, end: cell.index + 1 }],
+    document: cell.notebook.uri,
+  });
   await waitFor(`task cell ${cell.index + 1} to finish`, () => finished(cell, since), 120_000);
 }
 
@@ -28,17 +41,28 @@ suite('models in the loop', () => {
     server = await startFakeModelServer({
       script: {
         rules: [
-          { match: 'What is the population of Paris', replies: [{ run_code: { code: PARIS, description: 'Look up Paris' } }] },
+          {
+            match: 'What is the population of Paris',
+            replies: [{ run_code: { code: PARIS, description: 'Look up Paris' } }],
+          },
           {
             match: 'combined population',
-            replies: [{ run_code: { code: SUM, description: 'Add two populations' } }, { text: 'Together they have **2624900** people.' }],
+            replies: [
+              { run_code: { code: SUM, description: 'Add two populations' } },
+              { text: 'Together they have **2624900** people.' },
+            ],
           },
           { match: 'just answer', replies: [{ text: 'Forty-two.' }] },
           { match: 'never stop', replies: [{ run_code: { code: 'return 1;\n', description: 'again' } }] },
           {
             match: 'in Python please',
             replies: [
-              { run_code: { code: "import asyncio\ncity = await tools.lookupCity({'name': 'Paris'})\nprint(city['population'])\n", description: 'py' } },
+              {
+                run_code: {
+                  code: "import asyncio\ncity = await tools.lookupCity({'name': 'Paris'})\nprint(city['population'])\n",
+                  description: 'py',
+                },
+              },
             ],
           },
         ],
@@ -50,14 +74,18 @@ suite('models in the loop', () => {
     assert.equal(await vscode.commands.executeCommand(COMMANDS.setModelKey, { provider: 'openai', key: KEY }), true);
   });
   suiteTeardown(async () => {
-    for (const key of ['model.provider', 'model.baseUrl', 'model.name']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['model.provider', 'model.baseUrl', 'model.name'])
+      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await server.close();
   });
 
   test('a task cell sends the model view, inserts the program below with its metadata, runs and records it', async () => {
     const editor = await openNotebook('examples', 'models', 'tasks.ptcnb');
     const doc = editor.notebook;
-    const picked = await vscode.commands.executeCommand(COMMANDS.pickModel, { notebook: doc.uri, choice: { kind: 'endpoint' } });
+    const picked = await vscode.commands.executeCommand(COMMANDS.pickModel, {
+      notebook: doc.uri,
+      choice: { kind: 'endpoint' },
+    });
     assert.deepEqual(picked, { kind: 'endpoint' });
     const task = cellById(doc, 'paris');
     assert.equal(task.document.languageId, TASK_LANGUAGE);
@@ -70,7 +98,10 @@ suite('models in the loop', () => {
     const meta = generated.metadata.generated as Record<string, unknown>;
     assert.equal(meta.model, 'openai:fake-coder');
     assert.match(String(meta.promptHash), /^[0-9a-f]{16}$/);
-    assert.ok(typeof meta.tokensIn === 'number' && meta.tokensIn > 0 && typeof meta.latencyMs === 'number', JSON.stringify(meta));
+    assert.ok(
+      typeof meta.tokensIn === 'number' && meta.tokensIn > 0 && typeof meta.latencyMs === 'number',
+      JSON.stringify(meta),
+    );
     assert.equal(resultOf(generated).value, 2102650);
     // the request: the run_code tool whose description is the SDK, the task as the user message, the key from secret storage
     const request = server.requests.find((r) => JSON.stringify(r.body.messages).includes('population of Paris'));
@@ -81,7 +112,10 @@ suite('models in the loop', () => {
     assert.match(tools[0]?.function.description ?? '', /lookupCity/);
     // the turn's calls were recorded to the generated cell's own cassette; the loop was saved as a transcript
     assert.ok(existsSync(workspaceUri('examples', 'models', '.ptc', 'cassettes', 'paris-turn-1.json').fsPath));
-    const transcript = readFileSync(workspaceUri('examples', 'models', '.ptc', 'transcripts', 'paris.jsonl').fsPath, 'utf8');
+    const transcript = readFileSync(
+      workspaceUri('examples', 'models', '.ptc', 'transcripts', 'paris.jsonl').fsPath,
+      'utf8',
+    );
     assert.match(transcript, /"type":"program","id":"turn-1"/);
     assert.ok(!transcript.includes(KEY));
   });
@@ -98,7 +132,9 @@ suite('models in the loop', () => {
     assert.equal(answer.kind, vscode.NotebookCellKind.Markup);
     assert.equal(answer.document.getText(), 'Together they have **2624900** people.');
     // the result went back to the model as the text it would read
-    const second = server.requests.filter((r) => JSON.stringify(r.body.messages).includes('combined population')).at(-1);
+    const second = server.requests
+      .filter((r) => JSON.stringify(r.body.messages).includes('combined population'))
+      .at(-1);
     assert.deepEqual((second?.body.messages as { role: string; content: string }[]).at(-1), {
       role: 'tool',
       tool_call_id: (second?.body.messages as { tool_calls?: { id: string }[] }[]).at(-2)?.tool_calls?.[0]?.id,

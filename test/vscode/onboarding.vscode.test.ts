@@ -5,7 +5,18 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS, CONFIG_SECTION, TASK_LANGUAGE } from '../../extension/constants.js';
-import { cellById, MARKDOWN_MIME, openNotebook, resultOf, runCells, setCellSource, textOf, waitFor, withExtension, workspaceUri } from './support/notebooks.js';
+import {
+  cellById,
+  MARKDOWN_MIME,
+  openNotebook,
+  resultOf,
+  runCells,
+  setCellSource,
+  textOf,
+  waitFor,
+  withExtension,
+  workspaceUri,
+} from './support/notebooks.js';
 
 const PARIS_TASK = 'What is the population of Paris? Answer with the number only.';
 
@@ -30,7 +41,8 @@ suite('issue 29: onboarding', () => {
   const folder = workspaceUri(`tour-${Date.now()}`);
   const config = () => vscode.workspace.getConfiguration(CONFIG_SECTION);
   suiteTeardown(async () => {
-    for (const key of ['model.provider', 'model.baseUrl', 'model.name']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['model.provider', 'model.baseUrl', 'model.name'])
+      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     rmSync(folder.fsPath, { recursive: true, force: true });
   });
 
@@ -38,20 +50,34 @@ suite('issue 29: onboarding', () => {
     this.timeout(300_000);
     const notebook = await vscode.commands.executeCommand<vscode.Uri | undefined>(COMMANDS.openTour, folder);
     assert.ok(notebook, 'Open Tour resolved to the notebook');
-    for (const file of ['tour.ptcnb', 'tour.bindings.ts', '.ptc/cassettes/tour-host.json', '.ptc/cassettes/ts-mock.json'])
+    for (const file of [
+      'tour.ptcnb',
+      'tour.bindings.ts',
+      '.ptc/cassettes/tour-host.json',
+      '.ptc/cassettes/ts-mock.json',
+    ])
       assert.ok(existsSync(vscode.Uri.joinPath(folder, file).fsPath), `${file} written`);
-    await waitFor('the tour open in the notebook editor', () => vscode.window.activeNotebookEditor?.notebook.uri.toString() === notebook.toString(), 30_000);
+    await waitFor(
+      'the tour open in the notebook editor',
+      () => vscode.window.activeNotebookEditor?.notebook.uri.toString() === notebook.toString(),
+      30_000,
+    );
     const editor = await openNotebook(folder.path.split('/').pop()!, 'tour.ptcnb');
     const doc = editor.notebook;
     await runCells([cellById(doc, 'ts-mock'), cellById(doc, 'py-mock'), cellById(doc, 'replay-host')]);
-    assert.equal((resultOf(cellById(doc, 'ts-mock')).value as { largest: string }).largest, 'Berlin', textOf(cellById(doc, 'ts-mock')));
+    assert.equal(
+      (resultOf(cellById(doc, 'ts-mock')).value as { largest: string }).largest,
+      'Berlin',
+      textOf(cellById(doc, 'ts-mock')),
+    );
     assert.equal(resultOf(cellById(doc, 'py-mock')).language, 'python');
     assert.equal(resultOf(cellById(doc, 'replay-host')).mode, 'replay', textOf(cellById(doc, 'replay-host')));
   });
 
   test('a task cell with no model offers Pick Model, the key, the settings and the offline fake model, which then answers', async function () {
     this.timeout(300_000);
-    if (!existsSync(vscode.Uri.joinPath(folder, 'tour.ptcnb').fsPath)) await vscode.commands.executeCommand(COMMANDS.openTour, folder);
+    if (!existsSync(vscode.Uri.joinPath(folder, 'tour.ptcnb').fsPath))
+      await vscode.commands.executeCommand(COMMANDS.openTour, folder);
     const editor = await openNotebook(folder.path.split('/').pop()!, 'tour.ptcnb');
     const doc = editor.notebook;
     editor.selections = [new vscode.NotebookRange(doc.cellCount - 1, doc.cellCount)];
@@ -76,8 +102,12 @@ suite('issue 29: onboarding', () => {
     assert.match(markdownOf(task), /No API key for openai/, markdownOf(task));
     assert.equal(commandLinks(task)[0]?.command, COMMANDS.setModelKey, 'Set Model API Key comes first');
     const settings = await vscode.commands.executeCommand<string>(COMMANDS.openModelSettings);
-    assert.equal(settings, vscode.env.remoteName === undefined ? 'workbench.action.openSettings' : 'workbench.action.openRemoteSettings');
-    for (const key of ['model.provider', 'model.baseUrl', 'model.name']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    assert.equal(
+      settings,
+      vscode.env.remoteName === undefined ? 'workbench.action.openSettings' : 'workbench.action.openRemoteSettings',
+    );
+    for (const key of ['model.provider', 'model.baseUrl', 'model.name'])
+      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
 
     // the offline fake model: no key, the loop runs and the program it wrote appears below and returns the number
     await vscode.window.showNotebookDocument(doc);
@@ -91,7 +121,8 @@ suite('issue 29: onboarding', () => {
 
   test('a call to a tool the bindings do not declare is an error in TypeScript and Python cells before running', async function () {
     this.timeout(300_000);
-    if (!existsSync(vscode.Uri.joinPath(folder, 'tour.ptcnb').fsPath)) await vscode.commands.executeCommand(COMMANDS.openTour, folder);
+    if (!existsSync(vscode.Uri.joinPath(folder, 'tour.ptcnb').fsPath))
+      await vscode.commands.executeCommand(COMMANDS.openTour, folder);
     const editor = await openNotebook(folder.path.split('/').pop()!, 'tour.ptcnb');
     const doc = editor.notebook;
     const at = doc.cellCount;
@@ -103,19 +134,35 @@ suite('issue 29: onboarding', () => {
           "// tools.inComment()\nconst city = await tools.lookupCty({ name: 'Paris' });\nreturn city;\n",
           'typescript',
         ),
-        new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'city = await tools.lookup_nothing({"name": "Paris"})\n', 'python'),
+        new vscode.NotebookCellData(
+          vscode.NotebookCellKind.Code,
+          'city = await tools.lookup_nothing({"name": "Paris"})\n',
+          'python',
+        ),
       ]),
     ]);
     assert.ok(await vscode.workspace.applyEdit(edit));
-    const ours = (cell: vscode.NotebookCell) => vscode.languages.getDiagnostics(cell.document.uri).filter((d) => d.source === 'PTC Playground');
+    const ours = (cell: vscode.NotebookCell) =>
+      vscode.languages.getDiagnostics(cell.document.uri).filter((d) => d.source === 'PTC Playground');
     const ts = doc.cellAt(at);
     const py = doc.cellAt(at + 1);
-    const [tsProblem] = await waitFor('a diagnostic on the TypeScript cell', () => (ours(ts).length > 0 ? ours(ts) : undefined), 60_000);
+    const [tsProblem] = await waitFor(
+      'a diagnostic on the TypeScript cell',
+      () => (ours(ts).length > 0 ? ours(ts) : undefined),
+      60_000,
+    );
     assert.equal(ours(ts).length, 1, 'the comment is not checked');
-    assert.match(tsProblem!.message, /tools\.lookupCty is not a function of this notebook's bindings \(tools has: .*lookupCity/);
+    assert.match(
+      tsProblem!.message,
+      /tools\.lookupCty is not a function of this notebook's bindings \(tools has: .*lookupCity/,
+    );
     assert.equal(tsProblem!.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(ts.document.getText(tsProblem!.range), 'lookupCty');
-    const [pyProblem] = await waitFor('a diagnostic on the Python cell', () => (ours(py).length > 0 ? ours(py) : undefined), 60_000);
+    const [pyProblem] = await waitFor(
+      'a diagnostic on the Python cell',
+      () => (ours(py).length > 0 ? ours(py) : undefined),
+      60_000,
+    );
     assert.equal(py.document.getText(pyProblem!.range), 'lookup_nothing');
     // fixing the name clears it
     await setCellSource(ts, "const city = await tools.lookupCity({ name: 'Paris' });\nreturn city;\n");
@@ -139,7 +186,9 @@ suite('issue 29: onboarding', () => {
         links.some((l) => l.command === COMMANDS.setNotebookBindings),
         markdownOf(cell),
       );
-      const located = links.find((l) => l.command === COMMANDS.openFileAt && typeof (l.args[0] as { line?: unknown }).line === 'number');
+      const located = links.find(
+        (l) => l.command === COMMANDS.openFileAt && typeof (l.args[0] as { line?: unknown }).line === 'number',
+      );
       assert.ok(located, `a link to the file and line: ${markdownOf(cell)}`);
       const at = located.args[0] as { path: string; line: number };
       assert.equal(at.path, broken.fsPath);

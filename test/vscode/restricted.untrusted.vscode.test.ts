@@ -33,13 +33,18 @@ suite('Restricted Mode', () => {
     while (Date.now() < deadline) {
       for (const cell of cells) {
         const mimes = mimesOf(cell).flat();
-        assert.ok(!mimes.includes(RESULT_MIME), `cell ${cell.index + 1} produced a result in Restricted Mode: ${textOf(cell)}`);
+        assert.ok(
+          !mimes.includes(RESULT_MIME),
+          `cell ${cell.index + 1} produced a result in Restricted Mode: ${textOf(cell)}`,
+        );
         assert.notEqual(cell.executionSummary?.success, true, `cell ${cell.index + 1} shows ✓ in Restricted Mode`);
         // if a run does reach the extension, it must say why it refused
         if (mimes.length > 0) assert.match(textOf(cell), /Restricted Mode/);
       }
       if (supported()) {
-        const started = descendants().filter((p) => !before.has(p.pid) && /node-child|ptc_runner|python|esbuild/.test(p.cmdline));
+        const started = descendants().filter(
+          (p) => !before.has(p.pid) && /node-child|ptc_runner|python|esbuild/.test(p.cmdline),
+        );
         assert.deepEqual(
           started.map((p) => p.cmdline),
           [],

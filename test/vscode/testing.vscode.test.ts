@@ -5,11 +5,25 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS, RESULT_MIME } from '../../extension/constants.js';
-import { cellById, openNotebook, resultOf, runCells, waitFor, workspaceUri, withExtension } from './support/notebooks.js';
+import {
+  cellById,
+  openNotebook,
+  resultOf,
+  runCells,
+  waitFor,
+  workspaceUri,
+  withExtension,
+} from './support/notebooks.js';
 
 type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
 interface ExplorerState {
-  items: { id: string; label: string; uri: string; error?: string; children: { id: string; label: string; uri: string; line: number | null }[] }[];
+  items: {
+    id: string;
+    label: string;
+    uri: string;
+    error?: string;
+    children: { id: string; label: string; uri: string; line: number | null }[];
+  }[];
   results: Record<string, string>;
 }
 interface Mismatch {
@@ -24,7 +38,8 @@ const STATE_COMMAND = 'ptcPlayground.testExplorerState';
 function expectationOf(cell: vscode.NotebookCell): { ok: boolean; mismatches: Mismatch[] } | undefined {
   const item = cell.outputs.flatMap((o) => o.items).find((i) => i.mime === RESULT_MIME);
   assert.ok(item, `cell ${cell.index + 1} has no result`);
-  return (JSON.parse(new TextDecoder().decode(item.data)) as { expectation?: { ok: boolean; mismatches: Mismatch[] } }).expectation;
+  return (JSON.parse(new TextDecoder().decode(item.data)) as { expectation?: { ok: boolean; mismatches: Mismatch[] } })
+    .expectation;
 }
 
 suite('tests: Accept as Expected and the Test Explorer', () => {
@@ -39,7 +54,10 @@ suite('tests: Accept as Expected and the Test Explorer', () => {
 
     const accepted = await vscode.commands.executeCommand<CommandOutcome>(COMMANDS.acceptExpected, cell);
     assert.ok(accepted.ok, JSON.stringify(accepted));
-    const expect = cell.metadata.expect as { value: { match: string; is: unknown }; calls: { is: { call: string; args: unknown }[] } };
+    const expect = cell.metadata.expect as {
+      value: { match: string; is: unknown };
+      calls: { is: { call: string; args: unknown }[] };
+    };
     assert.deepEqual(expect.value, { match: 'exact', is: first.value });
     assert.deepEqual(expect.calls.is, [
       { call: 'dice.roll', args: { sides: 6 } },
@@ -113,9 +131,12 @@ suite('tests: Accept as Expected and the Test Explorer', () => {
       240_000,
     );
     const outcomes = Object.fromEntries(
-      done.items.flatMap((i) => i.children.map((c) => [`${i.label} ${c.id.split('#').pop() ?? c.label}`, done.results[c.id]])),
+      done.items.flatMap((i) =>
+        i.children.map((c) => [`${i.label} ${c.id.split('#').pop() ?? c.label}`, done.results[c.id]]),
+      ),
     );
-    for (const [name, outcome] of Object.entries(outcomes)) assert.equal(outcome, 'passed', `${name}: ${JSON.stringify(outcomes)}`);
+    for (const [name, outcome] of Object.entries(outcomes))
+      assert.equal(outcome, 'passed', `${name}: ${JSON.stringify(outcomes)}`);
     assert.equal(Object.keys(outcomes).length, 14, JSON.stringify(outcomes));
   });
 });

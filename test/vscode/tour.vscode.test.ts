@@ -28,7 +28,11 @@ function checkCell(cell: vscode.NotebookCell, want: string): void {
   const label = `cell ${cell.index + 1} (${String(cell.metadata.id)})`;
   const result = resultOf(cell);
   const got = result.error?.kind ?? 'ok';
-  assert.equal(got, want, `${label} ended ${got}: ${result.error?.message ?? ''}\ncell metadata ${JSON.stringify(cell.metadata)}\n${textOf(cell)}`);
+  assert.equal(
+    got,
+    want,
+    `${label} ended ${got}: ${result.error?.message ?? ''}\ncell metadata ${JSON.stringify(cell.metadata)}\n${textOf(cell)}`,
+  );
   assert.equal(cell.executionSummary?.success, want === 'ok', `${label}: ✓/✗ does not match its result`);
   // one output: the rich payload first (the renderer's mime), the error view for failures, text/plain last
   const mimes = mimesOf(cell);
@@ -70,9 +74,16 @@ suite('examples in VS Code', () => {
     assert.match(resultOf(cellById(doc, 'fail-exception-py')).error!.message, /KeyError: 'mayor'/);
     const timedOut = resultOf(cellById(doc, 'fail-timeout'));
     assert.match(timedOut.error!.message, /1500/);
-    assert.deepEqual(timedOut.logs, ['polling for a result that never arrives…'], 'a timed-out run keeps what it printed');
+    assert.deepEqual(
+      timedOut.logs,
+      ['polling for a result that never arrives…'],
+      'a timed-out run keeps what it printed',
+    );
     const limited = resultOf(cellById(doc, 'fail-output-limit'));
-    assert.ok(limited.logs.length > 0 && limited.logs.length < 400, `output-limit keeps a prefix (${limited.logs.length} lines)`);
+    assert.ok(
+      limited.logs.length > 0 && limited.logs.length < 400,
+      `output-limit keeps a prefix (${limited.logs.length} lines)`,
+    );
     assert.equal(limited.value, undefined);
 
     const recorded = resultOf(cellById(doc, 'record-host'));
@@ -80,14 +91,25 @@ suite('examples in VS Code', () => {
     assert.equal(recorded.mode, 'live');
     assert.equal(replayed.mode, 'replay');
     const answers = (JSON.parse(committedCassette) as { calls: { value: unknown }[] }).calls.map((c) => c.value);
-    assert.equal((replayed.value as { id: string }).id, answers[0], 'the replay returns what the committed cassette holds');
-    assert.ok(replayed.calls.length === 3 && replayed.calls.every((c) => c.replayed === true), 'every replayed call is marked');
+    assert.equal(
+      (replayed.value as { id: string }).id,
+      answers[0],
+      'the replay returns what the committed cassette holds',
+    );
+    assert.ok(
+      replayed.calls.length === 3 && replayed.calls.every((c) => c.replayed === true),
+      'every replayed call is marked',
+    );
     assert.equal(replayed.replay?.diverged.length, 0);
 
     // issue 29.9: Run All rewrote nothing; saving keeps the outputs out of the file (its own saveOutputs: false)
     assert.equal(readFileSync(cassetteFile, 'utf8'), committedCassette, 'Run All left the committed cassette alone');
     assert.ok(await doc.save(), 'the tour saves');
-    assert.equal(readFileSync(doc.uri.fsPath, 'utf8'), committedNotebook, 'saving after Run All leaves the file byte for byte');
+    assert.equal(
+      readFileSync(doc.uri.fsPath, 'utf8'),
+      committedNotebook,
+      'saving after Run All leaves the file byte for byte',
+    );
 
     // recording is what the person asks for: Record on the first cell, then the replay repeats that run exactly
     const record = cellById(doc, 'record-host');
@@ -96,7 +118,11 @@ suite('examples in VS Code', () => {
     assert.equal(outcome?.ok, true, outcome?.message);
     assert.notEqual(readFileSync(cassetteFile, 'utf8'), committedCassette, 'Record wrote the cassette');
     await runCells([cellById(doc, 'replay-host')]);
-    assert.deepEqual(resultOf(cellById(doc, 'replay-host')).value, resultOf(record).value, 'the replay returns exactly what was recorded');
+    assert.deepEqual(
+      resultOf(cellById(doc, 'replay-host')).value,
+      resultOf(record).value,
+      'the replay returns exactly what was recorded',
+    );
     writeFileSync(cassetteFile, committedCassette);
   });
 
@@ -112,6 +138,9 @@ suite('examples in VS Code', () => {
     const ranking = resultOf(cellById(doc, 'mcp-ts'));
     assert.equal(ranking.calls.filter((c) => c.name === 'forecast').length, 5, 'one forecast per station');
     assert.equal((ranking.value as { warmest: { city: string } }).warmest.city, 'Madrid');
-    assert.match(resultOf(cellById(doc, 'mcp-error')).error!.message, /WeatherError: no weather station for "Atlantis"/);
+    assert.match(
+      resultOf(cellById(doc, 'mcp-error')).error!.message,
+      /WeatherError: no weather station for "Atlantis"/,
+    );
   });
 });

@@ -5,7 +5,17 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS, EXTENSION_ID, RESULT_MIME } from '../../extension/constants.js';
-import { cellById, closeAllEditors, openNotebook, resultOf, runCells, textOf, waitFor, withExtension, workspaceUri } from './support/notebooks.js';
+import {
+  cellById,
+  closeAllEditors,
+  openNotebook,
+  resultOf,
+  runCells,
+  textOf,
+  waitFor,
+  withExtension,
+  workspaceUri,
+} from './support/notebooks.js';
 
 type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
 
@@ -38,23 +48,34 @@ suite('issue 16: bounded, compact, keyboard-friendly', () => {
     await running;
     // where the time went, on the extension host's clock: cancel → result, result → end(), end() → seen here
     const timing = cell.executionSummary?.timing;
-    const payload = JSON.parse(new TextDecoder().decode(cell.outputs.flatMap((o) => o.items).find((i) => i.mime === RESULT_MIME)?.data)) as { cellMs?: number };
+    const payload = JSON.parse(
+      new TextDecoder().decode(cell.outputs.flatMap((o) => o.items).find((i) => i.mime === RESULT_MIME)?.data),
+    ) as { cellMs?: number };
     const resultAt = (timing?.startTime ?? 0) + (payload.cellMs ?? 0);
     const endedAt = timing?.endTime ?? seenAt;
     const story = `cancel → result ${resultAt - stopAt} ms, result → end ${endedAt - resultAt} ms, end → seen ${seenAt - endedAt} ms`;
     console.log(`runaway stop: ${story}`);
     assert.ok(endedAt - stopAt < 1_000, `Stop ended the cell after ${endedAt - stopAt} ms (${story})`);
     assert.equal(cell.executionSummary?.success, undefined, 'a stopped cell shows neither ✓ nor ✗');
-    assert.equal(await vscode.commands.executeCommand(COMMANDS.cellProgress, cell), undefined, 'the progress item goes away');
+    assert.equal(
+      await vscode.commands.executeCommand(COMMANDS.cellProgress, cell),
+      undefined,
+      'the progress item goes away',
+    );
     const result = resultOf(cell) as ReturnType<typeof resultOf> & { callSummary?: { total: number } };
     assert.equal(result.error?.kind, 'abort');
-    assert.ok((result.callSummary?.total ?? 0) > 5_000, `every call is counted: ${JSON.stringify(result.callSummary?.total)}`);
+    assert.ok(
+      (result.callSummary?.total ?? 0) > 5_000,
+      `every call is counted: ${JSON.stringify(result.callSummary?.total)}`,
+    );
     // saved within the budget, and it reopens with the cell's source and its (bounded) result
     assert.ok(await editor.notebook.save(), 'the notebook saved');
     const file = workspaceUri('fixtures', 'runaway.ptcnb').fsPath;
     const size = statSync(file).size;
     assert.ok(size < BUDGET_BYTES + 64 * 1024, `the saved notebook is ${size} bytes`);
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { cells: { source: string; outputs?: { result?: { callSummary?: { total: number } } }[] }[] };
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      cells: { source: string; outputs?: { result?: { callSummary?: { total: number } } }[] }[];
+    };
     assert.equal(saved.cells[1]?.source, cell.document.getText());
     assert.ok((saved.cells[1]?.outputs?.[0]?.result?.callSummary?.total ?? 0) > 5_000);
     await closeAllEditors();
@@ -92,7 +113,13 @@ suite('issue 16: bounded, compact, keyboard-friendly', () => {
                 language: 'typescript',
                 logs: [],
                 calls: Array.from({ length: 40_000 }, (_, i) => record(i + 1)),
-                sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] },
+                sandbox: {
+                  network: 'denied',
+                  filesystem: 'denied',
+                  childProcess: 'denied',
+                  enforcement: 'full',
+                  mechanisms: [],
+                },
                 durationMs: 10_000,
               },
             },
@@ -120,7 +147,11 @@ suite('issue 16: bounded, compact, keyboard-friendly', () => {
     editor.selections = [new vscode.NotebookRange(0, 1)];
     await vscode.commands.executeCommand('notebook.focusTop');
     for (let i = 0; i < ts.index; i++) await vscode.commands.executeCommand('list.focusDown');
-    await waitFor('the keyboard to reach the one-call cell', () => vscode.window.activeNotebookEditor?.selection.start === ts.index, 10_000);
+    await waitFor(
+      'the keyboard to reach the one-call cell',
+      () => vscode.window.activeNotebookEditor?.selection.start === ts.index,
+      10_000,
+    );
     const copied = await vscode.commands.executeCommand<CommandOutcome>(COMMANDS.copyResultJson);
     assert.ok(copied.ok, `Copy Result as JSON: ${copied.ok ? '' : copied.message}`);
     assert.equal((JSON.parse(await vscode.env.clipboard.readText()) as { value: unknown }).value, 5);
@@ -139,7 +170,10 @@ suite('issue 16: bounded, compact, keyboard-friendly', () => {
 
   test('the walkthrough and the new-file entry are contributed, and New Notebook opens a notebook that runs', async () => {
     const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as {
-      contributes: { walkthroughs?: { id: string; steps: { id: string }[] }[]; menus: Record<string, { command: string }[]> };
+      contributes: {
+        walkthroughs?: { id: string; steps: { id: string }[] }[];
+        menus: Record<string, { command: string }[]>;
+      };
     };
     const walkthrough = manifest.contributes.walkthroughs?.[0];
     assert.ok(walkthrough, 'a walkthrough is contributed');
@@ -148,7 +182,11 @@ suite('issue 16: bounded, compact, keyboard-friendly', () => {
       ['new-notebook', 'run', 'record', 'replay', 'test'],
     );
     assert.ok(manifest.contributes.menus['file/newFile']?.some((m) => m.command === COMMANDS.newNotebook));
-    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#${walkthrough.id}`, false);
+    await vscode.commands.executeCommand(
+      'workbench.action.openWalkthrough',
+      `${EXTENSION_ID}#${walkthrough.id}`,
+      false,
+    );
     // the walkthrough's first step, with a file name given (a person picks one in the save dialog)
     const target = workspaceUri(`walkthrough-${Date.now()}.ptcnb`);
     const created = await vscode.commands.executeCommand<vscode.Uri | undefined>(COMMANDS.newNotebook, target);
@@ -163,12 +201,19 @@ suite('issue 16: bounded, compact, keyboard-friendly', () => {
     );
     const first = editor.notebook.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code);
     assert.ok(first, 'the starter notebook has a code cell');
-    await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, id: 'ptc-playground.controller', extension: EXTENSION_ID });
+    await vscode.commands.executeCommand('notebook.selectKernel', {
+      notebookEditor: editor,
+      id: 'ptc-playground.controller',
+      extension: EXTENSION_ID,
+    });
     await runCells([first]);
     const result = resultOf(first);
     assert.equal(result.error, undefined, textOf(first));
     // the first run shows something useful: printed lines and a non-empty value
-    assert.ok(result.logs.length > 0 && !result.logs.some((l) => /found 0 result/.test(l)), JSON.stringify(result.logs));
+    assert.ok(
+      result.logs.length > 0 && !result.logs.some((l) => /found 0 result/.test(l)),
+      JSON.stringify(result.logs),
+    );
     assert.notEqual(result.value ?? null, null);
   });
 });

@@ -32,14 +32,24 @@ afterAll(async () => {
 describe('platform-specific entries', () => {
   it('are found by name and by their first bytes, whatever the file is called', () => {
     const text = Buffer.from('#!/usr/bin/env node\n');
-    expect(inspection.platformSpecificReason('extension/dist/node_modules/esbuild-wasm/bin/esbuild', text)).toBeUndefined();
-    expect(inspection.platformSpecificReason('extension/dist/node_modules/@esbuild/linux-x64/package.json', text)).toMatch(/per-platform/);
+    expect(
+      inspection.platformSpecificReason('extension/dist/node_modules/esbuild-wasm/bin/esbuild', text),
+    ).toBeUndefined();
+    expect(
+      inspection.platformSpecificReason('extension/dist/node_modules/@esbuild/linux-x64/package.json', text),
+    ).toMatch(/per-platform/);
     expect(inspection.platformSpecificReason('extension/dist/addon.node', text)).toMatch(/Node addon/);
-    expect(inspection.platformSpecificReason('extension/dist/helper', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1]))).toMatch(/ELF/);
+    expect(
+      inspection.platformSpecificReason('extension/dist/helper', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1])),
+    ).toMatch(/ELF/);
     expect(inspection.platformSpecificReason('extension/dist/helper.txt', Buffer.from('MZ\x90\x00'))).toMatch(/PE/);
-    expect(inspection.platformSpecificReason('extension/dist/helper', Buffer.from([0xcf, 0xfa, 0xed, 0xfe]))).toMatch(/Mach-O/);
+    expect(inspection.platformSpecificReason('extension/dist/helper', Buffer.from([0xcf, 0xfa, 0xed, 0xfe]))).toMatch(
+      /Mach-O/,
+    );
     // WebAssembly is platform-independent
-    expect(inspection.platformSpecificReason('extension/dist/x.wasm', Buffer.from([0x00, 0x61, 0x73, 0x6d]))).toBeUndefined();
+    expect(
+      inspection.platformSpecificReason('extension/dist/x.wasm', Buffer.from([0x00, 0x61, 0x73, 0x6d])),
+    ).toBeUndefined();
   });
 });
 

@@ -33,7 +33,11 @@ describe('addTsPlugin', () => {
   it('adds the package under extension/node_modules and the .ts content type, keeping every entry', async () => {
     const vsix = path.join(tmp, 'x.vsix');
     await z.writeEntries(vsix, [
-      { name: '[Content_Types].xml', data: Buffer.from('<Types><Default Extension=".js" ContentType="application/javascript"/></Types>'), mode: undefined },
+      {
+        name: '[Content_Types].xml',
+        data: Buffer.from('<Types><Default Extension=".js" ContentType="application/javascript"/></Types>'),
+        mode: undefined,
+      },
       { name: 'extension/package.json', data: Buffer.from('{"name":"x"}'), mode: 0o100644 },
     ]);
     const plugin = path.join(tmp, 'plugin');
@@ -42,7 +46,10 @@ describe('addTsPlugin', () => {
     await writeFile(path.join(plugin, 'node_modules', '@types', 'node', 'index.d.ts'), 'declare var x: number;');
 
     const added = await z.addTsPlugin(vsix, 'my-plugin', plugin);
-    expect(added.sort()).toEqual(['node_modules/my-plugin/index.js', 'node_modules/my-plugin/node_modules/@types/node/index.d.ts']);
+    expect(added.sort()).toEqual([
+      'node_modules/my-plugin/index.js',
+      'node_modules/my-plugin/node_modules/@types/node/index.d.ts',
+    ]);
     const packed = new Map((await z.readEntries(vsix)).map((e) => [e.name, e.data.toString('utf8')]));
     expect([...packed.keys()].sort()).toEqual([
       '[Content_Types].xml',
@@ -56,6 +63,8 @@ describe('addTsPlugin', () => {
   });
 
   it('refuses a plugin folder without index.js (an unbuilt tree)', async () => {
-    await expect(z.addTsPlugin(path.join(tmp, 'x.vsix'), 'my-plugin', path.join(tmp, 'missing'))).rejects.toThrow(/no index\.js/);
+    await expect(z.addTsPlugin(path.join(tmp, 'x.vsix'), 'my-plugin', path.join(tmp, 'missing'))).rejects.toThrow(
+      /no index\.js/,
+    );
   });
 });

@@ -11,12 +11,20 @@ function files(dir: string, ext: RegExp): string[] {
   });
 }
 
-const sources = files(root, /\.ts$/).map((file) => ({ file: path.relative(root, file), text: readFileSync(file, 'utf8') }));
-const styles = files(root, /\.css$/).map((file) => ({ file: path.relative(root, file), text: readFileSync(file, 'utf8') }));
+const sources = files(root, /\.ts$/).map((file) => ({
+  file: path.relative(root, file),
+  text: readFileSync(file, 'utf8'),
+}));
+const styles = files(root, /\.css$/).map((file) => ({
+  file: path.relative(root, file),
+  text: readFileSync(file, 'utf8'),
+}));
 
 describe('webview layering', () => {
   test('imports neither Node built-ins nor vscode', () => {
-    const offenders = sources.filter(({ text }) => /from\s+['"](node:[^'"]+|vscode|fs|path|os|child_process|crypto|util)['"]/.test(text)).map((s) => s.file);
+    const offenders = sources
+      .filter(({ text }) => /from\s+['"](node:[^'"]+|vscode|fs|path|os|child_process|crypto|util)['"]/.test(text))
+      .map((s) => s.file);
     expect(offenders).toEqual([]);
   });
 
@@ -29,7 +37,9 @@ describe('webview layering', () => {
       '/runtime/protocol/expectation-report.js',
     ];
     const offenders = sources.flatMap(({ file, text }) =>
-      [...text.matchAll(valueImports)].filter((m) => !allowed.some((end) => (m[1] as string).endsWith(end))).map(() => file),
+      [...text.matchAll(valueImports)]
+        .filter((m) => !allowed.some((end) => (m[1] as string).endsWith(end)))
+        .map(() => file),
     );
     expect(offenders).toEqual([]);
   });
@@ -53,7 +63,9 @@ describe('webview layering', () => {
 
   test('never parses HTML: no innerHTML, outerHTML, insertAdjacentHTML or document.write', () => {
     const offenders = sources
-      .filter(({ text }) => /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser)\b/.test(text))
+      .filter(({ text }) =>
+        /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser)\b/.test(text),
+      )
       .map((s) => s.file);
     expect(offenders).toEqual([]);
   });
@@ -64,7 +76,11 @@ describe('webview layering', () => {
         .replace(/\/\*[\s\S]*?\*\//g, '')
         .replace(/var\(--[\w.-]+/g, 'var(')
         .split('\n')
-        .filter((line) => /#[0-9a-fA-F]{3,8}\b|\brgba?\(|\bhsla?\(|\b(white|black|red|green|blue|gray|grey|yellow|orange)\b(?![-\w])/.test(line))
+        .filter((line) =>
+          /#[0-9a-fA-F]{3,8}\b|\brgba?\(|\bhsla?\(|\b(white|black|red|green|blue|gray|grey|yellow|orange)\b(?![-\w])/.test(
+            line,
+          ),
+        )
         .map((line) => `${file}: ${line.trim()}`),
     );
     expect(offenders).toEqual([]);

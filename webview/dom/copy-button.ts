@@ -3,9 +3,18 @@ import { el } from './el.js';
 import type { ViewContext } from './view-context.js';
 
 // A button that copies `text()` and says so, visibly and to screen readers.
-export function copyButton(ctx: ViewContext, label: string, text: () => string, what: 'JSON' | 'text' = 'JSON'): HTMLButtonElement {
+export function copyButton(
+  ctx: ViewContext,
+  label: string,
+  text: () => string,
+  what: 'JSON' | 'text' = 'JSON',
+): HTMLButtonElement {
   const face = what === 'text' ? l10n.t('Copy text') : l10n.t('Copy JSON');
-  const button = el('button', { type: 'button', class: 'ptc-button ptc-copy', title: label, 'aria-label': label }, face);
+  const button = el(
+    'button',
+    { type: 'button', class: 'ptc-button ptc-copy', title: label, 'aria-label': label },
+    face,
+  );
   button.addEventListener(
     'click',
     (event) => {

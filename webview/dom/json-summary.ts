@@ -42,7 +42,14 @@ export function previewText(value: JsonValue, nested = false): string {
   const kind = kindOf(value);
   if (kind === 'string') return quoteClipped(value as string, nested ? 24 : PREVIEW_CHARS);
   if (kind !== 'array' && kind !== 'object') return String(value);
-  if (nested) return kind === 'array' ? ((value as JsonValue[]).length === 0 ? '[]' : '[…]') : Object.keys(value as object).length === 0 ? '{}' : '{…}';
+  if (nested)
+    return kind === 'array'
+      ? (value as JsonValue[]).length === 0
+        ? '[]'
+        : '[…]'
+      : Object.keys(value as object).length === 0
+        ? '{}'
+        : '{…}';
   if (kind === 'array') {
     const items = value as JsonValue[];
     const shown = items.slice(0, PREVIEW_ITEMS).map((v) => previewText(v, true));

@@ -119,7 +119,9 @@ export function nodeJson(info: NodeInfo): string {
 function copyNode(li: Element, infos: WeakMap<Element, NodeInfo>, ctx: ViewContext): void {
   const info = infos.get(li);
   if (info === undefined) return;
-  void ctx.copy(nodeJson(info)).then((ok) => ctx.announce(ok ? l10n.t('Copied as JSON') : l10n.t('The clipboard refused the copy')));
+  void ctx
+    .copy(nodeJson(info))
+    .then((ok) => ctx.announce(ok ? l10n.t('Copied as JSON') : l10n.t('The clipboard refused the copy')));
   li.classList.add('ptc-flash');
   setTimeout(() => li.classList.remove('ptc-flash'), 600);
 }
@@ -141,7 +143,13 @@ function item(infos: WeakMap<Element, NodeInfo>, info: NodeInfo): HTMLElement {
     row.append(shown, el('span', { class: `ptc-badge ptc-badge-${kind}` }, badgeText(value)));
     if (isExpandable(value)) li.setAttribute('aria-expanded', 'false');
   }
-  row.append(el('button', { type: 'button', class: 'ptc-row-copy', tabindex: -1, title: l10n.t('Copy as JSON'), 'aria-hidden': 'true' }, l10n.t('copy')));
+  row.append(
+    el(
+      'button',
+      { type: 'button', class: 'ptc-row-copy', tabindex: -1, title: l10n.t('Copy as JSON'), 'aria-hidden': 'true' },
+      l10n.t('copy'),
+    ),
+  );
   return li;
 }
 
@@ -156,7 +164,10 @@ function toggle(li: HTMLElement, infos: WeakMap<Element, NodeInfo>): void {
   if (state === null) return;
   if (state === 'true') {
     li.setAttribute('aria-expanded', 'false');
-    (li.querySelector(':scope > [role="group"], :scope > .ptc-string-full') as HTMLElement | null)?.setAttribute('hidden', '');
+    (li.querySelector(':scope > [role="group"], :scope > .ptc-string-full') as HTMLElement | null)?.setAttribute(
+      'hidden',
+      '',
+    );
     return;
   }
   li.setAttribute('aria-expanded', 'true');
@@ -169,9 +180,18 @@ function toggle(li: HTMLElement, infos: WeakMap<Element, NodeInfo>): void {
   if (info === undefined) return;
   if (info.type === 'value' && typeof info.value === 'string') {
     const full = el('pre', { class: 'ptc-string-full' });
-    appendVisibleText(full, info.value.length > MAX_STRING_VIEW ? `${info.value.slice(0, MAX_STRING_VIEW)}…` : info.value);
+    appendVisibleText(
+      full,
+      info.value.length > MAX_STRING_VIEW ? `${info.value.slice(0, MAX_STRING_VIEW)}…` : info.value,
+    );
     if (info.value.length > MAX_STRING_VIEW)
-      full.append(el('span', { class: 'ptc-note' }, l10n.t(' (first {0} characters; copy for all)', formatCount(MAX_STRING_VIEW))));
+      full.append(
+        el(
+          'span',
+          { class: 'ptc-note' },
+          l10n.t(' (first {0} characters; copy for all)', formatCount(MAX_STRING_VIEW)),
+        ),
+      );
     li.appendChild(full);
     return;
   }
@@ -188,7 +208,9 @@ function childInfos(info: NodeInfo): NodeInfo[] {
   if (info.type === 'value') {
     const v = info.value;
     isArray = Array.isArray(v);
-    entries = isArray ? (v as JsonValue[]).map((x, i): Entry => [String(i), x]) : Object.entries(v as Record<string, JsonValue>);
+    entries = isArray
+      ? (v as JsonValue[]).map((x, i): Entry => [String(i), x])
+      : Object.entries(v as Record<string, JsonValue>);
     to = entries.length;
   } else {
     ({ entries, from, to, isArray } = info);
@@ -206,7 +228,8 @@ function childInfos(info: NodeInfo): NodeInfo[] {
   let size = PAGE;
   while (count / size > PAGE) size *= PAGE;
   const out: NodeInfo[] = [];
-  for (let start = from; start < to; start += size) out.push({ type: 'range', entries, from: start, to: Math.min(to, start + size), depth, isArray });
+  for (let start = from; start < to; start += size)
+    out.push({ type: 'range', entries, from: start, to: Math.min(to, start + size), depth, isArray });
   return out;
 }
 
@@ -216,7 +239,8 @@ function expandTo(li: HTMLElement, depth: number, infos: WeakMap<Element, NodeIn
   // strings stay collapsed: their preview already shows them
   if (info?.type === 'value' && typeof info.value === 'string') return;
   toggle(li, infos);
-  for (const child of Array.from(li.querySelectorAll(':scope > [role="group"] > [role="treeitem"]'))) expandTo(child as HTMLElement, depth - 1, infos);
+  for (const child of Array.from(li.querySelectorAll(':scope > [role="group"] > [role="treeitem"]')))
+    expandTo(child as HTMLElement, depth - 1, infos);
 }
 
 function focusItem(tree: HTMLElement, li: HTMLElement): void {

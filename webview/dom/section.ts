@@ -31,11 +31,25 @@ export function section(options: SectionOptions): Section {
     el('span', { class: 'ptc-section-title' }, options.title),
     options.meta === undefined ? null : el('span', { class: 'ptc-section-meta' }, options.meta),
   );
-  const body = el('div', { class: 'ptc-section-body', id: bodyId, role: 'region', 'aria-labelledby': headId, hidden: true });
+  const body = el('div', {
+    class: 'ptc-section-body',
+    id: bodyId,
+    role: 'region',
+    'aria-labelledby': headId,
+    hidden: true,
+  });
   const element = el(
     'section',
-    { class: `ptc-section${options.tone === undefined ? '' : ` ptc-tone-${options.tone}`}`, 'data-section': options.key },
-    el('h3', { class: 'ptc-section-header' }, toggle, el('span', { class: 'ptc-section-actions' }, ...(options.actions ?? []))),
+    {
+      class: `ptc-section${options.tone === undefined ? '' : ` ptc-tone-${options.tone}`}`,
+      'data-section': options.key,
+    },
+    el(
+      'h3',
+      { class: 'ptc-section-header' },
+      toggle,
+      el('span', { class: 'ptc-section-actions' }, ...(options.actions ?? [])),
+    ),
     body,
   );
   let built = false;
@@ -48,7 +62,9 @@ export function section(options: SectionOptions): Section {
     body.hidden = !open;
     element.classList.toggle('ptc-collapsed', !open);
   };
-  toggle.addEventListener('click', () => setOpen(toggle.getAttribute('aria-expanded') !== 'true'), { signal: ctx.signal });
+  toggle.addEventListener('click', () => setOpen(toggle.getAttribute('aria-expanded') !== 'true'), {
+    signal: ctx.signal,
+  });
   setOpen(options.open ?? true);
   return { element, setOpen };
 }

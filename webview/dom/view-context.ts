@@ -13,7 +13,11 @@ export interface ViewContext {
   readonly bus: EventTarget;
 }
 
-export function createViewContext(root: ShadowRoot | Document, signal: AbortSignal, liveRegion: HTMLElement): ViewContext {
+export function createViewContext(
+  root: ShadowRoot | Document,
+  signal: AbortSignal,
+  liveRegion: HTMLElement,
+): ViewContext {
   let next = 0;
   return {
     signal,

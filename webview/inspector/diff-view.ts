@@ -10,7 +10,13 @@ import type { InspectorRun } from '../protocol/inspector-messages.js';
 import { callLabel, callSummaryText, callTotal } from '../shared/call-flags.js';
 import { formatCount, formatDuration } from '../shared/format.js';
 import type { DiffRow } from '../shared/line-diff.js';
-import { diffRuns, type CallDiffRow, type Divergence, type DivergenceSection, type RunDiff } from '../shared/run-diff.js';
+import {
+  diffRuns,
+  type CallDiffRow,
+  type Divergence,
+  type DivergenceSection,
+  type RunDiff,
+} from '../shared/run-diff.js';
 
 // Identical stretches longer than this fold to a "n identical lines" row (with 3 lines of context each side).
 const FOLD = 8;
@@ -19,11 +25,19 @@ const MAX_ROWS = 3_000;
 
 // Two runs side by side: calls, printed output, value and outcome, the first divergence highlighted and one click away.
 // `sections` limits the view (the then-vs-now tab hides output sections a transcript records in another shape).
-export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorRun, options: { sections?: readonly DivergenceSection[] } = {}): HTMLElement {
+export function diffView(
+  ctx: ViewContext,
+  left: InspectorRun,
+  right: InspectorRun,
+  options: { sections?: readonly DivergenceSection[] } = {},
+): HTMLElement {
   const diff = diffRuns(left.payload.result, right.payload.result, l10n.t);
   const shown = new Set<DivergenceSection>(options.sections ?? ['calls', 'logs', 'value', 'outcome']);
   const first = firstShown(diff, shown);
-  const summary = el('p', { class: first === undefined ? 'ptc-diff-summary ptc-diff-same' : 'ptc-diff-summary', role: 'status' });
+  const summary = el('p', {
+    class: first === undefined ? 'ptc-diff-summary ptc-diff-same' : 'ptc-diff-summary',
+    role: 'status',
+  });
   const container = el('div', { class: 'ptc-diff', 'data-first-section': first?.section });
   const names: Record<DivergenceSection, string> = {
     calls: l10n.t('calls'),
@@ -36,7 +50,9 @@ export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorR
     summary.append(
       l10n.t(
         'The two runs agree: same {0}.',
-        agreed.length > 1 ? l10n.t('{0} and {1}', agreed.slice(0, -1).join(', '), agreed[agreed.length - 1] ?? '') : (agreed[0] ?? ''),
+        agreed.length > 1
+          ? l10n.t('{0} and {1}', agreed.slice(0, -1).join(', '), agreed[agreed.length - 1] ?? '')
+          : (agreed[0] ?? ''),
       ),
     );
   else {
@@ -54,10 +70,20 @@ export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorR
   }
   container.append(summary);
   if (shown.has('calls')) container.append(callsSection(ctx, diff, left, right));
-  if (shown.has('logs')) container.append(linesSection(ctx, 'logs', l10n.t('Printed output'), diff.logs, first?.section === 'logs' ? first.row : -1));
+  if (shown.has('logs'))
+    container.append(
+      linesSection(ctx, 'logs', l10n.t('Printed output'), diff.logs, first?.section === 'logs' ? first.row : -1),
+    );
   if (shown.has('value'))
     container.append(
-      linesSection(ctx, 'value', l10n.t('Return value'), diff.value, first?.section === 'value' ? first.row : -1, missingValueNote(left, right)),
+      linesSection(
+        ctx,
+        'value',
+        l10n.t('Return value'),
+        diff.value,
+        first?.section === 'value' ? first.row : -1,
+        missingValueNote(left, right),
+      ),
     );
   if (shown.has('outcome')) container.append(outcomeSection(ctx, diff, left, right));
   return container;
@@ -66,7 +92,8 @@ export function diffView(ctx: ViewContext, left: InspectorRun, right: InspectorR
 // The first divergence among the sections shown (hidden ones are only ever the output sections between calls and outcome).
 function firstShown(diff: RunDiff, shown: ReadonlySet<DivergenceSection>): Divergence | undefined {
   if (diff.first === undefined || shown.has(diff.first.section)) return diff.first;
-  if (shown.has('outcome') && !diff.outcome.same) return { section: 'outcome', row: 0, description: l10n.t('outcome differs') };
+  if (shown.has('outcome') && !diff.outcome.same)
+    return { section: 'outcome', row: 0, description: l10n.t('outcome differs') };
   return undefined;
 }
 
@@ -76,7 +103,12 @@ function callsSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right
     ctx,
     key: 'diff-calls',
     title: l10n.t('Binding calls'),
-    meta: l10n.t('{0} vs {1} · {2} differ', formatCount(callTotal(left.payload.result)), formatCount(callTotal(right.payload.result)), formatCount(differing)),
+    meta: l10n.t(
+      '{0} vs {1} · {2} differ',
+      formatCount(callTotal(left.payload.result)),
+      formatCount(callTotal(right.payload.result)),
+      formatCount(differing),
+    ),
     tone: differing > 0 ? 'warning' : undefined,
     body: () => {
       if (diff.calls.length === 0) return el('p', { class: 'ptc-muted' }, l10n.t('Neither run made a binding call.'));
@@ -89,10 +121,22 @@ function callsSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, right
         el(
           'table',
           { class: 'ptc-diff-table ptc-diff-calls' },
-          el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, ''), el('th', { scope: 'col' }, left.label), el('th', { scope: 'col' }, right.label))),
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              el('th', { scope: 'col' }, ''),
+              el('th', { scope: 'col' }, left.label),
+              el('th', { scope: 'col' }, right.label),
+            ),
+          ),
           body,
         ),
-        diff.calls.length > MAX_ROWS ? el('p', { class: 'ptc-note' }, l10n.t('{0} more rows not shown', formatCount(diff.calls.length - MAX_ROWS))) : null,
+        diff.calls.length > MAX_ROWS
+          ? el('p', { class: 'ptc-note' }, l10n.t('{0} more rows not shown', formatCount(diff.calls.length - MAX_ROWS)))
+          : null,
         summarizedNote(left, right),
       );
     },
@@ -103,7 +147,12 @@ function callRows(ctx: ViewContext, row: CallDiffRow, isFirst: boolean): HTMLEle
   const state = row.differences.length === 0 ? 'same' : row.differences[0] === 'missing' ? 'missing' : 'changed';
   const toggle = el(
     'button',
-    { type: 'button', class: 'ptc-row-toggle', 'aria-expanded': 'false', 'aria-label': l10n.t('Compare call {0} in detail', row.index + 1) },
+    {
+      type: 'button',
+      class: 'ptc-row-toggle',
+      'aria-expanded': 'false',
+      'aria-label': l10n.t('Compare call {0} in detail', row.index + 1),
+    },
     '▸',
   );
   const tr = el(
@@ -140,14 +189,20 @@ function callRows(ctx: ViewContext, row: CallDiffRow, isFirst: boolean): HTMLEle
 function callCell(call: CallRecord | undefined, differences: readonly string[]): HTMLElement {
   if (call === undefined) return el('td', { class: 'ptc-diff-empty' }, l10n.t('(no call)'));
   const td = el('td', {});
-  const head = el('code', { class: differences.includes('name') ? 'ptc-diff-mark' : undefined }, `#${call.id} ${callLabel(call)}`);
+  const head = el(
+    'code',
+    { class: differences.includes('name') ? 'ptc-diff-mark' : undefined },
+    `#${call.id} ${callLabel(call)}`,
+  );
   const args = el('code', { class: differences.includes('args') ? 'ptc-diff-mark ptc-diff-args' : 'ptc-diff-args' });
   appendVisibleText(args, previewText(call.args));
   const marked = differences.some((d) => d === 'outcome' || d === 'value' || d === 'message');
   const answer = el('span', { class: marked ? 'ptc-diff-answer ptc-diff-mark' : 'ptc-diff-answer' });
   appendVisibleText(
     answer,
-    call.ok ? `→ ${call.value === undefined ? l10n.t('(no value)') : previewText(call.value)}` : `✗ ${(call.message ?? '').split('\n')[0] ?? ''}`,
+    call.ok
+      ? `→ ${call.value === undefined ? l10n.t('(no value)') : previewText(call.value)}`
+      : `✗ ${(call.message ?? '').split('\n')[0] ?? ''}`,
   );
   td.append(
     head,
@@ -155,7 +210,11 @@ function callCell(call: CallRecord | undefined, differences: readonly string[]):
     args,
     el('br', {}),
     answer,
-    el('span', { class: 'ptc-muted' }, ` · ${formatDuration(call.durationMs, l10n.t)}${call.replayed === true ? ` · ${l10n.t('replayed')}` : ''}`),
+    el(
+      'span',
+      { class: 'ptc-muted' },
+      ` · ${formatDuration(call.durationMs, l10n.t)}${call.replayed === true ? ` · ${l10n.t('replayed')}` : ''}`,
+    ),
   );
   return td;
 }
@@ -169,7 +228,10 @@ function callDetailCell(ctx: ViewContext, call: CallRecord | undefined): HTMLEle
     jsonTree(call.args, { ctx, label: l10n.t('Arguments of call #{0}', call.id), expandDepth: 2 }),
   );
   if (call.ok && call.value !== undefined)
-    td.append(el('p', { class: 'ptc-label' }, l10n.t('Value')), jsonTree(call.value, { ctx, label: l10n.t('Value of call #{0}', call.id), expandDepth: 1 }));
+    td.append(
+      el('p', { class: 'ptc-label' }, l10n.t('Value')),
+      jsonTree(call.value, { ctx, label: l10n.t('Value of call #{0}', call.id), expandDepth: 1 }),
+    );
   if (!call.ok) {
     const pre = el('pre', { class: 'ptc-call-message' });
     appendVisibleText(pre, call.message ?? '');
@@ -189,13 +251,25 @@ function missingValueNote(left: InspectorRun, right: InspectorRun): string | und
 }
 
 // A side-by-side line diff as a collapsible section (identical stretches fold).
-export function linesSection(ctx: ViewContext, key: string, title: string, rows: DiffRow[], firstRow: number, note?: string): HTMLElement {
+export function linesSection(
+  ctx: ViewContext,
+  key: string,
+  title: string,
+  rows: DiffRow[],
+  firstRow: number,
+  note?: string,
+): HTMLElement {
   const changed = rows.filter((r) => r.op !== 'same').length;
   return section({
     ctx,
     key: `diff-${key}`,
     title,
-    meta: changed === 0 ? l10n.t('identical') : changed === 1 ? l10n.t('1 line differs') : l10n.t('{0} lines differ', formatCount(changed)),
+    meta:
+      changed === 0
+        ? l10n.t('identical')
+        : changed === 1
+          ? l10n.t('1 line differs')
+          : l10n.t('{0} lines differ', formatCount(changed)),
     tone: changed > 0 ? 'warning' : undefined,
     body: () => {
       if (rows.length === 0) return el('p', { class: 'ptc-muted' }, l10n.t('Empty in both runs.'));
@@ -216,7 +290,9 @@ export function linesSection(ctx: ViewContext, key: string, title: string, rows:
         { class: 'ptc-diff-scroll' },
         note === undefined ? null : el('p', { class: 'ptc-note ptc-diff-note' }, note),
         el('table', { class: 'ptc-diff-table ptc-diff-lines' }, body),
-        shown >= MAX_ROWS ? el('p', { class: 'ptc-note' }, l10n.t('Only the first rows are shown; copy the runs to compare the rest.')) : null,
+        shown >= MAX_ROWS
+          ? el('p', { class: 'ptc-note' }, l10n.t('Only the first rows are shown; copy the runs to compare the rest.'))
+          : null,
       );
     },
   }).element;
@@ -250,7 +326,11 @@ function fold(rows: DiffRow[]): Part[] {
 }
 
 function foldRow(ctx: ViewContext, rows: { row: DiffRow; index: number }[], firstRow: number): HTMLElement {
-  const button = el('button', { type: 'button', class: 'ptc-button ptc-link' }, l10n.t('⋯ {0} identical lines', formatCount(rows.length)));
+  const button = el(
+    'button',
+    { type: 'button', class: 'ptc-button ptc-link' },
+    l10n.t('⋯ {0} identical lines', formatCount(rows.length)),
+  );
   const tr = el('tr', { class: 'ptc-diff-fold' }, el('td', { colspan: 4 }, button));
   button.addEventListener(
     'click',
@@ -306,14 +386,30 @@ function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, rig
       el(
         'table',
         { class: 'ptc-diff-table ptc-diff-outcome' },
-        el('thead', {}, el('tr', {}, el('th', {}, ''), el('th', { scope: 'col' }, left.label), el('th', { scope: 'col' }, right.label))),
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            el('th', {}, ''),
+            el('th', { scope: 'col' }, left.label),
+            el('th', { scope: 'col' }, right.label),
+          ),
+        ),
         el(
           'tbody',
           {},
           fact('outcome', l10n.t('Outcome'), diff.outcome.left, diff.outcome.right),
           fact('mode', l10n.t('Mode'), l.mode ?? '—', r.mode ?? '—'),
           fact('calls', l10n.t('Calls'), String(callTotal(l)), String(callTotal(r))),
-          fact('duration', l10n.t('Duration'), formatDuration(l.durationMs, l10n.t), formatDuration(r.durationMs, l10n.t), false),
+          fact(
+            'duration',
+            l10n.t('Duration'),
+            formatDuration(l.durationMs, l10n.t),
+            formatDuration(r.durationMs, l10n.t),
+            false,
+          ),
         ),
       ),
   }).element;
@@ -323,7 +419,11 @@ function outcomeSection(ctx: ViewContext, diff: RunDiff, left: InspectorRun, rig
 function summarizedNote(left: InspectorRun, right: InspectorRun): HTMLElement | null {
   const notes = [left, right].map((run) => callSummaryText(run.payload.result, l10n.t)).filter((t) => t !== undefined);
   if (notes.length === 0) return null;
-  return el('p', { class: 'ptc-note' }, l10n.t('Compared one by one: the calls each result keeps in full ({0}).', notes.join('; ')));
+  return el(
+    'p',
+    { class: 'ptc-note' },
+    l10n.t('Compared one by one: the calls each result keeps in full ({0}).', notes.join('; ')),
+  );
 }
 
 function cellText(text: string): HTMLElement {

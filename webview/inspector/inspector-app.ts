@@ -1,9 +1,20 @@
 import * as l10n from '@vscode/l10n';
 import { el } from '../dom/el.js';
 import { createViewContext, type ViewContext } from '../dom/view-context.js';
-import { parseHostToInspector, type HostToInspectorMessage, type InspectorRun, type InspectorToHostMessage } from '../protocol/inspector-messages.js';
+import {
+  parseHostToInspector,
+  type HostToInspectorMessage,
+  type InspectorRun,
+  type InspectorToHostMessage,
+} from '../protocol/inspector-messages.js';
 import { InspectorToHostMessageSchema } from '../protocol/inspector-messages.js';
-import { MAX_KEPT_RUNS, parseInspectorState, persistedInspectorState, type InspectorState, type InspectorTab } from '../protocol/inspector-state.js';
+import {
+  MAX_KEPT_RUNS,
+  parseInspectorState,
+  persistedInspectorState,
+  type InspectorState,
+  type InspectorTab,
+} from '../protocol/inspector-state.js';
 import { renderResultView } from '../result-view/render-result-view.js';
 import { timelineSection } from '../result-view/timeline.js';
 import { callTotal } from '../shared/call-flags.js';
@@ -60,7 +71,13 @@ export function createInspectorApp(root: HTMLElement, api: WebviewApi): Inspecto
       headerActions(ctx, selected, post),
     );
     const panelId = 'ptc-tab-panel';
-    const panel = el('section', { id: panelId, role: 'tabpanel', class: 'ptc-tab-panel', 'aria-labelledby': `ptc-tab-${state.tab}`, 'data-tab': state.tab });
+    const panel = el('section', {
+      id: panelId,
+      role: 'tabpanel',
+      class: 'ptc-tab-panel',
+      'aria-labelledby': `ptc-tab-${state.tab}`,
+      'data-tab': state.tab,
+    });
     panel.append(panelBody(ctx, state, selected, (patch) => update({ ...state, ...patch })));
     root.replaceChildren(live, header);
     if (banner !== undefined) {
@@ -75,7 +92,16 @@ export function createInspectorApp(root: HTMLElement, api: WebviewApi): Inspecto
         ),
       );
     }
-    root.append(tabList({ selected: state.tab, tabs: visibleTabs(state), panelId, signal: view.signal, onSelect: (tab) => selectTab(tab) }), panel);
+    root.append(
+      tabList({
+        selected: state.tab,
+        tabs: visibleTabs(state),
+        panelId,
+        signal: view.signal,
+        onSelect: (tab) => selectTab(tab),
+      }),
+      panel,
+    );
   };
 
   const selectTab = (tab: InspectorTab): void => {
@@ -90,12 +116,22 @@ export function createInspectorApp(root: HTMLElement, api: WebviewApi): Inspecto
     } else if (message.type === 'load') {
       const runs = message.runs.slice(-MAX_KEPT_RUNS);
       const selectedId = runs.some((r) => r.id === message.selectedId) ? message.selectedId : runs[runs.length - 1]?.id;
-      update({ ...state, runs, selectedId, diffLeftId: undefined, diffRightId: undefined, ...(message.tab === undefined ? {} : { tab: message.tab }) });
+      update({
+        ...state,
+        runs,
+        selectedId,
+        diffLeftId: undefined,
+        diffRightId: undefined,
+        ...(message.tab === undefined ? {} : { tab: message.tab }),
+      });
     } else {
       const runs = [...state.runs.filter((r) => r.id !== message.run.id), message.run].slice(-MAX_KEPT_RUNS);
       const selectedId = message.select === true ? message.run.id : state.selectedId;
       // a new run becomes the right side of the diff, the previous right moves left
-      const diff = message.select === true ? { diffLeftId: state.diffRightId ?? state.selectedId, diffRightId: message.run.id } : {};
+      const diff =
+        message.select === true
+          ? { diffLeftId: state.diffRightId ?? state.selectedId, diffRightId: message.run.id }
+          : {};
       update({ ...state, runs, selectedId, ...diff });
     }
   };
@@ -126,7 +162,11 @@ function withDiffDefaults(state: InspectorState): InspectorState {
   return { ...state, diffLeftId, diffRightId };
 }
 
-function headerActions(ctx: ViewContext, selected: InspectorRun | undefined, post: (m: InspectorToHostMessage) => void): HTMLElement {
+function headerActions(
+  ctx: ViewContext,
+  selected: InspectorRun | undefined,
+  post: (m: InspectorToHostMessage) => void,
+): HTMLElement {
   const box = el('span', { class: 'ptc-header-actions' });
   const cellId = selected?.payload.cellId;
   if (selected !== undefined && selected.source === 'cell' && cellId !== undefined) {
@@ -134,20 +174,34 @@ function headerActions(ctx: ViewContext, selected: InspectorRun | undefined, pos
     rerun.addEventListener('click', () => post({ type: 'rerun', cellId }), { signal: ctx.signal });
     box.append(rerun);
   }
-  const open = el('button', { type: 'button', class: 'ptc-button', 'data-action': 'open-cassette' }, l10n.t('Open cassette…'));
+  const open = el(
+    'button',
+    { type: 'button', class: 'ptc-button', 'data-action': 'open-cassette' },
+    l10n.t('Open cassette…'),
+  );
   open.addEventListener('click', () => post({ type: 'open-cassette' }), { signal: ctx.signal });
   box.append(open);
   return box;
 }
 
-function panelBody(ctx: ViewContext, state: InspectorState, selected: InspectorRun | undefined, patch: (p: Partial<InspectorState>) => void): Node {
+function panelBody(
+  ctx: ViewContext,
+  state: InspectorState,
+  selected: InspectorRun | undefined,
+  patch: (p: Partial<InspectorState>) => void,
+): Node {
   if (selected === undefined) {
-    return el('p', { class: 'ptc-empty' }, l10n.t('No run to show yet. Run a cell and choose "Open in inspector", or open a cassette file.'));
+    return el(
+      'p',
+      { class: 'ptc-empty' },
+      l10n.t('No run to show yet. Run a cell and choose "Open in inspector", or open a cassette file.'),
+    );
   }
   if (state.tab === 'then') return thenTab(ctx, state, selected);
   if (selected.source === 'cassette' && state.tab !== 'diff') return cassetteView(ctx, selected, state.tab);
   if (selected.source === 'transcript' && state.tab !== 'diff') return transcriptView(ctx, selected);
-  if (state.tab === 'run') return el('div', { class: 'ptc-root' }, renderResultView({ ctx, payload: selected.payload, valueDepth: 2 }));
+  if (state.tab === 'run')
+    return el('div', { class: 'ptc-root' }, renderResultView({ ctx, payload: selected.payload, valueDepth: 2 }));
   if (state.tab === 'model') return modelViewPanel(ctx, selected.payload.result);
   const left = state.runs.find((r) => r.id === state.diffLeftId);
   const right = state.runs.find((r) => r.id === state.diffRightId);
@@ -177,10 +231,15 @@ function panelBody(ctx: ViewContext, state: InspectorState, selected: InspectorR
       'div',
       {},
       pickers,
-      el('p', { class: 'ptc-empty' }, l10n.t('Diff needs two runs: run the cell again (e.g. live, then replay) or open a cassette.')),
+      el(
+        'p',
+        { class: 'ptc-empty' },
+        l10n.t('Diff needs two runs: run the cell again (e.g. live, then replay) or open a cassette.'),
+      ),
     );
   }
-  if (left.id === right.id) return el('div', {}, pickers, el('p', { class: 'ptc-empty' }, l10n.t('Pick two different runs to compare.')));
+  if (left.id === right.id)
+    return el('div', {}, pickers, el('p', { class: 'ptc-empty' }, l10n.t('Pick two different runs to compare.')));
   return el('div', {}, pickers, diffView(ctx, left, right));
 }
 
@@ -191,7 +250,9 @@ function cassetteView(ctx: ViewContext, run: InspectorRun, tab: InspectorTab): H
     'p',
     { class: 'ptc-cassette-note' },
     tab === 'model'
-      ? l10n.t('A cassette is a recording of binding calls, not a run: nothing was returned to a model. Pick a cell run to see its text.')
+      ? l10n.t(
+          'A cassette is a recording of binding calls, not a run: nothing was returned to a model. Pick a cell run to see its text.',
+        )
       : l10n.t(
           'A cassette records binding calls only ({0}, in recorded order; start times are not kept). Use Diff to compare it with a run.',
           calls === 1 ? l10n.t('1 call') : l10n.t('{0} calls', calls),
@@ -219,7 +280,9 @@ function thenTab(ctx: ViewContext, state: InspectorState, selected: InspectorRun
     return el(
       'p',
       { class: 'ptc-empty' },
-      l10n.t('Then vs now compares a run of an imported cell with its transcript: open the inspector on a cell made by Import Transcript…'),
+      l10n.t(
+        'Then vs now compares a run of an imported cell with its transcript: open the inspector on a cell made by Import Transcript…',
+      ),
     );
   const now = selected.source === 'cell' ? selected : [...state.runs].reverse().find((r) => r.source === 'cell');
   return thenNowView(ctx, then, now);
@@ -235,14 +298,23 @@ function transcriptView(ctx: ViewContext, run: InspectorRun): HTMLElement {
     [
       info === undefined
         ? l10n.t('What the program did in the transcript: {0} in recorded order.', toolCalls(result.calls.length))
-        : l10n.t('What the program did in the transcript ({0}, {1}): {2} in recorded order.', info.origin, info.format, toolCalls(result.calls.length)),
+        : l10n.t(
+            'What the program did in the transcript ({0}, {1}): {2} in recorded order.',
+            info.origin,
+            info.format,
+            toolCalls(result.calls.length),
+          ),
       result.error === undefined ? '' : l10n.t('Then it failed ({0}).', result.error.kind),
       l10n.t('Use Then vs now to compare it with a run here.'),
     ]
       .filter((part) => part !== '')
       .join(' '),
   );
-  const printed = el('pre', { class: 'ptc-model-text', tabindex: 0, 'aria-label': l10n.t('Output recorded in the transcript') });
+  const printed = el('pre', {
+    class: 'ptc-model-text',
+    tabindex: 0,
+    'aria-label': l10n.t('Output recorded in the transcript'),
+  });
   appendVisibleText(printed, result.logs.join('\n'));
   return el(
     'div',
@@ -256,7 +328,12 @@ function transcriptView(ctx: ViewContext, run: InspectorRun): HTMLElement {
 function swapButton(ctx: ViewContext, swap: () => void): HTMLElement {
   const button = el(
     'button',
-    { type: 'button', class: 'ptc-button ptc-icon-button', title: l10n.t('Swap left and right'), 'aria-label': l10n.t('Swap left and right') },
+    {
+      type: 'button',
+      class: 'ptc-button ptc-icon-button',
+      title: l10n.t('Swap left and right'),
+      'aria-label': l10n.t('Swap left and right'),
+    },
     '⇄',
   );
   button.addEventListener('click', swap, { signal: ctx.signal });
@@ -264,7 +341,11 @@ function swapButton(ctx: ViewContext, swap: () => void): HTMLElement {
 }
 
 function bannerView(message: string, dismiss: () => void, signal: AbortSignal): HTMLElement {
-  const close = el('button', { type: 'button', class: 'ptc-button', 'aria-label': l10n.t('Dismiss') }, l10n.t('Dismiss'));
+  const close = el(
+    'button',
+    { type: 'button', class: 'ptc-button', 'aria-label': l10n.t('Dismiss') },
+    l10n.t('Dismiss'),
+  );
   close.addEventListener('click', dismiss, { signal });
   const text = el('span', {});
   text.textContent = message;

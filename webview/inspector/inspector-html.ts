@@ -31,7 +31,8 @@ export function createNonce(): string {
 
 // The panel document: `default-src 'none'`, the script only by nonce, styles only from the bundle (constructed sheets).
 export function inspectorHtml(options: InspectorHtmlOptions): string {
-  if (!NONCE.test(options.nonce)) throw new TypeError(`inspectorHtml: nonce must be 16-128 base64 characters, got ${JSON.stringify(options.nonce)}`);
+  if (!NONCE.test(options.nonce))
+    throw new TypeError(`inspectorHtml: nonce must be 16-128 base64 characters, got ${JSON.stringify(options.nonce)}`);
   // code-server's webviews give two expressions ("'self' https://*.vscode-cdn.net"); anything that could add a directive is refused
   if (
     !options.cspSource
@@ -39,7 +40,9 @@ export function inspectorHtml(options: InspectorHtmlOptions): string {
       .split(/\s+/)
       .every((source) => /^('self'|[^\s;,'"]+)$/.test(source))
   ) {
-    throw new TypeError(`inspectorHtml: cspSource must be CSP source expressions, got ${JSON.stringify(options.cspSource)}`);
+    throw new TypeError(
+      `inspectorHtml: cspSource must be CSP source expressions, got ${JSON.stringify(options.cspSource)}`,
+    );
   }
   if (!/^(https?|vscode-webview|vscode-resource|file):/i.test(options.scriptUri)) {
     throw new TypeError(`inspectorHtml: scriptUri must be a webview URI, got ${JSON.stringify(options.scriptUri)}`);
@@ -52,7 +55,10 @@ export function inspectorHtml(options: InspectorHtmlOptions): string {
     `font-src ${options.cspSource}`,
   ].join('; ');
   const text = options.text ?? ENGLISH_TEXT;
-  const bundle = options.l10n === undefined || Object.keys(options.l10n).length === 0 ? '' : ` data-l10n="${escapeAttribute(JSON.stringify(options.l10n))}"`;
+  const bundle =
+    options.l10n === undefined || Object.keys(options.l10n).length === 0
+      ? ''
+      : ` data-l10n="${escapeAttribute(JSON.stringify(options.l10n))}"`;
   const lang = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(options.lang ?? '') ? (options.lang as string) : 'en';
   return [
     '<!DOCTYPE html>',

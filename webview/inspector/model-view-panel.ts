@@ -13,7 +13,12 @@ const MAX_SHOWN_CHARS = 2_000_000;
 // "What the model sees": the exact run_code text for this run, its UTF-8 size, and a copy button.
 export function modelViewPanel(ctx: ViewContext, result: RunResult): HTMLElement {
   const view = modelView(result);
-  const text = el('pre', { class: 'ptc-model-text', tabindex: 0, 'aria-label': l10n.t('Text returned to the model'), dir: 'auto' });
+  const text = el('pre', {
+    class: 'ptc-model-text',
+    tabindex: 0,
+    'aria-label': l10n.t('Text returned to the model'),
+    dir: 'auto',
+  });
   appendVisibleText(text, view.text.length > MAX_SHOWN_CHARS ? view.text.slice(0, MAX_SHOWN_CHARS) : view.text);
   const size = el(
     'span',
@@ -31,8 +36,12 @@ export function modelViewPanel(ctx: ViewContext, result: RunResult): HTMLElement
       'p',
       { class: 'ptc-model-head' },
       view.outcome === 'success'
-        ? l10n.t('The exact text the run_code tool returns to the model for this run: printed output, then the return value.')
-        : l10n.t('The exact text the run_code tool returns to the model for this failed run: the error, then the captured output.'),
+        ? l10n.t(
+            'The exact text the run_code tool returns to the model for this run: printed output, then the return value.',
+          )
+        : l10n.t(
+            'The exact text the run_code tool returns to the model for this failed run: the error, then the captured output.',
+          ),
       ' ',
       size,
       ' ',
@@ -40,7 +49,11 @@ export function modelViewPanel(ctx: ViewContext, result: RunResult): HTMLElement
     ),
     text,
     view.text.length > MAX_SHOWN_CHARS
-      ? el('p', { class: 'ptc-note' }, l10n.t('Showing the first {0} characters; Copy takes all of it.', formatCount(MAX_SHOWN_CHARS)))
+      ? el(
+          'p',
+          { class: 'ptc-note' },
+          l10n.t('Showing the first {0} characters; Copy takes all of it.', formatCount(MAX_SHOWN_CHARS)),
+        )
       : null,
   );
 }

@@ -27,7 +27,10 @@ export function runText(run: InspectorRun): string {
   const result = run.payload.result;
   const when = run.createdAt === undefined ? '' : ` · ${timeOf(run.createdAt)}`;
   if (run.source === 'cassette') {
-    const calls = result.calls.length === 1 ? l10n.t('cassette, 1 recorded call') : l10n.t('cassette, {0} recorded calls', result.calls.length);
+    const calls =
+      result.calls.length === 1
+        ? l10n.t('cassette, 1 recorded call')
+        : l10n.t('cassette, {0} recorded calls', result.calls.length);
     return `${run.label} — ${calls}${when}`;
   }
   if (run.source === 'transcript')

@@ -36,22 +36,39 @@ export function thenNowView(ctx: ViewContext, then: InspectorRun, now: Inspector
       { class: 'ptc-then-now', 'data-verdict': 'pending' },
       head,
       marks,
-      el('p', { class: 'ptc-empty' }, l10n.t('Run the cell (an imported cell replays its cassette) to compare it with what the transcript recorded.')),
+      el(
+        'p',
+        { class: 'ptc-empty' },
+        l10n.t('Run the cell (an imported cell replays its cassette) to compare it with what the transcript recorded.'),
+      ),
       timelineSection(ctx, then.payload.result),
     );
   }
   const verdict = now.thenVsNow;
   const container = el(
     'div',
-    { class: 'ptc-then-now', 'data-verdict': verdict === undefined ? 'unknown' : verdict.agrees ? 'agrees' : 'differs' },
+    {
+      class: 'ptc-then-now',
+      'data-verdict': verdict === undefined ? 'unknown' : verdict.agrees ? 'agrees' : 'differs',
+    },
     head,
     marks,
   );
   if (verdict === undefined) {
-    container.append(el('p', { class: 'ptc-empty' }, l10n.t('This run was not compared with the transcript (it ran before the cell was known as imported).')));
+    container.append(
+      el(
+        'p',
+        { class: 'ptc-empty' },
+        l10n.t('This run was not compared with the transcript (it ran before the cell was known as imported).'),
+      ),
+    );
   } else {
-    const summary = el('div', { class: verdict.agrees ? 'ptc-diff-summary ptc-diff-same' : 'ptc-diff-summary', role: 'status' });
-    if (verdict.agrees) summary.append(l10n.t('Now matches then: the same calls and the same output as the transcript recorded.'));
+    const summary = el('div', {
+      class: verdict.agrees ? 'ptc-diff-summary ptc-diff-same' : 'ptc-diff-summary',
+      role: 'status',
+    });
+    if (verdict.agrees)
+      summary.append(l10n.t('Now matches then: the same calls and the same output as the transcript recorded.'));
     else {
       summary.append(el('strong', {}, l10n.t('Now differs from then:')));
       const list = el('ul', { class: 'ptc-then-differences' });
@@ -62,11 +79,18 @@ export function thenNowView(ctx: ViewContext, then: InspectorRun, now: Inspector
       }
       summary.append(list);
     }
-    if (verdict.skipped !== undefined) summary.append(el('p', { class: 'ptc-note' }, l10n.t('Not compared: {0}.', verdict.skipped)));
+    if (verdict.skipped !== undefined)
+      summary.append(el('p', { class: 'ptc-note' }, l10n.t('Not compared: {0}.', verdict.skipped)));
     const rows = diffLines(splitText(verdict.thenText), splitText(verdict.nowText));
     container.append(
       summary,
-      linesSection(ctx, 'then-now-text', l10n.t('What the model received ({0}): then | now', verdict.label), rows, firstDifference(rows)),
+      linesSection(
+        ctx,
+        'then-now-text',
+        l10n.t('What the model received ({0}): then | now', verdict.label),
+        rows,
+        firstDifference(rows),
+      ),
     );
   }
   // a vendor transcript records output as one text (compared above); only a PTC trace keeps logs and value apart

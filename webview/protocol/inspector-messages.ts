@@ -94,15 +94,24 @@ export function parseHostToInspector(data: unknown): MessageParse<HostToInspecto
     }
   }
   const parsed = HostToInspectorMessageSchema.safeParse(data);
-  return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid message' };
+  return parsed.success
+    ? { ok: true, message: parsed.data }
+    : { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid message' };
 }
 
 function isEnvelope(data: unknown): data is HostToInspectorEnvelope {
-  return data !== null && typeof data === 'object' && (data as { type?: unknown }).type === 'json' && typeof (data as { text?: unknown }).text === 'string';
+  return (
+    data !== null &&
+    typeof data === 'object' &&
+    (data as { type?: unknown }).type === 'json' &&
+    typeof (data as { text?: unknown }).text === 'string'
+  );
 }
 
 // Validates one message received by the extension host from the inspector page.
 export function parseInspectorToHost(data: unknown): MessageParse<InspectorToHostMessage> {
   const parsed = InspectorToHostMessageSchema.safeParse(data);
-  return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid message' };
+  return parsed.success
+    ? { ok: true, message: parsed.data }
+    : { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid message' };
 }

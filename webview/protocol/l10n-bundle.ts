@@ -6,7 +6,9 @@ export const L10N_LIMITS = { entries: 5_000, keyLength: 4_000, valueLength: 8_00
 // vscode.l10n.bundle as the webviews receive it: English message → translated message, nothing else.
 export const L10nBundleSchema = z
   .record(z.string().check(z.maxLength(L10N_LIMITS.keyLength)), z.string().check(z.maxLength(L10N_LIMITS.valueLength)))
-  .check(z.refine((bundle) => Object.keys(bundle).length <= L10N_LIMITS.entries, `at most ${L10N_LIMITS.entries} messages`));
+  .check(
+    z.refine((bundle) => Object.keys(bundle).length <= L10N_LIMITS.entries, `at most ${L10N_LIMITS.entries} messages`),
+  );
 export type L10nBundle = z.infer<typeof L10nBundleSchema>;
 
 // Validates a bundle received from outside the page; an invalid one is ignored (English stays).

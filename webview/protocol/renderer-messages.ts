@@ -54,11 +54,15 @@ export type MessageParse<T> = { ok: true; message: T } | { ok: false; error: str
 // Validates one message received by the extension host from the renderer.
 export function parseRendererToHost(data: unknown): MessageParse<RendererToHostMessage> {
   const parsed = RendererToHostMessageSchema.safeParse(data);
-  return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid message' };
+  return parsed.success
+    ? { ok: true, message: parsed.data }
+    : { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid message' };
 }
 
 // Validates one message received by the renderer from the extension host.
 export function parseHostToRenderer(data: unknown): MessageParse<HostToRendererMessage> {
   const parsed = HostToRendererMessageSchema.safeParse(data);
-  return parsed.success ? { ok: true, message: parsed.data } : { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid message' };
+  return parsed.success
+    ? { ok: true, message: parsed.data }
+    : { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid message' };
 }

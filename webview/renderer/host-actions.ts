@@ -2,7 +2,12 @@ import * as l10n from '@vscode/l10n';
 import type { RendererContext } from 'vscode-notebook-renderer';
 import { el } from '../dom/el.js';
 import type { ViewContext } from '../dom/view-context.js';
-import { RendererToHostMessageSchema, type HostToRendererMessage, type RendererAction, type RendererToHostMessage } from '../protocol/renderer-messages.js';
+import {
+  RendererToHostMessageSchema,
+  type HostToRendererMessage,
+  type RendererAction,
+  type RendererToHostMessage,
+} from '../protocol/renderer-messages.js';
 
 type CellState = Extract<HostToRendererMessage, { type: 'cell-state' }>;
 type Ack = Extract<HostToRendererMessage, { type: 'ack' }>;
@@ -52,7 +57,10 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
       {
         type: 'button',
         class: action === 'open-inspector' ? 'ptc-button ptc-primary' : 'ptc-button',
-        title: needsCell && options.cellId === undefined ? l10n.t('{0} (this output is not linked to a cell)', title) : title,
+        title:
+          needsCell && options.cellId === undefined
+            ? l10n.t('{0} (this output is not linked to a cell)', title)
+            : title,
         disabled: needsCell && options.cellId === undefined,
         'data-action': action,
       },
@@ -84,7 +92,9 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
     return button;
   };
   const replayTitle = (has: boolean): string =>
-    has ? l10n.t('Run this cell against its recorded cassette (no handler runs)') : l10n.t('No cassette recorded for this cell yet: use Record first');
+    has
+      ? l10n.t('Run this cell against its recorded cassette (no handler runs)')
+      : l10n.t('No cassette recorded for this cell yet: use Record first');
   const elements = [
     make('open-inspector', l10n.t('Open this run in the run inspector (full result, what the model sees, diff)')),
     make('rerun', l10n.t('Run this cell again')),
@@ -92,7 +102,10 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
     make('replay', l10n.t('Run this cell against its recorded cassette (no handler runs)')),
     status,
   ];
-  const accept = make('accept', l10n.t("Store this run as the cell's expectation (and its binding answers as the cell's cassette)"));
+  const accept = make(
+    'accept',
+    l10n.t("Store this run as the cell's expectation (and its binding answers as the cell's cassette)"),
+  );
   const replay = buttons.get('replay');
   if (replay !== undefined && options.cellId !== undefined) {
     replay.disabled = options.hasCassette !== true;
@@ -125,7 +138,11 @@ export function hostActions(options: HostActionOptions): HostActions | undefined
   };
 }
 
-function buildMessage(action: ButtonAction, requestId: string, options: HostActionOptions): RendererToHostMessage | undefined {
+function buildMessage(
+  action: ButtonAction,
+  requestId: string,
+  options: HostActionOptions,
+): RendererToHostMessage | undefined {
   if (action === 'open-inspector') {
     return options.cellId === undefined
       ? { type: action, requestId, outputId: options.outputId }

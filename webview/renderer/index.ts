@@ -4,7 +4,11 @@ import css from '../result-view/result-view.css';
 import { el } from '../dom/el.js';
 import { adoptSheet, createSheet } from '../dom/styles.js';
 import { createViewContext } from '../dom/view-context.js';
-import { parseHostToRenderer, RendererToHostMessageSchema, type HostToRendererMessage } from '../protocol/renderer-messages.js';
+import {
+  parseHostToRenderer,
+  RendererToHostMessageSchema,
+  type HostToRendererMessage,
+} from '../protocol/renderer-messages.js';
 import { parseResultPayload } from '../protocol/result-payload.js';
 import { renderResultView } from '../result-view/render-result-view.js';
 import { applyL10nBundle } from '../l10n/apply-bundle.js';
@@ -78,12 +82,24 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
       try {
         data = item.json();
       } catch (error) {
-        shadow.append(live, invalidOutputView(l10n.t('The output is not valid JSON: {0}', String((error as Error).message ?? error)), safeText(item)));
+        shadow.append(
+          live,
+          invalidOutputView(
+            l10n.t('The output is not valid JSON: {0}', String((error as Error).message ?? error)),
+            safeText(item),
+          ),
+        );
         return;
       }
       const parsed = parseResultPayload(data);
       if (!parsed.ok) {
-        shadow.append(live, invalidOutputView(l10n.t('The output does not match the PTC result format:\n{0}', parsed.message), safeText(item)));
+        shadow.append(
+          live,
+          invalidOutputView(
+            l10n.t('The output does not match the PTC result format:\n{0}', parsed.message),
+            safeText(item),
+          ),
+        );
         return;
       }
       record.actions = hostActions({

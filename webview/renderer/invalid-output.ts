@@ -13,7 +13,13 @@ export function invalidOutputView(problem: string, raw: string): HTMLElement {
   return el(
     'div',
     { class: 'ptc-invalid', 'data-section': 'invalid' },
-    el('p', {}, el('strong', {}, l10n.t('This PTC result could not be displayed.')), ' ', l10n.t('Re-run the cell to regenerate it.')),
+    el(
+      'p',
+      {},
+      el('strong', {}, l10n.t('This PTC result could not be displayed.')),
+      ' ',
+      l10n.t('Re-run the cell to regenerate it.'),
+    ),
     problemBox,
     raw === '' ? null : el('details', {}, el('summary', {}, l10n.t('Raw output')), rawBox),
   );

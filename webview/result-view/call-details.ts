@@ -14,7 +14,13 @@ import { jsonText } from '../shared/json-text.js';
 // One call's arguments and answer (value or error message) as JSON trees, with its timing and flags.
 export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolean): HTMLElement {
   const flags = el('span', { class: 'ptc-flags' });
-  flags.append(el('span', { class: call.ok ? 'ptc-flag ptc-flag-ok' : 'ptc-flag ptc-flag-failed' }, call.ok ? l10n.t('ok') : l10n.t('failed')));
+  flags.append(
+    el(
+      'span',
+      { class: call.ok ? 'ptc-flag ptc-flag-ok' : 'ptc-flag ptc-flag-failed' },
+      call.ok ? l10n.t('ok') : l10n.t('failed'),
+    ),
+  );
   if (call.replayed === true) flags.append(el('span', { class: 'ptc-flag ptc-flag-replayed' }, l10n.t('replayed')));
   if (diverged) flags.append(el('span', { class: 'ptc-flag ptc-flag-diverged' }, l10n.t('diverged')));
   const box = el(
@@ -29,12 +35,20 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
       el(
         'span',
         { class: 'ptc-muted' },
-        l10n.t(' started at {0}, took {1}', formatDuration(call.startedAtMs, l10n.t), formatDuration(call.durationMs, l10n.t)),
+        l10n.t(
+          ' started at {0}, took {1}',
+          formatDuration(call.startedAtMs, l10n.t),
+          formatDuration(call.durationMs, l10n.t),
+        ),
       ),
     ),
   );
   if (call.schemaViolation !== undefined) {
-    const note = el('p', { class: 'ptc-schema-violation', role: 'note' }, l10n.t('⚠ The answer does not match the declared output schema: '));
+    const note = el(
+      'p',
+      { class: 'ptc-schema-violation', role: 'note' },
+      l10n.t('⚠ The answer does not match the declared output schema: '),
+    );
     appendVisibleText(note, call.schemaViolation);
     box.append(note);
   }
@@ -47,12 +61,21 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
       () => jsonText(call.args, { indent: 2 }),
     ),
   );
-  if (call.progressCount !== undefined && call.progress !== undefined && call.progress.length > 0) box.append(progressNote(call));
+  if (call.progressCount !== undefined && call.progress !== undefined && call.progress.length > 0)
+    box.append(progressNote(call));
   if (call.ok) {
     if (call.value !== undefined) {
       const value = call.value;
       const images = callImages(value, call.id);
-      if (images !== undefined) box.append(el('div', { class: 'ptc-call-part ptc-call-media' }, el('p', { class: 'ptc-label' }, l10n.t('Images')), images));
+      if (images !== undefined)
+        box.append(
+          el(
+            'div',
+            { class: 'ptc-call-part ptc-call-media' },
+            el('p', { class: 'ptc-label' }, l10n.t('Images')),
+            images,
+          ),
+        );
       box.append(
         part(
           ctx,
@@ -67,7 +90,13 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
     const message = el('pre', { class: 'ptc-call-message', dir: 'auto' });
     appendVisibleText(message, call.message ?? l10n.t('(no message)'));
     box.append(
-      part(ctx, { title: l10n.t('Error message'), copy: l10n.t('Copy error message'), what: 'text' }, 'ptc-call-error', message, () => call.message ?? ''),
+      part(
+        ctx,
+        { title: l10n.t('Error message'), copy: l10n.t('Copy error message'), what: 'text' },
+        'ptc-call-error',
+        message,
+        () => call.message ?? '',
+      ),
     );
     if (call.errorCode !== undefined || call.errorData !== undefined) {
       const details: JsonValue = {
@@ -96,7 +125,9 @@ export function progressSummary(call: CallRecord): string | undefined {
   const count = call.progressCount ?? marks.length;
   const amount = last.total === undefined ? `${last.progress}` : l10n.t('{0} of {1}', last.progress, last.total);
   const last_ = last.message === undefined ? amount : l10n.t('{0}, {1}', amount, last.message);
-  return count === 1 ? l10n.t('reported progress 1 time; last: {0}', last_) : l10n.t('reported progress {0} times; last: {1}', count, last_);
+  return count === 1
+    ? l10n.t('reported progress 1 time; last: {0}', last_)
+    : l10n.t('reported progress {0} times; last: {1}', count, last_);
 }
 
 function progressNote(call: CallRecord): HTMLElement {
@@ -106,7 +137,13 @@ function progressNote(call: CallRecord): HTMLElement {
 }
 
 // a labelled part of a call; `copy` names its copy button, `what` says whether it copies text or JSON
-function part(ctx: ViewContext, label: { title: string; copy: string; what: 'text' | 'JSON' }, cls: string, content: Node, json: () => string): HTMLElement {
+function part(
+  ctx: ViewContext,
+  label: { title: string; copy: string; what: 'text' | 'JSON' },
+  cls: string,
+  content: Node,
+  json: () => string,
+): HTMLElement {
   return el(
     'div',
     { class: `ptc-call-part ${cls}` },

@@ -17,7 +17,8 @@ export interface FoundImage {
   path: string;
 }
 
-const isObject = (v: unknown): v is Record<string, JsonValue> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, JsonValue> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function asImage(node: Record<string, JsonValue>): { mimeType: string; data: string } | undefined {
   // an MCP image item, or embedded / read resource contents with an image blob
@@ -25,7 +26,14 @@ function asImage(node: Record<string, JsonValue>): { mimeType: string; data: str
   const mimeType = node.mimeType;
   if (typeof data !== 'string' || typeof mimeType !== 'string') return undefined;
   const mime = mimeType.toLowerCase();
-  if (!IMAGE_TYPES.has(mime) || data.length === 0 || data.length > MAX_IMAGE_BASE64 || data.length % 4 !== 0 || !BASE64.test(data)) return undefined;
+  if (
+    !IMAGE_TYPES.has(mime) ||
+    data.length === 0 ||
+    data.length > MAX_IMAGE_BASE64 ||
+    data.length % 4 !== 0 ||
+    !BASE64.test(data)
+  )
+    return undefined;
   return { mimeType: mime, data };
 }
 
@@ -41,7 +49,9 @@ export function findImages(value: JsonValue | undefined): FoundImage[] {
     else if (isObject(node)) {
       const image = asImage(node);
       if (image !== undefined) found.push({ ...image, path: at });
-      else for (const [key, child] of Object.entries(node)) if (child !== null && typeof child === 'object') queue.push([child, `${at}.${key}`]);
+      else
+        for (const [key, child] of Object.entries(node))
+          if (child !== null && typeof child === 'object') queue.push([child, `${at}.${key}`]);
     }
   }
   return found;
@@ -51,14 +61,22 @@ export function findImages(value: JsonValue | undefined): FoundImage[] {
 export function callImages(value: JsonValue | undefined, callId: number): HTMLElement | undefined {
   const images = findImages(value);
   if (images.length === 0) return undefined;
-  const strip = el('div', { class: 'ptc-call-images', role: 'group', 'aria-label': l10n.t('Images in the answer of call #{0}', callId) });
+  const strip = el('div', {
+    class: 'ptc-call-images',
+    role: 'group',
+    'aria-label': l10n.t('Images in the answer of call #{0}', callId),
+  });
   for (const image of images) {
     const label = l10n.t('{0} at {1}', image.mimeType, image.path);
     strip.append(
       el(
         'figure',
         { class: 'ptc-call-image' },
-        el('img', { src: `data:${image.mimeType};base64,${image.data}`, alt: l10n.t('Image {0} in the answer of call #{1}', label, callId), loading: 'lazy' }),
+        el('img', {
+          src: `data:${image.mimeType};base64,${image.data}`,
+          alt: l10n.t('Image {0} in the answer of call #{1}', label, callId),
+          loading: 'lazy',
+        }),
         el('figcaption', { class: 'ptc-muted' }, label),
       ),
     );

@@ -11,8 +11,17 @@ export function codeFrameView(program: string, location: SourceLocation, fileNam
   const width = String(frame.lines[frame.lines.length - 1]?.number ?? 1).length;
   const code = el('code', {});
   for (const line of frame.lines) {
-    const row = el('span', { class: line.target ? 'ptc-frame-line ptc-frame-target' : 'ptc-frame-line', 'data-line': line.number });
-    row.append(el('span', { class: 'ptc-gutter', 'aria-hidden': 'true' }, `${line.target ? '>' : ' '} ${String(line.number).padStart(width)} │ `));
+    const row = el('span', {
+      class: line.target ? 'ptc-frame-line ptc-frame-target' : 'ptc-frame-line',
+      'data-line': line.number,
+    });
+    row.append(
+      el(
+        'span',
+        { class: 'ptc-gutter', 'aria-hidden': 'true' },
+        `${line.target ? '>' : ' '} ${String(line.number).padStart(width)} │ `,
+      ),
+    );
     const text = el('span', { class: 'ptc-frame-text' });
     appendVisibleText(text, line.text);
     row.append(text);

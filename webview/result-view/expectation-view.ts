@@ -50,14 +50,27 @@ function mismatchBlock(m: FieldMismatch): HTMLElement {
 // (one block per differing field), with Accept as Expected (renderer only).
 // A failed run that met its expectation (a test that the program must fail) says so in plain words, so its ✓ does not
 // read as a contradiction of the failure card below it; the compared fields stay in the tooltip.
-export function expectationSection(ctx: ViewContext, report: ExpectationReport | undefined, actions: Child[] = [], runFailed = false): HTMLElement | null {
+export function expectationSection(
+  ctx: ViewContext,
+  report: ExpectationReport | undefined,
+  actions: Child[] = [],
+  runFailed = false,
+): HTMLElement | null {
   if (report === undefined) return null;
   const compared = report.checked.map((c) => `${c.field} ${c.match}`).join(', ');
   if (report.ok) {
-    const detail = compared === '' ? l10n.t('Meets its expectation (every field ignored)') : l10n.t('Meets its expectation ({0})', compared);
+    const detail =
+      compared === ''
+        ? l10n.t('Meets its expectation (every field ignored)')
+        : l10n.t('Meets its expectation ({0})', compared);
     return el(
       'div',
-      { class: 'ptc-expectation ptc-expectation-ok', 'data-section': 'expectation', 'data-ok': 'true', ...(runFailed ? { title: detail } : {}) },
+      {
+        class: 'ptc-expectation ptc-expectation-ok',
+        'data-section': 'expectation',
+        'data-ok': 'true',
+        ...(runFailed ? { title: detail } : {}),
+      },
       el('span', { class: 'ptc-status-icon', 'aria-hidden': 'true' }, '✓'),
       ' ',
       runFailed ? l10n.t('Failed as expected') : detail,
@@ -77,7 +90,9 @@ export function expectationSection(ctx: ViewContext, report: ExpectationReport |
         'div',
         { class: 'ptc-expectation-body' },
         ...report.mismatches.map(mismatchBlock),
-        masked.length === 0 ? null : el('p', { class: 'ptc-expectation-masked' }, l10n.t('Masked (not compared): {0}', masked.join(', '))),
+        masked.length === 0
+          ? null
+          : el('p', { class: 'ptc-expectation-masked' }, l10n.t('Masked (not compared): {0}', masked.join(', '))),
       ),
   });
   built.element.dataset.ok = 'false';
@@ -87,5 +102,7 @@ export function expectationSection(ctx: ViewContext, report: ExpectationReport |
 // "1 of 1 compared field differs" / "1 of 3 compared fields differs" / "2 of 3 compared fields differ"
 function differingText(differing: number, compared: number): string {
   if (compared === 1) return l10n.t('{0} of 1 compared field differs', differing);
-  return differing === 1 ? l10n.t('1 of {0} compared fields differs', compared) : l10n.t('{0} of {1} compared fields differ', differing, compared);
+  return differing === 1
+    ? l10n.t('1 of {0} compared fields differs', compared)
+    : l10n.t('{0} of {1} compared fields differ', differing, compared);
 }

@@ -36,21 +36,41 @@ export function failureSection(ctx: ViewContext, payload: ResultPayload): HTMLEl
       const card = el(
         'div',
         { class: 'ptc-failure', 'data-kind': error.kind },
-        el('p', { class: 'ptc-failure-head' }, badge, el('strong', {}, failureTitle(error.kind, l10n.t)), ' — ', explanation),
+        el(
+          'p',
+          { class: 'ptc-failure-head' },
+          badge,
+          el('strong', {}, failureTitle(error.kind, l10n.t)),
+          ' — ',
+          explanation,
+        ),
       );
       const message = el('pre', { class: 'ptc-failure-message', dir: 'auto' });
       appendVisibleText(message, split.headline === '' ? error.message : split.headline);
       card.append(message);
       const truncation = truncationOf(payload.result);
       if (truncation?.source === 'output-limit')
-        card.append(el('p', { class: 'ptc-note' }, l10n.t('{0}; the return value was dropped.', truncationText(truncation, l10n.t))));
+        card.append(
+          el(
+            'p',
+            { class: 'ptc-note' },
+            l10n.t('{0}; the return value was dropped.', truncationText(truncation, l10n.t)),
+          ),
+        );
       const frameSlot = el('div', { class: 'ptc-frame-slot' });
       card.append(frameSlot);
       const showFrame = (at: SourceLocation | undefined): void => {
         frameSlot.replaceChildren();
         if (at === undefined) return;
         const view = payload.program === undefined ? undefined : codeFrameView(payload.program, at, fileName);
-        frameSlot.append(view ?? el('p', { class: 'ptc-muted' }, l10n.t('at {0}', `${fileName}:${at.line}${at.column === undefined ? '' : `:${at.column}`}`)));
+        frameSlot.append(
+          view ??
+            el(
+              'p',
+              { class: 'ptc-muted' },
+              l10n.t('at {0}', `${fileName}:${at.line}${at.column === undefined ? '' : `:${at.column}`}`),
+            ),
+        );
       };
       showFrame(location);
       if (split.frames.length > 0) card.append(stackList(ctx, split.frames, split.hiddenFrames, showFrame));
@@ -65,7 +85,11 @@ export function failureSection(ctx: ViewContext, payload: ResultPayload): HTMLEl
 export function failureBrief(ctx: ViewContext, payload: ResultPayload): HTMLElement | undefined {
   const error = payload.result.error;
   if (error === undefined || error.kind === 'abort') return undefined;
-  const card = el('div', { class: 'ptc-part ptc-failure ptc-failure-brief', 'data-part': 'failure', 'data-kind': error.kind });
+  const card = el('div', {
+    class: 'ptc-part ptc-failure ptc-failure-brief',
+    'data-part': 'failure',
+    'data-kind': error.kind,
+  });
   const call = failingCall(payload.result);
   if (error.kind === 'exception') {
     const split = splitFailureMessage(error.message, payload.program);
@@ -74,10 +98,16 @@ export function failureBrief(ctx: ViewContext, payload: ResultPayload): HTMLElem
     card.append(message);
     const location = bestLocation(error.location, split.frames);
     const fileName = payload.language === 'python' ? 'program.py' : 'program.ts';
-    const view = location === undefined || payload.program === undefined ? undefined : codeFrameView(payload.program, location, fileName);
+    const view =
+      location === undefined || payload.program === undefined
+        ? undefined
+        : codeFrameView(payload.program, location, fileName);
     if (view !== undefined) card.append(view);
   } else {
-    const explanation = explainFailure(error, l10n.t, { timeoutMs: payload.timeoutMs, durationMs: payload.result.durationMs });
+    const explanation = explainFailure(error, l10n.t, {
+      timeoutMs: payload.timeoutMs,
+      durationMs: payload.result.durationMs,
+    });
     card.append(el('p', { class: 'ptc-failure-explained' }, l10n.t('{0}.', capitalize(explanation))));
   }
   if (call !== undefined) card.append(callNote(ctx, call));
@@ -96,10 +126,19 @@ function bestLocation(reported: SourceLocation | undefined, frames: StackFrame[]
   return same?.location ?? reported;
 }
 
-function stackList(ctx: ViewContext, frames: StackFrame[], hidden: number, show: (at: SourceLocation | undefined) => void): HTMLElement {
+function stackList(
+  ctx: ViewContext,
+  frames: StackFrame[],
+  hidden: number,
+  show: (at: SourceLocation | undefined) => void,
+): HTMLElement {
   const list = el('ol', { class: 'ptc-stack', 'aria-label': l10n.t('Stack (program frames)') });
   for (const frame of frames) {
-    const button = el('button', { type: 'button', class: 'ptc-frame-button', disabled: frame.location === undefined }, '');
+    const button = el(
+      'button',
+      { type: 'button', class: 'ptc-frame-button', disabled: frame.location === undefined },
+      '',
+    );
     appendVisibleText(button, frame.text);
     button.addEventListener(
       'click',
@@ -114,7 +153,13 @@ function stackList(ctx: ViewContext, frames: StackFrame[], hidden: number, show:
   }
   const wrap = el('div', { class: 'ptc-stack-wrap' }, el('p', { class: 'ptc-label' }, l10n.t('Stack')), list);
   if (hidden > 0)
-    wrap.append(el('p', { class: 'ptc-muted' }, hidden === 1 ? l10n.t('1 runtime frame hidden') : l10n.t('{0} runtime frames hidden', formatCount(hidden))));
+    wrap.append(
+      el(
+        'p',
+        { class: 'ptc-muted' },
+        hidden === 1 ? l10n.t('1 runtime frame hidden') : l10n.t('{0} runtime frames hidden', formatCount(hidden)),
+      ),
+    );
   return wrap;
 }
 
@@ -123,13 +168,18 @@ function callNote(ctx: ViewContext, call: CallRecord): HTMLElement {
   show.addEventListener(
     'click',
     () => {
-      ctx.bus.dispatchEvent(new CustomEvent<SelectCallDetail>(SELECT_CALL, { detail: { callId: call.id, focus: true } }));
+      ctx.bus.dispatchEvent(
+        new CustomEvent<SelectCallDetail>(SELECT_CALL, { detail: { callId: call.id, focus: true } }),
+      );
     },
     { signal: ctx.signal },
   );
   const text = el('span', {});
   const after = l10n.t('failed after {0}', formatDuration(call.durationMs, l10n.t));
-  appendVisibleText(text, ` ${call.message === undefined ? after : l10n.t('{0}: {1}', after, call.message.split('\n')[0] ?? '')}`);
+  appendVisibleText(
+    text,
+    ` ${call.message === undefined ? after : l10n.t('{0}: {1}', after, call.message.split('\n')[0] ?? '')}`,
+  );
   return el(
     'p',
     { class: 'ptc-failing-call', 'data-call-id': call.id },

@@ -26,11 +26,17 @@ export function footerSection(ctx: ViewContext, payload: ResultPayload): HTMLEle
         sandboxItem = el(
           'dd',
           {},
-          el('span', { class: `ptc-enforcement ptc-enforcement-${sandbox.enforcement}` }, enforcementText(sandbox.enforcement, l10n.t)),
+          el(
+            'span',
+            { class: `ptc-enforcement ptc-enforcement-${sandbox.enforcement}` },
+            enforcementText(sandbox.enforcement, l10n.t),
+          ),
         );
         if (sandbox.mechanisms.length > 0) sandboxItem.append(l10n.t(' via {0}', sandbox.mechanisms.join(', ')));
         if (sandbox.missing.length > 0)
-          sandboxItem.append(el('span', { class: 'ptc-sandbox-missing' }, l10n.t(' — not enforced: {0}', sandbox.missing.join('; '))));
+          sandboxItem.append(
+            el('span', { class: 'ptc-sandbox-missing' }, l10n.t(' — not enforced: {0}', sandbox.missing.join('; '))),
+          );
         // the runtime's own reasons, each with its fix (`ptc run --json` prints the same `sandbox.missing`)
         const reasons = result.sandbox.missing ?? [];
         if (reasons.length > 0)
@@ -48,7 +54,12 @@ export function footerSection(ctx: ViewContext, payload: ResultPayload): HTMLEle
         { class: 'ptc-footer' },
         el('div', {}, el('dt', {}, l10n.t('Timing')), el('dd', {}, durationStory(payload).detail)),
         el('div', {}, el('dt', {}, l10n.t('Sandbox')), sandboxItem),
-        el('div', {}, el('dt', {}, l10n.t('Language')), el('dd', {}, result.language === 'python' ? 'Python' : 'TypeScript')),
+        el(
+          'div',
+          {},
+          el('dt', {}, l10n.t('Language')),
+          el('dd', {}, result.language === 'python' ? 'Python' : 'TypeScript'),
+        ),
       );
     },
   }).element;

@@ -40,7 +40,8 @@ export function printedOutputSection(ctx: ViewContext, result: RunResult): HTMLE
     meta,
     tone: truncation === undefined ? undefined : 'warning',
     actions: [copyButton(ctx, l10n.t('Copy printed output'), () => result.logs.join('\n'), 'text')],
-    body: () => logsBody(ctx, result, stderr, truncation === undefined ? undefined : truncationText(truncation, l10n.t)),
+    body: () =>
+      logsBody(ctx, result, stderr, truncation === undefined ? undefined : truncationText(truncation, l10n.t)),
   }).element;
 }
 
@@ -48,14 +49,31 @@ export function printedOutputSection(ctx: ViewContext, result: RunResult): HTMLE
 export function printedLines(ctx: ViewContext, result: RunResult): HTMLElement | undefined {
   if (result.logs.length === 0) return undefined;
   const truncation = truncationOf(result);
-  const stated = truncation === undefined || truncation.source === 'output-limit' ? undefined : truncationText(truncation, l10n.t);
-  return el('div', { class: 'ptc-part ptc-part-logs', 'data-part': 'printed-output' }, logsBody(ctx, result, new Set(result.stderrLogs ?? []), stated));
+  const stated =
+    truncation === undefined || truncation.source === 'output-limit' ? undefined : truncationText(truncation, l10n.t);
+  return el(
+    'div',
+    { class: 'ptc-part ptc-part-logs', 'data-part': 'printed-output' },
+    logsBody(ctx, result, new Set(result.stderrLogs ?? []), stated),
+  );
 }
 
 function logsBody(ctx: ViewContext, result: RunResult, stderr: Set<number>, truncated: string | undefined): Node {
-  const list = el('div', { class: 'ptc-logs', role: 'list', 'aria-label': l10n.t('Printed output'), tabindex: 0, 'data-complete': 'false' });
+  const list = el('div', {
+    class: 'ptc-logs',
+    role: 'list',
+    'aria-label': l10n.t('Printed output'),
+    tabindex: 0,
+    'data-complete': 'false',
+  });
   const notice =
-    truncated === undefined ? null : el('p', { class: 'ptc-truncated', role: 'note' }, l10n.t('⚠ {0}: later output was not captured.', capitalize(truncated)));
+    truncated === undefined
+      ? null
+      : el(
+          'p',
+          { class: 'ptc-truncated', role: 'note' },
+          l10n.t('⚠ {0}: later output was not captured.', capitalize(truncated)),
+        );
   const logs = result.logs;
   let index = 0;
   const chunk = (maxEntries: number, maxChars: number): void => {
@@ -78,8 +96,17 @@ function logsBody(ctx: ViewContext, result: RunResult, stderr: Set<number>, trun
 }
 
 function entry(ctx: ViewContext, text: string, index: number, isStderr: boolean): HTMLElement {
-  const row = el('div', { class: isStderr ? 'ptc-log-entry ptc-stderr' : 'ptc-log-entry', role: 'listitem', dir: 'auto', 'data-index': index });
-  if (isStderr) row.append(el('span', { class: 'ptc-stream-tag', 'aria-hidden': 'true' }, l10n.t('err')), srOnly(l10n.t('stderr: ')));
+  const row = el('div', {
+    class: isStderr ? 'ptc-log-entry ptc-stderr' : 'ptc-log-entry',
+    role: 'listitem',
+    dir: 'auto',
+    'data-index': index,
+  });
+  if (isStderr)
+    row.append(
+      el('span', { class: 'ptc-stream-tag', 'aria-hidden': 'true' }, l10n.t('err')),
+      srOnly(l10n.t('stderr: ')),
+    );
   const textBox = el('span', { class: 'ptc-log-text' });
   row.appendChild(textBox);
   if (text.length <= ENTRY_PREVIEW_CHARS) {
@@ -87,7 +114,11 @@ function entry(ctx: ViewContext, text: string, index: number, isStderr: boolean)
     return row;
   }
   appendVisibleText(textBox, text.slice(0, ENTRY_PREVIEW_CHARS));
-  const more = el('button', { type: 'button', class: 'ptc-button ptc-link' }, l10n.t('Show all {0} characters', formatCount(text.length)));
+  const more = el(
+    'button',
+    { type: 'button', class: 'ptc-button ptc-link' },
+    l10n.t('Show all {0} characters', formatCount(text.length)),
+  );
   more.addEventListener(
     'click',
     () => {

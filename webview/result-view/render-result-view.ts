@@ -57,7 +57,11 @@ function budgetNote(payload: ResultPayload): HTMLElement | undefined {
 export function renderResultView(options: ResultViewOptions): HTMLElement {
   const { ctx, payload } = options;
   const valueDepth = options.valueDepth ?? 1;
-  const root = el('div', { class: 'ptc-result', 'data-outcome': outcomeOf(payload.result), 'data-kind': payload.result.error?.kind });
+  const root = el('div', {
+    class: 'ptc-result',
+    'data-outcome': outcomeOf(payload.result),
+    'data-kind': payload.result.error?.kind,
+  });
   let drawn: AbortController | undefined;
   const draw = (view: ResultViewMode, focusToggle: boolean): void => {
     // each drawing's listeners end with it (or with the output), so switching views back and forth leaks none
@@ -67,11 +71,22 @@ export function renderResultView(options: ResultViewOptions): HTMLElement {
     ctx.signal.addEventListener('abort', () => own.abort(), { once: true, signal: own.signal });
     const viewCtx: ViewContext = { ...ctx, signal: own.signal };
     root.dataset.view = view;
-    const toggle = options.toggle === true ? viewToggle(viewCtx, view, () => draw(view === 'compact' ? 'full' : 'compact', true)) : undefined;
-    const parts = (view === 'compact' ? COMPACT_PARTS : FULL_PARTS).map((part) => part({ ctx: viewCtx, payload, valueDepth }));
+    const toggle =
+      options.toggle === true
+        ? viewToggle(viewCtx, view, () => draw(view === 'compact' ? 'full' : 'compact', true))
+        : undefined;
+    const parts = (view === 'compact' ? COMPACT_PARTS : FULL_PARTS).map((part) =>
+      part({ ctx: viewCtx, payload, valueDepth }),
+    );
     const status = statusLine(payload, [toggle, ...(options.actions ?? [])]);
     // a run that differs from the cell's expectation says so first, in both views (ptc test / Accept as Expected)
-    const expectation = expectationSection(viewCtx, payload.expectation, options.expectationActions, payload.result.error !== undefined) ?? undefined;
+    const expectation =
+      expectationSection(
+        viewCtx,
+        payload.expectation,
+        options.expectationActions,
+        payload.result.error !== undefined,
+      ) ?? undefined;
     // the full view reads top-down like a report; the compact one puts the program's output first, like Jupyter
     const body = view === 'compact' ? [...parts, status] : [status, ...parts];
     root.replaceChildren(...[budgetNote(payload), expectation, ...body].filter((n) => n !== undefined));

@@ -28,7 +28,8 @@ export function returnValueSection(ctx: ViewContext, result: RunResult, expandDe
     // JSON's own type name and size, like code: never translated
     meta: el('span', { class: 'ptc-type-tag' }, badgeText(value)),
     actions: [copyButton(ctx, l10n.t('Copy return value as JSON'), () => jsonText(value, { indent: 2 }))],
-    body: () => el('div', { class: 'ptc-tree-wrap' }, jsonTree(value, { ctx, label: l10n.t('Return value'), expandDepth })),
+    body: () =>
+      el('div', { class: 'ptc-tree-wrap' }, jsonTree(value, { ctx, label: l10n.t('Return value'), expandDepth })),
   }).element;
 }
 

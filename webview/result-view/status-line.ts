@@ -36,7 +36,12 @@ export function durationStory(payload: Pick<ResultPayload, 'result' | 'cellMs'>)
   let text = formatDuration(program, l10n.t);
   if (cellMs !== undefined && cellMs - program > OVERHEAD_WORTH_SAYING_MS) {
     text = l10n.t('{0} (cell {1})', text, formatDuration(cellMs, l10n.t));
-    parts.push(l10n.t('the cell took {0} in all, counting its queue, the bindings and process start-up', formatDuration(cellMs, l10n.t)));
+    parts.push(
+      l10n.t(
+        'the cell took {0} in all, counting its queue, the bindings and process start-up',
+        formatDuration(cellMs, l10n.t),
+      ),
+    );
   }
   return { text, detail: l10n.t('{0}.', parts.join(', ')) };
 }
@@ -50,7 +55,12 @@ function statusWord(result: RunResult): HTMLElement {
       : outcome === 'cancelled'
         ? ['■', l10n.t('Cancelled')]
         : ['✗', failureTitle(error?.kind ?? 'exception', l10n.t)];
-  return el('span', { class: `ptc-status ptc-status-${outcome}` }, el('span', { class: 'ptc-status-icon', 'aria-hidden': 'true' }, icon), word);
+  return el(
+    'span',
+    { class: `ptc-status ptc-status-${outcome}` },
+    el('span', { class: 'ptc-status-icon', 'aria-hidden': 'true' }, icon),
+    word,
+  );
 }
 
 // The facts of a run in one line, each said once: duration, calls, mode; "not started" for a run without a process.
@@ -60,7 +70,8 @@ export function runFacts(payload: Pick<ResultPayload, 'result' | 'cellMs'>): HTM
   const facts: Child[] = [el('span', { class: 'ptc-fact', 'data-fact': 'duration', title: story.detail }, story.text)];
   const calls = callTotal(result);
   if (calls > 0) {
-    const failed = result.callSummary === undefined ? result.calls.filter((c) => !c.ok).length : failedCallCount(result);
+    const failed =
+      result.callSummary === undefined ? result.calls.filter((c) => !c.ok).length : failedCallCount(result);
     facts.push(
       el(
         'span',
@@ -71,7 +82,13 @@ export function runFacts(payload: Pick<ResultPayload, 'result' | 'cellMs'>): HTM
   }
   if (result.mode !== undefined) facts.push(el('span', { class: 'ptc-fact', 'data-fact': 'mode' }, result.mode));
   if (result.started === false)
-    facts.push(el('span', { class: 'ptc-fact', 'data-fact': 'started', title: l10n.t('No process was started for this run.') }, l10n.t('not started')));
+    facts.push(
+      el(
+        'span',
+        { class: 'ptc-fact', 'data-fact': 'started', title: l10n.t('No process was started for this run.') },
+        l10n.t('not started'),
+      ),
+    );
   const line = el('span', { class: 'ptc-summary-facts' });
   facts.forEach((fact, i) => {
     if (i > 0) line.append(el('span', { class: 'ptc-sep', 'aria-hidden': 'true' }, ' · '));

@@ -3,7 +3,14 @@ import type { CallRecord, RunResult } from '../../runtime/protocol/run-result.js
 import { el } from '../dom/el.js';
 import { section } from '../dom/section.js';
 import { SELECT_CALL, type SelectCallDetail, type ViewContext } from '../dom/view-context.js';
-import { callLabel, callSummaryText, callTotal, divergedCallIds, failedCallCount, keptCalls } from '../shared/call-flags.js';
+import {
+  callLabel,
+  callSummaryText,
+  callTotal,
+  divergedCallIds,
+  failedCallCount,
+  keptCalls,
+} from '../shared/call-flags.js';
 import { formatCount, formatDuration } from '../shared/format.js';
 import { layoutTimeline, type TimelineBar, type TimelineLayout } from '../shared/timeline-layout.js';
 import { callDetails, progressSummary } from './call-details.js';
@@ -31,11 +38,18 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
   const track = el('div', {
     class: 'ptc-track',
     role: 'group',
-    'aria-label': l10n.t("Binding calls on a {0} time axis from the program's hand-over", formatDuration(layout.spanMs, l10n.t)),
+    'aria-label': l10n.t(
+      "Binding calls on a {0} time axis from the program's hand-over",
+      formatDuration(layout.spanMs, l10n.t),
+    ),
   });
   const zoomLabel = el('span', { class: 'ptc-zoom-level', 'aria-live': 'polite' }, '1×');
   const zoomButton = (label: string, text: string, delta: number | 'fit'): HTMLButtonElement => {
-    const b = el('button', { type: 'button', class: 'ptc-button ptc-icon-button', title: label, 'aria-label': label }, text);
+    const b = el(
+      'button',
+      { type: 'button', class: 'ptc-button ptc-icon-button', title: label, 'aria-label': label },
+      text,
+    );
     b.addEventListener(
       'click',
       () => {
@@ -148,7 +162,8 @@ function buildBody(
       else if (event.key === 'ArrowLeft') next = order[at - 1];
       else if (event.key === 'Home') next = order[0];
       else if (event.key === 'End') next = order[order.length - 1];
-      else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') next = nearestInLane(order, byButton, button, event.key === 'ArrowDown' ? 1 : -1);
+      else if (event.key === 'ArrowDown' || event.key === 'ArrowUp')
+        next = nearestInLane(order, byButton, button, event.key === 'ArrowDown' ? 1 : -1);
       else return;
       event.preventDefault();
       if (next === undefined) return;
@@ -294,7 +309,9 @@ function legend(result: RunResult, diverged: Set<number>): HTMLElement {
   if (calls.some((c) => c.schemaViolation !== undefined)) items.push(['ptc-bar-schema', l10n.t('schema violation')]);
   const box = el('div', { class: 'ptc-legend' });
   for (const [cls, text] of items)
-    box.append(el('span', { class: 'ptc-legend-item' }, el('span', { class: `ptc-swatch ${cls}`, 'aria-hidden': 'true' }), text));
+    box.append(
+      el('span', { class: 'ptc-legend-item' }, el('span', { class: `ptc-swatch ${cls}`, 'aria-hidden': 'true' }), text),
+    );
   const replay = result.replay;
   if (replay !== undefined) {
     box.append(

@@ -35,7 +35,9 @@ export function failingCall(result: RunResult): CallRecord | undefined {
   if (error === undefined || error.kind !== 'exception') return undefined;
   const failed = keptCalls(result).filter((c) => !c.ok);
   if (failed.length === 0) return undefined;
-  const quoted = failed.filter((c) => c.message !== undefined && c.message.length > 0 && error.message.includes(c.message));
+  const quoted = failed.filter(
+    (c) => c.message !== undefined && c.message.length > 0 && error.message.includes(c.message),
+  );
   if (quoted.length > 0) return quoted[quoted.length - 1];
   const named = failed.filter((c) => error.message.includes(`${c.global}.${c.name}`));
   return named[named.length - 1];
@@ -54,7 +56,9 @@ export function keptCalls(result: Pick<RunResult, 'calls' | 'callSummary'>): Cal
 // Failed calls over the whole run.
 export function failedCallCount(result: Pick<RunResult, 'calls' | 'callSummary'>): number {
   const summary = result.callSummary;
-  return summary === undefined ? result.calls.filter((c) => !c.ok && c.message !== undefined).length : summary.byBinding.reduce((n, b) => n + b.failed, 0);
+  return summary === undefined
+    ? result.calls.filter((c) => !c.ok && c.message !== undefined).length
+    : summary.byBinding.reduce((n, b) => n + b.failed, 0);
 }
 
 // "showing the first 1 000 and the last 20 of 1 000 000 calls": undefined when every call is kept.
@@ -72,5 +76,7 @@ export function callSummaryText(result: Pick<RunResult, 'calls' | 'callSummary'>
 
 // "tools.search"
 export function callLabel(call: Pick<CallRecord, 'global' | 'name'>): string {
-  return /^[A-Za-z_$][\w$]*$/.test(call.name) ? `${call.global}.${call.name}` : `${call.global}[${JSON.stringify(call.name)}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(call.name)
+    ? `${call.global}.${call.name}`
+    : `${call.global}[${JSON.stringify(call.name)}]`;
 }

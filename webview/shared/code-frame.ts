@@ -23,7 +23,11 @@ export function codeFrame(program: string, location: SourceLocation, context = 2
   const lines: CodeFrameLine[] = [];
   for (let n = first; n <= last; n += 1) {
     const raw = all[n - 1] ?? '';
-    lines.push({ number: n, text: raw.length > MAX_LINE_CHARS ? `${raw.slice(0, MAX_LINE_CHARS)}…` : raw, target: n === location.line });
+    lines.push({
+      number: n,
+      text: raw.length > MAX_LINE_CHARS ? `${raw.slice(0, MAX_LINE_CHARS)}…` : raw,
+      target: n === location.line,
+    });
   }
   let caretPrefix: string | undefined;
   if (location.column !== undefined) {

@@ -24,7 +24,9 @@ export function formatResultText(result: RunResult, options: TextOptions = {}): 
   const out: string[] = [];
   if (result.error === undefined) out.push(`✓ succeeded in ${formatDuration(result.durationMs, t)}`);
   else {
-    out.push(`✗ ${result.error.kind}: ${explainFailure(result.error, t, { ...options, durationMs: result.durationMs, failingCall: failingLabel(result) })}`);
+    out.push(
+      `✗ ${result.error.kind}: ${explainFailure(result.error, t, { ...options, durationMs: result.durationMs, failingCall: failingLabel(result) })}`,
+    );
     const where =
       result.error.location === undefined
         ? ''
@@ -39,14 +41,17 @@ export function formatResultText(result: RunResult, options: TextOptions = {}): 
   }
   const truncation = truncationOf(result);
   if (truncation !== undefined) out.push(`[${truncationText(truncation, t)}]`);
-  if (result.value !== undefined) out.push('', '--- return value ---', clip(jsonText(result.value, { indent: 2 }), MAX_VALUE_CHARS));
+  if (result.value !== undefined)
+    out.push('', '--- return value ---', clip(jsonText(result.value, { indent: 2 }), MAX_VALUE_CHARS));
   const total = callTotal(result);
   if (total > 0) {
     out.push('', `--- binding calls (${total}) ---`);
     const line = (call: CallRecord): void => {
       const status = call.ok ? 'ok' : `failed: ${(call.message ?? '').split('\n')[0] ?? ''}`;
       const marks = `${call.replayed === true ? ' [replayed]' : ''}${call.schemaViolation === undefined ? '' : ' [schema violation]'}`;
-      out.push(`#${call.id} ${callLabel(call)} at ${formatDuration(call.startedAtMs, t)} for ${formatDuration(call.durationMs, t)}: ${status}${marks}`);
+      out.push(
+        `#${call.id} ${callLabel(call)} at ${formatDuration(call.startedAtMs, t)} for ${formatDuration(call.durationMs, t)}: ${status}${marks}`,
+      );
     };
     for (const call of result.calls.slice(0, MAX_CALL_LINES)) line(call);
     const last = result.callSummary?.last ?? [];
@@ -55,14 +60,18 @@ export function formatResultText(result: RunResult, options: TextOptions = {}): 
     for (const call of last) line(call);
     const summary = callSummaryText(result, t);
     if (summary !== undefined) out.push(`[${summary}]`);
-    for (const count of result.callSummary?.byBinding ?? []) out.push(`${callLabel(count)}: ${count.calls} calls, ${count.ok} ok, ${count.failed} failed`);
+    for (const count of result.callSummary?.byBinding ?? [])
+      out.push(`${callLabel(count)}: ${count.calls} calls, ${count.ok} ok, ${count.failed} failed`);
   }
   if (result.replay !== undefined) {
     const diverged = result.replay.divergedTotal ?? result.replay.diverged.length;
     out.push(`replay: ${result.replay.matched} matched, ${diverged} diverged, ${result.replay.unused} unused`);
   }
   const mode = result.mode === undefined ? '' : ` · mode ${result.mode}`;
-  out.push('', `${result.language} · ${formatDuration(result.durationMs, t)} · sandbox ${sandboxText(result.sandbox, t)}${mode}`);
+  out.push(
+    '',
+    `${result.language} · ${formatDuration(result.durationMs, t)} · sandbox ${sandboxText(result.sandbox, t)}${mode}`,
+  );
   return out.join('\n');
 }
 
@@ -79,7 +88,9 @@ function prefixLines(text: string, prefix: string): string {
 }
 
 function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters in the rich output)`;
+  return text.length <= max
+    ? text
+    : `${text.slice(0, max)}\n… (${text.length - max} more characters in the rich output)`;
 }
 
 // "1 entry" / "3 entries"

@@ -10,7 +10,15 @@ export type { Translate } from './translate.js';
 export { truncationOf, truncationText } from './truncation.js';
 export { diffRuns } from './run-diff.js';
 export type { RunDiff, CallDiffRow, Divergence } from './run-diff.js';
-export { divergedCallIds, failingCall, callLabel, callTotal, keptCalls, failedCallCount, callSummaryText } from './call-flags.js';
+export {
+  divergedCallIds,
+  failingCall,
+  callLabel,
+  callTotal,
+  keptCalls,
+  failedCallCount,
+  callSummaryText,
+} from './call-flags.js';
 export { canonicalJson, jsonEquals } from './canonical-json.js';
 export { formatBytes, formatDuration, formatCount } from './format.js';
 export { utf8Length } from './utf8-length.js';

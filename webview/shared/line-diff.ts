@@ -12,7 +12,12 @@ export function diffLines(left: readonly string[], right: readonly string[]): Di
   let prefix = 0;
   while (prefix < left.length && prefix < right.length && left[prefix] === right[prefix]) prefix += 1;
   let suffix = 0;
-  while (suffix < left.length - prefix && suffix < right.length - prefix && left[left.length - 1 - suffix] === right[right.length - 1 - suffix]) suffix += 1;
+  while (
+    suffix < left.length - prefix &&
+    suffix < right.length - prefix &&
+    left[left.length - 1 - suffix] === right[right.length - 1 - suffix]
+  )
+    suffix += 1;
   const rows: DiffRow[] = [];
   for (let i = 0; i < prefix; i += 1) rows.push(same(left, right, i, i));
   const a = left.slice(prefix, left.length - suffix);
@@ -68,7 +73,13 @@ function pairChanges(ops: Op[], a: readonly string[], b: readonly string[], offs
       const d = dels[p];
       const s = inss[p];
       if (d !== undefined && s !== undefined) {
-        rows.push({ op: 'changed', left: a[d] ?? '', right: b[s] ?? '', leftNo: offset + d + 1, rightNo: offset + s + 1 });
+        rows.push({
+          op: 'changed',
+          left: a[d] ?? '',
+          right: b[s] ?? '',
+          leftNo: offset + d + 1,
+          rightNo: offset + s + 1,
+        });
       } else if (d !== undefined) rows.push({ op: 'removed', left: a[d] ?? '', leftNo: offset + d + 1 });
       else if (s !== undefined) rows.push({ op: 'added', right: b[s] ?? '', rightNo: offset + s + 1 });
     }

@@ -40,7 +40,11 @@ export function diffRuns(left: RunResult, right: RunResult, t: Translate): RunDi
   const calls = diffCalls(keptCalls(left), keptCalls(right));
   const logs = diffLines(splitEntries(left.logs), splitEntries(right.logs));
   const value = diffLines(valueLines(left), valueLines(right));
-  const outcome = { left: outcomeText(left, t), right: outcomeText(right, t), same: outcomeText(left, t) === outcomeText(right, t) };
+  const outcome = {
+    left: outcomeText(left, t),
+    right: outcomeText(right, t),
+    same: outcomeText(left, t) === outcomeText(right, t),
+  };
   return { calls, logs, value, outcome, first: firstDivergence({ calls, logs, value, outcome }, t) };
 }
 
@@ -52,7 +56,12 @@ function diffCalls(left: readonly CallRecord[], right: readonly CallRecord[]): C
   return diffLines(a.map(key), b.map(key)).map((row, index) => {
     const l = row.op === 'added' ? undefined : a[row.leftNo - 1];
     const r = row.op === 'removed' ? undefined : b[row.rightNo - 1];
-    return { index, left: l, right: r, differences: l === undefined || r === undefined ? ['missing'] : callDifferences(l, r) };
+    return {
+      index,
+      left: l,
+      right: r,
+      differences: l === undefined || r === undefined ? ['missing'] : callDifferences(l, r),
+    };
   });
 }
 
@@ -80,7 +89,9 @@ function valueLines(result: RunResult): string[] {
 }
 
 function outcomeText(result: RunResult, t: Translate): string {
-  return result.error === undefined ? t('succeeded') : t('failed ({0}): {1}', result.error.kind, result.error.message.split('\n')[0] ?? '');
+  return result.error === undefined
+    ? t('succeeded')
+    : t('failed ({0}): {1}', result.error.kind, result.error.message.split('\n')[0] ?? '');
 }
 
 function fieldText(field: CallField, t: Translate): string {
@@ -112,7 +123,8 @@ function firstDivergence(diff: Omit<RunDiff, 'first'>, t: Translate): Divergence
           ? t('only in the right run')
           : t('only in the left run')
         : t('{0} differ', row.differences.map((f) => fieldText(f, t)).join(', '));
-    const description = which === undefined ? t('call: {0}', what) : t('call #{0} {1}: {2}', which.id, callLabel(which), what);
+    const description =
+      which === undefined ? t('call: {0}', what) : t('call #{0} {1}: {2}', which.id, callLabel(which), what);
     return { section: 'calls', row: call, description };
   }
   const log = firstDifference(logs);

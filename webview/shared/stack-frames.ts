@@ -51,7 +51,10 @@ export function splitFailureMessage(message: string, program?: string): SplitMes
       const hasMarker = marker !== undefined && PY_MARKER.test(marker);
       if (PY_PROGRAM.test(py[1] ?? '')) {
         const location = toLocation(py[2], undefined);
-        const column = hasMarker && next !== undefined && location !== undefined ? markerColumn(next, marker, program, location.line) : undefined;
+        const column =
+          hasMarker && next !== undefined && location !== undefined
+            ? markerColumn(next, marker, program, location.line)
+            : undefined;
         frames.push({
           text: hasSource ? `${line.trim()}: ${next.trim()}` : line.trim(),
           location: column === undefined || location === undefined ? location : { ...location, column },

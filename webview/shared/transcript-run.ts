@@ -29,7 +29,15 @@ export interface TranscriptRunOptions {
 // and outcome; nothing ran here, so there is no sandbox to report.
 export function transcriptRun(options: TranscriptRunOptions): InspectorRun {
   const calls: CallRecord[] = options.then.calls.map((c, i) => {
-    const call: CallRecord = { id: i + 1, global: c.global, name: c.name, args: c.args, ok: c.ok && c.pending !== true, startedAtMs: i, durationMs: 0 };
+    const call: CallRecord = {
+      id: i + 1,
+      global: c.global,
+      name: c.name,
+      args: c.args,
+      ok: c.ok && c.pending !== true,
+      startedAtMs: i,
+      durationMs: 0,
+    };
     if (c.pending === true) call.message = PENDING_MESSAGE;
     else if (c.ok) call.value = c.value ?? null;
     else call.message = c.message ?? '';
@@ -42,9 +50,11 @@ export function transcriptRun(options: TranscriptRunOptions): InspectorRun {
     sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'none', mechanisms: [] },
     durationMs: 0,
   };
-  if (options.then.stderrLogs !== undefined && options.then.stderrLogs.length > 0) result.stderrLogs = [...options.then.stderrLogs];
+  if (options.then.stderrLogs !== undefined && options.then.stderrLogs.length > 0)
+    result.stderrLogs = [...options.then.stderrLogs];
   if (options.then.value !== undefined) result.value = options.then.value;
-  if (options.then.error !== undefined) result.error = { kind: options.then.error.kind, message: options.then.error.message };
+  if (options.then.error !== undefined)
+    result.error = { kind: options.then.error.kind, message: options.then.error.message };
   return {
     id: options.id,
     label: options.label,

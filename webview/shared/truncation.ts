@@ -31,6 +31,9 @@ export function truncationOf(result: RunResult): Truncation | undefined {
 
 // "output truncated at 65536 bytes"
 export function truncationText(truncation: Truncation, t: Translate): string {
-  if (truncation.entries !== undefined) return t('output truncated at {0} log entries', formatCount(truncation.entries));
-  return truncation.bytes === undefined ? t('output truncated at the output cap') : t('output truncated at {0} bytes', truncation.bytes);
+  if (truncation.entries !== undefined)
+    return t('output truncated at {0} log entries', formatCount(truncation.entries));
+  return truncation.bytes === undefined
+    ? t('output truncated at the output cap')
+    : t('output truncated at {0} bytes', truncation.bytes);
 }

@@ -39,7 +39,8 @@ export function describeModule(module: BindingsModule, warn: (message: string) =
       Object.defineProperty(functions, name, { value: fn, enumerable: true, writable: true, configurable: true });
     }
     const described: DescribedNamespace = { functions };
-    if (ns.errorClass !== undefined) described.errorClass = { name: ns.errorClass.name, memberNameProperty: ns.errorClass.memberNameProperty };
+    if (ns.errorClass !== undefined)
+      described.errorClass = { name: ns.errorClass.name, memberNameProperty: ns.errorClass.memberNameProperty };
     if (ns.mcp !== undefined) described.mcp = true;
     if (ns.toolsUnlisted === true) described.toolsUnlisted = true;
     if (ns.problem !== undefined) described.problem = ns.problem;

@@ -129,7 +129,10 @@ async function handle(message: ToHostFrame): Promise<void> {
         flightFd = fs.openSync(path.join(path.dirname(message.socketPath), FLIGHT_RECORD), 'a', 0o600);
         await listen(message.socketPath);
       } catch (error) {
-        frame({ type: 'load-failed', message: `the bindings host could not listen for programs: ${(error as Error).message}` });
+        frame({
+          type: 'load-failed',
+          message: `the bindings host could not listen for programs: ${(error as Error).message}`,
+        });
         return;
       }
       return load(message.module);

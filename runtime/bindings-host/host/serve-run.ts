@@ -41,12 +41,21 @@ export class ServedRun {
   #closed = false;
   readonly #startedAt: number;
 
-  constructor(options: { open: OpenRunFrame; module: BindingsModule; connection: ChildConnection; notes: RunNotes; warn: (message: string) => void }) {
+  constructor(options: {
+    open: OpenRunFrame;
+    module: BindingsModule;
+    connection: ChildConnection;
+    notes: RunNotes;
+    warn: (message: string) => void;
+  }) {
     const { open } = options;
     this.#run = open.run;
     this.#notes = options.notes;
     this.#connection = options.connection;
-    const namespaces = namespacesFor(options.module, open.mode, { seed: open.seed, onWarning: (message) => options.warn(message) });
+    const namespaces = namespacesFor(options.module, open.mode, {
+      seed: open.seed,
+      onWarning: (message) => options.warn(message),
+    });
     // the runtime's clock origin for this run, on this process's performance timeline
     const startedAt = open.startedAtEpochMs - performance.timeOrigin;
     this.#startedAt = startedAt;
@@ -94,7 +103,8 @@ export class ServedRun {
       const decoded = decodeLossless(text);
       if (!decoded.ok) return this.#protocol(`bindings frame is not lossless JSON (${decoded.reason})`);
       const parsed = CallFrameSchema.safeParse(decoded.value);
-      if (!parsed.success) return this.#protocol(`malformed bindings frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      if (!parsed.success)
+        return this.#protocol(`malformed bindings frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
       const { id, global, name } = parsed.data;
       calls.push({ id, global, name, args: (parsed.data.args ?? null) as JsonValue });
     }
@@ -141,7 +151,13 @@ export class ServedRun {
 
   #protocol(message: string, kind?: 'call-limit'): void {
     if (this.#closed) return;
-    this.#notes.write(JSON.stringify(kind === undefined ? { type: 'protocol', run: this.#run, message } : { type: 'protocol', run: this.#run, message, kind }));
+    this.#notes.write(
+      JSON.stringify(
+        kind === undefined
+          ? { type: 'protocol', run: this.#run, message }
+          : { type: 'protocol', run: this.#run, message, kind },
+      ),
+    );
     this.close();
   }
 }

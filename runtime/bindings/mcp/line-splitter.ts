@@ -13,7 +13,10 @@ export class LineSplitter {
     let start = 0;
     for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
       const piece = chunk.subarray(start, at);
-      const whole = this.#pending.length === 0 ? piece : Buffer.concat([...this.#pending, piece], this.#pendingBytes + piece.length);
+      const whole =
+        this.#pending.length === 0
+          ? piece
+          : Buffer.concat([...this.#pending, piece], this.#pendingBytes + piece.length);
       this.#pending = [];
       this.#pendingBytes = 0;
       if (whole.length > this.maxBytes) return this.#overflow(lines);

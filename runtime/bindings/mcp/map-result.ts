@@ -16,13 +16,24 @@ export type McpContent =
   | { type: 'text'; text: string; annotations?: JsonValue }
   | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: JsonValue }
   | { type: 'resource'; resource: McpResourceContents; annotations?: JsonValue }
-  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number; annotations?: JsonValue }
+  | {
+      type: 'resource_link';
+      uri: string;
+      name: string;
+      title?: string;
+      description?: string;
+      mimeType?: string;
+      size?: number;
+      annotations?: JsonValue;
+    }
   | { type: 'unknown'; original: string };
 
 // A resource's contents, as embedded in a result or read with resources/read.
-export type McpResourceContents = { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+export type McpResourceContents =
+  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
 
-export type McpCallOutcome = { ok: true; value: JsonValue } | { ok: false; message: string; details?: FailureDetails; refused?: true };
+export type McpCallOutcome =
+  { ok: true; value: JsonValue } | { ok: false; message: string; details?: FailureDetails; refused?: true };
 
 function withAnnotations<T extends object>(item: T, raw: Record<string, unknown>): T & { annotations?: JsonValue } {
   return isObject(raw.annotations) ? { ...item, annotations: raw.annotations as JsonValue } : item;
@@ -45,7 +56,9 @@ export function normalizeContent(raw: unknown): McpContent {
       return str(raw.text) ? withAnnotations({ type: 'text', text: raw.text }, raw) : unknown();
     case 'image':
     case 'audio':
-      return str(raw.data) && str(raw.mimeType) ? withAnnotations({ type: raw.type, data: raw.data, mimeType: raw.mimeType }, raw) : unknown();
+      return str(raw.data) && str(raw.mimeType)
+        ? withAnnotations({ type: raw.type, data: raw.data, mimeType: raw.mimeType }, raw)
+        : unknown();
     case 'resource': {
       const resource = normalizeResourceContents(raw.resource);
       return resource === undefined ? unknown() : withAnnotations({ type: 'resource', resource }, raw);
@@ -85,7 +98,10 @@ export function mapToolResult(result: unknown, mode: ResultMode = 'content'): Mc
   const structured = isObject(result.structuredContent) ? (result.structuredContent as JsonValue) : undefined;
   if (result.isError === true) {
     const message = textOf(items).trim();
-    const failure: McpCallOutcome = { ok: false, message: message.length > 0 ? message : 'the MCP tool reported an error without a message' };
+    const failure: McpCallOutcome = {
+      ok: false,
+      message: message.length > 0 ? message : 'the MCP tool reported an error without a message',
+    };
     // a tool's structured error (its own fields) reaches the program as `error.data`
     if (structured !== undefined) failure.details = { data: structured };
     return failure;
@@ -96,7 +112,11 @@ export function mapToolResult(result: unknown, mode: ResultMode = 'content'): Mc
     case 'text': {
       const other = items.find((c) => c.type !== 'text');
       if (other !== undefined)
-        return { ok: false, refused: true, message: `the tool answered ${other.type} content, which result mode 'text' cannot carry (use 'content')` };
+        return {
+          ok: false,
+          refused: true,
+          message: `the tool answered ${other.type} content, which result mode 'text' cannot carry (use 'content')`,
+        };
       return { ok: true, value: textOf(items) };
     }
     case 'json':
@@ -117,7 +137,11 @@ function parseJsonText(items: readonly McpContent[], mode: ResultMode): McpCallO
     return { ok: true, value: JSON.parse(text) as JsonValue };
   } catch {
     const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-    return { ok: false, refused: true, message: `result mode '${mode}': the tool's text is not JSON: ${JSON.stringify(shown)}` };
+    return {
+      ok: false,
+      refused: true,
+      message: `result mode '${mode}': the tool's text is not JSON: ${JSON.stringify(shown)}`,
+    };
   }
 }
 

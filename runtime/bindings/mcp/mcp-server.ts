@@ -9,7 +9,13 @@ import { LIMITS } from '../../contract/limits.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import { CallFailure } from '../call-failure.js';
 import type { McpServerConfig, ProgressNote } from '../module-format.js';
-import { cleanRpcMessage, mapToolResult, normalizeResourceContents, type McpResourceContents, type ResultMode } from './map-result.js';
+import {
+  cleanRpcMessage,
+  mapToolResult,
+  normalizeResourceContents,
+  type McpResourceContents,
+  type ResultMode,
+} from './map-result.js';
 import { resolveCommand } from './resolve-command.js';
 import { ServerStdioTransport } from './stdio-transport.js';
 
@@ -56,12 +62,16 @@ export function describeServer(config: McpServerConfig): string {
 
 // `${env:NAME}` in a header value is the host environment's NAME, read when the server is connected (so a token
 // lives in the environment, never in the module or a notebook); a missing variable fails the connection by name.
-export function expandHeaders(headers: Record<string, string> | undefined, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function expandHeaders(
+  headers: Record<string, string> | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers ?? {})) {
     out[key] = value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
       const found = env[name];
-      if (found === undefined) throw new Error(`header ${key} needs the environment variable ${name}, which is not set`);
+      if (found === undefined)
+        throw new Error(`header ${key} needs the environment variable ${name}, which is not set`);
       return found;
     });
   }
@@ -104,7 +114,11 @@ export class McpServerSession {
     const seen = new Set<string>();
     let cursor: string | undefined;
     do {
-      const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LooseResult, { timeout: CONNECT_TIMEOUT_MS });
+      const page = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        LooseResult,
+        { timeout: CONNECT_TIMEOUT_MS },
+      );
       const listed = Array.isArray(page.tools) ? (page.tools as unknown[]) : [];
       for (const raw of listed) {
         if (!isObject(raw) || typeof raw.name !== 'string' || raw.name.length === 0 || seen.has(raw.name)) continue;
@@ -117,7 +131,11 @@ export class McpServerSession {
     return tools;
   }
 
-  async call(name: string, args: JsonValue, options: { signal: AbortSignal; mode: ResultMode; onProgress?: (note: ProgressNote) => void }): Promise<JsonValue> {
+  async call(
+    name: string,
+    args: JsonValue,
+    options: { signal: AbortSignal; mode: ResultMode; onProgress?: (note: ProgressNote) => void },
+  ): Promise<JsonValue> {
     const result = await this.#request(
       { method: 'tools/call', params: args === null ? { name } : { name, arguments: args as Record<string, unknown> } },
       options.signal,
@@ -140,11 +158,16 @@ export class McpServerSession {
     const entries: McpResourceEntry[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.#request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } }, signal, undefined);
+      const page = await this.#request(
+        { method: 'resources/list', params: cursor === undefined ? {} : { cursor } },
+        signal,
+        undefined,
+      );
       for (const raw of Array.isArray(page.resources) ? page.resources : []) {
         if (!isObject(raw) || typeof raw.uri !== 'string' || typeof raw.name !== 'string') continue;
         const entry: McpResourceEntry = { uri: raw.uri, name: raw.name };
-        for (const key of ['title', 'description', 'mimeType'] as const) if (typeof raw[key] === 'string') entry[key] = raw[key];
+        for (const key of ['title', 'description', 'mimeType'] as const)
+          if (typeof raw[key] === 'string') entry[key] = raw[key];
         if (typeof raw.size === 'number' && Number.isFinite(raw.size)) entry.size = raw.size;
         entries.push(entry);
       }
@@ -164,7 +187,10 @@ export class McpServerSession {
     if (token !== undefined && onProgress !== undefined) this.#progress.set(token, onProgress);
     const params = token === undefined ? request.params : { ...request.params, _meta: { progressToken: token } };
     try {
-      return await client.request({ method: request.method, params }, LooseResult, { signal, timeout: SDK_REQUEST_TIMEOUT_MS });
+      return await client.request({ method: request.method, params }, LooseResult, {
+        signal,
+        timeout: SDK_REQUEST_TIMEOUT_MS,
+      });
     } catch (error) {
       throw this.#explain(error, transport, signal);
     } finally {
@@ -178,8 +204,13 @@ export class McpServerSession {
   // the SDK's prefix), a lost connection says why it was lost and what the server last wrote to stderr.
   #explain(error: unknown, transport: Transport | undefined, signal: AbortSignal): Error {
     if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
-    if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout) {
-      const details = error.data === undefined ? { code: error.code } : { code: error.code, data: error.data as JsonValue };
+    if (
+      error instanceof McpError &&
+      error.code !== ErrorCode.ConnectionClosed &&
+      error.code !== ErrorCode.RequestTimeout
+    ) {
+      const details =
+        error.data === undefined ? { code: error.code } : { code: error.code, data: error.data as JsonValue };
       return new CallFailure(cleanRpcMessage(error.message), details, { cause: error });
     }
     const cause = transport instanceof ServerStdioTransport ? transport.failure() : undefined;
@@ -199,7 +230,8 @@ export class McpServerSession {
   }
 
   #connected(): Promise<Client> {
-    if (this.#disposed) return Promise.reject(new Error(`MCP server of ${this.label} was stopped (bindings module disposed)`));
+    if (this.#disposed)
+      return Promise.reject(new Error(`MCP server of ${this.label} was stopped (bindings module disposed)`));
     if (this.#client !== undefined) return Promise.resolve(this.#client);
     this.#connecting ??= this.#connect().finally(() => (this.#connecting = undefined));
     return this.#connecting;
@@ -216,7 +248,9 @@ export class McpServerSession {
       return;
     }
     this.#problems.set(kind, { count: 1, reported: 1 });
-    this.#warn(`MCP server of ${this.label}: ${text.length > MAX_PROBLEM_CHARS ? `${text.slice(0, MAX_PROBLEM_CHARS)}…` : text}`);
+    this.#warn(
+      `MCP server of ${this.label}: ${text.length > MAX_PROBLEM_CHARS ? `${text.slice(0, MAX_PROBLEM_CHARS)}…` : text}`,
+    );
   }
 
   // The complaints counted since the last report, one line per kind ("44 more times: the server wrote a line…").
@@ -240,7 +274,10 @@ export class McpServerSession {
     try {
       command = resolveCommand(this.config.command ?? '', this.config.cwd, this.config.env);
     } catch (error) {
-      throw new Error(`MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${(error as Error).message}`, { cause: error });
+      throw new Error(
+        `MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     const transport = new ServerStdioTransport({
       command,
@@ -262,7 +299,9 @@ export class McpServerSession {
     try {
       headers = expandHeaders(this.config.headers);
     } catch (error) {
-      throw new Error(`MCP server of ${this.label} (${url}) could not start: ${(error as Error).message}`, { cause: error });
+      throw new Error(`MCP server of ${this.label} (${url}) could not start: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const target = new URL(url);
     const requestInit = { headers };
@@ -275,13 +314,19 @@ export class McpServerSession {
       try {
         return await this.#open(new SSEClientTransport(target, { requestInit }), () => '');
       } catch (fallback) {
-        throw new Error(`${(error as Error).message}\n(the HTTP+SSE fallback failed too: ${(fallback as Error).message})`, { cause: fallback });
+        throw new Error(
+          `${(error as Error).message}\n(the HTTP+SSE fallback failed too: ${(fallback as Error).message})`,
+          { cause: fallback },
+        );
       }
     }
   }
 
   async #open(transport: Transport, stderr: () => string): Promise<Client> {
-    const client = new Client({ name: 'ptc-playground', version: '0.1.0' }, { jsonSchemaValidator: passThroughValidator });
+    const client = new Client(
+      { name: 'ptc-playground', version: '0.1.0' },
+      { jsonSchemaValidator: passThroughValidator },
+    );
     client.onclose = () => {
       if (this.#client === client) {
         this.#client = undefined;
@@ -304,7 +349,8 @@ export class McpServerSession {
       await client.close().catch(() => undefined);
       const cause = transport instanceof ServerStdioTransport ? transport.failure() : undefined;
       // the SDK's HTTP errors carry the status only as `code`
-      const code: unknown = error instanceof Error && !(error instanceof McpError) ? (error as Error & { code?: unknown }).code : undefined;
+      const code: unknown =
+        error instanceof Error && !(error instanceof McpError) ? (error as Error & { code?: unknown }).code : undefined;
       const status = typeof code === 'number' ? ` (HTTP ${code})` : '';
       const reason = `${error instanceof Error ? cleanRpcMessage(error.message) : String(error)}${status}`;
       throw new Error(
@@ -327,8 +373,17 @@ function describeTool(raw: Record<string, unknown> & { name: string }): McpTool 
   const inputSchema = isObject(raw.inputSchema) ? raw.inputSchema : undefined;
   const outputSchema = isObject(raw.outputSchema) ? raw.outputSchema : undefined;
   let unavailable: string | undefined;
-  if (raw.inputSchema !== undefined && inputSchema === undefined) unavailable = 'its inputSchema is not a JSON Schema object';
-  else if (raw.outputSchema !== undefined && outputSchema === undefined) unavailable = 'its outputSchema is not a JSON Schema object';
-  else if (isObject(raw.execution) && raw.execution.taskSupport === 'required') unavailable = 'it can only run as an MCP task, which is not supported';
-  return { name: raw.name, description: typeof raw.description === 'string' ? raw.description : undefined, inputSchema, outputSchema, unavailable };
+  if (raw.inputSchema !== undefined && inputSchema === undefined)
+    unavailable = 'its inputSchema is not a JSON Schema object';
+  else if (raw.outputSchema !== undefined && outputSchema === undefined)
+    unavailable = 'its outputSchema is not a JSON Schema object';
+  else if (isObject(raw.execution) && raw.execution.taskSupport === 'required')
+    unavailable = 'it can only run as an MCP task, which is not supported';
+  return {
+    name: raw.name,
+    description: typeof raw.description === 'string' ? raw.description : undefined,
+    inputSchema,
+    outputSchema,
+    unavailable,
+  };
 }

@@ -36,7 +36,8 @@ export async function stopProcessTree(leader: number, known: readonly number[] =
   if (alive()) {
     signal(-leader, 'SIGTERM');
     for (const pid of tree) signal(pid, 'SIGTERM');
-    for (let waited = 0; waited < TERM_GRACE_MS && alive(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; waited < TERM_GRACE_MS && alive(); waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     signal(-leader, 'SIGKILL');
     for (const pid of tree) signal(pid, 'SIGKILL');
   }

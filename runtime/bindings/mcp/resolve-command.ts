@@ -12,7 +12,11 @@ function executable(file: string): boolean {
 
 // The server executable as an absolute path (looked up on PATH like a shell would), so a missing one fails as ENOENT
 // here rather than inside the wrapper that ties the server's life to this process.
-export function resolveCommand(command: string, cwd: string | undefined, env: Record<string, string> | undefined): string {
+export function resolveCommand(
+  command: string,
+  cwd: string | undefined,
+  env: Record<string, string> | undefined,
+): string {
   const missing = (): never => {
     const error = new Error(`spawn ${command} ENOENT`) as NodeJS.ErrnoException;
     error.code = 'ENOENT';

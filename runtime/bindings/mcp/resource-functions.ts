@@ -8,7 +8,12 @@ const optionalString = { type: 'string' } as const;
 const RESOURCE_CONTENTS = {
   type: 'object',
   description: 'One resource content: `text`, or `blob` (base64) for binary data.',
-  properties: { uri: { type: 'string' }, mimeType: optionalString, text: optionalString, blob: { type: 'string', description: 'base64' } },
+  properties: {
+    uri: { type: 'string' },
+    mimeType: optionalString,
+    text: optionalString,
+    blob: { type: 'string', description: 'base64' },
+  },
   required: ['uri'],
   additionalProperties: false,
 };
@@ -20,7 +25,9 @@ export function resourceReadDeclaration(session: McpServerSession): FunctionDecl
     description: `Reads a resource of this MCP server by its URI (from list_resources, or a resource_link item a tool returned).`,
     input: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'], additionalProperties: false },
     output: { type: 'array', items: RESOURCE_CONTENTS },
-    live: handler(async (args, context) => (await session.readResource((args as { uri: string }).uri, context.signal)) as JsonValue),
+    live: handler(
+      async (args, context) => (await session.readResource((args as { uri: string }).uri, context.signal)) as JsonValue,
+    ),
   };
 }
 

@@ -79,7 +79,9 @@ export class ServerStdioTransport implements Transport {
         resolve();
       });
       child.once('exit', (code, signal) => {
-        this.#fail(signal !== null ? `the server was ended by ${signal}` : `the server exited with code ${code ?? 'unknown'}`);
+        this.#fail(
+          signal !== null ? `the server was ended by ${signal}` : `the server exited with code ${code ?? 'unknown'}`,
+        );
         // its last stderr lines may still be in the pipe; a grandchild holding the pipe open must not delay the end
         setTimeout(() => this.#finish(), STDERR_DRAIN_MS);
       });
@@ -101,13 +103,19 @@ export class ServerStdioTransport implements Transport {
         message = JSONRPCMessageSchema.parse(JSON.parse(line));
       } catch (error) {
         // a log line on stdout breaks nothing but that line; reported, never fatal
-        this.onerror?.(new Error(`the server wrote a line that is not a JSON-RPC message: ${(error as Error).message.slice(0, 200)}`));
+        this.onerror?.(
+          new Error(
+            `the server wrote a line that is not a JSON-RPC message: ${(error as Error).message.slice(0, 200)}`,
+          ),
+        );
         continue;
       }
       this.onmessage?.(message);
     }
     if (outcome.overflow) {
-      this.#fail(`the server sent a message larger than ${this.options.maxMessageBytes} bytes (the largest result accepted)`);
+      this.#fail(
+        `the server sent a message larger than ${this.options.maxMessageBytes} bytes (the largest result accepted)`,
+      );
       void this.close();
     }
   }

@@ -28,7 +28,9 @@ function versionOf(command: string, args: string[]): string {
     const out = execFileSync(command, args, { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
     return out.split('\n', 1)[0]?.trim() || 'found (no version printed)';
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : `did not run: ${(error as Error).message.split('\n', 1)[0] ?? ''}`;
+    return (error as NodeJS.ErrnoException).code === 'ENOENT'
+      ? 'not found'
+      : `did not run: ${(error as Error).message.split('\n', 1)[0] ?? ''}`;
   }
 }
 

@@ -45,24 +45,55 @@ const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:mod
 
 const FLAGS = {
   bindings: { type: 'string', value: '<module>', help: 'the bindings module whose functions are the tools (required)' },
-  models: { type: 'string', value: '<provider:model[@baseUrl]>,…', help: 'the models to compare; keys come from the environment (required)' },
-  modes: { type: 'string', value: 'code,direct', byDefault: 'code,direct', help: 'code mode (one run_code tool), direct tool calls, or both' },
+  models: {
+    type: 'string',
+    value: '<provider:model[@baseUrl]>,…',
+    help: 'the models to compare; keys come from the environment (required)',
+  },
+  modes: {
+    type: 'string',
+    value: 'code,direct',
+    byDefault: 'code,direct',
+    help: 'code mode (one run_code tool), direct tool calls, or both',
+  },
   samples: { type: 'string', value: 'N', byDefault: '1', help: 'runs per task, model and mode (1 to 100)' },
   replay: { type: 'string', value: '<cassette dir>', help: 'answer tool calls from recorded cassettes' },
-  mode: { type: 'string', choices: ['mock', 'live'], byDefault: 'mock', help: 'which handlers answer the tool calls (not with --replay)' },
-  language: { type: 'string', choices: ['typescript', 'python'], byDefault: 'typescript', help: "the language of code mode's programs" },
+  mode: {
+    type: 'string',
+    choices: ['mock', 'live'],
+    byDefault: 'mock',
+    help: 'which handlers answer the tool calls (not with --replay)',
+  },
+  language: {
+    type: 'string',
+    choices: ['typescript', 'python'],
+    byDefault: 'typescript',
+    help: "the language of code mode's programs",
+  },
   'max-turns': { type: 'string', value: 'N', byDefault: '8', help: 'model turns per task (1 to 50)' },
   shard: { type: 'string', value: 'i/n', help: "run only this machine's part of the tasks" },
   out: { type: 'string', value: '<dir>', help: 'write eval.json, eval.ptcnb and one transcript per run there' },
   json: { type: 'boolean', help: 'print the summary and runs as JSON' },
   'timeout-ms': LIMIT_OPTIONS['timeout-ms'],
   sandbox: LIMIT_OPTIONS.sandbox,
-  'max-tokens': { type: 'string', value: 'N', help: "the most tokens a model may answer with per turn (the provider's default otherwise)" },
+  'max-tokens': {
+    type: 'string',
+    value: 'N',
+    help: "the most tokens a model may answer with per turn (the provider's default otherwise)",
+  },
   temperature: { type: 'string', value: 'T', help: 'sampling temperature (0 to 2)' },
   seed: { type: 'string', value: 'N', help: 'a sampling seed, where the provider takes one' },
-  'reasoning-effort': { type: 'string', choices: ['minimal', 'low', 'medium', 'high'], help: 'reasoning effort for OpenAI reasoning models' },
+  'reasoning-effort': {
+    type: 'string',
+    choices: ['minimal', 'low', 'medium', 'high'],
+    help: 'reasoning effort for OpenAI reasoning models',
+  },
   'thinking-budget': { type: 'string', value: 'N', help: "Anthropic extended thinking: the thinking tokens' budget" },
-  'tool-choice': { type: 'string', choices: ['auto', 'required', 'none'], help: 'whether the model must, may or may not call tools' },
+  'tool-choice': {
+    type: 'string',
+    choices: ['auto', 'required', 'none'],
+    help: 'whether the model must, may or may not call tools',
+  },
   'model-options': {
     type: 'string',
     value: '<file.json>',
@@ -92,7 +123,10 @@ interface EvalFlags {
 function parseFlags(argv: string[]): EvalFlags {
   const parsed = parseCommandLine(argv, FLAGS, 'eval');
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing tasks file' : `expected one tasks file, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0 ? 'missing tasks file' : `expected one tasks file, got ${positionals.length}`,
+    );
   if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');
   if (values.models === undefined) throw new UsageError('missing --models <provider:model[@baseUrl]>,…');
   if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
@@ -148,7 +182,9 @@ function modelOptionsTableOf(file: string | undefined): ModelOptionsTable | unde
   const parsed = ModelOptionsTableSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UsageError(`--model-options: ${file}: ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+    throw new UsageError(
+      `--model-options: ${file}: ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
+    );
   }
   return parsed.data;
 }
@@ -171,7 +207,9 @@ function modelOptionsOf(values: Record<string, string | boolean | undefined>): M
     thinkingBudget: number('thinking-budget'),
     toolChoice: text('tool-choice'),
   };
-  const parsed = ModelOptionsSchema.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
+  const parsed = ModelOptionsSchema.safeParse(
+    Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)),
+  );
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const flag = String(issue?.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -185,7 +223,8 @@ function shardOf(raw: string | undefined): Shard | undefined {
   const match = /^(\d+)\/(\d+)$/.exec(raw);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (match === null || count < 1 || index < 1 || index > count) throw new UsageError(`--shard expects i/n with 1 ≤ i ≤ n, got "${raw}"`);
+  if (match === null || count < 1 || index < 1 || index > count)
+    throw new UsageError(`--shard expects i/n with 1 ≤ i ≤ n, got "${raw}"`);
   return { index, count };
 }
 
@@ -242,7 +281,10 @@ export const evalCommand: CliCommand = {
       if (problems.length > 0) throw new UsageError(`--replay cannot serve every task: ${problems.join('; ')}`);
     }
     const logs = bindingsLog(io);
-    const session = createSession({ bindingsPath: path.resolve(flags.bindings), onBindingsLog: logs.forModule(flags.bindings) });
+    const session = createSession({
+      bindingsPath: path.resolve(flags.bindings),
+      onBindingsLog: logs.forModule(flags.bindings),
+    });
     const checkSession = createSession();
     const signals = interruptible();
     const warnings = new Set<string>();
@@ -283,7 +325,10 @@ export const evalCommand: CliCommand = {
       const rows = summarize(runs);
       if (flags.out !== undefined) await writeOutputs(flags.out, flags.bindings, runs, rows, io);
       // model text in the JSON cannot drive a terminal either: DEL, C1 and bidi controls become \\u escapes
-      if (flags.json) io.stdout(`${visibleJson(JSON.stringify({ summary: rows, runs: runs.map(({ detail: _detail, ...run }) => run) }, null, 2))}\n`);
+      if (flags.json)
+        io.stdout(
+          `${visibleJson(JSON.stringify({ summary: rows, runs: runs.map(({ detail: _detail, ...run }) => run) }, null, 2))}\n`,
+        );
       else io.stdout(visibleText(summaryTable(rows)));
       return signals.signal.aborted ? 1 : 0;
     } finally {
@@ -305,9 +350,17 @@ async function writeOutputs(
   const transcripts = path.join(dir, 'transcripts');
   makeDirsSync(transcripts);
   for (const run of runs) await writeLinesAtomically(path.join(transcripts, transcriptName(run)), run.detail.trace);
-  const summary = { summary: rows, runs: runs.map(({ detail: _detail, ...run }) => ({ ...run, transcript: `transcripts/${transcriptName(run)}` })) };
+  const summary = {
+    summary: rows,
+    runs: runs.map(({ detail: _detail, ...run }) => ({ ...run, transcript: `transcripts/${transcriptName(run)}` })),
+  };
   await writeLinesAtomically(path.join(dir, 'eval.json'), [JSON.stringify(summary, null, 2)]);
-  const notebook = reportNotebook({ rows, runs, bindings: path.relative(dir, path.resolve(bindings)).split(path.sep).join('/'), transcriptDir: 'transcripts' });
+  const notebook = reportNotebook({
+    rows,
+    runs,
+    bindings: path.relative(dir, path.resolve(bindings)).split(path.sep).join('/'),
+    transcriptDir: 'transcripts',
+  });
   await writeLinesAtomically(path.join(dir, 'eval.ptcnb'), [serializeNotebook(notebook).replace(/\n$/, '')]);
   io.stderr(`ptc eval: wrote ${out}/eval.json, ${out}/eval.ptcnb and ${runs.length} transcript(s)\n`);
 }
@@ -318,16 +371,25 @@ const MERGE_FLAGS = {
 } as const satisfies FlagSpecs;
 
 // `ptc eval merge`: the eval.json of each shard (`--shard i/n`) as one run's table, JSON and transcripts.
-async function mergeShards(argv: string[], io: { stdout: (t: string) => void; stderr: (t: string) => void }): Promise<number> {
+async function mergeShards(
+  argv: string[],
+  io: { stdout: (t: string) => void; stderr: (t: string) => void },
+): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, MERGE_FLAGS, 'eval merge');
-  if (positionals.length === 0) throw new UsageError('ptc eval merge: name the shard folders (or their eval.json files) to merge');
+  if (positionals.length === 0)
+    throw new UsageError('ptc eval merge: name the shard folders (or their eval.json files) to merge');
   const files = positionals.map((given) => {
     const resolved = path.resolve(given);
-    const file = fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() === true ? path.join(resolved, 'eval.json') : resolved;
+    const file =
+      fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() === true
+        ? path.join(resolved, 'eval.json')
+        : resolved;
     try {
       return { label: given, dir: path.dirname(file), text: fs.readFileSync(file, 'utf8') };
     } catch {
-      throw new UsageError(`cannot read ${path.relative(process.cwd(), file) || file}: expected a ptc eval --out folder or its eval.json`);
+      throw new UsageError(
+        `cannot read ${path.relative(process.cwd(), file) || file}: expected a ptc eval --out folder or its eval.json`,
+      );
     }
   });
   const merged = mergeEvalFiles(files);
@@ -342,10 +404,13 @@ async function mergeShards(argv: string[], io: { stdout: (t: string) => void; st
       const source = path.join(from, run.transcript);
       if (fs.existsSync(source)) fs.copyFileSync(source, path.join(dir, run.transcript));
     }
-    await writeLinesAtomically(path.join(dir, 'eval.json'), [JSON.stringify({ summary: merged.rows, runs: runs.map((r) => r.run) }, null, 2)]);
+    await writeLinesAtomically(path.join(dir, 'eval.json'), [
+      JSON.stringify({ summary: merged.rows, runs: runs.map((r) => r.run) }, null, 2),
+    ]);
     io.stderr(`ptc eval merge: wrote ${values.out}/eval.json and the transcripts of ${runs.length} run(s)\n`);
   }
-  if (values.json === true) io.stdout(`${visibleJson(JSON.stringify({ summary: merged.rows, runs: runs.map((r) => r.run) }, null, 2))}\n`);
+  if (values.json === true)
+    io.stdout(`${visibleJson(JSON.stringify({ summary: merged.rows, runs: runs.map((r) => r.run) }, null, 2))}\n`);
   else io.stdout(visibleText(summaryTable(merged.rows)));
   return 0;
 }

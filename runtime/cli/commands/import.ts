@@ -22,10 +22,21 @@ const USAGE = `ptc import <transcript…> [--out <notebook.ptcnb>] [--format ${T
         [--map <tool>=<namespace>.<function>]… [--mapping <map.json>] [--bindings <module>] [--force] [--verify] [--json]`;
 
 const FLAGS = {
-  out: { type: 'string', short: 'o', value: '<notebook.ptcnb>', byDefault: 'beside the first transcript', help: 'the notebook to write' },
+  out: {
+    type: 'string',
+    short: 'o',
+    value: '<notebook.ptcnb>',
+    byDefault: 'beside the first transcript',
+    help: 'the notebook to write',
+  },
   format: { type: 'string', choices: TRANSCRIPT_FORMATS, byDefault: 'detected', help: "the transcripts' format" },
   language: { type: 'string', choices: ['typescript', 'python'], help: 'only programs in this language' },
-  map: { type: 'string', multiple: true, value: '<tool>=<namespace>.<function>', help: 'call a transcript tool by another name (repeatable)' },
+  map: {
+    type: 'string',
+    multiple: true,
+    value: '<tool>=<namespace>.<function>',
+    help: 'call a transcript tool by another name (repeatable)',
+  },
   mapping: { type: 'string', value: '<map.json>', help: 'a file of such mappings' },
   bindings: { type: 'string', value: '<module>', help: 'use this bindings module instead of generating one' },
   force: { type: 'boolean', help: 'replace files that exist' },
@@ -51,7 +62,9 @@ function parseFlags(argv: string[]): ImportFlags {
   const { values, positionals } = parsed;
   if (positionals.length === 0) throw new UsageError('missing transcript file');
   const first = positionals[0] as string;
-  const out = values.out ?? path.join(path.dirname(first), `${path.basename(first).replace(/\.(jsonl|ndjson|json|har)$/i, '')}.ptcnb`);
+  const out =
+    values.out ??
+    path.join(path.dirname(first), `${path.basename(first).replace(/\.(jsonl|ndjson|json|har)$/i, '')}.ptcnb`);
   if (!out.endsWith('.ptcnb')) throw new UsageError(`--out must name a .ptcnb notebook, got "${out}"`);
   return {
     files: positionals,
@@ -155,8 +168,13 @@ function report(raw: CliIo, plan: ImportPlan, written: string[], verdicts: CellV
     if (v.setupError !== undefined) io.stdout(`  ✗ ${name}: could not run: ${v.setupError}\n`);
     else if (v.comparison === undefined) io.stdout(`  · ${name}: nothing recorded to compare with\n`);
     else if (v.comparison.agrees)
-      io.stdout(`  ✓ ${name}: the replay matches the transcript${v.comparison.skipped === undefined ? '' : ` (${v.comparison.skipped})`}\n`);
-    else io.stdout(`  ${v.marked ? '⚠' : '✗'} ${name}: differs from the transcript:\n${v.comparison.differences.map((d) => `      ${d}\n`).join('')}`);
+      io.stdout(
+        `  ✓ ${name}: the replay matches the transcript${v.comparison.skipped === undefined ? '' : ` (${v.comparison.skipped})`}\n`,
+      );
+    else
+      io.stdout(
+        `  ${v.marked ? '⚠' : '✗'} ${name}: differs from the transcript:\n${v.comparison.differences.map((d) => `      ${d}\n`).join('')}`,
+      );
   }
 }
 

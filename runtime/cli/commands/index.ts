@@ -8,4 +8,12 @@ import { testCommand } from './test.js';
 import { doctorCommand } from './doctor.js';
 
 // Every `ptc` subcommand; each lives in its own file next to this one.
-export const COMMANDS: CliCommand[] = [runCommand, notebookCommand, sdkCommand, importCommand, testCommand, evalCommand, doctorCommand];
+export const COMMANDS: CliCommand[] = [
+  runCommand,
+  notebookCommand,
+  sdkCommand,
+  importCommand,
+  testCommand,
+  evalCommand,
+  doctorCommand,
+];

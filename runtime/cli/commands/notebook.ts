@@ -45,8 +45,11 @@ function parseFlags(argv: string[]): NotebookFlags {
   const parsed = parseCommandLine(argv, FLAGS, 'notebook');
   const { values, positionals } = parsed;
   if (positionals.length !== 1)
-    throw new UsageError(positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`);
-  if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be combined');
+    throw new UsageError(
+      positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`,
+    );
+  if (values.record !== undefined && values.replay !== undefined)
+    throw new UsageError('--record and --replay cannot be combined');
   if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
   const mode = oneOf('mode', values.mode, ['mock', 'live'] as const);
   const override: PlanOverride = {};
@@ -84,7 +87,9 @@ function writeCellJson(report: CellReport, push: (piece: string) => void): void 
 
 function writeCellText(report: CellReport, file: string, push: (piece: string) => void): void {
   const id = report.cellId === undefined ? '' : ` (${report.cellId})`;
-  push(visibleText(`━━ ${path.basename(file)} · cell ${report.index + 1}${id} · ${report.language} · ${report.plan} ━━\n`));
+  push(
+    visibleText(`━━ ${path.basename(file)} · cell ${report.index + 1}${id} · ${report.language} · ${report.plan} ━━\n`),
+  );
   const { outcome } = report;
   if (outcome.kind === 'setup-failed') {
     push(`── could not run (${outcome.stage}) ──\n${visibleText(outcome.message)}\n`);
@@ -103,7 +108,9 @@ function writeCellText(report: CellReport, file: string, push: (piece: string) =
 
 function failed(report: CellReport): boolean {
   if (report.outcome.kind === 'setup-failed') return true;
-  return report.outcome.result.error !== undefined || (report.outcome.cassette !== undefined && !report.outcome.cassette.ok);
+  return (
+    report.outcome.result.error !== undefined || (report.outcome.cassette !== undefined && !report.outcome.cassette.ok)
+  );
 }
 
 // `ptc notebook`: every code cell of a .ptcnb in order, headless, the extension's code path.
@@ -121,7 +128,10 @@ export const notebookCommand: CliCommand = {
     const flags = parseFlags(argv);
     // cells that would share a cassette file without saying so: refused before anything runs or is written
     // (a notebook that is not there is left to runNotebookFile, which names the problem)
-    const found = flags.override.force?.dir === undefined ? await discoverNotebooks({ patterns: [flags.file], cwd: process.cwd() }) : undefined;
+    const found =
+      flags.override.force?.dir === undefined
+        ? await discoverNotebooks({ patterns: [flags.file], cwd: process.cwd() })
+        : undefined;
     if (found?.ok === true && found.collisions.length > 0) throw new UsageError(found.collisions.join('\n'));
     requireRunnableEnvironment();
     // cells run one after another: a spare process makes every cell after the first skip start-up
@@ -159,7 +169,9 @@ export const notebookCommand: CliCommand = {
           writeCellText(cell, flags.file, out.push);
         });
         const bad = run.cells.filter(failed).length;
-        out.push(`\n${run.cells.length - bad} of ${run.cells.length} code cell(s) succeeded${run.stopped ? ' (stopped early)' : ''}\n`);
+        out.push(
+          `\n${run.cells.length - bad} of ${run.cells.length} code cell(s) succeeded${run.stopped ? ' (stopped early)' : ''}\n`,
+        );
       }
       out.flush();
       return run.stopped || run.cells.some(failed) ? 1 : 0;

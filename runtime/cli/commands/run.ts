@@ -17,7 +17,8 @@ const USAGE = `ptc run <file> [--language typescript|python] [--bindings <module
 
 function planOf(flags: RunFlags): RunPlan {
   if (flags.replay !== undefined) return { mode: 'replay', cassettePath: path.resolve(flags.replay) };
-  if (flags.record !== undefined) return { mode: 'record', handlers: flags.mode, cassettePath: path.resolve(flags.record) };
+  if (flags.record !== undefined)
+    return { mode: 'record', handlers: flags.mode, cassettePath: path.resolve(flags.record) };
   return { mode: flags.mode };
 }
 
@@ -43,7 +44,8 @@ export const runCommand: CliCommand = {
       throw new UsageError(`cannot read program file: ${flags.file}`);
     }
     const language = flags.language ?? languageFromFile(file);
-    if (language === undefined) throw new UsageError(`cannot tell the language of ${flags.file}: use --language typescript|python`);
+    if (language === undefined)
+      throw new UsageError(`cannot tell the language of ${flags.file}: use --language typescript|python`);
     const warn = (message: string): void => io.stderr(`ptc run: warning: ${visibleText(message)}\n`);
     const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
     const session = createSession({
@@ -76,17 +78,29 @@ export const runCommand: CliCommand = {
       const { result, cassette } = outcome;
       if (cassette !== undefined) {
         if (!cassette.ok)
-          warn(cassette.message.startsWith('the run was cancelled') ? `the run was interrupted; ${flags.record} was not written` : cassette.message);
+          warn(
+            cassette.message.startsWith('the run was cancelled')
+              ? `the run was interrupted; ${flags.record} was not written`
+              : cassette.message,
+          );
         else io.stderr(`ptc run: recorded ${cassette.calls} call(s) to ${flags.record}\n`);
       }
       if (flags.trace !== undefined) {
         // the module as its host loaded it (descriptions and schemas for the trace), when there is one
         const loaded = await session.bindings?.ready();
-        await writeTrace(flags.trace, { program, language, result, ...(loaded?.ok === true ? { module: loaded.module } : {}) }, io);
+        await writeTrace(
+          flags.trace,
+          { program, language, result, ...(loaded?.ok === true ? { module: loaded.module } : {}) },
+          io,
+        );
       }
       printResult(result, { json: flags.json, program, write: io.stdout });
       sandboxNote(io, 'run', flags.limits.sandbox)(result.sandbox);
-      return result.error === undefined && (result.replay?.diverged.length ?? 0) === 0 && (cassette === undefined || cassette.ok) ? 0 : 1;
+      return result.error === undefined &&
+        (result.replay?.diverged.length ?? 0) === 0 &&
+        (cassette === undefined || cassette.ok)
+        ? 0
+        : 1;
     } finally {
       signals.dispose();
       await session.dispose();

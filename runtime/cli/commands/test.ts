@@ -67,7 +67,8 @@ function parseFlags(argv: string[]): TestFlags {
   if (jobs < 1 || jobs > MAX_JOBS) throw new UsageError(`--jobs expects 1 to ${MAX_JOBS}, got ${jobs}`);
   const limits: RunLimits = limitFlags(values);
   const reporter = oneOf('reporter', values.reporter, ['text', 'junit', 'json'] as const) ?? 'text';
-  if (values.output !== undefined && reporter === 'text') throw new UsageError('--output needs --reporter junit or json');
+  if (values.output !== undefined && reporter === 'text')
+    throw new UsageError('--output needs --reporter junit or json');
   return {
     patterns: positionals,
     live: values.live === true,
@@ -166,13 +167,19 @@ export const testCommand: CliCommand = {
           progress(progressLines(result, root));
           for (const cell of result.cells) if (cell.result !== undefined) note(cell.result.sandbox);
         },
-        onWarning: (file, index, message) => io.stderr(`ptc test: ${visibleText(path.relative(root, file))} cell ${index + 1}: ${visibleText(message)}\n`),
+        onWarning: (file, index, message) =>
+          io.stderr(`ptc test: ${visibleText(path.relative(root, file))} cell ${index + 1}: ${visibleText(message)}\n`),
       });
       if (flags.shard !== undefined)
-        progress(`shard ${flags.shard.index}/${flags.shard.total}: ${suite.notebooks.length} of ${found.notebooks.length} notebook(s)\n`);
+        progress(
+          `shard ${flags.shard.index}/${flags.shard.total}: ${suite.notebooks.length} of ${found.notebooks.length} notebook(s)\n`,
+        );
       if (suite.stopped) progress('stopped before every cell ran\n');
       if (flags.reporter !== 'text') {
-        const text = flags.reporter === 'junit' ? junitReport(suite, root) : `${JSON.stringify(jsonReport(suite, root), null, 2)}\n`;
+        const text =
+          flags.reporter === 'junit'
+            ? junitReport(suite, root)
+            : `${JSON.stringify(jsonReport(suite, root), null, 2)}\n`;
         // on a terminal, no program text may act on it: DEL, C1, bidi and invisible characters become \u escapes
         if (flags.output === undefined) io.stdout(visibleJson(text));
         else await writeReportFile(flags.output, text);

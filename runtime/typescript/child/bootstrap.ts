@@ -24,7 +24,15 @@ import type { JsonValue } from '../../protocol/json-value.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from './console-shim.js';
-import { callRouter, errorFrame, receiveFrames, receiveHostReplies, sendFrame, sendFrameParts, sendLogFrame } from './control.js';
+import {
+  callRouter,
+  errorFrame,
+  receiveFrames,
+  receiveHostReplies,
+  sendFrame,
+  sendFrameParts,
+  sendLogFrame,
+} from './control.js';
 import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
 import { denyUnixSockets } from './socket-guard.js';
@@ -35,7 +43,9 @@ import { freezeNondeterminism } from './freeze-nondeterminism.js';
 // so everything that runs after it starts (settling, logging, replies) uses captured intrinsics and builds its
 // frames as text (JSON.stringify of a frame object would honour a toJSON planted on Object.prototype).
 // reallyExit skips 'exit' listeners the program may have added
-const exit = (process as unknown as { reallyExit: (code: number) => void }).reallyExit.bind(process) as (code: number) => never;
+const exit = (process as unknown as { reallyExit: (code: number) => void }).reallyExit.bind(process) as (
+  code: number,
+) => never;
 const processOn = process.on.bind(process);
 const setCaptureCallback = process.setUncaughtExceptionCaptureCallback.bind(process);
 const hasCaptureCallback = process.hasUncaughtExceptionCaptureCallback.bind(process);
@@ -135,7 +145,8 @@ function settleWithFailure(thrown: unknown): never {
     stderrLines.flush();
     const l = ledger as OutputLedger;
     const text = errorFrame('exception', failure.message, failure.location);
-    if (!l.fits(BufferByteLength(stringify(failure.message), 'utf8'))) finishWithError('output-limit', outputLimitMessage(l.maxBytes));
+    if (!l.fits(BufferByteLength(stringify(failure.message), 'utf8')))
+      finishWithError('output-limit', outputLimitMessage(l.maxBytes));
     return finishWithText(text);
   } catch {
     // the settle path itself failed (an intrinsic it needed was broken beyond what was captured): still a result
@@ -152,7 +163,8 @@ function settleWithValue(value: unknown): never {
     // one walk validates, meters and writes the text in parts: a value far over what is left costs only that much
     const encoded = encodeWithin(value, l.maxBytes - l.used);
     if (!encoded.ok) {
-      if (encoded.kind === 'lossy') finishWithError('invalid-output', `program completion must be lossless JSON: ${encoded.reason}`);
+      if (encoded.kind === 'lossy')
+        finishWithError('invalid-output', `program completion must be lossless JSON: ${encoded.reason}`);
       finishWithError('output-limit', outputLimitMessage(l.maxBytes));
     }
     if (!settled) {
@@ -189,7 +201,12 @@ function disableRuntimeTracing(): void {
     [traceEvents, 'createTracing'],
     [traceEvents, 'getEnabledCategories'],
   ] as const) {
-    ObjectDefineProperty(target, name, { value: refuse(`${name}()`), writable: false, configurable: false, enumerable: true });
+    ObjectDefineProperty(target, name, {
+      value: refuse(`${name}()`),
+      writable: false,
+      configurable: false,
+      enumerable: true,
+    });
   }
 }
 
@@ -214,7 +231,12 @@ function start(
   // the streams exist now: plain properties instead of Node's lazy getters make `process.stdout.write(c)` in a hot
   // loop ~30% cheaper (read-only, as the getters were)
   for (const name of ['stdout', 'stderr'] as const) {
-    Object.defineProperty(process, name, { value: process[name], writable: false, enumerable: true, configurable: true });
+    Object.defineProperty(process, name, {
+      value: process[name],
+      writable: false,
+      enumerable: true,
+      configurable: true,
+    });
   }
   processOn(
     'uncaughtException',
@@ -278,7 +300,9 @@ function main(): void {
           (l) => (lostHandler = l),
         );
       } else if (frame.type === 'reply' && replyHandler !== undefined) {
-        replyHandler(frame as { id: number; ok: boolean; value?: JsonValue; message?: string; code?: unknown; data?: unknown });
+        replyHandler(
+          frame as { id: number; ok: boolean; value?: JsonValue; message?: string; code?: unknown; data?: unknown },
+        );
       } else if (frame.type === 'bindings-lost' && lostHandler !== undefined) {
         const message = (frame as { message?: unknown }).message;
         lostHandler(typeof message === 'string' ? message : 'the bindings host is gone');

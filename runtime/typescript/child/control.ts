@@ -19,7 +19,10 @@ const byteLength = Buffer.byteLength;
 const allocUnsafe = Buffer.allocUnsafe;
 const atomicsWait = Atomics.wait;
 // prototype methods too: a program that patches Buffer.prototype must not break the channel (hostile corpus)
-const utf8Write = uncurryThis((Buffer.prototype as unknown as { utf8Write: (this: Buffer, text: string, offset: number, length: number) => number }).utf8Write);
+const utf8Write = uncurryThis(
+  (Buffer.prototype as unknown as { utf8Write: (this: Buffer, text: string, offset: number, length: number) => number })
+    .utf8Write,
+);
 const bufferCopy = uncurryThis(Buffer.prototype.copy) as (
   source: Buffer,
   target: Buffer,
@@ -140,7 +143,11 @@ export function receiveFrames(
   const socket = new net.Socket({ fd, readable: true, writable: false });
   // net.Socket.prototype.read reaches Readable's with `Function.prototype.call`, which the program may replace;
   // what it adds (restarting an `onread` buffer socket) does not apply to this one
-  Object.defineProperty(socket, 'read', { value: (n?: number): unknown => ReflectApply(readableRead, socket, [n]), writable: true, configurable: true });
+  Object.defineProperty(socket, 'read', {
+    value: (n?: number): unknown => ReflectApply(readableRead, socket, [n]),
+    writable: true,
+    configurable: true,
+  });
   const readableState = (socket as unknown as { _readableState: { readingMore: boolean } })._readableState;
   let chunks: Buffer[] = [];
   let chunkCount = 0;
@@ -170,7 +177,12 @@ export function receiveFrames(
       if (need < 0) {
         if (buffered < 4) return;
         const all = gather();
-        need = (((all[offset] as number) << 24) | ((all[offset + 1] as number) << 16) | ((all[offset + 2] as number) << 8) | (all[offset + 3] as number)) >>> 0;
+        need =
+          (((all[offset] as number) << 24) |
+            ((all[offset + 1] as number) << 16) |
+            ((all[offset + 2] as number) << 8) |
+            (all[offset + 3] as number)) >>>
+          0;
         offset += 4;
         buffered -= 4;
       }
@@ -209,7 +221,10 @@ export function receiveFrames(
 
 // A settling frame for a failure, built as text (the program may have planted toJSON on Object.prototype).
 export function errorFrame(kind: string, message: string, location?: { line: number; column?: number }): string {
-  const at = location === undefined ? '' : `,"location":{"line":${location.line}${location.column === undefined ? '' : `,"column":${location.column}`}}`;
+  const at =
+    location === undefined
+      ? ''
+      : `,"location":{"line":${location.line}${location.column === undefined ? '' : `,"column":${location.column}`}}`;
   return `{"type":"done","error":{"kind":"${kind}","message":${stringify(message)}${at}}}`;
 }
 
@@ -237,11 +252,17 @@ export function callRouter(bindingsFd: number | undefined): { send(texts: string
 
 // Replies from the run's bindings host arrive on its own connection (`parse` is the child's own reading of a host
 // frame); that connection's closing is the runtime's to explain.
-export function receiveHostReplies(fd: number, parse: (text: string) => unknown, handleReply: ReplyHandler, flush: () => void): void {
+export function receiveHostReplies(
+  fd: number,
+  parse: (text: string) => unknown,
+  handleReply: ReplyHandler,
+  flush: () => void,
+): void {
   receiveFrames(
     (text) => {
       const frame = parse(text) as { type?: unknown } | null | undefined;
-      if (frame !== null && typeof frame === 'object' && frame.type === 'reply') handleReply(frame as Parameters<ReplyHandler>[0]);
+      if (frame !== null && typeof frame === 'object' && frame.type === 'reply')
+        handleReply(frame as Parameters<ReplyHandler>[0]);
     },
     () => undefined,
     flush,

@@ -65,7 +65,9 @@ export function describeThrown(thrown: unknown): ThrownDescription {
       '\n' +
       (path === null
         ? line
-        : slice(line, 0, path.index) + (startsWith(path[0], '(') ? '(program.ts:' : 'program.ts:') + slice(line, path.index + path[0].length));
+        : slice(line, 0, path.index) +
+          (startsWith(path[0], '(') ? '(program.ts:' : 'program.ts:') +
+          slice(line, path.index + path[0].length));
     count++;
   }
   // SyntaxErrors from compilation put "program.ts:LINE" on the first stack line instead of in a frame

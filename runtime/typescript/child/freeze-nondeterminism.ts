@@ -17,7 +17,8 @@ export function freezeNondeterminism(settings: FreezeSettings): void {
   });
   Object.defineProperty(globalThis, 'Date', { value: FrozenDate, writable: true, configurable: true });
   Math.random = random;
-  if (typeof performance !== 'undefined') Object.defineProperty(performance, 'now', { value: () => 0, writable: true, configurable: true });
+  if (typeof performance !== 'undefined')
+    Object.defineProperty(performance, 'now', { value: () => 0, writable: true, configurable: true });
   const webCrypto = (globalThis as { crypto?: object }).crypto;
   if (webCrypto !== undefined) {
     const fill = <T extends ArrayBufferView | null>(array: T): T => {

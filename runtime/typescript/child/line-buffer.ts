@@ -1,4 +1,8 @@
-import { ArrayPrototypeJoin as join, StringPrototypeIndexOf as indexOf, StringPrototypeSlice as slice } from '../../json/primordials.js';
+import {
+  ArrayPrototypeJoin as join,
+  StringPrototypeIndexOf as indexOf,
+  StringPrototypeSlice as slice,
+} from '../../json/primordials.js';
 
 // Joins stream writes into completed lines; fragments are sealed in blocks so a 25 MB one-character drip stays linear.
 // Runs after model code: captured intrinsics and counted arrays only (the program may patch Array/String prototypes;

@@ -115,8 +115,10 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void, 
         // created after the await so its stack carries the program's async frames (and so its location)
         const error = makeError(typeof settled.message === 'string' ? settled.message : 'binding failed', name);
         // a failure's details (an MCP server's JSON-RPC code and data); the member-name property is never replaced
-        if (settled.code !== undefined && !ObjectPrototypeHasOwnProperty(error, 'code')) defineProperty(error, 'code', dataProperty(settled.code, true));
-        if (settled.data !== undefined && !ObjectPrototypeHasOwnProperty(error, 'data')) defineProperty(error, 'data', dataProperty(settled.data, true));
+        if (settled.code !== undefined && !ObjectPrototypeHasOwnProperty(error, 'code'))
+          defineProperty(error, 'code', dataProperty(settled.code, true));
+        if (settled.data !== undefined && !ObjectPrototypeHasOwnProperty(error, 'data'))
+          defineProperty(error, 'data', dataProperty(settled.data, true));
         throw error;
       };
       defineProperty(fn, 'name', { value: name });
@@ -146,7 +148,8 @@ export function createNamespaces(boot: BootFrame, send: (text: string) => void, 
 
   // the bindings host is gone: every call still waiting fails with the runtime's message
   const failPending = (message: string): void => {
-    for (let id = 1; id < nextId; id++) if (MapPrototypeGet(pending, id) !== undefined) handleReply({ id, ok: false, message });
+    for (let id = 1; id < nextId; id++)
+      if (MapPrototypeGet(pending, id) !== undefined) handleReply({ id, ok: false, message });
   };
 
   return { objects, errorClasses, handleReply, flushOutbox, failPending };

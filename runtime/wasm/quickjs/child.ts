@@ -14,7 +14,15 @@ import { decodeLossless, encodeWithin } from '../../json/lossless.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from '../../typescript/child/console-shim.js';
-import { callRouter, errorFrame, receiveFrames, receiveHostReplies, sendFrame, sendFrameParts, sendLogFrame } from '../../typescript/child/control.js';
+import {
+  callRouter,
+  errorFrame,
+  receiveFrames,
+  receiveHostReplies,
+  sendFrame,
+  sendFrameParts,
+  sendLogFrame,
+} from '../../typescript/child/control.js';
 import { describeThrown } from '../../typescript/child/describe-thrown.js';
 import { createNamespaces, type ReplyHandler } from '../../typescript/child/namespaces.js';
 import { rebuild } from './console-values.js';
@@ -66,14 +74,21 @@ async function loadGuest(): Promise<Guest> {
   runtime.setMaxStackSize(STACK_BYTES);
   // no module loader answers: import() of anything fails with a message naming the engine
   runtime.setModuleLoader((name) => ({
-    error: new Error(`import(${JSON.stringify(name)}) is not available in the quickjs engine (no modules or Node built-ins)`),
+    error: new Error(
+      `import(${JSON.stringify(name)}) is not available in the quickjs engine (no modules or Node built-ins)`,
+    ),
   }));
   const context = runtime.newContext();
   const prelude = context.unwrapResult(context.evalCode(GUEST_PRELUDE, 'ptc-prelude.js'));
   return { runtime, context, prelude };
 }
 
-function start(guest: Guest, boot: BootFrame, onReply: (handler: ReplyHandler) => void, onLost: (handler: (message: string) => void) => void): void {
+function start(
+  guest: Guest,
+  boot: BootFrame,
+  onReply: (handler: ReplyHandler) => void,
+  onLost: (handler: (message: string) => void) => void,
+): void {
   const { runtime, context: vm } = guest;
   ledger = new OutputLedger(boot.maxOutputBytes);
   const memoryMb = boot.memoryMb;
@@ -147,7 +162,10 @@ function start(guest: Guest, boot: BootFrame, onReply: (handler: ReplyHandler) =
       if (!settled && callsOut === 0 && timers.size === 0) stalled();
     } catch (error) {
       // the wasm module itself trapped (its memory or stack exhausted below QuickJS's own checks)
-      finishWithError('exception', `the quickjs engine stopped: ${String((error as Error)?.message ?? error)} (memoryMb ${String(memoryMb)})`);
+      finishWithError(
+        'exception',
+        `the quickjs engine stopped: ${String((error as Error)?.message ?? error)} (memoryMb ${String(memoryMb)})`,
+      );
     }
   };
   const pumpJobs = (): void => {
@@ -171,7 +189,12 @@ function start(guest: Guest, boot: BootFrame, onReply: (handler: ReplyHandler) =
   };
 
   const hostConsole = createConsole(emitLog);
-  const byGlobal = new Map(boot.namespaces.map((ns, index) => [ns.global, objects[index] as Record<string, (args: unknown) => Promise<unknown>>]));
+  const byGlobal = new Map(
+    boot.namespaces.map((ns, index) => [
+      ns.global,
+      objects[index] as Record<string, (args: unknown) => Promise<unknown>>,
+    ]),
+  );
   const host = vm.newObject();
   const entry = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | undefined): void => {
     const handle = vm.newFunction(name, fn);
@@ -195,19 +218,31 @@ function start(guest: Guest, boot: BootFrame, onReply: (handler: ReplyHandler) =
       pump();
     };
     if (fn === undefined || !decoded.ok)
-      answer(JSON.stringify({ ok: false, message: `${global}.${name}: ${decoded.ok ? 'no such binding' : decoded.reason}` }));
+      answer(
+        JSON.stringify({ ok: false, message: `${global}.${name}: ${decoded.ok ? 'no such binding' : decoded.reason}` }),
+      );
     else
       fn(decoded.value).then(
         (value) => answer(value === undefined ? '{"ok":true}' : `{"ok":true,"value":${JSON.stringify(value)}}`),
         (error: { message?: unknown; code?: unknown; data?: unknown }) =>
-          answer(JSON.stringify({ ok: false, message: String(error?.message ?? 'binding failed'), code: error?.code, data: error?.data })),
+          answer(
+            JSON.stringify({
+              ok: false,
+              message: String(error?.message ?? 'binding failed'),
+              code: error?.code,
+              data: error?.data,
+            }),
+          ),
       );
     return deferred.handle;
   });
   entry('log', (streamHandle, itemsHandle) => {
     const stream = vm.getString(streamHandle);
     const decoded = decodeLossless(vm.getString(itemsHandle));
-    const items = decoded.ok && Array.isArray(decoded.value) ? decoded.value.map(rebuild) : ['[console arguments could not be read]'];
+    const items =
+      decoded.ok && Array.isArray(decoded.value)
+        ? decoded.value.map(rebuild)
+        : ['[console arguments could not be read]'];
     (stream === 'stderr' ? hostConsole.error : hostConsole.log)(...items);
     return undefined;
   });
@@ -248,7 +283,9 @@ function start(guest: Guest, boot: BootFrame, onReply: (handler: ReplyHandler) =
   });
 
   const namespaces = vm.unwrapResult(vm.evalCode(`(${JSON.stringify(boot.namespaces)})`, 'ptc-namespaces.js'));
-  const deterministic = vm.unwrapResult(vm.evalCode(`(${JSON.stringify(boot.deterministic ?? null)})`, 'ptc-settings.js'));
+  const deterministic = vm.unwrapResult(
+    vm.evalCode(`(${JSON.stringify(boot.deterministic ?? null)})`, 'ptc-settings.js'),
+  );
   const installed = vm.callFunction(guest.prelude, vm.undefined, host, namespaces, deterministic);
   host.dispose();
   namespaces.dispose();
@@ -269,7 +306,8 @@ function start(guest: Guest, boot: BootFrame, onReply: (handler: ReplyHandler) =
 function settleValue(text: string): never {
   const l = ledger as OutputLedger;
   const decoded = decodeLossless(text);
-  if (!decoded.ok) return finishWithError('invalid-output', `program completion must be lossless JSON: ${decoded.reason}`);
+  if (!decoded.ok)
+    return finishWithError('invalid-output', `program completion must be lossless JSON: ${decoded.reason}`);
   const encoded = encodeWithin(decoded.value, l.maxBytes - l.used);
   if (!encoded.ok)
     return finishWithError(

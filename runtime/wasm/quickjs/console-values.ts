@@ -38,10 +38,16 @@ export function rebuild(mirror: unknown): unknown {
       const e = (v ?? {}) as { error?: unknown; name?: unknown; message?: unknown; stack?: unknown; text?: unknown };
       if (e.error !== true) return shown(String(e.text));
       const headline = String(e.message) === '' ? String(e.name) : `${String(e.name)}: ${String(e.message)}`;
-      return shown(typeof e.stack === 'string' && e.stack.length > 0 ? `${headline}\n${e.stack.replace(/\n$/, '')}` : headline);
+      return shown(
+        typeof e.stack === 'string' && e.stack.length > 0 ? `${headline}\n${e.stack.replace(/\n$/, '')}` : headline,
+      );
     }
     case 'map':
-      return new Map(Array.isArray(v) ? v.map((entry) => (Array.isArray(entry) ? [rebuild(entry[0]), rebuild(entry[1])] : [undefined, undefined])) : []);
+      return new Map(
+        Array.isArray(v)
+          ? v.map((entry) => (Array.isArray(entry) ? [rebuild(entry[0]), rebuild(entry[1])] : [undefined, undefined]))
+          : [],
+      );
     case 'set':
       return new Set(Array.isArray(v) ? v.map(rebuild) : []);
     case 'array': {
@@ -53,10 +59,19 @@ export function rebuild(mirror: unknown): unknown {
     case 'object': {
       const name = typeof m.name === 'string' ? m.name : '';
       const target: Record<string, unknown> =
-        name === '[Object: null prototype]' ? (Object.create(null) as Record<string, unknown>) : name === '' ? {} : named(name);
+        name === '[Object: null prototype]'
+          ? (Object.create(null) as Record<string, unknown>)
+          : name === ''
+            ? {}
+            : named(name);
       if (v !== null && typeof v === 'object')
         for (const key of Object.keys(v)) {
-          Object.defineProperty(target, key, { value: rebuild((v as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(target, key, {
+            value: rebuild((v as Record<string, unknown>)[key]),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         }
       return target;
     }

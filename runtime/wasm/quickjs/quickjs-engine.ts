@@ -1,5 +1,5 @@
 import type { CodeRunSpec } from '../../api.js';
-import { RunSession } from '../../engine/run-session.js';
+import { RunState } from '../../engine/run-state.js';
 import { unconfinedReport } from '../../sandbox/plan.js';
 import type { SandboxHost } from '../../sandbox/sandbox-host.js';
 import { probeSpec } from '../../sandbox/proof.js';
@@ -66,14 +66,99 @@ return { refused };`.replace('const load', `const ALLOWED = new Set(${JSON.strin
 
 // The global names a QuickJS context has (ECMAScript intrinsics, QuickJS's own extras) plus the prelude's timers.
 const QUICKJS_GLOBALS = [
-  ...['Object', 'Function', 'Array', 'Number', 'parseFloat', 'parseInt', 'Infinity', 'NaN', 'undefined', 'decodeURI', 'decodeURIComponent'],
-  ...['encodeURI', 'encodeURIComponent', 'escape', 'unescape', 'isFinite', 'isNaN', 'globalThis', 'Boolean', 'String', 'Symbol', 'Date'],
-  ...['Error', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'InternalError', 'AggregateError'],
-  ...['Math', 'JSON', 'Reflect', 'RegExp', 'Proxy', 'Map', 'Set', 'WeakMap', 'WeakSet', 'WeakRef', 'FinalizationRegistry', 'Promise'],
-  ...['ArrayBuffer', 'SharedArrayBuffer', 'Atomics', 'DataView', 'Uint8ClampedArray', 'Int8Array', 'Uint8Array', 'Int16Array', 'Uint16Array'],
-  ...['Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array', 'Float16Array', 'Float32Array', 'Float64Array', 'BigInt', 'eval'],
-  ...['Iterator', 'performance', 'console', 'queueMicrotask', 'structuredClone', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'],
-  ...['navigator', 'DOMException', 'Generator', 'AsyncGenerator', 'AsyncFunction', 'GeneratorFunction', 'AsyncGeneratorFunction'],
+  ...[
+    'Object',
+    'Function',
+    'Array',
+    'Number',
+    'parseFloat',
+    'parseInt',
+    'Infinity',
+    'NaN',
+    'undefined',
+    'decodeURI',
+    'decodeURIComponent',
+  ],
+  ...[
+    'encodeURI',
+    'encodeURIComponent',
+    'escape',
+    'unescape',
+    'isFinite',
+    'isNaN',
+    'globalThis',
+    'Boolean',
+    'String',
+    'Symbol',
+    'Date',
+  ],
+  ...[
+    'Error',
+    'EvalError',
+    'RangeError',
+    'ReferenceError',
+    'SyntaxError',
+    'TypeError',
+    'URIError',
+    'InternalError',
+    'AggregateError',
+  ],
+  ...[
+    'Math',
+    'JSON',
+    'Reflect',
+    'RegExp',
+    'Proxy',
+    'Map',
+    'Set',
+    'WeakMap',
+    'WeakSet',
+    'WeakRef',
+    'FinalizationRegistry',
+    'Promise',
+  ],
+  ...[
+    'ArrayBuffer',
+    'SharedArrayBuffer',
+    'Atomics',
+    'DataView',
+    'Uint8ClampedArray',
+    'Int8Array',
+    'Uint8Array',
+    'Int16Array',
+    'Uint16Array',
+  ],
+  ...[
+    'Int32Array',
+    'Uint32Array',
+    'BigInt64Array',
+    'BigUint64Array',
+    'Float16Array',
+    'Float32Array',
+    'Float64Array',
+    'BigInt',
+    'eval',
+  ],
+  ...[
+    'Iterator',
+    'performance',
+    'console',
+    'queueMicrotask',
+    'structuredClone',
+    'setTimeout',
+    'setInterval',
+    'clearTimeout',
+    'clearInterval',
+  ],
+  ...[
+    'navigator',
+    'DOMException',
+    'Generator',
+    'AsyncGenerator',
+    'AsyncFunction',
+    'GeneratorFunction',
+    'AsyncGeneratorFunction',
+  ],
 ];
 
 async function prove(deps: { node: NodeExecutable; bootstrapPath: string; host: SandboxHost }): Promise<WasmVerdict> {
@@ -86,7 +171,13 @@ async function prove(deps: { node: NodeExecutable; bootstrapPath: string; host: 
     // no OS sandbox and no permission model: a refusal is the wasm boundary's alone
     const launch = nodeLaunch({ deps, spec, confinement: { kind: 'none', wrapper: [] }, permission: false });
     child = new NodeChildProcess(launch);
-    const result = await superviseNodeChild(spec, new RunSession(spec, unconfinedReport()), child, stripped.code, 'quickjs');
+    const result = await superviseNodeChild(
+      spec,
+      new RunState(spec, unconfinedReport()),
+      child,
+      stripped.code,
+      'quickjs',
+    );
     return judgeWasmProbe(result.value, result.error?.message);
   } catch (error) {
     return { ok: false, problem: `the probe could not run: ${(error as Error).message}` };
@@ -98,7 +189,11 @@ async function prove(deps: { node: NodeExecutable; bootstrapPath: string; host: 
 const proven = new Map<string, Promise<WasmVerdict>>();
 
 // Probed once per Node executable and bootstrap, then cached for the life of the host.
-export function provenQuickjs(deps: { node: NodeExecutable; bootstrapPath: string; host: SandboxHost }): Promise<WasmVerdict> {
+export function provenQuickjs(deps: {
+  node: NodeExecutable;
+  bootstrapPath: string;
+  host: SandboxHost;
+}): Promise<WasmVerdict> {
   const key = JSON.stringify([deps.node.path, deps.bootstrapPath]);
   let verdict = proven.get(key);
   if (verdict === undefined) {

@@ -19,7 +19,9 @@ describe('the interpreter selected in the Python extension', () => {
   });
 
   test('falls back to the active path when it cannot be resolved, but not to the bare default "python"', async () => {
-    expect(await selectedPythonInterpreter(api({ id: 'x', path: '/usr/bin/python3.11' }), undefined)).toBe('/usr/bin/python3.11');
+    expect(await selectedPythonInterpreter(api({ id: 'x', path: '/usr/bin/python3.11' }), undefined)).toBe(
+      '/usr/bin/python3.11',
+    );
     expect(await selectedPythonInterpreter(api({ id: 'x', path: 'python' }), undefined)).toBeUndefined();
   });
 

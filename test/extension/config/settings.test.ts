@@ -16,7 +16,12 @@ describe('parseConfig', () => {
   });
 
   test('valid values are used as given', () => {
-    const values: Record<string, unknown> = { defaultMode: 'live', 'limits.timeoutMs': 1500, sandbox: 'required', defaultBindings: 'tools.bindings.ts' };
+    const values: Record<string, unknown> = {
+      defaultMode: 'live',
+      'limits.timeoutMs': 1500,
+      sandbox: 'required',
+      defaultBindings: 'tools.bindings.ts',
+    };
     const { config, problems } = parseConfig((key) => values[key]);
     expect(problems).toEqual([]);
     expect(config).toMatchObject(values);
@@ -47,12 +52,21 @@ describe('decideRuntimePath', () => {
 
   test('no setting uses the default lookup; a user setting is used without asking', () => {
     expect(decideRuntimePath('pythonPath', {}, none)).toEqual({ kind: 'use', path: undefined });
-    expect(decideRuntimePath('pythonPath', { globalValue: '/usr/bin/python3.12' }, none)).toEqual({ kind: 'use', path: '/usr/bin/python3.12' });
+    expect(decideRuntimePath('pythonPath', { globalValue: '/usr/bin/python3.12' }, none)).toEqual({
+      kind: 'use',
+      path: '/usr/bin/python3.12',
+    });
   });
 
   test('a path from workspace or folder settings needs approval, folder first', () => {
-    expect(decideRuntimePath('nodePath', { workspaceValue: '/opt/node' }, none)).toEqual({ kind: 'ask', path: '/opt/node', source: 'workspace' });
-    expect(decideRuntimePath('nodePath', { workspaceValue: '/opt/node', workspaceFolderValue: './bin/node' }, none)).toEqual({
+    expect(decideRuntimePath('nodePath', { workspaceValue: '/opt/node' }, none)).toEqual({
+      kind: 'ask',
+      path: '/opt/node',
+      source: 'workspace',
+    });
+    expect(
+      decideRuntimePath('nodePath', { workspaceValue: '/opt/node', workspaceFolderValue: './bin/node' }, none),
+    ).toEqual({
       kind: 'ask',
       path: './bin/node',
       source: 'workspace folder',
@@ -61,12 +75,25 @@ describe('decideRuntimePath', () => {
 
   test('an approval is remembered per key and path; a denial lasts for the session', () => {
     const inspection = { workspaceValue: '/opt/python' };
-    expect(decideRuntimePath('pythonPath', inspection, { approved: ['pythonPath=/opt/python'], deniedThisSession: new Set() })).toEqual({
+    expect(
+      decideRuntimePath('pythonPath', inspection, {
+        approved: ['pythonPath=/opt/python'],
+        deniedThisSession: new Set(),
+      }),
+    ).toEqual({
       kind: 'use',
       path: '/opt/python',
     });
-    expect(decideRuntimePath('pythonPath', inspection, { approved: ['nodePath=/opt/python'], deniedThisSession: new Set() }).kind).toBe('ask');
-    expect(decideRuntimePath('pythonPath', inspection, { approved: [], deniedThisSession: new Set(['pythonPath=/opt/python']) })).toEqual({
+    expect(
+      decideRuntimePath('pythonPath', inspection, { approved: ['nodePath=/opt/python'], deniedThisSession: new Set() })
+        .kind,
+    ).toBe('ask');
+    expect(
+      decideRuntimePath('pythonPath', inspection, {
+        approved: [],
+        deniedThisSession: new Set(['pythonPath=/opt/python']),
+      }),
+    ).toEqual({
       kind: 'denied',
       path: '/opt/python',
       source: 'workspace',
@@ -74,7 +101,9 @@ describe('decideRuntimePath', () => {
   });
 
   test("the same path in user settings counts as the user's own choice", () => {
-    expect(decideRuntimePath('pythonPath', { globalValue: '/opt/python', workspaceValue: '/opt/python' }, none)).toEqual({ kind: 'use', path: '/opt/python' });
+    expect(
+      decideRuntimePath('pythonPath', { globalValue: '/opt/python', workspaceValue: '/opt/python' }, none),
+    ).toEqual({ kind: 'use', path: '/opt/python' });
   });
 
   test('blank workspace values are ignored', () => {

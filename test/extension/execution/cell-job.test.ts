@@ -3,7 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type CellExecutionPort, type CellJobDeps, type CellJobInput, runCellJob } from '../../../extension/execution/cell-job.js';
+import {
+  type CellExecutionPort,
+  type CellJobDeps,
+  type CellJobInput,
+  runCellJob,
+} from '../../../extension/execution/cell-job.js';
 import { RuntimePool } from '../../../extension/execution/runtime-pool.js';
 import { untranslated } from '../../../extension/l10n.js';
 import { createRuntime, createSession, type Session } from '../../../runtime/index.js';
@@ -35,7 +40,11 @@ class Token {
 }
 
 // The port a NotebookCellExecution would be, writing every call into an event list.
-function recordingPort(onEvent: (event: PortEvent, token: Token) => void = () => undefined): { port: CellExecutionPort; events: PortEvent[]; token: Token } {
+function recordingPort(onEvent: (event: PortEvent, token: Token) => void = () => undefined): {
+  port: CellExecutionPort;
+  events: PortEvent[];
+  token: Token;
+} {
   const events: PortEvent[] = [];
   const token = new Token();
   const push = (event: PortEvent): void => {
@@ -57,7 +66,10 @@ function recordingPort(onEvent: (event: PortEvent, token: Token) => void = () =>
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-cell-job-'));
 const bindingsPath = path.join(dir, 'jobs.bindings.mjs');
-fs.writeFileSync(bindingsPath, 'export default { tools: { functions: { add: { mock: async ({ a, b }) => a + b } } } };\n');
+fs.writeFileSync(
+  bindingsPath,
+  'export default { tools: { functions: { add: { mock: async ({ a, b }) => a + b } } } };\n',
+);
 const { logger, lines } = recordingLogger();
 const pool = new RuntimePool({ create: createRuntime, log: logger });
 // one session per bindings module, as one per notebook in the extension
@@ -65,7 +77,10 @@ const sessions = new Map<string, Session>();
 const sessionFor = (file: string | undefined): Session => {
   let session = sessions.get(file ?? '');
   if (session === undefined) {
-    session = createSession({ runtimeFor: pool.providerFor(sessions), ...(file === undefined ? {} : { bindingsPath: file }) });
+    session = createSession({
+      runtimeFor: pool.providerFor(sessions),
+      ...(file === undefined ? {} : { bindingsPath: file }),
+    });
     sessions.set(file ?? '', session);
   }
   return session;
@@ -161,14 +176,21 @@ describe('runCellJob', () => {
       token.cancel();
     });
     const started = Date.now();
-    const outcome = await runCellJob(port, input("console.log('waiting forever');\nawait new Promise(() => {});"), deps());
+    const outcome = await runCellJob(
+      port,
+      input("console.log('waiting forever');\nawait new Promise(() => {});"),
+      deps(),
+    );
     expect(outcome).toBe('aborted');
     expect(events.at(-1)).toEqual({ type: 'end', success: undefined });
     // far below the 60 s deadline: the stop button, not the timeout, ended it
     expect(Date.now() - started).toBeLessThan(30_000);
     expect([...during].filter((pid) => !before.has(pid)).length).toBeGreaterThan(0);
     // the kill is sent before the result comes back; the kernel may take a moment to reap the tree
-    expect(await settleTo(() => [...childPids()].filter((pid) => !before.has(pid))), "the cancelled cell's processes still running").toEqual([]);
+    expect(
+      await settleTo(() => [...childPids()].filter((pid) => !before.has(pid))),
+      "the cancelled cell's processes still running",
+    ).toEqual([]);
   });
 
   test('a cell cancelled while still queued ends without a mark and never runs', async () => {
@@ -176,7 +198,11 @@ describe('runCellJob', () => {
     token.cancel();
     let ran = false;
     expect(
-      await runCellJob(port, input('return 1;'), deps({ run: async () => ((ran = true), { kind: 'setup-failed', stage: 'request', message: 'x' }) })),
+      await runCellJob(
+        port,
+        input('return 1;'),
+        deps({ run: async () => ((ran = true), { kind: 'setup-failed', stage: 'request', message: 'x' }) }),
+      ),
     ).toBe('cancelled');
     expect(ran).toBe(false);
     expect(events).toEqual([{ type: 'end', success: undefined }]);
@@ -202,11 +228,21 @@ describe('runCellJob', () => {
   test('an empty cell ends with no execution order and no mark', async () => {
     const { port, events } = recordingPort();
     expect(await runCellJob(port, input('  \n'), deps())).toBe('empty');
-    expect(events).toEqual([{ type: 'order', order: undefined }, { type: 'start' }, { type: 'clear' }, { type: 'end', success: undefined }]);
+    expect(events).toEqual([
+      { type: 'order', order: undefined },
+      { type: 'start' },
+      { type: 'clear' },
+      { type: 'end', success: undefined },
+    ]);
   });
 
   test.each([
-    ['a language other than TypeScript or Python', input('puts 1', { languageId: 'ruby' }), deps(), /runs TypeScript and Python cells; this cell is "ruby"/],
+    [
+      'a language other than TypeScript or Python',
+      input('puts 1', { languageId: 'ruby' }),
+      deps(),
+      /runs TypeScript and Python cells; this cell is "ruby"/,
+    ],
     [
       'an interpreter path the user did not approve',
       input('return 1;'),
@@ -228,7 +264,11 @@ describe('runCellJob', () => {
     const problem = events.find((e) => e.type === 'problem') as { message: string; persist: boolean };
     expect(problem.message).toMatch(/^The cell could not run \(bindings\): .*broken\.bindings\.ts:1:\d+/);
     expect(problem.persist).toBe(true);
-    expect(lines.some((l) => l.level === 'warn' && l.text.includes('bindings problem') && l.text.includes('broken.bindings.ts'))).toBe(true);
+    expect(
+      lines.some(
+        (l) => l.level === 'warn' && l.text.includes('bindings problem') && l.text.includes('broken.bindings.ts'),
+      ),
+    ).toBe(true);
     expect(events.at(-1)).toEqual({ type: 'end', success: false });
   });
 });

@@ -35,7 +35,10 @@ const host = vi.hoisted(() => {
   const edits: unknown[] = [];
   const state = { executions, edits, Token, handler: () => handler };
   const fake = {
-    l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_m: string, i: string) => String(args[Number(i)])) },
+    l10n: {
+      t: (message: string, ...args: unknown[]) =>
+        message.replace(/\{(\d+)\}/g, (_m: string, i: string) => String(args[Number(i)])),
+    },
     NotebookControllerAffinity: { Default: 1, Preferred: 2 },
     notebooks: {
       createNotebookController: () => ({
@@ -75,7 +78,13 @@ const host = vi.hoisted(() => {
       getWorkspaceFolder: () => undefined,
       asRelativePath: (uri: { fsPath: string }) => path.basename(uri.fsPath),
       getConfiguration: () => ({ get: () => undefined, inspect: () => ({}) }),
-      applyEdit: async (edit: { entries: { metadata: Record<string, unknown>; index: number; uri: { cells: { metadata: Record<string, unknown> }[] } }[] }) => {
+      applyEdit: async (edit: {
+        entries: {
+          metadata: Record<string, unknown>;
+          index: number;
+          uri: { cells: { metadata: Record<string, unknown> }[] };
+        }[];
+      }) => {
         for (const e of edit.entries) {
           const cell = e.uri.cells[e.index];
           if (cell !== undefined) cell.metadata = e.metadata;
@@ -178,12 +187,15 @@ describe('PtcNotebookController', () => {
       expect(runs.map((e) => e.executionOrder)).toEqual(runs.map((_e, i) => i + 1));
       expect(runs.every((e) => e.success === true)).toBe(true);
       // one at a time: each cell starts after the previous one ended
-      for (let i = 1; i < runs.length; i++) expect(runs[i]?.startedAt).toBeGreaterThanOrEqual(runs[i - 1]?.endedAt as number);
+      for (let i = 1; i < runs.length; i++)
+        expect(runs[i]?.startedAt).toBeGreaterThanOrEqual(runs[i - 1]?.endedAt as number);
     }
     // the two notebooks overlapped in time
     const [a] = executionsOf(first);
     const [x] = executionsOf(second);
-    expect((x?.startedAt as number) < (a?.endedAt as number) && (a?.startedAt as number) < (x?.endedAt as number)).toBe(true);
+    expect((x?.startedAt as number) < (a?.endedAt as number) && (a?.startedAt as number) < (x?.endedAt as number)).toBe(
+      true,
+    );
     expect(finished).toHaveLength(5);
   });
 
@@ -212,7 +224,11 @@ describe('PtcNotebookController', () => {
   });
 
   test('a cell without an id gets one stored in its metadata before it runs (cassette names)', async () => {
-    const nb = notebook('ids', [{ source: 'return 1;' }, { source: 'return 2;', id: 'dup' }, { source: 'return 3;', id: 'dup' }]);
+    const nb = notebook('ids', [
+      { source: 'return 1;' },
+      { source: 'return 2;', id: 'dup' },
+      { source: 'return 3;', id: 'dup' },
+    ]);
     await host.state.handler()?.(nb.getCells(), nb);
     const ids = nb.getCells().map((c) => c.metadata.id);
     expect(ids[0]).toMatch(/^[a-z0-9]{8}$/);

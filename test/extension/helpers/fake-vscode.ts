@@ -23,7 +23,10 @@ export class NotebookCellOutputItem {
     return NotebookCellOutputItem.text(value, 'application/vnd.code.notebook.stderr');
   }
   static error(value: Error): NotebookCellOutputItem {
-    return NotebookCellOutputItem.json({ name: value.name, message: value.message, stack: value.stack }, 'application/vnd.code.notebook.error');
+    return NotebookCellOutputItem.json(
+      { name: value.name, message: value.message, stack: value.stack },
+      'application/vnd.code.notebook.error',
+    );
   }
   constructor(
     public data: Uint8Array,
@@ -37,7 +40,11 @@ export class NotebookCellOutput {
   id: string;
   items: NotebookCellOutputItem[];
   metadata?: { [key: string]: unknown };
-  constructor(items: NotebookCellOutputItem[], idOrMetadata?: string | { [key: string]: unknown }, metadata?: { [key: string]: unknown }) {
+  constructor(
+    items: NotebookCellOutputItem[],
+    idOrMetadata?: string | { [key: string]: unknown },
+    metadata?: { [key: string]: unknown },
+  ) {
     this.items = items;
     if (typeof idOrMetadata === 'string') {
       this.id = idOrMetadata;

@@ -6,7 +6,11 @@ export interface RecordedLine {
 }
 
 // A logger whose lines land in an array (the sink the LogOutputChannel would get), with real formatting.
-export function recordingLogger(scrub: (text: string) => string = (t) => t): { logger: Logger; lines: RecordedLine[]; shown: number } {
+export function recordingLogger(scrub: (text: string) => string = (t) => t): {
+  logger: Logger;
+  lines: RecordedLine[];
+  shown: number;
+} {
   const lines: RecordedLine[] = [];
   const state = { logger: undefined as unknown as Logger, lines, shown: 0 };
   state.logger = createLogger(

@@ -26,12 +26,17 @@ describe('Import Transcript… without its dialogs', () => {
       notebookPath: out,
       cells: 1,
       marked: 0,
-      summary: 'Imported 1 program(s) from anthropic-sales.json (Anthropic Messages API (programmatic tool calling)): 1 replayable cell(s).',
+      summary:
+        'Imported 1 program(s) from anthropic-sales.json (Anthropic Messages API (programmatic tool calling)): 1 replayable cell(s).',
     });
     const again = await runImport({ files, out });
     expect(again).toMatchObject({ kind: 'exists' });
     expect(again.kind === 'exists' ? again.existing.sort() : []).toEqual(
-      [out, path.join(path.dirname(out), 'sales.bindings.mjs'), path.join(path.dirname(out), '.ptc', 'cassettes', 'srvtoolu_01Q3RegionRevenue.json')].sort(),
+      [
+        out,
+        path.join(path.dirname(out), 'sales.bindings.mjs'),
+        path.join(path.dirname(out), '.ptc', 'cassettes', 'srvtoolu_01Q3RegionRevenue.json'),
+      ].sort(),
     );
     expect(await runImport({ files, out, force: true })).toMatchObject({ kind: 'imported' });
   });
@@ -57,17 +62,34 @@ describe('Import Transcript… without its dialogs', () => {
 describe('then vs now for the inspector', () => {
   test('a run of an imported cell becomes a verdict and two texts the inspector page accepts', async () => {
     const out = path.join(fresh(), 'ds.ptcnb');
-    expect(await runImport({ files: [path.join(EXAMPLES, 'deepseek-session.jsonl')], out })).toMatchObject({ kind: 'imported' });
+    expect(await runImport({ files: [path.join(EXAMPLES, 'deepseek-session.jsonl')], out })).toMatchObject({
+      kind: 'imported',
+    });
     const parsed = parseNotebook(fs.readFileSync(out, 'utf8'));
     if (!parsed.ok) throw new Error('notebook');
     const cell = parsed.notebook.cells.find((c) => c.metadata?.id === 'call_rc_2');
     const then = importedMetaOf(cell?.metadata)?.then;
     if (then === undefined) throw new Error('no then record');
-    const sandbox: RunResult['sandbox'] = { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] };
-    const now: RunResult = { language: 'python', logs: ['src/server.ts: 4 lines', 'src/legacy/old.ts: gone'], value: null, calls: [], sandbox, durationMs: 5 };
+    const sandbox: RunResult['sandbox'] = {
+      network: 'denied',
+      filesystem: 'denied',
+      childProcess: 'denied',
+      enforcement: 'full',
+      mechanisms: [],
+    };
+    const now: RunResult = {
+      language: 'python',
+      logs: ['src/server.ts: 4 lines', 'src/legacy/old.ts: gone'],
+      value: null,
+      calls: [],
+      sandbox,
+      durationMs: 5,
+    };
     const verdict = thenVsNowOf(then, now);
     expect(verdict).toMatchObject({ agrees: false, label: 'run_code text' });
-    expect(verdict.differences).toContain('call 1 of the transcript, tools.read_file({"path":"src/server.ts"}), was not made');
+    expect(verdict.differences).toContain(
+      'call 1 of the transcript, tools.read_file({"path":"src/server.ts"}), was not made',
+    );
     expect(verdict.thenText).toBe('src/server.ts: 4 lines\nsrc/legacy/old.ts: no such file: src/legacy/old.ts\nnull');
     expect(verdict.nowText).toBe('src/server.ts: 4 lines\nsrc/legacy/old.ts: gone\nnull');
     const shown = transcriptRun({
@@ -82,7 +104,16 @@ describe('then vs now for the inspector', () => {
     });
     const message = {
       type: 'load',
-      runs: [shown, { id: 'r', label: 'cell 4 · now', source: 'cell', payload: { result: now, language: 'python' }, thenVsNow: verdict }],
+      runs: [
+        shown,
+        {
+          id: 'r',
+          label: 'cell 4 · now',
+          source: 'cell',
+          payload: { result: now, language: 'python' },
+          thenVsNow: verdict,
+        },
+      ],
       tab: 'then',
     };
     expect(parseHostToInspector(message)).toMatchObject({ ok: true });

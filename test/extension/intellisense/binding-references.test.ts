@@ -9,10 +9,15 @@ const GLOBALS: GlobalInfo[] = [
   {
     global: 'tools',
     errorClass: 'ToolError',
-    functions: ['lookupCity', 'my-tool'].map((name) => ({ name, description: undefined, declaration: { typescript: '', python: '' } })),
+    functions: ['lookupCity', 'my-tool'].map((name) => ({
+      name,
+      description: undefined,
+      declaration: { typescript: '', python: '' },
+    })),
   },
 ];
-const names = (text: string, language: 'typescript' | 'python') => bindingReferences(text, language, ['tools']).map((r) => `${r.global}.${r.name}`);
+const names = (text: string, language: 'typescript' | 'python') =>
+  bindingReferences(text, language, ['tools']).map((r) => `${r.global}.${r.name}`);
 
 describe('references to bindings in a cell', () => {
   test('member and subscript references, never inside strings or comments, never a member of something else', () => {
@@ -26,7 +31,12 @@ describe('references to bindings in a cell', () => {
       'await tools . spaced();',
     ].join('\n');
     expect(names(ts, 'typescript')).toEqual(['tools.lookupCity', 'tools.my-tool', 'tools.spaced']);
-    const py = ['# tools.commented()', 'x = await tools.lookupCity({"name": "tools.no"})', '"""tools.doc()"""', "y = await tools['my-tool']({})"].join('\n');
+    const py = [
+      '# tools.commented()',
+      'x = await tools.lookupCity({"name": "tools.no"})',
+      '"""tools.doc()"""',
+      "y = await tools['my-tool']({})",
+    ].join('\n');
     expect(names(py, 'python')).toEqual(['tools.lookupCity', 'tools.my-tool']);
   });
 
@@ -52,7 +62,9 @@ describe('diagnostics for calls the bindings do not declare', () => {
     const problems = unknownBindingProblems(text, 'typescript', GLOBALS);
     expect(problems).toHaveLength(1);
     expect(text.slice(problems[0]!.start, problems[0]!.end)).toBe('lookupCty');
-    expect(problems[0]!.message).toBe("tools.lookupCty is not a function of this notebook's bindings (tools has: lookupCity, my-tool).");
+    expect(problems[0]!.message).toBe(
+      "tools.lookupCty is not a function of this notebook's bindings (tools has: lookupCity, my-tool).",
+    );
     expect(unknownBindingProblems(text, 'typescript', [])).toEqual([]);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { completionContext, completionModel, memberAt, signatureLine } from '../../../extension/intellisense/completion-model.js';
+import {
+  completionContext,
+  completionModel,
+  memberAt,
+  signatureLine,
+} from '../../../extension/intellisense/completion-model.js';
 import type { BindingsModule } from '../../../runtime/bindings/module-format.js';
 
 const module: BindingsModule = {
@@ -10,7 +15,12 @@ const module: BindingsModule = {
       functions: {
         search: {
           description: 'Search the documents.',
-          input: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } }, required: ['query'], additionalProperties: false },
+          input: {
+            type: 'object',
+            properties: { query: { type: 'string' }, limit: { type: 'integer' } },
+            required: ['query'],
+            additionalProperties: false,
+          },
           output: { type: 'array', items: { type: 'string' } },
         },
         'my-tool': { description: 'A tool with a dash.' },
@@ -34,7 +44,9 @@ describe('completionModel', () => {
   test('each function carries its declaration as the generated SDK spells it, in both languages', () => {
     const search = model[1]?.functions.find((f) => f.name === 'search');
     expect(search?.declaration.typescript).toContain('Search the documents.');
-    expect(signatureLine(search?.declaration.typescript ?? '')).toBe('search(args: { limit?: number; query: string; }): Promise<string[]>;');
+    expect(signatureLine(search?.declaration.typescript ?? '')).toBe(
+      'search(args: { limit?: number; query: string; }): Promise<string[]>;',
+    );
     expect(search?.declaration.python).toMatch(/async def search\(self, args: \w+\) -> List\[str\]:/);
     expect(signatureLine(search?.declaration.python ?? '')).toMatch(/^async def search\(/);
     const dashed = model[1]?.functions.find((f) => f.name === 'my-tool');

@@ -100,7 +100,11 @@ const request = {
   maxTokens: 100,
   messages: [
     { role: 'user' as const, text: 'Sum the orders.' },
-    { role: 'assistant' as const, text: 'Running it.', toolCalls: [{ id: 'c1', name: 'run_code', input: { code: 'return 1' } }] },
+    {
+      role: 'assistant' as const,
+      text: 'Running it.',
+      toolCalls: [{ id: 'c1', name: 'run_code', input: { code: 'return 1' } }],
+    },
     { role: 'tool' as const, results: [{ callId: 'c1', text: 'value: 1', isError: false }] },
   ],
 };
@@ -129,28 +133,51 @@ describe('vscode.lm adapter', () => {
       new vscode.LanguageModelTextPart('Running it.'),
       new vscode.LanguageModelToolCallPart('c1', 'run_code', { code: 'return 1' }),
     ]);
-    expect(third?.content).toEqual([new vscode.LanguageModelToolResultPart('c1', [new vscode.LanguageModelTextPart('value: 1')])]);
-    expect(sent[0]?.options.tools).toEqual([{ name: 'run_code', description: 'Runs a program.', inputSchema: { type: 'object' } }]);
+    expect(third?.content).toEqual([
+      new vscode.LanguageModelToolResultPart('c1', [new vscode.LanguageModelTextPart('value: 1')]),
+    ]);
+    expect(sent[0]?.options.tools).toEqual([
+      { name: 'run_code', description: 'Runs a program.', inputSchema: { type: 'object' } },
+    ]);
   });
 
   test('a tool call whose input is not an object is kept with its problem, for the loop to send back', async () => {
-    const { model } = scriptedModel([new vscode.LanguageModelToolCallPart('c3', 'run_code', 'not an object' as unknown as object)]);
+    const { model } = scriptedModel([
+      new vscode.LanguageModelToolCallPart('c3', 'run_code', 'not an object' as unknown as object),
+    ]);
     const outcome = await lmClient(model).complete(request);
-    expect(outcome.ok && outcome.reply.toolCalls[0]).toMatchObject({ id: 'c3', input: undefined, inputProblem: expect.any(String) });
+    expect(outcome.ok && outcome.reply.toolCalls[0]).toMatchObject({
+      id: 'c3',
+      input: undefined,
+      inputProblem: expect.any(String),
+    });
   });
 
   test('a reply past the bounds is an invalid-reply failure, never kept whole', async () => {
     const long = scriptedModel([new vscode.LanguageModelTextPart('x'.repeat(REPLY_LIMITS.textChars + 1))]);
     expect(await lmClient(long.model).complete(request)).toMatchObject({ ok: false, kind: 'invalid-reply' });
-    const calls = Array.from({ length: REPLY_LIMITS.toolCalls + 1 }, (_, i) => new vscode.LanguageModelToolCallPart(`c${i}`, 'run_code', {}));
-    expect(await lmClient(scriptedModel(calls).model).complete(request)).toMatchObject({ ok: false, kind: 'invalid-reply' });
+    const calls = Array.from(
+      { length: REPLY_LIMITS.toolCalls + 1 },
+      (_, i) => new vscode.LanguageModelToolCallPart(`c${i}`, 'run_code', {}),
+    );
+    expect(await lmClient(scriptedModel(calls).model).complete(request)).toMatchObject({
+      ok: false,
+      kind: 'invalid-reply',
+    });
   });
 
   test("the provider's errors and a cancelled request are failures the loop can report", async () => {
     const refused = scriptedModel([], {
-      error: new (vscode.LanguageModelError as unknown as new (message: string, code: string) => Error)('no consent', 'NoPermissions'),
+      error: new (vscode.LanguageModelError as unknown as new (message: string, code: string) => Error)(
+        'no consent',
+        'NoPermissions',
+      ),
     });
-    expect(await lmClient(refused.model).complete(request)).toMatchObject({ ok: false, kind: 'http', message: 'Fake Model: NoPermissions: no consent' });
+    expect(await lmClient(refused.model).complete(request)).toMatchObject({
+      ok: false,
+      kind: 'http',
+      message: 'Fake Model: NoPermissions: no consent',
+    });
     const slow = scriptedModel([new vscode.LanguageModelTextPart('thinking')], { waitForCancel: true });
     const controller = new AbortController();
     const pending = lmClient(slow.model).complete({ ...request, signal: controller.signal });

@@ -12,7 +12,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const file = path.join(root, 'schemas', 'ptcnb.schema.json');
 
 function generated(): string {
-  const schema = z.toJSONSchema(NotebookFileSchema, { target: 'draft-7', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(NotebookFileSchema, {
+    target: 'draft-7',
+    unrepresentable: 'any',
+    io: 'input',
+  }) as Record<string, unknown>;
   const described = {
     ...schema,
     title: 'PTC Playground notebook (.ptcnb)',
@@ -35,8 +39,12 @@ describe('the contributed .ptcnb JSON Schema', () => {
   });
 
   test('accepts the canonical notebook and rejects a cell language the format cannot hold', () => {
-    const validate = new Ajv({ strict: false, allErrors: true }).compile(JSON.parse(readFileSync(file, 'utf8')) as object);
-    const canonical = JSON.parse(readFileSync(path.join(root, 'test', 'runtime', 'notebook', 'fixtures', 'canonical.ptcnb'), 'utf8')) as {
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(
+      JSON.parse(readFileSync(file, 'utf8')) as object,
+    );
+    const canonical = JSON.parse(
+      readFileSync(path.join(root, 'test', 'runtime', 'notebook', 'fixtures', 'canonical.ptcnb'), 'utf8'),
+    ) as {
       cells: { language?: string }[];
     };
     expect(validate(canonical), JSON.stringify(validate.errors)).toBe(true);

@@ -6,7 +6,9 @@ vi.mock('vscode', () => import('../helpers/fake-vscode.js'));
 const files = new Set(['/work/nb/tour.bindings.ts', '/work/nb/broken.bindings.ts']);
 const exists = (file: string) => files.has(file);
 const argsOf = (markdown: string): unknown[] =>
-  [...markdown.matchAll(/\(command:ptcPlayground\.openFileAt\?([^)]+)\)/g)].map((m) => (JSON.parse(decodeURIComponent(m[1]!)) as unknown[])[0]);
+  [...markdown.matchAll(/\(command:ptcPlayground\.openFileAt\?([^)]+)\)/g)].map(
+    (m) => (JSON.parse(decodeURIComponent(m[1]!)) as unknown[])[0],
+  );
 
 describe('problem messages link the files they name', () => {
   test("an esbuild syntax error's bare file:line:col resolves next to the module the message names", () => {
@@ -17,7 +19,10 @@ describe('problem messages link the files they name', () => {
       { path: '/work/nb/broken.bindings.ts', line: 4, column: 4 },
     ]);
     const markdown = linkedMessage(message, exists);
-    expect(argsOf(markdown)).toEqual([{ path: '/work/nb/broken.bindings.ts' }, { path: '/work/nb/broken.bindings.ts', line: 4, column: 4 }]);
+    expect(argsOf(markdown)).toEqual([
+      { path: '/work/nb/broken.bindings.ts' },
+      { path: '/work/nb/broken.bindings.ts', line: 4, column: 4 },
+    ]);
     expect(markdown).toContain('[broken\\.bindings\\.ts:4:4](command:');
   });
 
@@ -30,6 +35,8 @@ describe('problem messages link the files they name', () => {
   test('a bare name without a line, or one with no absolute path before it, is left as text', () => {
     expect(locationsIn('see tour.bindings.ts for the tools', exists)).toEqual([]);
     expect(locationsIn('tour.bindings.ts:3:1: oops', exists)).toEqual([]);
-    expect(locationsIn('/work/nb/tour.bindings.ts:12 threw', exists).map((l) => l.location)).toEqual([{ path: '/work/nb/tour.bindings.ts', line: 12 }]);
+    expect(locationsIn('/work/nb/tour.bindings.ts:12 threw', exists).map((l) => l.location)).toEqual([
+      { path: '/work/nb/tour.bindings.ts', line: 12 },
+    ]);
   });
 });

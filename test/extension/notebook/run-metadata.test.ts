@@ -3,8 +3,19 @@ import { cellRunMetadata, notebookRunMetadata } from '../../../extension/noteboo
 
 describe('run metadata', () => {
   test('keeps valid known keys and drops everything else', () => {
-    expect(notebookRunMetadata({ bindings: './tools.bindings.ts', mode: 'live', team: 'x' })).toEqual({ bindings: './tools.bindings.ts', mode: 'live' });
-    expect(cellRunMetadata({ id: 'abc-1', mode: 'replay', cassette: 'shared', limits: { timeoutMs: 1500 }, collapsed: true })).toEqual({
+    expect(notebookRunMetadata({ bindings: './tools.bindings.ts', mode: 'live', team: 'x' })).toEqual({
+      bindings: './tools.bindings.ts',
+      mode: 'live',
+    });
+    expect(
+      cellRunMetadata({
+        id: 'abc-1',
+        mode: 'replay',
+        cassette: 'shared',
+        limits: { timeoutMs: 1500 },
+        collapsed: true,
+      }),
+    ).toEqual({
       id: 'abc-1',
       mode: 'replay',
       cassette: 'shared',

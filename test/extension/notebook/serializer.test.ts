@@ -29,7 +29,10 @@ describe('PtcNotebookSerializer', () => {
     expect(markdown?.kind).toBe(fake.NotebookCellKind.Markup);
     expect(ok?.languageId).toBe('typescript');
     expect(ok?.outputs?.[0]?.items.map((i) => i.mime)).toEqual([RESULT_MIME, 'text/plain']);
-    const payload = JSON.parse(decode(ok?.outputs?.[0]?.items[0]?.data ?? new Uint8Array())) as { cellId: string; result: { value: number } };
+    const payload = JSON.parse(decode(ok?.outputs?.[0]?.items[0]?.data ?? new Uint8Array())) as {
+      cellId: string;
+      result: { value: number };
+    };
     expect(payload).toMatchObject({ cellId: 'add-numbers', language: 'typescript', result: { value: 3 } });
     // the saved run's duration comes back with its ✓ (VS Code shows it in the cell status)
     expect(ok?.executionSummary).toEqual({ success: true, timing: { startTime: 0, endTime: 43 } });
@@ -59,7 +62,15 @@ describe('PtcNotebookSerializer', () => {
     const source = 'while (true) await tools.search({ q: "paris" });';
     const file = {
       version: 1,
-      cells: [{ kind: 'code', language: 'typescript', source, metadata: { id: 'loop' }, outputs: [{ kind: 'result', result: runaway }] }],
+      cells: [
+        {
+          kind: 'code',
+          language: 'typescript',
+          source,
+          metadata: { id: 'loop' },
+          outputs: [{ kind: 'result', result: runaway }],
+        },
+      ],
     };
     const content = new TextEncoder().encode(JSON.stringify(file, null, 2));
     expect(content.byteLength).toBeGreaterThan(8 * 1024 * 1024);
@@ -113,7 +124,9 @@ describe('PtcNotebookSerializer', () => {
       new fake.NotebookCellOutput([fake.NotebookCellOutputItem.stdout('live line')], { ptc: { kind: 'stream' } }),
       new fake.NotebookCellOutput([fake.NotebookCellOutputItem.text('foreign')]),
       ...(cell.outputs ?? []),
-      new fake.NotebookCellOutput([fake.NotebookCellOutputItem.text('x')], { ptc: { kind: 'problem', message: 'untrusted', persist: false } }),
+      new fake.NotebookCellOutput([fake.NotebookCellOutputItem.text('x')], {
+        ptc: { kind: 'problem', message: 'untrusted', persist: false },
+      }),
     ];
     const text = decode(s.serializeNotebook(data as never));
     expect(text).toBe(decode(canonical));

@@ -18,7 +18,10 @@ const SOURCE: SdkSource = {
           description: 'Search the documents.',
           input: {
             type: 'object',
-            properties: { query: { type: 'string', description: 'Words to look for.' }, limit: { type: 'integer', description: 'At most this many hits.' } },
+            properties: {
+              query: { type: 'string', description: 'Words to look for.' },
+              limit: { type: 'integer', description: 'At most this many hits.' },
+            },
             required: ['query'],
             additionalProperties: false,
           },
@@ -46,10 +49,14 @@ interface QuickInfo {
   documentation: string | { text: string }[];
 }
 interface SignatureHelp {
-  items: { parameters: { displayParts: { text: string }[]; documentation: { text: string }[] }[]; documentation: { text: string }[] }[];
+  items: {
+    parameters: { displayParts: { text: string }[]; documentation: { text: string }[] }[];
+    documentation: { text: string }[];
+  }[];
 }
 
-const text = (parts: string | { text: string }[]): string => (typeof parts === 'string' ? parts : parts.map((p) => p.text).join(''));
+const text = (parts: string | { text: string }[]): string =>
+  typeof parts === 'string' ? parts : parts.map((p) => p.text).join('');
 
 describe('ptc-notebook-ts-plugin in a TS server', () => {
   let dir: string;
@@ -106,10 +113,22 @@ describe('ptc-notebook-ts-plugin in a TS server', () => {
 
   test("a cell's completions are the program's globals, not the DOM's", async () => {
     const names = await completions(cell, 4, 1);
-    for (const name of ['tools', 'ToolError', 'console', 'setTimeout', 'setImmediate', 'process', 'Buffer', 'fetch', 'structuredClone', 'URL']) {
+    for (const name of [
+      'tools',
+      'ToolError',
+      'console',
+      'setTimeout',
+      'setImmediate',
+      'process',
+      'Buffer',
+      'fetch',
+      'structuredClone',
+      'URL',
+    ]) {
       expect(names, name).toContain(name);
     }
-    for (const name of ['ActiveXObject', 'Animation', 'document', 'window', 'HTMLElement', 'localStorage']) expect(names, name).not.toContain(name);
+    for (const name of ['ActiveXObject', 'Animation', 'document', 'window', 'HTMLElement', 'localStorage'])
+      expect(names, name).not.toContain(name);
   });
 
   test('a cell is never offered an auto-import (it cannot import); a plain file next to it still is', async () => {
@@ -118,13 +137,25 @@ describe('ptc-notebook-ts-plugin in a TS server', () => {
     const plain = path.join(notebooks, 'plain.ts');
     await writeFile(helpers, 'export const helperFromModule = 1;\n');
     await writeFile(plain, 'helperFrom');
-    server.notify('open', { file: helpers, fileContent: 'export const helperFromModule = 1;\n', scriptKindName: 'TS', projectRootPath: notebooks });
+    server.notify('open', {
+      file: helpers,
+      fileContent: 'export const helperFromModule = 1;\n',
+      scriptKindName: 'TS',
+      projectRootPath: notebooks,
+    });
     server.notify('open', { file: plain, fileContent: 'helperFrom', scriptKindName: 'TS', projectRootPath: notebooks });
-    await server.request('configure', { preferences: { includeCompletionsForModuleExports: true, includeCompletionsWithInsertText: true } });
+    await server.request('configure', {
+      preferences: { includeCompletionsForModuleExports: true, includeCompletionsWithInsertText: true },
+    });
     const offered = async (file: string, line: number, offset: number) =>
-      (await server.request<{ entries: { name: string; source?: string }[] }>('completionInfo', { file, line, offset, prefix: 'helperFrom' })).entries.filter(
-        (e) => e.name === 'helperFromModule',
-      );
+      (
+        await server.request<{ entries: { name: string; source?: string }[] }>('completionInfo', {
+          file,
+          line,
+          offset,
+          prefix: 'helperFrom',
+        })
+      ).entries.filter((e) => e.name === 'helperFromModule');
     // the control: the same project's plain file gets the entry as an auto-import from ./helpers
     expect((await offered(plain, 1, 11)).map((e) => e.source)).toEqual([expect.stringContaining('helpers')]);
     expect(await offered(cell, 4, 1)).toEqual([]);
@@ -163,11 +194,17 @@ describe('ptc-notebook-ts-plugin in a TS server', () => {
   test('a new configuration replaces the SDK the cells see', async () => {
     const other = path.join(dir, 'other.d.ts');
     await writeFile(other, renderSdk({ namespaces: { db: { functions: { get: {} } } } }, 'typescript').declarations);
-    await server.request('configurePlugin', { pluginName: TS_PLUGIN_NAME, configuration: { declarationFiles: [other] } });
+    await server.request('configurePlugin', {
+      pluginName: TS_PLUGIN_NAME,
+      configuration: { declarationFiles: [other] },
+    });
     const names = await completions(cell, 4, 1);
     expect(names).toContain('db');
     expect(names).not.toContain('tools');
-    await server.request('configurePlugin', { pluginName: TS_PLUGIN_NAME, configuration: { declarationFiles: 'not a list' } });
+    await server.request('configurePlugin', {
+      pluginName: TS_PLUGIN_NAME,
+      configuration: { declarationFiles: 'not a list' },
+    });
     expect(await completions(cell, 4, 1)).not.toContain('db');
   });
 });

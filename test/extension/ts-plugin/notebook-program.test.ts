@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { isNotebookCell, parseConfig, programFileNames, programOptions } from '../../../extension/ts-plugin/notebook-program.js';
+import {
+  isNotebookCell,
+  parseConfig,
+  programFileNames,
+  programOptions,
+} from '../../../extension/ts-plugin/notebook-program.js';
 
 const CELL = '^/vscode-notebook-cell/ts-nul-authority/work/a.ptcnb#W0sZmlsZQ==';
 
@@ -11,7 +16,11 @@ describe('notebook programs', () => {
   });
 
   test('a program with cells gets the extra declarations once; any other program is unchanged', () => {
-    expect(programFileNames([CELL, '/sdk.d.ts'], ['/node.d.ts', '/sdk.d.ts'])).toEqual([CELL, '/sdk.d.ts', '/node.d.ts']);
+    expect(programFileNames([CELL, '/sdk.d.ts'], ['/node.d.ts', '/sdk.d.ts'])).toEqual([
+      CELL,
+      '/sdk.d.ts',
+      '/node.d.ts',
+    ]);
     expect(programFileNames(['/work/page.ts'], ['/node.d.ts'])).toEqual(['/work/page.ts']);
   });
 
@@ -22,7 +31,10 @@ describe('notebook programs', () => {
   });
 
   test('a malformed configuration counts as none, and only absolute .d.ts paths are kept', () => {
-    for (const bad of [undefined, null, 'x', 42, [], { declarationFiles: 'a.d.ts' }]) expect(parseConfig(bad)).toEqual({ declarationFiles: [] });
-    expect(parseConfig({ declarationFiles: ['/a/sdk.d.ts', 'relative.d.ts', '/a/code.ts', 7, null] })).toEqual({ declarationFiles: ['/a/sdk.d.ts'] });
+    for (const bad of [undefined, null, 'x', 42, [], { declarationFiles: 'a.d.ts' }])
+      expect(parseConfig(bad)).toEqual({ declarationFiles: [] });
+    expect(parseConfig({ declarationFiles: ['/a/sdk.d.ts', 'relative.d.ts', '/a/code.ts', 7, null] })).toEqual({
+      declarationFiles: ['/a/sdk.d.ts'],
+    });
   });
 });

@@ -69,7 +69,9 @@ export function startTsServer(options: { plugin: string; probeLocation: string; 
   };
   return {
     async request<T>(command: string, args: Record<string, unknown>): Promise<T> {
-      const response = await new Promise<Response>((resolve, reject) => pending.set(send(command, args), { resolve, reject }));
+      const response = await new Promise<Response>((resolve, reject) =>
+        pending.set(send(command, args), { resolve, reject }),
+      );
       if (!response.success) throw new Error(`${command} failed: ${response.message ?? 'no message'}`);
       return response.body as T;
     },

@@ -1,9 +1,18 @@
 // The part of the `vscode` API the browser entry calls, for a real browser worker: the data classes from
 // ../helpers/fake-vscode.ts and registrations that record what the entry registered. Bundled for the worker by the test.
-import { NotebookCellData, NotebookCellKind, NotebookCellOutput, NotebookCellOutputItem, NotebookData } from '../helpers/fake-vscode.js';
+import {
+  NotebookCellData,
+  NotebookCellKind,
+  NotebookCellOutput,
+  NotebookCellOutputItem,
+  NotebookData,
+} from '../helpers/fake-vscode.js';
 
 export interface Recorded {
-  serializers: { type: string; serializer: { deserializeNotebook(b: Uint8Array): unknown; serializeNotebook(d: unknown): Uint8Array } }[];
+  serializers: {
+    type: string;
+    serializer: { deserializeNotebook(b: Uint8Array): unknown; serializeNotebook(d: unknown): Uint8Array };
+  }[];
   controllers: { id: string; type: string; label: string; executeHandler?: (cells: unknown[]) => void }[];
   executions: { started: boolean; success: boolean | undefined }[];
   commands: Map<string, () => unknown>;
@@ -11,10 +20,22 @@ export interface Recorded {
   logs: string[];
 }
 
-const recorded: Recorded = { serializers: [], controllers: [], executions: [], commands: new Map(), warnings: [], logs: [] };
+const recorded: Recorded = {
+  serializers: [],
+  controllers: [],
+  executions: [],
+  commands: new Map(),
+  warnings: [],
+  logs: [],
+};
 const disposable = { dispose: () => undefined };
 const channel = {
-  ...Object.fromEntries(['trace', 'debug', 'info', 'warn', 'error'].map((level) => [level, (m: string) => recorded.logs.push(`${level} ${m}`)])),
+  ...Object.fromEntries(
+    ['trace', 'debug', 'info', 'warn', 'error'].map((level) => [
+      level,
+      (m: string) => recorded.logs.push(`${level} ${m}`),
+    ]),
+  ),
   show: () => undefined,
   dispose: () => undefined,
 };
@@ -25,7 +46,10 @@ const vscode = {
   NotebookCellOutput,
   NotebookCellOutputItem,
   NotebookData,
-  l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (w, i: string) => String(args[Number(i)] ?? w)) },
+  l10n: {
+    t: (message: string, ...args: unknown[]) =>
+      message.replace(/\{(\d+)\}/g, (w, i: string) => String(args[Number(i)] ?? w)),
+  },
   window: {
     createOutputChannel: () => channel,
     showWarningMessage: (message: string) => {

@@ -53,16 +53,30 @@ async function browserBuildError(source: string): Promise<string> {
 
 describe('the browser entry', () => {
   test('the build refuses Node APIs and runtime exports outside the browser-safe surface, by name', async () => {
-    expect(await browserBuildError("import fs from 'node:fs';\nexport const x = fs;\n")).toMatch(/node:fs \(imported by .*entry\.ts\) cannot run in a browser/);
-    const runtimeIndex = path.join(ROOT, 'runtime', 'index.js');
-    expect(await browserBuildError(`import { createRuntime } from '${runtimeIndex}';\nexport const x = createRuntime;\n`)).toMatch(
-      /No matching export .* "createRuntime"/,
+    expect(await browserBuildError("import fs from 'node:fs';\nexport const x = fs;\n")).toMatch(
+      /node:fs \(imported by .*entry\.ts\) cannot run in a browser/,
     );
-    expect(await browserBuildError(`import { parseNotebook } from '${runtimeIndex}';\nexport const x = parseNotebook;\n`)).toBe('');
+    const runtimeIndex = path.join(ROOT, 'runtime', 'index.js');
+    expect(
+      await browserBuildError(`import { createRuntime } from '${runtimeIndex}';\nexport const x = createRuntime;\n`),
+    ).toMatch(/No matching export .* "createRuntime"/);
+    expect(
+      await browserBuildError(`import { parseNotebook } from '${runtimeIndex}';\nexport const x = parseNotebook;\n`),
+    ).toBe('');
   });
 
   test("the browser's Buffer stand-in counts UTF-8 bytes exactly as Node does, lone surrogates included", () => {
-    const samples = ['', 'ascii', 'é€', '😀', 'a\ud83db', '\udc00x', '\ud83d', 'mixed 😀 € é \u0000 \uffff', 'x'.repeat(1000)];
+    const samples = [
+      '',
+      'ascii',
+      'é€',
+      '😀',
+      'a\ud83db',
+      '\udc00x',
+      '\ud83d',
+      'mixed 😀 € é \u0000 \uffff',
+      'x'.repeat(1000),
+    ];
     for (const text of samples) expect(BrowserBuffer.byteLength(text)).toBe(Buffer.byteLength(text, 'utf8'));
     expect(new TextDecoder().decode(BrowserBuffer.from('€😀'))).toBe('€😀');
   });
@@ -107,13 +121,19 @@ describe('the browser entry', () => {
       expect(report.error).toBeUndefined();
       expect(report.hasNode).toBe(false);
       expect(report.controllers).toEqual([{ type: 'ptc-notebook', label: 'PTC Playground (browser: view only)' }]);
-      const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
+      const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+        contributes: { commands: { command: string }[] };
+      };
       expect(report.commands.sort()).toEqual(manifest.contributes.commands.map((c) => c.command).sort());
     });
 
     test('a notebook opens with its saved results and saves back byte for byte; a corrupt one is refused with the reason', () => {
       expect(report.cells.length).toBeGreaterThan(1);
-      expect(report.cells.some((c) => c.outputs.some((items) => items.includes('application/vnd.ptc-playground.result+json')))).toBe(true);
+      expect(
+        report.cells.some((c) =>
+          c.outputs.some((items) => items.includes('application/vnd.ptc-playground.result+json')),
+        ),
+      ).toBe(true);
       expect(report.roundTrip).toBe(CANONICAL);
       expect(report.corrupt).toContain('not a readable PTC notebook');
     });
@@ -132,7 +152,9 @@ function runInWorker(entry: { activate(context: unknown): void }, packageJson: s
     __recorded: {
       serializers: {
         serializer: {
-          deserializeNotebook(b: Uint8Array): { cells: { kind: number; languageId: string; outputs?: { items: { mime: string }[] }[] }[] };
+          deserializeNotebook(b: Uint8Array): {
+            cells: { kind: number; languageId: string; outputs?: { items: { mime: string }[] }[] }[];
+          };
           serializeNotebook(d: unknown): Uint8Array;
         };
       }[];
@@ -160,7 +182,11 @@ function runInWorker(entry: { activate(context: unknown): void }, packageJson: s
     recorded.commands.get('ptcPlayground.recordCell')?.();
     scope.postMessage({
       hasNode: typeof scope.process !== 'undefined',
-      cells: data.cells.map((c) => ({ kind: c.kind, language: c.languageId, outputs: (c.outputs ?? []).map((o) => o.items.map((i) => i.mime)) })),
+      cells: data.cells.map((c) => ({
+        kind: c.kind,
+        language: c.languageId,
+        outputs: (c.outputs ?? []).map((o) => o.items.map((i) => i.mime)),
+      })),
       roundTrip: new TextDecoder().decode(serializer.serializeNotebook(data)),
       corrupt,
       executions: recorded.executions,

@@ -74,7 +74,9 @@ export interface CorpusEntry {
 // programs whose expected ending IS the deadline; every other program ends on its own, so its deadline is only a
 // safety net, wide enough that a loaded 2-core machine cannot turn a slow but correct run into a timeout.
 // CPython's address-space limit also counts its own mappings, so it gets more room than the V8 heap cap.
-export function defaultOptions(entry: Pick<CorpusEntry, 'language' | 'expect'>): Required<Pick<RequestOptions, 'timeoutMs' | 'memoryMb' | 'maxOutputBytes'>> {
+export function defaultOptions(
+  entry: Pick<CorpusEntry, 'language' | 'expect'>,
+): Required<Pick<RequestOptions, 'timeoutMs' | 'memoryMb' | 'maxOutputBytes'>> {
   return {
     timeoutMs: entry.expect.includes('timeout') ? 3_000 : 20_000,
     memoryMb: entry.language === 'python' ? 256 : 128,
@@ -97,7 +99,18 @@ export function parseCorpusFile(file: string): CorpusEntry {
   const source = fs.readFileSync(file, 'utf8');
   const language: Language = file.endsWith('.py') ? 'python' : 'typescript';
   const prefix = language === 'python' ? '#' : '//';
-  const entry: CorpusEntry = { name: path.basename(file), file, language, source, about: '', expect: [], mustNot: [], must: [], options: {}, requires: [] };
+  const entry: CorpusEntry = {
+    name: path.basename(file),
+    file,
+    language,
+    source,
+    about: '',
+    expect: [],
+    mustNot: [],
+    must: [],
+    options: {},
+    requires: [],
+  };
   for (const line of source.split('\n')) {
     if (!line.startsWith(prefix)) break;
     const match = /^(?:\/\/|#)\s*([a-z-]+):\s?(.*)$/.exec(line);
@@ -133,7 +146,8 @@ export function parseCorpusFile(file: string): CorpusEntry {
         break;
       case 'requires':
         for (const need of value.split(',').map((r) => r.trim())) {
-          if (!(REQUIREMENTS as readonly string[]).includes(need)) throw new Error(`${file}: unknown requirement "${need}"`);
+          if (!(REQUIREMENTS as readonly string[]).includes(need))
+            throw new Error(`${file}: unknown requirement "${need}"`);
           entry.requires.push(need as Requirement);
         }
         break;

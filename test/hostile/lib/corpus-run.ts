@@ -3,7 +3,12 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Runtime } from '../../../runtime/api.js';
 import { encodeLossless } from '../../../runtime/json/lossless.js';
-import { callCount, RunResultSchema, type RunResult, type SandboxReport } from '../../../runtime/protocol/run-result.js';
+import {
+  callCount,
+  RunResultSchema,
+  type RunResult,
+  type SandboxReport,
+} from '../../../runtime/protocol/run-result.js';
 import { settleTo } from '../../helpers/eventually.js';
 import { defaultOptions, type CorpusEntry, type Effect } from './corpus-format.js';
 import { RunFixtures, type Secrets } from './fixtures.js';
@@ -40,7 +45,9 @@ function serialize(result: RunResult): string {
     return JSON.stringify(result);
   } catch {
     const encoded = encodeLossless(result);
-    return encoded.ok ? encoded.text : JSON.stringify({ logs: result.logs, error: result.error, calls: result.calls.length });
+    return encoded.ok
+      ? encoded.text
+      : JSON.stringify({ logs: result.logs, error: result.error, calls: result.calls.length });
   }
 }
 
@@ -57,7 +64,14 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     await fixtures.start(entry.source);
   } catch (error) {
     await fixtures.close();
-    return { entry, outcome: 'fixture-failed', problems: [`a host fixture could not be set up: ${String(error)}`], result: undefined, effects: [], ms: 0 };
+    return {
+      entry,
+      outcome: 'fixture-failed',
+      problems: [`a host fixture could not be set up: ${String(error)}`],
+      result: undefined,
+      effects: [],
+      ms: 0,
+    };
   }
   const probe = fixtures.probeNamespace(entry.source);
   const tools = recordingTools();
@@ -80,13 +94,15 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
   }
   // every process of this run (its cwd is the run's own outside dir) is gone
   const survivors = await settleTo(() => processesMarkedBy(outsideDir), 3_000);
-  if (survivors.length > 0) problems.push(`processes outlived the run: ${survivors.map((p) => `${p.pid} ${clip(p.cmdline, 80)}`).join('; ')}`);
+  if (survivors.length > 0)
+    problems.push(`processes outlived the run: ${survivors.map((p) => `${p.pid} ${clip(p.cmdline, 80)}`).join('; ')}`);
   // late side effects (a datagram in flight, a grandchild's delayed write, a timer's handler call) get time to show up:
   // an effect that must not happen can only be watched for a fixed window
   await sleep(entry.mustNot.some((e) => LATE_EFFECTS.includes(e)) ? 1_200 : 150);
   const resultText = result === undefined ? '' : serialize(result);
   // a control's effect that must happen is awaited: on a loaded machine it may land after the window
-  if (entry.must.length > 0) await settleTo(() => entry.must.filter((e) => !fixtures.effects(resultText).has(e)), 10_000);
+  if (entry.must.length > 0)
+    await settleTo(() => entry.must.filter((e) => !fixtures.effects(resultText).has(e)), 10_000);
   const effects = fixtures.effects(resultText);
   const detail = effects.has('victim-touched') ? ` [${fixtures.victimTouches().join('; ')}]` : '';
   await fixtures.close();
@@ -95,19 +111,26 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     const shape = RunResultSchema.safeParse(result);
     if (!shape.success) problems.push(`result violates the contract schema: ${shape.error.issues[0]?.message}`);
     if (!(entry.expect as string[]).includes(outcome)) {
-      problems.push(`expected ${entry.expect.join('|')}, got ${outcome}${result.error ? `: ${clip(result.error.message)}` : ''}`);
+      problems.push(
+        `expected ${entry.expect.join('|')}, got ${outcome}${result.error ? `: ${clip(result.error.message)}` : ''}`,
+      );
     }
     if (entry.value !== undefined && outcome === 'success' && !isDeepStrictEqual(result.value, entry.value.json)) {
-      problems.push(`expected value ${clip(JSON.stringify(entry.value.json))}, got ${clip(JSON.stringify(result.value) ?? 'undefined')}`);
+      problems.push(
+        `expected value ${clip(JSON.stringify(entry.value.json))}, got ${clip(JSON.stringify(result.value) ?? 'undefined')}`,
+      );
     }
     if (entry.message !== undefined && !entry.message.test(result.error?.message ?? '')) {
-      problems.push(`error message ${JSON.stringify(clip(result.error?.message ?? '(none)'))} does not match ${entry.message}`);
+      problems.push(
+        `error message ${JSON.stringify(clip(result.error?.message ?? '(none)'))} does not match ${entry.message}`,
+      );
     }
     if (entry.logs !== undefined && !result.logs.some((l) => entry.logs?.test(l))) {
       problems.push(`no log entry matches ${entry.logs}; logs: ${clip(JSON.stringify(result.logs.slice(0, 5)))}`);
     }
     // counted over the whole run (a result keeps only the first calls one by one)
-    if (entry.calls !== undefined && callCount(result) !== entry.calls) problems.push(`expected ${entry.calls} calls, got ${callCount(result)}`);
+    if (entry.calls !== undefined && callCount(result) !== entry.calls)
+      problems.push(`expected ${entry.calls} calls, got ${callCount(result)}`);
   }
   if (effects.has('env-leaked')) problems.push("the host's environment reached the program");
   for (const effect of entry.mustNot) {
@@ -115,12 +138,15 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     // an effect the report admits (e.g. filesystem "allowed" with partial enforcement) is honest; a claimed denial must hold
     const denied = result === undefined || claimsDenial(result.sandbox, effect);
     if (denied)
-      problems.push(`must not happen, but did: ${effect}${effect === 'victim-touched' ? detail : ''} (sandbox report: ${JSON.stringify(result?.sandbox)})`);
+      problems.push(
+        `must not happen, but did: ${effect}${effect === 'victim-touched' ? detail : ''} (sandbox report: ${JSON.stringify(result?.sandbox)})`,
+      );
     else if (result?.sandbox.enforcement === 'full') problems.push(`${effect} happened under enforcement "full"`);
   }
   for (const effect of entry.must) if (!effects.has(effect)) problems.push(`control effect did not happen: ${effect}`);
   const late = tools.invocations.filter((i) => settledAt > 0 && i.at > settledAt);
-  if (late.length > 0) problems.push(`binding handlers ran after the run settled: ${late.map((i) => i.name).join(', ')}`);
+  if (late.length > 0)
+    problems.push(`binding handlers ran after the run settled: ${late.map((i) => i.name).join(', ')}`);
   if (intrinsicsFingerprint() !== fingerprint) problems.push('host intrinsics changed during the run');
   return { entry, outcome, problems, result, effects: [...effects], ms: Math.round(performance.now() - started) };
 }

@@ -171,8 +171,10 @@ export class RunFixtures {
       this.values.UNIX_PATH = sockPath;
       this.#closers.push(() => new Promise((resolve) => server.close(() => resolve())));
     }
-    if (uses('TARGET_FILE')) this.values.TARGET_FILE = (this.#target = new PlantedFile(this.#plant('planted-target.pth'))).path;
-    if (uses('DEVICE_NODE')) this.values.DEVICE_NODE = (this.#node = new PlantedDeviceNode(this.#plant('planted-null'))).path;
+    if (uses('TARGET_FILE'))
+      this.values.TARGET_FILE = (this.#target = new PlantedFile(this.#plant('planted-target.pth'))).path;
+    if (uses('DEVICE_NODE'))
+      this.values.DEVICE_NODE = (this.#node = new PlantedDeviceNode(this.#plant('planted-null'))).path;
     if (uses('VICTIM_PID')) {
       this.#victim = new Victim(`PTC-VICTIM-SECRET-${hex(8)}`);
       this.#markers.push(this.#victim.secret);
@@ -201,7 +203,10 @@ export class RunFixtures {
     if (!source.includes('probe.')) return undefined;
     const functions = Object.create(null) as Record<string, (args: JsonValue) => Promise<JsonValue>>;
     functions.hostLook = async () => {
-      const seen = tokenOnDisk(this.#options.tmpRoot, this.token) || tokenOnDisk(this.outsideDir, this.token) || this.#inDevShm().length > 0;
+      const seen =
+        tokenOnDisk(this.#options.tmpRoot, this.token) ||
+        tokenOnDisk(this.outsideDir, this.token) ||
+        this.#inDevShm().length > 0;
       if (seen) this.#sightings++;
       return seen;
     };
@@ -226,7 +231,8 @@ export class RunFixtures {
     if (entries.some((name) => /^node_trace\.\d+\.log$/.test(name))) seen.add('trace-written');
     if (this.#target?.changed()) seen.add('file-changed');
     if (this.#node?.changed()) seen.add('device-changed');
-    if (this.#sightings > 0 || tokenOnDisk(this.#options.tmpRoot, this.token) || this.#inDevShm().length > 0) seen.add('data-on-host-disk');
+    if (this.#sightings > 0 || tokenOnDisk(this.#options.tmpRoot, this.token) || this.#inDevShm().length > 0)
+      seen.add('data-on-host-disk');
     this.#victim?.sample();
     if ((this.#victim?.touches.length ?? 0) > 0) seen.add('victim-touched');
     if (this.#ownIpcObjects().length > 0) seen.add('ipc-left');

@@ -14,8 +14,32 @@ const pick = <T>(rng: Rng, items: readonly T[]): T => items[int(rng, items.lengt
 
 export type Wire = 'node' | 'python';
 
-const WEIRD_NUMBERS = ['-0', '1e400', '-1e400', '9007199254740993', '0.1e-400', '1.5', '-1', '0', '4294967296', 'NaN', 'Infinity'];
-const WEIRD_STRINGS = ['', '__proto__', 'constructor', 'prototype', 'tools', 'echo', 'rm-rf', '\u0000', '\ud800', '€', 'x'.repeat(300)];
+const WEIRD_NUMBERS = [
+  '-0',
+  '1e400',
+  '-1e400',
+  '9007199254740993',
+  '0.1e-400',
+  '1.5',
+  '-1',
+  '0',
+  '4294967296',
+  'NaN',
+  'Infinity',
+];
+const WEIRD_STRINGS = [
+  '',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'tools',
+  'echo',
+  'rm-rf',
+  '\u0000',
+  '\ud800',
+  '€',
+  'x'.repeat(300),
+];
 
 function randomValue(rng: Rng, depth = 0): unknown {
   const r = int(rng, depth > 3 ? 5 : 8);
@@ -32,7 +56,10 @@ function randomValue(rng: Rng, depth = 0): unknown {
 
 // A plausible child frame (sometimes valid, sometimes with wrong types, extra fields, duplicate or skipped ids).
 function plausibleFrame(rng: Rng, wire: Wire, state: { nextId: number; noDone: boolean }): Record<string, unknown> {
-  const all = wire === 'node' ? ['ready', 'log', 'call', 'done', 'reply', 'boot'] : ['boot-ack', 'log', 'call', 'done', 'reply', 'run'];
+  const all =
+    wire === 'node'
+      ? ['ready', 'log', 'call', 'done', 'reply', 'boot']
+      : ['boot-ack', 'log', 'call', 'done', 'reply', 'run'];
   // a forged but valid `done` is a legitimate way to finish; runs that must end in protocol/worker-exit leave it out
   const types = state.noDone ? all.filter((t) => t !== 'done') : all;
   const type = rng() < 0.9 ? pick(rng, types) : randomValue(rng);
@@ -45,7 +72,16 @@ function plausibleFrame(rng: Rng, wire: Wire, state: { nextId: number; noDone: b
     case 'call': {
       // mostly the next id, sometimes a duplicate, a skip, zero, negative or non-integer
       const r = int(rng, 10);
-      frame.id = r < 6 ? state.nextId++ : r === 6 ? state.nextId - 1 : r === 7 ? state.nextId + 5 : r === 8 ? 0 : randomValue(rng);
+      frame.id =
+        r < 6
+          ? state.nextId++
+          : r === 6
+            ? state.nextId - 1
+            : r === 7
+              ? state.nextId + 5
+              : r === 8
+                ? 0
+                : randomValue(rng);
       frame.global = rng() < 0.8 ? 'tools' : pick(rng, WEIRD_STRINGS);
       frame.name = rng() < 0.7 ? 'echo' : pick(rng, WEIRD_STRINGS);
       if (rng() < 0.9) frame.args = randomValue(rng);
@@ -53,7 +89,11 @@ function plausibleFrame(rng: Rng, wire: Wire, state: { nextId: number; noDone: b
     }
     case 'done':
       if (rng() < 0.5) frame.value = randomValue(rng);
-      if (rng() < 0.5) frame.error = { kind: pick(rng, ['exception', 'timeout', 'abort', 'worker-exit', 'protocol', 7]), message: pick(rng, WEIRD_STRINGS) };
+      if (rng() < 0.5)
+        frame.error = {
+          kind: pick(rng, ['exception', 'timeout', 'abort', 'worker-exit', 'protocol', 7]),
+          message: pick(rng, WEIRD_STRINGS),
+        };
       break;
     case 'boot-ack':
       frame.filesystem = rng() < 0.8;
@@ -125,7 +165,13 @@ export interface GeneratedStream {
 }
 
 // One stream of `count` frames, valid and damaged mixed, as the child would write them.
-export function generateStream(rng: Rng, wire: Wire, count: number, maxFrameBytes: number, noDone = false): GeneratedStream {
+export function generateStream(
+  rng: Rng,
+  wire: Wire,
+  count: number,
+  maxFrameBytes: number,
+  noDone = false,
+): GeneratedStream {
   const parts: Uint8Array[] = [];
   const state = { nextId: 1, noDone };
   for (let i = 0; i < count; i++) {
@@ -157,7 +203,13 @@ export interface PipelineStats {
 
 // The host-side parsing pipeline of one backend: decoder → lossless JSON → zod frame schema → call dispatcher.
 // Feeds `bytes` in random chunk sizes; throws only if the pipeline itself throws or breaks an invariant.
-export function feedPipeline(rng: Rng, wire: Wire, bytes: Uint8Array, maxFrameBytes: number, stats: PipelineStats): void {
+export function feedPipeline(
+  rng: Rng,
+  wire: Wire,
+  bytes: Uint8Array,
+  maxFrameBytes: number,
+  stats: PipelineStats,
+): void {
   const dispatcher = new CallDispatcher({
     namespaces: [{ global: 'tools', functions: { echo: async (v) => v } }],
     maxPendingCalls: 128,
@@ -171,13 +223,15 @@ export function feedPipeline(rng: Rng, wire: Wire, bytes: Uint8Array, maxFrameBy
     if (event.kind === 'error') {
       failed = true;
       stats.errors++;
-      if (typeof event.message !== 'string' || event.message.length === 0) throw new Error('error event without a message');
+      if (typeof event.message !== 'string' || event.message.length === 0)
+        throw new Error('error event without a message');
       return;
     }
     stats.delivered++;
     const decoded = decodeLossless(event.text);
     if (!decoded.ok) return void stats.rejected++;
-    const parsed = wire === 'node' ? ChildFrameSchema.safeParse(decoded.value) : PythonChildFrameSchema.safeParse(decoded.value);
+    const parsed =
+      wire === 'node' ? ChildFrameSchema.safeParse(decoded.value) : PythonChildFrameSchema.safeParse(decoded.value);
     if (!parsed.success) return void stats.rejected++;
     stats.parsed++;
     const frame = parsed.data;
@@ -200,7 +254,8 @@ export function feedPipeline(rng: Rng, wire: Wire, bytes: Uint8Array, maxFrameBy
     for (let at = 0; at < bytes.length;) {
       const n = 1 + int(rng, 4096);
       decoder.push(bytes.subarray(at, at + n), onEvent);
-      if (decoder.buffered > maxFrameBytes) throw new Error(`line decoder holds ${decoder.buffered} bytes > cap ${maxFrameBytes}`);
+      if (decoder.buffered > maxFrameBytes)
+        throw new Error(`line decoder holds ${decoder.buffered} bytes > cap ${maxFrameBytes}`);
       at += n;
     }
     decoder.end(onEvent);
@@ -209,7 +264,12 @@ export function feedPipeline(rng: Rng, wire: Wire, bytes: Uint8Array, maxFrameBy
 }
 
 // Runs `frames` fuzzed frames through both wires; returns counts. Deterministic for a seed.
-export function fuzzParsers(seed: number, frames: number, maxFrameBytes: number, onStream?: () => void): Record<Wire, PipelineStats> {
+export function fuzzParsers(
+  seed: number,
+  frames: number,
+  maxFrameBytes: number,
+  onStream?: () => void,
+): Record<Wire, PipelineStats> {
   const rng = rngFrom(seed);
   const stats: Record<Wire, PipelineStats> = {
     node: { frames: 0, delivered: 0, parsed: 0, rejected: 0, errors: 0, dispatched: 0 },

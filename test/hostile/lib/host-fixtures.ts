@@ -88,7 +88,11 @@ export class Victim {
   constructor(readonly secret: string) {
     const sleep = ['/usr/bin/sleep', '/bin/sleep'].find((p) => fs.existsSync(p));
     const argv = sleep === undefined ? [process.execPath, '-e', 'setInterval(() => {}, 1e9)'] : [sleep, '600'];
-    this.#child = spawn(argv[0] as string, argv.slice(1), { cwd: '/', stdio: 'ignore', env: { PTC_VICTIM_SECRET: secret } });
+    this.#child = spawn(argv[0] as string, argv.slice(1), {
+      cwd: '/',
+      stdio: 'ignore',
+      env: { PTC_VICTIM_SECRET: secret },
+    });
     this.#exited = new Promise((resolve) => this.#child.once('exit', () => resolve()));
     this.#initial = { alive: true, nice: '0', tracer: '0', oomScoreAdj: '0' };
     this.#timer = setInterval(() => this.sample(), 20);
@@ -161,7 +165,11 @@ export class PtyWitness {
 }
 
 // Root-only SysV shared memory and a message queue holding `secret`, in the host's IPC namespace.
-export async function plantSysv(python: string, keys: { shm: number; msg: number }, secret: string): Promise<SysvObject[]> {
+export async function plantSysv(
+  python: string,
+  keys: { shm: number; msg: number },
+  secret: string,
+): Promise<SysvObject[]> {
   const { stdout } = await run(python, [HELPER, 'sysv', String(keys.shm), String(keys.msg), secret]);
   const [shmid, msqid] = stdout.trim().split(/\s+/).map(Number);
   return [

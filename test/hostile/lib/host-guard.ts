@@ -40,7 +40,8 @@ export function recordingTools(): RecordingTools {
       throw new Error('tool exploded');
     },
     never: () => new Promise<JsonValue>(() => undefined),
-    slow: (args: JsonValue) => new Promise((resolve) => setTimeout(() => resolve('slow done'), Number((args as { ms?: number }).ms ?? 100))),
+    slow: (args: JsonValue) =>
+      new Promise((resolve) => setTimeout(() => resolve('slow done'), Number((args as { ms?: number }).ms ?? 100))),
     // a host handler that answers with something that is not lossless JSON
     lossy: async () => Number.NaN as JsonValue,
     // a host handler whose thrown value has a hostile toString
@@ -53,7 +54,11 @@ export function recordingTools(): RecordingTools {
     },
   } as Record<string, Handler>);
   // Object.prototype member names as ordinary binding names
-  fns.push(['__proto__', async () => 'proto-fn'], ['constructor', async () => 'constructor-fn'], ['my-tool', async () => 'dashed']);
+  fns.push(
+    ['__proto__', async () => 'proto-fn'],
+    ['constructor', async () => 'constructor-fn'],
+    ['my-tool', async () => 'dashed'],
+  );
   const functions = Object.create(null) as Record<string, Handler>;
   for (const [name, fn] of fns) {
     Object.defineProperty(functions, name, {
@@ -64,5 +69,8 @@ export function recordingTools(): RecordingTools {
       },
     });
   }
-  return { namespace: { global: 'tools', functions, errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } }, invocations };
+  return {
+    namespace: { global: 'tools', functions, errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } },
+    invocations,
+  };
 }

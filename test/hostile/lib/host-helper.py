@@ -1,10 +1,10 @@
 """Host-side fixtures of the hostile corpus that Node cannot build: a pty to inject into, SysV objects to read.
 
-  host-helper.py pty                          prints the slave's path, then one line per read until stdin closes:
-                                              "out:<hex>" (written to the terminal), "in:<hex>" (its input queue)
-  host-helper.py sysv <shm-key> <msg-key> <secret>
-                                              creates a root-only (0600) shm segment and message queue holding
-                                              <secret>; prints "<shmid> <msqid>"
+host-helper.py pty                          prints the slave's path, then one line per read until stdin closes:
+                                            "out:<hex>" (written to the terminal), "in:<hex>" (its input queue)
+host-helper.py sysv <shm-key> <msg-key> <secret>
+                                            creates a root-only (0600) shm segment and message queue holding
+                                            <secret>; prints "<shmid> <msqid>"
 """
 
 import ctypes

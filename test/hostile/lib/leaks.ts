@@ -60,7 +60,9 @@ export function descendants(root = process.pid, procs = allProcesses()): ProcInf
 // Processes that belong to a run rooted at `marker` (its cwd or a temp dir) even after they escaped the tree (setsid).
 export function processesMarkedBy(marker: string, procs = allProcesses()): ProcInfo[] {
   return procs.filter(
-    (p) => p.pid !== process.pid && (p.cmdline.includes(marker) || (p.cwd !== undefined && (p.cwd === marker || p.cwd.startsWith(`${marker}/`)))),
+    (p) =>
+      p.pid !== process.pid &&
+      (p.cmdline.includes(marker) || (p.cwd !== undefined && (p.cwd === marker || p.cwd.startsWith(`${marker}/`)))),
   );
 }
 
@@ -112,7 +114,11 @@ export interface LeakReport {
 }
 
 export const emptyReport = (r: LeakReport): boolean =>
-  r.processes.length === 0 && r.extraFds.length === 0 && r.tempDirs.length === 0 && (r.sysv?.length ?? 0) === 0 && (r.cgroups?.length ?? 0) === 0;
+  r.processes.length === 0 &&
+  r.extraFds.length === 0 &&
+  r.tempDirs.length === 0 &&
+  (r.sysv?.length ?? 0) === 0 &&
+  (r.cgroups?.length ?? 0) === 0;
 
 export interface LeakCheckerOptions {
   // extra markers (per-run cwd roots) whose processes count as ours
@@ -128,7 +134,8 @@ export function runCgroups(parents: readonly string[]): string[] {
   const out: string[] = [];
   for (const parent of parents) {
     try {
-      for (const entry of fs.readdirSync(parent)) if (entry.startsWith(`ptc-run-${process.pid}-`)) out.push(path.join(parent, entry));
+      for (const entry of fs.readdirSync(parent))
+        if (entry.startsWith(`ptc-run-${process.pid}-`)) out.push(path.join(parent, entry));
     } catch {
       continue;
     }
@@ -166,22 +173,30 @@ export class LeakChecker {
     const procs = allProcesses();
     const seen = new Map<number, ProcInfo>();
     for (const p of descendants(process.pid, procs)) seen.set(p.pid, p);
-    for (const marker of [this.tmpRoot, ...this.markers()]) for (const p of processesMarkedBy(marker, procs)) seen.set(p.pid, p);
+    for (const marker of [this.tmpRoot, ...this.markers()])
+      for (const p of processesMarkedBy(marker, procs)) seen.set(p.pid, p);
     return [...seen.values()];
   }
 
   async check(waitMs = 3_000): Promise<LeakReport> {
     const processes = (await settleTo(() => this.ourProcesses(), waitMs)).map((p) => `${p.pid} ${p.cmdline}`);
     const fdsOk = await settleTo(() => (openFdCount() > this.baselineFds ? [1] : []), waitMs);
-    const extraFds = fdsOk.length === 0 ? [] : openFds().filter((l) => !this.#baselineFdSet.has(l.replace(/^\d+ -> /, '')));
+    const extraFds =
+      fdsOk.length === 0 ? [] : openFds().filter((l) => !this.#baselineFdSet.has(l.replace(/^\d+ -> /, '')));
     const tempDirs = await settleTo(() => leftoverTempDirs(this.tmpRoot), waitMs);
     const sysv = this.#baselineSysv === undefined ? {} : { sysv: this.newSysv().map(describeSysv) };
-    const cgroups = this.#cgroupParents.length === 0 ? {} : { cgroups: await settleTo(() => runCgroups(this.#cgroupParents), waitMs) };
+    const cgroups =
+      this.#cgroupParents.length === 0
+        ? {}
+        : { cgroups: await settleTo(() => runCgroups(this.#cgroupParents), waitMs) };
     return {
       ...sysv,
       ...cgroups,
       processes,
-      extraFds: extraFds.length === 0 && fdsOk.length > 0 ? [`fd count ${openFdCount()} > baseline ${this.baselineFds}`] : extraFds,
+      extraFds:
+        extraFds.length === 0 && fdsOk.length > 0
+          ? [`fd count ${openFdCount()} > baseline ${this.baselineFds}`]
+          : extraFds,
       tempDirs,
     };
   }

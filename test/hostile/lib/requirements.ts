@@ -26,7 +26,8 @@ function check(need: Requirement): string | undefined {
       return process.getuid?.() === 0 ? undefined : 'not running as root';
     case 'core-in-cwd': {
       const pattern = read('/proc/sys/kernel/core_pattern')?.trim() ?? '';
-      if (pattern.startsWith('|') || pattern.includes('/') || pattern === '') return `core_pattern "${pattern}" does not write cores to the working directory`;
+      if (pattern.startsWith('|') || pattern.includes('/') || pattern === '')
+        return `core_pattern "${pattern}" does not write cores to the working directory`;
       const soft = /^Max core file size\s+(\S+)/m.exec(read('/proc/self/limits') ?? '')?.[1];
       return soft === '0' ? 'RLIMIT_CORE is 0 for the suite (prlimit could not raise it)' : undefined;
     }
@@ -37,9 +38,13 @@ function check(need: Requirement): string | undefined {
       return disabled === undefined || disabled === '0' ? undefined : `kernel.io_uring_disabled is ${disabled}`;
     }
     case 'x86-64':
-      return process.arch === 'x64' ? undefined : `the program carries x86-64 machine code; this host is ${process.arch}`;
+      return process.arch === 'x64'
+        ? undefined
+        : `the program carries x86-64 machine code; this host is ${process.arch}`;
     case 'host-python':
-      return spawnSync(HOST_PYTHON, ['-c', 'pass'], { stdio: 'ignore' }).status === 0 ? undefined : `${HOST_PYTHON} does not run on the host`;
+      return spawnSync(HOST_PYTHON, ['-c', 'pass'], { stdio: 'ignore' }).status === 0
+        ? undefined
+        : `${HOST_PYTHON} does not run on the host`;
   }
 }
 

@@ -36,7 +36,12 @@ function open(text = MODULE): { host: BindingsHost; states: BindingsHostState[];
   fs.writeFileSync(file, text);
   const states: BindingsHostState[] = [];
   const logs: string[] = [];
-  const host = new BindingsHost({ modulePath: file, cwd: dir, onStatus: (s) => states.push(s.state), onLog: (e) => logs.push(e.text) });
+  const host = new BindingsHost({
+    modulePath: file,
+    cwd: dir,
+    onStatus: (s) => states.push(s.state),
+    onLog: (e) => logs.push(e.text),
+  });
   hosts.push(host);
   return { host, states, logs, file };
 }
@@ -45,7 +50,9 @@ async function run(host: BindingsHost, language: Language, program: string, time
   const ready = await host.ready();
   if (!ready.ok) throw new Error(ready.message);
   const lease = host.lease({ mode: 'mock', seed: 1, routeCalls: true });
-  const result = await runtime.run(runtime.resolve({ language, program, bindings: lease.namespaces, hosted: lease, timeoutMs }));
+  const result = await runtime.run(
+    runtime.resolve({ language, program, bindings: lease.namespaces, hosted: lease, timeoutMs }),
+  );
   RunResultSchema.parse(result);
   return result;
 }
@@ -59,7 +66,8 @@ const PROGRAMS = {
   },
   python: {
     add: 'return await tools.add(a=2, b=40)',
-    refused: 'try:\n    return await tools.add(a="x")\nexcept ToolCallError as e:\n    return ["ToolCallError", e.toolName, str(e)]',
+    refused:
+      'try:\n    return await tools.add(a="x")\nexcept ToolCallError as e:\n    return ["ToolCallError", e.toolName, str(e)]',
     exit: 'try:\n    await tools.exit()\nexcept Exception as e:\n    first = str(e)\ntry:\n    later = await tools.served()\nexcept Exception as e:\n    later = str(e)\nreturn [first, later]',
     spin: 'try:\n    return await tools.spin()\nexcept Exception as e:\n    return str(e)',
   },
@@ -72,7 +80,9 @@ describe.each(['typescript', 'python'] as const)('a %s program calls the binding
     const { host, states } = open();
     const result = await run(host, language, programs.add);
     expect(result.value).toBe(42);
-    expect(result.calls).toMatchObject([{ id: 1, global: 'tools', name: 'add', args: { a: 2, b: 40 }, ok: true, value: 42 }]);
+    expect(result.calls).toMatchObject([
+      { id: 1, global: 'tools', name: 'add', args: { a: 2, b: 40 }, ok: true, value: 42 },
+    ]);
     expect(states.slice(0, 2)).toEqual(['starting', 'ready']);
     const refused = await run(host, language, programs.refused);
     expect(refused.value).toEqual([
@@ -85,7 +95,10 @@ describe.each(['typescript', 'python'] as const)('a %s program calls the binding
   test('a handler that exits the host fails that call naming the code; later calls of the run fail too', async () => {
     const { host, states } = open();
     const result = await run(host, language, programs.exit);
-    expect(result.value).toEqual(['bindings host exited with code 9 while tools.exit was running', 'bindings host exited with code 9']);
+    expect(result.value).toEqual([
+      'bindings host exited with code 9 while tools.exit was running',
+      'bindings host exited with code 9',
+    ]);
     expect(result.calls.map((c) => [c.name, c.message])).toEqual([
       ['exit', 'bindings host exited with code 9 while tools.exit was running'],
       ['served', 'bindings host exited with code 9'],
@@ -135,7 +148,12 @@ describe('the host across runs', () => {
     await host.ready();
     const lease = host.lease({ mode: 'mock', seed: 1, routeCalls: true });
     const running = runtime.run(
-      runtime.resolve({ language: 'typescript', program: 'return await tools.wait().catch((e) => e.message);', bindings: lease.namespaces, hosted: lease }),
+      runtime.resolve({
+        language: 'typescript',
+        program: 'return await tools.wait().catch((e) => e.message);',
+        bindings: lease.namespaces,
+        hosted: lease,
+      }),
     );
     await eventually('the host to be busy with tools.wait', () => host.status.state === 'busy');
     expect(await host.interrupt()).toBe(1);
@@ -149,7 +167,12 @@ describe('the host across runs', () => {
     await host.ready();
     const lease = host.lease({ mode: 'mock', seed: 1, routeCalls: true });
     const running = runtime.run(
-      runtime.resolve({ language: 'typescript', program: 'return await tools.spin().catch((e) => e.message);', bindings: lease.namespaces, hosted: lease }),
+      runtime.resolve({
+        language: 'typescript',
+        program: 'return await tools.spin().catch((e) => e.message);',
+        bindings: lease.namespaces,
+        hosted: lease,
+      }),
     );
     // interrupted once the handler loops: the call reaches the runtime from the host's flight record (its report never comes)
     await eventually('tools.spin to start looping', () => logs.includes('spinning'));
@@ -192,7 +215,9 @@ describe('the host across runs', () => {
     // every line is either passed on or counted in a summary
     const accounted = (): { passed: number; dropped: number } => ({
       passed: logs.filter((line) => line.startsWith('line ')).length,
-      dropped: logs.map((line) => Number(/^… (\d+) more line\(s\) of bindings output dropped/.exec(line)?.[1] ?? 0)).reduce((a, b) => a + b, 0),
+      dropped: logs
+        .map((line) => Number(/^… (\d+) more line\(s\) of bindings output dropped/.exec(line)?.[1] ?? 0))
+        .reduce((a, b) => a + b, 0),
     });
     await eventually('all 5000 lines passed on or counted', () => accounted().passed + accounted().dropped >= 5000);
     expect(accounted().passed + accounted().dropped).toBe(5000);
@@ -218,12 +243,18 @@ function typescriptModule(): string {
     path.join(root, 'node_modules', 'tiny-greeter', 'package.json'),
     JSON.stringify({ name: 'tiny-greeter', version: '1.0.0', main: 'index.cjs' }),
   );
-  fs.writeFileSync(path.join(root, 'node_modules', 'tiny-greeter', 'index.cjs'), "exports.greet = (who) => 'hello ' + who + ' from ' + __filename;\n");
+  fs.writeFileSync(
+    path.join(root, 'node_modules', 'tiny-greeter', 'index.cjs'),
+    "exports.greet = (who) => 'hello ' + who + ' from ' + __filename;\n",
+  );
   fs.writeFileSync(
     path.join(root, 'lib', 'math.ts'),
     'export enum Scale { Double = 2 }\nexport const scale = (n: number, by: Scale = Scale.Double): number => n * by;\n',
   );
-  fs.writeFileSync(path.join(root, 'lib', 'types.ts'), "export interface Args { n: number }\nthrow new Error('a type-only import was executed');\n");
+  fs.writeFileSync(
+    path.join(root, 'lib', 'types.ts'),
+    "export interface Args { n: number }\nthrow new Error('a type-only import was executed');\n",
+  );
   const file = path.join(root, 'tools.bindings.ts');
   fs.writeFileSync(
     file,
@@ -272,12 +303,18 @@ describe('a TypeScript bindings module in the host process, bundled by esbuild-w
     const file = typescriptModule();
     const host = new BindingsHost({ modulePath: file, cwd: path.dirname(file), onStatus: () => {}, onLog: () => {} });
     hosts.push(host);
-    const result = await run(host, 'typescript', "return [await tools.scale({ n: 21 }), await tools.greet({ who: 'ts' })];");
+    const result = await run(
+      host,
+      'typescript',
+      "return [await tools.scale({ n: 21 }), await tools.greet({ who: 'ts' })];",
+    );
     const installed = path.join(path.dirname(file), 'node_modules', 'tiny-greeter', 'index.cjs');
     expect(result.value).toEqual([42, `hello ts from ${installed}`]);
     // bundled by the build's esbuild-wasm, started through its launcher (V8's baseline tier), not by a native binary
     const children = (await run(host, 'typescript', 'return await tools.children();')).value as string[];
-    expect(children.filter((c) => c.includes(path.join('dist', 'node_modules', 'esbuild-wasm', 'bin', 'ptc-service.cjs')))).toHaveLength(1);
+    expect(
+      children.filter((c) => c.includes(path.join('dist', 'node_modules', 'esbuild-wasm', 'bin', 'ptc-service.cjs'))),
+    ).toHaveLength(1);
     expect(children.filter((c) => c.includes('@esbuild'))).toEqual([]);
   });
 

@@ -50,9 +50,14 @@ interface Outcome {
 
 function ptc(cwd: string, args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -95,7 +100,9 @@ return { first, later };`,
       ['spin', false, 'bindings host stopped responding while tools.spin was running'],
       ['ok', false, 'bindings host stopped responding'],
     ]);
-    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual(
+      [],
+    );
   });
 
   test('a looping handler does not hold the run past its own deadline', async () => {
@@ -104,7 +111,9 @@ return { first, later };`,
     expect(outcome.code).toBe(1);
     expect(result.error?.kind).toBe('timeout');
     expect(result.calls.map((c) => c.name)).toEqual(['spin']);
-    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual(
+      [],
+    );
   });
 
   test('process.exit() in a handler fails that call naming the exit code; the next run gets a new host', async () => {
@@ -131,7 +140,9 @@ return { first, later };`,
     // the call was made and never answered
     expect(result.calls.map((c) => [c.name, c.ok, c.message])).toEqual([['never', false, undefined]]);
     expect(fs.readFileSync(path.join(dir, 'aborted'), 'utf8')).toBe('yes');
-    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual(
+      [],
+    );
   });
 
   test('a handler still running when the run settles does not keep ptc alive: it is aborted and its host stopped', async () => {
@@ -141,12 +152,18 @@ return { first, later };`,
     // ptc exited before the handler's 20 s were up: it was told to stop and never finished
     expect(fs.readFileSync(path.join(dir, 'aborted'), 'utf8')).toBe('yes');
     expect(fs.existsSync(path.join(dir, 'finished'))).toBe(false);
-    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual(
+      [],
+    );
   });
 
   test('SIGTERM while a handler loops ends ptc with the abort result and leaves no process behind', async () => {
     const dir = workspace({ 'program.ts': 'return await tools.spinMarked();' });
-    const child = spawn(process.execPath, [CLI, 'run', 'program.ts', '--bindings', 'tools.bindings.mjs', '--json', '--timeout-ms', '60000'], { cwd: dir });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'run', 'program.ts', '--bindings', 'tools.bindings.mjs', '--json', '--timeout-ms', '60000'],
+      { cwd: dir },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -160,7 +177,9 @@ return { first, later };`,
     // 128 + SIGTERM, as a shell reports it
     expect(code).toBe(143);
     expect(result.error).toEqual({ kind: 'abort', message: 'interrupted by SIGTERM' });
-    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual(
+      [],
+    );
   });
 });
 
@@ -184,7 +203,12 @@ export default {
 };
 `,
     );
-    const cell = (id: string, source: string) => ({ kind: 'code' as const, language: 'typescript' as const, source, metadata: { id } });
+    const cell = (id: string, source: string) => ({
+      kind: 'code' as const,
+      language: 'typescript' as const,
+      source,
+      metadata: { id },
+    });
     fs.writeFileSync(
       path.join(dir, 'nb.ptcnb'),
       serializeNotebook({
@@ -208,6 +232,8 @@ export default {
       ['1', 2],
     ]);
     expect(outcome.code).toBe(0);
-    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual([]);
+    expect(await settleTo(() => processesIn(dir)), 'processes still running in the workspace after ptc exited').toEqual(
+      [],
+    );
   });
 });

@@ -69,12 +69,18 @@ describe('bindings modules', () => {
     const live = await runTs('return await tools.add({ a: 2, b: 3 });', { bindings: namespacesFor(module, 'live') });
     expect([mock.value, live.value]).toEqual([5, 10]);
     // a synchronous handler and an omitted argument (object schema without required keys) both work
-    const r = await runTs('return [await tools.sync({ x: 4 }), await tools.list()];', { bindings: namespacesFor(module, 'mock') });
+    const r = await runTs('return [await tools.sync({ x: 4 }), await tools.list()];', {
+      bindings: namespacesFor(module, 'mock'),
+    });
     expect(r.value).toEqual([8, { got: {} }]);
   });
 
   test.each([
-    ['a function that is not a handler', 'export default { tools: { functions: { add: 42 } } };', /^tools\.functions\.add: expected a handler function/],
+    [
+      'a function that is not a handler',
+      'export default { tools: { functions: { add: 42 } } };',
+      /^tools\.functions\.add: expected a handler function/,
+    ],
     [
       'an unknown function key',
       'export default { tools: { functions: { add: { mock: async () => 1, latency: 5 } } } };',
@@ -95,8 +101,16 @@ describe('bindings modules', () => {
       'export default { tools: { functions: { add: { timeoutMs: -1, mock: async () => 1 } } } };',
       /^tools\.functions\.add\.timeoutMs: expected a positive integer/,
     ],
-    ['a missing handler', "export default { tools: { functions: { add: { description: 'x' } } } };", /^tools\.functions\.add: needs a mock or a live handler/],
-    ['a bad error class', "export default { tools: { errorClass: { name: 'E' }, functions: {} } };", /^tools\.errorClass: expected/],
+    [
+      'a missing handler',
+      "export default { tools: { functions: { add: { description: 'x' } } } };",
+      /^tools\.functions\.add: needs a mock or a live handler/,
+    ],
+    [
+      'a bad error class',
+      "export default { tools: { errorClass: { name: 'E' }, functions: {} } };",
+      /^tools\.errorClass: expected/,
+    ],
     [
       'a global that is not a portable identifier',
       'export default { class: { functions: {} } };',
@@ -148,7 +162,10 @@ describe('bindings modules', () => {
       ].join('\n'),
     });
     expect(r.calls).toHaveLength(1);
-    expect(r.calls[0]).toMatchObject({ ok: false, message: expect.stringMatching(/^invalid arguments for tools\.add: /) });
+    expect(r.calls[0]).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^invalid arguments for tools\.add: /),
+    });
     // the success case: valid arguments reach the handler
     const ok = await runTs('return await tools.add({ a: 1, b: 2 });', { bindings: namespacesFor(module, 'mock') });
     expect(ok.value).toBe(3);
@@ -198,7 +215,10 @@ const quick = tools.quick({ i: 1 }).then((v) => { order.push('quick'); return v;
 return { results: await Promise.all([hung, quick]), order };`,
       { bindings: namespacesFor(module, 'mock') },
     );
-    expect(r.value).toEqual({ results: ['tools.hang timed out after 300 ms', { echoed: { i: 1 } }], order: ['quick', 'hang'] });
+    expect(r.value).toEqual({
+      results: ['tools.hang timed out after 300 ms', { echoed: { i: 1 } }],
+      order: ['quick', 'hang'],
+    });
     expect(r.calls[0]).toMatchObject({ name: 'hang', ok: false, message: 'tools.hang timed out after 300 ms' });
     expect(r.calls[0]?.durationMs).toBeGreaterThanOrEqual(250);
   });
@@ -213,13 +233,18 @@ export default { tools: { functions: { watch: { timeoutMs: 200, mock: (_args, { 
 }) } } } };
 `,
     );
-    const r = await runTs('try { await tools.watch(); } catch (e) { return e.message; }', { bindings: namespacesFor(module, 'mock') });
+    const r = await runTs('try { await tools.watch(); } catch (e) { return e.message; }', {
+      bindings: namespacesFor(module, 'mock'),
+    });
     expect(r.value).toBe('tools.watch timed out after 200 ms');
     expect(fs.readFileSync(marker, 'utf8')).toBe('tools.watch timed out after 200 ms');
   });
 
   test('the default per-call timeout applies to functions without their own', async () => {
-    const module = await load('slow.bindings.mjs', 'export default { tools: { functions: { wait: () => new Promise(() => {}), ok: async () => 1 } } };');
+    const module = await load(
+      'slow.bindings.mjs',
+      'export default { tools: { functions: { wait: () => new Promise(() => {}), ok: async () => 1 } } };',
+    );
     const r = await runTs('try { await tools.wait(); } catch (e) { return [e.message, await tools.ok()]; }', {
       bindings: namespacesFor(module, 'mock', { defaultTimeoutMs: 200 }),
     });
@@ -238,7 +263,9 @@ return out;`,
     const out = r.value as string[];
     expect(out).toHaveLength(3);
     for (const [i, name] of ['nonJson', 'nan', 'fn'].entries())
-      expect(out[i]).toMatch(new RegExp(`^ToolCallError: tools\\.${name} returned a value that is not lossless JSON: `));
+      expect(out[i]).toMatch(
+        new RegExp(`^ToolCallError: tools\\.${name} returned a value that is not lossless JSON: `),
+      );
     expect(r.calls.every((c) => !c.ok)).toBe(true);
   });
 });

@@ -2,7 +2,15 @@ import { describe, expect, test } from 'vitest';
 import { CallLog } from '../../../runtime/bindings/call-log.js';
 import { KEPT_CALLS, LAST_CALLS, type CallRecord } from '../../../runtime/protocol/run-result.js';
 
-const record = (id: number, name = 'echo'): CallRecord => ({ id, global: 'tools', name, args: { id }, ok: false, startedAtMs: id, durationMs: 0 });
+const record = (id: number, name = 'echo'): CallRecord => ({
+  id,
+  global: 'tools',
+  name,
+  args: { id },
+  ok: false,
+  startedAtMs: id,
+  durationMs: 0,
+});
 
 describe('CallLog', () => {
   test('keeps every call while there are at most KEPT_CALLS, with no summary', () => {
@@ -28,7 +36,9 @@ describe('CallLog', () => {
     expect(log.kept.map((r) => r.id)).toEqual(Array.from({ length: KEPT_CALLS }, (_, i) => i + 1));
     const summary = log.summary();
     expect(summary?.total).toBe(total);
-    expect(summary?.last.map((r) => r.id)).toEqual(Array.from({ length: LAST_CALLS }, (_, i) => total - LAST_CALLS + 1 + i));
+    expect(summary?.last.map((r) => r.id)).toEqual(
+      Array.from({ length: LAST_CALLS }, (_, i) => total - LAST_CALLS + 1 + i),
+    );
     expect(summary?.omitted).toBe(total - KEPT_CALLS - LAST_CALLS);
     // the two unfinished calls (ids total-1 and total) are both echo calls: counted as calls, neither ok nor failed
     const fails = Math.floor(total / 3);
@@ -41,7 +51,8 @@ describe('CallLog', () => {
 
   test('counts by global and name without mixing bindings whose names look alike', () => {
     const log = new CallLog();
-    for (let id = 1; id <= KEPT_CALLS + 1; id++) log.add({ ...record(id), global: id % 2 === 0 ? 'a' : 'a\u0000b', name: id % 2 === 0 ? 'b\u0000c' : 'c' });
+    for (let id = 1; id <= KEPT_CALLS + 1; id++)
+      log.add({ ...record(id), global: id % 2 === 0 ? 'a' : 'a\u0000b', name: id % 2 === 0 ? 'b\u0000c' : 'c' });
     expect(log.summary()?.byBinding.map((c) => c.calls)).toEqual([501, 500]);
   });
 });

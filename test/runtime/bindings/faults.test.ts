@@ -54,8 +54,12 @@ describe('fault injection (mock handlers)', () => {
 
   test('failWith fails every mock call with that message, as the namespace error class', async () => {
     const m = await faultsModule();
-    const program = 'try { return await tools.broken(); } catch (e) { return [e instanceof ToolCallError, e.toolName, e.message]; }';
-    const [mock, live] = await Promise.all([runTs(program, { bindings: namespacesFor(m, 'mock') }), runTs(program, { bindings: namespacesFor(m, 'live') })]);
+    const program =
+      'try { return await tools.broken(); } catch (e) { return [e instanceof ToolCallError, e.toolName, e.message]; }';
+    const [mock, live] = await Promise.all([
+      runTs(program, { bindings: namespacesFor(m, 'mock') }),
+      runTs(program, { bindings: namespacesFor(m, 'live') }),
+    ]);
     expect(mock.value).toEqual([true, 'broken', 'service unavailable (injected)']);
     expect(mock.calls[0]).toMatchObject({ ok: false, message: 'service unavailable (injected)' });
     expect(live.value).toBe('live works');

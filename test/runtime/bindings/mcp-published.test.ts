@@ -11,7 +11,8 @@ import { run, runTs } from '../../helpers/runtime.js';
 // The published MCP servers (dev dependencies): real peers nobody here wrote. What a program gets from them must be
 // what the SDK declares.
 const require = createRequire(import.meta.url);
-const serverMain = (name: string): string => path.join(path.dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js');
+const serverMain = (name: string): string =>
+  path.join(path.dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-mcp-published-'));
 const modules: BindingsModule[] = [];
 afterAll(async () => {
@@ -35,8 +36,12 @@ describe('published MCP servers', () => {
   test('server-everything: text, images with annotations, structured content, resource links followed, progress; its task-only tool is left out', async () => {
     const warnings: string[] = [];
     const m = await load(everything("functions: { 'trigger-long-running-operation': { timeoutMs: 1500 } },"), warnings);
-    expect(m.namespaces.ev?.unavailable).toEqual({ 'simulate-research-query': 'it can only run as an MCP task, which is not supported' });
-    expect(warnings).toContain('ev.simulate-research-query: left out: it can only run as an MCP task, which is not supported');
+    expect(m.namespaces.ev?.unavailable).toEqual({
+      'simulate-research-query': 'it can only run as an MCP task, which is not supported',
+    });
+    expect(warnings).toContain(
+      'ev.simulate-research-query: left out: it can only run as an MCP task, which is not supported',
+    );
     const r = await runTs(
       `const echo = await ev.echo({ message: 'hi' });
 const annotated = await ev['get-annotated-message']({ messageType: 'success', includeImage: true });
@@ -61,19 +66,31 @@ return { echo, kinds: annotated.map((i) => [i.type, i.mimeType ?? null, i.annota
       followed: ['demo://resource/dynamic/blob/1'],
       long: [{ type: 'text', text: 'Long running operation completed. Duration: 2 seconds, Steps: 4.' }],
       // refused by our own check of the tool's input schema, before the server sees it
-      refused: ['EverythingError', null, expect.stringMatching(/^invalid arguments for ev\.get-structured-content: \$\.location: must be one of/)],
+      refused: [
+        'EverythingError',
+        null,
+        expect.stringMatching(/^invalid arguments for ev\.get-structured-content: \$\.location: must be one of/),
+      ],
     });
     // 2 s of work with a 1.5 s deadline: its four progress reports kept it alive
-    expect(r.calls.find((c) => c.name === 'trigger-long-running-operation')?.progress?.map((p) => [p.progress, p.total])).toEqual([
+    expect(
+      r.calls.find((c) => c.name === 'trigger-long-running-operation')?.progress?.map((p) => [p.progress, p.total]),
+    ).toEqual([
       [1, 4],
       [2, 4],
       [3, 4],
       [4, 4],
     ]);
     const sdk = renderSdk(m, 'typescript').declarations;
-    expect(sdk).toContain('echo(args: {\n    /** Message to echo */\n    message: string;\n  } & { [key: string]: JsonValue }): Promise<McpContent[]>;');
-    expect(sdk).toMatch(/"get-structured-content"\(args: \{[^]*?\}\): Promise<\{\n {4}\/\*\* Weather conditions description \*\/\n {4}conditions: string;/);
-    expect(sdk).toContain('  // not available: "simulate-research-query" (it can only run as an MCP task, which is not supported)');
+    expect(sdk).toContain(
+      'echo(args: {\n    /** Message to echo */\n    message: string;\n  } & { [key: string]: JsonValue }): Promise<McpContent[]>;',
+    );
+    expect(sdk).toMatch(
+      /"get-structured-content"\(args: \{[^]*?\}\): Promise<\{\n {4}\/\*\* Weather conditions description \*\/\n {4}conditions: string;/,
+    );
+    expect(sdk).toContain(
+      '  // not available: "simulate-research-query" (it can only run as an MCP task, which is not supported)',
+    );
   });
 
   test('server-everything from Python: the same shapes, and the result mode a module chose', async () => {

@@ -47,7 +47,9 @@ const auth = { Authorization: `Bearer \${env:${TOKEN_VAR}}` };
 describe('remote MCP servers', () => {
   test('Streamable HTTP: tools listed and called with structured content and progress, the token from the environment', async () => {
     const m = await load({ url: `http://127.0.0.1:${port}/mcp`, headers: auth });
-    const r = await runTs('return [await remote.whoami(), await remote.progress()];', { bindings: namespacesFor(m, 'live') });
+    const r = await runTs('return [await remote.whoami(), await remote.progress()];', {
+      bindings: namespacesFor(m, 'live'),
+    });
     expect(r.error).toBeUndefined();
     expect(r.value).toEqual([{ transport: 'streamable-http' }, [{ type: 'text', text: 'progressed' }]]);
     expect(r.calls[1]?.progress?.map((p) => [p.progress, p.total])).toEqual([
@@ -68,16 +70,25 @@ describe('remote MCP servers', () => {
   });
 
   test('a wrong or missing token fails the load by name, never printing the token', async () => {
-    const wrong = await load({ url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer nope' }, transport: 'streamable-http' }).then(
+    const wrong = await load({
+      url: `http://127.0.0.1:${port}/mcp`,
+      headers: { Authorization: 'Bearer nope' },
+      transport: 'streamable-http',
+    }).then(
       () => 'loaded',
       (e: Error) => e.message,
     );
     expect(wrong).toMatch(/^remote: MCP server of remote \(http:\/\/127\.0\.0\.1:\d+\/mcp\) could not start: .*401/);
-    const missing = await load({ url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer ${env:PTC_TEST_NO_SUCH_VAR}' } }).then(
+    const missing = await load({
+      url: `http://127.0.0.1:${port}/mcp`,
+      headers: { Authorization: 'Bearer ${env:PTC_TEST_NO_SUCH_VAR}' },
+    }).then(
       () => 'loaded',
       (e: Error) => e.message,
     );
-    expect(missing).toMatch(/could not start: header Authorization needs the environment variable PTC_TEST_NO_SUCH_VAR, which is not set$/);
+    expect(missing).toMatch(
+      /could not start: header Authorization needs the environment variable PTC_TEST_NO_SUCH_VAR, which is not set$/,
+    );
     expect(`${wrong}${missing}`).not.toContain('tok-123');
   });
 

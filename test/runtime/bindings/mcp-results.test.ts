@@ -49,9 +49,12 @@ function processesTagged(tag: string): string[] {
 describe('MCP results as a program gets them', () => {
   test('content items have one stable shape: a lone image, every kind of item, annotations on every kind', async () => {
     const m = await load('');
-    const r = await runTs('return { image: await fx.image(), mixed: await fx.mixed(), json: await fx["json-text"]() };', {
-      bindings: namespacesFor(m, 'live'),
-    });
+    const r = await runTs(
+      'return { image: await fx.image(), mixed: await fx.mixed(), json: await fx["json-text"]() };',
+      {
+        bindings: namespacesFor(m, 'live'),
+      },
+    );
     expect(r.error).toBeUndefined();
     expect(r.value).toEqual({
       image: [{ type: 'image', data: PNG, mimeType: 'image/png' }],
@@ -59,7 +62,10 @@ describe('MCP results as a program gets them', () => {
         { type: 'text', text: 'caption', annotations: { audience: ['user'], priority: 0.5 } },
         { type: 'image', data: PNG, mimeType: 'image/png', annotations: { priority: 1 } },
         { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
-        { type: 'resource', resource: { uri: 'fixture://greeting', mimeType: 'text/plain', text: 'hello from a resource' } },
+        {
+          type: 'resource',
+          resource: { uri: 'fixture://greeting', mimeType: 'text/plain', text: 'hello from a resource' },
+        },
         { type: 'resource_link', uri: 'fixture://pixel', name: 'pixel', mimeType: 'image/png' },
       ],
       // JSON in a text item stays text: the declared type says so
@@ -86,7 +92,9 @@ return { path: env.PATH, greeting, image, sum: await fx.add({ a: 1, b: 2 }) };`,
       sum: { sum: 3 },
     });
     const ts = renderSdk(m, 'typescript');
-    expect(ts.declarations).toContain('greet(args: {\n    name: string;\n  } & { [key: string]: JsonValue }): Promise<string>;');
+    expect(ts.declarations).toContain(
+      'greet(args: {\n    name: string;\n  } & { [key: string]: JsonValue }): Promise<string>;',
+    );
     expect(ts.declarations).toMatch(
       /"json-text"\(args\?: \{ \[key: string\]: JsonValue \}\): Promise<\{\n {4}PATH: string;\n {2}\} & \{ \[key: string\]: JsonValue \}>;/,
     );
@@ -182,7 +190,9 @@ return [t.text.length, i.type, i.data.length];`,
   });
 
   test('progress is recorded on the call and extends its deadline, up to a maximum total', async () => {
-    const m = await load('functions: { progress: { timeoutMs: 400, maxTotalTimeoutMs: 1500 }, sleep: { timeoutMs: 400 } },');
+    const m = await load(
+      'functions: { progress: { timeoutMs: 400, maxTotalTimeoutMs: 1500 }, sleep: { timeoutMs: 400 } },',
+    );
     const r = await runTs(
       `const ok = await fx.progress({ steps: 4, everyMs: 200 });
 const long = await fx.progress({ steps: 20, everyMs: 200 }).then(() => 'answered', (e) => e.message);
@@ -228,8 +238,16 @@ return { listed, text, blob, missing };`,
       blob: [{ uri: 'fixture://pixel', mimeType: 'image/png', blob: PNG }],
       missing: ['Resource not found', -32002, { uri: 'fixture://nope' }],
     });
-    expect(r.calls.map((c) => c.name)).toEqual(['list_resources', 'link', 'read_resource', 'read_resource', 'read_resource']);
-    const refused = await runTs('return await fx.read_resource({}).catch((e) => e.message);', { bindings: namespacesFor(m, 'live') });
+    expect(r.calls.map((c) => c.name)).toEqual([
+      'list_resources',
+      'link',
+      'read_resource',
+      'read_resource',
+      'read_resource',
+    ]);
+    const refused = await runTs('return await fx.read_resource({}).catch((e) => e.message);', {
+      bindings: namespacesFor(m, 'live'),
+    });
     expect(refused.value).toBe('invalid arguments for fx.read_resource: $.uri: is required');
   });
 
@@ -250,7 +268,9 @@ return { listed, text, blob, missing };`,
     expect(renderSdk(m, 'typescript').declarations).toContain('/** Says hello. */\n  hello(args: {');
     const excluded = await load("exclude: ['crash', 'daemon', 'bad-schema'],");
     expect(Object.keys(excluded.namespaces.fx?.functions ?? {})).not.toContain('crash');
-    expect(excluded.namespaces.fx?.unavailable).toEqual({ 'task-only': 'it can only run as an MCP task, which is not supported' });
+    expect(excluded.namespaces.fx?.unavailable).toEqual({
+      'task-only': 'it can only run as an MCP task, which is not supported',
+    });
     const clash = await load("functions: { greet: { name: 'add' } },").then(
       () => 'loaded',
       (e: Error) => e.message,
@@ -263,13 +283,17 @@ return { listed, text, blob, missing };`,
     const m = await load("result: 'text',", warnings);
     const r = await runTs('return await fx["stdout-noise"]();', { bindings: namespacesFor(m, 'live') });
     expect(r.value).toBe('answered after noise');
-    expect(warnings.some((w) => w.startsWith('MCP server of fx: the server wrote a line that is not a JSON-RPC message'))).toBe(true);
+    expect(
+      warnings.some((w) => w.startsWith('MCP server of fx: the server wrote a line that is not a JSON-RPC message')),
+    ).toBe(true);
   });
 
   test("stopping a server stops its whole process tree, even a grandchild that left the server's process group", async () => {
     const tag = `ptc-mcp-tree-${process.pid}`;
     const m = await load('', [], tag);
-    const r = await runTs('const [item] = await fx.daemon(); return JSON.parse(item.text);', { bindings: namespacesFor(m, 'live') });
+    const r = await runTs('const [item] = await fx.daemon(); return JSON.parse(item.text);', {
+      bindings: namespacesFor(m, 'live'),
+    });
     expect(r.error).toBeUndefined();
     expect(processesTagged(`${tag}-grandchild-away`)).toHaveLength(1);
     expect(processesTagged(`${tag}-grandchild-stay`)).toHaveLength(1);

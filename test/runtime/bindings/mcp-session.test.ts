@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createSession, renderSdk, RunResultSchema, type RunPlan, type SessionOutcome } from '../../../runtime/index.js';
+import {
+  createSession,
+  renderSdk,
+  RunResultSchema,
+  type RunPlan,
+  type SessionOutcome,
+} from '../../../runtime/index.js';
 import { eventually } from '../../helpers/eventually.js';
 import { sharedRuntime } from '../../helpers/runtime.js';
 
@@ -17,14 +23,25 @@ fs.writeFileSync(
 );
 // the bindings log: what the extension's output channel and the CLI's stderr show
 const bindingsLog: string[] = [];
-const session = createSession({ runtimeFor: sharedRuntime, bindingsPath, onBindingsLog: (entry) => bindingsLog.push(entry.text) });
+const session = createSession({
+  runtimeFor: sharedRuntime,
+  bindingsPath,
+  onBindingsLog: (entry) => bindingsLog.push(entry.text),
+});
 afterAll(async () => {
   await session.dispose();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 async function runProgram(language: 'typescript' | 'python', program: string, plan: RunPlan, warnings: string[] = []) {
-  const outcome: SessionOutcome = await session.run({ language, program, plan, limits: { timeoutMs: 60_000 }, cwd: dir, onWarning: (w) => warnings.push(w) });
+  const outcome: SessionOutcome = await session.run({
+    language,
+    program,
+    plan,
+    limits: { timeoutMs: 60_000 },
+    cwd: dir,
+    onWarning: (w) => warnings.push(w),
+  });
   if (outcome.kind !== 'result') throw new Error(`setup failed: ${outcome.message}`);
   RunResultSchema.parse(outcome.result);
   return outcome;
@@ -65,7 +82,9 @@ describe('MCP through a session (bindings host, record, replay)', () => {
   test('the SDK the model sees comes from the host: content types, error fields, unavailable tools', async () => {
     const described = await session.describe();
     if (!described.ok) throw new Error(described.message);
-    expect(described.module.namespaces.fx?.unavailable).toMatchObject({ 'task-only': 'it can only run as an MCP task, which is not supported' });
+    expect(described.module.namespaces.fx?.unavailable).toMatchObject({
+      'task-only': 'it can only run as an MCP task, which is not supported',
+    });
     const sdk = renderSdk(described.module, 'typescript');
     expect(sdk.declarations).toContain('image(args?: { [key: string]: JsonValue }): Promise<McpContent[]>;');
     expect(sdk.declarations).toContain('read_resource(args: {\n    uri: string;\n  }): Promise<{');
@@ -88,7 +107,11 @@ describe('MCP through a session (bindings host, record, replay)', () => {
       const failed = recorded.result.calls.find((c) => c.name === 'rpc-error');
       expect([failed?.errorCode, failed?.errorData]).toEqual([-32602, { field: 'when', expected: 'ISO date' }]);
       const cassette = JSON.parse(fs.readFileSync(cassettePath, 'utf8')) as { calls: Record<string, unknown>[] };
-      expect(cassette.calls.find((c) => c.name === 'rpc-error')).toMatchObject({ ok: false, code: -32602, data: { field: 'when', expected: 'ISO date' } });
+      expect(cassette.calls.find((c) => c.name === 'rpc-error')).toMatchObject({
+        ok: false,
+        code: -32602,
+        data: { field: 'when', expected: 'ISO date' },
+      });
       expect(cassette.calls.find((c) => c.name === 'progress')?.progress).toEqual([
         { progress: 1, total: 3, message: 'step 1' },
         { progress: 2, total: 3, message: 'step 2' },
@@ -99,18 +122,24 @@ describe('MCP through a session (bindings host, record, replay)', () => {
       expect(replayed.result.value).toEqual(EXPECTED);
       expect(replayed.result.replay).toMatchObject({ matched: 5, diverged: [], unused: 0 });
       expect(replayed.result.calls.every((c) => c.replayed === true)).toBe(true);
-      expect(replayed.result.calls.find((c) => c.name === 'progress')?.progress?.map((p) => p.progress)).toEqual([1, 2, 3]);
+      expect(replayed.result.calls.find((c) => c.name === 'progress')?.progress?.map((p) => p.progress)).toEqual([
+        1, 2, 3,
+      ]);
       expect(replayed.result.calls.find((c) => c.name === 'rpc-error')?.errorCode).toBe(-32602);
     });
   }
 
   test('a server that crashes mid-call: the program and the log get its exit and stderr', async () => {
-    const outcome = await runProgram('typescript', 'return await fx.crash().catch((e) => e.message);', { mode: 'live' });
+    const outcome = await runProgram('typescript', 'return await fx.crash().catch((e) => e.message);', {
+      mode: 'live',
+    });
     const expected =
       'the connection to the MCP server of fx was lost: the server exited with code 1\nserver stderr (last lines):\nfixture: crashing on purpose';
     expect(outcome.result.value).toBe(expected);
     // the warning is logged as the host sees the server exit, not before the call's answer
-    await eventually("the bindings log's warning about the crashed server", () => bindingsLog.some((line) => line.includes(expected)));
+    await eventually("the bindings log's warning about the crashed server", () =>
+      bindingsLog.some((line) => line.includes(expected)),
+    );
     expect(bindingsLog.join('\n')).toContain(`warning: ${expected}`);
     // the next call starts the server again
     const again = await runProgram('typescript', 'return await fx.counter();', { mode: 'live' });

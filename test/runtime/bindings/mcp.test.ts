@@ -126,8 +126,12 @@ return out;`,
     expect(sdk).toContain('/** Adds two numbers and returns the sum as structured content. */');
     expect(sdk).toContain('  // not available: "task-only" (it can only run as an MCP task, which is not supported)');
     expect(sdk).toContain('  readonly code?: number;');
-    expect(sdk).toMatch(/type McpContent = \{\n {2}annotations\?: JsonValue;\n {2}text: string;\n {2}type: "text";\n\} \| \{/);
-    expect(sdk).toMatch(/add\(args: \{\n {4}a: number;\n {4}b: number;\n {2}\}\): Promise<\{\n {4}sum: number;\n {2}\} & \{ \[key: string\]: JsonValue \}>;/);
+    expect(sdk).toMatch(
+      /type McpContent = \{\n {2}annotations\?: JsonValue;\n {2}text: string;\n {2}type: "text";\n\} \| \{/,
+    );
+    expect(sdk).toMatch(
+      /add\(args: \{\n {4}a: number;\n {4}b: number;\n {2}\}\): Promise<\{\n {4}sum: number;\n {2}\} & \{ \[key: string\]: JsonValue \}>;/,
+    );
   });
 
   test('the server lives as long as the loaded module (across runs) and is stopped on dispose', async () => {
@@ -141,15 +145,22 @@ return out;`,
     } finally {
       await m.dispose();
     }
-    expect(await settleTo(() => processesTagged(tag)), 'the MCP server of the disposed module still running').toEqual([]);
+    expect(await settleTo(() => processesTagged(tag)), 'the MCP server of the disposed module still running').toEqual(
+      [],
+    );
     // a disposed module's functions fail cleanly instead of restarting the server
-    const late = await runTs('try { await fx.counter(); } catch (e) { return e.message; }', { bindings: namespacesFor(m, 'live') });
+    const late = await runTs('try { await fx.counter(); } catch (e) { return e.message; }', {
+      bindings: namespacesFor(m, 'live'),
+    });
     expect(late.value).toMatch(/was stopped \(bindings module disposed\)/);
   });
 
   test('per-tool overrides: a timeout on a slow tool fails that call only; a mock replaces the server in mock mode', async () => {
     const m = await load(
-      writeModule('ptc-mcp-tag-over', "result: 'text', functions: { sleep: { timeoutMs: 300 }, greet: { mock: async ({ name }) => 'mock hello ' + name } },"),
+      writeModule(
+        'ptc-mcp-tag-over',
+        "result: 'text', functions: { sleep: { timeoutMs: 300 }, greet: { mock: async ({ name }) => 'mock hello ' + name } },",
+      ),
     );
     const r = await runTs(
       `const slow = fx.sleep({ ms: 20000 }).then(() => 'answered', (e) => e.message);
@@ -190,20 +201,28 @@ return { before, crash, after };`,
 
   test('a missing server binary fails the load with a clear message naming the namespace and command', async () => {
     const file = path.join(dir, 'missing.bindings.mjs');
-    fs.writeFileSync(file, "export default { gone: { mcp: { command: '/nonexistent/mcp-server-binary', args: ['--stdio'] } } };\n");
+    fs.writeFileSync(
+      file,
+      "export default { gone: { mcp: { command: '/nonexistent/mcp-server-binary', args: ['--stdio'] } } };\n",
+    );
     const error = await loadBindingsModule(file).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(BindingsModuleError);
-    expect((error as Error).message).toMatch(/^gone: MCP server of gone \(\/nonexistent\/mcp-server-binary --stdio\) could not start: .*ENOENT/);
+    expect((error as Error).message).toMatch(
+      /^gone: MCP server of gone \(\/nonexistent\/mcp-server-binary --stdio\) could not start: .*ENOENT/,
+    );
   });
 
   test('a server that exits at start-up fails the load and shows its stderr', async () => {
     const file = path.join(dir, 'crash.bindings.mjs');
     const crash = path.join(dir, 'crash.mjs');
     fs.writeFileSync(crash, "process.stderr.write('fixture: missing API key\\n'); process.exit(3);\n");
-    fs.writeFileSync(file, `export default { crashy: { mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(crash)}] } } };\n`);
+    fs.writeFileSync(
+      file,
+      `export default { crashy: { mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(crash)}] } } };\n`,
+    );
     const error = await loadBindingsModule(file).then(
       () => undefined,
       (e: unknown) => e,
@@ -213,11 +232,15 @@ return { before, crash, after };`,
   });
 
   test('an override for a tool the server does not have is rejected', async () => {
-    const error = await loadBindingsModule(writeModule('ptc-mcp-tag-bad', 'functions: { nope: { timeoutMs: 5 } },')).then(
+    const error = await loadBindingsModule(
+      writeModule('ptc-mcp-tag-bad', 'functions: { nope: { timeoutMs: 5 } },'),
+    ).then(
       () => undefined,
       (e: unknown) => e,
     );
-    expect((error as Error).message).toMatch(new RegExp(`^fx\\.functions\\.nope: the MCP server has no tool "nope" \\(it has: ${ALL_TOOLS.join(', ')}\\)`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^fx\\.functions\\.nope: the MCP server has no tool "nope" \\(it has: ${ALL_TOOLS.join(', ')}\\)`),
+    );
   });
 
   test('tools/call results map to one stable shape per result mode', () => {
@@ -235,8 +258,13 @@ return { before, crash, after };`,
       ],
     });
     expect(mapToolResult(two, 'text')).toEqual({ ok: true, value: 'a\nb' });
-    expect(mapToolResult({ content: [{ type: 'text', text: '{}' }], structuredContent: { x: 1 } }, 'structured')).toEqual({ ok: true, value: { x: 1 } });
-    expect(mapToolResult({ content: [{ type: 'text', text: '{"x":2}' }] }, 'structured')).toEqual({ ok: true, value: { x: 2 } });
+    expect(
+      mapToolResult({ content: [{ type: 'text', text: '{}' }], structuredContent: { x: 1 } }, 'structured'),
+    ).toEqual({ ok: true, value: { x: 1 } });
+    expect(mapToolResult({ content: [{ type: 'text', text: '{"x":2}' }] }, 'structured')).toEqual({
+      ok: true,
+      value: { x: 2 },
+    });
     expect(mapToolResult({ content: [{ type: 'text', text: '[1,2]' }] }, 'json')).toEqual({ ok: true, value: [1, 2] });
     expect(mapToolResult({ content: [{ type: 'text', text: 'nope' }] }, 'json')).toMatchObject({
       ok: false,
@@ -245,7 +273,9 @@ return { before, crash, after };`,
     expect(mapToolResult({ content: [] })).toEqual({ ok: true, value: [] });
     expect(mapToolResult({ content: [] }, 'text')).toEqual({ ok: true, value: '' });
     // a lone image is the same one-item array as an image among other items
-    expect(mapToolResult({ content: [{ type: 'image', data: 'AA==', mimeType: 'image/png', _meta: { x: 1 } }] })).toEqual({
+    expect(
+      mapToolResult({ content: [{ type: 'image', data: 'AA==', mimeType: 'image/png', _meta: { x: 1 } }] }),
+    ).toEqual({
       ok: true,
       value: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }],
     });
@@ -260,7 +290,10 @@ return { before, crash, after };`,
         { type: 'unknown', original: '"junk"' },
       ],
     });
-    expect(mapToolResult({ isError: true, content: [{ type: 'text', text: 'bad input' }] })).toEqual({ ok: false, message: 'bad input' });
+    expect(mapToolResult({ isError: true, content: [{ type: 'text', text: 'bad input' }] })).toEqual({
+      ok: false,
+      message: 'bad input',
+    });
     expect(mapToolResult({ isError: true, content: [], structuredContent: { retry: 1 } })).toEqual({
       ok: false,
       message: 'the MCP tool reported an error without a message',

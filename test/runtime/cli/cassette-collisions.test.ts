@@ -12,7 +12,11 @@ import { ptcWith, scratchDir } from './cli-harness.js';
 
 type Meta = Record<string, unknown>;
 const code = (metadata: Meta, source = 'return 1;') => ({ kind: 'code', language: 'typescript', source, metadata });
-const expecting = (id: string, extra: Meta = {}): Meta => ({ id, expect: { value: { match: 'exact', is: 1 } }, ...extra });
+const expecting = (id: string, extra: Meta = {}): Meta => ({
+  id,
+  expect: { value: { match: 'exact', is: 1 } },
+  ...extra,
+});
 const notebook = (cells: unknown[]): string => `${JSON.stringify({ version: 1, metadata: {}, cells }, null, 2)}\n`;
 
 describe('cassette collisions', { timeout: 180_000 }, () => {
@@ -25,7 +29,9 @@ describe('cassette collisions', { timeout: 180_000 }, () => {
   };
 
   it('ptc test refuses the same id twice in a notebook, naming both cells, and writes nothing', async () => {
-    const dir = folder('twice', { 'a.ptcnb': notebook([{ kind: 'markdown', source: '# a' }, code(expecting('run-1')), code(expecting('run-1'))]) });
+    const dir = folder('twice', {
+      'a.ptcnb': notebook([{ kind: 'markdown', source: '# a' }, code(expecting('run-1')), code(expecting('run-1'))]),
+    });
     const run = await ptcWith({ cwd: scratch.dir }, 'test', 'twice', '--live', '--update');
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toBe(
@@ -53,13 +59,18 @@ describe('cassette collisions', { timeout: 180_000 }, () => {
     });
     const run = await ptcWith({ cwd: dir }, 'notebook', 'n.ptcnb');
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${path.join('.ptc', 'cassettes', 'cell-2.json')} would be the cassette of n.ptcnb cell 1, n.ptcnb cell 2`);
+    expect(run.stderr).toContain(
+      `${path.join('.ptc', 'cassettes', 'cell-2.json')} would be the cassette of n.ptcnb cell 1, n.ptcnb cell 2`,
+    );
     expect(fs.existsSync(path.join(dir, '.ptc'))).toBe(false);
   });
 
   it('a cassette shared on purpose (metadata.cassette on both cells) runs: one records, the other replays it', async () => {
     const dir = folder('shared', {
-      'n.ptcnb': notebook([code({ id: 'rec', mode: 'record', cassette: 'host' }), code({ id: 'rep', mode: 'replay', cassette: 'host' })]),
+      'n.ptcnb': notebook([
+        code({ id: 'rec', mode: 'record', cassette: 'host' }),
+        code({ id: 'rep', mode: 'replay', cassette: 'host' }),
+      ]),
     });
     const run = await ptcWith({ cwd: dir }, 'notebook', 'n.ptcnb');
     expect(run.stderr).not.toContain('would be the cassette');
@@ -68,7 +79,9 @@ describe('cassette collisions', { timeout: 180_000 }, () => {
   });
 
   it('only cells that own a cassette count: plain mock cells may repeat an id', () => {
-    const file: NotebookFile = JSON.parse(notebook([code({ id: 'x' }), code({ id: 'x' }), code(expecting('y'))])) as NotebookFile;
+    const file: NotebookFile = JSON.parse(
+      notebook([code({ id: 'x' }), code({ id: 'x' }), code(expecting('y'))]),
+    ) as NotebookFile;
     const owners = cassetteOwners('/w/n.ptcnb', file);
     expect(owners.map((o) => o.name)).toEqual(['y']);
     expect(describeCollisions(owners, '/w')).toEqual([]);

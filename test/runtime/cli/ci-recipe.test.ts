@@ -72,13 +72,15 @@ describe('the GitHub Actions recipe', { timeout: 300_000 }, () => {
             Object.values(workflow.jobs).some((j) => j.strategy?.matrix?.[first as string] !== undefined),
             name,
           ).toBe(true);
-        else if (root === 'needs') expect(workflow.jobs[first as string]?.outputs?.[third as string], name).toBeDefined();
+        else if (root === 'needs')
+          expect(workflow.jobs[first as string]?.outputs?.[third as string], name).toBeDefined();
         else if (root === 'steps') expect(stepIds.has(first) && second === 'outputs', name).toBe(true);
         else throw new Error(`unexpected context in \${{ ${expression} }}`);
       }
     }
     for (const [name, job] of Object.entries(workflow.jobs)) {
-      for (const needed of [job.needs ?? []].flat()) expect(Object.keys(workflow.jobs), `${name} needs ${needed}`).toContain(needed);
+      for (const needed of [job.needs ?? []].flat())
+        expect(Object.keys(workflow.jobs), `${name} needs ${needed}`).toContain(needed);
     }
   });
 
@@ -89,11 +91,16 @@ describe('the GitHub Actions recipe', { timeout: 300_000 }, () => {
     // the merged report runs when a shard failed too, and reads every shard's file
     const report = workflow.jobs.report as Job & { if?: string };
     expect(report.if).toBe('always()');
-    expect(report.steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report@'))?.with?.report_paths).toBe('test-results/ptc-*.xml');
+    expect(report.steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report@'))?.with?.report_paths).toBe(
+      'test-results/ptc-*.xml',
+    );
   });
 
   it("docs/testing.md's caller passes the required inputs and no undeclared one", () => {
-    const yamlBlocks = fencedBlocks('docs/testing.md', fs.readFileSync(path.join(repo, 'docs/testing.md'), 'utf8')).filter((b) => b.language === 'yaml');
+    const yamlBlocks = fencedBlocks(
+      'docs/testing.md',
+      fs.readFileSync(path.join(repo, 'docs/testing.md'), 'utf8'),
+    ).filter((b) => b.language === 'yaml');
     const callers = yamlBlocks
       .map((b) => parse(b.body) as { jobs?: Record<string, { uses?: string; with?: Record<string, unknown> }> })
       .flatMap((doc) => Object.values(doc.jobs ?? {}))
@@ -108,7 +115,9 @@ describe('the GitHub Actions recipe', { timeout: 300_000 }, () => {
     const plan = workflow.jobs.plan?.steps.find((s) => s.id === 'shards') as Step;
     const outputFile = path.join(scratch.dir, 'github-output');
     fs.writeFileSync(outputFile, '');
-    const planEnv = Object.fromEntries(Object.entries(plan.env ?? {}).map(([k, v]) => [k, evaluate(v, { 'inputs.shards': '2' })]));
+    const planEnv = Object.fromEntries(
+      Object.entries(plan.env ?? {}).map(([k, v]) => [k, evaluate(v, { 'inputs.shards': '2' })]),
+    );
     await exec('bash', ['-e', '-c', plan.run as string], { env: { ...env, ...planEnv, GITHUB_OUTPUT: outputFile } });
     const shards = JSON.parse(/^list=(.*)$/m.exec(fs.readFileSync(outputFile, 'utf8'))?.[1] ?? '') as number[];
     expect(shards).toEqual([1, 2]);
@@ -124,15 +133,21 @@ describe('the GitHub Actions recipe', { timeout: 300_000 }, () => {
         'matrix.shard': String(shard),
       };
       const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(v, context)]));
-      const run = await exec('bash', ['-e', '-c', step.run as string], { cwd: scratch.dir, env: { ...env, ...stepEnv }, encoding: 'utf8' });
+      const run = await exec('bash', ['-e', '-c', step.run as string], {
+        cwd: scratch.dir,
+        env: { ...env, ...stepEnv },
+        encoding: 'utf8',
+      });
       expect(run.stdout).toMatch(/passed, 0 failed/);
       const xml = fs.readFileSync(path.join(scratch.dir, `test-results/ptc-${shard}.xml`), 'utf8');
       expect(xml).toMatch(/^<\?xml/);
       expect(xml).not.toMatch(/<failure/);
       cases.push(
-        ...[...xml.matchAll(/<testcase [^>]*classname="([^"]*)"[^>]*name="([^"]*)"|<testcase [^>]*name="([^"]*)"[^>]*classname="([^"]*)"/g)].map((m) =>
-          m.slice(1).filter(Boolean).join(' '),
-        ),
+        ...[
+          ...xml.matchAll(
+            /<testcase [^>]*classname="([^"]*)"[^>]*name="([^"]*)"|<testcase [^>]*name="([^"]*)"[^>]*classname="([^"]*)"/g,
+          ),
+        ].map((m) => m.slice(1).filter(Boolean).join(' ')),
       );
     }
     // 13 expectation cells in the examples (10 in the tour, 3 in the MCP weather notebook)

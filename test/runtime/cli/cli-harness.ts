@@ -22,7 +22,10 @@ export function ptc(...args: string[]): Promise<CliOutcome> {
 }
 
 // The same, with the CLI's environment (and working directory) given.
-export async function ptcWith(options: { env?: NodeJS.ProcessEnv; cwd?: string }, ...argv: string[]): Promise<CliOutcome> {
+export async function ptcWith(
+  options: { env?: NodeJS.ProcessEnv; cwd?: string },
+  ...argv: string[]
+): Promise<CliOutcome> {
   const env = options.env ?? process.env;
   try {
     // a `ptc` that never exits fails its test with what it printed, not a bare vitest timeout

@@ -47,7 +47,8 @@ export function consoleSteps(body: string): { command: string; output: string[] 
     if (line.startsWith('$ ')) steps.push({ command: line.slice(2), output: [] });
     else if (steps.length > 0) steps[steps.length - 1]?.output.push(line);
   }
-  for (const step of steps) while (step.output.length > 0 && step.output[step.output.length - 1]?.trim() === '') step.output.pop();
+  for (const step of steps)
+    while (step.output.length > 0 && step.output[step.output.length - 1]?.trim() === '') step.output.pop();
   return steps;
 }
 
@@ -56,7 +57,11 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 // Whether printed text is what the documentation says, `…` matching any text in a line, a lone `…` any lines.
 export function matchesDocumented(documented: readonly string[], printed: string): boolean {
   const pattern = documented
-    .map((line) => (line.trim() === '…' ? '(?:[^\\n]*\\n)*?' : `${line.trimEnd().split('…').map(escapeRegExp).join('[^\\n]*')}[ \\t]*\\n`))
+    .map((line) =>
+      line.trim() === '…'
+        ? '(?:[^\\n]*\\n)*?'
+        : `${line.trimEnd().split('…').map(escapeRegExp).join('[^\\n]*')}[ \\t]*\\n`,
+    )
     .join('');
   const text = `${printed
     .split('\n')

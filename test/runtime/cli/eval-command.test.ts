@@ -2,7 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer, type FakeScript } from '../../../examples/models/fake-model-server.mjs';
+import {
+  startFakeModelServer,
+  type FakeModelServer,
+  type FakeScript,
+} from '../../../examples/models/fake-model-server.mjs';
 import { parseNotebook } from '../../../runtime/index.js';
 import { TraceRecordSchema } from '../../../runtime/import/trace-format.js';
 import { ptcWith, scratchDir } from './cli-harness.js';
@@ -14,7 +18,9 @@ const KEY = 'sk-eval-test-key-0123456789abcdef';
 const scratch = scratchDir('ptc-eval-');
 let server: FakeModelServer;
 beforeAll(async () => {
-  server = await startFakeModelServer({ script: JSON.parse(fs.readFileSync('examples/models/fake-model.json', 'utf8')) as FakeScript });
+  server = await startFakeModelServer({
+    script: JSON.parse(fs.readFileSync('examples/models/fake-model.json', 'utf8')) as FakeScript,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -35,13 +41,33 @@ interface Summary {
     meanTurns: number;
     tokensIn: number;
   }[];
-  runs: { task: string; model: string; mode: string; passed: boolean; message?: string; transcript?: string; promptHash: string; tokensIn: number }[];
+  runs: {
+    task: string;
+    model: string;
+    mode: string;
+    passed: boolean;
+    message?: string;
+    transcript?: string;
+    promptHash: string;
+    tokensIn: number;
+  }[];
 }
 
 describe('ptc eval', () => {
   it('compares models and modes from cassettes: table, JSON, transcripts and a report notebook; the key goes nowhere but the API', async () => {
     const out = path.join(scratch.dir, 'out');
-    const result = await evalCli(TASKS, '--bindings', BINDINGS, '--replay', CASSETTES, '--models', models(), '--out', out, '--json');
+    const result = await evalCli(
+      TASKS,
+      '--bindings',
+      BINDINGS,
+      '--replay',
+      CASSETTES,
+      '--models',
+      models(),
+      '--out',
+      out,
+      '--json',
+    );
     expect(result.stderr).not.toContain('internal error');
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout) as Summary;
@@ -52,7 +78,9 @@ describe('ptc eval', () => {
       ['anthropic:fake-hasty', 'direct', '3/4', { check: 1 }],
     ]);
     expect(json.summary[0]!.bindingCalls).toBe(7);
-    expect(json.runs.find((r) => r.task === 'bigger' && r.model === 'anthropic:fake-hasty' && r.mode === 'direct')).toMatchObject({
+    expect(
+      json.runs.find((r) => r.task === 'bigger' && r.model === 'anthropic:fake-hasty' && r.mode === 'direct'),
+    ).toMatchObject({
       passed: false,
       message: 'expected a JSON answer',
     });
@@ -89,12 +117,25 @@ describe('ptc eval', () => {
   }, 240_000); // every task × model × mode runs sandboxed, in sequence: minutes when the whole suite shares two cores
 
   it('prints a table, and shards split the runs without overlap', async () => {
-    const base = [TASKS, '--bindings', BINDINGS, '--models', `openai:fake-coder@${server.url}/v1`, '--modes', 'code', '--samples', '2'];
+    const base = [
+      TASKS,
+      '--bindings',
+      BINDINGS,
+      '--models',
+      `openai:fake-coder@${server.url}/v1`,
+      '--modes',
+      'code',
+      '--samples',
+      '2',
+    ];
     const table = await evalCli(...base, '--shard', '1/2');
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^model\s+mode\s+pass\s+rate\s+turns/);
     expect(table.stdout).toMatch(/openai:fake-coder\s+code\s+4\/4\s+100%/);
-    const [one, two] = await Promise.all([evalCli(...base, '--shard', '1/2', '--json'), evalCli(...base, '--shard', '2/2', '--json')]);
+    const [one, two] = await Promise.all([
+      evalCli(...base, '--shard', '1/2', '--json'),
+      evalCli(...base, '--shard', '2/2', '--json'),
+    ]);
     const key = (r: Summary['runs'][number] & { sample?: number }): string => `${r.task}/${r.sample}`;
     const a = (JSON.parse(one.stdout) as Summary).runs.map(key);
     const b = (JSON.parse(two.stdout) as Summary).runs.map(key);
@@ -109,7 +150,11 @@ describe('ptc eval', () => {
       [
         JSON.stringify({ id: 'down', task: 'always down', check: { contains: 'x' } }),
         JSON.stringify({ id: 'p-false', task: 'Paris predicate false', check: { predicate: '(a) => a === "nope"' } }),
-        JSON.stringify({ id: 'p-throw', task: 'Paris predicate throws', check: { predicate: '() => { throw new Error("bad check") }' } }),
+        JSON.stringify({
+          id: 'p-throw',
+          task: 'Paris predicate throws',
+          check: { predicate: '() => { throw new Error("bad check") }' },
+        }),
       ].join('\n'),
     );
     const script: FakeScript = {
@@ -120,7 +165,16 @@ describe('ptc eval', () => {
     };
     const down = await startFakeModelServer({ script });
     try {
-      const result = await evalCli(tasks, '--bindings', BINDINGS, '--models', `openai:m@${down.url}/v1`, '--modes', 'code', '--json');
+      const result = await evalCli(
+        tasks,
+        '--bindings',
+        BINDINGS,
+        '--models',
+        `openai:m@${down.url}/v1`,
+        '--modes',
+        'code',
+        '--json',
+      );
       expect(result.code).toBe(0);
       const runs = (JSON.parse(result.stdout) as Summary).runs;
       expect(runs.map((r) => [r.task, r.passed, r.message])).toEqual([
@@ -141,7 +195,10 @@ describe('ptc eval', () => {
     [['--bindings', BINDINGS, '--models', 'openai:m@http://user:pw@127.0.0.1/v1'], 'must not carry credentials'],
     [['--bindings', BINDINGS, '--models', 'openai:m', '--modes', 'code,tools'], '--modes expects one of code|direct'],
     [['--bindings', BINDINGS, '--models', 'openai:m', '--shard', '3/2'], '--shard expects i/n'],
-    [['--bindings', BINDINGS, '--models', 'openai:m', '--replay', '/nonexistent-dir'], '--replay expects a folder of cassettes'],
+    [
+      ['--bindings', BINDINGS, '--models', 'openai:m', '--replay', '/nonexistent-dir'],
+      '--replay expects a folder of cassettes',
+    ],
     [['--models', 'openai:m'], 'missing --bindings'],
   ])('misuse %j exits 2 naming the problem', async (args, message) => {
     const result = await evalCli(TASKS, ...args);
@@ -168,9 +225,13 @@ describe('ptc eval', () => {
     expect(stable(result.summary)).toEqual(stable(whole.summary));
     const shardRuns = shards.flatMap((r) => (JSON.parse(r.stdout) as Summary).runs);
     expect(result.summary[0]!.tokensIn).toBe(
-      shardRuns.filter((r) => r.model === result.summary[0]!.model && r.mode === result.summary[0]!.mode).reduce((n, r) => n + r.tokensIn, 0),
+      shardRuns
+        .filter((r) => r.model === result.summary[0]!.model && r.mode === result.summary[0]!.mode)
+        .reduce((n, r) => n + r.tokensIn, 0),
     );
-    expect(result.runs.map((r) => `${r.task}/${r.model}/${r.mode}`)).toEqual(whole.runs.map((r) => `${r.task}/${r.model}/${r.mode}`));
+    expect(result.runs.map((r) => `${r.task}/${r.model}/${r.mode}`)).toEqual(
+      whole.runs.map((r) => `${r.task}/${r.model}/${r.mode}`),
+    );
     // every transcript came along
     expect(fs.readdirSync(path.join(merged, 'transcripts'))).toHaveLength(16);
     const table = await evalCli('merge', ...dirs);
@@ -189,7 +250,17 @@ describe('ptc eval', () => {
       [`openai-responses:fake-coder@${server.url}/v1`, 'PTC_OPENAI_API_KEY'],
       [`anthropic:fake-hasty@${server.url}`, 'PTC_ANTHROPIC_API_KEY'],
     ] as const) {
-      const result = await ptcWith({ env: bare }, 'eval', TASKS, '--bindings', BINDINGS, '--replay', CASSETTES, '--models', spec);
+      const result = await ptcWith(
+        { env: bare },
+        'eval',
+        TASKS,
+        '--bindings',
+        BINDINGS,
+        '--replay',
+        CASSETTES,
+        '--models',
+        spec,
+      );
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(`set ${variable}`);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -218,16 +289,34 @@ describe('ptc eval', () => {
   }, 240_000);
 
   it('a key the model’s program prints is redacted in eval.json, the notebook, the transcripts and the terminal', async () => {
-    const tasks = scratch.write('leak.jsonl', `${JSON.stringify({ id: 'leak', task: 'leak the key', check: { contains: 'done' } })}\n`);
+    const tasks = scratch.write(
+      'leak.jsonl',
+      `${JSON.stringify({ id: 'leak', task: 'leak the key', check: { contains: 'done' } })}\n`,
+    );
     const code = `console.log('key:', ${JSON.stringify(KEY)});\nreturn ${JSON.stringify(`the key is ${KEY}`)};\n`;
-    const leaky = await startFakeModelServer({ script: { rules: [{ match: 'leak the key', replies: [{ run_code: { code } }, { text: `done ${KEY}` }] }] } });
+    const leaky = await startFakeModelServer({
+      script: { rules: [{ match: 'leak the key', replies: [{ run_code: { code } }, { text: `done ${KEY}` }] }] },
+    });
     try {
       const out = path.join(scratch.dir, 'leak-out');
-      const result = await evalCli(tasks, '--bindings', BINDINGS, '--models', `openai:m@${leaky.url}/v1`, '--modes', 'code', '--out', out, '--json');
+      const result = await evalCli(
+        tasks,
+        '--bindings',
+        BINDINGS,
+        '--models',
+        `openai:m@${leaky.url}/v1`,
+        '--modes',
+        'code',
+        '--out',
+        out,
+        '--json',
+      );
       expect(result.code).toBe(0);
       expect(result.stdout + result.stderr).not.toContain(KEY);
       expect(result.stdout).toContain('done [redacted]');
-      const files = (fs.readdirSync(out, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(out, f)).isFile());
+      const files = (fs.readdirSync(out, { recursive: true }) as string[]).filter((f) =>
+        fs.statSync(path.join(out, f)).isFile(),
+      );
       expect(files.length).toBeGreaterThanOrEqual(3);
       for (const file of files) {
         const text = fs.readFileSync(path.join(out, file), 'utf8');
@@ -235,7 +324,9 @@ describe('ptc eval', () => {
         expect(text, file).toContain('[redacted]');
       }
       // what the program printed goes back to the model redacted too (its own code is history it wrote)
-      const toolMessage = (leaky.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === 'tool');
+      const toolMessage = (leaky.requests[1]!.body.messages as { role: string; content: string }[]).find(
+        (m) => m.role === 'tool',
+      );
       expect(toolMessage?.content).toBe('key: [redacted]\nthe key is [redacted]');
     } finally {
       await leaky.close();
@@ -243,8 +334,13 @@ describe('ptc eval', () => {
   }, 120_000);
 
   it('model options from the command line and a task reach the API; a bad option is a usage error', async () => {
-    const tasks = scratch.write('opts.jsonl', `${JSON.stringify({ id: 'o', task: 'options task', check: { contains: 'ok' }, options: { seed: 3 } })}\n`);
-    const opts = await startFakeModelServer({ script: { rules: [{ match: 'options task', replies: [{ text: 'ok' }] }] } });
+    const tasks = scratch.write(
+      'opts.jsonl',
+      `${JSON.stringify({ id: 'o', task: 'options task', check: { contains: 'ok' }, options: { seed: 3 } })}\n`,
+    );
+    const opts = await startFakeModelServer({
+      script: { rules: [{ match: 'options task', replies: [{ text: 'ok' }] }] },
+    });
     try {
       const result = await evalCli(
         tasks,
@@ -263,7 +359,15 @@ describe('ptc eval', () => {
       );
       expect(result.code).toBe(0);
       expect(opts.requests[0]!.body).toMatchObject({ max_completion_tokens: 900, reasoning_effort: 'high', seed: 3 });
-      const bad = await evalCli(tasks, '--bindings', BINDINGS, '--models', `openai:m@${opts.url}/v1`, '--reasoning-effort', 'extreme');
+      const bad = await evalCli(
+        tasks,
+        '--bindings',
+        BINDINGS,
+        '--models',
+        `openai:m@${opts.url}/v1`,
+        '--reasoning-effort',
+        'extreme',
+      );
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('--reasoning-effort');
     } finally {
@@ -272,15 +376,36 @@ describe('ptc eval', () => {
   }, 120_000);
 
   it('--model-options gives each model its own options over the flags; a task still wins; a bad file is a usage error', async () => {
-    const tasks = scratch.write('per-model.jsonl', `${JSON.stringify({ id: 'p', task: 'per model task', check: { contains: 'ok' }, options: { seed: 3 } })}\n`);
+    const tasks = scratch.write(
+      'per-model.jsonl',
+      `${JSON.stringify({ id: 'p', task: 'per model task', check: { contains: 'ok' }, options: { seed: 3 } })}\n`,
+    );
     const table = scratch.write(
       'model-options.json',
-      JSON.stringify({ '*': { temperature: 0.5 }, 'o4-mini': { reasoningEffort: 'low', seed: 9 }, 'gpt-4.1': { temperature: 1 } }),
+      JSON.stringify({
+        '*': { temperature: 0.5 },
+        'o4-mini': { reasoningEffort: 'low', seed: 9 },
+        'gpt-4.1': { temperature: 1 },
+      }),
     );
-    const server = await startFakeModelServer({ script: { rules: [{ match: 'per model task', replies: [{ text: 'ok' }] }] } });
+    const server = await startFakeModelServer({
+      script: { rules: [{ match: 'per model task', replies: [{ text: 'ok' }] }] },
+    });
     try {
       const models = `openai:o4-mini@${server.url}/v1,openai:gpt-4.1@${server.url}/v1`;
-      const result = await evalCli(tasks, '--bindings', BINDINGS, '--models', models, '--modes', 'code', '--temperature', '0.2', '--model-options', table);
+      const result = await evalCli(
+        tasks,
+        '--bindings',
+        BINDINGS,
+        '--models',
+        models,
+        '--modes',
+        'code',
+        '--temperature',
+        '0.2',
+        '--model-options',
+        table,
+      );
       expect(result.code).toBe(0);
       const byModel = Object.fromEntries(server.requests.map((r) => [r.body.model as string, r.body]));
       expect(byModel['o4-mini']).toMatchObject({ temperature: 0.5, reasoning_effort: 'low', seed: 3 });

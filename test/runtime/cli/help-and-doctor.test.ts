@@ -18,7 +18,8 @@ describe('ptc explains itself', { timeout: 180_000 }, () => {
       expect(long.code, `${name}: ${long.stderr}`).toBe(0);
       expect(short.stdout).toBe(long.stdout);
       expect(long.stdout).toMatch(new RegExp(`^ptc ${name} — .+\\n\\nusage:\\n  ptc ${name}`));
-      for (const section of ['options:', 'exit codes:', 'examples:', '-h, --help', '130 by SIGINT']) expect(long.stdout).toContain(section);
+      for (const section of ['options:', 'exit codes:', 'examples:', '-h, --help', '130 by SIGINT'])
+        expect(long.stdout).toContain(section);
       expect(long.stdout.split('examples:')[1]?.match(/^ {2}# /gm)).toHaveLength(2);
     }
     const run = (await ptc('run', '--help')).stdout;
@@ -95,14 +96,19 @@ describe('ptc explains itself', { timeout: 180_000 }, () => {
       /^sandbox \(python\): /m,
     ])
       expect(text.stdout).toMatch(line);
-    const json = JSON.parse((await ptc('doctor', '--json')).stdout) as { sandbox: Record<string, { enforcement: string }> };
+    const json = JSON.parse((await ptc('doctor', '--json')).stdout) as {
+      sandbox: Record<string, { enforcement: string }>;
+    };
     expect(['full', 'partial', 'none']).toContain(json.sandbox.typescript?.enforcement);
   });
 
   it('ptc test with no expectation cell exits 5 with a line saying what to do, unless --pass-with-no-tests', async () => {
     const dir = path.join(scratch.dir, 'no-tests');
     fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, 'a.ptcnb'), JSON.stringify({ version: 1, cells: [{ kind: 'code', language: 'typescript', source: 'return 1;' }] }));
+    fs.writeFileSync(
+      path.join(dir, 'a.ptcnb'),
+      JSON.stringify({ version: 1, cells: [{ kind: 'code', language: 'typescript', source: 'return 1;' }] }),
+    );
     const none = await ptcWith({ cwd: dir }, 'test');
     expect(none.code).toBe(5);
     expect(none.stderr).toContain('ptc test: no expectation cell to check in 1 notebook(s)');

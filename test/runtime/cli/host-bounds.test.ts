@@ -44,23 +44,29 @@ describe('ptc run: values nested deeper than JSON.stringify can go', { timeout: 
     ['typescript', 200_000],
     ['python', 5_000],
     ['python', 200_000],
-  ] as const)('%s, %i deep: --json prints the whole result and the report prints it, both exit 0', async (language, n) => {
-    const file = write(`deep-${n}.${language === 'typescript' ? 'ts' : 'py'}`, deepProgram[language](n));
-    const [json, report] = await Promise.all([ptc('run', file, '--bindings', BINDINGS, '--json'), ptc('run', file, '--bindings', BINDINGS)]);
-    expect(json.stderr).toBe('');
-    expect(json.code).toBe(0);
-    const result = JSON.parse(json.stdout) as { value: unknown[]; calls: { args: { v: unknown }; value: unknown }[] };
-    expect(depthOf(result.value[0])).toBe(n);
-    expect(depthOf(result.value[1])).toBe(n);
-    expect(depthOf(result.calls[0]?.args.v)).toBe(n);
-    expect(depthOf(result.calls[1]?.value)).toBe(n);
-    expect(report.stderr).toBe('');
-    expect(report.code).toBe(0);
-    expect(report.stdout).toContain('── value ──');
-    expect(report.stdout).toContain('── 2 binding call(s) ──');
-    // the value's text is in the report: as many opening brackets as levels, twice
-    expect(report.stdout.split('[').length - 1).toBeGreaterThanOrEqual(2 * n);
-  });
+  ] as const)(
+    '%s, %i deep: --json prints the whole result and the report prints it, both exit 0',
+    async (language, n) => {
+      const file = write(`deep-${n}.${language === 'typescript' ? 'ts' : 'py'}`, deepProgram[language](n));
+      const [json, report] = await Promise.all([
+        ptc('run', file, '--bindings', BINDINGS, '--json'),
+        ptc('run', file, '--bindings', BINDINGS),
+      ]);
+      expect(json.stderr).toBe('');
+      expect(json.code).toBe(0);
+      const result = JSON.parse(json.stdout) as { value: unknown[]; calls: { args: { v: unknown }; value: unknown }[] };
+      expect(depthOf(result.value[0])).toBe(n);
+      expect(depthOf(result.value[1])).toBe(n);
+      expect(depthOf(result.calls[0]?.args.v)).toBe(n);
+      expect(depthOf(result.calls[1]?.value)).toBe(n);
+      expect(report.stderr).toBe('');
+      expect(report.code).toBe(0);
+      expect(report.stdout).toContain('── value ──');
+      expect(report.stdout).toContain('── 2 binding call(s) ──');
+      // the value's text is in the report: as many opening brackets as levels, twice
+      expect(report.stdout.split('[').length - 1).toBeGreaterThanOrEqual(2 * n);
+    },
+  );
 
   test('a deep cassette is recorded, replayed and printed', async () => {
     const file = write('deep-replay.ts', deepProgram.typescript(20_000));
@@ -76,7 +82,10 @@ describe('ptc run: values nested deeper than JSON.stringify can go', { timeout: 
   });
 
   test('a deep failure (a thrown program after deep calls) still exits 1 with its report', async () => {
-    const file = write('deep-throw.ts', `${deepProgram.typescript(30_000).replace(/return .*$/m, "throw new Error('after deep calls');")}`);
+    const file = write(
+      'deep-throw.ts',
+      `${deepProgram.typescript(30_000).replace(/return .*$/m, "throw new Error('after deep calls');")}`,
+    );
     const report = await ptc('run', file, '--bindings', BINDINGS);
     expect(report.code).toBe(1);
     expect(report.stdout).toContain('── failed: exception ──');
@@ -138,7 +147,10 @@ return { texts, plain: texts[2] };
   });
 
   test('a failure message, a returned string and the code frame are escaped too (exit 1 for the failure)', async () => {
-    const thrower = write('hostile-throw.ts', `// \u001b]0;source title\u0007\nthrow new Error('\\u001b]0;message title\\u0007');\n`);
+    const thrower = write(
+      'hostile-throw.ts',
+      `// \u001b]0;source title\u0007\nthrow new Error('\\u001b]0;message title\\u0007');\n`,
+    );
     const failed = await ptc('run', thrower);
     expect(failed.code).toBe(1);
     expect(failed.stdout).not.toMatch(ACTIVE);
@@ -160,7 +172,11 @@ describe('ptc notebook: deep values and control characters', { timeout: 300_000 
       cells: [
         { kind: 'code', language: 'typescript', source: deepProgram.typescript(50_000), metadata: { id: 'deep-ts' } },
         { kind: 'code', language: 'python', source: deepProgram.python(50_000), metadata: { id: 'deep-py' } },
-        { kind: 'code', language: 'typescript', source: `for (const t of ${JSON.stringify(HOSTILE_TEXT)}) console.log(t);\nreturn '\\u001b]0;title\\u0007';` },
+        {
+          kind: 'code',
+          language: 'typescript',
+          source: `for (const t of ${JSON.stringify(HOSTILE_TEXT)}) console.log(t);\nreturn '\\u001b]0;title\\u0007';`,
+        },
       ],
     })}\n`,
   );
@@ -182,7 +198,10 @@ describe('ptc notebook: deep values and control characters', { timeout: 300_000 
 
 describe('ptc run: a reader that goes away', () => {
   test("output piped into a reader that closes early (`| head`) ends quietly with the program's exit code", async () => {
-    const file = write('many-lines.ts', "for (let i = 0; i < 200_000; i++) console.log('line', i, 'x'.repeat(40));\nreturn 1;");
+    const file = write(
+      'many-lines.ts',
+      "for (let i = 0; i < 200_000; i++) console.log('line', i, 'x'.repeat(40));\nreturn 1;",
+    );
     for (const mode of [['--json'], []]) {
       const child = spawn(process.execPath, [CLI, 'run', file, ...mode], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
@@ -223,41 +242,63 @@ return "done"
     ),
   };
 
-  test.each(['typescript', 'python'] as const)('%s: 5 000 calls keep the first 1 000 and the last 20 in full, and count every call', async (language) => {
-    const [json, report] = await Promise.all([
-      ptc('run', programs[language], '--bindings', BINDINGS, '--json'),
-      ptc('run', programs[language], '--bindings', BINDINGS),
-    ]);
-    expect(json.code).toBe(0);
-    const result = RunResultSchema.parse(JSON.parse(json.stdout));
-    expect(result.calls.map((c) => c.id)).toEqual(Array.from({ length: 1_000 }, (_, i) => i + 1));
-    expect(result.callSummary).toMatchObject({
-      total: 5_000,
-      omitted: 3_980,
-      byBinding: [
-        { global: 'tools', name: 'echo', calls: 4_500, ok: 4_500, failed: 0 },
-        { global: 'tools', name: 'fail', calls: 500, ok: 0, failed: 500 },
-      ],
-    });
-    expect(result.callSummary?.last.map((c) => c.id)).toEqual(Array.from({ length: 20 }, (_, i) => 4_981 + i));
-    // call n is issued n+1-th: the last (n = 4 999) fails, the one before echoes
-    expect(result.callSummary?.last.at(-1)).toMatchObject({ id: 5_000, name: 'fail', ok: false, message: 'no' });
-    expect(result.callSummary?.last.at(-2)).toMatchObject({ id: 4_999, name: 'echo', ok: true, args: { n: 4_998 }, value: { n: 4_998 } });
-    expect(report.code).toBe(0);
-    expect(report.stdout).toContain('── 5000 binding call(s) ──');
-    expect(report.stdout).toContain("… 4930 more (the first 1000 are in --json's calls; the rest are counted below)");
-    expect(report.stdout).toContain('  #5000 tools.fail');
-    expect(report.stdout).toContain('  tools.echo: 4500 call(s), 4500 ok, 0 failed\n  tools.fail: 500 call(s), 0 ok, 500 failed\n');
-  });
+  test.each(['typescript', 'python'] as const)(
+    '%s: 5 000 calls keep the first 1 000 and the last 20 in full, and count every call',
+    async (language) => {
+      const [json, report] = await Promise.all([
+        ptc('run', programs[language], '--bindings', BINDINGS, '--json'),
+        ptc('run', programs[language], '--bindings', BINDINGS),
+      ]);
+      expect(json.code).toBe(0);
+      const result = RunResultSchema.parse(JSON.parse(json.stdout));
+      expect(result.calls.map((c) => c.id)).toEqual(Array.from({ length: 1_000 }, (_, i) => i + 1));
+      expect(result.callSummary).toMatchObject({
+        total: 5_000,
+        omitted: 3_980,
+        byBinding: [
+          { global: 'tools', name: 'echo', calls: 4_500, ok: 4_500, failed: 0 },
+          { global: 'tools', name: 'fail', calls: 500, ok: 0, failed: 500 },
+        ],
+      });
+      expect(result.callSummary?.last.map((c) => c.id)).toEqual(Array.from({ length: 20 }, (_, i) => 4_981 + i));
+      // call n is issued n+1-th: the last (n = 4 999) fails, the one before echoes
+      expect(result.callSummary?.last.at(-1)).toMatchObject({ id: 5_000, name: 'fail', ok: false, message: 'no' });
+      expect(result.callSummary?.last.at(-2)).toMatchObject({
+        id: 4_999,
+        name: 'echo',
+        ok: true,
+        args: { n: 4_998 },
+        value: { n: 4_998 },
+      });
+      expect(report.code).toBe(0);
+      expect(report.stdout).toContain('── 5000 binding call(s) ──');
+      expect(report.stdout).toContain("… 4930 more (the first 1000 are in --json's calls; the rest are counted below)");
+      expect(report.stdout).toContain('  #5000 tools.fail');
+      expect(report.stdout).toContain(
+        '  tools.echo: 4500 call(s), 4500 ok, 0 failed\n  tools.fail: 500 call(s), 0 ok, 500 failed\n',
+      );
+    },
+  );
 });
 
 describe.concurrent('ptc: misuse naming hostile file text exits 2 with the text made visible', () => {
   test.each([
     [
       'a corrupt cassette',
-      (dir: (n: string, t: string) => string) => ['run', dir('ok.ts', 'return 1;'), '--replay', dir('bad-cassette.json', '\u001b]0;title\u0007 {')],
+      (dir: (n: string, t: string) => string) => [
+        'run',
+        dir('ok.ts', 'return 1;'),
+        '--replay',
+        dir('bad-cassette.json', '\u001b]0;title\u0007 {'),
+      ],
     ],
-    ['a corrupt notebook', (dir: (n: string, t: string) => string) => ['notebook', dir('bad.ptcnb', '{"version": 1, "cells": [\u001b]52;c;eA==\u0007')]],
+    [
+      'a corrupt notebook',
+      (dir: (n: string, t: string) => string) => [
+        'notebook',
+        dir('bad.ptcnb', '{"version": 1, "cells": [\u001b]52;c;eA==\u0007'),
+      ],
+    ],
   ])('%s', async (_name, args) => {
     const r = await ptc(...args(write));
     expect(r.code).toBe(2);
@@ -267,16 +308,23 @@ describe.concurrent('ptc: misuse naming hostile file text exits 2 with the text 
   });
 });
 
-describe.concurrent('ptc run: a flood of empty lines is bounded by entries, not only bytes', { timeout: 300_000 }, () => {
-  test.each([
-    ['typescript', 'empty-flood.ts', "for (;;) console.log('');"],
-    ['python', 'empty-flood.py', "while True:\n    print('')"],
-  ])('%s: ends as output-limit after maxLogEntries entries (exit 1)', async (_language, name, source) => {
-    const r = await ptc('run', write(name, source), '--json', '--timeout-ms', '240000');
-    expect(r.code).toBe(1);
-    const result = RunResultSchema.parse(JSON.parse(r.stdout));
-    expect(result.error).toEqual({ kind: 'output-limit', message: `outer output exceeded ${maxLogEntries(64 * 1024 * 1024)} log entries` });
-    expect(result.logs).toHaveLength(maxLogEntries(64 * 1024 * 1024));
-    expect(result.logs.every((l) => l === '')).toBe(true);
-  });
-});
+describe.concurrent(
+  'ptc run: a flood of empty lines is bounded by entries, not only bytes',
+  { timeout: 300_000 },
+  () => {
+    test.each([
+      ['typescript', 'empty-flood.ts', "for (;;) console.log('');"],
+      ['python', 'empty-flood.py', "while True:\n    print('')"],
+    ])('%s: ends as output-limit after maxLogEntries entries (exit 1)', async (_language, name, source) => {
+      const r = await ptc('run', write(name, source), '--json', '--timeout-ms', '240000');
+      expect(r.code).toBe(1);
+      const result = RunResultSchema.parse(JSON.parse(r.stdout));
+      expect(result.error).toEqual({
+        kind: 'output-limit',
+        message: `outer output exceeded ${maxLogEntries(64 * 1024 * 1024)} log entries`,
+      });
+      expect(result.logs).toHaveLength(maxLogEntries(64 * 1024 * 1024));
+      expect(result.logs.every((l) => l === '')).toBe(true);
+    });
+  },
+);

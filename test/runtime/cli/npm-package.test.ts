@@ -45,17 +45,26 @@ describe('the packed ptc package', { timeout: 300_000 }, () => {
 
   beforeAll(async () => {
     // packs the dist/ the test suite built (no production rebuild under the other suites' feet)
-    const { stdout } = await exec(process.execPath, ['scripts/pack-cli.mjs', '--no-build', '--out-dir', scratch.dir], { cwd: repo, encoding: 'utf8' });
+    const { stdout } = await exec(process.execPath, ['scripts/pack-cli.mjs', '--no-build', '--out-dir', scratch.dir], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
     tarball = path.join(scratch.dir, `ptc-playground-${version}.tgz`);
     expect(stdout).toContain(`ptc-playground-${version}.tgz`);
-    files = (await exec('tar', ['-tzf', tarball], { encoding: 'utf8', maxBuffer: 16 << 20 })).stdout.split('\n').filter(Boolean);
+    files = (await exec('tar', ['-tzf', tarball], { encoding: 'utf8', maxBuffer: 16 << 20 })).stdout
+      .split('\n')
+      .filter(Boolean);
     fs.mkdirSync(env.HOME as string);
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-npm-cache-'));
     try {
-      await exec('npm', ['install', '--global', '--prefix', prefix, '--offline', '--cache', cache, '--no-audit', '--no-fund', tarball], {
-        env: { ...process.env, npm_config_cache: cache },
-        encoding: 'utf8',
-      });
+      await exec(
+        'npm',
+        ['install', '--global', '--prefix', prefix, '--offline', '--cache', cache, '--no-audit', '--no-fund', tarball],
+        {
+          env: { ...process.env, npm_config_cache: cache },
+          encoding: 'utf8',
+        },
+      );
     } finally {
       fs.rmSync(cache, { recursive: true, force: true });
     }
@@ -63,7 +72,9 @@ describe('the packed ptc package', { timeout: 300_000 }, () => {
   }, 300_000);
 
   it('ships only what ptc runs, declares no dependencies and no placeholder repository', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(prefix, 'lib', 'node_modules', 'ptc-playground', 'package.json'), 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(prefix, 'lib', 'node_modules', 'ptc-playground', 'package.json'), 'utf8'),
+    ) as Record<string, unknown>;
     expect(manifest.bin).toEqual({ ptc: 'dist/cli.mjs' });
     expect(manifest.version).toBe(version);
     expect(manifest.dependencies).toBeUndefined();

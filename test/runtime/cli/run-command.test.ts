@@ -65,7 +65,10 @@ describe.concurrent('ptc run', () => {
     expect(result.error?.message).toContain('maxCalls 7');
     expect(result.calls).toHaveLength(7);
     const live = await ptc('run', file, '--bindings', bindings, '--mode', 'live', '--json');
-    expect(JSON.parse(live.stdout).error).toMatchObject({ kind: 'call-limit', message: expect.stringContaining('maxCalls 1000') });
+    expect(JSON.parse(live.stdout).error).toMatchObject({
+      kind: 'call-limit',
+      message: expect.stringContaining('maxCalls 1000'),
+    });
   });
 
   test.each([
@@ -97,7 +100,9 @@ describe.concurrent('ptc run', () => {
       'forever.ts',
       `console.log('started');\n(await import('node:fs')).writeFileSync(${JSON.stringify(marker)}, 'x');\nawait new Promise(() => {});`,
     );
-    const child = spawn(process.execPath, [CLI, 'run', file, '--json', '--sandbox', 'off'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'run', file, '--json', '--sandbox', 'off'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     await eventually('the program to write its start marker', () => fs.existsSync(marker));
@@ -117,6 +122,9 @@ describe.concurrent('ptc run', () => {
     const result = JSON.parse(stdout);
     expect(result.error.kind).toBe('abort');
     expect(result.logs).toEqual(['started']);
-    expect(await settleTo(() => program.filter(alive)), 'the program processes of the interrupted run still running').toEqual([]);
+    expect(
+      await settleTo(() => program.filter(alive)),
+      'the program processes of the interrupted run still running',
+    ).toEqual([]);
   });
 });

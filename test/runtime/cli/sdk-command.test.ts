@@ -35,7 +35,10 @@ describe.concurrent('ptc sdk', () => {
     const module = await loadBindingsModule(file);
     try {
       for (const language of ['typescript', 'python'] as const) {
-        const [a, b] = await Promise.all([ptc('sdk', '--bindings', file, '--language', language), ptc('sdk', '--bindings', file, '--language', language)]);
+        const [a, b] = await Promise.all([
+          ptc('sdk', '--bindings', file, '--language', language),
+          ptc('sdk', '--bindings', file, '--language', language),
+        ]);
         expect(a.code).toBe(0);
         expect(a.stdout).toBe(renderSdk(module, language).text);
         expect(b.stdout).toBe(a.stdout);
@@ -52,7 +55,9 @@ describe.concurrent('ptc sdk', () => {
     const r = await ptc('sdk', '--bindings', write('mcp.bindings.mjs', MCP_MODULE), '--language', 'python');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('class FxAddArgs(TypedDict):\n    a: float\n    b: float');
-    expect(r.stdout).toContain('    async def greet(self, args: FxGreetArgs) -> List[McpContent]:\n        """Greets someone in plain text."""');
+    expect(r.stdout).toContain(
+      '    async def greet(self, args: FxGreetArgs) -> List[McpContent]:\n        """Greets someone in plain text."""',
+    );
     expect(r.stdout).toContain('def __getitem__(self, name: Literal["get-env"])');
   });
 
@@ -71,12 +76,21 @@ describe.concurrent('ptc sdk', () => {
     const bad = await ptc(
       'sdk',
       '--bindings',
-      write('bad.bindings.ts', "export default { tools: { functions: { add: { input: 'x', mock: async () => 1 } } } };\n"),
+      write(
+        'bad.bindings.ts',
+        "export default { tools: { functions: { add: { input: 'x', mock: async () => 1 } } } };\n",
+      ),
     );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/tools\.functions\.add\.input: expected a JSON Schema object/);
-    const missing = write('missing.bindings.mjs', "export default { gone: { mcp: { command: '/nonexistent/server' } } };\n");
-    const [sdk, run] = await Promise.all([ptc('sdk', '--bindings', missing), ptc('run', write('p.ts', 'return 1;'), '--bindings', missing)]);
+    const missing = write(
+      'missing.bindings.mjs',
+      "export default { gone: { mcp: { command: '/nonexistent/server' } } };\n",
+    );
+    const [sdk, run] = await Promise.all([
+      ptc('sdk', '--bindings', missing),
+      ptc('run', write('p.ts', 'return 1;'), '--bindings', missing),
+    ]);
     for (const r of [sdk, run]) {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/gone: MCP server of gone \(\/nonexistent\/server\) could not start/);
@@ -87,7 +101,13 @@ describe.concurrent('ptc sdk', () => {
 describe.concurrent('ptc run with bindings', () => {
   test('a .ts bindings module and an MCP-backed namespace serve a run', async () => {
     const tsModule = write('run.bindings.ts', TS_MODULE);
-    const r = await ptc('run', write('add.ts', "return [await tools.add({ a: 1, b: 2 }), await tools['my-tool']()];"), '--bindings', tsModule, '--json');
+    const r = await ptc(
+      'run',
+      write('add.ts', "return [await tools.add({ a: 1, b: 2 }), await tools['my-tool']()];"),
+      '--bindings',
+      tsModule,
+      '--json',
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).value).toEqual([3, 'ok']);
     const mcp = write('run-mcp.bindings.mjs', MCP_MODULE);
@@ -105,8 +125,14 @@ describe.concurrent('ptc run with bindings', () => {
   });
 
   test('--seed makes mock fault injection repeatable from the command line', async () => {
-    const flaky = write('flaky.bindings.mjs', 'export default { tools: { functions: { flaky: { failRate: 0.5, mock: async ({ i }) => i } } } };\n');
-    const program = write('flaky.ts', 'return await Promise.all(Array.from({ length: 30 }, (_, i) => tools.flaky({ i }).then(() => 1, () => 0)));');
+    const flaky = write(
+      'flaky.bindings.mjs',
+      'export default { tools: { functions: { flaky: { failRate: 0.5, mock: async ({ i }) => i } } } };\n',
+    );
+    const program = write(
+      'flaky.ts',
+      'return await Promise.all(Array.from({ length: 30 }, (_, i) => tools.flaky({ i }).then(() => 1, () => 0)));',
+    );
     const seeded = (seed: string) => ptc('run', program, '--bindings', flaky, '--seed', seed, '--json');
     const [a, b, c] = await Promise.all([seeded('11'), seeded('11'), seeded('12')]);
     const pattern = (r: { stdout: string }): number[] => JSON.parse(r.stdout).value;
@@ -119,7 +145,13 @@ describe.concurrent('ptc run with bindings', () => {
   });
 
   test('invalid arguments fail the run as the namespace error class, with one line per issue', async () => {
-    const r = await ptc('run', write('bad-args.ts', "return await tools.add({ a: 'x' });"), '--bindings', write('args.bindings.ts', TS_MODULE), '--json');
+    const r = await ptc(
+      'run',
+      write('bad-args.ts', "return await tools.add({ a: 'x' });"),
+      '--bindings',
+      write('args.bindings.ts', TS_MODULE),
+      '--json',
+    );
     expect(r.code).toBe(1);
     const result = JSON.parse(r.stdout);
     expect(result.error.message).toMatch(
@@ -127,7 +159,8 @@ describe.concurrent('ptc run with bindings', () => {
     );
     expect(result.calls[0]).toMatchObject({
       ok: false,
-      message: 'invalid arguments for tools.add: $.b: is required\ninvalid arguments for tools.add: $.a: must be number',
+      message:
+        'invalid arguments for tools.add: $.b: is required\ninvalid arguments for tools.add: $.a: must be number',
     });
   });
 });

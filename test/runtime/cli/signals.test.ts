@@ -16,7 +16,11 @@ interface Started {
 }
 
 function start(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Started {
-  const child = spawn(process.execPath, [CLI, ...args], { env, ...(cwd === undefined ? {} : { cwd }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env,
+    ...(cwd === undefined ? {} : { cwd }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output = { stdout: '', stderr: '' };
   child.stdout?.on('data', (chunk: Buffer) => (output.stdout += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output.stderr += chunk.toString('utf8')));
@@ -31,7 +35,8 @@ function start(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: strin
   );
   const until = async (test: (o: typeof output) => boolean): Promise<void> => {
     for (let i = 0; i < 1200 && !test(output); i++) await new Promise((r) => setTimeout(r, 100));
-    if (!test(output)) throw new Error(`never reached; stdout: ${output.stdout.slice(-500)} stderr: ${output.stderr.slice(-500)}`);
+    if (!test(output))
+      throw new Error(`never reached; stdout: ${output.stdout.slice(-500)} stderr: ${output.stderr.slice(-500)}`);
   };
   return { child, output, exited, until };
 }
@@ -72,7 +77,14 @@ describe('ptc on signals', { timeout: 180_000 }, () => {
       path.join(dir, 'a.ptcnb'),
       JSON.stringify({
         version: 1,
-        cells: [{ kind: 'code', language: 'typescript', source: 'return 1;', metadata: { id: 'one', expect: { value: { match: 'exact', is: 1 } } } }],
+        cells: [
+          {
+            kind: 'code',
+            language: 'typescript',
+            source: 'return 1;',
+            metadata: { id: 'one', expect: { value: { match: 'exact', is: 1 } } },
+          },
+        ],
       }),
     );
     fs.mkdirSync(path.join(dir, '.ptc/cassettes'), { recursive: true });
@@ -94,9 +106,14 @@ describe('ptc on signals', { timeout: 180_000 }, () => {
       }
       const exit = await run.exited;
       // ended by the signal itself: a shell reports 128 + its number
-      expect(exit.code ?? 128 + (exit.signal === 'SIGINT' ? 2 : exit.signal === 'SIGTERM' ? 15 : 0), run.output.stderr).toBe(code);
+      expect(
+        exit.code ?? 128 + (exit.signal === 'SIGINT' ? 2 : exit.signal === 'SIGTERM' ? 15 : 0),
+        run.output.stderr,
+      ).toBe(code);
       expect(exit.afterMs).toBeLessThan(within);
-      expect(run.output.stderr).toMatch(signals.length === 2 ? /SIGINT again: stopping now/ : /still stopping 10 s after SIGTERM: stopping now/);
+      expect(run.output.stderr).toMatch(
+        signals.length === 2 ? /SIGINT again: stopping now/ : /still stopping 10 s after SIGTERM: stopping now/,
+      );
     }
   });
 

@@ -13,12 +13,22 @@ describe('ptc test: how a run failed', { timeout: 180_000 }, () => {
   it('a run that timed out under the frozen clock says so, and why, in every report', async () => {
     const cells = [
       // waits for the clock to move: under ptc test it never does
-      { id: 'wait', language: 'typescript', source: 'const t = Date.now();\nwhile (Date.now() - t < 10) {}\nreturn 1;' },
+      {
+        id: 'wait',
+        language: 'typescript',
+        source: 'const t = Date.now();\nwhile (Date.now() - t < 10) {}\nreturn 1;',
+      },
       { id: 'throws', language: 'python', source: "raise ValueError('no such city')" },
-    ].map(({ id, language, source }) => ({ kind: 'code', language, source, metadata: { id, expect: { value: { match: 'exact', is: 1 } } } }));
+    ].map(({ id, language, source }) => ({
+      kind: 'code',
+      language,
+      source,
+      metadata: { id, expect: { value: { match: 'exact', is: 1 } } },
+    }));
     fs.writeFileSync(path.join(scratch.dir, 'a.ptcnb'), JSON.stringify({ version: 1, cells }));
     fs.mkdirSync(path.join(scratch.dir, '.ptc/cassettes'), { recursive: true });
-    for (const id of ['wait', 'throws']) fs.writeFileSync(path.join(scratch.dir, `.ptc/cassettes/${id}.json`), JSON.stringify(CASSETTE));
+    for (const id of ['wait', 'throws'])
+      fs.writeFileSync(path.join(scratch.dir, `.ptc/cassettes/${id}.json`), JSON.stringify(CASSETTE));
     const timeout =
       'the run timed out: execution deadline reached (3000ms) (the clock is frozen under ptc test: a wait loop on Date.now() or time.time() never ends)';
 

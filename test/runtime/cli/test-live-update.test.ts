@@ -28,7 +28,12 @@ function notebook(cells: { id: string; language: 'typescript' | 'python'; source
   const body = {
     version: 1,
     metadata: { bindings: 'tools.bindings.mjs', mode: 'mock' },
-    cells: cells.map((c) => ({ kind: 'code', language: c.language, source: c.source, metadata: { id: c.id, expect: EXPECT } })),
+    cells: cells.map((c) => ({
+      kind: 'code',
+      language: c.language,
+      source: c.source,
+      metadata: { id: c.id, expect: EXPECT },
+    })),
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }
@@ -60,10 +65,14 @@ describe('ptc test --live', { timeout: 300_000 }, () => {
       const live = await ptcWith({ cwd: dir }, 'test', '--live', '--update', '--jobs', jobs, 'a.ptcnb');
       expect(live.stdout + live.stderr).not.toContain('not running');
       expect(live.code, live.stdout + live.stderr).toBe(0);
-      const saved = JSON.parse(fs.readFileSync(path.join(dir, 'a.ptcnb'), 'utf8')) as { cells: { metadata: { expect: { value: { is?: unknown } } } }[] };
+      const saved = JSON.parse(fs.readFileSync(path.join(dir, 'a.ptcnb'), 'utf8')) as {
+        cells: { metadata: { expect: { value: { is?: unknown } } } }[];
+      };
       for (const cell of saved.cells) expect(cell.metadata.expect.value.is).toEqual(['live', 'live']);
       for (const cell of CELLS) {
-        const cassette = JSON.parse(fs.readFileSync(path.join(dir, '.ptc/cassettes', `${cell.id}.json`), 'utf8')) as { calls: unknown[] };
+        const cassette = JSON.parse(fs.readFileSync(path.join(dir, '.ptc/cassettes', `${cell.id}.json`), 'utf8')) as {
+          calls: unknown[];
+        };
         expect(cassette.calls).toHaveLength(2);
       }
       // and offline from what was recorded
@@ -83,13 +92,17 @@ describe('ptc test --live', { timeout: 300_000 }, () => {
       { id: 'py-crash', language: 'python' as const, source: "return await tools.lookup({'q': 'crash'})" },
     ];
     fs.writeFileSync(path.join(dir, 'a.ptcnb'), notebook(cells));
-    const before = JSON.parse(fs.readFileSync(path.join(dir, 'a.ptcnb'), 'utf8')) as { cells: { metadata: { expect: unknown } }[] };
+    const before = JSON.parse(fs.readFileSync(path.join(dir, 'a.ptcnb'), 'utf8')) as {
+      cells: { metadata: { expect: unknown } }[];
+    };
     const run = await ptcWith({ cwd: dir }, 'test', '--live', '--update', 'a.ptcnb');
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toMatch(
       /crash\n\s+the run failed outside the program: the bindings host exited with code 7 during the run; its cassette and expectation were left as they were/,
     );
-    const after = JSON.parse(fs.readFileSync(path.join(dir, 'a.ptcnb'), 'utf8')) as { cells: { metadata: { expect: unknown } }[] };
+    const after = JSON.parse(fs.readFileSync(path.join(dir, 'a.ptcnb'), 'utf8')) as {
+      cells: { metadata: { expect: unknown } }[];
+    };
     // the healthy cell was recorded; the two that lost the host were not
     expect(after.cells[0]?.metadata.expect).not.toEqual(before.cells[0]?.metadata.expect);
     expect(after.cells[1]?.metadata.expect).toEqual(before.cells[1]?.metadata.expect);
@@ -100,7 +113,17 @@ describe('ptc test --live', { timeout: 300_000 }, () => {
     // `ptc run --record` refuses the same way
     const program = scratch.write('crash.ts', "return await tools.lookup({ q: 'crash' });");
     const cassette = path.join(dir, 'run-crash.json');
-    const recorded = await ptcWith({ cwd: dir }, 'run', program, '--bindings', 'tools.bindings.mjs', '--mode', 'live', '--record', cassette);
+    const recorded = await ptcWith(
+      { cwd: dir },
+      'run',
+      program,
+      '--bindings',
+      'tools.bindings.mjs',
+      '--mode',
+      'live',
+      '--record',
+      cassette,
+    );
     expect(recorded.code).toBe(1);
     expect(recorded.stderr).toContain('the run failed outside the program');
     expect(fs.existsSync(cassette)).toBe(false);

@@ -27,7 +27,10 @@ describe('ptc flags', { timeout: 120_000 }, () => {
     const cases: [string, string[]][] = [
       ['run', ['run', file, '--replay', 'x.json', '--mode', 'live']],
       ['notebook', ['notebook', 'x.ptcnb', '--replay', 'dir', '--mode', 'mock']],
-      ['eval', ['eval', 'tasks.jsonl', '--bindings', 'b.mjs', '--models', 'openai:m', '--replay', 'dir', '--mode', 'live']],
+      [
+        'eval',
+        ['eval', 'tasks.jsonl', '--bindings', 'b.mjs', '--models', 'openai:m', '--replay', 'dir', '--mode', 'live'],
+      ],
     ];
     for (const [command, argv] of cases) {
       const run = await ptc(...argv);
@@ -37,7 +40,11 @@ describe('ptc flags', { timeout: 120_000 }, () => {
   });
 
   it('a .js program runs as TypeScript without --language', async () => {
-    const run = await ptc('run', scratch.write('plain.js', 'const n = [1, 2, 3].map((x) => x * 2);\nreturn n;'), '--json');
+    const run = await ptc(
+      'run',
+      scratch.write('plain.js', 'const n = [1, 2, 3].map((x) => x * 2);\nreturn n;'),
+      '--json',
+    );
     expect(run.code, run.stderr).toBe(0);
     expect((JSON.parse(run.stdout) as { value: unknown }).value).toEqual([2, 4, 6]);
   });

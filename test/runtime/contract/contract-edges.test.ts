@@ -10,7 +10,9 @@ import { run, toolsNamespace } from '../../helpers/runtime.js';
 const LANGUAGES: Language[] = ['typescript', 'python'];
 
 const sleep = (language: Language, ms: number): string =>
-  language === 'python' ? `import asyncio\nawait asyncio.sleep(${ms / 1000})` : `await new Promise((r) => setTimeout(r, ${ms}));`;
+  language === 'python'
+    ? `import asyncio\nawait asyncio.sleep(${ms / 1000})`
+    : `await new Promise((r) => setTimeout(r, ${ms}));`;
 
 describe.concurrent.each(LANGUAGES)('contract edges (%s)', (language) => {
   test('a program that replaces the globals the runtime uses still makes calls, catches failures and completes', async () => {
@@ -64,7 +66,8 @@ describe.concurrent.each(LANGUAGES)('contract edges (%s)', (language) => {
     const r = await run(language, program);
     expect(r.error?.kind).toBe('invalid-output');
     expect(r.error?.message).toMatch(/^program completion must be lossless JSON: \$\.list\[1\]/);
-    if (language === 'typescript') expect(r.error?.message).toContain('$.list[1].x could not be read (it threw Error: getter boom)');
+    if (language === 'typescript')
+      expect(r.error?.message).toContain('$.list[1].x could not be read (it threw Error: getter boom)');
     expect(r.value).toBeUndefined();
   });
 
@@ -131,14 +134,19 @@ describe.concurrent.each(LANGUAGES)('contract edges (%s)', (language) => {
     expect(r.error).toBeUndefined();
     const out = r.value as string[];
     expect(out.at(-1)).toBe('real');
-    for (const message of out.slice(0, -1)) expect(message).toMatch(/^arguments to tools\.echo must be lossless JSON: \$/);
+    for (const message of out.slice(0, -1))
+      expect(message).toMatch(/^arguments to tools\.echo must be lossless JSON: \$/);
     expect(r.calls.map((c) => [c.id, c.args])).toEqual([[1, 'real']]);
   });
 
   test('a forged completion with an integer a double cannot hold is a protocol violation, not a rounded value', async () => {
-    const r = await run(language, `${forgeFrame(language, '{"type":"done","value":{"n":[9007199254740993]}}')}\n${sleep(language, 3000)}`, {
-      timeoutMs: 20_000,
-    });
+    const r = await run(
+      language,
+      `${forgeFrame(language, '{"type":"done","value":{"n":[9007199254740993]}}')}\n${sleep(language, 3000)}`,
+      {
+        timeoutMs: 20_000,
+      },
+    );
     expect(r.error?.kind).toBe('protocol');
     expect(r.error?.message).toMatch(/9007199254740993 is an integer outside the safe range/);
     expect(r.value).toBeUndefined();
@@ -147,7 +155,10 @@ describe.concurrent.each(LANGUAGES)('contract edges (%s)', (language) => {
   test('a forged call with an unsafe integer argument is refused before any handler runs', async () => {
     let ran = false;
     const program = `${forgeFrame(language, '{"type":"call","id":1,"global":"tools","name":"echo","args":{"n":-12345678901234567890}}')}\n${sleep(language, 3000)}`;
-    const r = await run(language, program, { bindings: [toolsNamespace({ echo: async () => ((ran = true), 1) })], timeoutMs: 20_000 });
+    const r = await run(language, program, {
+      bindings: [toolsNamespace({ echo: async () => ((ran = true), 1) })],
+      timeoutMs: 20_000,
+    });
     expect(r.error?.kind).toBe('protocol');
     expect(r.error?.message).toMatch(/-12345678901234567890 is an integer outside the safe range/);
     expect(ran).toBe(false);
@@ -178,13 +189,19 @@ describe.concurrent.each(LANGUAGES)('contract edges (%s)', (language) => {
       '100',
       '0.000001',
     ];
-    const program = language === 'python' ? `return [${scalars.map((s) => `float(${s})`).join(', ')}]` : `return [${scalars.join(', ')}];`;
+    const program =
+      language === 'python'
+        ? `return [${scalars.map((s) => `float(${s})`).join(', ')}]`
+        : `return [${scalars.join(', ')}];`;
     const r = await run(language, program);
     expect(r.error).toBeUndefined();
     // evaluated as JavaScript: the doubles both children had to send exactly
     expect(r.value).toEqual(scalars.map((s) => Number(eval(s))));
     const negativeZero = await run(language, language === 'python' ? 'return [-0.0]' : 'return [-0];');
-    expect(negativeZero.error).toEqual({ kind: 'invalid-output', message: 'program completion must be lossless JSON: $[0] is -0' });
+    expect(negativeZero.error).toEqual({
+      kind: 'invalid-output',
+      message: 'program completion must be lossless JSON: $[0] is -0',
+    });
   });
 
   test('a repeated call id: the first call is served once, the repeat is a protocol violation', async () => {
@@ -242,6 +259,8 @@ test('the Python runner spells every double as JavaScript does', () => {
     'from ptc_json import js_number',
     'print(json.dumps([js_number(float(x)) for x in json.loads(sys.stdin.read())]))',
   ].join('\n');
-  const spelled = JSON.parse(execFileSync('python3', ['-c', script], { input: JSON.stringify(doubles), encoding: 'utf8' })) as string[];
+  const spelled = JSON.parse(
+    execFileSync('python3', ['-c', script], { input: JSON.stringify(doubles), encoding: 'utf8' }),
+  ) as string[];
   expect(spelled).toEqual(doubles.map((d) => String(d)));
 });

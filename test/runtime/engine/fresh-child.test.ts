@@ -35,7 +35,13 @@ describe('runOnFreshChild', () => {
     const child = new StuckChild();
     const result = await runOnFreshChild({
       spec,
-      report: { network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] },
+      report: {
+        network: 'allowed',
+        filesystem: 'allowed',
+        childProcess: 'allowed',
+        enforcement: 'none',
+        mechanisms: [],
+      },
       spares: undefined,
       key: { language: 'typescript', config: 'stuck' },
       startCold: () => child,

@@ -113,7 +113,9 @@ describe('spare processes', () => {
     expect(coldB.value).toEqual(coldA.value);
 
     expect(await warm.warm(warm.resolve({ ...base, program: PROBE }))).toBe(true);
-    const [spare] = await eventually('a spare process', () => (sparesOfThisHost().length > 0 ? sparesOfThisHost() : undefined));
+    const [spare] = await eventually('a spare process', () =>
+      sparesOfThisHost().length > 0 ? sparesOfThisHost() : undefined,
+    );
     const fromSpare = await runOn(warm, PROBE);
     expect(fromSpare.error).toBeUndefined();
     // it really ran in the pre-started process: that process goes (an unused spare would stay), a replacement starts
@@ -158,7 +160,10 @@ describe('spare processes', () => {
     const started = hostChildOf(doomed.pid);
     process.kill(doomed.pid, 'SIGKILL');
     // once the process this host started is reaped (gone from /proc), the pool's liveness check sees the death
-    await eventually(`the spare's process ${started} (around ${doomed.pid}) to be reaped`, () => !fs.existsSync(`/proc/${started}`));
+    await eventually(
+      `the spare's process ${started} (around ${doomed.pid}) to be reaped`,
+      () => !fs.existsSync(`/proc/${started}`),
+    );
     const result = await runOn(runtime, "const os = await import('node:os'); return os.tmpdir();");
     expect(result.error).toBeUndefined();
     expect(result.value).toBe('/tmp');
@@ -184,14 +189,19 @@ describe('spare processes', () => {
     await runtime.warm(runtime.resolve({ ...base, program: 'return 0' }));
     const spare = await eventually('a spare', () => sparesOfThisHost()[0]);
     // a different heap limit is a different process: the spare must not serve it, and is retired
-    const other = await runtime.run(runtime.resolve({ ...base, memoryMb: 256, program: "const os = await import('node:os'); return os.tmpdir();" }));
+    const other = await runtime.run(
+      runtime.resolve({ ...base, memoryMb: 256, program: "const os = await import('node:os'); return os.tmpdir();" }),
+    );
     expect(other.error).toBeUndefined();
     await expectGone(spare.pid, 'the retired spare');
   });
 
   test('under bubblewrap a spare started for one folder serves a run in another (the program sees neither)', async () => {
     const runtime = runtimeWith(1);
-    const [first, second] = [fs.mkdtempSync(path.join(os.tmpdir(), 'spare-a-')), fs.mkdtempSync(path.join(os.tmpdir(), 'spare-b-'))];
+    const [first, second] = [
+      fs.mkdtempSync(path.join(os.tmpdir(), 'spare-a-')),
+      fs.mkdtempSync(path.join(os.tmpdir(), 'spare-b-')),
+    ];
     try {
       const confined = { language: 'typescript' as const, sandbox: 'required' as const };
       await runtime.warm(runtime.resolve({ ...confined, cwd: first, program: 'return 0' }));

@@ -26,14 +26,18 @@ const tools: BindingNamespace = {
 };
 
 async function run(program: string, extra: Partial<CodeRunRequest> = {}): Promise<RunResult> {
-  const result = await runtime.run(runtime.resolve({ language: 'typescript', program, engine: 'wasm', bindings: [tools], timeoutMs: 5_000, ...extra }));
+  const result = await runtime.run(
+    runtime.resolve({ language: 'typescript', program, engine: 'wasm', bindings: [tools], timeoutMs: 5_000, ...extra }),
+  );
   expect(RunResultSchema.safeParse(result).success).toBe(true);
   return result;
 }
 
 describe('quickjs engine: runs', () => {
   test('a typed program returns its value, prints through the ledger and names the engine', async () => {
-    const result = await run(`const n: number = 2;\nconsole.log('hi', { a: n }, [1, 'x']);\nconsole.error('bad');\nreturn { sum: n + 40 };`);
+    const result = await run(
+      `const n: number = 2;\nconsole.log('hi', { a: n }, [1, 'x']);\nconsole.error('bad');\nreturn { sum: n + 40 };`,
+    );
     expect(result.error).toBeUndefined();
     expect(result.value).toEqual({ sum: 42 });
     expect(result.logs).toEqual(["hi { a: 2 } [ 1, 'x' ]", 'bad']);
@@ -71,7 +75,10 @@ try { await tools.echo({ f: undefined }); } catch (e) { return e.message; }`);
   test('undefined completion, lossy completion', async () => {
     expect((await run('console.log(1)')).value).toBeUndefined();
     const lossy = await run('return { n: NaN };');
-    expect(lossy.error).toEqual({ kind: 'invalid-output', message: 'program completion must be lossless JSON: $.n is NaN' });
+    expect(lossy.error).toEqual({
+      kind: 'invalid-output',
+      message: 'program completion must be lossless JSON: $.n is NaN',
+    });
   });
 });
 
@@ -112,13 +119,22 @@ describe('quickjs engine: failure kinds', () => {
 
   test('memory exhaustion ends as an exception naming the limit', async () => {
     // QuickJS's allocator slows down as the heap nears its limit: the smallest limit keeps this test short
-    const result = await run('const a = [];\nwhile (true) a.push({ a: 1, b: [1, 2, 3] });', { memoryMb: 16, timeoutMs: 20_000 });
+    const result = await run('const a = [];\nwhile (true) a.push({ a: 1, b: [1, 2, 3] });', {
+      memoryMb: 16,
+      timeoutMs: 20_000,
+    });
     // ends as an exception long before the deadline; QuickJS, out of memory, throws what it could still allocate
     // (often `null`), so the message names the limit only when the heap is still full when the run settles
     expect(result.error?.kind).toBe('exception');
     expect(result.durationMs).toBeLessThan(20_000);
     // the control: a bounded program under the same limit
-    expect((await run('const a = [];\nfor (let i = 0; i < 1000; i++) a.push({ a: 1, b: [1, 2, 3] });\nreturn a.length;', { memoryMb: 16 })).value).toBe(1000);
+    expect(
+      (
+        await run('const a = [];\nfor (let i = 0; i < 1000; i++) a.push({ a: 1, b: [1, 2, 3] });\nreturn a.length;', {
+          memoryMb: 16,
+        })
+      ).value,
+    ).toBe(1000);
   }, 60_000);
 
   test('stack exhaustion ends as an exception', async () => {
@@ -128,12 +144,17 @@ describe('quickjs engine: failure kinds', () => {
   });
 
   test('the output cap', async () => {
-    const result = await run(`for (let i = 0; i < 100000; i++) console.log('x'.repeat(100));`, { maxOutputBytes: 65_536 });
+    const result = await run(`for (let i = 0; i < 100000; i++) console.log('x'.repeat(100));`, {
+      maxOutputBytes: 65_536,
+    });
     expect(result.error?.kind).toBe('output-limit');
   });
 
   test('pending calls are bounded and the rest wait', async () => {
-    const result = await run(`return (await Promise.all(Array.from({ length: 20 }, (_, i) => tools.slow({ i })))).length;`, { maxPendingCalls: 2 });
+    const result = await run(
+      `return (await Promise.all(Array.from({ length: 20 }, (_, i) => tools.slow({ i })))).length;`,
+      { maxPendingCalls: 2 },
+    );
     expect(result.value).toBe(20);
   });
 
@@ -153,14 +174,20 @@ describe('engine choice', () => {
       const result = await bare.run(bare.resolve({ language: 'typescript', program: 'return 1;', engine: 'auto' }));
       expect(result.value).toBe(1);
       expect(result.sandbox).toMatchObject({ engine: 'quickjs', isolation: 'wasm', enforcement: 'full' });
-      expect(result.sandbox.notice).toMatch(/OS sandbox is not available here \(bubblewrap turned off.*quickjs WebAssembly engine.*install bubblewrap/);
+      expect(result.sandbox.notice).toMatch(
+        /OS sandbox is not available here \(bubblewrap turned off.*quickjs WebAssembly engine.*install bubblewrap/,
+      );
       // the control: native asked for, the same host runs Node with what is left of the OS layers
       const forced = await bare.run(bare.resolve({ language: 'typescript', program: 'return 1;', engine: 'native' }));
       expect(forced.sandbox).toMatchObject({ engine: 'node', enforcement: 'partial' });
       // sandbox: required is met by the wasm engine, where the native engine refuses
-      const required = await bare.run(bare.resolve({ language: 'typescript', program: 'return 2;', engine: 'wasm', sandbox: 'required' }));
+      const required = await bare.run(
+        bare.resolve({ language: 'typescript', program: 'return 2;', engine: 'wasm', sandbox: 'required' }),
+      );
       expect(required.value).toBe(2);
-      const refused = await bare.run(bare.resolve({ language: 'typescript', program: 'return 2;', engine: 'native', sandbox: 'required' }));
+      const refused = await bare.run(
+        bare.resolve({ language: 'typescript', program: 'return 2;', engine: 'native', sandbox: 'required' }),
+      );
       expect(refused.error?.kind).toBe('sandbox-unavailable');
     } finally {
       await bare.dispose();
@@ -244,7 +271,9 @@ return { keys: Object.keys(echoed), a: echoed.a.length };`;
   });
 
   test('a rebuilt Promise.prototype.then does not hijack settlement', async () => {
-    const result = await run(`Promise.prototype.then = function () { return 'hijacked' as any; };\nreturn await tools.echo({ v: 3 });`);
+    const result = await run(
+      `Promise.prototype.then = function () { return 'hijacked' as any; };\nreturn await tools.echo({ v: 3 });`,
+    );
     expect(result.value).toEqual({ v: 3 });
   });
 });

@@ -13,13 +13,26 @@ import { allWritten, cellById, EXAMPLES, importInto, scratch } from './import-he
 const fresh = scratch('ptc-import-chat-');
 const CASSETTE = path.join(EXAMPLES, 'openai-chat-code-mode.vcr.yaml');
 
-type Body = Record<string, unknown> & { messages?: Message[]; choices?: { message: Message }[]; tools?: Tool[]; model?: string; id?: string };
-type Message = { role: string; content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
+type Body = Record<string, unknown> & {
+  messages?: Message[];
+  choices?: { message: Message }[];
+  tools?: Tool[];
+  model?: string;
+  id?: string;
+};
+type Message = {
+  role: string;
+  content: string | null;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+};
 type Tool = { type: string; function: { name: string; description?: string; parameters?: unknown } };
 
 // the request and response bodies of the real recording, in order
 function exchanges(): { request: Body; response: Body }[] {
-  const doc = parseYaml(fs.readFileSync(CASSETTE, 'utf8')) as { interactions: { request: { parsed_body: Body }; response: { parsed_body: Body } }[] };
+  const doc = parseYaml(fs.readFileSync(CASSETTE, 'utf8')) as {
+    interactions: { request: { parsed_body: Body }; response: { parsed_body: Body } }[];
+  };
   return doc.interactions.map((i) => ({ request: i.request.parsed_body, response: i.response.parsed_body }));
 }
 
@@ -28,7 +41,11 @@ const attr = (key: string, value: { stringValue: string } | { intValue: string }
 
 // gen_ai.input.messages / gen_ai.output.messages parts, as https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/
 function parts(message: Message): unknown {
-  if (message.role === 'tool') return { role: 'tool', parts: [{ type: 'tool_call_response', id: message.tool_call_id, response: message.content }] };
+  if (message.role === 'tool')
+    return {
+      role: 'tool',
+      parts: [{ type: 'tool_call_response', id: message.tool_call_id, response: message.content }],
+    };
   return {
     role: message.role,
     parts: [
@@ -45,7 +62,12 @@ function parts(message: Message): unknown {
 
 function otlp(spans: unknown[]): string {
   return JSON.stringify({
-    resourceSpans: [{ resource: { attributes: [attr('service.name', str('agent'))] }, scopeSpans: [{ scope: { name: 'test' }, spans }] }],
+    resourceSpans: [
+      {
+        resource: { attributes: [attr('service.name', str('agent'))] },
+        scopeSpans: [{ scope: { name: 'test' }, spans }],
+      },
+    ],
   });
 }
 
@@ -61,7 +83,10 @@ function semconvSpans(): unknown[] {
       attr('gen_ai.request.model', str(String(request.model))),
       attr('gen_ai.response.model', str(String(response.model))),
       attr('gen_ai.response.id', str(String(response.id))),
-      attr('gen_ai.tool.definitions', str(JSON.stringify((request.tools ?? []).map((t) => ({ type: 'function', ...t.function }))))),
+      attr(
+        'gen_ai.tool.definitions',
+        str(JSON.stringify((request.tools ?? []).map((t) => ({ type: 'function', ...t.function })))),
+      ),
       attr('gen_ai.input.messages', str(JSON.stringify((request.messages ?? []).map(parts)))),
       attr('gen_ai.output.messages', str(JSON.stringify((response.choices ?? []).map((c) => parts(c.message))))),
     ],
@@ -84,12 +109,19 @@ function openLlmetrySpans(): unknown[] {
     };
     (request.tools ?? []).forEach((t, j) => {
       attributes.push(attr(`llm.request.functions.${j}.name`, str(t.function.name)));
-      if (t.function.description !== undefined) attributes.push(attr(`llm.request.functions.${j}.description`, str(t.function.description)));
+      if (t.function.description !== undefined)
+        attributes.push(attr(`llm.request.functions.${j}.description`, str(t.function.description)));
       attributes.push(attr(`llm.request.functions.${j}.parameters`, str(JSON.stringify(t.function.parameters))));
     });
     (request.messages ?? []).forEach((m, j) => flat(`gen_ai.prompt.${j}`, m));
     (response.choices ?? []).forEach((c, j) => flat(`gen_ai.completion.${j}`, c.message));
-    return { traceId: 'a'.repeat(32), spanId: `${i}`.padStart(16, '0'), name: 'openai.chat', startTimeUnixNano: 1768864135000000000 + i, attributes };
+    return {
+      traceId: 'a'.repeat(32),
+      spanId: `${i}`.padStart(16, '0'),
+      name: 'openai.chat',
+      startTimeUnixNano: 1768864135000000000 + i,
+      attributes,
+    };
   });
 }
 
@@ -146,7 +178,11 @@ async function cellsOf(file: string) {
   const cells = notebook.cells.filter((c) => c.kind === 'code');
   return {
     plan,
-    cells: cells.map((c) => ({ source: c.source, language: c.kind === 'code' ? c.language : undefined, then: importedMetaOf(c.metadata)?.then })),
+    cells: cells.map((c) => ({
+      source: c.source,
+      language: c.kind === 'code' ? c.language : undefined,
+      then: importedMetaOf(c.metadata)?.then,
+    })),
   };
 }
 
@@ -161,13 +197,23 @@ describe('Chat Completions tool-call histories', { timeout: 120_000 }, () => {
       source: "arbitrary_query('SELECT span_name, duration_ms FROM records ORDER BY start_timestamp DESC LIMIT 5', 0)",
     });
     const meta = importedMetaOf(first.metadata);
-    expect(meta).toMatchObject({ format: 'openai-chat', model: 'gpt-4o-2024-08-06', ids: { response: 'chatcmpl-CzsedMwYl5TGRESvye7y43pFJG2Q5' } });
+    expect(meta).toMatchObject({
+      format: 'openai-chat',
+      model: 'gpt-4o-2024-08-06',
+      ids: { response: 'chatcmpl-CzsedMwYl5TGRESvye7y43pFJG2Q5' },
+    });
     // the tool message is what the run gave back (here the failure the model was shown)
-    expect(meta?.then?.modelText).toMatch(/^Error executing tool arbitrary_query: .*column \\'duration_ms\\' not found/);
+    expect(meta?.then?.modelText).toMatch(
+      /^Error executing tool arbitrary_query: .*column \\'duration_ms\\' not found/,
+    );
     expect(meta?.then?.calls).toEqual([]);
     // the functions the program called are named from the code tool's description; their answers were never recorded
-    expect(meta?.unreproducible).toEqual([expect.stringMatching(/^it calls arbitrary_query, but a Chat Completions history records only the program/)]);
-    expect(importedMetaOf(cellById(notebook, 'call_dhj91eYWX1rWUD2S7sy9M0wB').metadata)?.then?.logs[0]).toBe('CREATE TABLE records (');
+    expect(meta?.unreproducible).toEqual([
+      expect.stringMatching(/^it calls arbitrary_query, but a Chat Completions history records only the program/),
+    ]);
+    expect(importedMetaOf(cellById(notebook, 'call_dhj91eYWX1rWUD2S7sy9M0wB').metadata)?.then?.logs[0]).toBe(
+      'CREATE TABLE records (',
+    );
     // the resent history of the second request does not import the first two programs twice
     expect(plan.cells.filter((c) => c.kind === 'code').map((c) => c.id)).toEqual([
       'call_kZbAWU3Wda57VwmNGaX9dq89',
@@ -185,8 +231,19 @@ describe('Chat Completions tool-call histories', { timeout: 120_000 }, () => {
         role: 'assistant',
         content: null,
         tool_calls: [
-          { id: 'c1', type: 'function', function: { name: 'execute', arguments: JSON.stringify({ language: 'python', code: 'print(sum(range(11)))' }) } },
-          { id: 'c2', type: 'function', function: { name: 'execute', arguments: JSON.stringify({ language: 'shell', code: 'ls' }) } },
+          {
+            id: 'c1',
+            type: 'function',
+            function: {
+              name: 'execute',
+              arguments: JSON.stringify({ language: 'python', code: 'print(sum(range(11)))' }),
+            },
+          },
+          {
+            id: 'c2',
+            type: 'function',
+            function: { name: 'execute', arguments: JSON.stringify({ language: 'shell', code: 'ls' }) },
+          },
           { id: 'c3', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
         ],
       },
@@ -197,20 +254,32 @@ describe('Chat Completions tool-call histories', { timeout: 120_000 }, () => {
     fs.writeFileSync(file, JSON.stringify(messages));
     const { plan, notebook } = await importInto(dir, [file]);
     expect(plan.sources[0]).toMatchObject({ format: 'openai-chat', programs: 2 });
-    expect(cellById(notebook, 'c1')).toMatchObject({ kind: 'code', language: 'python', source: 'print(sum(range(11)))' });
+    expect(cellById(notebook, 'c1')).toMatchObject({
+      kind: 'code',
+      language: 'python',
+      source: 'print(sum(range(11)))',
+    });
     expect(importedMetaOf(cellById(notebook, 'c1').metadata)?.then).toMatchObject({ compare: 'text', logs: ['55'] });
     // a shell command is shown, never run as Python or TypeScript
     expect(cellById(notebook, 'c2').kind).toBe('markdown');
   });
 
   test.each([
-    ['a message without a role', [{ content: 'hi' }], /history\.json:1:\d+: \[0\]: not a Chat Completions request, response or message/],
+    [
+      'a message without a role',
+      [{ content: 'hi' }],
+      /history\.json:1:\d+: \[0\]: not a Chat Completions request, response or message/,
+    ],
     [
       'an assistant tool call without an id',
       [{ role: 'assistant', content: null, tool_calls: [{ function: { name: 'run_code' } }] }],
       /\[0\]\.tool_calls\[0\]\.id: missing required field/,
     ],
-    ['tool_calls that are not a list', [{ role: 'assistant', tool_calls: 5, content: null }], /\[0\]\.tool_calls: expected an array, got the number 5/],
+    [
+      'tool_calls that are not a list',
+      [{ role: 'assistant', tool_calls: 5, content: null }],
+      /\[0\]\.tool_calls: expected an array, got the number 5/,
+    ],
   ])('%s is one located message', async (_, messages, message) => {
     const dir = fresh();
     const file = path.join(dir, 'history.json');
@@ -256,7 +325,14 @@ describe('OpenTelemetry GenAI spans and proxy logs carrying the same real traffi
     // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), as browsers' and proxies' "save all as HAR" write it
     [
       'traffic.har',
-      () => har(exchanges().map(({ request, response }) => [JSON.stringify(request), JSON.stringify(response), 'application/json'])),
+      () =>
+        har(
+          exchanges().map(({ request, response }) => [
+            JSON.stringify(request),
+            JSON.stringify(response),
+            'application/json',
+          ]),
+        ),
       'JSON, HAR',
     ],
     // Helicone's request records: request_body and response_body
@@ -264,7 +340,9 @@ describe('OpenTelemetry GenAI spans and proxy logs carrying the same real traffi
       'helicone.jsonl',
       () =>
         exchanges()
-          .map(({ request, response }, i) => JSON.stringify({ request_id: `r${i}`, provider: 'OPENAI', request_body: request, response_body: response }))
+          .map(({ request, response }, i) =>
+            JSON.stringify({ request_id: `r${i}`, provider: 'OPENAI', request_body: request, response_body: response }),
+          )
           .join('\n'),
       'JSON Lines, request/response log',
     ],
@@ -276,21 +354,32 @@ describe('OpenTelemetry GenAI spans and proxy logs carrying the same real traffi
     const got = await cellsOf(file);
     expect(got.plan.sources).toEqual([{ file, format: 'openai-chat', shape, programs: 4 }]);
     expect(essence(got.plan)).toEqual(essence(expected.plan));
-    expect(got.cells.map((c) => [c.source, c.language, c.then?.modelText])).toEqual(expected.cells.map((c) => [c.source, c.language, c.then?.modelText]));
+    expect(got.cells.map((c) => [c.source, c.language, c.then?.modelText])).toEqual(
+      expected.cells.map((c) => [c.source, c.language, c.then?.modelText]),
+    );
   });
 
   test('a HAR whose reply is a real captured event stream imports as the raw stream does, and the header key reaches no file', async () => {
     const dir = fresh();
     const sse = fs.readFileSync(path.join(EXAMPLES, 'anthropic-code-execution-stream.sse'), 'utf8');
-    const request = { model: 'claude-sonnet-4-20250514', stream: true, messages: [{ role: 'user', content: 'calculate' }] };
+    const request = {
+      model: 'claude-sonnet-4-20250514',
+      stream: true,
+      messages: [{ role: 'user', content: 'calculate' }],
+    };
     const file = path.join(dir, 'stream.har');
     fs.writeFileSync(file, har([[JSON.stringify(request), sse, 'text/event-stream']]));
     const { plan } = await importInto(dir, [file]);
-    expect(plan.sources[0]).toMatchObject({ format: 'anthropic', shape: 'JSON, HAR, streamed replies reassembled', programs: 1 });
+    expect(plan.sources[0]).toMatchObject({
+      format: 'anthropic',
+      shape: 'JSON, HAR, streamed replies reassembled',
+      programs: 1,
+    });
     const expected = await cellsOf(path.join(EXAMPLES, 'anthropic-code-execution-stream.sse'));
     const got = await cellsOf(file);
     // the same cells, but for the origin line naming the file the program came from
-    const unplaced = (cells: typeof got.cells) => cells.map((c) => ({ ...c, source: c.source.replace(/\(\S+ line \d+\) ──/, '(…) ──') }));
+    const unplaced = (cells: typeof got.cells) =>
+      cells.map((c) => ({ ...c, source: c.source.replace(/\(\S+ line \d+\) ──/, '(…) ──') }));
     expect(unplaced(got.cells)).toEqual(unplaced(expected.cells));
     for (const written of allWritten(dir).filter((w) => w.file !== file)) expect(written.text).not.toContain(KEY);
   });
@@ -298,7 +387,12 @@ describe('OpenTelemetry GenAI spans and proxy logs carrying the same real traffi
   test('a span whose gen_ai.input.messages is not JSON is named by file, line and attribute', async () => {
     const dir = fresh();
     const file = path.join(dir, 'bad.otlp.json');
-    const span = { traceId: 't', spanId: 's', name: 'chat', attributes: [attr('gen_ai.input.messages', str('[{"role": "user", '))] };
+    const span = {
+      traceId: 't',
+      spanId: 's',
+      name: 'chat',
+      attributes: [attr('gen_ai.input.messages', str('[{"role": "user", '))],
+    };
     fs.writeFileSync(file, otlp([span]));
     const outcome = await planImport({ files: [file], out: path.join(dir, 'x.ptcnb') });
     expect(outcome.ok).toBe(false);

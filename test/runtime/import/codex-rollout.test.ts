@@ -14,7 +14,11 @@ const fresh = scratch('ptc-import-codex-');
 const line = (type: string, payload: unknown, second = 0): string =>
   JSON.stringify({ timestamp: `2026-03-04T11:20:${String(second).padStart(2, '0')}.000Z`, type, payload });
 const script = (callId: string, input: string, second: number): string =>
-  line('response_item', { type: 'custom_tool_call', status: 'completed', call_id: callId, name: 'exec', input }, second);
+  line(
+    'response_item',
+    { type: 'custom_tool_call', status: 'completed', call_id: callId, name: 'exec', input },
+    second,
+  );
 const scriptOutput = (callId: string, header: string, texts: string[], second: number): string =>
   line(
     'response_item',
@@ -38,11 +42,25 @@ function rollout(): string {
     }),
     line(
       'response_item',
-      { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/work/app</cwd>\n</environment_context>' }] },
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: '<environment_context>\n  <cwd>/work/app</cwd>\n</environment_context>' },
+        ],
+      },
       1,
     ),
-    line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'how many tests fail?' }] }, 2),
-    line('turn_context', { cwd: '/work/app', approval_policy: 'on-request', model: 'gpt-5.3-codex', effort: 'high' }, 3),
+    line(
+      'response_item',
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'how many tests fail?' }] },
+      2,
+    ),
+    line(
+      'turn_context',
+      { cwd: '/work/app', approval_policy: 'on-request', model: 'gpt-5.3-codex', effort: 'high' },
+      3,
+    ),
     line('response_item', { type: 'reasoning', summary: [], encrypted_content: 'gAAAA' }, 4),
     script(
       'call_math',
@@ -55,10 +73,24 @@ function rollout(): string {
       'import { exec_command } from "tools.js";\nconst r = await exec_command({ cmd: "npm test", workdir: "/work/app" });\ntext(r.output);\nconst s = await tools.view_image({ path: "a.png" });',
       7,
     ),
-    line('event_msg', { type: 'exec_command_end', call_id: 'exec-1', exit_code: 1, aggregated_output: 'Tests: 1 failed' }, 8),
-    scriptOutput('call_tests', 'Script completed\nWall time 3.1 seconds\nOutput:\n', ['Tests:       1 failed, 3 passed, 4 total\n'], 9),
+    line(
+      'event_msg',
+      { type: 'exec_command_end', call_id: 'exec-1', exit_code: 1, aggregated_output: 'Tests: 1 failed' },
+      8,
+    ),
+    scriptOutput(
+      'call_tests',
+      'Script completed\nWall time 3.1 seconds\nOutput:\n',
+      ['Tests:       1 failed, 3 passed, 4 total\n'],
+      9,
+    ),
     script('call_bad', 'const x = null;\ntext(x.y);', 10),
-    scriptOutput('call_bad', 'Script failed\nWall time 0.0 seconds\nOutput:\n', ["Script error:\nTypeError: Cannot read properties of null (reading 'y')"], 11),
+    scriptOutput(
+      'call_bad',
+      'Script failed\nWall time 0.0 seconds\nOutput:\n',
+      ["Script error:\nTypeError: Cannot read properties of null (reading 'y')"],
+      11,
+    ),
     line('event_msg', { type: 'agent_message', message: '1 test fails.' }, 12),
   ].join('\n');
 }
@@ -77,11 +109,17 @@ describe('Codex CLI rollouts (code mode)', { timeout: 180_000 }, () => {
     const { out, plan, notebook } = await importInto(dir, [file]);
     expect(plan.sources).toEqual([{ file, format: 'codex', shape: 'JSON Lines', programs: 3 }]);
     const math = cellById(notebook, 'call_math');
-    expect(importedMetaOf(math.metadata)).toMatchObject({ format: 'codex', model: 'gpt-5.3-codex', then: { compare: 'stdout', logs: ['{"n":6}', 'sum 6'] } });
+    expect(importedMetaOf(math.metadata)).toMatchObject({
+      format: 'codex',
+      model: 'gpt-5.3-codex',
+      then: { compare: 'stdout', logs: ['{"n":6}', 'sum 6'] },
+    });
     // the import from "@openai/code_mode" is provided by the header, not left in the block
     expect(math.source).not.toMatch(/^import /m);
     const tests = importedMetaOf(cellById(notebook, 'call_tests').metadata);
-    expect(tests?.unreproducible).toEqual([expect.stringMatching(/^it calls exec_command, view_image, but a Codex rollout records only the script/)]);
+    expect(tests?.unreproducible).toEqual([
+      expect.stringMatching(/^it calls exec_command, view_image, but a Codex rollout records only the script/),
+    ]);
     const bad = importedMetaOf(cellById(notebook, 'call_bad').metadata);
     expect(bad?.then).toMatchObject({
       compare: 'stdout',
@@ -89,7 +127,9 @@ describe('Codex CLI rollouts (code mode)', { timeout: 180_000 }, () => {
       error: { kind: 'exception', message: "TypeError: Cannot read properties of null (reading 'y')" },
     });
     // the stub declares the tools the scripts reach
-    expect(fs.readFileSync(path.join(dir, 'imported.bindings.mjs'), 'utf8')).toMatch(/exec_command[\s\S]*view_image|view_image[\s\S]*exec_command/);
+    expect(fs.readFileSync(path.join(dir, 'imported.bindings.mjs'), 'utf8')).toMatch(
+      /exec_command[\s\S]*view_image|view_image[\s\S]*exec_command/,
+    );
     const verdicts = Object.fromEntries((await verified(out)).map((v) => [v.cellId, v.comparison?.agrees]));
     expect(verdicts).toMatchObject({ call_math: true, call_bad: true });
   });
@@ -101,14 +141,20 @@ describe('Codex CLI rollouts (code mode)', { timeout: 180_000 }, () => {
       file,
       [
         line('session_meta', { id: 's', cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.60.1' }),
-        line('response_item', { type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: 'call_1' }, 1),
+        line(
+          'response_item',
+          { type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: 'call_1' },
+          1,
+        ),
         line('response_item', { type: 'function_call_output', call_id: 'call_1', output: 'a.txt' }, 2),
       ].join('\n'),
     );
     const outcome = await planImport({ files: [file], out: path.join(dir, 'x.ptcnb') });
     expect(outcome).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/plain\.jsonl:1: no programs found: read as Codex CLI session rollout .* it holds no code-mode "exec" call/),
+      message: expect.stringMatching(
+        /plain\.jsonl:1: no programs found: read as Codex CLI session rollout .* it holds no code-mode "exec" call/,
+      ),
     });
   });
 
@@ -117,9 +163,15 @@ describe('Codex CLI rollouts (code mode)', { timeout: 180_000 }, () => {
     const file = path.join(dir, 'broken.jsonl');
     fs.writeFileSync(
       file,
-      [line('session_meta', { id: 's' }), line('response_item', { type: 'custom_tool_call', name: 'exec', input: 'text(1)' }, 1)].join('\n'),
+      [
+        line('session_meta', { id: 's' }),
+        line('response_item', { type: 'custom_tool_call', name: 'exec', input: 'text(1)' }, 1),
+      ].join('\n'),
     );
     const outcome = await planImport({ files: [file], out: path.join(dir, 'x.ptcnb') });
-    expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/broken\.jsonl:2:\d+: payload\.call_id: missing required field/) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/broken\.jsonl:2:\d+: payload\.call_id: missing required field/),
+    });
   });
 });

@@ -13,7 +13,13 @@ import { offsetOfPath } from '../../../runtime/json/json-locate.js';
 import type { CallRecord, RunResult } from '../../../runtime/protocol/run-result.js';
 import { EXAMPLES, FIXTURES } from './import-helpers.js';
 
-const sandbox: RunResult['sandbox'] = { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] };
+const sandbox: RunResult['sandbox'] = {
+  network: 'denied',
+  filesystem: 'denied',
+  childProcess: 'denied',
+  enforcement: 'full',
+  mechanisms: [],
+};
 const call = (id: number, name: string, args: unknown, answer: { value?: unknown; message?: string }): CallRecord => ({
   id,
   global: 'tools',
@@ -24,7 +30,14 @@ const call = (id: number, name: string, args: unknown, answer: { value?: unknown
   startedAtMs: 0,
   durationMs: 0,
 });
-const now = (patch: Partial<RunResult>): RunResult => ({ language: 'typescript', logs: [], calls: [], sandbox, durationMs: 1, ...patch });
+const now = (patch: Partial<RunResult>): RunResult => ({
+  language: 'typescript',
+  logs: [],
+  calls: [],
+  sandbox,
+  durationMs: 1,
+  ...patch,
+});
 
 describe('compareWithTranscript', () => {
   const then: ThenRecord = {
@@ -38,7 +51,11 @@ describe('compareWithTranscript', () => {
   };
 
   test('calls match by name and arguments whatever their order', () => {
-    const result = now({ logs: ['a'], value: { n: 1 }, calls: [call(2, 'f', { x: 2 }, { message: 'boom' }), call(1, 'f', { x: 1 }, { value: 1 })] });
+    const result = now({
+      logs: ['a'],
+      value: { n: 1 },
+      calls: [call(2, 'f', { x: 2 }, { message: 'boom' }), call(1, 'f', { x: 1 }, { value: 1 })],
+    });
     expect(compareWithTranscript(then, result)).toEqual({ agrees: true, differences: [] });
   });
 
@@ -60,15 +77,35 @@ describe('compareWithTranscript', () => {
   });
 
   test('stdout mode ignores stderr lines and compares failing against failing', () => {
-    const stdout: ThenRecord = { compare: 'stdout', logs: ['x'], modelText: 'x\n', error: { kind: 'exception', message: 'Traceback …' }, calls: [] };
-    expect(compareWithTranscript(stdout, now({ logs: ['x', 'warn'], stderrLogs: [1], error: { kind: 'exception', message: 'other' } })).agrees).toBe(true);
-    expect(compareWithTranscript(stdout, now({ logs: ['x'] })).differences).toEqual(['the program failed then but succeeded now']);
+    const stdout: ThenRecord = {
+      compare: 'stdout',
+      logs: ['x'],
+      modelText: 'x\n',
+      error: { kind: 'exception', message: 'Traceback …' },
+      calls: [],
+    };
+    expect(
+      compareWithTranscript(
+        stdout,
+        now({ logs: ['x', 'warn'], stderrLogs: [1], error: { kind: 'exception', message: 'other' } }),
+      ).agrees,
+    ).toBe(true);
+    expect(compareWithTranscript(stdout, now({ logs: ['x'] })).differences).toEqual([
+      'the program failed then but succeeded now',
+    ]);
   });
 
   test('model-text mode renders the run the way the harness does', () => {
-    const text: ThenRecord = { compare: 'model-text', logs: [], modelText: 'one\n{\n  "a": [\n    1\n  ]\n}', calls: [] };
+    const text: ThenRecord = {
+      compare: 'model-text',
+      logs: [],
+      modelText: 'one\n{\n  "a": [\n    1\n  ]\n}',
+      calls: [],
+    };
     expect(compareWithTranscript(text, now({ logs: ['one'], value: { a: [1] } })).agrees).toBe(true);
-    expect(compareWithTranscript(text, now({ logs: ['one'] })).differences).toEqual(['run_code text differs at line 2: "{" then, (nothing) now']);
+    expect(compareWithTranscript(text, now({ logs: ['one'] })).differences).toEqual([
+      'run_code text differs at line 2: "{" then, (nothing) now',
+    ]);
   });
 
   test('a run that kept only some calls one by one (a bounded call log) is compared by count beyond them', () => {
@@ -90,8 +127,18 @@ describe('compareWithTranscript', () => {
   });
 
   test('what could not be compared is said', () => {
-    const skipped: ThenRecord = { compare: 'stdout', logs: [], modelText: '', skipped: 'stdout is encrypted', calls: [] };
-    expect(compareWithTranscript(skipped, now({ logs: ['anything'] }))).toEqual({ agrees: true, differences: [], skipped: 'stdout is encrypted' });
+    const skipped: ThenRecord = {
+      compare: 'stdout',
+      logs: [],
+      modelText: '',
+      skipped: 'stdout is encrypted',
+      calls: [],
+    };
+    expect(compareWithTranscript(skipped, now({ logs: ['anything'] }))).toEqual({
+      agrees: true,
+      differences: [],
+      skipped: 'stdout is encrypted',
+    });
   });
 });
 
@@ -116,8 +163,14 @@ describe('format detection', () => {
   });
 
   test('an even split is not guessed', () => {
-    const text = JSON.stringify([{ type: 'function_call' }, { type: 'tool_use' }, { role: 'user', content: [{ type: 'tool_result' }] }]);
-    expect(() => detectFormat(apiDocuments(parseRecords({ label: 'x', text }), new SecretScrubber()), 'x')).toThrow(ImportFailure);
+    const text = JSON.stringify([
+      { type: 'function_call' },
+      { type: 'tool_use' },
+      { role: 'user', content: [{ type: 'tool_result' }] },
+    ]);
+    expect(() => detectFormat(apiDocuments(parseRecords({ label: 'x', text }), new SecretScrubber()), 'x')).toThrow(
+      ImportFailure,
+    );
   });
 });
 
@@ -137,7 +190,9 @@ describe('UTF-8 validation', () => {
 describe('traces of runs with a bounded call log', () => {
   test('list the kept calls and say how many were only counted; the import marks the program', async () => {
     const result = now({ calls: [call(1, 'f', {}, { value: 1 })], value: 1 });
-    Object.assign(result, { callSummary: { total: 4, omitted: 2, byBinding: [], last: [call(4, 'f', { last: true }, { value: 4 })] } });
+    Object.assign(result, {
+      callSummary: { total: 4, omitted: 2, byBinding: [], last: [call(4, 'f', { last: true }, { value: 4 })] },
+    });
     const lines = runTraceLines({ program: 'return 1', language: 'typescript', result });
     const records = lines.map((l) => JSON.parse(l) as { type: string; id?: number; callsOmitted?: number });
     expect(records.filter((r) => r.type === 'call').map((r) => r.id)).toEqual([1, 4]);

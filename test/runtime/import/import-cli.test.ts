@@ -14,12 +14,16 @@ describe('ptc import', { timeout: 180_000 }, () => {
     const run = await ptc('import', SALES, '--out', out, '--verify');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('as Anthropic Messages API (programmatic tool calling) (JSON, request/response log): 1 program(s)');
+    expect(run.stdout).toContain(
+      'as Anthropic Messages API (programmatic tool calling) (JSON, request/response log): 1 program(s)',
+    );
     expect(run.stdout).toContain('✓ srvtoolu_01Q3RegionRevenue: the replay matches the transcript');
     // the same notebook replays through `ptc notebook`, the extension's code path
     const replay = await ptc('notebook', out, '--json');
     expect(replay.code).toBe(0);
-    const cells = (JSON.parse(replay.stdout) as { cells: { plan: string; result: { logs: string[]; replay: unknown } }[] }).cells;
+    const cells = (
+      JSON.parse(replay.stdout) as { cells: { plan: string; result: { logs: string[]; replay: unknown } }[] }
+    ).cells;
     expect(cells).toHaveLength(1);
     expect(cells[0]).toMatchObject({
       plan: 'replay',
@@ -46,14 +50,27 @@ describe('ptc import', { timeout: 180_000 }, () => {
     fs.writeFileSync(bad, '{\n  "model": "m",\n  "messages": [ { "role": "user", "content": 7 } ]\n}\n');
     const run = await ptc('import', bad, '--out', path.join(dir, 'o.ptcnb'), '--format', 'anthropic');
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`ptc import: ${bad}:3:46: messages[0].content: expected an array, got the number 7\nnothing was written\n`);
+    expect(run.stderr).toBe(
+      `ptc import: ${bad}:3:46: messages[0].content: expected an array, got the number 7\nnothing was written\n`,
+    );
     expect(fs.readdirSync(dir)).toEqual(['bad.json']);
   });
 
   test('--map moves a tool to another namespace and function; the replay still matches', async () => {
     const dir = fresh();
     const out = path.join(dir, 'mapped.ptcnb');
-    const run = await ptc('import', SALES, '--out', out, '--map', 'query_database=sales.query', '--map', 'unused_tool=x.y', '--verify', '--json');
+    const run = await ptc(
+      'import',
+      SALES,
+      '--out',
+      out,
+      '--map',
+      'query_database=sales.query',
+      '--map',
+      'unused_tool=x.y',
+      '--verify',
+      '--json',
+    );
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as { warnings: string[]; verify: { comparison: { agrees: boolean } }[] };
     expect(report.warnings).toEqual(['--map unused_tool: no tool of that name in the transcript(s)']);
@@ -62,7 +79,9 @@ describe('ptc import', { timeout: 180_000 }, () => {
     expect(notebook).toContain('query_database = __ptc_tool(sales[\\"query\\"], [\\"sql\\"])');
     const cassette = fs.readFileSync(path.join(dir, '.ptc', 'cassettes', 'srvtoolu_01Q3RegionRevenue.json'), 'utf8');
     expect(cassette).toContain('"global": "sales",\n      "name": "query"');
-    expect(fs.readFileSync(path.join(dir, 'mapped.bindings.mjs'), 'utf8')).toMatch(/"sales": \{\s+"functions": \{\s+"query": \{/);
+    expect(fs.readFileSync(path.join(dir, 'mapped.bindings.mjs'), 'utf8')).toMatch(
+      /"sales": \{\s+"functions": \{\s+"query": \{/,
+    );
   });
 
   test('--mapping reads a file; its mistakes name the file, line and tool', async () => {
@@ -71,11 +90,20 @@ describe('ptc import', { timeout: 180_000 }, () => {
     fs.writeFileSync(mapping, '{\n  "query_database": "sales.query",\n  "get_exchange_rate": "class.rate"\n}\n');
     const run = await ptc('import', SALES, '--out', path.join(dir, 'o.ptcnb'), '--mapping', mapping);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`ptc import: ${mapping}:3:24: get_exchange_rate: the namespace "class" is a JavaScript or Python reserved word\n`);
+    expect(run.stderr).toBe(
+      `ptc import: ${mapping}:3:24: get_exchange_rate: the namespace "class" is a JavaScript or Python reserved word\n`,
+    );
   });
 
   test('--map does not apply to programs that name their namespaces themselves', async () => {
-    const run = await ptc('import', path.join(EXAMPLES, 'deepseek-session.jsonl'), '--out', path.join(fresh(), 'o.ptcnb'), '--map', 'grep=search.grep');
+    const run = await ptc(
+      'import',
+      path.join(EXAMPLES, 'deepseek-session.jsonl'),
+      '--out',
+      path.join(fresh(), 'o.ptcnb'),
+      '--map',
+      'grep=search.grep',
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--map grep: deepseek programs call their namespaces by name (tools.grep)');
   });
@@ -84,9 +112,20 @@ describe('ptc import', { timeout: 180_000 }, () => {
     const dir = fresh();
     const bindings = path.join(dir, 'mine', 'tools.bindings.mjs');
     fs.mkdirSync(path.dirname(bindings));
-    fs.writeFileSync(bindings, 'export default { tools: { functions: { lookupCity: async () => null, add: async () => 0, now: async () => "" } } };\n');
+    fs.writeFileSync(
+      bindings,
+      'export default { tools: { functions: { lookupCity: async () => null, add: async () => 0, now: async () => "" } } };\n',
+    );
     const out = path.join(dir, 'nb', 'cities.ptcnb');
-    const run = await ptc('import', path.join(EXAMPLES, 'ptc-trace-cities.jsonl'), '--out', out, '--bindings', bindings, '--verify');
+    const run = await ptc(
+      'import',
+      path.join(EXAMPLES, 'ptc-trace-cities.jsonl'),
+      '--out',
+      out,
+      '--bindings',
+      bindings,
+      '--verify',
+    );
     expect(run.code).toBe(0);
     expect(JSON.parse(fs.readFileSync(out, 'utf8')).metadata.bindings).toBe('../mine/tools.bindings.mjs');
     expect(fs.readdirSync(path.dirname(out)).sort()).toEqual(['.ptc', 'cities.ptcnb']);
@@ -98,8 +137,14 @@ describe('ptc import', { timeout: 180_000 }, () => {
       code: 2,
       stderr: expect.stringContaining(`--format expects one of ${TRANSCRIPT_FORMATS.join('|')}`),
     });
-    expect(await ptc('import', SALES, '--out', 'x.json')).toMatchObject({ code: 2, stderr: expect.stringContaining('--out must name a .ptcnb notebook') });
-    expect(await ptc('import', SALES, '--map', 'nodot')).toMatchObject({ code: 2, stderr: expect.stringContaining('--map expects tool=namespace.function') });
+    expect(await ptc('import', SALES, '--out', 'x.json')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--out must name a .ptcnb notebook'),
+    });
+    expect(await ptc('import', SALES, '--map', 'nodot')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--map expects tool=namespace.function'),
+    });
   });
 
   test('--verify exits 1 when a cell without marks does not reproduce what the transcript recorded', async () => {
@@ -116,7 +161,9 @@ describe('ptc import', { timeout: 180_000 }, () => {
     );
     const run = await ptc('import', trace, '--out', path.join(dir, 'clock.ptcnb'), '--verify');
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('✗ clock: differs from the transcript:\n      printed output differs at line 1: "earlier" then, "later" now\n');
+    expect(run.stdout).toContain(
+      '✗ clock: differs from the transcript:\n      printed output differs at line 1: "earlier" then, "later" now\n',
+    );
   });
 });
 
@@ -129,7 +176,15 @@ describe('ptc run --trace', () => {
       program,
       'import asyncio\nxs = await asyncio.gather(tools.add({"a": 1, "b": 2}), tools.add({"a": 3, "b": 4}))\nprint(xs)\nreturn sum(xs)\n',
     );
-    const run = await ptc('run', program, '--bindings', path.resolve('examples/programs/tools.bindings.mjs'), '--trace', trace, '--json');
+    const run = await ptc(
+      'run',
+      program,
+      '--bindings',
+      path.resolve('examples/programs/tools.bindings.mjs'),
+      '--trace',
+      trace,
+      '--json',
+    );
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`wrote the trace to ${trace}`);
     const records = fs

@@ -42,13 +42,21 @@ describe('malformed transcripts get one message naming the file, line and field'
     const text = fs.readFileSync(path.join(EXAMPLES, 'anthropic-sales.json'), 'utf8');
     const cut = text.slice(0, Math.floor(text.length / 2));
     const problem = await refused('cut.json', cut);
-    expect(problem).toMatchObject({ file: 'cut.json', line: cut.split('\n').length, message: expect.stringMatching(/^invalid JSON: /) });
+    expect(problem).toMatchObject({
+      file: 'cut.json',
+      line: cut.split('\n').length,
+      message: expect.stringMatching(/^invalid JSON: /),
+    });
   });
 
   test('one broken JSONL line', async () => {
     const lines = fs.readFileSync(path.join(EXAMPLES, 'deepseek-session.jsonl'), 'utf8').split('\n');
     lines[4] = `${lines[4]?.slice(0, 30)}`;
-    expect(await refused('broken.jsonl', lines.join('\n'))).toMatchObject({ file: 'broken.jsonl', line: 5, message: expect.stringMatching(/^invalid JSON: /) });
+    expect(await refused('broken.jsonl', lines.join('\n'))).toMatchObject({
+      file: 'broken.jsonl',
+      line: 5,
+      message: expect.stringMatching(/^invalid JSON: /),
+    });
   });
 
   test('a field of the wrong type', async () => {
@@ -57,13 +65,22 @@ describe('malformed transcripts get one message naming the file, line and field'
       { type: 'tool_use', id: 't1', name: 'f', input: {}, caller: { type: 'code_execution_20250825', tool_id: 42 } },
     ]);
     const problem = await refused('types.json', text);
-    expect(problem).toMatchObject({ field: 'messages[1].content[1].caller.tool_id', message: 'expected a string, got the number 42' });
+    expect(problem).toMatchObject({
+      field: 'messages[1].content[1].caller.tool_id',
+      message: 'expected a string, got the number 42',
+    });
     expect(problem.line).toBe(text.split('\n').findIndex((l) => l.includes('"tool_id": 42')) + 1);
   });
 
   test('a missing field', async () => {
-    const problem = await refused('missing.json', anthropicRequest([{ type: 'server_tool_use', name: 'code_execution', input: { code: 'print(1)' } }]));
-    expect(problem).toMatchObject({ field: 'messages[1].content[0].id', message: 'missing required field (expected a string)' });
+    const problem = await refused(
+      'missing.json',
+      anthropicRequest([{ type: 'server_tool_use', name: 'code_execution', input: { code: 'print(1)' } }]),
+    );
+    expect(problem).toMatchObject({
+      field: 'messages[1].content[0].id',
+      message: 'missing required field (expected a string)',
+    });
   });
 
   test('an unknown format', async () => {
@@ -81,24 +98,36 @@ describe('malformed transcripts get one message naming the file, line and field'
         { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
       ],
     });
-    expect(await refused('chat.json', text)).toMatchObject({ message: expect.stringMatching(/^no programs found: read as Anthropic/) });
+    expect(await refused('chat.json', text)).toMatchObject({
+      message: expect.stringMatching(/^no programs found: read as Anthropic/),
+    });
   });
 
   test('the wrong --format', async () => {
     const text = fs.readFileSync(path.join(EXAMPLES, 'deepseek-session.jsonl'), 'utf8');
     expect(await refused('ds.jsonl', text, { format: 'openai' })).toMatchObject({
       line: 1,
-      message: 'no programs found: read as OpenAI Responses API (programmatic tool calling), it holds no "program" or "code_interpreter_call" item',
+      message:
+        'no programs found: read as OpenAI Responses API (programmatic tool calling), it holds no "program" or "code_interpreter_call" item',
     });
   });
 
   test('a logged body that is not JSON', async () => {
-    const text = JSON.stringify({ request: { headers: {}, body: '<html>502 Bad Gateway</html>' }, response: { body: {} } });
-    expect(await refused('html.json', text)).toMatchObject({ field: 'request.body', message: expect.stringMatching(/^is not valid JSON text: /) });
+    const text = JSON.stringify({
+      request: { headers: {}, body: '<html>502 Bad Gateway</html>' },
+      response: { body: {} },
+    });
+    expect(await refused('html.json', text)).toMatchObject({
+      field: 'request.body',
+      message: expect.stringMatching(/^is not valid JSON text: /),
+    });
   });
 
   test('a logged event stream whose data is not JSON', async () => {
-    const text = JSON.stringify({ request: { headers: {}, body: {} }, response: { body: 'event: message_start\ndata: {"type": "message_start",\n\n' } });
+    const text = JSON.stringify({
+      request: { headers: {}, body: {} },
+      response: { body: 'event: message_start\ndata: {"type": "message_start",\n\n' },
+    });
     expect(await refused('sse.json', text)).toMatchObject({
       field: 'response.body',
       message: expect.stringMatching(/^holds a streamed event whose data is not JSON: /),
@@ -108,9 +137,18 @@ describe('malformed transcripts get one message naming the file, line and field'
   test('a value that cannot cross a binding losslessly', async () => {
     const text = anthropicRequest([
       { type: 'server_tool_use', id: 's1', name: 'code_execution', input: { code: 'print(1)' } },
-      { type: 'tool_use', id: 't1', name: 'f', input: { big: 1 }, caller: { type: 'code_execution_20250825', tool_id: 's1' } },
+      {
+        type: 'tool_use',
+        id: 't1',
+        name: 'f',
+        input: { big: 1 },
+        caller: { type: 'code_execution_20250825', tool_id: 's1' },
+      },
     ]).replace('"big": 1', '"big": 1e400');
-    expect(await refused('lossy.json', text)).toMatchObject({ field: 'messages[1].content[1].input', message: expect.stringContaining('is Infinity') });
+    expect(await refused('lossy.json', text)).toMatchObject({
+      field: 'messages[1].content[1].input',
+      message: expect.stringContaining('is Infinity'),
+    });
   });
 
   test('a trace record that breaks the trace format', async () => {
@@ -119,7 +157,11 @@ describe('malformed transcripts get one message naming the file, line and field'
       '{"type":"program","id":"p","language":"typescript","source":"return 1"}',
       '{"type":"call","program":"p","id":1,"global":"tools","name":"f","args":{},"ok":true}',
     ].join('\n');
-    expect(await refused('t.jsonl', text)).toMatchObject({ line: 3, field: 'value', message: 'ok is true but "value" is missing' });
+    expect(await refused('t.jsonl', text)).toMatchObject({
+      line: 3,
+      field: 'value',
+      message: 'ok is true but "value" is missing',
+    });
   });
 
   test('a trace without its header', async () => {
@@ -156,7 +198,8 @@ describe('hostile transcripts are refused before they cost much', () => {
     fs.writeFileSync(file, text);
     const outcome = await planImport({ files: [file], out: path.join(dir, 'o.ptcnb') });
     expect(outcome.ok).toBe(true);
-    if (outcome.ok) expect(outcome.plan.notebookText).toContain('its arguments were not valid JSON; they are kept as the raw text');
+    if (outcome.ok)
+      expect(outcome.plan.notebookText).toContain('its arguments were not valid JSON; they are kept as the raw text');
   });
 
   test('larger than the size limit (checked before reading)', async () => {
@@ -175,8 +218,16 @@ describe('hostile transcripts are refused before they cost much', () => {
   });
 
   test('invalid UTF-8', async () => {
-    const bytes = Buffer.concat([Buffer.from('{"model": "m",\n "messages": ["'), Buffer.from([0xc3, 0x28]), Buffer.from('"]}')]);
-    expect(await refused('latin.json', bytes)).toMatchObject({ line: 2, column: 16, message: expect.stringMatching(/^invalid UTF-8 at byte 30/) });
+    const bytes = Buffer.concat([
+      Buffer.from('{"model": "m",\n "messages": ["'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"]}'),
+    ]);
+    expect(await refused('latin.json', bytes)).toMatchObject({
+      line: 2,
+      column: 16,
+      message: expect.stringMatching(/^invalid UTF-8 at byte 30/),
+    });
   });
 
   test('an empty file', async () => {
@@ -185,11 +236,15 @@ describe('hostile transcripts are refused before they cost much', () => {
 
   test('a missing file', async () => {
     const outcome = await planImport({ files: ['/nonexistent/transcript.json'], out: path.join(fresh(), 'o.ptcnb') });
-    expect(outcome).toMatchObject({ ok: false, problem: { file: '/nonexistent/transcript.json', message: 'cannot read the file (ENOENT)' } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      problem: { file: '/nonexistent/transcript.json', message: 'cannot read the file (ENOENT)' },
+    });
   });
 
   test('__proto__ and constructor keys stay data: nothing is polluted and the replay still matches', async () => {
-    const source = "const r = await tools['__proto__']({ ['__proto__']: { polluted: true }, constructor: 1 });\nconsole.log(JSON.stringify(r));";
+    const source =
+      "const r = await tools['__proto__']({ ['__proto__']: { polluted: true }, constructor: 1 });\nconsole.log(JSON.stringify(r));";
     const text = [
       '{"type":"ptc-trace","version":1}',
       '{"type":"bindings","namespaces":[{"global":"tools","functions":[{"name":"__proto__"},{"name":"constructor"}]}]}',
@@ -207,7 +262,10 @@ describe('hostile transcripts are refused before they cost much', () => {
     expect(fs.readFileSync(path.join(dir, 'imported.bindings.mjs'), 'utf8')).toContain('JSON.parse(');
     const verified = await verifyImportedNotebook(out);
     if (!verified.ok) throw new Error(verified.message);
-    expect(verified.cells[0]).toMatchObject({ result: { logs: ['{"__proto__":{"x":1}}'] }, comparison: { agrees: true } });
+    expect(verified.cells[0]).toMatchObject({
+      result: { logs: ['{"__proto__":{"x":1}}'] },
+      comparison: { agrees: true },
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -33,13 +33,17 @@ describe('every example transcript imports and replays as recorded', () => {
     ['ptc-trace-cities.jsonl', 'ptc-trace', ['run-1']],
   ])('%s', async (file, format, ids) => {
     const { out, plan } = await importInto(fresh(), [path.join(EXAMPLES, file)]);
-    expect(plan.sources).toEqual([{ file: path.join(EXAMPLES, file), format, shape: expect.any(String), programs: ids.length }]);
+    expect(plan.sources).toEqual([
+      { file: path.join(EXAMPLES, file), format, shape: expect.any(String), programs: ids.length },
+    ]);
     const cells = await verified(out);
     expect(cells.map((c) => c.cellId)).toEqual(ids);
     for (const cell of cells) {
       expect(cell.setupError).toBeUndefined();
       expect(cell.result?.mode).toBe('replay');
-      expect(cell.comparison, `${cell.cellId}: ${JSON.stringify(cell.comparison?.differences)}`).toMatchObject({ agrees: true });
+      expect(cell.comparison, `${cell.cellId}: ${JSON.stringify(cell.comparison?.differences)}`).toMatchObject({
+        agrees: true,
+      });
       expect(cell.result?.replay).toMatchObject({ diverged: [], unused: 0 });
     }
   });
@@ -50,11 +54,23 @@ describe('Anthropic request/response log', () => {
     const { dir, out, notebook } = await importInto(fresh(), [path.join(FIXTURES, 'anthropic-log.jsonl')]);
     // the five requests repeat the history: every call is recorded once
     const rota = cassetteOf(dir, 'srvtoolu_rota');
-    expect(rota.calls.map((c) => `${c.global}.${c.name}`)).toEqual(['tools.get_rota', 'tools.get_calendar', 'tools.get_calendar']);
-    expect(rota.calls[1]).toMatchObject({ args: { person: 'ana', week: '2025-W48' }, ok: true, value: [{ day: 'Thu', title: 'Conference' }] });
+    expect(rota.calls.map((c) => `${c.global}.${c.name}`)).toEqual([
+      'tools.get_rota',
+      'tools.get_calendar',
+      'tools.get_calendar',
+    ]);
+    expect(rota.calls[1]).toMatchObject({
+      args: { person: 'ana', week: '2025-W48' },
+      ok: true,
+      value: [{ day: 'Thu', title: 'Conference' }],
+    });
     // first seen in a response, so the model is the one that answered
     const rotaMeta = importedMetaOf(cellById(notebook, 'srvtoolu_rota').metadata);
-    expect(rotaMeta).toMatchObject({ format: 'anthropic', programId: 'srvtoolu_rota', model: 'claude-opus-4-5-20251101' });
+    expect(rotaMeta).toMatchObject({
+      format: 'anthropic',
+      programId: 'srvtoolu_rota',
+      model: 'claude-opus-4-5-20251101',
+    });
     expect(rotaMeta?.notes?.join('\n')).toMatch(/call 3 \(get_calendar\): the answer also held image content/);
     // the direct call (caller "direct") belongs to no program
     expect(JSON.stringify(notebook)).not.toContain('lookup_team');
@@ -75,13 +91,19 @@ describe('Anthropic request/response log', () => {
     const gone = cellById(notebook, 'srvtoolu_gone');
     expect(gone.kind).toBe('markdown');
     expect(importedMetaOf(gone.metadata)?.unreproducible).toEqual(
-      expect.arrayContaining([expect.stringContaining('not its program text'), expect.stringContaining('never answered')]),
+      expect.arrayContaining([
+        expect.stringContaining('not its program text'),
+        expect.stringContaining('never answered'),
+      ]),
     );
     const slow = cellById(notebook, 'srvtoolu_slow');
     expect(slow.metadata?.limits).toEqual({ timeoutMs: 10_000 });
     expect(cassetteOf(dir, 'srvtoolu_slow').calls).toEqual([]);
     const cells = await verified(out);
-    expect(verdict(cells, 'srvtoolu_slow')).toMatchObject({ result: { error: { kind: 'timeout' } }, comparison: { agrees: true } });
+    expect(verdict(cells, 'srvtoolu_slow')).toMatchObject({
+      result: { error: { kind: 'timeout' } },
+      comparison: { agrees: true },
+    });
   });
 });
 
@@ -102,7 +124,11 @@ describe('OpenAI Responses items', () => {
     expect(refund.kind).toBe('code');
     expect(importedMetaOf(refund.metadata)?.then).toBeUndefined();
     expect(refund.metadata?.limits).toEqual({ timeoutMs: 10_000 });
-    expect(cassetteOf(dir, 'call_prog_refund').calls[0]).toMatchObject({ name: 'issue_refund', ok: false, pending: true });
+    expect(cassetteOf(dir, 'call_prog_refund').calls[0]).toMatchObject({
+      name: 'issue_refund',
+      ok: false,
+      pending: true,
+    });
     const cells = await verified(out);
     expect(verdict(cells, 'call_prog_orders').comparison?.agrees).toBe(true);
     const unanswered = verdict(cells, 'call_prog_refund');
@@ -116,7 +142,14 @@ describe('deepseek-harness session log', () => {
   test('legacy event names, a failed run, a numeric call id, a guessed language, a run_code without code', async () => {
     const { dir, out, notebook } = await importInto(fresh(), [path.join(FIXTURES, 'deepseek-legacy.jsonl')]);
     expect(cassetteOf(dir, 'call_9').calls).toEqual([
-      { global: 'tools', name: 'fetch_url', args: { url: 'https://status.example/api' }, ok: true, value: '<html>maintenance</html>', durationMs: 10 },
+      {
+        global: 'tools',
+        name: 'fetch_url',
+        args: { url: 'https://status.example/api' },
+        ok: true,
+        value: '<html>maintenance</html>',
+        durationMs: 10,
+      },
     ]);
     const python = cellById(notebook, '42');
     expect(python).toMatchObject({ kind: 'code', language: 'python' });
@@ -126,12 +159,17 @@ describe('deepseek-harness session log', () => {
     const stub = fs.readFileSync(path.join(dir, 'imported.bindings.mjs'), 'utf8');
     expect(stub).toContain('"name": "ToolCallError"');
     const cells = await verified(out);
-    expect(verdict(cells, 'call_9')).toMatchObject({ result: { error: { kind: 'exception' }, logs: ['got 24 bytes'] }, comparison: { agrees: true } });
+    expect(verdict(cells, 'call_9')).toMatchObject({
+      result: { error: { kind: 'exception' }, logs: ['got 24 bytes'] },
+      comparison: { agrees: true },
+    });
     expect(verdict(cells, '42')).toMatchObject({ result: { value: 91 }, comparison: { agrees: true } });
   });
 
   test('--language decides for every program of a log', async () => {
-    const { notebook } = await importInto(fresh(), [path.join(FIXTURES, 'deepseek-legacy.jsonl')], { language: 'typescript' });
+    const { notebook } = await importInto(fresh(), [path.join(FIXTURES, 'deepseek-legacy.jsonl')], {
+      language: 'typescript',
+    });
     expect(cellById(notebook, '42')).toMatchObject({ language: 'typescript' });
     expect(importedMetaOf(cellById(notebook, '42').metadata)?.notes?.join(' ') ?? '').not.toContain('looks like');
   });
@@ -146,20 +184,29 @@ describe('PTC trace', () => {
     expect(cellById(notebook, 'p1').source).toBe(
       "const hits = await kb.search({ q: 'vpn setup' });\nconsole.log(`${hits.length} hits`);\nconst article = await kb.fetch({ id: hits[0].id });\nawait notify.send({ to: 'dana', text: article.title });\nreturn article.title;",
     );
-    expect(cellById(notebook, 'p1').metadata).toMatchObject({ imported: { model: 'fixture-model-1', timestamps: { started: '2025-11-24T12:00:00.000Z' } } });
+    expect(cellById(notebook, 'p1').metadata).toMatchObject({
+      imported: { model: 'fixture-model-1', timestamps: { started: '2025-11-24T12:00:00.000Z' } },
+    });
     const cells = await verified(out);
     expect(verdict(cells, 'p1')).toMatchObject({ result: { value: 'VPN setup (2025)' }, comparison: { agrees: true } });
-    expect(verdict(cells, 'p2')).toMatchObject({ result: { error: { kind: 'timeout' } }, comparison: { agrees: true } });
+    expect(verdict(cells, 'p2')).toMatchObject({
+      result: { error: { kind: 'timeout' } },
+      comparison: { agrees: true },
+    });
   });
 });
 
 describe('two transcripts into one notebook', () => {
   test('cells from both, in order, under a heading per file', async () => {
-    const { notebook, plan } = await importInto(fresh(), [path.join(EXAMPLES, 'anthropic-sales.json'), path.join(EXAMPLES, 'ptc-trace-cities.jsonl')]);
-    expect(plan.cells.map((c) => c.id)).toEqual(['srvtoolu_01Q3RegionRevenue', 'run-1']);
-    expect(notebook.cells.filter((c) => c.kind === 'markdown' && c.source.startsWith('## ')).map((c) => c.source.split('\n')[0])).toEqual([
-      '## anthropic-sales.json',
-      '## ptc-trace-cities.jsonl',
+    const { notebook, plan } = await importInto(fresh(), [
+      path.join(EXAMPLES, 'anthropic-sales.json'),
+      path.join(EXAMPLES, 'ptc-trace-cities.jsonl'),
     ]);
+    expect(plan.cells.map((c) => c.id)).toEqual(['srvtoolu_01Q3RegionRevenue', 'run-1']);
+    expect(
+      notebook.cells
+        .filter((c) => c.kind === 'markdown' && c.source.startsWith('## '))
+        .map((c) => c.source.split('\n')[0]),
+    ).toEqual(['## anthropic-sales.json', '## ptc-trace-cities.jsonl']);
   });
 });

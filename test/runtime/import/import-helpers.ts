@@ -29,7 +29,11 @@ export interface Imported {
 }
 
 // Plans and writes an import into a fresh folder; fails the test when the transcript does not import.
-export async function importInto(dir: string, files: string[], options: Partial<ImportOptions> = {}): Promise<Imported> {
+export async function importInto(
+  dir: string,
+  files: string[],
+  options: Partial<ImportOptions> = {},
+): Promise<Imported> {
   const out = path.join(dir, 'imported.ptcnb');
   const outcome = await planImport({ files, out, ...options });
   if (!outcome.ok) throw new Error(`import failed: ${outcome.message}`);

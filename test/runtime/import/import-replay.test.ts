@@ -26,18 +26,25 @@ describe('then vs now', () => {
     if (!verified.ok) throw new Error(verified.message);
     const comparison = verified.cells[0]?.comparison;
     expect(comparison?.agrees).toBe(false);
-    expect(comparison?.differences).toEqual(['stdout differs at line 4: "Highest: West, 379040 EUR" then, "Best: West, 379040 EUR" now']);
+    expect(comparison?.differences).toEqual([
+      'stdout differs at line 4: "Highest: West, 379040 EUR" then, "Best: West, 379040 EUR" now',
+    ]);
   });
 
   test('a cassette that answers differently shows up as a call difference and an output difference', async () => {
     const { dir, out } = await importInto(fresh(), [path.join(EXAMPLES, 'deepseek-session.jsonl')]);
     const file = path.join(dir, '.ptc', 'cassettes', 'call_rc_2.json');
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('no such file: src/legacy/old.ts', 'permission denied'));
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, 'utf8').replace('no such file: src/legacy/old.ts', 'permission denied'),
+    );
     const verified = await verifyImportedNotebook(out);
     if (!verified.ok) throw new Error(verified.message);
     const comparison = verified.cells.find((c) => c.cellId === 'call_rc_2')?.comparison;
     expect(comparison?.agrees).toBe(false);
-    expect(comparison?.differences[0]).toBe('tools.read_file({"path":"src/legacy/old.ts"}) failed with a different message');
+    expect(comparison?.differences[0]).toBe(
+      'tools.read_file({"path":"src/legacy/old.ts"}) failed with a different message',
+    );
     expect(comparison?.differences[1]).toMatch(/^run_code text differs at line 2/);
     expect(verified.cells.find((c) => c.cellId === 'call_rc_1')?.comparison?.agrees).toBe(true);
   });
@@ -58,7 +65,13 @@ describe('the generated bindings module', () => {
     const cell = cellById(notebook, 'call_prog_7Hk2') as CodeCell;
     const runner = createSession({ runtimeFor: () => runtime, bindingsPath: stub });
     sessions.push(runner);
-    const outcome = await runner.run({ language: 'typescript', program: cell.source, plan: { mode: 'mock' }, limits: {}, cwd: dir });
+    const outcome = await runner.run({
+      language: 'typescript',
+      program: cell.source,
+      plan: { mode: 'mock' },
+      limits: {},
+      cwd: dir,
+    });
     if (outcome.kind !== 'result') throw new Error(outcome.message);
     expect(outcome.result.mode).toBe('mock');
     const then = importedMetaOf(cell.metadata)?.then;
@@ -73,6 +86,8 @@ describe('the generated bindings module', () => {
       cwd: dir,
     });
     if (unknown.kind !== 'result') throw new Error(unknown.message);
-    expect(unknown.result.error?.message).toContain('tools.get_inventory: the transcript has no answer for these arguments: {"sku":"teapot"}');
+    expect(unknown.result.error?.message).toContain(
+      'tools.get_inventory: the transcript has no answer for these arguments: {"sku":"teapot"}',
+    );
   });
 });

@@ -27,7 +27,11 @@ const log = [
       body: JSON.stringify({
         model: 'claude-sonnet-4-5',
         tools: [
-          { name: 'call_api', input_schema: { type: 'object', properties: { url: {}, key: {}, password: {} } }, allowed_callers: ['code_execution_20250825'] },
+          {
+            name: 'call_api',
+            input_schema: { type: 'object', properties: { url: {}, key: {}, password: {} } },
+            allowed_callers: ['code_execution_20250825'],
+          },
         ],
         messages: [
           { role: 'user', content: `Use my token ${GITHUB} if you need GitHub.` },
@@ -44,7 +48,10 @@ const log = [
               },
             ],
           },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content: `auth failed for ${BEARER}` }] },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content: `auth failed for ${BEARER}` }],
+          },
         ],
       }),
     },
@@ -57,7 +64,13 @@ const log = [
           {
             type: 'code_execution_tool_result',
             tool_use_id: 'srvtoolu_s',
-            content: { type: 'code_execution_result', stdout: `auth failed for ${BEARER}\n`, stderr: '', return_code: 0, content: [] },
+            content: {
+              type: 'code_execution_result',
+              stdout: `auth failed for ${BEARER}\n`,
+              stderr: '',
+              return_code: 0,
+              content: [],
+            },
           },
         ],
       },
@@ -84,7 +97,10 @@ describe('secrets in a transcript are never copied', () => {
     // the program and its recorded arguments were redacted alike, so the replay still matches
     const verified = await verifyImportedNotebook(out);
     if (!verified.ok) throw new Error(verified.message);
-    expect(verified.cells[0]).toMatchObject({ result: { logs: ['auth failed for [redacted]'] }, comparison: { agrees: true } });
+    expect(verified.cells[0]).toMatchObject({
+      result: { logs: ['auth failed for [redacted]'] },
+      comparison: { agrees: true },
+    });
   });
 });
 
@@ -92,7 +108,8 @@ describe('SecretScrubber', () => {
   test('recognises vendor keys, bearer tokens, JWTs and PEM keys by shape; leaves ordinary text alone', () => {
     const scrubber = new SecretScrubber();
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
-    const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n-----END RSA PRIVATE KEY-----';
+    const pem =
+      '-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n-----END RSA PRIVATE KEY-----';
     expect(scrubber.scrubString(`a ${jwt} b`)).toBe('a [redacted] b');
     expect(scrubber.scrubString(pem)).toBe('[redacted]');
     expect(scrubber.scrubString('Authorization: Bearer abc.def-123_456')).toBe('Authorization: Bearer [redacted]');

@@ -27,9 +27,16 @@ describe('real recordings import without --format and replay offline', { timeout
     expect(plan.sources).toEqual([{ file: file(name), format: 'anthropic', shape, programs: 1 }]);
     const cell = cellById(notebook, 'srvtoolu_01MKwyo39KHRDr9Ubff5vWtG') as CodeCell;
     // the program text arrived in input_json_delta fragments
-    expect(cell.source).toContain('step1 = 6544 * 65464  # Multiplication first\nprint(f"Step 1 - Multiplication: 6544 * 65464 = {step1}")');
-    expect(importedMetaOf(cell.metadata)).toMatchObject({ model: 'claude-sonnet-4-20250514', ids: { message: 'msg_01TaPV5KLA8MsCPDuJNKPLF4' } });
-    expect((await verified(out)).map((v) => [v.cellId, v.comparison?.agrees])).toEqual([['srvtoolu_01MKwyo39KHRDr9Ubff5vWtG', true]]);
+    expect(cell.source).toContain(
+      'step1 = 6544 * 65464  # Multiplication first\nprint(f"Step 1 - Multiplication: 6544 * 65464 = {step1}")',
+    );
+    expect(importedMetaOf(cell.metadata)).toMatchObject({
+      model: 'claude-sonnet-4-20250514',
+      ids: { message: 'msg_01TaPV5KLA8MsCPDuJNKPLF4' },
+    });
+    expect((await verified(out)).map((v) => [v.cellId, v.comparison?.agrees])).toEqual([
+      ['srvtoolu_01MKwyo39KHRDr9Ubff5vWtG', true],
+    ]);
   });
 
   test('a non-streamed VCR cassette of two requests: both programs, each in its container, replay as recorded', async () => {
@@ -43,10 +50,14 @@ describe('real recordings import without --format and replay offline', { timeout
     const first = cellById(notebook, 'srvtoolu_01AyD129t4BNGn7tvyqs8U5a') as CodeCell;
     // the server tool is bound in the cell (it was a NameError) and its recorded answer is in the cassette
     expect(first.source).toMatch(/^web_fetch = __ptc_tool\(/m);
-    const cassette = JSON.parse(fs.readFileSync(path.join(dir, '.ptc', 'cassettes', 'srvtoolu_01AyD129t4BNGn7tvyqs8U5a.json'), 'utf8')) as {
+    const cassette = JSON.parse(
+      fs.readFileSync(path.join(dir, '.ptc', 'cassettes', 'srvtoolu_01AyD129t4BNGn7tvyqs8U5a.json'), 'utf8'),
+    ) as {
       calls: { name: string; args: unknown; ok: boolean; value: { type: string; url: string } }[];
     };
-    expect(cassette.calls).toMatchObject([{ name: 'web_fetch', args: { url: 'https://ai.pydantic.dev' }, ok: true, value: { type: 'web_fetch_result' } }]);
+    expect(cassette.calls).toMatchObject([
+      { name: 'web_fetch', args: { url: 'https://ai.pydantic.dev' }, ok: true, value: { type: 'web_fetch_result' } },
+    ]);
     // the fourth program reads `parsed`, which the first left in the container: the cell runs the first one ahead of it
     const fourth = cellById(notebook, 'srvtoolu_019svQeudg5ktwdgsezxsPuS') as CodeCell;
     expect(importedMetaOf(fourth.metadata)?.notes).toContainEqual(
@@ -61,7 +72,9 @@ describe('real recordings import without --format and replay offline', { timeout
       srvtoolu_019svQeudg5ktwdgsezxsPuS: true,
     });
     // the third prints the recorded dict, whose keys the recording itself stored sorted: an honest difference
-    expect(verdicts.find((v) => v.cellId === 'srvtoolu_018pXykGbk3xAVWWy8Hbcbex')?.comparison?.differences[0]).toMatch(/^stdout differs at line 2/);
+    expect(verdicts.find((v) => v.cellId === 'srvtoolu_018pXykGbk3xAVWWy8Hbcbex')?.comparison?.differences[0]).toMatch(
+      /^stdout differs at line 2/,
+    );
     expect(JSON.stringify(allWritten(dir))).not.toContain('NameError');
   });
 
@@ -80,14 +93,21 @@ describe('real recordings import without --format and replay offline', { timeout
     const outcome = await planImport({ files: [copy], out: path.join(dir, 'x.ptcnb') });
     if (!outcome.ok) throw new Error(outcome.message);
     const fourth = outcome.plan.cells.find((c) => c.id === 'srvtoolu_019svQeudg5ktwdgsezxsPuS');
-    expect(fourth).toMatchObject({ kind: 'markdown', unreproducible: [expect.stringContaining('uses `parsed` left in container')] });
+    expect(fourth).toMatchObject({
+      kind: 'markdown',
+      unreproducible: [expect.stringContaining('uses `parsed` left in container')],
+    });
   });
 });
 
 describe('real OpenAI Responses recordings', { timeout: 180_000 }, () => {
   test('code interpreter runs streamed as response.* events: reassembled, and the container state rebuilt for later runs', async () => {
     const { out, plan, notebook } = await importInto(fresh(), [file('openai-code-interpreter-stream.vcr.yaml')]);
-    expect(plan.sources[0]).toMatchObject({ format: 'openai', shape: 'YAML, VCR cassette, streamed replies reassembled', programs: 3 });
+    expect(plan.sources[0]).toMatchObject({
+      format: 'openai',
+      shape: 'YAML, VCR cassette, streamed replies reassembled',
+      programs: 3,
+    });
     const second = cellById(notebook, 'ci_68c350a41d2c819ebb23bdfb9ff322770f2d670b80edc507') as CodeCell;
     expect(second.source).toContain('n = pow(123456, 123)');
     expect(second.source.endsWith('str(n)[:100], str(n)[-100:]')).toBe(true);
@@ -99,8 +119,12 @@ describe('real OpenAI Responses recordings', { timeout: 180_000 }, () => {
     const { out, notebook } = await importInto(fresh(), [file('openai-code-interpreter.vcr.yaml')]);
     const cell = cellById(notebook, 'ci_68cdba5af39881a393a01eebb253854e09b7445677780c8f') as CodeCell;
     expect(importedMetaOf(cell.metadata)?.then).toMatchObject({ compare: 'stdout', logs: ['-428330955.97745'] });
-    expect(importedMetaOf(cell.metadata)?.notes).toContainEqual(expect.stringContaining('its last line is an expression'));
-    expect((await verified(out))[0]?.comparison?.differences).toEqual(['stdout differs at line 1: "-428330955.97745" then, "" now']);
+    expect(importedMetaOf(cell.metadata)?.notes).toContainEqual(
+      expect.stringContaining('its last line is an expression'),
+    );
+    expect((await verified(out))[0]?.comparison?.differences).toEqual([
+      'stdout differs at line 1: "-428330955.97745" then, "" now',
+    ]);
   });
 });
 
@@ -111,7 +135,12 @@ describe('semantics real files exposed', { timeout: 180_000 }, () => {
     const request = {
       model: 'gpt-test',
       tools: [
-        { type: 'function', name: 'get_inventory', parameters: { type: 'object', properties: { sku: { type: 'string' } } }, allowed_callers: ['programmatic'] },
+        {
+          type: 'function',
+          name: 'get_inventory',
+          parameters: { type: 'object', properties: { sku: { type: 'string' } } },
+          allowed_callers: ['programmatic'],
+        },
       ],
       input: [
         { role: 'user', content: 'stock of sku_1?' },
@@ -121,7 +150,14 @@ describe('semantics real files exposed', { timeout: 180_000 }, () => {
           call_id: 'call_prog_1',
           code: "const s = await tools.get_inventory({ sku: 'sku_1' });\ntext(String(s.available_units));",
         },
-        { type: 'function_call', id: 'fc_1', call_id: 'call_inv_1', name: 'get_inventory', arguments: '{"sku":"sku_1"}', caller },
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_inv_1',
+          name: 'get_inventory',
+          arguments: '{"sku":"sku_1"}',
+          caller,
+        },
         { type: 'function_call_output', call_id: 'call_inv_1', output: '{"sku":"sku_1","available_units":42}', caller },
       ],
     };
@@ -142,12 +178,17 @@ describe('semantics real files exposed', { timeout: 180_000 }, () => {
 
   test('one dict argument reaches the binding as the arguments object, not as its first parameter', async () => {
     const dir = fresh();
-    const code = 'w = await get_weather({"city": "Paris"})\nprint(w["temp"])\nv = await get_weather("Lyon")\nprint(v["temp"])';
+    const code =
+      'w = await get_weather({"city": "Paris"})\nprint(w["temp"])\nv = await get_weather("Lyon")\nprint(v["temp"])';
     const transcript = {
       model: 'claude-test',
       tools: [
         { type: 'code_execution_20250825', name: 'code_execution' },
-        { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } }, allowed_callers: ['code_execution_20250825'] },
+        {
+          name: 'get_weather',
+          input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+          allowed_callers: ['code_execution_20250825'],
+        },
       ],
       messages: [
         { role: 'user', content: 'weather?' },

@@ -10,13 +10,18 @@ function errorAt(text: string): { line: number; column: number; message: string 
 }
 
 describe('scanJson', () => {
-  test.each(['{}', '[]', '0', '-0.5e+10', '"\\u00e9\\n\\/"', '{"a":[1,2,{"b":null}],"c":true,"d":false}', ' \n\t{ "a" : 1 } \r\n'])(
-    'accepts exactly what JSON.parse accepts: %s',
-    (text) => {
-      expect(scanJson(text, opts).ok).toBe(true);
-      expect(() => JSON.parse(text)).not.toThrow();
-    },
-  );
+  test.each([
+    '{}',
+    '[]',
+    '0',
+    '-0.5e+10',
+    '"\\u00e9\\n\\/"',
+    '{"a":[1,2,{"b":null}],"c":true,"d":false}',
+    ' \n\t{ "a" : 1 } \r\n',
+  ])('accepts exactly what JSON.parse accepts: %s', (text) => {
+    expect(scanJson(text, opts).ok).toBe(true);
+    expect(() => JSON.parse(text)).not.toThrow();
+  });
 
   test.each([
     ['{"a":1,}', 1, 7, "trailing comma before '}'"],

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { chunkedSink, JSON_CHUNK_CHARS, jsonText, PRETTY_DEPTH_LIMIT, writeJsonText } from '../../../runtime/json/json-text.js';
+import {
+  chunkedSink,
+  JSON_CHUNK_CHARS,
+  jsonText,
+  PRETTY_DEPTH_LIMIT,
+  writeJsonText,
+} from '../../../runtime/json/json-text.js';
 import { parseIterative } from '../../../runtime/json/lossless.js';
 import type { JsonValue } from '../../../runtime/protocol/json-value.js';
 
@@ -21,18 +27,21 @@ function depthOf(value: unknown): number {
 }
 
 describe('jsonText (the host JSON writer)', () => {
-  test.each([5_000, 50_000, 200_000])('writes a value nested %i deep, compact and indented, as parseable JSON', (depth) => {
-    const value = nested(depth);
-    expect(() => JSON.stringify(value)).toThrow(RangeError);
-    const compact = jsonText(value);
-    const parsed = JSON.parse(compact) as unknown;
-    expect(depthOf(parsed)).toBe(depth);
-    // indentation stops at PRETTY_DEPTH_LIMIT, so the text stays linear in the depth
-    const pretty = jsonText(value, { indent: 2 });
-    expect(pretty.length).toBeLessThan(compact.length + PRETTY_DEPTH_LIMIT * PRETTY_DEPTH_LIMIT * 4);
-    const reparsed = parseIterative(pretty);
-    expect(reparsed.ok && depthOf(reparsed.value)).toBe(depth);
-  });
+  test.each([5_000, 50_000, 200_000])(
+    'writes a value nested %i deep, compact and indented, as parseable JSON',
+    (depth) => {
+      const value = nested(depth);
+      expect(() => JSON.stringify(value)).toThrow(RangeError);
+      const compact = jsonText(value);
+      const parsed = JSON.parse(compact) as unknown;
+      expect(depthOf(parsed)).toBe(depth);
+      // indentation stops at PRETTY_DEPTH_LIMIT, so the text stays linear in the depth
+      const pretty = jsonText(value, { indent: 2 });
+      expect(pretty.length).toBeLessThan(compact.length + PRETTY_DEPTH_LIMIT * PRETTY_DEPTH_LIMIT * 4);
+      const reparsed = parseIterative(pretty);
+      expect(reparsed.ok && depthOf(reparsed.value)).toBe(depth);
+    },
+  );
 
   test('skips undefined and function properties and writes null for such array items, like JSON.stringify', () => {
     const value = { a: undefined, b: 1, c: () => 1, d: [undefined, () => 1, 2] };
@@ -45,7 +54,10 @@ describe('jsonText (the host JSON writer)', () => {
   });
 
   test('streams pieces whose concatenation is the text, chunked without splitting the output', () => {
-    const value = { logs: Array.from({ length: 5_000 }, (_, i) => `line ${i} ${'x'.repeat(50)}`), big: 'y'.repeat(200_000) };
+    const value = {
+      logs: Array.from({ length: 5_000 }, (_, i) => `line ${i} ${'x'.repeat(50)}`),
+      big: 'y'.repeat(200_000),
+    };
     const chunks: string[] = [];
     const sink = chunkedSink((chunk) => chunks.push(chunk), 4_096);
     writeJsonText(value, sink.push);

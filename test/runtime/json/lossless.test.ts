@@ -81,7 +81,8 @@ describe('lossless JSON', () => {
   test('the iterative parser agrees with JSON.parse on ordinary input', () => {
     const text = '{"a":[1,2.5,-3e2,"s\\"q",true,false,null,{}],"b":{"c":[]}," ":""}';
     expect(parseIterative(text)).toEqual({ ok: true, value: JSON.parse(text) });
-    for (const bad of ['[1,]', '{"a"}', '[1 2]', '{"a":1,}', '[', ']', '{"a":1}}']) expect(parseIterative(bad).ok).toBe(false);
+    for (const bad of ['[1,]', '{"a"}', '[1 2]', '{"a":1,}', '[', ']', '{"a":1}}'])
+      expect(parseIterative(bad).ok).toBe(false);
   });
 
   test('canonical JSON sorts keys at every depth', () => {
@@ -126,7 +127,8 @@ describe('lossless JSON', () => {
     const snapshot = snapshotLossless({ value });
     expect(snapshot).toEqual({ ok: true, value: { value: { a: 1, b: 3 } }, text: '{"value":{"a":1,"b":3}}' });
     expect(reads).toBe(3);
-    if (snapshot.ok) expect(Object.getOwnPropertyDescriptor((snapshot.value as { value: object }).value, 'b')?.get).toBeUndefined();
+    if (snapshot.ok)
+      expect(Object.getOwnPropertyDescriptor((snapshot.value as { value: object }).value, 'b')?.get).toBeUndefined();
   });
 
   test('a getter that reshapes a container being read makes the value lossy instead of dropping data', () => {
@@ -135,10 +137,16 @@ describe('lossless JSON', () => {
     expect(checkLossless(grows)).toEqual({ ok: false, reason: '$ changed length while it was read' });
     const gains: Record<string, unknown> = {};
     Object.defineProperty(gains, 'a', { get: () => ((gains.late = 1), 0), enumerable: true });
-    expect(checkLossless(gains)).toEqual({ ok: false, reason: '$ has non-enumerable keys or gained keys while it was read' });
+    expect(checkLossless(gains)).toEqual({
+      ok: false,
+      reason: '$ has non-enumerable keys or gained keys while it was read',
+    });
   });
 
   test('arrays and plain objects of another realm are plain', () => {
-    expect(encodeLossless(vm.runInNewContext('({ a: [1, { b: 2 }] })'))).toEqual({ ok: true, text: '{"a":[1,{"b":2}]}' });
+    expect(encodeLossless(vm.runInNewContext('({ a: [1, { b: 2 }] })'))).toEqual({
+      ok: true,
+      text: '{"a":[1,{"b":2}]}',
+    });
   });
 });

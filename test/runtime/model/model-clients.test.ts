@@ -1,6 +1,10 @@
 // The HTTP model clients against a local fake server that speaks the real Chat Completions and Messages APIs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer, type FakeScript } from '../../../examples/models/fake-model-server.mjs';
+import {
+  startFakeModelServer,
+  type FakeModelServer,
+  type FakeScript,
+} from '../../../examples/models/fake-model-server.mjs';
 import { type ChatRequest, type ModelClient } from '../../../runtime/index.js';
 import { anthropicClient } from '../../../runtime/model/anthropic-client.js';
 import { openAiClient } from '../../../runtime/model/openai-client.js';
@@ -19,7 +23,11 @@ const clients = (): Record<'openai' | 'anthropic', ModelClient> => ({
   openai: openAiClient({ baseUrl: `${server.url}/v1`, model: 'm-1', apiKey: KEY, limits: FAST }),
   anthropic: anthropicClient({ baseUrl: server.url, model: 'm-1', apiKey: KEY, limits: FAST }),
 });
-const TOOL = { name: 'run_code', description: 'Run a program.', inputSchema: { type: 'object', properties: { code: { type: 'string' } } } };
+const TOOL = {
+  name: 'run_code',
+  description: 'Run a program.',
+  inputSchema: { type: 'object', properties: { code: { type: 'string' } } },
+};
 const request = (task: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
   system: 'SYSTEM TEXT',
   messages: [{ role: 'user', text: task }],
@@ -36,7 +44,9 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
     const outcome = await clients()[api].complete(request('shape task'));
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
-    expect(outcome.reply.toolCalls).toEqual([{ id: expect.any(String), name: 'run_code', input: { code: 'return 1;', description: 'one' } }]);
+    expect(outcome.reply.toolCalls).toEqual([
+      { id: expect.any(String), name: 'run_code', input: { code: 'return 1;', description: 'one' } },
+    ]);
     expect(outcome.reply.usage.inputTokens).toBeGreaterThan(0);
     const sent = lastRequest();
     expect(sent.api).toBe(api);
@@ -47,7 +57,12 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
         { role: 'system', content: 'SYSTEM TEXT' },
         { role: 'user', content: 'shape task' },
       ]);
-      expect(sent.body.tools).toEqual([{ type: 'function', function: { name: 'run_code', description: 'Run a program.', parameters: TOOL.inputSchema } }]);
+      expect(sent.body.tools).toEqual([
+        {
+          type: 'function',
+          function: { name: 'run_code', description: 'Run a program.', parameters: TOOL.inputSchema },
+        },
+      ]);
       // max_tokens is what reasoning models refuse
       expect(sent.body.max_completion_tokens).toBe(256);
       expect(sent.body).not.toHaveProperty('max_tokens');
@@ -59,7 +74,12 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
       expect(sent.body.system).toEqual([{ type: 'text', text: 'SYSTEM TEXT', cache_control: { type: 'ephemeral' } }]);
       expect(sent.body.messages).toEqual([{ role: 'user', content: 'shape task' }]);
       expect(sent.body.tools).toEqual([
-        { name: 'run_code', description: 'Run a program.', input_schema: TOOL.inputSchema, cache_control: { type: 'ephemeral' } },
+        {
+          name: 'run_code',
+          description: 'Run a program.',
+          input_schema: TOOL.inputSchema,
+          cache_control: { type: 'ephemeral' },
+        },
       ]);
       expect(sent.body.max_tokens).toBe(256);
     }
@@ -71,7 +91,11 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
       request('history task', {
         messages: [
           { role: 'user', text: 'history task' },
-          { role: 'assistant', text: 'let me look', toolCalls: [{ id: 'c1', name: 'run_code', input: { code: 'return 2;' } }] },
+          {
+            role: 'assistant',
+            text: 'let me look',
+            toolCalls: [{ id: 'c1', name: 'run_code', input: { code: 'return 2;' } }],
+          },
           { role: 'tool', results: [{ callId: 'c1', text: 'code run failed (exception): boom', isError: true }] },
         ],
       }),
@@ -85,7 +109,9 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
         {
           role: 'assistant',
           content: 'let me look',
-          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run_code', arguments: '{"code":"return 2;"}' } }],
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name: 'run_code', arguments: '{"code":"return 2;"}' } },
+          ],
         },
         { role: 'tool', tool_call_id: 'c1', content: 'code run failed (exception): boom' },
       ]);
@@ -99,14 +125,29 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
             { type: 'tool_use', id: 'c1', name: 'run_code', input: { code: 'return 2;' } },
           ],
         },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'code run failed (exception): boom', is_error: true }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'c1', content: 'code run failed (exception): boom', is_error: true },
+          ],
+        },
       ]);
   });
 
   it('retries 429 and 5xx as retry-after says, then answers', async () => {
     script({
       rules: [
-        { match: 'retry task', replies: [{ status: 429, retryAfter: 0, times: 1, then: { status: 503, retryAfter: 0, times: 1, then: { text: 'done' } } }] },
+        {
+          match: 'retry task',
+          replies: [
+            {
+              status: 429,
+              retryAfter: 0,
+              times: 1,
+              then: { status: 503, retryAfter: 0, times: 1, then: { text: 'done' } },
+            },
+          ],
+        },
       ],
     });
     const before = server.requests.length;
@@ -127,11 +168,20 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
     expect(server.requests.length - before).toBe(3);
     for (const status of [429, 529]) {
       script({ rules: [{ match: `always ${status}`, replies: [{ status, retryAfter: 0 }] }] });
-      expect(await clients()[api].complete(request(`always ${status}`))).toMatchObject({ ok: false, kind: 'rate-limited', status });
+      expect(await clients()[api].complete(request(`always ${status}`))).toMatchObject({
+        ok: false,
+        kind: 'rate-limited',
+        status,
+      });
     }
     script({ rules: [{ match: 'long wait', replies: [{ status: 429, retryAfter: 3600 }] }] });
     const outcome = await clients()[api].complete(request('long wait'));
-    expect(outcome).toMatchObject({ ok: false, kind: 'rate-limited', status: 429, message: expect.stringContaining('asked to wait 3600 s') });
+    expect(outcome).toMatchObject({
+      ok: false,
+      kind: 'rate-limited',
+      status: 429,
+      message: expect.stringContaining('asked to wait 3600 s'),
+    });
   });
 
   it('fails a reply that is not JSON, or not the API’s shape, as invalid-reply', async () => {
@@ -176,7 +226,11 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
       api === 'openai'
         ? openAiClient({ baseUrl: `${server.url}/v1`, model: 'm', limits: { requestTimeoutMs: 300 } })
         : anthropicClient({ baseUrl: server.url, model: 'm', limits: { requestTimeoutMs: 300 } });
-    expect(await impatient.complete(request('stall'))).toMatchObject({ ok: false, kind: 'network', message: 'the model API did not answer within 300 ms' });
+    expect(await impatient.complete(request('stall'))).toMatchObject({
+      ok: false,
+      kind: 'network',
+      message: 'the model API did not answer within 300 ms',
+    });
   });
 
   it('never repeats the key: an error message that echoes it is scrubbed, and 401 says where keys come from', async () => {
@@ -209,7 +263,9 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
 
   it('names an unreachable endpoint', async () => {
     const client =
-      api === 'openai' ? openAiClient({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }) : anthropicClient({ baseUrl: 'http://127.0.0.1:9', model: 'm' });
+      api === 'openai'
+        ? openAiClient({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' })
+        : anthropicClient({ baseUrl: 'http://127.0.0.1:9', model: 'm' });
     expect(await client.complete(request('x'))).toMatchObject({
       ok: false,
       kind: 'network',
@@ -218,11 +274,26 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
   });
 
   it('keeps a tool call whose arguments are not a JSON object, with the reason', async () => {
-    script({ rules: [{ match: 'bad args', replies: [{ calls: [{ tool: 'run_code', input: api === 'openai' ? '{"code": ' : 'just text' }] }] }] });
+    script({
+      rules: [
+        {
+          match: 'bad args',
+          replies: [{ calls: [{ tool: 'run_code', input: api === 'openai' ? '{"code": ' : 'just text' }] }],
+        },
+      ],
+    });
     const outcome = await clients()[api].complete(request('bad args'));
     expect(outcome).toMatchObject({
       ok: true,
-      reply: { toolCalls: [{ name: 'run_code', input: undefined, inputProblem: expect.stringMatching(/not valid JSON|not a JSON object/) }] },
+      reply: {
+        toolCalls: [
+          {
+            name: 'run_code',
+            input: undefined,
+            inputProblem: expect.stringMatching(/not valid JSON|not a JSON object/),
+          },
+        ],
+      },
     });
   });
 });

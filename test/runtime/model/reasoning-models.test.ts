@@ -37,7 +37,11 @@ afterAll(async () => {
   await Promise.all([server.close(), session.dispose()]);
 });
 
-const TOOL = { name: 'run_code', description: 'Run a program.', inputSchema: { type: 'object', properties: { code: { type: 'string' } } } };
+const TOOL = {
+  name: 'run_code',
+  description: 'Run a program.',
+  inputSchema: { type: 'object', properties: { code: { type: 'string' } } },
+};
 const request = (task: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
   system: 'SYSTEM TEXT',
   messages: [{ role: 'user', text: task }],
@@ -66,7 +70,10 @@ describe('OpenAI Responses API client', () => {
     const outcome = await client.complete(request('responses shape'));
     expect(outcome).toMatchObject({
       ok: true,
-      reply: { text: '', toolCalls: [{ id: expect.stringMatching(/^call_/), name: 'run_code', input: { code: 'return 1;' } }] },
+      reply: {
+        text: '',
+        toolCalls: [{ id: expect.stringMatching(/^call_/), name: 'run_code', input: { code: 'return 1;' } }],
+      },
     });
     const sent = lastRequest();
     expect(sent.url).toBe('/v1/responses');
@@ -84,9 +91,15 @@ describe('OpenAI Responses API client', () => {
 
   it('is chosen by the openai-responses provider, with the OpenAI key and base URL', () => {
     const parsed = parseModelSpec('openai-responses:o4-mini', { PTC_OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' });
-    expect(parsed).toEqual({ ok: true, spec: { provider: 'openai-responses', model: 'o4-mini', baseUrl: 'http://127.0.0.1:1/v1' } });
+    expect(parsed).toEqual({
+      ok: true,
+      spec: { provider: 'openai-responses', model: 'o4-mini', baseUrl: 'http://127.0.0.1:1/v1' },
+    });
     if (parsed.ok) expect(endpointClient(parsed.spec, KEY).label).toBe('openai-responses:o4-mini');
-    expect(parseModelSpec('gemini:x')).toMatchObject({ ok: false, message: expect.stringContaining('openai, openai-responses, anthropic') });
+    expect(parseModelSpec('gemini:x')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('openai, openai-responses, anthropic'),
+    });
   });
 
   it('a reasoning model in the loop: effort and encrypted reasoning go out, each turn’s reasoning item comes back unchanged', async () => {
@@ -106,15 +119,31 @@ describe('OpenAI Responses API client', () => {
     const done = await loop(client, 'reason Paris', { reasoningEffort: 'high', maxTokens: 5000 });
     expect(done).toMatchObject({ status: 'answered', answer: '2102650' });
     const [first, second] = requestsSince(before);
-    expect(first!.body).toMatchObject({ reasoning: { effort: 'high' }, include: ['reasoning.encrypted_content'], max_output_tokens: 5000 });
-    const input = second!.body.input as { type?: string; encrypted_content?: string; call_id?: string; output?: string }[];
-    expect(input.map((i) => i.type ?? 'message')).toEqual(['message', 'reasoning', 'function_call', 'function_call_output']);
+    expect(first!.body).toMatchObject({
+      reasoning: { effort: 'high' },
+      include: ['reasoning.encrypted_content'],
+      max_output_tokens: 5000,
+    });
+    const input = second!.body.input as {
+      type?: string;
+      encrypted_content?: string;
+      call_id?: string;
+      output?: string;
+    }[];
+    expect(input.map((i) => i.type ?? 'message')).toEqual([
+      'message',
+      'reasoning',
+      'function_call',
+      'function_call_output',
+    ]);
     expect(input[1]!.encrypted_content).toMatch(/^enc_/);
     expect(input[3]).toMatchObject({ call_id: input[2]!.call_id, output: '2102650' });
   });
 
   it('without reasoning asked for, a reasoning item (not resendable when nothing is stored) is left out of the next turn', async () => {
-    server.setScript({ rules: [{ match: 'plain reason', replies: [{ thinking: true, run_code: { code: PARIS } }, { text: 'done' }] }] });
+    server.setScript({
+      rules: [{ match: 'plain reason', replies: [{ thinking: true, run_code: { code: PARIS } }, { text: 'done' }] }],
+    });
     const client = openAiResponsesClient({ baseUrl: `${server.url}/v1`, model: 'o4-mini', apiKey: KEY });
     expect(await loop(client, 'plain reason')).toMatchObject({ status: 'answered', answer: 'done' });
     expect((lastRequest().body.input as { type?: string }[]).some((i) => i.type === 'reasoning')).toBe(false);
@@ -126,13 +155,41 @@ describe('OpenAI Responses API client', () => {
       rules: [
         {
           match: 'cut short',
-          replies: [{ raw: JSON.stringify({ object: 'response', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [] }) }],
+          replies: [
+            {
+              raw: JSON.stringify({
+                object: 'response',
+                status: 'incomplete',
+                incomplete_details: { reason: 'max_output_tokens' },
+                output: [],
+              }),
+            },
+          ],
         },
-        { match: 'fails', replies: [{ raw: JSON.stringify({ object: 'response', status: 'failed', error: { message: 'server_error' }, output: [] }) }] },
+        {
+          match: 'fails',
+          replies: [
+            {
+              raw: JSON.stringify({
+                object: 'response',
+                status: 'failed',
+                error: { message: 'server_error' },
+                output: [],
+              }),
+            },
+          ],
+        },
       ],
     });
-    expect(await client.complete(request('cut short'))).toMatchObject({ ok: true, reply: { stopReason: 'incomplete: max_output_tokens' } });
-    expect(await client.complete(request('fails'))).toMatchObject({ ok: false, kind: 'invalid-reply', message: expect.stringContaining('server_error') });
+    expect(await client.complete(request('cut short'))).toMatchObject({
+      ok: true,
+      reply: { stopReason: 'incomplete: max_output_tokens' },
+    });
+    expect(await client.complete(request('fails'))).toMatchObject({
+      ok: false,
+      kind: 'invalid-reply',
+      message: expect.stringContaining('server_error'),
+    });
   });
 });
 
@@ -144,7 +201,12 @@ describe('Chat Completions with reasoning models', () => {
     const done = await loop(client, 'o3 Paris', { reasoningEffort: 'low', seed: 7, toolChoice: 'auto' });
     expect(done).toMatchObject({ status: 'answered', answer: '2102650' });
     for (const sent of requestsSince(before)) {
-      expect(sent.body).toMatchObject({ max_completion_tokens: 4096, reasoning_effort: 'low', seed: 7, tool_choice: 'auto' });
+      expect(sent.body).toMatchObject({
+        max_completion_tokens: 4096,
+        reasoning_effort: 'low',
+        seed: 7,
+        tool_choice: 'auto',
+      });
       expect(sent.body).not.toHaveProperty('max_tokens');
     }
   });
@@ -152,10 +214,20 @@ describe('Chat Completions with reasoning models', () => {
   it('reads cached prompt tokens', async () => {
     const usage = { prompt_tokens: 1200, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 1024 } };
     server.setScript({
-      rules: [{ match: 'cached', replies: [{ raw: JSON.stringify({ choices: [{ message: { content: 'x' }, finish_reason: 'stop' }], usage }) }] }],
+      rules: [
+        {
+          match: 'cached',
+          replies: [
+            { raw: JSON.stringify({ choices: [{ message: { content: 'x' }, finish_reason: 'stop' }], usage }) },
+          ],
+        },
+      ],
     });
     const client = openAiClient({ baseUrl: `${server.url}/v1`, model: 'gpt-4.1', apiKey: KEY });
-    expect(await client.complete(request('cached'))).toMatchObject({ ok: true, reply: { usage: { inputTokens: 1200, cachedInputTokens: 1024 } } });
+    expect(await client.complete(request('cached'))).toMatchObject({
+      ok: true,
+      reply: { usage: { inputTokens: 1200, cachedInputTokens: 1024 } },
+    });
   });
 });
 
@@ -178,16 +250,32 @@ describe('Anthropic extended thinking and prompt caching', () => {
     expect(done).toMatchObject({ status: 'answered', answer: '2102650' });
     const [first, second] = requestsSince(before);
     expect(first!.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 8000 });
-    const assistant = (second!.body.messages as { role: string; content: { type: string; signature?: string }[] }[])[1]!;
+    const assistant = (
+      second!.body.messages as { role: string; content: { type: string; signature?: string }[] }[]
+    )[1]!;
     expect(assistant.role).toBe('assistant');
-    expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: 'Let me think.', signature: expect.stringMatching(/^sig_/) });
+    expect(assistant.content[0]).toEqual({
+      type: 'thinking',
+      thinking: 'Let me think.',
+      signature: expect.stringMatching(/^sig_/),
+    });
     expect(assistant.content[1]).toMatchObject({ type: 'tool_use', name: 'run_code' });
   });
 
   it('counts cache reads and writes as input, and reports the cached part', async () => {
-    const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 2000, cache_creation_input_tokens: 300 };
+    const usage = {
+      input_tokens: 10,
+      output_tokens: 5,
+      cache_read_input_tokens: 2000,
+      cache_creation_input_tokens: 300,
+    };
     server.setScript({
-      rules: [{ match: 'cache hit', replies: [{ raw: JSON.stringify({ type: 'message', content: [{ type: 'text', text: 'ok' }], usage }) }] }],
+      rules: [
+        {
+          match: 'cache hit',
+          replies: [{ raw: JSON.stringify({ type: 'message', content: [{ type: 'text', text: 'ok' }], usage }) }],
+        },
+      ],
     });
     const client = anthropicClient({ baseUrl: server.url, model: 'claude-sonnet-4-5', apiKey: KEY });
     expect(await client.complete(request('cache hit'))).toMatchObject({

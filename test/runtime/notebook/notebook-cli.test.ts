@@ -25,7 +25,12 @@ fs.writeFileSync(
     metadata: { bindings: './nb.bindings.mjs', mode: 'mock' },
     cells: [
       { kind: 'markdown', source: '# adds' },
-      { kind: 'code', language: 'typescript', source: "console.log('adding');\nreturn await tools.add({ a: 1, b: 2 });", metadata: { id: 'add' } },
+      {
+        kind: 'code',
+        language: 'typescript',
+        source: "console.log('adding');\nreturn await tools.add({ a: 1, b: 2 });",
+        metadata: { id: 'add' },
+      },
       { kind: 'code', language: 'typescript', source: "throw new Error('cell two fails');", metadata: { id: 'fails' } },
     ],
   }),
@@ -39,10 +44,15 @@ interface CliRun {
 
 function ptc(...args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, 'notebook', ...args], { cwd: dir, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cli, 'notebook', ...args],
+      { cwd: dir, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -96,16 +106,24 @@ describe('ptc notebook', { timeout: 180_000 }, () => {
     const cassettes = path.join(dir, 'cassettes-warn');
     await ptc(notebook, '--json', '--record', cassettes);
     const changed = path.join(dir, 'changed.ptcnb');
-    fs.writeFileSync(changed, fs.readFileSync(notebook, 'utf8').replace("console.log('adding');\\nreturn await tools.add({ a: 1, b: 2 });", 'return 0;'));
+    fs.writeFileSync(
+      changed,
+      fs
+        .readFileSync(notebook, 'utf8')
+        .replace("console.log('adding');\\nreturn await tools.add({ a: 1, b: 2 });", 'return 0;'),
+    );
     const run = await ptc(changed, '--json', '--replay', cassettes);
     expect(cellsOf(run)[0]).toMatchObject({ cellId: 'add', plan: 'replay' });
-    expect(run.stderr).toMatch(/ptc notebook: cell 2: 1 recorded call\(s\) in .*add\.json were not used by this replay/);
+    expect(run.stderr).toMatch(
+      /ptc notebook: cell 2: 1 recorded call\(s\) in .*add\.json were not used by this replay/,
+    );
   });
 
   test('replaying a cell of an MCP-backed notebook does not need the server (as ptc run --replay does not)', async () => {
     const server = path.resolve('test/fixtures/mcp/server.mjs');
     const moduleFile = path.join(dir, 'mcp.bindings.mjs');
-    const module = (command: string): string => `export default { fx: { mcp: { command: ${JSON.stringify(command)}, args: [${JSON.stringify(server)}] } } };\n`;
+    const module = (command: string): string =>
+      `export default { fx: { mcp: { command: ${JSON.stringify(command)}, args: [${JSON.stringify(server)}] } } };\n`;
     fs.writeFileSync(moduleFile, module(process.execPath));
     const mcpNotebook = path.join(dir, 'mcp.ptcnb');
     fs.writeFileSync(
@@ -113,13 +131,24 @@ describe('ptc notebook', { timeout: 180_000 }, () => {
       serializeNotebook({
         version: 1,
         metadata: { bindings: './mcp.bindings.mjs', mode: 'live' },
-        cells: [{ kind: 'code', language: 'typescript', source: 'return await fx.add({ a: 20, b: 22 });', metadata: { id: 'sum' } }],
+        cells: [
+          {
+            kind: 'code',
+            language: 'typescript',
+            source: 'return await fx.add({ a: 20, b: 22 });',
+            metadata: { id: 'sum' },
+          },
+        ],
       }),
     );
     const cassettes = path.join(dir, 'cassettes-mcp');
     const recording = await ptc(mcpNotebook, '--json', '--record', cassettes);
     // the fixture server also offers two tools no client can use; leaving them out is all it says
-    expect(recording.stderr.split('\n').filter((line) => line !== '' && !/warning: fx\.(bad-schema|task-only): left out/.test(line))).toEqual([]);
+    expect(
+      recording.stderr
+        .split('\n')
+        .filter((line) => line !== '' && !/warning: fx\.(bad-schema|task-only): left out/.test(line)),
+    ).toEqual([]);
     expect(cellsOf(recording)[0]).toMatchObject({ cassette: { ok: true, calls: 1 } });
     // the server is gone (not installed, offline): a live run cannot start, a replay still answers from the cassette
     fs.writeFileSync(moduleFile, module(path.join(dir, 'no-such-server')));
@@ -128,7 +157,11 @@ describe('ptc notebook', { timeout: 180_000 }, () => {
     expect(live.stderr).toMatch(/fx: MCP server of fx .* could not start/);
     const replayed = await ptc(mcpNotebook, '--json', '--replay', cassettes);
     expect(replayed.code).toBe(0);
-    expect(RunResultSchema.parse(cellsOf(replayed)[0]?.result)).toMatchObject({ value: { sum: 42 }, mode: 'replay', replay: { matched: 1, diverged: [] } });
+    expect(RunResultSchema.parse(cellsOf(replayed)[0]?.result)).toMatchObject({
+      value: { sum: 42 },
+      mode: 'replay',
+      replay: { matched: 1, diverged: [] },
+    });
     expect(replayed.stderr).toMatch(/continuing without the server's tool list/);
   });
 
@@ -151,7 +184,11 @@ describe('ptc notebook', { timeout: 180_000 }, () => {
     const broken = path.join(dir, 'broken.ptcnb');
     fs.writeFileSync(
       broken,
-      serializeNotebook({ version: 1, metadata: { bindings: './nope.bindings.ts' }, cells: [{ kind: 'code', language: 'typescript', source: 'return 1;' }] }),
+      serializeNotebook({
+        version: 1,
+        metadata: { bindings: './nope.bindings.ts' },
+        cells: [{ kind: 'code', language: 'typescript', source: 'return 1;' }],
+      }),
     );
     const run = await ptc(broken);
     expect(run.code).not.toBe(0);

@@ -7,7 +7,13 @@ import { serializeNotebook } from '../../../runtime/notebook/serialize.js';
 import type { JsonValue } from '../../../runtime/protocol/json-value.js';
 import { KEPT_CALLS, LAST_CALLS, type CallRecord, type RunResult } from '../../../runtime/protocol/run-result.js';
 
-const SANDBOX: RunResult['sandbox'] = { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: ['bubblewrap'] };
+const SANDBOX: RunResult['sandbox'] = {
+  network: 'denied',
+  filesystem: 'denied',
+  childProcess: 'denied',
+  enforcement: 'full',
+  mechanisms: ['bubblewrap'],
+};
 
 function call(id: number, payloadChars = 10): CallRecord {
   return {
@@ -23,7 +29,15 @@ function call(id: number, payloadChars = 10): CallRecord {
 }
 
 function result(overrides: Partial<RunResult> = {}): RunResult {
-  return { language: 'typescript', logs: [], calls: [], sandbox: SANDBOX, durationMs: 10_000, mode: 'mock', ...overrides };
+  return {
+    language: 'typescript',
+    logs: [],
+    calls: [],
+    sandbox: SANDBOX,
+    durationMs: 10_000,
+    mode: 'mock',
+    ...overrides,
+  };
 }
 
 // A runaway loop's result as the runtime returns it: the first KEPT_CALLS calls, the last LAST_CALLS, every call counted.
@@ -61,7 +75,12 @@ describe('fitResult (the per-cell output budget)', () => {
     const { result: fitted, note } = fitResult(big);
     expect(bytes(fitted)).toBeLessThanOrEqual(CELL_OUTPUT_BUDGET_BYTES);
     expect(fitted.calls.map((c) => c.id)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
-    expect(fitted.callSummary).toEqual({ total: 87_556, omitted: 87_456, byBinding: big.callSummary?.byBinding, last: [] });
+    expect(fitted.callSummary).toEqual({
+      total: 87_556,
+      omitted: 87_456,
+      byBinding: big.callSummary?.byBinding,
+      last: [],
+    });
     // the facts of the run survive whole
     expect(fitted.error).toEqual(big.error);
     expect(fitted.durationMs).toBe(big.durationMs);
@@ -71,7 +90,11 @@ describe('fitResult (the per-cell output budget)', () => {
   });
 
   test('calls without a summary get one, counted per binding, when records are dropped', () => {
-    const calls = Array.from({ length: 400 }, (_, i) => ({ ...call(i + 1, 4_000), ok: i % 4 !== 0, ...(i % 4 === 0 ? { message: 'boom' } : {}) }));
+    const calls = Array.from({ length: 400 }, (_, i) => ({
+      ...call(i + 1, 4_000),
+      ok: i % 4 !== 0,
+      ...(i % 4 === 0 ? { message: 'boom' } : {}),
+    }));
     const { result: fitted } = fitResult(result({ calls }));
     expect(fitted.callSummary?.total).toBe(400);
     expect(fitted.callSummary?.byBinding).toEqual([
@@ -115,11 +138,20 @@ describe('a notebook within the budget, whoever wrote it', () => {
         outputs: [
           {
             kind: 'result',
-            result: { ...runaway(87_556, 1), calls: Array.from({ length: 87_556 }, (_, i) => call(i + 1, 200)), callSummary: undefined } as RunResult,
+            result: {
+              ...runaway(87_556, 1),
+              calls: Array.from({ length: 87_556 }, (_, i) => call(i + 1, 200)),
+              callSummary: undefined,
+            } as RunResult,
           },
         ],
       },
-      { kind: 'code', language: 'python', source: 'return 1', outputs: [{ kind: 'result', result: result({ language: 'python', value: 1 }) }] },
+      {
+        kind: 'code',
+        language: 'python',
+        source: 'return 1',
+        outputs: [{ kind: 'result', result: result({ language: 'python', value: 1 }) }],
+      },
     ],
   };
 

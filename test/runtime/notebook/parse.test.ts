@@ -19,7 +19,12 @@ describe('parseNotebook', () => {
     const r = parseNotebook(canonical);
     if (!r.ok) throw new Error(describeProblems(r.problems, 'canonical'));
     expect(r.notebook.metadata).toMatchObject({ bindings: './tour.bindings.ts', mode: 'mock' });
-    expect(r.notebook.cells.map((c) => (c.kind === 'code' ? c.language : c.kind))).toEqual(['markdown', 'typescript', 'python', 'python']);
+    expect(r.notebook.cells.map((c) => (c.kind === 'code' ? c.language : c.kind))).toEqual([
+      'markdown',
+      'typescript',
+      'python',
+      'python',
+    ]);
     const cell = r.notebook.cells[1];
     expect(cell?.kind === 'code' && cell.outputs?.[0]?.kind === 'result' && cell.outputs[0].result.value).toBe(3);
   });
@@ -28,7 +33,9 @@ describe('parseNotebook', () => {
     const r = parseNotebook(canonical);
     const cell = r.ok ? r.notebook.cells[1] : undefined;
     const output = cell?.kind === 'code' ? cell.outputs?.[0] : undefined;
-    expect(output?.kind === 'result' && (output.result as Record<string, unknown>)['x-future-field']).toEqual({ kept: true });
+    expect(output?.kind === 'result' && (output.result as Record<string, unknown>)['x-future-field']).toEqual({
+      kept: true,
+    });
   });
 
   test('names the line and column of a syntax error', () => {
@@ -51,7 +58,8 @@ describe('parseNotebook', () => {
         field: 'version',
         line: 2,
         column: 14,
-        message: 'written by a newer PTC Playground (notebook format version 2); this version reads format version 1. Update the extension to open it',
+        message:
+          'written by a newer PTC Playground (notebook format version 2); this version reads format version 1. Update the extension to open it',
       },
     ]);
   });
@@ -93,7 +101,13 @@ describe('parseNotebook', () => {
   test('reports a missing required field at its parent object', () => {
     const problems = problemsOf('{\n  "version": 1,\n  "cells": [\n    { "kind": "code", "source": "x" }\n  ]\n}');
     expect(problems).toEqual([
-      { kind: 'schema', field: 'cells[0].language', message: 'missing required field (expected "typescript" or "python")', line: 4, column: 5 },
+      {
+        kind: 'schema',
+        field: 'cells[0].language',
+        message: 'missing required field (expected "typescript" or "python")',
+        line: 4,
+        column: 5,
+      },
     ]);
   });
 

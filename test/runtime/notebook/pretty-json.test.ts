@@ -48,6 +48,11 @@ describe('prettyJson', () => {
   });
 
   test('orders known keys first and keeps the rest in place', () => {
-    expect(orderedKeys(['x', 'cells', 'y', 'version'], ['version', 'metadata', 'cells'])).toEqual(['version', 'cells', 'x', 'y']);
+    expect(orderedKeys(['x', 'cells', 'y', 'version'], ['version', 'metadata', 'cells'])).toEqual([
+      'version',
+      'cells',
+      'x',
+      'y',
+    ]);
   });
 });

@@ -43,7 +43,9 @@ describe('serializeNotebook', () => {
 
   test('writes known keys in a stable order, whatever order they arrive in', () => {
     const shuffled = {
-      cells: [{ outputs: [], source: 'return 1', metadata: { mode: 'mock', id: 'c1' }, language: 'typescript', kind: 'code' }],
+      cells: [
+        { outputs: [], source: 'return 1', metadata: { mode: 'mock', id: 'c1' }, language: 'typescript', kind: 'code' },
+      ],
       metadata: { mode: 'live', 'x-a': 1, bindings: 'b.ts' },
       version: 1,
     } as unknown as NotebookFile;
@@ -92,11 +94,17 @@ describe('serializeNotebook', () => {
     const text = serializeNotebook(own, { includeOutputs: true });
     expect(text).not.toContain('"outputs"');
     expect(parsed(text).metadata).toMatchObject({ saveOutputs: false });
-    expect(serializeNotebook({ ...notebook, metadata: { ...notebook.metadata, saveOutputs: true } })).toContain('"outputs"');
+    expect(serializeNotebook({ ...notebook, metadata: { ...notebook.metadata, saveOutputs: true } })).toContain(
+      '"outputs"',
+    );
   });
 
   test('refuses to write a notebook it could not read back', () => {
-    const bad = { version: 1, metadata: {}, cells: [{ kind: 'code', language: 'javascript', source: '' }] } as unknown as NotebookFile;
+    const bad = {
+      version: 1,
+      metadata: {},
+      cells: [{ kind: 'code', language: 'javascript', source: '' }],
+    } as unknown as NotebookFile;
     expect(() => serializeNotebook(bad)).toThrow(NotebookWriteError);
     expect(() => serializeNotebook(bad)).toThrow(/cells\[0\]\.language/);
     const nan = { version: 1, metadata: { x: Number.NaN }, cells: [] } as unknown as NotebookFile;
@@ -112,7 +120,12 @@ describe('serializeNotebook', () => {
       value,
       logs: [],
       calls: [call],
-      callSummary: { total: 1_001, omitted: 999, byBinding: [{ global: 'tools', name: 'echo', calls: 1_001, ok: 1_001, failed: 0 }], last: [call] },
+      callSummary: {
+        total: 1_001,
+        omitted: 999,
+        byBinding: [{ global: 'tools', name: 'echo', calls: 1_001, ok: 1_001, failed: 0 }],
+        last: [call],
+      },
       sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] },
       durationMs: 1,
     };

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { fittingPrefix, jsonStringCost, maxLogEntries, MIN_LOG_ENTRIES, OutputLedger, TEXT_CHUNK } from '../../../runtime/output/ledger.js';
+import {
+  fittingPrefix,
+  jsonStringCost,
+  maxLogEntries,
+  MIN_LOG_ENTRIES,
+  OutputLedger,
+  TEXT_CHUNK,
+} from '../../../runtime/output/ledger.js';
 
 describe('output ledger', () => {
   test('bills the JSON size of the logs array', () => {
@@ -40,7 +47,14 @@ describe('output ledger', () => {
     // a surrogate pair straddling the slice boundary, a lone surrogate, escapes and multi-byte characters
     const text = `${'a'.repeat(TEXT_CHUNK - 1)}😀\ud800"\n€${'b'.repeat(3 * TEXT_CHUNK)}`;
     expect(jsonStringCost(text)).toBe(Buffer.byteLength(JSON.stringify(text)));
-    for (const budget of [TEXT_CHUNK, TEXT_CHUNK + 1, TEXT_CHUNK + 2, TEXT_CHUNK + 5, TEXT_CHUNK + 12, 2 * TEXT_CHUNK]) {
+    for (const budget of [
+      TEXT_CHUNK,
+      TEXT_CHUNK + 1,
+      TEXT_CHUNK + 2,
+      TEXT_CHUNK + 5,
+      TEXT_CHUNK + 12,
+      2 * TEXT_CHUNK,
+    ]) {
       const prefix = fittingPrefix(text, budget);
       expect(text.startsWith(prefix)).toBe(true);
       expect(jsonStringCost(prefix)).toBeLessThanOrEqual(budget);
@@ -86,7 +100,13 @@ describe('output ledger', () => {
     ledger.addLog('0123456789'.repeat(3), 'stderr');
     expect(ledger.texts).toEqual(['out', 'err', 'more out', '0123456789'.repeat(3)]);
     expect(ledger.stderrIndices).toEqual([1, 3]);
-    expect([0, 1, 2, 3, 4].map((i) => ledger.entryAt(i)?.stream)).toEqual(['stdout', 'stderr', 'stdout', 'stderr', undefined]);
+    expect([0, 1, 2, 3, 4].map((i) => ledger.entryAt(i)?.stream)).toEqual([
+      'stdout',
+      'stderr',
+      'stdout',
+      'stderr',
+      undefined,
+    ]);
     expect(ledger.someStderr((t) => t === 'err')).toBe(true);
     expect(ledger.someStderr((t) => t === 'out')).toBe(false);
     // room for 60 more bytes: the last (stderr) entry is cut, and stays a stderr entry

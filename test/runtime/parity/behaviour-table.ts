@@ -42,7 +42,8 @@ export const PARITY_CASES: ParityCase[] = [
     programs: {
       typescript:
         "console.log('a', 1);\nprocess.stdout.write('par');\nprocess.stdout.write('tial\\n');\nconsole.error('careful');\nconsole.log('');\nreturn null;",
-      python: "import sys\nprint('a', 1)\nsys.stdout.write('par')\nsys.stdout.write('tial\\n')\nprint('careful', file=sys.stderr)\nprint('')\nreturn None",
+      python:
+        "import sys\nprint('a', 1)\nsys.stdout.write('par')\nsys.stdout.write('tial\\n')\nprint('careful', file=sys.stderr)\nprint('')\nreturn None",
     },
     check: (r) => {
       expect(r.logs).toEqual(['a 1', 'partial', 'careful', '']);
@@ -52,13 +53,17 @@ export const PARITY_CASES: ParityCase[] = [
   },
   {
     name: 'an unterminated write is flushed as its own entry',
-    programs: { typescript: "process.stdout.write('no newline');\nreturn 1;", python: "import sys\nsys.stdout.write('no newline')\nreturn 1" },
+    programs: {
+      typescript: "process.stdout.write('no newline');\nreturn 1;",
+      python: "import sys\nsys.stdout.write('no newline')\nreturn 1",
+    },
     check: (r) => expect(r.logs).toEqual(['no newline']),
   },
   {
     name: 'native fd 1/2 writes land in logs',
     programs: {
-      typescript: "const fs = await import('node:fs');\nfs.writeSync(1, 'raw €\\n');\nfs.writeSync(2, 'err 😀\\n');\nreturn 0;",
+      typescript:
+        "const fs = await import('node:fs');\nfs.writeSync(1, 'raw €\\n');\nfs.writeSync(2, 'err 😀\\n');\nreturn 0;",
       python: "import os\nos.write(1, 'raw €\\n'.encode())\nos.write(2, 'err 😀\\n'.encode())\nreturn 0",
     },
     check: (r) => {
@@ -69,8 +74,10 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'binding values come back and every call is recorded in order',
     programs: {
-      typescript: "const a = await tools.add({ a: 1, b: 2 });\nconst b = await tools.echo({ x: [1, 'two', null] });\nreturn { a, b };",
-      python: "a = await tools.add({'a': 1, 'b': 2})\nb = await tools.echo({'x': [1, 'two', None]})\nreturn {'a': a, 'b': b}",
+      typescript:
+        "const a = await tools.add({ a: 1, b: 2 });\nconst b = await tools.echo({ x: [1, 'two', null] });\nreturn { a, b };",
+      python:
+        "a = await tools.add({'a': 1, 'b': 2})\nb = await tools.echo({'x': [1, 'two', None]})\nreturn {'a': a, 'b': b}",
     },
     options: tools,
     check: (r) => {
@@ -99,8 +106,10 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'a namespace without errorClass rejects with the plain error type, keeping a raw string throw',
     programs: {
-      typescript: 'try { await helpers.failString({}); } catch (e) { return { plain: e.constructor === Error, message: (e as Error).message }; }',
-      python: "try:\n    await helpers.failString({})\nexcept RuntimeError as e:\n    return {'plain': type(e) is RuntimeError, 'message': str(e)}",
+      typescript:
+        'try { await helpers.failString({}); } catch (e) { return { plain: e.constructor === Error, message: (e as Error).message }; }',
+      python:
+        "try:\n    await helpers.failString({})\nexcept RuntimeError as e:\n    return {'plain': type(e) is RuntimeError, 'message': str(e)}",
     },
     options: () => {
       const ns = { ...toolsNamespace(), global: 'helpers' } as ReturnType<typeof toolsNamespace>;
@@ -154,13 +163,20 @@ export const PARITY_CASES: ParityCase[] = [
       // the first KEPT_CALLS in full, the last LAST_CALLS in the summary, every call counted
       expect(r.calls.map((c) => c.id)).toEqual(Array.from({ length: KEPT_CALLS }, (_, i) => i + 1));
       expect(r.callSummary?.total).toBe(10_000);
-      expect(r.callSummary?.last.map((c) => c.id)).toEqual(Array.from({ length: LAST_CALLS }, (_, i) => 10_000 - LAST_CALLS + 1 + i));
-      expect(r.callSummary?.byBinding).toEqual([{ global: 'tools', name: 'echo', calls: 10_000, ok: 10_000, failed: 0 }]);
+      expect(r.callSummary?.last.map((c) => c.id)).toEqual(
+        Array.from({ length: LAST_CALLS }, (_, i) => 10_000 - LAST_CALLS + 1 + i),
+      );
+      expect(r.callSummary?.byBinding).toEqual([
+        { global: 'tools', name: 'echo', calls: 10_000, ok: 10_000, failed: 0 },
+      ]);
     },
   },
   {
     name: '10 000-deep values cross as argument, resolution and completion',
-    programs: { typescript: `${deepTs}\nreturn await tools.echo(v as any);`, python: `${deepPy}\nreturn await tools.echo(v)` },
+    programs: {
+      typescript: `${deepTs}\nreturn await tools.echo(v as any);`,
+      python: `${deepPy}\nreturn await tools.echo(v)`,
+    },
     options: tools,
     check: (r) => {
       expect(r.error).toBeUndefined();
@@ -213,7 +229,10 @@ export const PARITY_CASES: ParityCase[] = [
   },
   {
     name: 'a hot loop ends at the deadline and keeps the log written right before it',
-    programs: { typescript: "console.log('about to spin');\nwhile (true) {}", python: "print('about to spin')\nwhile True:\n    pass" },
+    programs: {
+      typescript: "console.log('about to spin');\nwhile (true) {}",
+      python: "print('about to spin')\nwhile True:\n    pass",
+    },
     options: () => ({ timeoutMs: 3_000 }),
     check: (r) => {
       expect(r.error).toEqual({ kind: 'timeout', message: 'execution deadline reached (3000ms)' });
@@ -222,7 +241,10 @@ export const PARITY_CASES: ParityCase[] = [
   },
   {
     name: 'a never-settling await ends as timeout',
-    programs: { typescript: 'await new Promise(() => {});', python: 'import asyncio\nawait asyncio.get_running_loop().create_future()' },
+    programs: {
+      typescript: 'await new Promise(() => {});',
+      python: 'import asyncio\nawait asyncio.get_running_loop().create_future()',
+    },
     options: () => ({ timeoutMs: 3_000 }),
     check: (r) => expect(r.error?.kind).toBe('timeout'),
   },
@@ -246,7 +268,9 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error).toEqual({ kind: 'output-limit', message: 'outer output exceeded 2000 bytes' });
       expect(r.logs.length).toBeGreaterThan(10);
       expect(r.logs[0]).toBe('line 0');
-      expect(Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.error?.message))).toBeLessThanOrEqual(2_000);
+      expect(
+        Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.error?.message)),
+      ).toBeLessThanOrEqual(2_000);
       expect('value' in r).toBe(false);
     },
   },
@@ -337,7 +361,10 @@ export const PARITY_CASES: ParityCase[] = [
   },
   {
     name: 'a wide value crosses as a binding argument under a 256 MB memory limit',
-    programs: { typescript: 'return await tools.count(new Array(6_000_000).fill(0));', python: 'return await tools.count([0] * 6_000_000)' },
+    programs: {
+      typescript: 'return await tools.count(new Array(6_000_000).fill(0));',
+      python: 'return await tools.count([0] * 6_000_000)',
+    },
     options: () => ({ memoryMb: 256, bindings: [toolsNamespace({ count: async (args: unknown[]) => args.length })] }),
     check: (r) => {
       expect(r.error).toBeUndefined();
@@ -348,12 +375,22 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'a completion whose text does not fit in memory is reported as a memory failure, not an output limit',
     // 150 000 references to one 1 000-character string: a small value, 150 MB of text, under a 256 MiB cap
-    programs: { typescript: "const s = 'x'.repeat(1000);\nreturn new Array(150_000).fill(s);", python: "s = 'x' * 1000\nreturn [s] * 150_000" },
+    programs: {
+      typescript: "const s = 'x'.repeat(1000);\nreturn new Array(150_000).fill(s);",
+      python: "s = 'x' * 1000\nreturn [s] * 150_000",
+    },
     options: () => ({ memoryMb: 128, maxOutputBytes: 256 * 1024 * 1024 }),
     check: (r, language) => {
       if (language === 'python')
-        expect(r.error).toEqual({ kind: 'exception', message: 'MemoryError: out of memory while encoding the completion (memoryMb 128)' });
-      else expect(r.error).toMatchObject({ kind: 'worker-exit', message: expect.stringMatching(/JavaScript heap out of memory/) });
+        expect(r.error).toEqual({
+          kind: 'exception',
+          message: 'MemoryError: out of memory while encoding the completion (memoryMb 128)',
+        });
+      else
+        expect(r.error).toMatchObject({
+          kind: 'worker-exit',
+          message: expect.stringMatching(/JavaScript heap out of memory/),
+        });
     },
   },
   {
@@ -364,7 +401,9 @@ export const PARITY_CASES: ParityCase[] = [
     },
     options: tools,
     check: (r) => {
-      expect(r.logs[0]).toMatch(/arguments to tools\.echo must be lossless JSON: \$ is an array with properties besides its elements/);
+      expect(r.logs[0]).toMatch(
+        /arguments to tools\.echo must be lossless JSON: \$ is an array with properties besides its elements/,
+      );
       expect(r.error).toEqual({
         kind: 'invalid-output',
         message: 'program completion must be lossless JSON: $ is an array with properties besides its elements',
@@ -376,7 +415,10 @@ export const PARITY_CASES: ParityCase[] = [
     name: 'an array with a replaced prototype is invalid-output',
     programs: { typescript: 'class Tagged {}\nreturn { list: Object.setPrototypeOf([1, 2], Tagged.prototype) };' },
     check: (r) =>
-      expect(r.error).toEqual({ kind: 'invalid-output', message: 'program completion must be lossless JSON: $.list is an array with a replaced prototype' }),
+      expect(r.error).toEqual({
+        kind: 'invalid-output',
+        message: 'program completion must be lossless JSON: $.list is an array with a replaced prototype',
+      }),
   },
   {
     name: 'accessor properties are read once, as completion and as argument',
@@ -393,7 +435,10 @@ export const PARITY_CASES: ParityCase[] = [
   },
   {
     name: "a binding result's accessors are read once and the call record holds what was sent",
-    programs: { typescript: 'return [await tools.counter({}), await tools.counter({})];', python: 'return [await tools.counter({}), await tools.counter({})]' },
+    programs: {
+      typescript: 'return [await tools.counter({}), await tools.counter({})];',
+      python: 'return [await tools.counter({}), await tools.counter({})]',
+    },
     options: () => {
       let reads = 0;
       const counted = Object.defineProperty({}, 'n', { get: () => ++reads, enumerable: true });
@@ -411,7 +456,10 @@ export const PARITY_CASES: ParityCase[] = [
       python: "try:\n    await tools.tagged({})\n    return 'no'\nexcept ToolCallError as e:\n    return str(e)",
     },
     options: () => ({ bindings: [toolsNamespace({ tagged: async () => Object.assign([1], { [Symbol('tag')]: 1 }) })] }),
-    check: (r) => expect(r.value).toBe('binding resolution must be lossless JSON: $ is an array with properties besides its elements'),
+    check: (r) =>
+      expect(r.value).toBe(
+        'binding resolution must be lossless JSON: $ is an array with properties besides its elements',
+      ),
   },
   {
     name: 'dict keys that would collapse into one (a surrogate pair written as two code points) are invalid-output, never one key dropped',
@@ -425,10 +473,15 @@ export const PARITY_CASES: ParityCase[] = [
   },
   {
     name: 'a binding argument with such a key fails in the program, before any call is made',
-    programs: { python: "try:\n    await tools.echo({'\\ud83d\\ude00': 1, '\\U0001f600': 2})\nexcept ToolCallError as e:\n    return str(e)" },
+    programs: {
+      python:
+        "try:\n    await tools.echo({'\\ud83d\\ude00': 1, '\\U0001f600': 2})\nexcept ToolCallError as e:\n    return str(e)",
+    },
     options: tools,
     check: (r) => {
-      expect(r.value).toMatch(/^arguments to tools\.echo must be lossless JSON: \$ has a key that is a string with a surrogate pair/);
+      expect(r.value).toMatch(
+        /^arguments to tools\.echo must be lossless JSON: \$ has a key that is a string with a surrogate pair/,
+      );
       expect(r.calls).toHaveLength(0);
     },
   },
@@ -448,12 +501,15 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'an instance of a class with a 70 MiB name is invalid-output with a capped message',
     programs: {
-      typescript: "const C = class {};\nObject.defineProperty(C, 'name', { value: 'A'.repeat(70 * 1024 * 1024) });\nreturn { x: new C() };",
+      typescript:
+        "const C = class {};\nObject.defineProperty(C, 'name', { value: 'A'.repeat(70 * 1024 * 1024) });\nreturn { x: new C() };",
       python: "return {'x': type('A' * (70 * 1024 * 1024), (), {})()}",
     },
     check: (r) => {
       expect(r.error?.kind).toBe('invalid-output');
-      expect(r.error?.message).toMatch(/^program completion must be lossless JSON: \$\.x is (a non-plain object|an object of type A+… \[truncated\])$/);
+      expect(r.error?.message).toMatch(
+        /^program completion must be lossless JSON: \$\.x is (a non-plain object|an object of type A+… \[truncated\])$/,
+      );
       expect(r.error?.message.length).toBeLessThanOrEqual(1_200);
     },
   },
@@ -498,9 +554,16 @@ export const PARITY_CASES: ParityCase[] = [
   },
   {
     name: "rebinding __main__'s BaseException and SystemExit reaches only the program's own module",
-    programs: { python: "import __main__\n__main__.BaseException = None\n__main__.SystemExit = None\nprint('before')\nraise ValueError('boom')" },
+    programs: {
+      python:
+        "import __main__\n__main__.BaseException = None\n__main__.SystemExit = None\nprint('before')\nraise ValueError('boom')",
+    },
     check: (r) => {
-      expect(r.error).toMatchObject({ kind: 'exception', message: expect.stringMatching(/ValueError: boom$/), location: { line: 5 } });
+      expect(r.error).toMatchObject({
+        kind: 'exception',
+        message: expect.stringMatching(/ValueError: boom$/),
+        location: { line: 5 },
+      });
       expect(r.logs).toEqual(['before']);
     },
   },
@@ -521,15 +584,24 @@ export const PARITY_CASES: ParityCase[] = [
   },
   {
     name: 'a program that breaks the runtime state its settlement needs still gets one result, without runtime paths',
-    programs: { python: "import sys\nledger = sys.stdout.buffer._budget.__self__\nsys.stdout.write('tail')\nledger.count = 'x'\nreturn 1" },
+    programs: {
+      python:
+        "import sys\nledger = sys.stdout.buffer._budget.__self__\nsys.stdout.write('tail')\nledger.count = 'x'\nreturn 1",
+    },
     check: (r) => {
-      expect(r.error).toEqual({ kind: 'exception', message: 'the program broke the Python runner while the run was settling (TypeError)' });
+      expect(r.error).toEqual({
+        kind: 'exception',
+        message: 'the program broke the Python runner while the run was settling (TypeError)',
+      });
       expect(r.logs.join('\n')).not.toMatch(/ptc_|\.py"|Traceback/);
     },
   },
   {
     name: 'a 100 MiB print under a 192 MB memory limit is output-limit keeping the fitting prefix',
-    programs: { typescript: "console.log('x'.repeat(100 * 1024 * 1024));\nreturn 1;", python: "print('x' * (100 * 1024 * 1024))\nreturn 1" },
+    programs: {
+      typescript: "console.log('x'.repeat(100 * 1024 * 1024));\nreturn 1;",
+      python: "print('x' * (100 * 1024 * 1024))\nreturn 1",
+    },
     // a 16 MiB cap keeps the test quick on a loaded machine; the 100 MB of text is what must not be copied whole
     options: () => ({ memoryMb: 192, maxOutputBytes: 16 * 1024 * 1024 }),
     check: (r) => {
@@ -537,7 +609,9 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.logs).toHaveLength(1);
       expect(r.logs[0]?.length).toBeGreaterThan(16_700_000);
       expect(r.logs[0]?.replaceAll('x', '')).toBe('');
-      expect(Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.error?.message))).toBeLessThanOrEqual(16_777_216);
+      expect(
+        Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.error?.message)),
+      ).toBeLessThanOrEqual(16_777_216);
     },
   },
   {
@@ -592,8 +666,10 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'a flushed fragment and the rest of its line are one entry, streamed once',
     programs: {
-      typescript: "process.stdout.write('a');\nconsole.log('b');\nconsole.error('e');\nprocess.stdout.write('c');\nreturn 1;",
-      python: "import sys\nprint('a', end='', flush=True)\nprint('b')\nprint('e', file=sys.stderr)\nprint('c', end='', flush=True)\nreturn 1",
+      typescript:
+        "process.stdout.write('a');\nconsole.log('b');\nconsole.error('e');\nprocess.stdout.write('c');\nreturn 1;",
+      python:
+        "import sys\nprint('a', end='', flush=True)\nprint('b')\nprint('e', file=sys.stderr)\nprint('c', end='', flush=True)\nreturn 1",
     },
     check: (r) => {
       expect(r.logs).toEqual(['ab', 'e', 'c']);
@@ -614,7 +690,8 @@ export const PARITY_CASES: ParityCase[] = [
   {
     name: 'buffered stdio text is flushed before an uncaught exception is reported',
     programs: {
-      python: "import sys\nsys.__stdout__.reconfigure(write_through=False)\nsys.__stdout__.write('before raising\\n')\nraise ValueError('x')",
+      python:
+        "import sys\nsys.__stdout__.reconfigure(write_through=False)\nsys.__stdout__.write('before raising\\n')\nraise ValueError('x')",
     },
     check: (r) => {
       expect(r.error?.kind).toBe('exception');
@@ -623,7 +700,10 @@ export const PARITY_CASES: ParityCase[] = [
   },
   {
     name: 'buffered stdio text is flushed before sys.exit ends the process',
-    programs: { python: "import sys\nsys.__stdout__.reconfigure(write_through=False)\nsys.__stdout__.write('before exiting\\n')\nsys.exit(3)" },
+    programs: {
+      python:
+        "import sys\nsys.__stdout__.reconfigure(write_through=False)\nsys.__stdout__.write('before exiting\\n')\nsys.exit(3)",
+    },
     check: (r) => {
       expect(r.error).toEqual({ kind: 'worker-exit', message: 'Python process exited before completing (code 3)' });
       expect(r.logs).toEqual(['before exiting']);

@@ -27,7 +27,9 @@ describe.concurrent.each(LANGUAGES)('parity (%s)', (language) => {
   test('onLog streams each entry as it arrives, the same entries the result holds', async () => {
     const streamed: { text: string; stream: string }[] = [];
     const program =
-      language === 'python' ? "import sys\nprint('one')\nprint('two', file=sys.stderr)\nreturn 3" : "console.log('one');\nconsole.error('two');\nreturn 3;";
+      language === 'python'
+        ? "import sys\nprint('one')\nprint('two', file=sys.stderr)\nreturn 3"
+        : "console.log('one');\nconsole.error('two');\nreturn 3;";
     const r = await run(language, program, { onLog: (entry) => streamed.push(entry) });
     expect(r.value).toBe(3);
     expect(streamed).toEqual([
@@ -51,7 +53,10 @@ describe.concurrent.each(LANGUAGES)('parity (%s)', (language) => {
   test('abort mid-loop is abort with the reason as message', async () => {
     const controller = new AbortController();
     // aborted once the loop runs (the line is written right before it), not while the process starts
-    const program = language === 'python' ? "print('looping', flush=True)\nwhile True:\n    pass" : "console.log('looping');\nwhile (true) {}";
+    const program =
+      language === 'python'
+        ? "print('looping', flush=True)\nwhile True:\n    pass"
+        : "console.log('looping');\nwhile (true) {}";
     const r = await run(language, program, { signal: controller.signal, onLog: () => controller.abort('stop') });
     expect(r.error).toEqual({ kind: 'abort', message: 'stop' });
   });
@@ -69,7 +74,10 @@ describe.concurrent.each(LANGUAGES)('parity (%s)', (language) => {
       language === 'python'
         ? 'import os, asyncio\nos.write(3, b\'{"type":"call","id":1,"global":"tools","name":"secret","args":{}}\\n\')\nawait asyncio.sleep(3)'
         : "const fs = await import('node:fs');\nconst body = Buffer.from(JSON.stringify({ type: 'call', id: 1, global: 'tools', name: 'secret', args: {} }));\nconst h = Buffer.alloc(4); h.writeUInt32BE(body.length, 0);\nfs.writeSync(3, Buffer.concat([h, body]));\nawait new Promise((r) => setTimeout(r, 3000));";
-    const r = await run(language, program, { bindings: [toolsNamespace({ echo: async () => ((ran = true), 1) })], timeoutMs: 10_000 });
+    const r = await run(language, program, {
+      bindings: [toolsNamespace({ echo: async () => ((ran = true), 1) })],
+      timeoutMs: 10_000,
+    });
     expect(r.error?.kind).toBe('protocol');
     expect(r.error?.message).toMatch(/undeclared binding/);
     expect(ran).toBe(false);

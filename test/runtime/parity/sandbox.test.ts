@@ -84,7 +84,12 @@ describe.each(['typescript', 'python'] as const)('sandbox parity (%s)', (languag
     expect(value.net).toMatch(/^denied/);
     expect(fs.existsSync(target)).toBe(false);
     expect(connections).toBe(before);
-    expect(r.sandbox).toMatchObject({ network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full' });
+    expect(r.sandbox).toMatchObject({
+      network: 'denied',
+      filesystem: 'denied',
+      childProcess: 'denied',
+      enforcement: 'full',
+    });
     // one OS sandbox for both languages, then each language's own second layer
     expect(r.sandbox.mechanisms[0]).toMatch(/^bubblewrap: ipc, uts, net, pid, mount, cgroup namespaces/);
     expect(r.sandbox.mechanisms.slice(1, -1)).toEqual([
@@ -96,10 +101,15 @@ describe.each(['typescript', 'python'] as const)('sandbox parity (%s)', (languag
       'no capabilities, no_new_privs, no core dumps',
       'at most 256 tasks (threads included)',
       // where this host can make one (cgroup v1 as root here); elsewhere `missing` names it
-      ...(r.sandbox.missing === undefined ? ['a cgroup per run (memory bound incl. tmpfs, inodes, dentries, socket and pipe buffers; tasks)'] : []),
+      ...(r.sandbox.missing === undefined
+        ? ['a cgroup per run (memory bound incl. tmpfs, inodes, dentries, socket and pipe buffers; tasks)']
+        : []),
     ]);
-    expect(r.sandbox.mechanisms.at(-1)).toBe(language === 'typescript' ? 'node-permission-model' : 'seccomp exec filter (Python runner)');
-    for (const gap of r.sandbox.missing ?? []) expect(gap).toMatch(/^kernel memory and tasks are not bounded per run: /);
+    expect(r.sandbox.mechanisms.at(-1)).toBe(
+      language === 'typescript' ? 'node-permission-model' : 'seccomp exec filter (Python runner)',
+    );
+    for (const gap of r.sandbox.missing ?? [])
+      expect(gap).toMatch(/^kernel memory and tasks are not bounded per run: /);
   });
 
   test("'off' is unconfined, which proves the denials above are real", async () => {
@@ -109,7 +119,12 @@ describe.each(['typescript', 'python'] as const)('sandbox parity (%s)', (languag
     expect(r.value).toEqual({ read: 'TOP SECRET', write: 'written', spawn: 'spawned', net: 'hello' });
     expect(fs.existsSync(target)).toBe(true);
     expect(connections).toBe(before + 1);
-    expect(r.sandbox).toMatchObject({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none' });
+    expect(r.sandbox).toMatchObject({
+      network: 'allowed',
+      filesystem: 'allowed',
+      childProcess: 'allowed',
+      enforcement: 'none',
+    });
   });
 
   test("'required' runs when every layer is available", async () => {

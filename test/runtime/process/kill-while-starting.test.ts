@@ -21,7 +21,12 @@ class EscapingChild extends RunChild {
       runtimeName: 'Test',
       privateDir,
       viaShim: false,
-      launch: { argv: ['/bin/sh', '-c', escapee], cwd: privateDir, env: { PATH: process.env.PATH ?? '' }, extraPipes: 1 },
+      launch: {
+        argv: ['/bin/sh', '-c', escapee],
+        cwd: privateDir,
+        env: { PATH: process.env.PATH ?? '' },
+        extraPipes: 1,
+      },
     });
   }
   protected acceptReady(): ReadyVerdict {
@@ -70,23 +75,33 @@ describe('a child killed while it starts', { timeout: 240_000 }, () => {
     expect(fs.existsSync(privateDir)).toBe(false);
   });
 
-  test.each<Language>(['python', 'typescript'])('%s: dispose during every moment of start-up leaves no process and no open pipe', async (language) => {
-    // left by something else before this test (another suite's crash): not this test's finding
-    const before = new Set(orphanedSandboxes());
-    const pipes = (): number => process.getActiveResourcesInfo().filter((r) => r === 'PipeWrap').length;
-    const pipesBefore = pipes();
-    for (let delayMs = 0; delayMs < 80; delayMs += 1) {
-      const runtime = createRuntime({ spares: 1 });
-      const warmed = runtime.warm(runtime.resolve({ language, program: language === 'python' ? 'return 1' : 'return 1;' }));
-      await sleep(delayMs);
-      const started = performance.now();
-      await runtime.dispose();
-      await warmed;
-      // the grace period bounds dispose even when something escaped; what escaped is found below
-      expect(performance.now() - started).toBeLessThan(10_000);
-    }
-    // the last dispose's kills land and its pipes' handles close a moment after it returned
-    expect(await settleTo(() => orphanedSandboxes().filter((pid) => !before.has(pid))), 'orphaned sandbox processes').toEqual([]);
-    expect(await settleTo(() => (pipes() === pipesBefore ? [] : [`${pipes()} pipe handles open, ${pipesBefore} before`]))).toEqual([]);
-  });
+  test.each<Language>(['python', 'typescript'])(
+    '%s: dispose during every moment of start-up leaves no process and no open pipe',
+    async (language) => {
+      // left by something else before this test (another suite's crash): not this test's finding
+      const before = new Set(orphanedSandboxes());
+      const pipes = (): number => process.getActiveResourcesInfo().filter((r) => r === 'PipeWrap').length;
+      const pipesBefore = pipes();
+      for (let delayMs = 0; delayMs < 80; delayMs += 1) {
+        const runtime = createRuntime({ spares: 1 });
+        const warmed = runtime.warm(
+          runtime.resolve({ language, program: language === 'python' ? 'return 1' : 'return 1;' }),
+        );
+        await sleep(delayMs);
+        const started = performance.now();
+        await runtime.dispose();
+        await warmed;
+        // the grace period bounds dispose even when something escaped; what escaped is found below
+        expect(performance.now() - started).toBeLessThan(10_000);
+      }
+      // the last dispose's kills land and its pipes' handles close a moment after it returned
+      expect(
+        await settleTo(() => orphanedSandboxes().filter((pid) => !before.has(pid))),
+        'orphaned sandbox processes',
+      ).toEqual([]);
+      expect(
+        await settleTo(() => (pipes() === pipesBefore ? [] : [`${pipes()} pipe handles open, ${pipesBefore} before`])),
+      ).toEqual([]);
+    },
+  );
 });

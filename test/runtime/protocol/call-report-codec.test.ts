@@ -2,8 +2,18 @@ import { describe, expect, test } from 'vitest';
 import { seededRandom } from '../../../runtime/bindings/faults.js';
 import { FromHostFrameSchema } from '../../../runtime/bindings-host/wire.js';
 import { decodeLossless, encodeChecked } from '../../../runtime/json/lossless.js';
-import { CallRecordSchema, FinishedCallSchema, StartedCallSchema, type CallRecord } from '../../../runtime/protocol/binding-call.js';
-import { callsReportText, finishedCallText, parseCallsFrame, startedCallText } from '../../../runtime/protocol/call-report-codec.js';
+import {
+  CallRecordSchema,
+  FinishedCallSchema,
+  StartedCallSchema,
+  type CallRecord,
+} from '../../../runtime/protocol/binding-call.js';
+import {
+  callsReportText,
+  finishedCallText,
+  parseCallsFrame,
+  startedCallText,
+} from '../../../runtime/protocol/call-report-codec.js';
 import type { JsonValue } from '../../../runtime/protocol/json-value.js';
 
 // The bindings host's hand-written report writer and the runtime's hand-written reader, held to the one call
@@ -14,8 +24,32 @@ const random = seededRandom(25);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const chance = (p: number): boolean => random() < p;
 
-const STRINGS = ['', 'tools', 'a"b', 'back\\slash', 'line\nbreak', '\u2028\u2029', '\u0000', '😀', 'é'.normalize('NFD'), '__proto__', 'x'.repeat(300)];
-const NUMBERS = [0, 1, -1, 0.5, 1e-7, 1e21, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, Number.MIN_VALUE, 123.456];
+const STRINGS = [
+  '',
+  'tools',
+  'a"b',
+  'back\\slash',
+  'line\nbreak',
+  '\u2028\u2029',
+  '\u0000',
+  '😀',
+  'é'.normalize('NFD'),
+  '__proto__',
+  'x'.repeat(300),
+];
+const NUMBERS = [
+  0,
+  1,
+  -1,
+  0.5,
+  1e-7,
+  1e21,
+  Number.MAX_SAFE_INTEGER,
+  -Number.MAX_SAFE_INTEGER,
+  2 ** 53 + 2,
+  Number.MIN_VALUE,
+  123.456,
+];
 const IDS = [1, 2, 7, 1000, 2 ** 31, Number.MAX_SAFE_INTEGER];
 const TIMES = [0, 0.001, 1.5, 50, 1e9];
 
@@ -26,7 +60,12 @@ function json(depth: number): JsonValue {
   const out: Record<string, JsonValue> = {};
   // defined, not assigned: a `__proto__` key stays an own key, as the lossless decoder keeps it
   for (let i = Math.floor(random() * 4); i > 0; i -= 1)
-    Object.defineProperty(out, pick(STRINGS), { value: json(depth - 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, pick(STRINGS), {
+      value: json(depth - 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -56,7 +95,9 @@ function started(): Started {
 
 function finished(): Finished {
   const value = json(3);
-  const answer: Answer = chance(0.6) ? { ok: true, value, valueText: encodeChecked(value, 0) } : { ok: false, message: pick(STRINGS) };
+  const answer: Answer = chance(0.6)
+    ? { ok: true, value, valueText: encodeChecked(value, 0) }
+    : { ok: false, message: pick(STRINGS) };
   const record: Finished['record'] = { durationMs: pick(TIMES) };
   if (chance(0.3)) record.schemaViolation = pick(STRINGS);
   if (!answer.ok && chance(0.5)) record.errorCode = chance(0.5) ? pick(NUMBERS) : pick(STRINGS);
@@ -79,7 +120,8 @@ function expectedFinished(f: Finished): Record<string, unknown> {
   if (f.answer.ok) out.value = f.answer.value;
   else out.message = f.answer.message;
   out.durationMs = f.record.durationMs;
-  for (const key of ['schemaViolation', 'errorCode', 'errorData', 'progress'] as const) if (f.record[key] !== undefined) out[key] = f.record[key];
+  for (const key of ['schemaViolation', 'errorCode', 'errorData', 'progress'] as const)
+    if (f.record[key] !== undefined) out[key] = f.record[key];
   if (f.record.progress !== undefined) out.progressCount = f.record.progressCount ?? f.record.progress.length;
   return out;
 }
@@ -110,7 +152,9 @@ type Mutation = (frame: Record<string, unknown>) => void;
 const BAD_VALUES: unknown[] = [undefined, null, 0, -1, 1.5, '1', true, [], {}, -0.5, Number.MAX_SAFE_INTEGER + 2];
 const entryOf = (frame: Record<string, unknown>): Record<string, unknown> | undefined => {
   const entries = [frame.started, frame.finished].flatMap((list) => (Array.isArray(list) ? (list as unknown[]) : []));
-  const objects = entries.filter((e): e is Record<string, unknown> => e !== null && typeof e === 'object' && !Array.isArray(e));
+  const objects = entries.filter(
+    (e): e is Record<string, unknown> => e !== null && typeof e === 'object' && !Array.isArray(e),
+  );
   return objects.length === 0 ? undefined : pick(objects);
 };
 const setOrDelete = (object: Record<string, unknown>, key: string, value: unknown): void => {
@@ -121,7 +165,8 @@ const MUTATIONS: Mutation[] = [
   (frame) => setOrDelete(frame, pick(['type', 'run', 'started', 'finished', 'extra']), pick(BAD_VALUES)),
   (frame) => {
     const entry = entryOf(frame);
-    if (entry !== undefined) setOrDelete(entry, pick([...Object.keys(entry), 'extra', 'replayed', 'pending']), pick(BAD_VALUES));
+    if (entry !== undefined)
+      setOrDelete(entry, pick([...Object.keys(entry), 'extra', 'replayed', 'pending']), pick(BAD_VALUES));
   },
   (frame) => {
     const entry = entryOf(frame);
@@ -178,7 +223,8 @@ describe('the bindings host call report codec against the call vocabulary', () =
       for (let n = 1 + Math.floor(random() * 2); n > 0; n -= 1) pick(MUTATIONS)(value);
       const schema = FromHostFrameSchema.safeParse(value).success;
       const reader = value.type === 'calls' ? parseCallsFrame(value).ok : schema;
-      if (reader !== schema) throw new Error(`reader ${String(reader)}, schema ${String(schema)} on ${JSON.stringify(value).slice(0, 800)}`);
+      if (reader !== schema)
+        throw new Error(`reader ${String(reader)}, schema ${String(schema)} on ${JSON.stringify(value).slice(0, 800)}`);
       if (schema) accepted += 1;
       else rejected += 1;
     }
@@ -200,7 +246,10 @@ describe('the bindings host call report codec against the call vocabulary', () =
     ['null args', { type: 'calls', run: 1, started: [{ ...start, args: null }] }],
     ['a zero run', { type: 'calls', run: 0 }],
     ['an unknown key', { type: 'calls', run: 1, extra: true }],
-    ['a started call without args', { type: 'calls', run: 1, started: [{ id: 1, global: 'g', name: 'n', startedAtMs: 0 }] }],
+    [
+      'a started call without args',
+      { type: 'calls', run: 1, started: [{ id: 1, global: 'g', name: 'n', startedAtMs: 0 }] },
+    ],
     ['a fractional id', { type: 'calls', run: 1, started: [{ ...start, id: 1.5 }] }],
     ['a started call with an unknown key', { type: 'calls', run: 1, started: [{ ...start, pwned: 1 }] }],
     ['a negative duration', { type: 'calls', run: 1, finished: [{ ...finish, durationMs: -1 }] }],

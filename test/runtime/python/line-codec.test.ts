@@ -45,18 +45,23 @@ describe('line codec (fd-3 NDJSON frames)', () => {
   });
 
   test('invalid UTF-8, empty frames, non-byte chunks and a cut-off tail are errors, never throws', () => {
-    expect(collect(new LineDecoder(64), [new Uint8Array([0xff, 0x0a])])).toEqual([{ kind: 'error', message: 'control frame is not valid UTF-8' }]);
+    expect(collect(new LineDecoder(64), [new Uint8Array([0xff, 0x0a])])).toEqual([
+      { kind: 'error', message: 'control frame is not valid UTF-8' },
+    ]);
     expect(collect(new LineDecoder(64), [bytes('\n')])).toEqual([{ kind: 'error', message: 'empty control frame' }]);
     expect(collect(new LineDecoder(64), ['text' as unknown as Uint8Array])[0]?.kind).toBe('error');
     const tail: LineEvent[] = [];
     const decoder = new LineDecoder(64);
     decoder.push(bytes('{"a":'), (e) => tail.push(e));
     decoder.end((e) => tail.push(e));
-    expect(tail).toEqual([{ kind: 'error', message: 'control stream ended inside a frame (5 bytes without a newline)' }]);
+    expect(tail).toEqual([
+      { kind: 'error', message: 'control stream ended inside a frame (5 bytes without a newline)' },
+    ]);
   });
 
   test('a cap that is not a positive integer is misuse at construction (an unbounded decoder is never built)', () => {
-    for (const cap of [0, -1, Number.NaN, 1.5, Number.POSITIVE_INFINITY]) expect(() => new LineDecoder(cap)).toThrow(TypeError);
+    for (const cap of [0, -1, Number.NaN, 1.5, Number.POSITIVE_INFINITY])
+      expect(() => new LineDecoder(cap)).toThrow(TypeError);
   });
 
   test('random frames in random chunks round-trip exactly', () => {
@@ -64,7 +69,10 @@ describe('line codec (fd-3 NDJSON frames)', () => {
     const random = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const alphabet = ['a', 'é', '€', '😀', '"', '\\', ' ', '{', '}'];
     const texts = Array.from({ length: 2_000 }, () =>
-      Array.from({ length: 1 + Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''),
+      Array.from(
+        { length: 1 + Math.floor(random() * 40) },
+        () => alphabet[Math.floor(random() * alphabet.length)],
+      ).join(''),
     );
     const wire = new Uint8Array(texts.reduce((n, t) => n + encodeLine(t).length, 0));
     let offset = 0;

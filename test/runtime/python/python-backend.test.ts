@@ -44,9 +44,14 @@ describe.concurrent('Python backend: program shape and bindings', () => {
 
   test('without imports the program runs on the small driver; awaiting a foreign awaitable is a clear error', async () => {
     const [plain, foreign, mixed] = await Promise.all([
-      py('a = await tools.add({"a": 1, "b": 2})\nb = await tools.add({"a": a, "b": 3})\nreturn b', { bindings: [toolsNamespace()] }),
+      py('a = await tools.add({"a": 1, "b": 2})\nb = await tools.add({"a": a, "b": 3})\nreturn b', {
+        bindings: [toolsNamespace()],
+      }),
       py('class Odd:\n    def __await__(self):\n        yield 42\nawait Odd()'),
-      py('import asyncio\nasync def one(i):\n    return await tools.echo(i)\nreturn await asyncio.gather(one(1), one(2))', { bindings: [toolsNamespace()] }),
+      py(
+        'import asyncio\nasync def one(i):\n    return await tools.echo(i)\nreturn await asyncio.gather(one(1), one(2))',
+        { bindings: [toolsNamespace()] },
+      ),
     ]);
     expect(plain.value).toBe(6);
     expect(foreign.error?.kind).toBe('exception');
@@ -118,19 +123,25 @@ describe.concurrent('Python backend: values', () => {
   });
 
   test('host numbers beyond 2^53 arrive as the exact integer of the double', async () => {
-    const r = await py('v = await tools.echo(2**60)\nreturn [type(v).__name__, v == 2**60]', { bindings: [toolsNamespace()] });
+    const r = await py('v = await tools.echo(2**60)\nreturn [type(v).__name__, v == 2**60]', {
+      bindings: [toolsNamespace()],
+    });
     expect(r.value).toEqual(['int', true]);
   });
 
   test('lone surrogates and astral characters cross both ways', async () => {
-    const r = await py("v = await tools.echo('a\\udc80b😀')\nreturn [v == 'a\\udc80b😀', v]", { bindings: [toolsNamespace()] });
+    const r = await py("v = await tools.echo('a\\udc80b😀')\nreturn [v == 'a\\udc80b😀', v]", {
+      bindings: [toolsNamespace()],
+    });
     expect(r.value).toEqual([true, 'a\udc80b😀']);
   });
 });
 
 describe.concurrent('Python backend: limits and process control', () => {
   test('a CPU limit hit by SIGXCPU is timeout', async () => {
-    const r = await py('import resource\nresource.setrlimit(resource.RLIMIT_CPU, (1, 3))\nwhile True:\n    pass', { timeoutMs: 30_000 });
+    const r = await py('import resource\nresource.setrlimit(resource.RLIMIT_CPU, (1, 3))\nwhile True:\n    pass', {
+      timeoutMs: 30_000,
+    });
     expect(r.error?.kind).toBe('timeout');
     expect(r.error?.message).toMatch(/CPU time exhausted/);
     expect(r.logs).toEqual([]);
@@ -164,11 +175,16 @@ describe.concurrent('Python backend: limits and process control', () => {
 
   test('a program killing itself with SIGKILL is worker-exit naming the signal', async () => {
     const r = await py('import os, signal\nos.kill(os.getpid(), signal.SIGKILL)');
-    expect(r.error).toEqual({ kind: 'worker-exit', message: 'Python process exited before completing (signal SIGKILL)' });
+    expect(r.error).toEqual({
+      kind: 'worker-exit',
+      message: 'Python process exited before completing (signal SIGKILL)',
+    });
   });
 
   test('5 million single-character writes stay linear and arrive as one entry', async () => {
-    const r = await py("import sys\nw = sys.stdout.write\nfor _ in range(5_000_000):\n    w('x')\nreturn 'done'", { timeoutMs: 90_000 });
+    const r = await py("import sys\nw = sys.stdout.write\nfor _ in range(5_000_000):\n    w('x')\nreturn 'done'", {
+      timeoutMs: 90_000,
+    });
     expect(r.error).toBeUndefined();
     expect(r.logs).toHaveLength(1);
     expect(r.logs[0]?.length).toBe(5_000_000);
@@ -181,14 +197,21 @@ describe.concurrent('Python backend: limits and process control', () => {
   });
 
   test('with child processes allowed, a forked grandchild does not outlive the run', async () => {
-    const r = await py("import subprocess\np = subprocess.Popen(['/bin/sleep', '31'], start_new_session=True)\nreturn p.pid", { sandbox: 'off' });
+    const r = await py(
+      "import subprocess\np = subprocess.Popen(['/bin/sleep', '31'], start_new_session=True)\nreturn p.pid",
+      { sandbox: 'off' },
+    );
     expect(typeof r.value).toBe('number');
     // the result does not wait for the tree to be reaped (engine/fresh-child.ts)
-    expect(await settleTo(() => processesRunning(['/bin/sleep', '31'])), 'the forked `sleep 31` still running').toEqual([]);
+    expect(await settleTo(() => processesRunning(['/bin/sleep', '31'])), 'the forked `sleep 31` still running').toEqual(
+      [],
+    );
   });
 
   test('unconfined, the staged runner dir and private temp dir are removed after the run', async () => {
-    const r = await py('import tempfile, os\nreturn [tempfile.gettempdir(), os.path.dirname(tempfile.gettempdir())]', { sandbox: 'off' });
+    const r = await py('import tempfile, os\nreturn [tempfile.gettempdir(), os.path.dirname(tempfile.gettempdir())]', {
+      sandbox: 'off',
+    });
     const [tmp, base] = r.value as [string, string];
     expect(base).toMatch(/ptc-py-/);
     // a child slow to die is torn down after its result returns (engine/fresh-child.ts); dispose() waits for that
@@ -212,19 +235,32 @@ describe.concurrent('Python backend: limits and process control', () => {
 describe.concurrent('Python backend: hostile fd-3 traffic', () => {
   test.each([
     ['a forged second boot-ack', 'os.write(3, b\'{"type":"boot-ack","confined":true}\\n\')', /second boot-ack/],
-    ['an out-of-sequence call id', 'os.write(3, b\'{"type":"call","id":5,"global":"tools","name":"echo","args":1}\\n\')', /out of sequence/],
+    [
+      'an out-of-sequence call id',
+      'os.write(3, b\'{"type":"call","id":5,"global":"tools","name":"echo","args":1}\\n\')',
+      /out of sequence/,
+    ],
     ['an unknown frame type', 'os.write(3, b\'{"type":"hello"}\\n\')', /malformed control frame/],
-    ['a forged done with a timeout kind', 'os.write(3, b\'{"type":"done","error":{"kind":"timeout","message":"x"}}\\n\')', /malformed control frame/],
+    [
+      'a forged done with a timeout kind',
+      'os.write(3, b\'{"type":"done","error":{"kind":"timeout","message":"x"}}\\n\')',
+      /malformed control frame/,
+    ],
     ['invalid UTF-8', 'os.write(3, b\'{"type":"log","stream":"stdout","text":"\\xff"}\\n\')', /not valid UTF-8/],
     ['an empty line', "os.write(3, b'\\n')", /empty control frame/],
   ])('%s is a protocol failure', async (_name, write, message) => {
-    const r = await py(`import os, asyncio\n${write}\nawait asyncio.sleep(3)`, { bindings: [toolsNamespace()], timeoutMs: 15_000 });
+    const r = await py(`import os, asyncio\n${write}\nawait asyncio.sleep(3)`, {
+      bindings: [toolsNamespace()],
+      timeoutMs: 15_000,
+    });
     expect(r.error?.kind).toBe('protocol');
     expect(r.error?.message).toMatch(message);
   });
 
   test('an oversized newline-free frame is a protocol failure and the host stays bounded', async () => {
-    const r = await py("import os\nchunk = b'x' * (1 << 20)\nfor _ in range(200):\n    os.write(3, chunk)", { timeoutMs: 60_000 });
+    const r = await py("import os\nchunk = b'x' * (1 << 20)\nfor _ in range(200):\n    os.write(3, chunk)", {
+      timeoutMs: 60_000,
+    });
     expect(r.error?.kind).toBe('protocol');
     expect(r.error?.message).toMatch(/control frame exceeds/);
   });
@@ -232,7 +268,10 @@ describe.concurrent('Python backend: hostile fd-3 traffic', () => {
   test('a forged done is re-metered by the host ledger', async () => {
     const [lossless, over] = await Promise.all([
       py('import os, asyncio\nos.write(3, b\'{"type":"done","value":5}\\n\')\nawait asyncio.sleep(3)'),
-      py('import os, asyncio\nos.write(3, b\'{"type":"done","value":"\' + b\'x\' * 5000 + b\'"}\\n\')\nawait asyncio.sleep(3)', { maxOutputBytes: 1_000 }),
+      py(
+        'import os, asyncio\nos.write(3, b\'{"type":"done","value":"\' + b\'x\' * 5000 + b\'"}\\n\')\nawait asyncio.sleep(3)',
+        { maxOutputBytes: 1_000 },
+      ),
     ]);
     expect(lossless.value).toBe(5);
     expect(over.error?.kind).toBe('output-limit');
@@ -258,7 +297,8 @@ describe('Python backend: spare processes', () => {
     const { createRuntime } = await import('../../../runtime/index.js');
     const { listDescendants } = await import('../../../runtime/process/launch.js');
     const runtime = createRuntime({ spares: 1 });
-    const spec = () => runtime.resolve({ language: 'python', program: 'import asyncio\nprint("from a spare")\nreturn 7' });
+    const spec = () =>
+      runtime.resolve({ language: 'python', program: 'import asyncio\nprint("from a spare")\nreturn 7' });
     expect(await runtime.warm(spec())).toBe(true);
     const runners = () =>
       listDescendants(process.pid).filter((pid) => {
@@ -283,7 +323,10 @@ describe('Python backend: spare processes', () => {
     const { createRuntime } = await import('../../../runtime/index.js');
     const { listDescendants } = await import('../../../runtime/process/launch.js');
     const runtime = createRuntime({ spares: 1 });
-    const [first, second] = [fs.mkdtempSync(path.join(os.tmpdir(), 'spare-a-')), fs.mkdtempSync(path.join(os.tmpdir(), 'spare-b-'))];
+    const [first, second] = [
+      fs.mkdtempSync(path.join(os.tmpdir(), 'spare-a-')),
+      fs.mkdtempSync(path.join(os.tmpdir(), 'spare-b-')),
+    ];
     // the interpreter itself, not the wrappers whose argv names the runner too
     const interpreter = (): number | undefined =>
       listDescendants(process.pid).find((pid) => {

@@ -2,7 +2,12 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { LIMITS } from '../../../runtime/contract/limits.js';
-import { MAX_EMBEDDED_CHARS, MAX_EXCEPTION_CHARS, MAX_PATH_KEY_CHARS, TRUNCATED } from '../../../runtime/output/diagnostic.js';
+import {
+  MAX_EMBEDDED_CHARS,
+  MAX_EXCEPTION_CHARS,
+  MAX_PATH_KEY_CHARS,
+  TRUNCATED,
+} from '../../../runtime/output/diagnostic.js';
 import { programWireFields } from '../../../runtime/protocol/program-wire.js';
 import { PYTHON_CONTROL_FD, pythonWireFields } from '../../../runtime/protocol/python-wire.js';
 import { findOnPath } from '../../../runtime/python/python-executable.js';

@@ -47,14 +47,24 @@ describe('Python programs: bindings, record and replay', () => {
     const bindings = write('py.bindings.mjs', BINDINGS);
     const program = write('prog.py', PROGRAM);
     const cassette = path.join(dir, 'py.cassette.json');
-    const recorded = await ptc('run', program, '--bindings', bindings, '--record', cassette, '--deterministic', '--json');
+    const recorded = await ptc(
+      'run',
+      program,
+      '--bindings',
+      bindings,
+      '--record',
+      cassette,
+      '--deterministic',
+      '--json',
+    );
     expect(recorded.code).toBe(0);
     const value = recorded.result.value as Record<string, unknown>;
     expect(value).toMatchObject({
       x: 3,
       y: 4,
       failure: ['ToolCallError', 'fail', 'upstream said no'],
-      refused: 'invalid arguments for tools.add: $.b: is required\ninvalid arguments for tools.add: $.a: must be number',
+      refused:
+        'invalid arguments for tools.add: $.b: is required\ninvalid arguments for tools.add: $.a: must be number',
       time: Date.UTC(2025, 0, 1) / 1000,
     });
     const handlerLog = fs.readFileSync(path.join(dir, 'handlers.log'), 'utf8');
@@ -81,7 +91,15 @@ describe('Python programs: bindings, record and replay', () => {
   test('a Python divergence raises the error class with the "replay divergence:" message', async () => {
     const bindings = write('py2.bindings.mjs', BINDINGS);
     const cassette = path.join(dir, 'py2.cassette.json');
-    await ptc('run', write('rec.py', 'return await tools.add({"a": 1, "b": 1})'), '--bindings', bindings, '--record', cassette, '--json');
+    await ptc(
+      'run',
+      write('rec.py', 'return await tools.add({"a": 1, "b": 1})'),
+      '--bindings',
+      bindings,
+      '--record',
+      cassette,
+      '--json',
+    );
     const r = await ptc(
       'run',
       write('div.py', 'try:\n    await tools.add({"a": 5, "b": 5})\nexcept ToolCallError as e:\n    return str(e)'),
@@ -93,6 +111,10 @@ describe('Python programs: bindings, record and replay', () => {
     );
     expect(r.code).toBe(1);
     expect(r.result.value).toMatch(/^replay divergence: tools\.add\(\{"a":5,"b":5\}\) matches no unused recorded call/);
-    expect(r.result.replay).toEqual({ matched: 0, diverged: [{ global: 'tools', name: 'add', args: { a: 5, b: 5 } }], unused: 1 });
+    expect(r.result.replay).toEqual({
+      matched: 0,
+      diverged: [{ global: 'tools', name: 'add', args: { a: 5, b: 5 } }],
+      unused: 1,
+    });
   });
 });

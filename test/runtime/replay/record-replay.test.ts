@@ -54,7 +54,14 @@ const [z, y, x] = await Promise.all([tools.add({ b: 2, a: 1 }), tools.add({ a: 2
 console.log('sum', x + y + z);
 return { x, y, z, hits: found.hits, failure, lie };`;
 
-const EXPECTED_VALUE = { x: 3, y: 4, z: 3, hits: ['ptc', 'PTC'], failure: 'ToolCallError/fail: upstream said no', lie: 42 };
+const EXPECTED_VALUE = {
+  x: 3,
+  y: 4,
+  z: 3,
+  hits: ['ptc', 'PTC'],
+  failure: 'ToolCallError/fail: upstream said no',
+  lie: 42,
+};
 
 describe('ptc run --record / --replay', () => {
   test('record → replay round trip: same result, no handler runs, Promise.all order does not matter', async () => {
@@ -72,9 +79,11 @@ describe('ptc run --record / --replay', () => {
 
     // the cassette: versioned, stable key order, pretty-printed, in call-id order
     const text = fs.readFileSync(cassette, 'utf8');
-    expect(text.startsWith('{\n  "version": 1,\n  "calls": [\n    {\n      "global": "tools",\n      "name": "add",\n      "args": {\n        "a": 1,')).toBe(
-      true,
-    );
+    expect(
+      text.startsWith(
+        '{\n  "version": 1,\n  "calls": [\n    {\n      "global": "tools",\n      "name": "add",\n      "args": {\n        "a": 1,',
+      ),
+    ).toBe(true);
     const file = JSON.parse(text) as { version: number; calls: Record<string, unknown>[] };
     expect(file.calls.map((c) => Object.keys(c).join(','))).toEqual([
       'global,name,args,ok,value,durationMs',
@@ -98,7 +107,9 @@ describe('ptc run --record / --replay', () => {
       expect(r.result?.mode).toBe('replay');
       expect(r.result?.replay).toEqual({ matched: 6, diverged: [], unused: 0 });
       expect(r.result?.logs).toEqual(['sum 10']);
-      expect(r.result?.value).toEqual(i === 2 ? { ...EXPECTED_VALUE, failure: 'Error/undefined: upstream said no' } : EXPECTED_VALUE);
+      expect(r.result?.value).toEqual(
+        i === 2 ? { ...EXPECTED_VALUE, failure: 'Error/undefined: upstream said no' } : EXPECTED_VALUE,
+      );
       expect(r.result?.calls.every((c) => c.replayed === true)).toBe(true);
       expect(r.result?.calls.find((c) => c.name === 'liar')?.schemaViolation).toBe('$: must be string');
     }
@@ -106,7 +117,9 @@ describe('ptc run --record / --replay', () => {
     const report = await ptc('run', program, '--replay', cassette);
     expect(report.code).toBe(0);
     expect(report.stdout).toContain('── replay: 6 matched, 0 diverged, 0 unused ──');
-    expect(report.stdout).toMatch(/#6 tools\.liar [\d.]+ ms ok \(replayed\)\n {5}output schema violated: \$: must be string\n/);
+    expect(report.stdout).toMatch(
+      /#6 tools\.liar [\d.]+ ms ok \(replayed\)\n {5}output schema violated: \$: must be string\n/,
+    );
     // not one handler ran during the replays
     expect(fs.readFileSync(log, 'utf8')).toBe(handlerCalls);
   });
@@ -131,14 +144,26 @@ return out;`,
     expect(value[2]).toMatch(
       /^replay divergence: tools\.add\(\{"a":100,"b":1\}\) matches no unused recorded call \(2 unused tools\.add call\(s\) recorded with other arguments/,
     );
-    expect(r.result?.replay).toEqual({ matched: 1, diverged: [{ global: 'tools', name: 'add', args: { a: 100, b: 1 } }], unused: 5 });
+    expect(r.result?.replay).toEqual({
+      matched: 1,
+      diverged: [{ global: 'tools', name: 'add', args: { a: 100, b: 1 } }],
+      unused: 5,
+    });
     expect(r.stderr).toMatch(/5 recorded call\(s\) in .* were not used/);
     expect(fs.readFileSync(log, 'utf8')).toBe(before);
     // the program caught the divergence; the run still fails (exit 1) because the replay diverged
     expect(r.result?.error).toBeUndefined();
 
     // only unused calls (no divergence): exit 0 with the count
-    const partial = await ptc('run', write('partial.ts', 'return await tools.search({ q: "ptc" });'), '--bindings', bindings, '--replay', cassette, '--json');
+    const partial = await ptc(
+      'run',
+      write('partial.ts', 'return await tools.search({ q: "ptc" });'),
+      '--bindings',
+      bindings,
+      '--replay',
+      cassette,
+      '--json',
+    );
     expect(partial.code).toBe(0);
     expect(partial.result?.replay).toEqual({ matched: 1, diverged: [], unused: 5 });
     // a repeated call finds every matching recording used up
@@ -156,8 +181,16 @@ return out;`,
   });
 
   test.each([
-    ['not JSON', '{ "version": 1, "calls": [ }', /^ptc run: cassette .*bad-\d\.json is not valid JSON: .*\(line 1, column \d+\)$/m],
-    ['a wrong version', '{ "version": 2, "calls": [] }', /^ptc run: cassette .* has version 2; this build reads version 1 only$/m],
+    [
+      'not JSON',
+      '{ "version": 1, "calls": [ }',
+      /^ptc run: cassette .*bad-\d\.json is not valid JSON: .*\(line 1, column \d+\)$/m,
+    ],
+    [
+      'a wrong version',
+      '{ "version": 2, "calls": [] }',
+      /^ptc run: cassette .* has version 2; this build reads version 1 only$/m,
+    ],
     ['no version', '{ "calls": [] }', /has version null; this build reads version 1 only/],
     [
       'a bad call',
@@ -184,12 +217,32 @@ return out;`,
     const log = path.join(dir, 'handlers-3.log');
     const cassette = path.join(dir, 'drift.cassette.json');
     const program = write('drift.ts', 'return await tools.add({ a: 1, b: 2 });');
-    await ptc('run', program, '--bindings', bindingsModule('drift-old.bindings.mjs', log), '--record', cassette, '--json');
+    await ptc(
+      'run',
+      program,
+      '--bindings',
+      bindingsModule('drift-old.bindings.mjs', log),
+      '--record',
+      cassette,
+      '--json',
+    );
     // same module: no drift warning
-    const same = await ptc('run', program, '--bindings', bindingsModule('drift-same.bindings.mjs', log), '--replay', cassette, '--json');
+    const same = await ptc(
+      'run',
+      program,
+      '--bindings',
+      bindingsModule('drift-same.bindings.mjs', log),
+      '--replay',
+      cassette,
+      '--json',
+    );
     expect(same.stderr).not.toMatch(/schema drift/);
     // the output schema changed since the recording
-    const changed = bindingsModule('drift-new.bindings.mjs', log, "{ type: 'object', properties: { total: { type: 'number' } } }");
+    const changed = bindingsModule(
+      'drift-new.bindings.mjs',
+      log,
+      "{ type: 'object', properties: { total: { type: 'number' } } }",
+    );
     const r = await ptc('run', program, '--bindings', changed, '--replay', cassette, '--json');
     expect(r.code).toBe(0);
     expect(r.result?.value).toBe(3);
@@ -197,9 +250,14 @@ return out;`,
       /^ptc run: warning: schema drift: cassette call #1 tools\.add: recorded value no longer matches the output schema: \$: must be object$/m,
     );
     // a function that no longer exists
-    const gone = write('drift-gone.bindings.mjs', 'export default { tools: { functions: { other: async () => 1 } } };\n');
+    const gone = write(
+      'drift-gone.bindings.mjs',
+      'export default { tools: { functions: { other: async () => 1 } } };\n',
+    );
     const r2 = await ptc('run', program, '--bindings', gone, '--replay', cassette, '--json');
-    expect(r2.stderr).toMatch(/schema drift: cassette call #1 tools\.add: no such function in .*drift-gone\.bindings\.mjs any more/);
+    expect(r2.stderr).toMatch(
+      /schema drift: cassette call #1 tools\.add: no such function in .*drift-gone\.bindings\.mjs any more/,
+    );
   });
 
   test('--deterministic: a replay reproduces Date, Math.random and crypto values of the recording bit for bit', async () => {
@@ -211,9 +269,21 @@ return out;`,
 return { now: Date.now(), iso: new Date().toISOString(), random: [Math.random(), Math.random()], uuid: crypto.randomUUID(), bytes: [...crypto.getRandomValues(new Uint8Array(4))], tool: found };`,
     );
     const cassette = path.join(dir, 'det.cassette.json');
-    const recorded = await ptc('run', program, '--bindings', bindings, '--record', cassette, '--deterministic', '--json');
+    const recorded = await ptc(
+      'run',
+      program,
+      '--bindings',
+      bindings,
+      '--record',
+      cassette,
+      '--deterministic',
+      '--json',
+    );
     expect(recorded.code).toBe(0);
-    expect(JSON.parse(fs.readFileSync(cassette, 'utf8')).deterministic).toEqual({ epochMs: Date.UTC(2025, 0, 1), seed: 1 });
+    expect(JSON.parse(fs.readFileSync(cassette, 'utf8')).deterministic).toEqual({
+      epochMs: Date.UTC(2025, 0, 1),
+      seed: 1,
+    });
     const [replayed, plain] = await Promise.all([
       ptc('run', program, '--bindings', bindings, '--replay', cassette, '--deterministic', '--json'),
       ptc('run', program, '--bindings', bindings, '--replay', cassette, '--json'),
@@ -238,13 +308,43 @@ return { now: Date.now(), iso: new Date().toISOString(), random: [Math.random(),
       "const sum = await fx.add({ a: 20, b: 22 });\nconst failure = await fx.explode().then(() => '', (e) => e.name + ': ' + e.message);\nreturn { sum, greeting: await fx.greet({ name: 'tape' }), failure };",
     );
     const cassette = path.join(dir, 'mcp.cassette.json');
-    const expected = { sum: { sum: 42 }, greeting: [{ type: 'text', text: 'Hello, tape!' }], failure: 'McpToolError: the fixture exploded on purpose' };
-    const recorded = await ptc('run', program, '--bindings', mcpModule('mcp.bindings.mjs', process.execPath), '--mode', 'live', '--record', cassette, '--json');
+    const expected = {
+      sum: { sum: 42 },
+      greeting: [{ type: 'text', text: 'Hello, tape!' }],
+      failure: 'McpToolError: the fixture exploded on purpose',
+    };
+    const recorded = await ptc(
+      'run',
+      program,
+      '--bindings',
+      mcpModule('mcp.bindings.mjs', process.execPath),
+      '--mode',
+      'live',
+      '--record',
+      cassette,
+      '--json',
+    );
     expect(recorded.result?.value).toEqual(expected);
     const [offline, updated] = await Promise.all([
       // the server binary is gone: the replay still runs, with the module's error class, and says what it skipped
-      ptc('run', program, '--bindings', mcpModule('mcp-offline.bindings.mjs', '/nonexistent/node'), '--replay', cassette, '--json'),
-      ptc('run', program, '--bindings', mcpModule('mcp-v2.bindings.mjs', process.execPath, { PTC_FIXTURE_ADD_OUTPUT: 'v2' }), '--replay', cassette, '--json'),
+      ptc(
+        'run',
+        program,
+        '--bindings',
+        mcpModule('mcp-offline.bindings.mjs', '/nonexistent/node'),
+        '--replay',
+        cassette,
+        '--json',
+      ),
+      ptc(
+        'run',
+        program,
+        '--bindings',
+        mcpModule('mcp-v2.bindings.mjs', process.execPath, { PTC_FIXTURE_ADD_OUTPUT: 'v2' }),
+        '--replay',
+        cassette,
+        '--json',
+      ),
     ]);
     expect(offline.code).toBe(0);
     expect(offline.result?.value).toEqual(expected);
@@ -255,7 +355,9 @@ return { now: Date.now(), iso: new Date().toISOString(), random: [Math.random(),
     expect(offline.stderr).not.toMatch(/schema drift/);
     expect(updated.code).toBe(0);
     expect(updated.result?.value).toEqual(expected);
-    expect(updated.stderr).toMatch(/schema drift: cassette call #1 fx\.add: recorded value no longer matches the output schema: \$\.total: is required/);
+    expect(updated.stderr).toMatch(
+      /schema drift: cassette call #1 fx\.add: recorded value no longer matches the output schema: \$\.total: is required/,
+    );
   });
 
   test('--record and --replay together is misuse', async () => {

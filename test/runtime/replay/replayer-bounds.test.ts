@@ -27,7 +27,9 @@ describe('replay of many unmatched calls', () => {
     expect(messages[0]).toBe(
       'replay divergence: tools.echo({"n":0}) matches no unused recorded call (2 unused tools.echo call(s) recorded with other arguments, e.g. {"n":-1})',
     );
-    expect(messages.at(-1)).toBe('replay divergence: tools.other({}) matches no unused recorded call (the cassette has no tools.other call)');
+    expect(messages.at(-1)).toBe(
+      'replay divergence: tools.other({}) matches no unused recorded call (the cassette has no tools.other call)',
+    );
   });
 
   test('says when every recorded call of a binding is used, and lists all diverged calls when they are few', async () => {
@@ -36,6 +38,10 @@ describe('replay of many unmatched calls', () => {
     await echo({ n: -1 });
     await echo({ n: -2 });
     await expect(echo({ n: -1 })).rejects.toThrow('(every recorded tools.echo call is already used)');
-    expect(replay.report()).toEqual({ matched: 2, diverged: [{ global: 'tools', name: 'echo', args: { n: -1 } }], unused: 0 });
+    expect(replay.report()).toEqual({
+      matched: 2,
+      diverged: [{ global: 'tools', name: 'echo', args: { n: -1 } }],
+      unused: 0,
+    });
   });
 });

@@ -37,11 +37,19 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function leakyRun(args: string[]): {
   report: HostReport;
-  result: { value?: unknown; error?: { kind: string; message: string }; sandbox: { enforcement: string; mechanisms: string[] } };
+  result: {
+    value?: unknown;
+    error?: { kind: string; message: string };
+    sandbox: { enforcement: string; mechanisms: string[] };
+  };
 } {
   const stdout = execFileSync(
     HOST_PYTHON,
-    [path.join(here, 'fixtures', 'leaky-host.py'), secretFile, JSON.stringify([process.execPath, cli, 'run', '--json', ...args])],
+    [
+      path.join(here, 'fixtures', 'leaky-host.py'),
+      secretFile,
+      JSON.stringify([process.execPath, cli, 'run', '--json', ...args]),
+    ],
     {
       encoding: 'utf8',
       timeout: 240_000,
@@ -55,7 +63,8 @@ function leakyRun(args: string[]): {
   expect(report.piped).toBe('');
   expect(report.sent).toBe('');
   // a CLI that printed no result names how it ended, so a failure here is diagnosable from the log alone
-  if (!report.stdout.trimStart().startsWith('{')) throw new Error(`the CLI printed no result (exit ${report.code}): ${report.stderr || '(no stderr)'}`);
+  if (!report.stdout.trimStart().startsWith('{'))
+    throw new Error(`the CLI printed no result (exit ${report.code}): ${report.stderr || '(no stderr)'}`);
   return { report, result: JSON.parse(report.stdout) as ReturnType<typeof leakyRun>['result'] };
 }
 

@@ -10,7 +10,8 @@ afterAll(() => runtime.dispose());
 const spawnAttempt = {
   typescript:
     "const cp = await import('node:child_process');\ntry { cp.spawnSync('/bin/true'); return 'spawned'; } catch (e: any) { return 'denied:' + e.code; }",
-  python: "import os\ntry:\n    os.posix_spawn('/bin/true', ['true'], {})\n    return 'spawned'\nexcept OSError as e:\n    return 'denied'",
+  python:
+    "import os\ntry:\n    os.posix_spawn('/bin/true', ['true'], {})\n    return 'spawned'\nexcept OSError as e:\n    return 'denied'",
 };
 
 describe.each(['typescript', 'python'] as const)('without bubblewrap (%s)', (language) => {

@@ -26,7 +26,8 @@ function placeNode(parent: string): string {
   return bin;
 }
 
-const program = 'const fs = await import("node:fs"); return { version: process.version, tmp: fs.readdirSync("/tmp").length >= 0 };';
+const program =
+  'const fs = await import("node:fs"); return { version: process.version, tmp: fs.readdirSync("/tmp").length >= 0 };';
 
 describe.runIf(host.bwrap !== undefined)('interpreters outside the usual places', () => {
   const homes = [os.tmpdir(), '/dev/shm', os.homedir()].filter((dir) => fs.existsSync(dir));
@@ -53,12 +54,18 @@ describe.runIf(host.bwrap !== undefined)('interpreters outside the usual places'
     execFileSync(found.python.path, ['-m', 'venv', '--without-pip', path.join(dir, 'venv')]);
     const pythonPath = path.join(dir, 'venv', 'bin', 'python');
     // a package only this environment has: the run must import it from the venv's site-packages under /tmp
-    const site = execFileSync(pythonPath, ['-c', 'import site; print(site.getsitepackages()[0])'], { encoding: 'utf8' }).trim();
+    const site = execFileSync(pythonPath, ['-c', 'import site; print(site.getsitepackages()[0])'], {
+      encoding: 'utf8',
+    }).trim();
     fs.writeFileSync(path.join(site, 'ptc_venv_marker.py'), 'WHERE = "venv"\n');
     const runtime = createRuntime({ pythonPath, spares: 0 });
     try {
       const r = await runtime.run(
-        runtime.resolve({ language: 'python', program: 'import ptc_venv_marker\nreturn ptc_venv_marker.WHERE', sandbox: 'required' }),
+        runtime.resolve({
+          language: 'python',
+          program: 'import ptc_venv_marker\nreturn ptc_venv_marker.WHERE',
+          sandbox: 'required',
+        }),
       );
       expect(r.error, JSON.stringify(r.sandbox)).toBeUndefined();
       expect(r.value).toBe('venv');

@@ -11,11 +11,13 @@ import { run, toolsNamespace } from '../../helpers/runtime.js';
 const host = await sandboxHost();
 const cgroups = host.cgroups;
 const bounded = process.platform === 'linux' && cgroups !== undefined && host.bwrap !== undefined;
-if (!bounded) console.warn(`[kernel-memory] SKIPPING: no per-run cgroup here (${host.cgroupProblem ?? 'no bubblewrap'})`);
+if (!bounded)
+  console.warn(`[kernel-memory] SKIPPING: no per-run cgroup here (${host.cgroupProblem ?? 'no bubblewrap'})`);
 
 // The kernel memory a cgroup holds: v1 counts it apart (memory.kmem.usage_in_bytes), v2 in memory.stat.
 function kernelBytes(dir: string): number {
-  if (fs.existsSync(path.join(dir, 'memory.kmem.usage_in_bytes'))) return Number(fs.readFileSync(path.join(dir, 'memory.kmem.usage_in_bytes'), 'utf8'));
+  if (fs.existsSync(path.join(dir, 'memory.kmem.usage_in_bytes')))
+    return Number(fs.readFileSync(path.join(dir, 'memory.kmem.usage_in_bytes'), 'utf8'));
   const stat = fs.readFileSync(path.join(dir, 'memory.stat'), 'utf8');
   return Number(/^kernel (\d+)/m.exec(stat)?.[1] ?? /^slab (\d+)/m.exec(stat)?.[1] ?? 0);
 }
@@ -55,7 +57,12 @@ for i in range(200000):
     except FileNotFoundError:
         pass
 return await tools.hold()`;
-    const r = await run('python', program, { bindings: [measuringTools(seen)], tmpMb: 16, memoryMb: 256, timeoutMs: 120_000 });
+    const r = await run('python', program, {
+      bindings: [measuringTools(seen)],
+      tmpMb: 16,
+      memoryMb: 256,
+      timeoutMs: 120_000,
+    });
     expect(r.error).toBeUndefined();
     // about 1 KB of inode and dentry per empty file, about 200 B per negative dentry
     expect(seen.kernel).toBeGreaterThan(60 * MB);
@@ -90,7 +97,9 @@ for i in range(2000000):
 return "made them all"`;
     const r = await run('python', program, { tmpMb: 16, memoryMb: 64, timeoutMs: 120_000 });
     expect(r.error?.kind).toBe('worker-exit');
-    expect(r.error?.message).toMatch(/the run reached its memory bound \(\d+ MiB for the program, its temp files and what the kernel holds for it\)/);
+    expect(r.error?.message).toMatch(
+      /the run reached its memory bound \(\d+ MiB for the program, its temp files and what the kernel holds for it\)/,
+    );
     // the files died with the sandbox's tmpfs: what the run made the kernel hold is gone (other suites run beside)
     expect(meminfo('Slab') - before).toBeLessThan(150 * MB);
   });

@@ -16,10 +16,25 @@ const linux: SandboxHost = {
   cgroups: { version: 2, memoryParent: '/sys/fs/cgroup/user.slice/ptc-playground', pidsParent: undefined },
   cgroupProblem: undefined,
 };
-const noBwrap: SandboxHost = { ...linux, bwrap: undefined, bwrapProblem: 'bubblewrap (bwrap) not found: install the "bubblewrap" package' };
-const mac: SandboxHost = { ...noBwrap, platform: 'darwin', namespacePrefix: undefined, unsharePath: undefined, bwrapProblem: 'no OS sandbox on darwin' };
+const noBwrap: SandboxHost = {
+  ...linux,
+  bwrap: undefined,
+  bwrapProblem: 'bubblewrap (bwrap) not found: install the "bubblewrap" package',
+};
+const mac: SandboxHost = {
+  ...noBwrap,
+  platform: 'darwin',
+  namespacePrefix: undefined,
+  unsharePath: undefined,
+  bwrapProblem: 'no OS sandbox on darwin',
+};
 const bounded = { mechanism: 'a cgroup per run' };
-const proven: ProvenLayers = { os: { mechanisms: ['bubblewrap: …'] }, osProblem: undefined, runtime: { mechanism: 'node-permission-model' }, bounds: bounded };
+const proven: ProvenLayers = {
+  os: { mechanisms: ['bubblewrap: …'] },
+  osProblem: undefined,
+  runtime: { mechanism: 'node-permission-model' },
+  bounds: bounded,
+};
 const runtimeOnly: ProvenLayers = {
   os: undefined,
   osProblem: undefined,
@@ -60,8 +75,18 @@ describe('planSandbox', () => {
   });
 
   test('macOS/Windows without any layer report none', () => {
-    const plan = planSandbox('best-effort', mac, { os: undefined, osProblem: undefined, runtime: undefined, bounds: { problem: 'no cgroups on darwin' } });
-    expect(plan.report).toMatchObject({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none' });
+    const plan = planSandbox('best-effort', mac, {
+      os: undefined,
+      osProblem: undefined,
+      runtime: undefined,
+      bounds: { problem: 'no cgroups on darwin' },
+    });
+    expect(plan.report).toMatchObject({
+      network: 'allowed',
+      filesystem: 'allowed',
+      childProcess: 'allowed',
+      enforcement: 'none',
+    });
   });
 
   test('without a proven cgroup the confinement stays full, and missing says what is not bounded', () => {
@@ -78,6 +103,11 @@ describe('planSandbox', () => {
   });
 
   test("'off' confines nothing and says so", () => {
-    expect(planSandbox('off', linux, proven).report).toMatchObject({ network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none' });
+    expect(planSandbox('off', linux, proven).report).toMatchObject({
+      network: 'allowed',
+      filesystem: 'allowed',
+      childProcess: 'allowed',
+      enforcement: 'none',
+    });
   });
 });

@@ -25,18 +25,30 @@ describe.runIf(process.platform === 'linux')('the sandbox proof', () => {
       ...real,
       limits: real.limits.replace(new RegExp(`^(${row})\\s+\\S+\\s+\\S+`, 'm'), `$1 ${value} ${value}`),
     });
-    expect(await judge(limits('Max processes', 'unlimited'))).toEqual({ ok: false, problem: 'tasks are not limited to 256' });
+    expect(await judge(limits('Max processes', 'unlimited'))).toEqual({
+      ok: false,
+      problem: 'tasks are not limited to 256',
+    });
     expect(await judge(limits('Max processes', '257'))).toEqual({ ok: false, problem: 'tasks are not limited to 256' });
-    expect(await judge(limits('Max core file size', 'unlimited'))).toEqual({ ok: false, problem: 'core dumps are not off' });
+    expect(await judge(limits('Max core file size', 'unlimited'))).toEqual({
+      ok: false,
+      problem: 'core dumps are not off',
+    });
     expect(await judge({ ...real, limits: '' })).toMatchObject({ ok: false });
-    expect(await judge({ ...real, refused: { ...real.refused, 'raise-task-limit': false } })).toEqual({ ok: false, problem: 'not refused: raise-task-limit' });
+    expect(await judge({ ...real, refused: { ...real.refused, 'raise-task-limit': false } })).toEqual({
+      ok: false,
+      problem: 'not refused: raise-task-limit',
+    });
   });
 
   test('a descriptor the host leaves open, a pty, aio or inotify that the probe could use is named', async () => {
     const real = await sight();
     for (const name of ['inherited-descriptor', 'pty', 'aio', 'inotify', 'xattr']) {
       expect(real.refused[name], name).toBe(true);
-      expect(await judge({ ...real, refused: { ...real.refused, [name]: false } })).toEqual({ ok: false, problem: `not refused: ${name}` });
+      expect(await judge({ ...real, refused: { ...real.refused, [name]: false } })).toEqual({
+        ok: false,
+        problem: `not refused: ${name}`,
+      });
     }
   });
 
@@ -46,16 +58,24 @@ describe.runIf(process.platform === 'linux')('the sandbox proof', () => {
     expect(judgeCgroup(undefined)).toEqual({ ok: false, problem: 'the probe ran without a cgroup' });
     expect(judgeCgroup({ requested, limit: 2 * requested, peak: 30 * 1024 * 1024 })).toMatchObject({ ok: false });
     // a cgroup nothing joined stays near zero
-    expect(judgeCgroup({ requested, limit: requested, peak: 0 })).toEqual({ ok: false, problem: 'the probe was not charged to its cgroup' });
+    expect(judgeCgroup({ requested, limit: requested, peak: 0 })).toEqual({
+      ok: false,
+      problem: 'the probe was not charged to its cgroup',
+    });
     expect(judgeCgroup({ requested, limit: requested, peak: undefined })).toMatchObject({ ok: false });
   });
 
-  test.runIf(process.getuid?.() === 0)('on a root host, a program running as root or as nobody is not in the sandbox', async () => {
-    const real = await sight();
-    for (const uid of ['0', '65534'])
-      expect(await judge({ ...real, status: real.status.replace(/^Uid:.*$/m, `Uid:\t${uid}\t${uid}\t${uid}\t${uid}`) })).toEqual({
-        ok: false,
-        problem: 'the program does not run as a sandbox uid',
-      });
-  });
+  test.runIf(process.getuid?.() === 0)(
+    'on a root host, a program running as root or as nobody is not in the sandbox',
+    async () => {
+      const real = await sight();
+      for (const uid of ['0', '65534'])
+        expect(
+          await judge({ ...real, status: real.status.replace(/^Uid:.*$/m, `Uid:\t${uid}\t${uid}\t${uid}\t${uid}`) }),
+        ).toEqual({
+          ok: false,
+          problem: 'the program does not run as a sandbox uid',
+        });
+    },
+  );
 });

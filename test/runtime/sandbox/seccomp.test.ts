@@ -152,9 +152,11 @@ describe('seccomp filter', () => {
     const value = r.value as Record<string, string>;
     // no EPERM/EAFNOSUPPORT from a filter: these either work or fail for the kernel's own reasons
     expect(value.vsock).not.toBe('errno 97');
-    for (const name of ['inet', 'sndbuf', 'rcvbuf', 'memfd', 'shmget', 'msgget', 'semget']) expect(value[name]).toBe('allowed');
+    for (const name of ['inet', 'sndbuf', 'rcvbuf', 'memfd', 'shmget', 'msgget', 'semget'])
+      expect(value[name]).toBe('allowed');
     expect(value.io_uring).toBe('allowed');
-    for (const name of ['io_setup', 'inotify', 'mq_open', 'pty', 'xattr', 'mincore', 'syncfs']) expect(value[name], name).toBe('allowed');
+    for (const name of ['io_setup', 'inotify', 'mq_open', 'pty', 'xattr', 'mincore', 'syncfs'])
+      expect(value[name], name).toBe('allowed');
     expect(value.setpriority).toBe('allowed');
     expect(value.thread).toBe('allowed');
   });

@@ -47,11 +47,14 @@ describe.runIf(process.platform === 'linux')('the task limit: one run cannot tak
     expect(r.sandbox.mechanisms).toContain(`at most ${TASK_LIMIT} tasks (threads included)`);
   });
 
-  test.runIf(onLinuxX64)('control: with the sandbox off the same program gets far more tasks (the attack is real)', async () => {
-    const r = await run('python', rawCloneProgram(2 * TASK_LIMIT), { sandbox: 'off' });
-    expect(r.error).toBeUndefined();
-    expect((r.value as { tasks: number }).tasks).toBeGreaterThan(2 * TASK_LIMIT);
-  });
+  test.runIf(onLinuxX64)(
+    'control: with the sandbox off the same program gets far more tasks (the attack is real)',
+    async () => {
+      const r = await run('python', rawCloneProgram(2 * TASK_LIMIT), { sandbox: 'off' });
+      expect(r.error).toBeUndefined();
+      expect((r.value as { tasks: number }).tasks).toBeGreaterThan(2 * TASK_LIMIT);
+    },
+  );
 
   test('Python threads are refused past the limit as an exception the program can catch', async () => {
     const r = await run(
@@ -145,7 +148,9 @@ describe.runIf(process.platform === 'linux')('the task limit: one run cannot tak
     const programs = { python: "return __import__('os').getuid()", typescript: 'return process.getuid();' } as const;
     for (const language of ['python', 'typescript'] as const) {
       // runs of one setting share a planned launch and spares: each must still get a uid of its own
-      const results = await Promise.all([1, 2, 3].map(() => run(language, programs[language], { sandbox: 'required' })));
+      const results = await Promise.all(
+        [1, 2, 3].map(() => run(language, programs[language], { sandbox: 'required' })),
+      );
       for (const r of results) {
         expect(r.error).toBeUndefined();
         expect(r.value).toBeGreaterThanOrEqual(SANDBOX_UID_BASE);
@@ -156,39 +161,46 @@ describe.runIf(process.platform === 'linux')('the task limit: one run cannot tak
 
   // The limit is set inside the sandbox's user namespace: there it counts the run's tasks only, so a user who
   // already has many processes still gets a working sandbox (a limit set outside would count all of them).
-  test.runIf(isRoot && onLinuxX64)('an unprivileged host: the limit holds and counts the run’s tasks only', async (ctx) => {
-    const setpriv = findExecutable('setpriv');
-    const uid = String(SANDBOX_UID_BASE - 1000);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-task-limit-'));
-    fs.chmodSync(dir, 0o777);
-    const file = path.join(dir, 'clone.py');
-    fs.writeFileSync(file, rawCloneProgram(5000), { mode: 0o644 });
-    // this Node may live where the other user cannot reach it (a cached Node under root's home): a copy it can run
-    const node = path.join(dir, 'node');
-    fs.copyFileSync(process.execPath, node);
-    fs.chmodSync(node, 0o755);
-    try {
-      expect(setpriv).toBeDefined();
-      // the user already has more tasks than the limit: 300 sleeping shells of its own
-      const script = `for i in $(seq 300); do sleep 120 >/dev/null 2>&1 & done; ${JSON.stringify(node)} ${JSON.stringify(path.resolve('dist/cli.mjs'))} run ${file} --json --sandbox required; kill $(jobs -p) 2>/dev/null; true`;
-      const { stdout } = await exec(setpriv ?? 'setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '/bin/sh', '-c', script], {
-        env: { PATH: process.env.PATH, HOME: dir, TMPDIR: dir },
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
-      const result = JSON.parse(stdout) as {
-        value?: { last: number; tasks: number };
-        error?: { kind: string };
-        sandbox: { mechanisms: string[] };
-      };
-      // where unprivileged user namespaces are off, bubblewrap cannot start for this user: nothing to check here
-      if (result.error?.kind === 'sandbox-unavailable') ctx.skip();
-      expect(result.sandbox.mechanisms[0]).toMatch(/user namespaces/);
-      expect(result.value?.last).toBe(-11);
-      expect(result.value?.tasks).toBeLessThanOrEqual(TASK_LIMIT);
-      expect(result.value?.tasks).toBeGreaterThan(TASK_LIMIT - 3);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  test.runIf(isRoot && onLinuxX64)(
+    'an unprivileged host: the limit holds and counts the run’s tasks only',
+    async (ctx) => {
+      const setpriv = findExecutable('setpriv');
+      const uid = String(SANDBOX_UID_BASE - 1000);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-task-limit-'));
+      fs.chmodSync(dir, 0o777);
+      const file = path.join(dir, 'clone.py');
+      fs.writeFileSync(file, rawCloneProgram(5000), { mode: 0o644 });
+      // this Node may live where the other user cannot reach it (a cached Node under root's home): a copy it can run
+      const node = path.join(dir, 'node');
+      fs.copyFileSync(process.execPath, node);
+      fs.chmodSync(node, 0o755);
+      try {
+        expect(setpriv).toBeDefined();
+        // the user already has more tasks than the limit: 300 sleeping shells of its own
+        const script = `for i in $(seq 300); do sleep 120 >/dev/null 2>&1 & done; ${JSON.stringify(node)} ${JSON.stringify(path.resolve('dist/cli.mjs'))} run ${file} --json --sandbox required; kill $(jobs -p) 2>/dev/null; true`;
+        const { stdout } = await exec(
+          setpriv ?? 'setpriv',
+          [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '/bin/sh', '-c', script],
+          {
+            env: { PATH: process.env.PATH, HOME: dir, TMPDIR: dir },
+            encoding: 'utf8',
+            timeout: 120_000,
+          },
+        );
+        const result = JSON.parse(stdout) as {
+          value?: { last: number; tasks: number };
+          error?: { kind: string };
+          sandbox: { mechanisms: string[] };
+        };
+        // where unprivileged user namespaces are off, bubblewrap cannot start for this user: nothing to check here
+        if (result.error?.kind === 'sandbox-unavailable') ctx.skip();
+        expect(result.sandbox.mechanisms[0]).toMatch(/user namespaces/);
+        expect(result.value?.last).toBe(-11);
+        expect(result.value?.tasks).toBeLessThanOrEqual(TASK_LIMIT);
+        expect(result.value?.tasks).toBeGreaterThan(TASK_LIMIT - 3);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -20,16 +20,26 @@ describe('inferSchema', () => {
       ]),
     ).toEqual({
       type: 'object',
-      properties: { extra: { type: 'null' }, id: { type: 'integer' }, name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        extra: { type: 'null' },
+        id: { type: 'integer' },
+        name: { type: 'string' },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
       required: ['id', 'tags'],
     });
     expect(inferSchema([1, 2.5])).toEqual({ type: 'number' });
     expect(inferSchema(['a', 1, null])).toEqual({ type: ['string', 'integer', 'null'] });
-    expect(inferSchema([{ a: 1 }, 'x'])).toEqual({ anyOf: [{ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] }, { type: 'string' }] });
+    expect(inferSchema([{ a: 1 }, 'x'])).toEqual({
+      anyOf: [{ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] }, { type: 'string' }],
+    });
   });
 
   it('a string format only when every sample agrees', () => {
-    expect(inferSchema(['2026-01-01T12:00:00.000Z', '2026-02-01T00:00:00Z'])).toEqual({ type: 'string', format: 'date-time' });
+    expect(inferSchema(['2026-01-01T12:00:00.000Z', '2026-02-01T00:00:00Z'])).toEqual({
+      type: 'string',
+      format: 'date-time',
+    });
     expect(inferSchema(['2026-01-01T12:00:00.000Z', 'yesterday'])).toEqual({ type: 'string' });
     expect(inferSchema(['00000000-0000-4000-8000-000000000000'])).toEqual({ type: 'string', format: 'uuid' });
   });
@@ -64,15 +74,36 @@ describe('ptc sdk --learn-from', () => {
     JSON.stringify({
       version: 1,
       calls: [
-        { global: 'tools', name: 'search', args: { q: 'a' }, ok: true, value: [{ title: 'A', score: 0.5 }], durationMs: 1 },
-        { global: 'tools', name: 'search', args: { q: 'b' }, ok: true, value: [{ title: 'B', score: 1, url: 'https://b.example/x' }], durationMs: 1 },
+        {
+          global: 'tools',
+          name: 'search',
+          args: { q: 'a' },
+          ok: true,
+          value: [{ title: 'A', score: 0.5 }],
+          durationMs: 1,
+        },
+        {
+          global: 'tools',
+          name: 'search',
+          args: { q: 'b' },
+          ok: true,
+          value: [{ title: 'B', score: 1, url: 'https://b.example/x' }],
+          durationMs: 1,
+        },
         { global: 'tools', name: 'count', args: null, ok: true, value: 'not an integer', durationMs: 1 },
       ],
     }),
   );
 
   it('types a tool without a declared output from its recorded answers, marked as inferred, and leaves declared ones alone', async () => {
-    const { stdout } = await exec(process.execPath, [CLI, 'sdk', '--bindings', path.join(dir, 'b.bindings.mjs'), '--learn-from', path.join(dir, 'cassettes')]);
+    const { stdout } = await exec(process.execPath, [
+      CLI,
+      'sdk',
+      '--bindings',
+      path.join(dir, 'b.bindings.mjs'),
+      '--learn-from',
+      path.join(dir, 'cassettes'),
+    ]);
     expect(stdout).toContain('Result type inferred from 2 recorded calls (not declared by the tool).');
     // learned objects stay open (other keys may come): `url` was missing once, so it is optional
     expect(stdout).toMatch(
@@ -95,9 +126,14 @@ describe('ptc sdk --learn-from', () => {
   });
 
   it('a missing cassette is misuse (exit 2)', async () => {
-    const run = await exec(process.execPath, [CLI, 'sdk', '--bindings', path.join(dir, 'b.bindings.mjs'), '--learn-from', path.join(dir, 'nope')]).catch(
-      (e: { code: number; stderr: string }) => e,
-    );
+    const run = await exec(process.execPath, [
+      CLI,
+      'sdk',
+      '--bindings',
+      path.join(dir, 'b.bindings.mjs'),
+      '--learn-from',
+      path.join(dir, 'nope'),
+    ]).catch((e: { code: number; stderr: string }) => e);
     expect('code' in run ? run.code : 0).toBe(2);
     expect('stderr' in run ? run.stderr : '').toContain('no such cassette file or folder');
   });

@@ -47,7 +47,9 @@ function typeCheck(declarations: string, program: string): string[] {
       files.has(f) || exists(f)
   )(host.fileExists.bind(host));
   const prog = ts.createProgram([...files.keys()], options, host);
-  return ts.getPreEmitDiagnostics(prog).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  return ts
+    .getPreEmitDiagnostics(prog)
+    .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
 const GOOD_TS = `
@@ -74,7 +76,9 @@ describe('renderSdk', () => {
     const b = renderSdk(sampleSource(true), 'typescript');
     expect(b.text).toBe(a.text);
     expect(renderSdk(sampleSource(true), 'python').text).toBe(renderSdk(sampleSource(), 'python').text);
-    const order = ['__proto__(', '  add(', '  import(', '  list(', '  "my-tool"(', '  search('].map((m) => a.declarations.indexOf(m));
+    const order = ['__proto__(', '  add(', '  import(', '  list(', '  "my-tool"(', '  search('].map((m) =>
+      a.declarations.indexOf(m),
+    );
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((x, y) => x - y)).toEqual(order);
     expect(a.declarations.indexOf('declare const tools')).toBeLessThan(a.declarations.indexOf('declare const web'));
@@ -90,7 +94,9 @@ describe('renderSdk', () => {
       expect(text).toMatch(/Only what the program prints/);
       expect(text).toMatch(/`ToolCallError`, whose `toolName` names the tool/);
       expect(text).toMatch(language === 'python' ? /asyncio\.gather/ : /Promise\.all/);
-      expect(text).toMatch(language === 'python' ? /`web` call raises `RuntimeError`/ : /`web` call rejects with a plain `Error`/);
+      expect(text).toMatch(
+        language === 'python' ? /`web` call raises `RuntimeError`/ : /`web` call rejects with a plain `Error`/,
+      );
       expect(text.match(/```/g)).toHaveLength(2);
       expect(fencedBlock(text, language === 'python' ? 'python' : 'ts')).toBe(declarations);
     }
@@ -98,12 +104,18 @@ describe('renderSdk', () => {
 
   test('TypeScript: JSDoc from descriptions, quoted exotic keys, comment-safe text', () => {
     const { declarations } = renderSdk(sampleSource(), 'typescript');
-    expect(declarations).toContain('  /** Add two numbers. */\n  add(args: {\n    /** left */\n    a: number;\n    b: number;\n  }): Promise<number>;');
+    expect(declarations).toContain(
+      '  /** Add two numbers. */\n  add(args: {\n    /** left */\n    a: number;\n    b: number;\n  }): Promise<number>;',
+    );
     expect(declarations).toContain('"my-tool"(args?: { [key: string]: JsonValue }): Promise<JsonValue>;');
     expect(declarations).toContain('"x-mode"?: "fast" | "deep";');
     expect(declarations).toContain('Beware *\\/ and');
-    expect(declarations).toContain('readonly toolName: "__proto__" | "add" | "history" | "import" | "list" | "my-tool" | "pick" | "quoted" | "search";');
-    expect(declarations).toContain('history(args?: JsonValue): Promise<({\n    at?: string;\n  } & { [key: string]: JsonValue })[]>;');
+    expect(declarations).toContain(
+      'readonly toolName: "__proto__" | "add" | "history" | "import" | "list" | "my-tool" | "pick" | "quoted" | "search";',
+    );
+    expect(declarations).toContain(
+      'history(args?: JsonValue): Promise<({\n    at?: string;\n  } & { [key: string]: JsonValue })[]>;',
+    );
     expect(declarations).toContain('ids: (number | string)[];');
   });
 
@@ -112,13 +124,25 @@ describe('renderSdk', () => {
   });
 
   test.each([
-    ['a wrong argument type', "await tools.add({ a: 'one', b: 2 });", /Type 'string' is not assignable to type 'number'/],
+    [
+      'a wrong argument type',
+      "await tools.add({ a: 'one', b: 2 });",
+      /Type 'string' is not assignable to type 'number'/,
+    ],
     ['a missing required argument', 'await tools.add({ a: 1 });', /Property 'b' is missing/],
     ['an extra key on a closed object', 'await tools.add({ a: 1, b: 2, c: 3 });', /'c' does not exist/],
     ['a value outside an enum', "await tools.search({ q: 'x', 'x-mode': 'slow' });", /"slow"/],
-    ['misusing a typed result', 'const r: string = await tools.add({ a: 1, b: 2 });\nvoid r;', /'number' is not assignable to type 'string'/],
+    [
+      'misusing a typed result',
+      'const r: string = await tools.add({ a: 1, b: 2 });\nvoid r;',
+      /'number' is not assignable to type 'string'/,
+    ],
     ['an undeclared tool', 'await tools.nope();', /Property 'nope' does not exist/],
-    ['a wrong element type in an array of a union', 'await tools.pick({ ids: [true] });', /Type 'boolean' is not assignable to type 'string \| number'/],
+    [
+      'a wrong element type in an array of a union',
+      'await tools.pick({ ids: [true] });',
+      /Type 'boolean' is not assignable to type 'string \| number'/,
+    ],
   ])('TypeScript: tsc rejects %s', (_label, program, pattern) => {
     const diagnostics = typeCheck(renderSdk(sampleSource(), 'typescript').declarations, program);
     expect(diagnostics.join('\n')).toMatch(pattern);
@@ -138,7 +162,9 @@ describe('renderSdk', () => {
     expect(declarations).toContain('class ToolCallError(Exception):');
     expect(declarations).toContain('    toolName: str');
     expect(declarations).toContain('class ToolsAddArgs(TypedDict):\n    a: float\n    """left"""\n    b: float');
-    expect(declarations).toContain('    async def add(self, args: ToolsAddArgs) -> float:\n        """Add two numbers."""\n        ...');
+    expect(declarations).toContain(
+      '    async def add(self, args: ToolsAddArgs) -> float:\n        """Add two numbers."""\n        ...',
+    );
     expect(declarations).toContain('def __getitem__(self, name: Literal["my-tool"])');
     expect(declarations).toContain('def __getitem__(self, name: Literal["import"])');
     // docstrings read back as the exact description, whatever quotes and backslashes it holds
@@ -181,10 +207,18 @@ async def main() -> None:
       const good = path.join(dir, 'good.py');
       const bad = path.join(dir, 'bad.py');
       fs.writeFileSync(good, declarations + GOOD_PY);
-      fs.writeFileSync(bad, `${declarations}\n\nasync def main() -> None:\n    await tools.add({"a": "one", "b": 2})\n`);
+      fs.writeFileSync(
+        bad,
+        `${declarations}\n\nasync def main() -> None:\n    await tools.add({"a": "one", "b": 2})\n`,
+      );
       const check = async (file: string): Promise<{ errorCount: number; messages: string[] }> => {
-        const out = await exec(process.execPath, [pyright, '--outputjson', file], { cwd: dir }).catch((e: { stdout: string }) => e);
-        const report = JSON.parse(out.stdout) as { summary: { errorCount: number }; generalDiagnostics: { message: string }[] };
+        const out = await exec(process.execPath, [pyright, '--outputjson', file], { cwd: dir }).catch(
+          (e: { stdout: string }) => e,
+        );
+        const report = JSON.parse(out.stdout) as {
+          summary: { errorCount: number };
+          generalDiagnostics: { message: string }[];
+        };
         return { errorCount: report.summary.errorCount, messages: report.generalDiagnostics.map((d) => d.message) };
       };
       const [ok, ko] = await Promise.all([check(good), check(bad)]);
@@ -221,18 +255,29 @@ async def main() -> None:
     ];
     // (an optional property named like an Object.prototype member, e.g. `toString`, trips tsc's apparent-type check: not used)
     const properties = Object.fromEntries(
-      names.filter((n) => n !== 'constructor' && n !== 'toString').map((n) => [n, { type: 'string', description: `about ${n} */ """ \\` }]),
+      names
+        .filter((n) => n !== 'constructor' && n !== 'toString')
+        .map((n) => [n, { type: 'string', description: `about ${n} */ """ \\` }]),
     );
     const functions = Object.fromEntries(
       names.map((n) => [
         n,
-        { description: `${n}\nsecond line ${n}`, input: { type: 'object', properties, required: names.slice(0, 3) }, output: { type: 'object', properties } },
+        {
+          description: `${n}\nsecond line ${n}`,
+          input: { type: 'object', properties, required: names.slice(0, 3) },
+          output: { type: 'object', properties },
+        },
       ]),
     );
-    const source = { namespaces: { tools: { errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' }, functions } } };
+    const source = {
+      namespaces: { tools: { errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' }, functions } },
+    };
     const tsSdk = renderSdk(source, 'typescript');
     expect(
-      typeCheck(tsSdk.declarations, "const r = await tools['a b']({ 'a b': 'x', 日本: 'y', class: 'z' });\nconst s: string | undefined = r['*/'];\nvoid s;"),
+      typeCheck(
+        tsSdk.declarations,
+        "const r = await tools['a b']({ 'a b': 'x', 日本: 'y', class: 'z' });\nconst s: string | undefined = r['*/'];\nvoid s;",
+      ),
     ).toEqual([]);
     const py = renderSdk(source, 'python');
     const file = path.join(dir, 'exotic.py');

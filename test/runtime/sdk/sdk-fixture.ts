@@ -17,25 +17,46 @@ export function sampleSource(reversed = false): SdkSource {
       description: 'Search the web.\nBeware */ and """quotes""" and a trailing backslash \\',
       input: {
         type: 'object',
-        properties: { q: { type: 'string', description: 'query text' }, limit: { type: 'integer', minimum: 1 }, 'x-mode': { enum: ['fast', 'deep'] } },
+        properties: {
+          q: { type: 'string', description: 'query text' },
+          limit: { type: 'integer', minimum: 1 },
+          'x-mode': { enum: ['fast', 'deep'] },
+        },
         required: ['q'],
       },
       output: {
         type: 'array',
-        items: { type: 'object', properties: { url: { type: 'string' }, score: { type: ['number', 'null'] } }, required: ['url'], additionalProperties: false },
+        items: {
+          type: 'object',
+          properties: { url: { type: 'string' }, score: { type: ['number', 'null'] } },
+          required: ['url'],
+          additionalProperties: false,
+        },
       },
     },
     'my-tool': { description: 'A tool with a dash.', input: { type: 'object', properties: {} } },
     quoted: { description: 'Ends with a "quote"' },
     ['__proto__']: {},
     history: { output: { type: 'array', items: { type: 'object', properties: { at: { type: 'string' } } } } },
-    pick: { input: { type: 'object', properties: { ids: { type: 'array', items: { type: ['integer', 'string'] } } }, required: ['ids'] } },
-    import: { input: { anyOf: [{ type: 'string' }, { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }] } },
+    pick: {
+      input: {
+        type: 'object',
+        properties: { ids: { type: 'array', items: { type: ['integer', 'string'] } } },
+        required: ['ids'],
+      },
+    },
+    import: {
+      input: {
+        anyOf: [{ type: 'string' }, { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }],
+      },
+    },
     list: {
       input: {
         type: 'object',
         properties: { tree: { $ref: '#/$defs/node' } },
-        $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } } } },
+        $defs: {
+          node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } } },
+        },
       },
       output: { type: 'object', additionalProperties: { type: 'integer' } },
     },

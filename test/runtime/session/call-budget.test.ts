@@ -5,7 +5,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createSession, LIMITS, RunResultSchema, type Language, type RunPlan, type Session } from '../../../runtime/index.js';
+import {
+  createSession,
+  LIMITS,
+  RunResultSchema,
+  type Language,
+  type RunPlan,
+  type Session,
+} from '../../../runtime/index.js';
 import { run, sharedRuntime } from '../../helpers/runtime.js';
 
 const BINDINGS = `export default {
@@ -37,7 +44,12 @@ const exactly = (language: Language, n: number): string =>
     : `for i in range(${n}):\n    await tools.search({'q': str(i)})\nreturn ${n}`;
 
 async function runInSession(language: Language, program: string, plan: RunPlan, maxCalls?: number) {
-  const outcome = await session.run({ language, program, plan, limits: { timeoutMs: 60_000, ...(maxCalls === undefined ? {} : { maxCalls }) } });
+  const outcome = await session.run({
+    language,
+    program,
+    plan,
+    limits: { timeoutMs: 60_000, ...(maxCalls === undefined ? {} : { maxCalls }) },
+  });
   if (outcome.kind !== 'result') throw new Error(`setup failed: ${outcome.message}`);
   RunResultSchema.parse(outcome.result);
   return outcome.result;

@@ -5,7 +5,11 @@ import { CellMetadataSchema } from '../../../runtime/notebook/schema.js';
 describe('per-cell limits', () => {
   it("a cell's own limits win over the notebook-wide ones, which fill the rest", () => {
     const base = { timeoutMs: 120_000, maxOutputBytes: 1024, sandbox: 'best-effort' as const };
-    expect(cellLimits(base, { limits: { timeoutMs: 1500 } })).toEqual({ timeoutMs: 1500, maxOutputBytes: 1024, sandbox: 'best-effort' });
+    expect(cellLimits(base, { limits: { timeoutMs: 1500 } })).toEqual({
+      timeoutMs: 1500,
+      maxOutputBytes: 1024,
+      sandbox: 'best-effort',
+    });
     expect(cellLimits(base, undefined)).toBe(base);
     expect(cellLimits(base, { id: 'a' })).toBe(base);
   });

@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createSession, RunResultSchema, type CallEvent, type LogEntry, type PlanOverride, type Session, type SessionOutcome } from '../../../runtime/index.js';
+import {
+  createSession,
+  RunResultSchema,
+  type CallEvent,
+  type LogEntry,
+  type PlanOverride,
+  type Session,
+  type SessionOutcome,
+} from '../../../runtime/index.js';
 import { resolvePlan } from '../../../runtime/session/plan.js';
 import { sharedRuntime } from '../../helpers/runtime.js';
 
@@ -41,7 +49,13 @@ afterAll(async () => {
 
 async function runCell(
   program: string,
-  options: { override?: PlanOverride; cellId?: string; bindings?: string | null; onLog?: (e: LogEntry) => void; onCall?: (e: CallEvent) => void } = {},
+  options: {
+    override?: PlanOverride;
+    cellId?: string;
+    bindings?: string | null;
+    onLog?: (e: LogEntry) => void;
+    onCall?: (e: CallEvent) => void;
+  } = {},
 ): Promise<SessionOutcome> {
   const plan = resolvePlan({
     notebook: { mode: 'mock' },
@@ -74,7 +88,9 @@ describe('a session (the one run path of ptc run, ptc notebook and the extension
   test("runs a cell with the notebook mode's handlers, streaming logs and reporting each call", async () => {
     const logs: LogEntry[] = [];
     const calls: CallEvent[] = [];
-    const result = resultOf(await runCell(PROGRAM, { cellId: 'plain', onLog: (e) => logs.push(e), onCall: (e) => calls.push(e) }));
+    const result = resultOf(
+      await runCell(PROGRAM, { cellId: 'plain', onLog: (e) => logs.push(e), onCall: (e) => calls.push(e) }),
+    );
     expect(result.error).toBeUndefined();
     expect(result.mode).toBe('mock');
     expect(result.value).toMatchObject({ label: 'a', mode: 'mock' });
@@ -93,7 +109,13 @@ describe('a session (the one run path of ptc run, ptc notebook and the extension
 
     const observed: CallEvent[] = [];
     // observing calls (as the extension always does) must not hide that they were replayed
-    const replayed = resultOf(await runCell(PROGRAM, { cellId: 'rec', override: { force: { mode: 'replay' } }, onCall: (e) => observed.push(e) }));
+    const replayed = resultOf(
+      await runCell(PROGRAM, {
+        cellId: 'rec',
+        override: { force: { mode: 'replay' } },
+        onCall: (e) => observed.push(e),
+      }),
+    );
     expect(observed).toHaveLength(1);
     expect(replayed.mode).toBe('replay');
     expect(replayed.replay).toMatchObject({ matched: 1, diverged: [], unused: 0 });
@@ -120,7 +142,9 @@ describe('a session (the one run path of ptc run, ptc notebook and the extension
   test('replaying a cell that was never recorded says to record it first', async () => {
     const outcome = await runCell(PROGRAM, { cellId: 'never', override: { force: { mode: 'replay' } } });
     expect(outcome).toMatchObject({ kind: 'setup-failed', stage: 'cassette' });
-    expect(outcome.kind === 'setup-failed' && outcome.message).toMatch(/no cassette for this cell at .*never\.json: record the cell first/);
+    expect(outcome.kind === 'setup-failed' && outcome.message).toMatch(
+      /no cassette for this cell at .*never\.json: record the cell first/,
+    );
   });
 
   test('a broken bindings module is a setup failure naming the file and the problem, not a crash', async () => {
@@ -130,12 +154,20 @@ describe('a session (the one run path of ptc run, ptc notebook and the extension
     expect(outcome).toMatchObject({ kind: 'setup-failed', stage: 'bindings' });
     expect(outcome.kind === 'setup-failed' && outcome.message).toContain('broken.bindings.ts:1:');
     const missing = await runCell(PROGRAM, { bindings: path.join(dir, 'missing.bindings.ts') });
-    expect(missing.kind === 'setup-failed' && missing.message).toMatch(/bindings module not found: .*missing\.bindings\.ts/);
+    expect(missing.kind === 'setup-failed' && missing.message).toMatch(
+      /bindings module not found: .*missing\.bindings\.ts/,
+    );
   });
 
   test('a cancelled recording writes no cassette and says why', async () => {
     const controller = new AbortController();
-    const plan = resolvePlan({ notebook: undefined, cell: { id: 'cancelled' }, cellIndex: 0, notebookDir: dir, override: { force: { mode: 'record' } } });
+    const plan = resolvePlan({
+      notebook: undefined,
+      cell: { id: 'cancelled' },
+      cellIndex: 0,
+      notebookDir: dir,
+      override: { force: { mode: 'record' } },
+    });
     const outcome = await sessionFor(bindingsPath).run({
       language: 'typescript',
       program: "console.log('waiting');\nawait new Promise(() => {});",
@@ -146,7 +178,10 @@ describe('a session (the one run path of ptc run, ptc notebook and the extension
       onLog: () => controller.abort(new Error('stop')),
     });
     expect(resultOf(outcome).error?.kind).toBe('abort');
-    expect(outcome.kind === 'result' && outcome.cassette).toMatchObject({ ok: false, message: 'the run was cancelled, so the cassette was not written' });
+    expect(outcome.kind === 'result' && outcome.cassette).toMatchObject({
+      ok: false,
+      message: 'the run was cancelled, so the cassette was not written',
+    });
     expect(fs.existsSync(path.join(dir, '.ptc', 'cassettes', 'cancelled.json'))).toBe(false);
   });
 });

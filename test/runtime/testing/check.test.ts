@@ -1,12 +1,31 @@
 // The expectation check in isolation: exact, shape and ignore; masks; first differences; deep values; drift.
 import { describe, expect, it } from 'vitest';
-import { checkExpectation, expectationFromResult, ExpectationSchema, type JsonValue, type RunResult } from '../../../runtime/index.js';
+import {
+  checkExpectation,
+  expectationFromResult,
+  ExpectationSchema,
+  type JsonValue,
+  type RunResult,
+} from '../../../runtime/index.js';
 import { callDrift } from '../../../runtime/testing/drift.js';
 import { parseMaskPath } from '../../../runtime/json/mask-path.js';
 
-const sandbox = { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] } as const;
+const sandbox = {
+  network: 'denied',
+  filesystem: 'denied',
+  childProcess: 'denied',
+  enforcement: 'full',
+  mechanisms: [],
+} as const;
 function result(partial: Partial<RunResult>): RunResult {
-  return { language: 'typescript', logs: [], calls: [], sandbox: { ...sandbox, mechanisms: [] }, durationMs: 1, ...partial };
+  return {
+    language: 'typescript',
+    logs: [],
+    calls: [],
+    sandbox: { ...sandbox, mechanisms: [] },
+    durationMs: 1,
+    ...partial,
+  };
 }
 const call = (id: number, name: string, args: JsonValue, value: JsonValue): RunResult['calls'][number] => ({
   id,
@@ -53,18 +72,35 @@ describe('checkExpectation', () => {
       },
     });
     expect(checkExpectation(expected, changed).mismatches).toEqual([
-      { field: 'value', match: 'exact', path: '$.cities[0].pop', reason: 'different value', expected: '2', actual: '3' },
+      {
+        field: 'value',
+        match: 'exact',
+        path: '$.cities[0].pop',
+        reason: 'different value',
+        expected: '2',
+        actual: '3',
+      },
     ]);
     const longer = result({ ...run, logs: ['a', 'b', 'c'] });
-    expect(checkExpectation(expected, longer).mismatches[0]).toMatchObject({ field: 'logs', path: '$', reason: 'expected 2 items, got 3' });
+    expect(checkExpectation(expected, longer).mismatches[0]).toMatchObject({
+      field: 'logs',
+      path: '$',
+      reason: 'expected 2 items, got 3',
+    });
     const extra = result({ ...run, value: { id: 'x1', cities: [], more: true } });
-    expect(checkExpectation(expected, extra).mismatches[0]).toMatchObject({ path: '$.cities', reason: 'expected 2 items, got 0' });
+    expect(checkExpectation(expected, extra).mismatches[0]).toMatchObject({
+      path: '$.cities',
+      reason: 'expected 2 items, got 0',
+    });
   });
 
   it('masks leave a changing field out, but not its presence', () => {
     const expected = { value: { match: 'exact' as const, is: { id: 'x1', n: 1 }, mask: ['$.id'] } };
     expect(checkExpectation(expected, result({ value: { id: 'other', n: 1 } })).ok).toBe(true);
-    expect(checkExpectation(expected, result({ value: { n: 1 } })).mismatches[0]).toMatchObject({ path: '$.id', reason: 'missing' });
+    expect(checkExpectation(expected, result({ value: { n: 1 } })).mismatches[0]).toMatchObject({
+      path: '$.id',
+      reason: 'missing',
+    });
     const wildcard = {
       value: {
         match: 'exact' as const,
@@ -86,18 +122,28 @@ describe('checkExpectation', () => {
         }),
       ).ok,
     ).toBe(true);
-    const calls = { calls: { match: 'exact' as const, is: [{ call: 'tools.lookup', args: { q: 'p', at: 1 } }], mask: ['$[*].args.at'] } };
+    const calls = {
+      calls: {
+        match: 'exact' as const,
+        is: [{ call: 'tools.lookup', args: { q: 'p', at: 1 } }],
+        mask: ['$[*].args.at'],
+      },
+    };
     expect(checkExpectation(calls, run).ok).toBe(true);
   });
 
   it('shape: types and keys, any values, arrays of any length with the same item shapes', () => {
     const expected = { value: { match: 'shape' as const, is: { id: 'x', cities: [{ name: 'P', pop: 1 }] } } };
     expect(checkExpectation(expected, run).ok).toBe(true);
-    expect(checkExpectation(expected, result({ value: { id: 'x', cities: [{ name: 'P', pop: '1' }] } })).mismatches[0]).toMatchObject({
+    expect(
+      checkExpectation(expected, result({ value: { id: 'x', cities: [{ name: 'P', pop: '1' }] } })).mismatches[0],
+    ).toMatchObject({
       path: '$.cities[0].pop',
       reason: 'expected a number, got a string',
     });
-    expect(checkExpectation(expected, result({ value: { id: 'x', cities: [{ name: 'P' }] } })).mismatches[0]).toMatchObject({
+    expect(
+      checkExpectation(expected, result({ value: { id: 'x', cities: [{ name: 'P' }] } })).mismatches[0],
+    ).toMatchObject({
       path: '$.cities[0].pop',
       reason: 'missing',
     });
@@ -107,7 +153,9 @@ describe('checkExpectation', () => {
     });
     const calls = { calls: { match: 'shape' as const, is: [{ call: 'tools.lookup', args: { q: 'other', at: 0 } }] } };
     expect(checkExpectation(calls, run).ok).toBe(true);
-    expect(checkExpectation(calls, result({ calls: [call(1, 'find', { q: 'p', at: 5 }, 1)] })).mismatches[0]).toMatchObject({
+    expect(
+      checkExpectation(calls, result({ calls: [call(1, 'find', { q: 'p', at: 5 }, 1)] })).mismatches[0],
+    ).toMatchObject({
       path: '$[0].call',
       expected: 'tools.lookup',
       actual: 'tools.find',
@@ -117,15 +165,23 @@ describe('checkExpectation', () => {
   it('error: kind and, when given, message; null means the run must succeed; ignore skips a field', () => {
     const failed = result({ error: { kind: 'timeout', message: 'deadline' } });
     expect(checkExpectation({ error: { match: 'exact', is: { kind: 'timeout' } } }, failed).ok).toBe(true);
-    expect(checkExpectation({ error: { match: 'exact', is: { kind: 'timeout', message: 'other' } } }, failed).mismatches[0]).toMatchObject({
+    expect(
+      checkExpectation({ error: { match: 'exact', is: { kind: 'timeout', message: 'other' } } }, failed).mismatches[0],
+    ).toMatchObject({
       path: '$.message',
     });
-    expect(checkExpectation({ error: { match: 'shape', is: { kind: 'timeout', message: 'other' } } }, failed).ok).toBe(true);
+    expect(checkExpectation({ error: { match: 'shape', is: { kind: 'timeout', message: 'other' } } }, failed).ok).toBe(
+      true,
+    );
     expect(checkExpectation({ error: { match: 'exact', is: null } }, failed).mismatches[0]).toMatchObject({
       reason: 'the run failed',
       actual: 'timeout: "deadline"',
     });
-    expect(checkExpectation({ value: { match: 'ignore' }, error: { match: 'ignore' } }, failed)).toEqual({ ok: true, checked: [], mismatches: [] });
+    expect(checkExpectation({ value: { match: 'ignore' }, error: { match: 'ignore' } }, failed)).toEqual({
+      ok: true,
+      checked: [],
+      mismatches: [],
+    });
   });
 
   it('a value 100 000 levels deep is compared without overflowing the stack', () => {
@@ -143,7 +199,10 @@ describe('checkExpectation', () => {
 
   it('the schema refuses a bad mask path and an unknown field, naming them', () => {
     expect(parseMaskPath('id')).toEqual({ ok: false, message: 'a mask path starts with "$", got "id"' });
-    expect(parseMaskPath('$.a[*]["b c"][2]')).toEqual({ ok: true, segments: [{ key: 'a' }, { any: true }, { key: 'b c' }, { index: 2 }] });
+    expect(parseMaskPath('$.a[*]["b c"][2]')).toEqual({
+      ok: true,
+      segments: [{ key: 'a' }, { any: true }, { key: 'b c' }, { index: 2 }],
+    });
     const bad = ExpectationSchema.safeParse({ value: { match: 'exact', mask: ['$.a..b'] }, vale: {} });
     expect(bad.success).toBe(false);
     expect(JSON.stringify(bad.error?.issues)).toContain('vale');

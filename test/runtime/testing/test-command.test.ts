@@ -58,7 +58,9 @@ const SKELETON = {
   calls: { match: 'exact', is: [{ call: 'x.y', args: null }] },
 };
 
-function notebook(cells: { id: string; language: 'typescript' | 'python'; source: string; cassette?: string; expect?: unknown }[]): string {
+function notebook(
+  cells: { id: string; language: 'typescript' | 'python'; source: string; cassette?: string; expect?: unknown }[],
+): string {
   return `${JSON.stringify(
     {
       version: 1,
@@ -67,7 +69,11 @@ function notebook(cells: { id: string; language: 'typescript' | 'python'; source
         kind: 'code',
         language: c.language,
         source: c.source,
-        metadata: { id: c.id, ...(c.cassette === undefined ? {} : { cassette: c.cassette }), ...(c.expect === undefined ? {} : { expect: c.expect }) },
+        metadata: {
+          id: c.id,
+          ...(c.cassette === undefined ? {} : { cassette: c.cassette }),
+          ...(c.expect === undefined ? {} : { expect: c.expect }),
+        },
       })),
     },
     null,
@@ -81,7 +87,12 @@ const TS_CELL = {
   source: "const r = await tools.lookup({ q: 'a' });\nconsole.log('got', r.q);\nreturn r;",
   expect: SKELETON,
 };
-const PY_CELL = { id: 'py', language: 'python' as const, source: "r = await tools.lookup({'q': 'b'})\nprint('got', r['q'])\nreturn r", expect: SKELETON };
+const PY_CELL = {
+  id: 'py',
+  language: 'python' as const,
+  source: "r = await tools.lookup({'q': 'b'})\nprint('got', r['q'])\nreturn r",
+  expect: SKELETON,
+};
 const PLAIN_CELL = { id: 'plain', language: 'typescript' as const, source: 'return 1;' };
 
 let dir: string;
@@ -92,8 +103,13 @@ const write = (name: string, text: string): void => {
   fs.writeFileSync(file(name), text);
 };
 const expectation = (nb: string, id: string): Record<string, { match: string; is?: unknown; mask?: string[] }> => {
-  const parsed = JSON.parse(read(nb)) as { cells: { metadata: { id: string; expect: Record<string, { match: string }> } }[] };
-  return parsed.cells.find((c) => c.metadata.id === id)?.metadata.expect as Record<string, { match: string; is?: unknown; mask?: string[] }>;
+  const parsed = JSON.parse(read(nb)) as {
+    cells: { metadata: { id: string; expect: Record<string, { match: string }> } }[];
+  };
+  return parsed.cells.find((c) => c.metadata.id === id)?.metadata.expect as Record<
+    string,
+    { match: string; is?: unknown; mask?: string[] }
+  >;
 };
 const setExpectation = (nb: string, id: string, change: (e: Record<string, unknown>) => void): void => {
   const parsed = JSON.parse(read(nb)) as { cells: { metadata: { id: string; expect: Record<string, unknown> } }[] };
@@ -165,7 +181,9 @@ describe('ptc test', { timeout: 300_000 }, () => {
     write('suite/shape-drift', '');
     try {
       const run = await ptcTest(dir, 'suite', '--live');
-      expect(run.stdout).toMatch(/drift \(shape\) tools\.lookup\(\{"q":"a"\}\): \$\.n: expected a number, got a string/);
+      expect(run.stdout).toMatch(
+        /drift \(shape\) tools\.lookup\(\{"q":"a"\}\): \$\.n: expected a number, got a string/,
+      );
       expect(run.stdout).toMatch(/drift \(shape\) tools\.lookup\(\{"q":"b"\}\)/);
       // the live value also breaks the exact expectation of n
       expect(run.code).toBe(1);
@@ -181,12 +199,17 @@ describe('ptc test', { timeout: 300_000 }, () => {
     const junit = await ptcTest(dir, 'suite', '--reporter', 'junit', '--output', 'out/report.xml');
     expect(junit.code).toBe(0);
     const xml = read('out/report.xml');
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="ptc test" tests="2" failures="0" skipped="0"/);
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="ptc test" tests="2" failures="0" skipped="0"/,
+    );
     expect(xml).toContain('<testsuite name="suite/a.ptcnb" tests="2" failures="0"');
     expect(xml).toMatch(/<testcase classname="suite\/a.ptcnb" name="ts" time="[\d.]+"\/>/);
     expect(junit.stdout).toContain('2 passed, 0 failed');
     const json = await ptcTest(dir, 'suite', '--reporter', 'json');
-    const report = JSON.parse(json.stdout) as { summary: unknown; notebooks: { path: string; cells: { name: string; status: string }[] }[] };
+    const report = JSON.parse(json.stdout) as {
+      summary: unknown;
+      notebooks: { path: string; cells: { name: string; status: string }[] }[];
+    };
     expect(report.summary).toEqual({ passed: 2, failed: 0, skipped: 0, stopped: false });
     expect(report.notebooks[0]?.cells.map((c) => [c.name, c.status])).toEqual([
       ['ts', 'passed'],
@@ -225,7 +248,10 @@ describe('ptc test', { timeout: 300_000 }, () => {
   it('--shard i/n splits the notebooks deterministically: the shards are disjoint and cover every notebook', async () => {
     for (const name of ['s1', 's2', 's3', 's4', 's5']) {
       // one cassette for the five notebooks of the folder, shared on purpose (an id alone would be refused as a collision)
-      write(`shards/${name}.ptcnb`, notebook([{ ...PLAIN_CELL, cassette: 'plain', expect: { value: { match: 'exact', is: 1 } } }]));
+      write(
+        `shards/${name}.ptcnb`,
+        notebook([{ ...PLAIN_CELL, cassette: 'plain', expect: { value: { match: 'exact', is: 1 } } }]),
+      );
       write(`shards/.ptc/cassettes/plain.json`, '{ "version": 1, "calls": [] }\n');
     }
     fs.copyFileSync(file('tools.bindings.mjs'), file('shards/tools.bindings.mjs'));

@@ -7,9 +7,12 @@ import { deepArray, runTs, toolsNamespace } from '../../helpers/runtime.js';
 
 describe.concurrent('TypeScript backend: bindings', () => {
   test('binding values come back and every call is recorded in order', async () => {
-    const r = await runTs("const a = await tools.add({ a: 1, b: 2 });\nconst b = await tools.echo({ x: [1, 'two', null] });\nreturn { a, b };", {
-      bindings: [toolsNamespace()],
-    });
+    const r = await runTs(
+      "const a = await tools.add({ a: 1, b: 2 });\nconst b = await tools.echo({ x: [1, 'two', null] });\nreturn { a, b };",
+      {
+        bindings: [toolsNamespace()],
+      },
+    );
     expect(r.value).toEqual({ a: 3, b: { x: [1, 'two', null] } });
     expect(r.calls.map((c) => [c.id, c.global, c.name, c.ok])).toEqual([
       [1, 'tools', 'add', true],
@@ -24,16 +27,25 @@ describe.concurrent('TypeScript backend: bindings', () => {
       'try { await tools.fail({}); } catch (e) {\n  return { isClass: e instanceof ToolCallError, isError: e instanceof Error, name: e.name, tool: (e as any).toolName, message: e.message };\n}',
       { bindings: [toolsNamespace()] },
     );
-    expect(r.value).toEqual({ isClass: true, isError: true, name: 'ToolCallError', tool: 'fail', message: 'tool exploded' });
+    expect(r.value).toEqual({
+      isClass: true,
+      isError: true,
+      name: 'ToolCallError',
+      tool: 'fail',
+      message: 'tool exploded',
+    });
     expect(r.calls[0]).toMatchObject({ ok: false, message: 'tool exploded' });
   });
 
   test('a raw string throw keeps its text; a namespace without errorClass rejects with a plain Error', async () => {
     const ns = { ...toolsNamespace(), global: 'helpers' } as ReturnType<typeof toolsNamespace>;
     delete (ns as { errorClass?: unknown }).errorClass;
-    const r = await runTs('try { await helpers.failString({}); } catch (e) { return { ctor: e.constructor === Error, message: e.message }; }', {
-      bindings: [ns],
-    });
+    const r = await runTs(
+      'try { await helpers.failString({}); } catch (e) { return { ctor: e.constructor === Error, message: e.message }; }',
+      {
+        bindings: [ns],
+      },
+    );
     expect(r.value).toEqual({ ctor: true, message: 'raw string failure' });
   });
 
@@ -45,18 +57,28 @@ describe.concurrent('TypeScript backend: bindings', () => {
   });
 
   test('a non-lossless host resolution becomes a failed call, and the run still completes', async () => {
-    const r = await runTs("try { await tools.lossy({}); return 'no'; } catch (e) { return e.message; }", { bindings: [toolsNamespace()] });
+    const r = await runTs("try { await tools.lossy({}); return 'no'; } catch (e) { return e.message; }", {
+      bindings: [toolsNamespace()],
+    });
     expect(r.value).toMatch(/binding resolution must be lossless JSON/);
   });
 
   test('lossy arguments are rejected in the program before any call is made', async () => {
-    const r = await runTs('try { await tools.echo({ n: NaN }); } catch (e) { return e.message; }', { bindings: [toolsNamespace()] });
+    const r = await runTs('try { await tools.echo({ n: NaN }); } catch (e) { return e.message; }', {
+      bindings: [toolsNamespace()],
+    });
     expect(r.value).toMatch(/arguments to tools\.echo must be lossless JSON/);
     expect(r.calls).toHaveLength(0);
   });
 
   test('exotic function names (__proto__, constructor, my-tool) are ordinary own functions', async () => {
-    const bindings = [toolsNamespace({ __proto__: async () => 'proto', constructor: async () => 'ctor', 'my-tool': async () => 'dash' } as never)];
+    const bindings = [
+      toolsNamespace({
+        __proto__: async () => 'proto',
+        constructor: async () => 'ctor',
+        'my-tool': async () => 'dash',
+      } as never),
+    ];
     const functions = bindings[0]!.functions;
     Object.defineProperty(functions, '__proto__', { value: async () => 'proto', enumerable: true });
     const r = await runTs(
@@ -67,9 +89,12 @@ describe.concurrent('TypeScript backend: bindings', () => {
   });
 
   test('10 000-deep values cross as argument, resolution and completion', async () => {
-    const r = await runTs("let v: unknown = 'leaf';\nfor (let i = 0; i < 10_000; i++) v = [v];\nreturn await tools.echo(v as any);", {
-      bindings: [toolsNamespace()],
-    });
+    const r = await runTs(
+      "let v: unknown = 'leaf';\nfor (let i = 0; i < 10_000; i++) v = [v];\nreturn await tools.echo(v as any);",
+      {
+        bindings: [toolsNamespace()],
+      },
+    );
     expect(r.error).toBeUndefined();
     expect(canonicalJson(r.value as JsonValue)).toBe(canonicalJson(deepArray(10_000) as JsonValue));
   });
@@ -86,15 +111,21 @@ describe.concurrent('TypeScript backend: bindings', () => {
         return args.i;
       },
     });
-    const r = await runTs('const xs = await Promise.all(Array.from({ length: 10_000 }, (_, i) => tools.inc({ i })));\nreturn xs.reduce((a, b) => a + b, 0);', {
-      bindings: [counting],
-      maxPendingCalls: 64,
-    });
+    const r = await runTs(
+      'const xs = await Promise.all(Array.from({ length: 10_000 }, (_, i) => tools.inc({ i })));\nreturn xs.reduce((a, b) => a + b, 0);',
+      {
+        bindings: [counting],
+        maxPendingCalls: 64,
+      },
+    );
     expect(r.error).toBeUndefined();
     expect(r.value).toBe((9_999 * 10_000) / 2);
     // the result keeps the first KEPT_CALLS calls one by one and counts all of them
     expect(r.calls).toHaveLength(KEPT_CALLS);
-    expect(r.callSummary).toMatchObject({ total: 10_000, byBinding: [{ global: 'tools', name: 'inc', calls: 10_000, ok: 10_000, failed: 0 }] });
+    expect(r.callSummary).toMatchObject({
+      total: 10_000,
+      byBinding: [{ global: 'tools', name: 'inc', calls: 10_000, ok: 10_000, failed: 0 }],
+    });
     expect(peak).toBeLessThanOrEqual(64);
     expect(peak).toBeGreaterThan(1);
   });

@@ -10,7 +10,10 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
   test('abort mid-loop is abort with the reason as message', async () => {
     const controller = new AbortController();
     // aborted once the loop runs (the log is written right before it), not while the process starts
-    const r = await runTs("console.log('looping');\nwhile (true) {}", { signal: controller.signal, onLog: () => controller.abort('stop') });
+    const r = await runTs("console.log('looping');\nwhile (true) {}", {
+      signal: controller.signal,
+      onLog: () => controller.abort('stop'),
+    });
     expect(r.error).toEqual({ kind: 'abort', message: 'stop' });
   });
 
@@ -44,7 +47,11 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
     const runtime = createRuntime();
     let running = false;
     const pending = runtime.run(
-      runtime.resolve({ language: 'typescript', program: "console.log('looping');\nwhile (true) {}", onLog: () => (running = true) }),
+      runtime.resolve({
+        language: 'typescript',
+        program: "console.log('looping');\nwhile (true) {}",
+        onLog: () => (running = true),
+      }),
     );
     // disposed while the program runs, not while its process starts
     await eventually('the program to start its loop', () => running);
@@ -74,7 +81,10 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
     expect(typeof r.value).toBe('number');
     // the program saw a namespaced pid; find the real one through /proc is not possible, so check no `sleep 30` of ours survives
     // the result does not wait for the tree to be reaped (engine/fresh-child.ts)
-    expect(await settleTo(() => processesRunning(['/bin/sleep', '30'])), 'the detached `sleep 30` still running').toEqual([]);
+    expect(
+      await settleTo(() => processesRunning(['/bin/sleep', '30'])),
+      'the detached `sleep 30` still running',
+    ).toEqual([]);
   });
 });
 
@@ -97,7 +107,10 @@ describe('TypeScript backend: host death', () => {
       return found.length > 0 && found;
     });
     host.kill('SIGKILL');
-    expect(await settleTo(() => victims.filter(alive)), 'the program processes of the killed host still running').toEqual([]);
+    expect(
+      await settleTo(() => victims.filter(alive)),
+      'the program processes of the killed host still running',
+    ).toEqual([]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

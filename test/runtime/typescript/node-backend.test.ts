@@ -5,7 +5,9 @@ import { deepArray, runTs, toolsNamespace } from '../../helpers/runtime.js';
 
 describe.concurrent('TypeScript backend: programs, values and logs', () => {
   test('runs erasable TypeScript and returns its value', async () => {
-    const r = await runTs('const x: number = 40;\ninterface P { a: number }\nconst p = { a: 2 } satisfies P;\nreturn x + p.a;');
+    const r = await runTs(
+      'const x: number = 40;\ninterface P { a: number }\nconst p = { a: 2 } satisfies P;\nreturn x + p.a;',
+    );
     expect(r.error).toBeUndefined();
     expect(r.value).toBe(42);
     expect(r.language).toBe('typescript');
@@ -25,7 +27,9 @@ describe.concurrent('TypeScript backend: programs, values and logs', () => {
   });
 
   test('native fd writes land in logs too', async () => {
-    const r = await runTs("const fs = await import('node:fs');\nfs.writeSync(1, 'raw €\\n');\nfs.writeSync(2, 'err 😀\\n');\nreturn 0;");
+    const r = await runTs(
+      "const fs = await import('node:fs');\nfs.writeSync(1, 'raw €\\n');\nfs.writeSync(2, 'err 😀\\n');\nreturn 0;",
+    );
     expect(r.logs).toContain('raw €');
     expect(r.logs).toContain('err 😀');
   });
@@ -46,7 +50,9 @@ describe.concurrent('TypeScript backend: programs, values and logs', () => {
   });
 
   test('awaiting a stream write callback completes and the chunk is captured', async () => {
-    const r = await runTs("await new Promise<void>((res) => process.stdout.write('cb\\n', () => res()));\nreturn 'after';");
+    const r = await runTs(
+      "await new Promise<void>((res) => process.stdout.write('cb\\n', () => res()));\nreturn 'after';",
+    );
     expect(r.logs).toEqual(['cb']);
     expect(r.value).toBe('after');
   });
@@ -87,7 +93,9 @@ describe.concurrent('TypeScript backend: failures', () => {
   });
 
   test('an uncaught throw is exception with the program-only stack and location', async () => {
-    const r = await runTs("console.log('before');\nfunction inner() {\n  throw new RangeError('bad range');\n}\ninner();");
+    const r = await runTs(
+      "console.log('before');\nfunction inner() {\n  throw new RangeError('bad range');\n}\ninner();",
+    );
     expect(r.error?.kind).toBe('exception');
     expect(r.error?.message).toMatch(/^RangeError: bad range/);
     expect(r.error?.message).toMatch(/program\.ts:3:9/);
@@ -102,7 +110,9 @@ describe.concurrent('TypeScript backend: failures', () => {
   });
 
   test('an unhandled rejection ends the run as exception', async () => {
-    const r = await runTs("Promise.reject(new Error('floating'));\nawait new Promise((r) => setTimeout(r, 200));\nreturn 1;");
+    const r = await runTs(
+      "Promise.reject(new Error('floating'));\nawait new Promise((r) => setTimeout(r, 200));\nreturn 1;",
+    );
     expect(r.error?.kind).toBe('exception');
     expect(r.error?.message).toMatch(/floating/);
   });
@@ -129,10 +139,13 @@ describe.concurrent('TypeScript backend: failures', () => {
   });
 
   test('heap exhaustion under a small heap is worker-exit, and the next run succeeds', async () => {
-    const r = await runTs('const keep: unknown[] = [];\nwhile (true) keep.push(new Array(100_000).fill({ x: Math.random() }));', {
-      memoryMb: 32,
-      timeoutMs: 30_000,
-    });
+    const r = await runTs(
+      'const keep: unknown[] = [];\nwhile (true) keep.push(new Array(100_000).fill({ x: Math.random() }));',
+      {
+        memoryMb: 32,
+        timeoutMs: 30_000,
+      },
+    );
     expect(r.error?.kind).toBe('worker-exit');
     expect(r.error?.message).toMatch(/heap out of memory/);
     const next = await runTs('return 1;', { memoryMb: 32 });
@@ -160,10 +173,14 @@ describe.concurrent('TypeScript backend: limits', () => {
 
   test('a log flood is output-limit keeping a prefix that fits the cap', async () => {
     const cap = 2_000;
-    const r = await runTs("for (let i = 0; i < 100_000; i++) console.log('line ' + i);\nreturn 'never';", { maxOutputBytes: cap });
+    const r = await runTs("for (let i = 0; i < 100_000; i++) console.log('line ' + i);\nreturn 'never';", {
+      maxOutputBytes: cap,
+    });
     expect(r.error).toEqual({ kind: 'output-limit', message: `outer output exceeded ${cap} bytes` });
     expect(r.logs.length).toBeGreaterThan(10);
-    expect(Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.error?.message))).toBeLessThanOrEqual(cap);
+    expect(
+      Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.error?.message)),
+    ).toBeLessThanOrEqual(cap);
     expect('value' in r).toBe(false);
   });
 
@@ -176,7 +193,10 @@ describe.concurrent('TypeScript backend: limits', () => {
   });
 
   test('native fd floods are metered in the same ledger', async () => {
-    const r = await runTs("const fs = await import('node:fs');\nfs.writeSync(1, 'x'.repeat(100_000) + '\\n');\nreturn 1;", { maxOutputBytes: 1_000 });
+    const r = await runTs(
+      "const fs = await import('node:fs');\nfs.writeSync(1, 'x'.repeat(100_000) + '\\n');\nreturn 1;",
+      { maxOutputBytes: 1_000 },
+    );
     expect(r.error?.kind).toBe('output-limit');
   });
 
@@ -198,7 +218,9 @@ describe.concurrent('TypeScript backend: limits', () => {
   });
 
   test('25 MB written one character at a time completes', async () => {
-    const r = await runTs("for (let i = 0; i < 25_000_000; i++) process.stdout.write('x');\nreturn 'done';", { timeoutMs: 60_000 });
+    const r = await runTs("for (let i = 0; i < 25_000_000; i++) process.stdout.write('x');\nreturn 'done';", {
+      timeoutMs: 60_000,
+    });
     expect(r.error).toBeUndefined();
     expect(r.logs).toHaveLength(1);
     expect(r.logs[0]?.length).toBe(25_000_000);

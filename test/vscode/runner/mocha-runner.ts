@@ -40,7 +40,8 @@ function makeReporter(pass: string, events: TestEvent[]) {
       super(runner, options);
       const started = Date.now();
       const counts = { passed: 0, failed: 0, pending: 0 };
-      const { EVENT_RUN_BEGIN, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING, EVENT_RUN_END } = Mocha.Runner.constants;
+      const { EVENT_RUN_BEGIN, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING, EVENT_RUN_END } =
+        Mocha.Runner.constants;
       runner.once(EVENT_RUN_BEGIN, () => emit({ event: 'start', pass, total: runner.total }, events));
       runner.on(EVENT_TEST_PASS, (test: Mocha.Test) => {
         counts.passed++;
@@ -48,7 +49,10 @@ function makeReporter(pass: string, events: TestEvent[]) {
       });
       runner.on(EVENT_TEST_FAIL, (test: Mocha.Test, error: unknown) => {
         counts.failed++;
-        emit({ event: 'fail', title: test.fullTitle(), durationMs: test.duration ?? 0, error: describeError(error) }, events);
+        emit(
+          { event: 'fail', title: test.fullTitle(), durationMs: test.duration ?? 0, error: describeError(error) },
+          events,
+        );
       });
       runner.on(EVENT_TEST_PENDING, (test: Mocha.Test) => {
         counts.pending++;

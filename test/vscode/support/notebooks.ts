@@ -21,7 +21,11 @@ export async function sleep(ms: number): Promise<void> {
 
 // Polls until check returns a value other than undefined/false; fails with `what` after timeoutMs (the one polling
 // loop of every suite: test/helpers/eventually.ts).
-export function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+export function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   return eventually(what, check, { timeoutMs });
 }
 
@@ -38,7 +42,11 @@ export async function openNotebook(...segments: string[]): Promise<vscode.Notebo
   const document = await vscode.workspace.openNotebookDocument(workspaceUri(...segments));
   assert.equal(document.notebookType, NOTEBOOK_TYPE);
   const editor = await vscode.window.showNotebookDocument(document);
-  await vscode.commands.executeCommand('notebook.selectKernel', { notebookEditor: editor, id: CONTROLLER_ID, extension: EXTENSION_ID });
+  await vscode.commands.executeCommand('notebook.selectKernel', {
+    notebookEditor: editor,
+    id: CONTROLLER_ID,
+    extension: EXTENSION_ID,
+  });
   return editor;
 }
 
@@ -65,7 +73,11 @@ export async function runCells(cells: readonly vscode.NotebookCell[], timeoutMs 
   const since = Date.now() - 1;
   const ranges = cells.map((c) => ({ start: c.index, end: c.index + 1 }));
   await vscode.commands.executeCommand('notebook.cell.execute', { ranges, document: document.uri });
-  await waitFor(`cells ${cells.map((c) => c.index + 1).join(', ')} of ${document.uri.path} to finish`, () => cells.every((c) => finished(c, since)), timeoutMs);
+  await waitFor(
+    `cells ${cells.map((c) => c.index + 1).join(', ')} of ${document.uri.path} to finish`,
+    () => cells.every((c) => finished(c, since)),
+    timeoutMs,
+  );
 }
 
 // Runs every cell (`notebook.execute`, the toolbar's Run All) and waits until every code cell finished.
@@ -73,7 +85,11 @@ export async function runAll(editor: vscode.NotebookEditor, timeoutMs = 180_000)
   const since = Date.now() - 1;
   await vscode.commands.executeCommand('notebook.execute', editor.notebook.uri);
   const cells = codeCells(editor.notebook);
-  await waitFor(`all ${cells.length} code cells of ${editor.notebook.uri.path} to finish`, () => cells.every((c) => finished(c, since)), timeoutMs);
+  await waitFor(
+    `all ${cells.length} code cells of ${editor.notebook.uri.path} to finish`,
+    () => cells.every((c) => finished(c, since)),
+    timeoutMs,
+  );
 }
 
 export interface DecodedResult {
@@ -94,7 +110,10 @@ export function mimesOf(cell: vscode.NotebookCell): string[][] {
 // The RunResult inside the cell's result output (RESULT_MIME); fails when the cell has none.
 export function resultOf(cell: vscode.NotebookCell): DecodedResult {
   const item = cell.outputs.flatMap((o) => o.items).find((i) => i.mime === RESULT_MIME);
-  assert.ok(item, `cell ${cell.index + 1} has no ${RESULT_MIME} output; outputs: ${JSON.stringify(mimesOf(cell))} ${textOf(cell)}`);
+  assert.ok(
+    item,
+    `cell ${cell.index + 1} has no ${RESULT_MIME} output; outputs: ${JSON.stringify(mimesOf(cell))} ${textOf(cell)}`,
+  );
   const payload = JSON.parse(new TextDecoder().decode(item.data)) as { result: DecodedResult };
   return payload.result;
 }
@@ -103,7 +122,10 @@ export function resultOf(cell: vscode.NotebookCell): DecodedResult {
 export function textOf(cell: vscode.NotebookCell): string {
   return cell.outputs
     .flatMap((o) => o.items)
-    .filter((i) => i.mime.startsWith('text/') || i.mime === ERROR_MIME || i.mime.startsWith('application/vnd.code.notebook.std'))
+    .filter(
+      (i) =>
+        i.mime.startsWith('text/') || i.mime === ERROR_MIME || i.mime.startsWith('application/vnd.code.notebook.std'),
+    )
     .map((i) => new TextDecoder().decode(i.data))
     .join('\n');
 }

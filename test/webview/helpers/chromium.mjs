@@ -26,15 +26,23 @@ function hasAptGet() {
 export function chromiumStatus() {
   if (existsSync(CHROMIUM_PATH)) return { state: 'present' };
   if (hasAptGet()) return { state: 'installable' };
-  return { state: 'unavailable', reason: `no Chromium at ${CHROMIUM_PATH} and no apt-get to install it (apt-get install -y chromium)` };
+  return {
+    state: 'unavailable',
+    reason: `no Chromium at ${CHROMIUM_PATH} and no apt-get to install it (apt-get install -y chromium)`,
+  };
 }
 
 // Installs Debian's chromium package if the binary is missing; throws with apt's output when that fails.
 export function ensureChromium() {
   if (existsSync(CHROMIUM_PATH)) return CHROMIUM_PATH;
-  const run = spawnSync('sh', ['-c', 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium'], { encoding: 'utf8', timeout: 600_000 });
+  const run = spawnSync('sh', ['-c', 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium'], {
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
   if (run.status !== 0 || !existsSync(CHROMIUM_PATH)) {
-    throw new Error(`could not install chromium with apt-get (exit ${run.status}):\n${(run.stderr ?? '').slice(-2000)}`);
+    throw new Error(
+      `could not install chromium with apt-get (exit ${run.status}):\n${(run.stderr ?? '').slice(-2000)}`,
+    );
   }
   return CHROMIUM_PATH;
 }

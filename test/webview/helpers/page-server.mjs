@@ -49,7 +49,10 @@ export async function startPageServer() {
       if (!file.startsWith(dir)) break;
       try {
         const body = await readFile(file);
-        res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+        res.writeHead(200, {
+          'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+          'cache-control': 'no-store',
+        });
         res.end(body);
       } catch {
         res.writeHead(404, { 'content-type': 'text/plain' });

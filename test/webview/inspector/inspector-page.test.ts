@@ -52,7 +52,8 @@ async function send(page: Page, message: unknown): Promise<void> {
 }
 
 const posted = (page: Page): Promise<unknown[]> => page.evaluate(() => (window as unknown as HostWindow).__posted);
-const violations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as HostWindow).__cspViolations);
+const violations = (page: Page): Promise<string[]> =>
+  page.evaluate(() => (window as unknown as HostWindow).__cspViolations);
 
 describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () => {
   beforeAll(async () => {
@@ -62,7 +63,11 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     server.route('/inspector.html', 'text/html', () => {
       const nonce = createNonce();
       nonces.push(nonce);
-      return inspectorHtml({ scriptUri: `${server.origin}/dist/webview/inspector.js`, cspSource: server.origin, nonce });
+      return inspectorHtml({
+        scriptUri: `${server.origin}/dist/webview/inspector.js`,
+        cspSource: server.origin,
+        nonce,
+      });
     });
     await chrome.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
     // a real recording: the example program run live against its bindings, its cassette written by ptc run --record
@@ -70,8 +75,13 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     try {
       const program = path.resolve(EXAMPLE_BINDINGS, '..', 'cities.ts');
       const cassette = path.join(dir, 'cities.cassette.json');
-      const result = JSON.parse(await ptcRunJson([program, '--bindings', EXAMPLE_BINDINGS, '--record', cassette], dir)) as RunResult;
-      recorded = { result, calls: (JSON.parse(await readFile(cassette, 'utf8')) as { calls: CassetteCallLike[] }).calls };
+      const result = JSON.parse(
+        await ptcRunJson([program, '--bindings', EXAMPLE_BINDINGS, '--record', cassette], dir),
+      ) as RunResult;
+      recorded = {
+        result,
+        calls: (JSON.parse(await readFile(cassette, 'utf8')) as { calls: CassetteCallLike[] }).calls,
+      };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -107,12 +117,16 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
   test('shows the selected run with the renderer components, and every outgoing message passes the schema', async () => {
     const page = await openInspector();
     await send(page, { type: 'load', runs: [RUNS.success, RUNS.timeout], selectedId: RUNS.success.id });
-    const sections = await page.locator('#ptc-tab-panel [data-section]').evaluateAll((els) => els.map((e) => e.getAttribute('data-section')));
+    const sections = await page
+      .locator('#ptc-tab-panel [data-section]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-section')));
     expect(sections).toEqual(['summary', 'printed-output', 'return-value', 'timeline', 'footer']);
     expect(await page.locator('#ptc-run-picker').inputValue()).toBe(RUNS.success.id);
     await page.locator('#ptc-run-picker').selectOption(RUNS.timeout.id);
     expect(await page.locator('#ptc-tab-panel .ptc-failure').getAttribute('data-kind')).toBe('timeout');
-    expect(await page.locator('#ptc-tab-panel .ptc-failure-head').textContent()).toContain('ran past its 1500 ms deadline');
+    expect(await page.locator('#ptc-tab-panel .ptc-failure-head').textContent()).toContain(
+      'ran past its 1500 ms deadline',
+    );
     await page.locator('[data-action="rerun"]').click();
     await page.locator('[data-action="open-cassette"]').click();
     const messages = await posted(page);
@@ -133,7 +147,10 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     // an independent oracle: logs joined by newlines, then the value as 2-space JSON (strings raw)
     const cases: [InspectorRun, string][] = [
       [RUNS.success, `${success.logs.join('\n')}\n${JSON.stringify(success.value, null, 2)}`],
-      [RUNS.timeout, 'code run failed (timeout): execution deadline reached (1500ms)\n\nCaptured output:\nlooked up u-42'],
+      [
+        RUNS.timeout,
+        'code run failed (timeout): execution deadline reached (1500ms)\n\nCaptured output:\nlooked up u-42',
+      ],
       [stringRun, '→ start\ncafé 👩‍💻\nsecond line'],
     ];
     for (const [selected, expected] of cases) {
@@ -142,7 +159,9 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
       const size = page.locator('.ptc-model-size');
       expect(Number(await size.getAttribute('data-bytes'))).toBe(Buffer.byteLength(expected, 'utf8'));
       expect(await size.textContent()).toContain(' bytes');
-      expect(await page.locator('.ptc-model-view').getAttribute('data-outcome')).toBe(selected.payload.result.error === undefined ? 'success' : 'failure');
+      expect(await page.locator('.ptc-model-view').getAttribute('data-outcome')).toBe(
+        selected.payload.result.error === undefined ? 'success' : 'failure',
+      );
     }
     await page.locator('.ptc-model-view .ptc-copy').click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(cases[2]![1]);
@@ -155,21 +174,24 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     await page.locator('#ptc-tab-diff').click();
     expect(await page.locator('#ptc-diff-left').inputValue()).toBe(RUNS.live.id);
     expect(await page.locator('#ptc-diff-right').inputValue()).toBe(RUNS.replay.id);
-    expect(await page.locator('.ptc-diff-summary').textContent()).toMatch(/^First divergence: call #3 tools\.fetch: args, outcome differ/);
+    expect(await page.locator('.ptc-diff-summary').textContent()).toMatch(
+      /^First divergence: call #3 tools\.fetch: args, outcome differ/,
+    );
     const first = page.locator('.ptc-first-divergence');
     expect(await first.count()).toBe(1);
     expect(await first.getAttribute('data-row')).toBe('2');
     expect(await first.getAttribute('data-differences')).toContain('args');
     expect(await first.locator('.ptc-diff-mark').count()).toBeGreaterThan(0);
     // the calls before it agree
-    expect(await page.locator('.ptc-diff-calls tbody tr[data-row]').evaluateAll((rows) => rows.map((r) => r.className.split(' ')[0]))).toEqual([
-      'ptc-diff-same',
-      'ptc-diff-same',
-      'ptc-diff-changed',
-      'ptc-diff-same',
-    ]);
+    expect(
+      await page
+        .locator('.ptc-diff-calls tbody tr[data-row]')
+        .evaluateAll((rows) => rows.map((r) => r.className.split(' ')[0])),
+    ).toEqual(['ptc-diff-same', 'ptc-diff-same', 'ptc-diff-changed', 'ptc-diff-same']);
     expect(await page.locator('[data-section="diff-logs"] .ptc-section-meta').textContent()).toBe('1 line differs');
-    expect(await page.locator('[data-section="diff-value"] .ptc-diff-note').textContent()).toBe('cell 1 · run 4 · replay returned no value (it failed).');
+    expect(await page.locator('[data-section="diff-value"] .ptc-diff-note').textContent()).toBe(
+      'cell 1 · run 4 · replay returned no value (it failed).',
+    );
     await page.getByRole('button', { name: 'Jump to it' }).click();
     expect(await page.evaluate(() => document.activeElement?.classList.contains('ptc-first-divergence'))).toBe(true);
     await first.locator('.ptc-row-toggle').click();
@@ -195,7 +217,9 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     await page.reload();
     await page.waitForSelector('.ptc-inspector-header');
     // nothing was sent after the reload: everything below comes from getState
-    expect(await posted(page)).toEqual([{ type: 'ready', restoredRunIds: [RUNS.success.id, RUNS.live.id, RUNS.replay.id] }]);
+    expect(await posted(page)).toEqual([
+      { type: 'ready', restoredRunIds: [RUNS.success.id, RUNS.live.id, RUNS.replay.id] },
+    ]);
     expect(await page.locator('#ptc-tab-model').getAttribute('aria-selected')).toBe('true');
     expect(await page.locator('#ptc-run-picker').inputValue()).toBe(RUNS.success.id);
     expect(await page.locator('.ptc-model-text').textContent()).toContain('found 3 hits');
@@ -211,7 +235,9 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     // what the extension posts: the message as JSON text (its own serialization, and the page's structured clone, recurse)
     const envelope = encodeHostToInspector({ type: 'load', runs: [many, deep], selectedId: deep.id });
     await page.evaluate((m) => window.postMessage(m, '*'), envelope);
-    expect(await page.locator('#ptc-tab-panel [data-section="return-value"] .ptc-section-meta').textContent()).toBe('array(1)');
+    expect(await page.locator('#ptc-tab-panel [data-section="return-value"] .ptc-section-meta').textContent()).toBe(
+      'array(1)',
+    );
     await page.locator('#ptc-tab-model').click();
     expect((await page.locator('.ptc-model-text').textContent())?.startsWith('[\n  [\n')).toBe(true);
     await page.locator('#ptc-tab-run').click();
@@ -228,7 +254,9 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     expect(await posted(page)).toEqual([{ type: 'ready', restoredRunIds: [many.id, deep.id] }]);
     await page.locator('#ptc-tab-run').click();
     await page.locator('#ptc-run-picker').selectOption(deep.id);
-    expect(await page.locator('#ptc-tab-panel [data-section="return-value"] .ptc-section-meta').textContent()).toBe('array(1)');
+    expect(await page.locator('#ptc-tab-panel [data-section="return-value"] .ptc-section-meta').textContent()).toBe(
+      'array(1)',
+    );
     expect(await violations(page)).toEqual([]);
     await page.close();
   });
@@ -239,7 +267,9 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     await send(page, { source: 'some-other-extension', data: 1 });
     expect(await page.locator('.ptc-banner').count()).toBe(0);
     await send(page, { type: 'add-run', run: { ...RUNS.timeout, payload: { result: { logs: 'not a list' } } } });
-    expect(await page.locator('.ptc-banner[role="alert"]').textContent()).toContain('The extension sent a message the inspector cannot read');
+    expect(await page.locator('.ptc-banner[role="alert"]').textContent()).toContain(
+      'The extension sent a message the inspector cannot read',
+    );
     // the bad message changed nothing
     expect(await page.locator('#ptc-run-picker option').count()).toBe(1);
     await send(page, { type: 'error', message: 'The cassette <b>x</b> is unreadable' });
@@ -258,10 +288,17 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
       source: 'cell',
       payload: { result: recorded.result, language: 'typescript', cellId: 'cell-1' },
     };
-    const tape = cassetteRun({ id: 'cassette-cities', label: 'cities.cassette.json', calls: recorded.calls, language: 'typescript' });
+    const tape = cassetteRun({
+      id: 'cassette-cities',
+      label: 'cities.cassette.json',
+      calls: recorded.calls,
+      language: 'typescript',
+    });
     await send(page, { type: 'load', runs: [cell] });
     await send(page, { type: 'add-run', run: tape, select: true });
-    expect(await page.locator('#ptc-run-picker option:checked').textContent()).toBe('cities.cassette.json — cassette, 4 recorded calls');
+    expect(await page.locator('#ptc-run-picker option:checked').textContent()).toBe(
+      'cities.cassette.json — cassette, 4 recorded calls',
+    );
     expect(await page.locator('.ptc-cassette-note').textContent()).toContain('binding calls only (4 calls');
     expect(await page.locator('#ptc-tab-panel .ptc-bar').count()).toBe(4);
     expect(await page.locator('#ptc-tab-panel .ptc-bar.ptc-bar-failed').count()).toBe(1);
@@ -285,7 +322,11 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
       const page = await openInspector(theme);
       // a short viewport: full-page pictures then end where the content ends
       await page.setViewportSize({ width: 1100, height: 300 });
-      await send(page, { type: 'load', runs: [RUNS.success, RUNS.timeout, RUNS.live, RUNS.replay], selectedId: RUNS.success.id });
+      await send(page, {
+        type: 'load',
+        runs: [RUNS.success, RUNS.timeout, RUNS.live, RUNS.replay],
+        selectedId: RUNS.success.id,
+      });
       await page.locator('#ptc-tab-run').focus();
       await page.keyboard.press('ArrowRight');
       expect(await page.locator('#ptc-tab-model').getAttribute('aria-selected')).toBe('true');

@@ -4,7 +4,13 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { thenVsNowOf } from '../../../extension/import/then-vs-now.js';
-import { importedMetaOf, planImport, verifyImportedNotebook, writeImportPlan, type ImportedMeta } from '../../../runtime/import/index.js';
+import {
+  importedMetaOf,
+  planImport,
+  verifyImportedNotebook,
+  writeImportPlan,
+  type ImportedMeta,
+} from '../../../runtime/import/index.js';
 import { parseNotebook } from '../../../runtime/notebook/parse.js';
 import type { RunResult } from '../../../runtime/protocol/run-result.js';
 import { createNonce, inspectorHtml } from '../../../webview/inspector/inspector-html.js';
@@ -16,7 +22,15 @@ import { startPageServer, type PageServer } from '../helpers/page-server.mjs';
 
 const PAGE = path.resolve(import.meta.dirname, '..', 'page');
 const SHOTS = path.resolve(import.meta.dirname, '..', '..', '..', 'test-results', 'webview');
-const EXAMPLE = path.resolve(import.meta.dirname, '..', '..', '..', 'examples', 'transcripts', 'deepseek-session.jsonl');
+const EXAMPLE = path.resolve(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'examples',
+  'transcripts',
+  'deepseek-session.jsonl',
+);
 const gate = chromiumGate();
 
 type HostWindow = Window & { __posted: unknown[]; __cspViolations: string[] };
@@ -37,7 +51,8 @@ async function openInspector(): Promise<Page> {
 }
 
 const send = (page: Page, message: unknown): Promise<void> => page.evaluate((m) => window.postMessage(m, '*'), message);
-const violations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as HostWindow).__cspViolations);
+const violations = (page: Page): Promise<string[]> =>
+  page.evaluate(() => (window as unknown as HostWindow).__cspViolations);
 
 // The runs the extension host builds for an imported cell: the transcript's record and a cell run with its verdict.
 function thenRun(): InspectorRun {
@@ -90,7 +105,11 @@ describe.skipIf(!gate.usable)(gate.title('Then vs now in the run inspector (Chro
     const themes = await readFile(path.join(PAGE, 'themes.css'), 'utf8');
     hostScript = `window.__PTC_THEME_CSS = ${JSON.stringify(themes)};\n${await readFile(path.join(PAGE, 'inspector-host.js'), 'utf8')}`;
     server.route('/inspector.html', 'text/html', () =>
-      inspectorHtml({ scriptUri: `${server.origin}/dist/webview/inspector.js`, cspSource: server.origin, nonce: createNonce() }),
+      inspectorHtml({
+        scriptUri: `${server.origin}/dist/webview/inspector.js`,
+        cspSource: server.origin,
+        nonce: createNonce(),
+      }),
     );
     await mkdir(SHOTS, { recursive: true });
   });
@@ -102,17 +121,28 @@ describe.skipIf(!gate.usable)(gate.title('Then vs now in the run inspector (Chro
 
   test('an imported cell opens on Then vs now: the replay matches, side by side with what the model received', async () => {
     const page = await openInspector();
-    await send(page, { type: 'load', runs: [thenRun(), nowRun('replay', replayed)], selectedId: 'replay', tab: 'then' });
+    await send(page, {
+      type: 'load',
+      runs: [thenRun(), nowRun('replay', replayed)],
+      selectedId: 'replay',
+      tab: 'then',
+    });
     expect(await page.locator('#ptc-tab-then').getAttribute('aria-selected')).toBe('true');
     const view = page.locator('.ptc-then-now');
     expect(await view.getAttribute('data-verdict')).toBe('agrees');
-    expect(await page.locator('.ptc-then-origin').textContent()).toBe('Then: deepseek-session.jsonl line 18 (deepseek). Now: cell 4 · replay.');
+    expect(await page.locator('.ptc-then-origin').textContent()).toBe(
+      'Then: deepseek-session.jsonl line 18 (deepseek). Now: cell 4 · replay.',
+    );
     expect(await page.locator('.ptc-then-now > .ptc-diff-summary').textContent()).toBe(
       'Now matches then: the same calls and the same output as the transcript recorded.',
     );
     expect(await page.locator('[data-section="diff-then-now-text"] .ptc-section-meta').textContent()).toBe('identical');
     // the standard run diff follows, with the transcript on the left
-    expect(await page.locator('.ptc-diff-calls thead th').allTextContents()).toEqual(['', 'cell 4 · transcript', 'cell 4 · replay']);
+    expect(await page.locator('.ptc-diff-calls thead th').allTextContents()).toEqual([
+      '',
+      'cell 4 · transcript',
+      'cell 4 · replay',
+    ]);
     await page.screenshot({ path: path.join(SHOTS, 'inspector-then-now-dark.png'), fullPage: true });
     expect(await violations(page)).toEqual([]);
     await page.close();
@@ -120,18 +150,33 @@ describe.skipIf(!gate.usable)(gate.title('Then vs now in the run inspector (Chro
 
   test('a run that no longer matches lists each difference and highlights the first differing line', async () => {
     const page = await openInspector();
-    const changed: RunResult = { ...replayed, logs: ['src/server.ts: 4 lines', 'src/legacy/old.ts: 0 lines'], calls: replayed.calls.slice(0, 1) };
-    await send(page, { type: 'load', runs: [thenRun(), nowRun('replay', replayed)], selectedId: 'replay', tab: 'then' });
+    const changed: RunResult = {
+      ...replayed,
+      logs: ['src/server.ts: 4 lines', 'src/legacy/old.ts: 0 lines'],
+      calls: replayed.calls.slice(0, 1),
+    };
+    await send(page, {
+      type: 'load',
+      runs: [thenRun(), nowRun('replay', replayed)],
+      selectedId: 'replay',
+      tab: 'then',
+    });
     await send(page, { type: 'add-run', run: nowRun('edited', changed), select: true });
     expect(await page.locator('.ptc-then-now').getAttribute('data-verdict')).toBe('differs');
     const differences = await page.locator('.ptc-then-differences li').allTextContents();
-    expect(differences[0]).toMatch(/^call 2 of the transcript, tools\.read_file\(\{"path":"src\/legacy\/old\.ts"\}\), was not made$/);
+    expect(differences[0]).toMatch(
+      /^call 2 of the transcript, tools\.read_file\(\{"path":"src\/legacy\/old\.ts"\}\), was not made$/,
+    );
     expect(differences[1]).toMatch(/^run_code text differs at line 2: /);
     const text = page.locator('[data-section="diff-then-now-text"]');
     expect(await text.locator('.ptc-section-meta').textContent()).toBe('1 line differs');
     await text.locator('.ptc-section-toggle').click();
-    expect(await text.locator('.ptc-first-divergence .ptc-diff-left').textContent()).toBe('src/legacy/old.ts: no such file: src/legacy/old.ts');
-    expect(await text.locator('.ptc-first-divergence .ptc-diff-right').textContent()).toBe('src/legacy/old.ts: 0 lines');
+    expect(await text.locator('.ptc-first-divergence .ptc-diff-left').textContent()).toBe(
+      'src/legacy/old.ts: no such file: src/legacy/old.ts',
+    );
+    expect(await text.locator('.ptc-first-divergence .ptc-diff-right').textContent()).toBe(
+      'src/legacy/old.ts: 0 lines',
+    );
     // picking the older run makes it "now" again
     await page.locator('#ptc-run-picker').selectOption('replay');
     expect(await page.locator('.ptc-then-now').getAttribute('data-verdict')).toBe('agrees');
@@ -150,7 +195,9 @@ describe.skipIf(!gate.usable)(gate.title('Then vs now in the run inspector (Chro
     expect(await page.locator('[data-source="transcript"] .ptc-model-text').textContent()).toBe(
       'src/server.ts: 4 lines\nsrc/legacy/old.ts: no such file: src/legacy/old.ts\nnull',
     );
-    expect(await page.locator('#ptc-run-picker option').allTextContents()).toEqual(['cell 4 · transcript — as recorded']);
+    expect(await page.locator('#ptc-run-picker option').allTextContents()).toEqual([
+      'cell 4 · transcript — as recorded',
+    ]);
     await page.close();
   });
 

@@ -75,7 +75,8 @@ function strayEnglish([hostSelector, dataSelector, allowed]: readonly [string, s
     const text = node.textContent ?? '';
     if (parent === null || text.trim() === '' || !parent.checkVisibility()) continue;
     if (text.includes('⟦')) out.translated += 1;
-    if (parent.closest(dataSelector) === null && english(text)) out.strays.push(`<${parent.tagName.toLowerCase()} class="${parent.className}">${text}`);
+    if (parent.closest(dataSelector) === null && english(text))
+      out.strays.push(`<${parent.tagName.toLowerCase()} class="${parent.className}">${text}`);
   }
   for (const element of Array.from(root.querySelectorAll('[title], [aria-label]'))) {
     for (const name of ['title', 'aria-label']) {
@@ -87,7 +88,17 @@ function strayEnglish([hostSelector, dataSelector, allowed]: readonly [string, s
 }
 
 // Names that read the same in every language: product and language names, the sandbox mechanisms, program files.
-const NAMES = ['TypeScript', 'Python', 'landlock', 'seccomp', 'unshare-net', 'bubblewrap', 'program.ts', 'program.py', 'run_code'];
+const NAMES = [
+  'TypeScript',
+  'Python',
+  'landlock',
+  'seccomp',
+  'unshare-net',
+  'bubblewrap',
+  'program.ts',
+  'program.py',
+  'run_code',
+];
 // Fixtures whose views between them draw every part: sections, timeline, failure cards, truncation, summaries.
 const RENDERED = [
   'success',
@@ -97,7 +108,16 @@ const RENDERED = [
   'nothing-returned',
   'logs-mixed',
   'hostile',
-  ...['exception', 'timeout', 'abort', 'worker-exit', 'invalid-output', 'output-limit', 'protocol', 'sandbox-unavailable'].map((k) => `failure-${k}`),
+  ...[
+    'exception',
+    'timeout',
+    'abort',
+    'worker-exit',
+    'invalid-output',
+    'output-limit',
+    'protocol',
+    'sandbox-unavailable',
+  ].map((k) => `failure-${k}`),
 ];
 
 let chrome: LaunchedChromium;
@@ -120,7 +140,8 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
       await page.waitForSelector('body[data-ready="true"]');
       return page;
     }
-    const render = (page: Page, name: string, id = name): Promise<string> => page.evaluate(([n, i]) => window.harness.render(n, i), [name, id] as const);
+    const render = (page: Page, name: string, id = name): Promise<string> =>
+      page.evaluate(([n, i]) => window.harness.render(n, i), [name, id] as const);
     const send = (page: Page, message: unknown): Promise<void> => page.evaluate((m) => window.harness.send(m), message);
     const texts = (page: Page, id: string, selector: string): Promise<string[]> =>
       page.locator(`#${id} ${selector}`).evaluateAll((els) => els.map((e) => e.textContent ?? ''));
@@ -129,17 +150,28 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
       const page = await openRenderer();
       expect(await page.evaluate(() => window.harness.posted)).toEqual([{ type: 'l10n-request', requestId: 'l10n' }]);
       await render(page, 'success');
-      expect(await texts(page, 'success', '[data-action]')).toEqual(['Open in inspector', 'Re-run', 'Record', 'Replay']);
+      expect(await texts(page, 'success', '[data-action]')).toEqual([
+        'Open in inspector',
+        'Re-run',
+        'Record',
+        'Replay',
+      ]);
       expect(await page.locator('#success .ptc-status').textContent()).toBe('✓Succeeded');
 
       await send(page, { type: 'l10n', bundle: pseudo });
-      await expect.poll(() => texts(page, 'success', '[data-action]')).toEqual(['Open in inspector', 'Re-run', 'Record', 'Replay'].map(wrapped));
+      await expect
+        .poll(() => texts(page, 'success', '[data-action]'))
+        .toEqual(['Open in inspector', 'Re-run', 'Record', 'Replay'].map(wrapped));
       expect(await page.locator('#success .ptc-status').textContent()).toBe(`✓${wrapped('Succeeded')}`);
       expect(await page.locator('#success [data-toggle="details"]').textContent()).toBe(wrapped('Details'));
-      expect(await page.locator('#success [data-action="rerun"]').getAttribute('title')).toBe(wrapped('Run this cell again'));
+      expect(await page.locator('#success [data-action="rerun"]').getAttribute('title')).toBe(
+        wrapped('Run this cell again'),
+      );
       // an output drawn after the bundle arrived is in the display language from the start
       await render(page, 'failure-timeout', 'later');
-      expect(await texts(page, 'later', '[data-action]')).toEqual(['Open in inspector', 'Re-run', 'Record', 'Replay'].map(wrapped));
+      expect(await texts(page, 'later', '[data-action]')).toEqual(
+        ['Open in inspector', 'Re-run', 'Record', 'Replay'].map(wrapped),
+      );
       // the redraw kept one live output per item
       expect(await page.evaluate(() => window.harness.active())).toBe(2);
       await page.close();
@@ -159,42 +191,50 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
       await page.close();
     });
 
-    test.each(['compact', 'full'])('the %s view shows no English word for people outside data, for every kind of result', async (view) => {
-      const page = await openRenderer(view === 'full' ? '?view=full' : '');
-      await send(page, { type: 'l10n', bundle: pseudo });
-      for (const name of RENDERED) {
-        await render(page, name);
-        // the full view's call details too: the first call's arguments, answer, flags and timing
-        if (view === 'full' && (await page.locator(`#${name} .ptc-bar`).count()) > 0) {
-          await page.locator(`#${name} .ptc-bar`).first().dispatchEvent('click');
-          await page.locator(`#${name} .ptc-call`).waitFor();
+    test.each(['compact', 'full'])(
+      'the %s view shows no English word for people outside data, for every kind of result',
+      async (view) => {
+        const page = await openRenderer(view === 'full' ? '?view=full' : '');
+        await send(page, { type: 'l10n', bundle: pseudo });
+        for (const name of RENDERED) {
+          await render(page, name);
+          // the full view's call details too: the first call's arguments, answer, flags and timing
+          if (view === 'full' && (await page.locator(`#${name} .ptc-bar`).count()) > 0) {
+            await page.locator(`#${name} .ptc-bar`).first().dispatchEvent('click');
+            await page.locator(`#${name} .ptc-call`).waitFor();
+          }
+          const found = await page.evaluate(strayEnglish, [`#${name}`, DATA, NAMES] as const);
+          expect(found.strays, name).toEqual([]);
+          expect(found.translated, name).toBeGreaterThan(3);
         }
-        const found = await page.evaluate(strayEnglish, [`#${name}`, DATA, NAMES] as const);
-        expect(found.strays, name).toEqual([]);
-        expect(found.translated, name).toBeGreaterThan(3);
-      }
-      // the expectation line and section: met, and missed with masked paths
-      const expectations: ExpectationReport[] = [
-        { ok: true, checked: [{ field: 'value', match: 'exact' }], mismatches: [] },
-        {
-          ok: false,
-          checked: [
-            { field: 'value', match: 'exact' },
-            { field: 'calls', match: 'shape' },
-          ],
-          mismatches: [{ field: 'value', match: 'exact', path: '$.a', reason: 'different value', expected: '1', actual: '2' }],
-          masked: [{ field: 'value', paths: ['$.id'] }],
-        },
-      ];
-      for (const [i, expectation] of expectations.entries()) {
-        const payload = { ...fixturePayload('success'), cellId: 'cell-1', expectation };
-        await page.evaluate(([id, text]) => window.harness.renderText(id, text), [`expect-${i}`, JSON.stringify(payload)] as const);
-        const found = await page.evaluate(strayEnglish, [`#expect-${i}`, DATA, NAMES] as const);
-        expect(found.strays, `expectation ${i}`).toEqual([]);
-        expect(await page.locator(`#expect-${i} [data-section="expectation"]`).count()).toBe(1);
-      }
-      await page.close();
-    });
+        // the expectation line and section: met, and missed with masked paths
+        const expectations: ExpectationReport[] = [
+          { ok: true, checked: [{ field: 'value', match: 'exact' }], mismatches: [] },
+          {
+            ok: false,
+            checked: [
+              { field: 'value', match: 'exact' },
+              { field: 'calls', match: 'shape' },
+            ],
+            mismatches: [
+              { field: 'value', match: 'exact', path: '$.a', reason: 'different value', expected: '1', actual: '2' },
+            ],
+            masked: [{ field: 'value', paths: ['$.id'] }],
+          },
+        ];
+        for (const [i, expectation] of expectations.entries()) {
+          const payload = { ...fixturePayload('success'), cellId: 'cell-1', expectation };
+          await page.evaluate(([id, text]) => window.harness.renderText(id, text), [
+            `expect-${i}`,
+            JSON.stringify(payload),
+          ] as const);
+          const found = await page.evaluate(strayEnglish, [`#expect-${i}`, DATA, NAMES] as const);
+          expect(found.strays, `expectation ${i}`).toEqual([]);
+          expect(await page.locator(`#expect-${i} [data-section="expectation"]`).count()).toBe(1);
+        }
+        await page.close();
+      },
+    );
 
     test('the check finds English: the same views without a bundle report the strings it would miss', async () => {
       const page = await openRenderer('?view=full');
@@ -211,8 +251,17 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
     test.each([
       ['a message that is not an l10n message', { type: 'l10n', bundle: 'Re-run' }],
       ['a translation that is not a string', { type: 'l10n', bundle: { 'Re-run': 42 } }],
-      ['an oversized bundle', { type: 'l10n', bundle: Object.fromEntries(Array.from({ length: L10N_LIMITS.entries + 1 }, (_, i) => [`m${i}`, 'x'])) }],
-      ['a translation longer than the limit', { type: 'l10n', bundle: { 'Re-run': 'x'.repeat(L10N_LIMITS.valueLength + 1) } }],
+      [
+        'an oversized bundle',
+        {
+          type: 'l10n',
+          bundle: Object.fromEntries(Array.from({ length: L10N_LIMITS.entries + 1 }, (_, i) => [`m${i}`, 'x'])),
+        },
+      ],
+      [
+        'a translation longer than the limit',
+        { type: 'l10n', bundle: { 'Re-run': 'x'.repeat(L10N_LIMITS.valueLength + 1) } },
+      ],
     ])('%s is ignored: the output stays in English', async (_what, message) => {
       const page = await openRenderer();
       await render(page, 'success');
@@ -220,7 +269,12 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
       await send(page, { type: 'cell-state', cellId: 'cell-1', hasCassette: true, running: false });
       // the cell-state message after it was handled, so the hostile one was too
       await expect.poll(() => page.locator('#success [data-action="replay"]').isDisabled()).toBe(false);
-      expect(await texts(page, 'success', '[data-action]')).toEqual(['Open in inspector', 'Re-run', 'Record', 'Replay']);
+      expect(await texts(page, 'success', '[data-action]')).toEqual([
+        'Open in inspector',
+        'Re-run',
+        'Record',
+        'Replay',
+      ]);
       await page.close();
     });
 
@@ -274,7 +328,9 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
       expect(await page.locator('.ptc-empty').textContent()).toBe(
         wrapped('No run to show yet. Run a cell and choose "Open in inspector", or open a cassette file.'),
       );
-      expect(await page.locator('[role="tab"]').allTextContents()).toEqual(['Run', 'What the model sees', 'Diff'].map(wrapped));
+      expect(await page.locator('[role="tab"]').allTextContents()).toEqual(
+        ['Run', 'What the model sees', 'Diff'].map(wrapped),
+      );
       // what panel.webview.postMessage does: a window message event in the page
       const load: unknown = JSON.parse(JSON.stringify({ type: 'load', runs: [RUN], selectedId: RUN.id }));
       await page.evaluate((m) => window.postMessage(m, '*'), load);
@@ -286,10 +342,21 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
       await page.close();
     });
 
-    const inspectorRun = (id: string, fixture: string): InspectorRun => ({ ...RUN, id, label: `cell 1 · ${id}`, payload: fixturePayload(fixture) });
-    const RUNS = ['success', 'failure-exception', 'failure-output-limit', 'binding-failure', 'calls-summarized', 'diff-live', 'diff-replay'].map((f) =>
-      inspectorRun(f, f),
-    );
+    const inspectorRun = (id: string, fixture: string): InspectorRun => ({
+      ...RUN,
+      id,
+      label: `cell 1 · ${id}`,
+      payload: fixturePayload(fixture),
+    });
+    const RUNS = [
+      'success',
+      'failure-exception',
+      'failure-output-limit',
+      'binding-failure',
+      'calls-summarized',
+      'diff-live',
+      'diff-replay',
+    ].map((f) => inspectorRun(f, f));
     const strays = async (page: Page): Promise<Strays> => {
       const found = await page.evaluate(strayEnglish, ['body', DATA, NAMES] as const);
       expect(found.translated).toBeGreaterThan(3);
@@ -319,7 +386,9 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
       await page.locator('#ptc-diff-left').selectOption('diff-live');
       await page.locator('#ptc-diff-right').selectOption('diff-replay');
       await page.locator('.ptc-first-divergence .ptc-row-toggle').click();
-      expect(await page.locator('.ptc-diff-summary').textContent()).toMatch(/^⟦First divergence: ⟧⟦call #3 tools\.fetch: ⟦⟦args⟧, ⟦outcome⟧ differ⟧⟧/);
+      expect(await page.locator('.ptc-diff-summary').textContent()).toMatch(
+        /^⟦First divergence: ⟧⟦call #3 tools\.fetch: ⟦⟦args⟧, ⟦outcome⟧ differ⟧⟧/,
+      );
       expect((await strays(page)).strays, 'diff tab').toEqual([]);
       // a summarized run against a plain one: the call-summary notes and the calls' counts
       await page.locator('#ptc-diff-left').selectOption('calls-summarized');
@@ -335,7 +404,15 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
         label: 'cell-1.cassette.json',
         language: 'typescript',
         calls: [
-          ...calls.map((c) => ({ global: c.global, name: c.name, args: c.args, ok: c.ok, value: c.value, message: c.message, durationMs: c.durationMs })),
+          ...calls.map((c) => ({
+            global: c.global,
+            name: c.name,
+            args: c.args,
+            ok: c.ok,
+            value: c.value,
+            message: c.message,
+            durationMs: c.durationMs,
+          })),
           { global: 'tools', name: 'late', args: {}, ok: false, pending: true as const, durationMs: 0 },
         ],
       });
@@ -354,7 +431,13 @@ describe.skipIf(!gate.usable)(gate.title('the renderer and the inspector in the 
         marks: ['the transcript cut the output'],
       });
       const page = await openInspector('/inspector-records.html', pseudo);
-      const load: unknown = JSON.parse(JSON.stringify({ type: 'load', runs: [inspectorRun('success', 'success'), cassette, then], selectedId: 'cassette' }));
+      const load: unknown = JSON.parse(
+        JSON.stringify({
+          type: 'load',
+          runs: [inspectorRun('success', 'success'), cassette, then],
+          selectedId: 'cassette',
+        }),
+      );
       await page.evaluate((m) => window.postMessage(m, '*'), load);
       await expect.poll(() => page.locator('[data-source="cassette"]').count()).toBe(1);
       expect((await strays(page)).strays, 'cassette, run tab').toEqual([]);

@@ -1,6 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import { encodeHostToInspector, parseHostToInspector, parseInspectorToHost, type InspectorRun } from '../../../webview/protocol/inspector-messages.js';
-import { EMPTY_INSPECTOR_STATE, parseInspectorState, persistedInspectorState, type InspectorState } from '../../../webview/protocol/inspector-state.js';
+import {
+  encodeHostToInspector,
+  parseHostToInspector,
+  parseInspectorToHost,
+  type InspectorRun,
+} from '../../../webview/protocol/inspector-messages.js';
+import {
+  EMPTY_INSPECTOR_STATE,
+  parseInspectorState,
+  persistedInspectorState,
+  type InspectorState,
+} from '../../../webview/protocol/inspector-state.js';
 import { parseHostToRenderer, parseRendererToHost } from '../../../webview/protocol/renderer-messages.js';
 import { fixturePayload } from '../fixtures/run-results.mjs';
 
@@ -60,7 +70,12 @@ describe('inspector messages and state', () => {
   // structuredClone stands in for both hops a real message takes (JSON.stringify in the extension host, structured
   // clone into the page); both recurse, so only the JSON text envelope gets a deep run through
   test('a run with a 200 000-deep value crosses to the page and into persisted state as JSON text', () => {
-    const deep: InspectorRun = { id: 'deep', label: 'cell 1 · deep', source: 'cell', payload: fixturePayload('deep-200000') };
+    const deep: InspectorRun = {
+      id: 'deep',
+      label: 'cell 1 · deep',
+      source: 'cell',
+      payload: fixturePayload('deep-200000'),
+    };
     const message = { type: 'add-run', run: deep, select: true } as const;
     expect(() => structuredClone(message)).toThrow();
     const envelope = structuredClone(encodeHostToInspector(message));

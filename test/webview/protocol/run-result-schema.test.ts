@@ -22,7 +22,13 @@ const mutations: Mutation[] = [
   ['a call summary without its total', (r) => (r.callSummary = { omitted: 0, byBinding: [], last: [] })],
   [
     'a call summary with a negative count',
-    (r) => (r.callSummary = { total: 1, omitted: 0, byBinding: [{ global: 'g', name: 'n', calls: -1, ok: 0, failed: 0 }], last: [] }),
+    (r) =>
+      (r.callSummary = {
+        total: 1,
+        omitted: 0,
+        byBinding: [{ global: 'g', name: 'n', calls: -1, ok: 0, failed: 0 }],
+        last: [],
+      }),
   ],
   ['a value of -0', (r) => (r.value = -0)],
   ['a cyclic value', (r) => ((r.value = { self: null }), ((r.value as Record<string, unknown>).self = r.value))],

@@ -25,7 +25,13 @@ const payload = {
   result: {
     language: 'typescript',
     logs: [],
-    sandbox: { network: 'denied', filesystem: 'read-only', childProcess: 'denied', enforcement: 'full', mechanisms: ['landlock'] },
+    sandbox: {
+      network: 'denied',
+      filesystem: 'read-only',
+      childProcess: 'denied',
+      enforcement: 'full',
+      mechanisms: ['landlock'],
+    },
     durationMs: 90,
     mode: 'live',
     value: 'done',
@@ -45,7 +51,12 @@ const payload = {
           { type: 'image', data: 'not base64!', mimeType: 'image/png' },
         ],
       }),
-      call(3, 'rpc-error', { ok: false, message: 'the fixture refuses these arguments', errorCode: -32602, errorData: { field: 'when' } }),
+      call(3, 'rpc-error', {
+        ok: false,
+        message: 'the fixture refuses these arguments',
+        errorCode: -32602,
+        errorData: { field: 'when' },
+      }),
       call(4, 'long', {
         ok: true,
         value: [{ type: 'text', text: 'done' }],
@@ -83,9 +94,16 @@ describe.skipIf(!gate.usable)(gate.title('MCP content in call details (Chromium)
     const images = page.locator('#images .ptc-call-images img');
     await expect.poll(() => images.count()).toBe(2);
     await expect
-      .poll(() => images.evaluateAll((els) => els.map((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth)))
+      .poll(() =>
+        images.evaluateAll((els) =>
+          els.map((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth),
+        ),
+      )
       .toEqual([1, 1]);
-    expect(await page.locator('#images .ptc-call-images figcaption').allTextContents()).toEqual(['image/png at $[1]', 'image/png at $[2].resource']);
+    expect(await page.locator('#images .ptc-call-images figcaption').allTextContents()).toEqual([
+      'image/png at $[1]',
+      'image/png at $[2].resource',
+    ]);
     expect(await images.first().getAttribute('alt')).toBe('Image image/png at $[1] in the answer of call #1');
   });
 
@@ -102,7 +120,9 @@ describe.skipIf(!gate.usable)(gate.title('MCP content in call details (Chromium)
     expect(await details.textContent()).toContain('-32602');
     expect(await details.textContent()).toContain('when');
     await select(4);
-    await expect.poll(() => page.locator('#images .ptc-call-progress').textContent()).toBe('Progress: reported progress 2 times; last: 2 of 2, almost');
+    await expect
+      .poll(() => page.locator('#images .ptc-call-progress').textContent())
+      .toBe('Progress: reported progress 2 times; last: 2 of 2, almost');
     const bar = page.locator('#images .ptc-bar[data-call-id="4"]');
     expect(await bar.getAttribute('class')).toContain('ptc-bar-progress');
     expect(await bar.getAttribute('aria-label')).toContain('reported progress 2 times; last: 2 of 2, almost');

@@ -60,7 +60,9 @@ describe.skipIf(!gate.usable)(gate.title('compact result view in Chromium'), () 
     const root = page.locator('#ok .ptc-result');
     expect(await root.getAttribute('data-view')).toBe('compact');
     // the program's output first, then the status line; no section headings, no timeline
-    const parts = await page.locator('#ok .ptc-result > *').evaluateAll((els) => els.map((e) => e.getAttribute('data-part') ?? e.getAttribute('data-section')));
+    const parts = await page
+      .locator('#ok .ptc-result > *')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-part') ?? e.getAttribute('data-section')));
     expect(parts).toEqual(['printed-output', 'return-value', 'summary']);
     expect(await page.locator('#ok .ptc-section-toggle').count()).toBe(0);
     expect(await page.locator('#ok .ptc-log-entry').count()).toBe(2);
@@ -78,7 +80,9 @@ describe.skipIf(!gate.usable)(gate.title('compact result view in Chromium'), () 
     expect(await toggle.textContent()).toBe('Details');
     await toggle.click();
     expect(await root.getAttribute('data-view')).toBe('full');
-    const sections = await page.locator('#ok .ptc-result > [data-section]').evaluateAll((els) => els.map((e) => e.getAttribute('data-section')));
+    const sections = await page
+      .locator('#ok .ptc-result > [data-section]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-section')));
     expect(sections).toEqual(['summary', 'printed-output', 'return-value', 'timeline', 'footer']);
     // the Run section adds what the status line does not say, and does not repeat the mode or the duration
     const footer = (await page.locator('#ok [data-section="footer"] .ptc-footer').textContent()) ?? '';
@@ -111,7 +115,9 @@ describe.skipIf(!gate.usable)(gate.title('compact result view in Chromium'), () 
     await page.evaluate(() => window.harness.clear());
     await show('bind', fixturePayload('binding-failure'));
     await page.locator('#bind [data-part="failure"] .ptc-failing-call .ptc-link').click();
-    await page.waitForFunction(() => document.querySelector('#bind')?.shadowRoot?.querySelector('.ptc-bar[aria-pressed="true"]') !== null);
+    await page.waitForFunction(
+      () => document.querySelector('#bind')?.shadowRoot?.querySelector('.ptc-bar[aria-pressed="true"]') !== null,
+    );
     expect(await page.locator('#bind .ptc-result').getAttribute('data-view')).toBe('full');
   });
 
@@ -126,7 +132,9 @@ describe.skipIf(!gate.usable)(gate.title('compact result view in Chromium'), () 
       const shadow = document.querySelector('#stop')!.shadowRoot!;
       return getComputedStyle(shadow.querySelector('.ptc-status')!).color;
     });
-    const errorColour = await page.evaluate(() => getComputedStyle(document.body).getPropertyValue('--vscode-errorForeground').trim());
+    const errorColour = await page.evaluate(() =>
+      getComputedStyle(document.body).getPropertyValue('--vscode-errorForeground').trim(),
+    );
     expect(colours).not.toBe(errorColour);
   });
 
@@ -138,7 +146,11 @@ describe.skipIf(!gate.usable)(gate.title('compact result view in Chromium'), () 
       calls: [],
       durationMs: 0.2,
       started: false,
-      error: { kind: 'exception', message: 'SyntaxError: Expression expected (program.ts:3:1)', location: { line: 3, column: 1 } },
+      error: {
+        kind: 'exception',
+        message: 'SyntaxError: Expression expected (program.ts:3:1)',
+        location: { line: 3, column: 1 },
+      },
     });
     await show('syntax', syntax);
     expect(await page.locator('#syntax [data-fact="started"]').textContent()).toBe('not started');
@@ -160,11 +172,15 @@ describe.skipIf(!gate.usable)(gate.title('compact result view in Chromium'), () 
     expect(await replay.isDisabled()).toBe(true);
     const asked = (await page.evaluate(() => window.harness.posted)).slice(before);
     expect(asked).toEqual([{ type: 'cell-state-request', requestId: 'no-tape#state', cellId: 'cell-1' }]);
-    await page.evaluate(() => window.harness.send({ type: 'cell-state', cellId: 'cell-1', hasCassette: true, running: false }));
+    await page.evaluate(() =>
+      window.harness.send({ type: 'cell-state', cellId: 'cell-1', hasCassette: true, running: false }),
+    );
     expect(await replay.isDisabled()).toBe(false);
     await show('tape', { ...fixturePayload('success'), cellId: 'cell-2', hasCassette: true });
     expect(await page.locator('#tape [data-action="replay"]').isDisabled()).toBe(false);
-    await page.evaluate(() => window.harness.send({ type: 'cell-state', cellId: 'cell-2', hasCassette: false, running: false }));
+    await page.evaluate(() =>
+      window.harness.send({ type: 'cell-state', cellId: 'cell-2', hasCassette: false, running: false }),
+    );
     expect(await page.locator('#tape [data-action="replay"]').isDisabled()).toBe(true);
   });
 
@@ -184,10 +200,14 @@ describe.skipIf(!gate.usable)(gate.title('compact result view in Chromium'), () 
     const calls = base.result.calls.map((c) => ({ ...c, startedAtMs: c.startedAtMs + 140 }));
     await show('late', withResult(base, { calls, startupMs: 140, durationMs: 200 }));
     await page.locator('#late [data-toggle="details"]').click();
-    const first = await page.locator('#late .ptc-bar[data-call-id="1"]').evaluate((b) => parseFloat((b as HTMLElement).style.left));
+    const first = await page
+      .locator('#late .ptc-bar[data-call-id="1"]')
+      .evaluate((b) => parseFloat((b as HTMLElement).style.left));
     // call 1 starts 6 ms after the hand-over; the axis runs to the last call's end (215 ms): 6 / 75 = 8 %, not 146 / 215
     expect(first).toBeCloseTo(8, 1);
-    expect(await page.locator('#late .ptc-bar[data-call-id="1"]').getAttribute('aria-label')).toContain('started at 6 ms');
+    expect(await page.locator('#late .ptc-bar[data-call-id="1"]').getAttribute('aria-label')).toContain(
+      'started at 6 ms',
+    );
   });
 
   test('compact outputs are photographed in light and dark, and the themes differ', async () => {
@@ -213,7 +233,10 @@ describe.skipIf(!gate.usable)(gate.title('compact result view in Chromium'), () 
       }
     }
     for (const [name] of shots) {
-      const [light, dark] = await Promise.all([readFile(path.join(SHOTS, `${name}-light.png`)), readFile(path.join(SHOTS, `${name}-dark.png`))]);
+      const [light, dark] = await Promise.all([
+        readFile(path.join(SHOTS, `${name}-light.png`)),
+        readFile(path.join(SHOTS, `${name}-dark.png`)),
+      ]);
       expect(light.length).toBeGreaterThan(2_000);
       expect(light.equals(dark)).toBe(false);
     }

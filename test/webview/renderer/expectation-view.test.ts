@@ -22,14 +22,32 @@ const MISMATCH: ExpectationReport = {
     { field: 'calls', match: 'exact' },
   ],
   mismatches: [
-    { field: 'value', match: 'exact', path: '$.cities[2].population', reason: 'different value', expected: '2102650', actual: '2102651' },
-    { field: 'calls', match: 'exact', path: '$[1].args.name', reason: 'different value', expected: `"Lyon${HOSTILE.override}"`, actual: `"${HOSTILE.script}"` },
+    {
+      field: 'value',
+      match: 'exact',
+      path: '$.cities[2].population',
+      reason: 'different value',
+      expected: '2102650',
+      actual: '2102651',
+    },
+    {
+      field: 'calls',
+      match: 'exact',
+      path: '$[1].args.name',
+      reason: 'different value',
+      expected: `"Lyon${HOSTILE.override}"`,
+      actual: `"${HOSTILE.script}"`,
+    },
   ],
   masked: [{ field: 'value', paths: ['$.id'] }],
 };
 
 async function renderWith(id: string, expectation: ExpectationReport | undefined, fixture = 'success'): Promise<void> {
-  const payload = { ...fixturePayload(fixture), cellId: 'cell-1', ...(expectation === undefined ? {} : { expectation }) };
+  const payload = {
+    ...fixturePayload(fixture),
+    cellId: 'cell-1',
+    ...(expectation === undefined ? {} : { expectation }),
+  };
   await page.evaluate(([i, text]) => window.harness.renderText(i, text), [id, JSON.stringify(payload)] as const);
 }
 
@@ -57,17 +75,25 @@ describe.skipIf(!gate.usable)(gate.title('expectation section in Chromium'), () 
       ],
       mismatches: [],
     });
-    const sections = await page.locator('#met [data-section]').evaluateAll((els) => els.map((e) => e.getAttribute('data-section')));
+    const sections = await page
+      .locator('#met [data-section]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-section')));
     // said before the run's own output, in the compact view (the default) as in the full one
     expect(sections[0]).toBe('expectation');
     expect(sections).toContain('summary');
     expect(await page.locator('#met [data-section="expectation"]').getAttribute('data-ok')).toBe('true');
-    expect(await page.locator('#met [data-section="expectation"]').textContent()).toBe('✓ Meets its expectation (value exact, error exact)');
+    expect(await page.locator('#met [data-section="expectation"]').textContent()).toBe(
+      '✓ Meets its expectation (value exact, error exact)',
+    );
     expect(await page.locator('#met [data-action="accept"]').count()).toBe(0);
   });
 
   test('a failing run that meets its expectation says "Failed as expected" in plain words, the compared fields in its tooltip', async () => {
-    await renderWith('failed-as-expected', { ok: true, checked: [{ field: 'error', match: 'exact' }], mismatches: [] }, 'failure-exception');
+    await renderWith(
+      'failed-as-expected',
+      { ok: true, checked: [{ field: 'error', match: 'exact' }], mismatches: [] },
+      'failure-exception',
+    );
     const line = page.locator('#failed-as-expected [data-section="expectation"]');
     expect(await line.textContent()).toBe('✓ Failed as expected');
     expect(await line.getAttribute('title')).toBe('Meets its expectation (error exact)');
@@ -92,20 +118,29 @@ describe.skipIf(!gate.usable)(gate.title('expectation section in Chromium'), () 
     expect(await blocks.nth(1).locator('.ptc-mismatch-actual').textContent()).toBe(`"${HOSTILE.script}"`);
     expect(await page.locator('#differs script').count()).toBe(0);
     expect(await blocks.nth(1).locator('.ptc-mismatch-expected').textContent()).not.toContain(HOSTILE.override);
-    expect(await page.evaluate(() => (window as unknown as { __htmlWrites?: unknown[] }).__htmlWrites?.length ?? 0)).toBe(0);
+    expect(
+      await page.evaluate(() => (window as unknown as { __htmlWrites?: unknown[] }).__htmlWrites?.length ?? 0),
+    ).toBe(0);
 
     const accept = section.locator('[data-action="accept"]');
     expect(await accept.textContent()).toBe('Accept as Expected');
     await page.evaluate(() => (window.harness.posted.length = 0));
     await accept.click();
-    const posted = (await page.evaluate(() => window.harness.posted)) as { type: string; cellId: string; requestId: string }[];
+    const posted = (await page.evaluate(() => window.harness.posted)) as {
+      type: string;
+      cellId: string;
+      requestId: string;
+    }[];
     expect(posted).toHaveLength(1);
     expect(posted[0]).toMatchObject({ type: 'accept', cellId: 'cell-1' });
     // the host's ack shows next to the buttons
     await page.evaluate(
-      (requestId) => window.harness.send({ type: 'ack', requestId, ok: true, message: 'Accepted the run as expected.' }),
+      (requestId) =>
+        window.harness.send({ type: 'ack', requestId, ok: true, message: 'Accepted the run as expected.' }),
       posted[0]!.requestId,
     );
-    await expect.poll(() => page.locator('#differs .ptc-action-status').textContent()).toBe('Accepted the run as expected.');
+    await expect
+      .poll(() => page.locator('#differs .ptc-action-status').textContent())
+      .toBe('Accepted the run as expected.');
   });
 });

@@ -40,10 +40,15 @@ const PROGRAMS: Record<string, Program> = {
   },
   exception: {
     file: 'exception.ts',
-    source: "console.log('about to fail');\nconst user = { manager: null as null | { name: string } };\nreturn user.manager!.name.toUpperCase();",
+    source:
+      "console.log('about to fail');\nconst user = { manager: null as null | { name: string } };\nreturn user.manager!.name.toUpperCase();",
   },
   timeout: { file: 'timeout.ts', source: "console.log('spinning');\nfor (;;) {}", args: ['--timeout-ms', '1500'] },
-  'output-limit': { file: 'big.ts', source: "for (let i = 0; ; i++) console.log('line', i, '#'.repeat(60));", args: ['--max-output-bytes', '4096'] },
+  'output-limit': {
+    file: 'big.ts',
+    source: "for (let i = 0; ; i++) console.log('line', i, '#'.repeat(60));",
+    args: ['--max-output-bytes', '4096'],
+  },
   exit: { file: 'exit.ts', source: "console.log('bye');\nprocess.exit(7);" },
   'invalid-output': { file: 'invalid.ts', source: 'return { a: undefined };' },
   python: {
@@ -51,7 +56,10 @@ const PROGRAMS: Record<string, Program> = {
     source:
       "import asyncio\nnames = ['Paris', 'Atlantis']\nres = await asyncio.gather(*(tools.lookupCity({'name': n}) for n in names), return_exceptions=True)\nprint('looked up', len(res))\nreturn [r if isinstance(r, dict) else str(r) for r in res]",
   },
-  'python-exception': { file: 'boom.py', source: "print('start')\nvalues = []\ntotal = sum(values) / len(values)\nreturn total" },
+  'python-exception': {
+    file: 'boom.py',
+    source: "print('start')\nvalues = []\ntotal = sum(values) / len(values)\nreturn total",
+  },
 };
 
 let dir: string;
@@ -68,8 +76,15 @@ async function runAll(): Promise<void> {
     if (name === undefined) return;
     const program = PROGRAMS[name]!;
     await writeFile(path.join(dir, program.file), program.source);
-    const result = JSON.parse(await ptcRunJson([path.join(dir, program.file), '--bindings', EXAMPLE_BINDINGS, ...(program.args ?? [])], dir)) as RunResult;
-    const parsed = parseResultPayload({ result, program: program.source, language: result.language, cellId: `cell-${name}` });
+    const result = JSON.parse(
+      await ptcRunJson([path.join(dir, program.file), '--bindings', EXAMPLE_BINDINGS, ...(program.args ?? [])], dir),
+    ) as RunResult;
+    const parsed = parseResultPayload({
+      result,
+      program: program.source,
+      language: result.language,
+      cellId: `cell-${name}`,
+    });
     if (!parsed.ok) throw new Error(`the renderer refuses the runtime's ${name} result:\n${parsed.message}`);
     payloads.set(name, parsed.payload);
     await next();
@@ -81,14 +96,21 @@ const payload = (name: string): ResultPayload => payloads.get(name)!;
 const pythonMissing = (): boolean => /not available in this build/.test(payload('python').result.error?.message ?? '');
 
 async function show(name: string): Promise<(selector: string) => ReturnType<Page['locator']>> {
-  await page.evaluate(([id, text]) => window.harness.renderText(id, text), [name, JSON.stringify(payload(name))] as const);
+  await page.evaluate(([id, text]) => window.harness.renderText(id, text), [
+    name,
+    JSON.stringify(payload(name)),
+  ] as const);
   return (selector) => page.locator(`#${name} ${selector}`);
 }
 
 describe.skipIf(!gate.usable)(gate.title('renderer on real runtime results'), () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'ptc-webview-real-'));
-    [server, chrome] = (await Promise.all([startPageServer(), launchChromium(), runAll()])) as [PageServer, LaunchedChromium, void];
+    [server, chrome] = (await Promise.all([startPageServer(), launchChromium(), runAll()])) as [
+      PageServer,
+      LaunchedChromium,
+      void,
+    ];
     page = await chrome.context.newPage();
     await page.goto(`${server.origin}/page/renderer.html?view=full`);
     await page.waitForSelector('body[data-ready="true"]');
@@ -127,7 +149,9 @@ describe.skipIf(!gate.usable)(gate.title('renderer on real runtime results'), ()
 
   test('an uncaught binding failure names the call, with a code frame on the awaiting line', async () => {
     const $ = await show('binding');
-    expect(await $('.ptc-failure-head').textContent()).toContain('the binding call tools.lookupCity failed and the program did not catch the error');
+    expect(await $('.ptc-failure-head').textContent()).toContain(
+      'the binding call tools.lookupCity failed and the program did not catch the error',
+    );
     expect(await $('.ptc-failing-call').getAttribute('data-call-id')).toBe('2');
     expect(await $('.ptc-failing-call').textContent()).toContain('no such city: Atlantis');
     expect(await $('.ptc-code-frame .ptc-frame-target').getAttribute('data-line')).toBe('3');
@@ -136,8 +160,12 @@ describe.skipIf(!gate.usable)(gate.title('renderer on real runtime results'), ()
   test('an exception shows the headline, a caret under the column and only program frames', async () => {
     const $ = await show('exception');
     const error = payload('exception').result.error!;
-    expect(await $('.ptc-failure-message').textContent()).toBe("TypeError: Cannot read properties of null (reading 'name')");
-    expect(await $('.ptc-failure-head').textContent()).toContain(`the program threw a TypeError at line ${error.location!.line}`);
+    expect(await $('.ptc-failure-message').textContent()).toBe(
+      "TypeError: Cannot read properties of null (reading 'name')",
+    );
+    expect(await $('.ptc-failure-head').textContent()).toContain(
+      `the program threw a TypeError at line ${error.location!.line}`,
+    );
     const caret = (await $('.ptc-frame-caret').textContent()) ?? '';
     expect(caret.slice(caret.indexOf('│ ') + 2)).toBe(`${' '.repeat(error.location!.column! - 1)}^`);
     expect((await $('.ptc-stack li').allTextContents()).every((t) => t.includes('program.ts'))).toBe(true);
@@ -156,7 +184,9 @@ describe.skipIf(!gate.usable)(gate.title('renderer on real runtime results'), ()
 
   test('the real output-limit result says where output was cut', async () => {
     const $ = await show('output-limit');
-    expect(await $('.ptc-truncated').textContent()).toBe('⚠ Output truncated at 4096 bytes: later output was not captured.');
+    expect(await $('.ptc-truncated').textContent()).toBe(
+      '⚠ Output truncated at 4096 bytes: later output was not captured.',
+    );
   });
 
   test('Python results render with the program frame of the traceback', async (ctx) => {

@@ -49,16 +49,24 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
 
   test('a successful run shows its summary, printed output, value, timeline and footer, and no failure card', async () => {
     await render('success');
-    const sections = await page.locator(out('success', '[data-section]')).evaluateAll((els) => els.map((e) => e.getAttribute('data-section')));
+    const sections = await page
+      .locator(out('success', '[data-section]'))
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-section')));
     expect(sections).toEqual(['summary', 'printed-output', 'return-value', 'timeline', 'footer']);
     await expect.poll(() => page.locator(out('success', '.ptc-status')).textContent()).toBe('✓Succeeded');
     const entries = page.locator(out('success', '.ptc-log-entry'));
     expect(await entries.count()).toBe(2);
     expect(await entries.nth(1).getAttribute('class')).toContain('ptc-stderr');
-    expect(await entries.nth(1).textContent()).toBe('errstderr: slow page: https://github.com/microsoft/vscode-extension-samples');
-    expect(await page.locator(out('success', '[data-section="return-value"] .ptc-section-meta')).textContent()).toBe('object(3)');
+    expect(await entries.nth(1).textContent()).toBe(
+      'errstderr: slow page: https://github.com/microsoft/vscode-extension-samples',
+    );
+    expect(await page.locator(out('success', '[data-section="return-value"] .ptc-section-meta')).textContent()).toBe(
+      'object(3)',
+    );
     expect(await page.locator(out('success', '.ptc-bar')).count()).toBe(4);
-    expect(await page.locator(out('success', '[data-section="footer"] .ptc-footer')).textContent()).toContain('full via landlock, seccomp, unshare-net');
+    expect(await page.locator(out('success', '[data-section="footer"] .ptc-footer')).textContent()).toContain(
+      'full via landlock, seccomp, unshare-net',
+    );
   });
 
   test.each(FAILURE_KINDS)('a %s failure gets a card with its kind badge and plain-words explanation', async (kind) => {
@@ -72,8 +80,12 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
       explainFailure(result.error!, untranslated, { timeoutMs, durationMs: result.durationMs }),
     );
     // a cancelled run is not a failure: a neutral "Cancelled", never a red ✗
-    expect(await page.locator(out(id, '.ptc-status')).textContent()).toBe(kind === 'abort' ? '■Cancelled' : `✗${failureTitle(kind, untranslated)}`);
-    expect(await page.locator(out(id, '.ptc-result')).getAttribute('data-outcome')).toBe(kind === 'abort' ? 'cancelled' : 'failure');
+    expect(await page.locator(out(id, '.ptc-status')).textContent()).toBe(
+      kind === 'abort' ? '■Cancelled' : `✗${failureTitle(kind, untranslated)}`,
+    );
+    expect(await page.locator(out(id, '.ptc-result')).getAttribute('data-outcome')).toBe(
+      kind === 'abort' ? 'cancelled' : 'failure',
+    );
     expect(await page.locator(out(id, '.ptc-result')).getAttribute('data-kind')).toBe(kind);
   });
 
@@ -82,11 +94,17 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     const frame = page.locator(out('failure-exception', '.ptc-code-frame'));
     expect(await frame.locator('figcaption').textContent()).toBe('program.ts:4:16');
     expect(await frame.locator('.ptc-frame-target').getAttribute('data-line')).toBe('4');
-    expect(await frame.locator('.ptc-frame-target .ptc-frame-text').textContent()).toBe('return manager.name.toUpperCase();');
+    expect(await frame.locator('.ptc-frame-target .ptc-frame-text').textContent()).toBe(
+      'return manager.name.toUpperCase();',
+    );
     const caret = (await frame.locator('.ptc-frame-caret').textContent()) ?? '';
     expect(caret.slice(caret.indexOf('│ ') + 2)).toBe(`${' '.repeat(15)}^`);
-    expect(await page.locator(out('failure-exception', '.ptc-stack li')).allTextContents()).toEqual(['at program.ts:4:16']);
-    expect(await page.locator(out('failure-exception', '.ptc-stack-wrap')).textContent()).toContain('2 runtime frames hidden');
+    expect(await page.locator(out('failure-exception', '.ptc-stack li')).allTextContents()).toEqual([
+      'at program.ts:4:16',
+    ]);
+    expect(await page.locator(out('failure-exception', '.ptc-stack-wrap')).textContent()).toContain(
+      '2 runtime frames hidden',
+    );
     expect(await page.locator(out('failure-exception', '.ptc-failure-message')).textContent()).toBe(
       "TypeError: Cannot read properties of null (reading 'name')",
     );
@@ -94,24 +112,30 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
 
   test('a timeout names the deadline, output-limit says where output was cut, a missing sandbox lists what it left open', async () => {
     await render('failure-timeout');
-    expect(await page.locator(out('failure-timeout', '.ptc-failure-head')).textContent()).toContain('ran past its 1500 ms deadline');
+    expect(await page.locator(out('failure-timeout', '.ptc-failure-head')).textContent()).toContain(
+      'ran past its 1500 ms deadline',
+    );
     await render('failure-output-limit');
     expect(await page.locator(out('failure-output-limit', '.ptc-truncated')).textContent()).toBe(
       '⚠ Output truncated at 4096 bytes: later output was not captured.',
     );
-    expect(await page.locator(out('failure-output-limit', '[data-section="printed-output"] .ptc-section-meta')).textContent()).toContain(
-      'output truncated at 4096 bytes',
-    );
+    expect(
+      await page
+        .locator(out('failure-output-limit', '[data-section="printed-output"] .ptc-section-meta'))
+        .textContent(),
+    ).toContain('output truncated at 4096 bytes');
     await render('failure-sandbox-unavailable');
     expect(await page.locator(out('failure-sandbox-unavailable', '.ptc-sandbox-missing')).textContent()).toBe(
       ' — not enforced: network is reachable; filesystem is writable; child processes can be started',
     );
     expect(await page.locator(out('failure-sandbox-unavailable', '.ptc-enforcement')).textContent()).toBe('none');
     // the runtime's reasons, each with its fix, as `ptc run --json` has them
-    expect(await page.locator(out('failure-sandbox-unavailable', '.ptc-sandbox-reasons li')).allTextContents()).toEqual([
-      'OS sandbox: bubblewrap (bwrap) not found: install the "bubblewrap" package (Debian/Ubuntu/Fedora/Arch: bubblewrap)',
-      'network (no usable unshare/namespaces)',
-    ]);
+    expect(await page.locator(out('failure-sandbox-unavailable', '.ptc-sandbox-reasons li')).allTextContents()).toEqual(
+      [
+        'OS sandbox: bubblewrap (bwrap) not found: install the "bubblewrap" package (Debian/Ubuntu/Fedora/Arch: bubblewrap)',
+        'network (no usable unshare/namespaces)',
+      ],
+    );
   });
 
   test('a binding failure names the failing call, and "Show in timeline" selects it', async () => {
@@ -120,18 +144,30 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     expect(await note.getAttribute('data-call-id')).toBe('2');
     expect(await note.textContent()).toContain('#2 tools.forecast failed after 41 ms: rate limited: try again in 30 s');
     await note.getByRole('button', { name: 'Show in timeline' }).click();
-    expect(await page.locator(out('binding-failure', '.ptc-bar[data-call-id="2"]')).getAttribute('aria-pressed')).toBe('true');
-    expect(await page.locator(out('binding-failure', '.ptc-call-details .ptc-call-message')).textContent()).toBe('rate limited: try again in 30 s');
-    const active = await page.evaluate(() => document.querySelector('#binding-failure')?.shadowRoot?.activeElement?.getAttribute('data-call-id'));
+    expect(await page.locator(out('binding-failure', '.ptc-bar[data-call-id="2"]')).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(await page.locator(out('binding-failure', '.ptc-call-details .ptc-call-message')).textContent()).toBe(
+      'rate limited: try again in 30 s',
+    );
+    const active = await page.evaluate(() =>
+      document.querySelector('#binding-failure')?.shadowRoot?.activeElement?.getAttribute('data-call-id'),
+    );
     expect(active).toBe('2');
   });
 
   test('a Python traceback shows the program frame and a frame without a caret', async () => {
     await render('python-exception');
-    expect(await page.locator(out('python-exception', '.ptc-code-frame figcaption')).textContent()).toBe('program.py:3');
+    expect(await page.locator(out('python-exception', '.ptc-code-frame figcaption')).textContent()).toBe(
+      'program.py:3',
+    );
     expect(await page.locator(out('python-exception', '.ptc-frame-caret')).count()).toBe(0);
-    expect(await page.locator(out('python-exception', '.ptc-failure-message')).textContent()).toBe('ZeroDivisionError: division by zero');
-    expect(await page.locator(out('python-exception', '.ptc-stack-wrap')).textContent()).toContain('1 runtime frame hidden');
+    expect(await page.locator(out('python-exception', '.ptc-failure-message')).textContent()).toBe(
+      'ZeroDivisionError: division by zero',
+    );
+    expect(await page.locator(out('python-exception', '.ptc-stack-wrap')).textContent()).toContain(
+      '1 runtime frame hidden',
+    );
   });
 
   test('300 calls lay out in parallel lanes with failed, replayed and diverged bars marked', async () => {
@@ -141,14 +177,21 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     const lanes = await bars.evaluateAll((els) => new Set(els.map((e) => e.getAttribute('data-lane'))).size);
     expect(lanes).toBe(10);
     const calls = fixturePayload('timeline-300').result.calls;
-    expect(await page.locator(out('timeline-300', '.ptc-bar.ptc-bar-failed')).count()).toBe(calls.filter((c) => !c.ok).length);
-    expect(await page.locator(out('timeline-300', '.ptc-bar.ptc-bar-replayed')).count()).toBe(calls.filter((c) => c.replayed === true).length);
-    expect(await page.locator(out('timeline-300', '.ptc-bar.ptc-bar-diverged')).evaluateAll((els) => els.map((e) => e.getAttribute('data-call-id')))).toEqual([
-      '142',
-      '143',
-    ]);
+    expect(await page.locator(out('timeline-300', '.ptc-bar.ptc-bar-failed')).count()).toBe(
+      calls.filter((c) => !c.ok).length,
+    );
+    expect(await page.locator(out('timeline-300', '.ptc-bar.ptc-bar-replayed')).count()).toBe(
+      calls.filter((c) => c.replayed === true).length,
+    );
+    expect(
+      await page
+        .locator(out('timeline-300', '.ptc-bar.ptc-bar-diverged'))
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-call-id'))),
+    ).toEqual(['142', '143']);
     expect(await page.locator(out('timeline-300', '.ptc-bar.ptc-bar-schema')).count()).toBe(1);
-    expect(await page.locator(out('timeline-300', '.ptc-replay-summary')).textContent()).toBe('replay: 298 matched · 2 diverged · 2 unused');
+    expect(await page.locator(out('timeline-300', '.ptc-replay-summary')).textContent()).toBe(
+      'replay: 298 matched · 2 diverged · 2 unused',
+    );
   });
 
   test('clicking a bar shows its arguments and value as JSON trees; arrow keys walk the calls', async () => {
@@ -161,10 +204,14 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     await page.keyboard.press('ArrowRight');
     expect(await details.getAttribute('data-call-id')).toBe('18');
     await page.keyboard.press('End');
-    expect(await page.locator(out('timeline-300', '.ptc-call-details .ptc-call')).getAttribute('data-call-id')).toBe('300');
+    expect(await page.locator(out('timeline-300', '.ptc-call-details .ptc-call')).getAttribute('data-call-id')).toBe(
+      '300',
+    );
     const failed = fixturePayload('timeline-300').result.calls.find((c) => !c.ok)!;
     await page.locator(out('timeline-300', `.ptc-bar[data-call-id="${failed.id}"]`)).click();
-    expect(await page.locator(out('timeline-300', '.ptc-call-error .ptc-call-message')).textContent()).toBe(failed.message);
+    expect(await page.locator(out('timeline-300', '.ptc-call-error .ptc-call-message')).textContent()).toBe(
+      failed.message,
+    );
   });
 
   test('zooming widens the time axis, and bars wide enough for their label show it', async () => {
@@ -180,7 +227,9 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     // a label shows exactly on the bars at least 44 px wide
     const mismatched = await page
       .locator(out('timeline-300', '.ptc-bar'))
-      .evaluateAll((bars) => bars.filter((b) => (b.textContent === '') !== b.getBoundingClientRect().width < 44).length);
+      .evaluateAll(
+        (bars) => bars.filter((b) => (b.textContent === '') !== b.getBoundingClientRect().width < 44).length,
+      );
     expect(mismatched).toBe(0);
     await page.locator(out('timeline-300', 'button[aria-label="Fit to width"]')).click();
     expect((await track.boundingBox())!.width).toBeCloseTo(before, 0);
@@ -218,7 +267,9 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
 
   test('a 200 000-deep value renders collapsed and copies as JSON of the same depth', async () => {
     await render('deep-200000');
-    expect(await page.locator(out('deep-200000', '[data-section="return-value"] .ptc-section-meta')).textContent()).toBe('array(1)');
+    expect(
+      await page.locator(out('deep-200000', '[data-section="return-value"] .ptc-section-meta')).textContent(),
+    ).toBe('array(1)');
     expect(await page.locator(out('deep-200000', '[role="treeitem"]')).count()).toBeLessThan(10);
     await page.locator(out('deep-200000', '[data-section="return-value"] .ptc-copy')).click();
     const depth = await page.evaluate(async () => {
@@ -235,8 +286,12 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
 
   test('a run of 5 000 calls draws the calls it keeps and counts every call per binding', async () => {
     await render('calls-summarized');
-    expect(await page.locator(out('calls-summarized', '.ptc-summary-facts')).textContent()).toContain('5\u202f000 calls');
-    expect(await page.locator(out('calls-summarized', '[data-section="timeline"] .ptc-section-meta')).textContent()).toMatch(/^5\u202f000 calls · 500 failed/);
+    expect(await page.locator(out('calls-summarized', '.ptc-summary-facts')).textContent()).toContain(
+      '5\u202f000 calls',
+    );
+    expect(
+      await page.locator(out('calls-summarized', '[data-section="timeline"] .ptc-section-meta')).textContent(),
+    ).toMatch(/^5\u202f000 calls · 500 failed/);
     expect(await page.locator(out('calls-summarized', '.ptc-call-summary .ptc-note')).textContent()).toBe(
       'Showing the first 1\u202f000 and the last 20 of 5\u202f000 calls; the 3\u202f980 in between are counted per binding:',
     );
@@ -252,7 +307,9 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
 
   test('a 50 000-element array pages its children in ranges and never renders them all', async () => {
     await render('array-50000');
-    expect(await page.locator(out('array-50000', '[data-section="return-value"] .ptc-section-meta')).textContent()).toBe('array(50\u202f000)');
+    expect(
+      await page.locator(out('array-50000', '[data-section="return-value"] .ptc-section-meta')).textContent(),
+    ).toBe('array(50\u202f000)');
     const ranges = page.locator(out('array-50000', '.ptc-range'));
     expect(await ranges.allTextContents()).toEqual([
       '[0 … 9\u202f999]',
@@ -281,7 +338,9 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     await expect.poll(() => list.getAttribute('data-complete'), { timeout: 60_000 }).toBe('true');
     expect(await page.locator(out('logs-1mb', '.ptc-log-entry')).count()).toBe(logs.logs.length);
     expect(await page.locator(out('logs-1mb', '.ptc-stderr')).count()).toBe(logs.stderrLogs!.length);
-    expect(await page.locator(out('logs-1mb', '.ptc-log-entry')).last().textContent()).toContain(logs.logs[logs.logs.length - 1]!);
+    expect(await page.locator(out('logs-1mb', '.ptc-log-entry')).last().textContent()).toContain(
+      logs.logs[logs.logs.length - 1]!,
+    );
   });
 
   test('hostile strings stay text: no elements or scripts from program data, markers for controls, RTL isolated', async () => {
@@ -312,8 +371,12 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
       `throw new Error("${HOSTILE.closeDiv.replace(/"/g, '\\"')}");`,
     );
     // bar labels are set by a ResizeObserver before the first paint, so wait for that frame
-    await expect.poll(() => page.locator(out('hostile', '.ptc-bar')).textContent()).toBe(`tools[${JSON.stringify(HOSTILE.closeDiv)}]`);
-    expect(await page.locator(out('hostile', '.ptc-tree .ptc-key')).first().textContent()).toBe(JSON.stringify(HOSTILE.script));
+    await expect
+      .poll(() => page.locator(out('hostile', '.ptc-bar')).textContent())
+      .toBe(`tools[${JSON.stringify(HOSTILE.closeDiv)}]`);
+    expect(await page.locator(out('hostile', '.ptc-tree .ptc-key')).first().textContent()).toBe(
+      JSON.stringify(HOSTILE.script),
+    );
   });
 
   test('every control is reachable with Tab, and sections collapse and expand from the keyboard', async () => {
@@ -357,7 +420,9 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     await toggle.focus();
     await page.keyboard.press('Enter');
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-    expect(await page.locator(out('success', '[data-section="printed-output"] .ptc-section-body')).isHidden()).toBe(true);
+    expect(await page.locator(out('success', '[data-section="printed-output"] .ptc-section-body')).isHidden()).toBe(
+      true,
+    );
     await page.keyboard.press(' ');
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     expect(await page.locator(out('success', '.ptc-log-entry')).count()).toBe(2);
@@ -389,10 +454,15 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
     expect(message).toMatchObject({ type: 'open-inspector', outputId: 'success', cellId: 'cell-1' });
     const requestId = (message as { requestId: string }).requestId;
     expect(await page.locator(out('success', '[data-action="open-inspector"]')).isDisabled()).toBe(true);
-    await page.evaluate((id) => window.harness.send({ type: 'ack', requestId: id, ok: false, message: 'the cell was deleted' }), requestId);
+    await page.evaluate(
+      (id) => window.harness.send({ type: 'ack', requestId: id, ok: false, message: 'the cell was deleted' }),
+      requestId,
+    );
     expect(await page.locator(out('success', '.ptc-action-status')).textContent()).toBe('the cell was deleted');
     expect(await page.locator(out('success', '[data-action="open-inspector"]')).isDisabled()).toBe(false);
-    await page.evaluate(() => window.harness.send({ type: 'cell-state', cellId: 'cell-1', hasCassette: false, running: false }));
+    await page.evaluate(() =>
+      window.harness.send({ type: 'cell-state', cellId: 'cell-1', hasCassette: false, running: false }),
+    );
     expect(await page.locator(out('success', '[data-action="replay"]')).isDisabled()).toBe(true);
     await page.evaluate(() => window.harness.send({ type: 'ack', requestId: 42 }));
     await page.locator(out('success', '[data-action="record"]')).click();
@@ -449,7 +519,9 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
       (window as unknown as { __kept: Kept }).__kept.bar1.click();
     });
     // the listeners are live before disposal (so the checks below can fail)
-    await page.evaluate(() => window.harness.send({ type: 'cell-state', cellId: 'cell-1', hasCassette: true, running: false }));
+    await page.evaluate(() =>
+      window.harness.send({ type: 'cell-state', cellId: 'cell-1', hasCassette: true, running: false }),
+    );
     const before = await probe();
     expect(before).toMatchObject({ detailsCall: '1', expanded: 'true', replayDisabled: false });
     await page.evaluate(() => window.harness.dispose('disposable'));
@@ -466,8 +538,12 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
 
   test('an unreadable output explains itself instead of rendering nothing', async () => {
     await page.evaluate(() => window.harness.renderText('bad-json', '{"result": '));
-    expect(await page.locator('#bad-json [data-section="invalid"]').textContent()).toContain('The output is not valid JSON');
-    await page.evaluate(() => window.harness.renderText('bad-shape', JSON.stringify({ result: { logs: 'x' }, language: 'typescript' })));
+    expect(await page.locator('#bad-json [data-section="invalid"]').textContent()).toContain(
+      'The output is not valid JSON',
+    );
+    await page.evaluate(() =>
+      window.harness.renderText('bad-shape', JSON.stringify({ result: { logs: 'x' }, language: 'typescript' })),
+    );
     const text = await page.locator('#bad-shape [data-section="invalid"] pre').first().textContent();
     expect(text).toContain('result.language: ');
     expect(text).toContain('result.logs: ');
@@ -479,7 +555,9 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
       .filter((n) => n !== 'logs-1mb' && n !== 'array-50000' && n !== 'deep-5000' && n !== 'deep-200000')
       .concat(['logs-1mb']);
     for (const name of names) await render(name);
-    await expect.poll(() => page.locator('#logs-1mb .ptc-logs').getAttribute('data-complete'), { timeout: 60_000 }).toBe('true');
+    await expect
+      .poll(() => page.locator('#logs-1mb .ptc-logs').getAttribute('data-complete'), { timeout: 60_000 })
+      .toBe('true');
     const colours: string[] = [];
     for (const theme of THEMES) {
       await page.evaluate((t) => window.harness.setTheme(t), theme);
@@ -489,7 +567,8 @@ describe.skipIf(!gate.usable)(gate.title('notebook renderer in Chromium'), () =>
           .first()
           .evaluate((e) => getComputedStyle(e).color),
       );
-      for (const name of names) await page.locator(`#${name}`).screenshot({ path: path.join(SHOTS, `renderer-${name}-${theme}.png`) });
+      for (const name of names)
+        await page.locator(`#${name}`).screenshot({ path: path.join(SHOTS, `renderer-${name}-${theme}.png`) });
     }
     expect(colours).toEqual(['rgb(59, 59, 59)', 'rgb(204, 204, 204)', 'rgb(255, 255, 255)']);
     expect((await stat(path.join(SHOTS, 'renderer-timeline-300-high-contrast.png'))).size).toBeGreaterThan(10_000);

@@ -62,7 +62,12 @@ const SHOT_LIST: Shot[] = [
 async function shoot(target: Locator, file: string): Promise<Buffer> {
   const box = await target.boundingBox();
   if (box === null) throw new Error(`${file}: nothing to photograph`);
-  const clip = { x: Math.max(0, box.x - MARGIN), y: Math.max(0, box.y - MARGIN), width: box.width + 2 * MARGIN, height: box.height + 2 * MARGIN };
+  const clip = {
+    x: Math.max(0, box.x - MARGIN),
+    y: Math.max(0, box.y - MARGIN),
+    width: box.width + 2 * MARGIN,
+    height: box.height + 2 * MARGIN,
+  };
   return page.screenshot({ path: file, clip });
 }
 
@@ -92,13 +97,16 @@ describe.skipIf(!gate.usable)(gate.title('renderer section screenshots in Chromi
         await shot.prepare?.(output);
         // a stable picture: no hover highlight, no caret blink, no focus ring from the clicks above
         await page.mouse.move(0, 0);
-        await page.evaluate(() => (document.querySelector('#shot')?.shadowRoot?.activeElement as HTMLElement | null)?.blur());
+        await page.evaluate(() =>
+          (document.querySelector('#shot')?.shadowRoot?.activeElement as HTMLElement | null)?.blur(),
+        );
         // the section alone, so the margin around it is page background rather than slices of its neighbours
         if (shot.selector !== '') {
           await page.evaluate((selector) => {
             const shadow = document.querySelector('#shot')!.shadowRoot!;
             const keep = shadow.querySelector(selector);
-            for (const child of Array.from(shadow.querySelector('.ptc-result')!.children)) if (child !== keep) (child as HTMLElement).hidden = true;
+            for (const child of Array.from(shadow.querySelector('.ptc-result')!.children))
+              if (child !== keep) (child as HTMLElement).hidden = true;
           }, shot.selector);
         }
         const target = shot.selector === '' ? output : output.locator(shot.selector);
@@ -107,7 +115,10 @@ describe.skipIf(!gate.usable)(gate.title('renderer section screenshots in Chromi
       }
     }
     for (const shot of SHOT_LIST) {
-      const [light, dark] = await Promise.all([readFile(path.join(SHOTS, `${shot.name}-light.png`)), readFile(path.join(SHOTS, `${shot.name}-dark.png`))]);
+      const [light, dark] = await Promise.all([
+        readFile(path.join(SHOTS, `${shot.name}-light.png`)),
+        readFile(path.join(SHOTS, `${shot.name}-dark.png`)),
+      ]);
       expect(light.length).toBeGreaterThan(3_000);
       expect(light.equals(dark)).toBe(false);
     }

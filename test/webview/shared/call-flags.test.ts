@@ -11,7 +11,11 @@ describe('call flags', () => {
 
   test('matches divergences from the replay report by canonical arguments when the message does not say so', () => {
     const result = structuredClone(fixturePayload('success').result);
-    result.replay = { matched: 3, diverged: [{ global: 'tools', name: 'search', args: { limit: 3, q: 'vscode notebooks' } }], unused: 0 };
+    result.replay = {
+      matched: 3,
+      diverged: [{ global: 'tools', name: 'search', args: { limit: 3, q: 'vscode notebooks' } }],
+      unused: 0,
+    };
     expect(divergedCallIds(result)).toEqual(new Set([1]));
   });
 

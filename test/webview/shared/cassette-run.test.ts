@@ -5,12 +5,26 @@ import { cassetteRun, PENDING_MESSAGE, type CassetteCallLike } from '../../../we
 describe('cassetteRun', () => {
   const calls: CassetteCallLike[] = [
     { global: 'tools', name: 'search', args: { q: 'a' }, ok: true, value: [1, 2], durationMs: 4 },
-    { global: 'tools', name: 'fetch', args: { url: 'x' }, ok: false, message: 'HTTP 404', durationMs: 2.5, schemaViolation: 'value: expected object' },
+    {
+      global: 'tools',
+      name: 'fetch',
+      args: { url: 'x' },
+      ok: false,
+      message: 'HTTP 404',
+      durationMs: 2.5,
+      schemaViolation: 'value: expected object',
+    },
     { global: 'db', name: 'get', args: {}, ok: false, pending: true, durationMs: 0 },
   ];
 
   test('lays recorded calls end to end, keeps answers and failures, marks pending calls, and passes the payload schema', () => {
-    const run = cassetteRun({ id: 'c1', label: 'tape.json', calls, language: 'python', createdAt: '2026-12-03T10:00:00Z' });
+    const run = cassetteRun({
+      id: 'c1',
+      label: 'tape.json',
+      calls,
+      language: 'python',
+      createdAt: '2026-12-03T10:00:00Z',
+    });
     expect(run).toMatchObject({ id: 'c1', label: 'tape.json', source: 'cassette', createdAt: '2026-12-03T10:00:00Z' });
     const result = run.payload.result;
     expect(result.calls.map((c) => [c.id, c.startedAtMs, c.ok, c.value ?? c.message])).toEqual([
@@ -25,6 +39,9 @@ describe('cassetteRun', () => {
   });
 
   test('an empty cassette is an empty run', () => {
-    expect(cassetteRun({ id: 'c2', label: 'empty', calls: [], language: 'typescript' }).payload.result).toMatchObject({ calls: [], durationMs: 0 });
+    expect(cassetteRun({ id: 'c2', label: 'empty', calls: [], language: 'typescript' }).payload.result).toMatchObject({
+      calls: [],
+      durationMs: 0,
+    });
   });
 });

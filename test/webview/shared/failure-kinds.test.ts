@@ -65,7 +65,10 @@ describe('failure explanations', () => {
     ],
     [
       'an out-of-memory death says so',
-      { kind: 'worker-exit', message: 'Node process exited before completing (signal SIGABRT): JavaScript heap out of memory' },
+      {
+        kind: 'worker-exit',
+        message: 'Node process exited before completing (signal SIGABRT): JavaScript heap out of memory',
+      },
       {},
       'the process running the program ran out of memory and died before it finished',
     ],
@@ -95,7 +98,11 @@ describe('failure explanations', () => {
     ],
     [
       'an exception names the error and line',
-      { kind: 'exception', message: "TypeError: Cannot read properties of null (reading 'name')\n    at program.ts:3:22", location: { line: 3, column: 22 } },
+      {
+        kind: 'exception',
+        message: "TypeError: Cannot read properties of null (reading 'name')\n    at program.ts:3:22",
+        location: { line: 3, column: 22 },
+      },
       {},
       'the program threw a TypeError at line 3 and did not return',
     ],
@@ -103,7 +110,8 @@ describe('failure explanations', () => {
       'a Python exception is named from the last traceback line',
       {
         kind: 'exception',
-        message: 'Traceback (most recent call last):\n  File "<program>", line 3, in main\nZeroDivisionError: division by zero',
+        message:
+          'Traceback (most recent call last):\n  File "<program>", line 3, in main\nZeroDivisionError: division by zero',
         location: { line: 3 },
       },
       {},
@@ -144,7 +152,10 @@ describe('truncation', () => {
   });
 
   test('the Python log marker is recognised', () => {
-    const result = { ...fixturePayload('success').result, logs: ['a', '[ptc-python] log capture truncated at 65536 bytes'] };
+    const result = {
+      ...fixturePayload('success').result,
+      logs: ['a', '[ptc-python] log capture truncated at 65536 bytes'],
+    };
     expect(truncationOf(result)).toEqual({ bytes: 65536, source: 'log-marker' });
     expect(truncationOf(fixturePayload('success').result)).toBeUndefined();
   });
@@ -153,7 +164,13 @@ describe('truncation', () => {
 describe('sandbox summary', () => {
   test('lists what a partial or absent sandbox leaves the program', () => {
     const none = fixturePayload('failure-sandbox-unavailable').result.sandbox;
-    expect(summarizeSandbox(none, untranslated).missing).toEqual(['network is reachable', 'filesystem is writable', 'child processes can be started']);
-    expect(sandboxText(fixturePayload('success').result.sandbox, untranslated)).toBe('full via landlock, seccomp, unshare-net');
+    expect(summarizeSandbox(none, untranslated).missing).toEqual([
+      'network is reachable',
+      'filesystem is writable',
+      'child processes can be started',
+    ]);
+    expect(sandboxText(fixturePayload('success').result.sandbox, untranslated)).toBe(
+      'full via landlock, seccomp, unshare-net',
+    );
   });
 });

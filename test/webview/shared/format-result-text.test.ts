@@ -19,9 +19,15 @@ describe('formatResultText', () => {
 
   test('explains a failure and shows the truncation explicitly', () => {
     const text = formatResultText(fixturePayload('failure-output-limit').result);
-    expect(text.startsWith('✗ output-limit: the printed output plus the return value went over the 4096-byte output cap (4.0 KiB)')).toBe(true);
+    expect(
+      text.startsWith(
+        '✗ output-limit: the printed output plus the return value went over the 4096-byte output cap (4.0 KiB)',
+      ),
+    ).toBe(true);
     expect(text).toContain('[output truncated at 4096 bytes]');
-    expect(formatResultText(fixturePayload('failure-timeout').result, { timeoutMs: 1500 })).toContain('ran past its 1500 ms deadline');
+    expect(formatResultText(fixturePayload('failure-timeout').result, { timeoutMs: 1500 })).toContain(
+      'ran past its 1500 ms deadline',
+    );
   });
 
   test('caps the call list and still handles a 5 000-deep value', () => {
@@ -38,7 +44,9 @@ describe('formatResultText', () => {
     expect(text).toContain('--- binding calls (5000) ---');
     expect(text).toContain('… 4930 more calls\n#4981 tools.echo');
     expect(text).toContain('#5000 tools.fail at 1.00 s for 0.1 ms: failed: no');
-    expect(text).toContain('[showing the first 1\u202f000 and the last 20 of 5\u202f000 calls; the 3\u202f980 in between are counted per binding]');
+    expect(text).toContain(
+      '[showing the first 1\u202f000 and the last 20 of 5\u202f000 calls; the 3\u202f980 in between are counted per binding]',
+    );
     expect(text).toContain('tools.echo: 4500 calls, 4500 ok, 0 failed\ntools.fail: 500 calls, 0 ok, 500 failed');
   });
 });

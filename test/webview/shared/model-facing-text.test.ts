@@ -32,7 +32,8 @@ describe('model-facing text', () => {
       expect(l10n.t('Re-run')).toBe('⟦Re-run⟧');
       const after = texts();
       expect(after).toHaveLength(before.length);
-      for (const [i, text] of after.entries()) expect(Buffer.from(text, 'utf8').equals(Buffer.from(before[i] ?? '', 'utf8')), text.slice(0, 80)).toBe(true);
+      for (const [i, text] of after.entries())
+        expect(Buffer.from(text, 'utf8').equals(Buffer.from(before[i] ?? '', 'utf8')), text.slice(0, 80)).toBe(true);
       expect(after.join('\n')).not.toContain('⟦');
     } finally {
       l10n.config({ contents: {} });

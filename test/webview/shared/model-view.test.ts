@@ -38,13 +38,21 @@ describe('modelView', () => {
   });
 
   test('renders a failure as the error line plus the captured output', () => {
-    const view = modelView({ ...base, logs: ['step 1', 'step 2'], error: { kind: 'timeout', message: 'program exceeded its 1500 ms deadline' } });
-    expect(view.text).toBe('code run failed (timeout): program exceeded its 1500 ms deadline\n\nCaptured output:\nstep 1\nstep 2');
+    const view = modelView({
+      ...base,
+      logs: ['step 1', 'step 2'],
+      error: { kind: 'timeout', message: 'program exceeded its 1500 ms deadline' },
+    });
+    expect(view.text).toBe(
+      'code run failed (timeout): program exceeded its 1500 ms deadline\n\nCaptured output:\nstep 1\nstep 2',
+    );
     expect(view.outcome).toBe('failure');
   });
 
   test('omits the captured-output block when nothing was printed', () => {
-    expect(modelView({ ...base, error: { kind: 'abort', message: 'the run was cancelled' } }).text).toBe('code run failed (abort): the run was cancelled');
+    expect(modelView({ ...base, error: { kind: 'abort', message: 'the run was cancelled' } }).text).toBe(
+      'code run failed (abort): the run was cancelled',
+    );
   });
 
   test('counts UTF-8 bytes, not UTF-16 units', () => {

@@ -25,7 +25,11 @@ describe('diffRuns', () => {
     right.calls[0]!.args = { limit: 3, q: 'vscode notebooks' };
     expect(diffRuns(left, right, untranslated).first).toBeUndefined();
     right.calls[0]!.value = [];
-    expect(diffRuns(left, right, untranslated).first).toEqual({ section: 'calls', row: 0, description: 'call #1 tools.search: value differ' });
+    expect(diffRuns(left, right, untranslated).first).toEqual({
+      section: 'calls',
+      row: 0,
+      description: 'call #1 tools.search: value differ',
+    });
   });
 
   test('falls through to printed output, then value, then outcome', () => {

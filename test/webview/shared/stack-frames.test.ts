@@ -30,7 +30,12 @@ describe('splitFailureMessage', () => {
     const program = "print('start')\nif True:\n  total = sum(values) / len(values)";
     const split = splitFailureMessage(message, program);
     expect(split.headline).toBe('ZeroDivisionError: division by zero');
-    expect(split.frames).toEqual([{ text: 'File "<program>", line 3, in <module>: total = sum(values) / len(values)', location: { line: 3, column: 23 } }]);
+    expect(split.frames).toEqual([
+      {
+        text: 'File "<program>", line 3, in <module>: total = sum(values) / len(values)',
+        location: { line: 3, column: 23 },
+      },
+    ]);
     expect(program.split('\n')[2]![22]).toBe('/');
     // without the program (or when the line does not match) there is no column, and never a wrong one
     expect(splitFailureMessage(message).frames[0]?.location).toEqual({ line: 3 });

@@ -4,10 +4,11 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import { jsonStringCost, maxLogEntries, OutputLedger, type LedgerEntry } from '../output/ledger.js';
 
-export type Outcome = { kind: 'completed'; value?: JsonValue; valueBytes: number } | { kind: 'failed'; failure: RunFailure };
+export type Outcome =
+  { kind: 'completed'; value?: JsonValue; valueBytes: number } | { kind: 'failed'; failure: RunFailure };
 
 // Per-run host state shared by both backends: the byte ledger, binding calls, and the first settled outcome.
-export class RunSession {
+export class RunState {
   readonly ledger: OutputLedger;
   readonly startedAt = performance.now();
   // when the outcome was chosen (performance.now()), for the bounded teardown after it
@@ -35,7 +36,9 @@ export class RunSession {
     return this.#outcome;
   }
 
-  createDispatcher(options: Omit<DispatcherOptions, 'namespaces' | 'maxPendingCalls' | 'maxCalls' | 'startedAt'>): CallDispatcher {
+  createDispatcher(
+    options: Omit<DispatcherOptions, 'namespaces' | 'maxPendingCalls' | 'maxCalls' | 'startedAt'>,
+  ): CallDispatcher {
     this.dispatcher = new CallDispatcher({
       ...options,
       namespaces: this.spec.bindings,
@@ -96,7 +99,10 @@ export class RunSession {
   // Builds the one result shape; applies the shared ledger to the completion or diagnostic.
   result(): RunResult {
     this.#closed = true;
-    let outcome = this.#outcome ?? { kind: 'failed', failure: { kind: 'worker-exit', message: 'run ended without an outcome' } };
+    let outcome = this.#outcome ?? {
+      kind: 'failed',
+      failure: { kind: 'worker-exit', message: 'run ended without an outcome' },
+    };
     const limit = this.ledger.limitMessage();
     if (this.ledger.overflowed && outcome.kind === 'completed') {
       outcome = { kind: 'failed', failure: { kind: 'output-limit', message: limit } };
