@@ -3,7 +3,7 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, TokenUsage, ToolCall } from './chat-types.js';
 import { DEFAULT_HTTP_LIMITS, postWithKey } from './model-http.js';
 import { invalid, type EndpointOptions } from './openai-client.js';
-import { argumentsObject, REPLY_LIMITS, tooLong } from './reply-limits.js';
+import { REPLY_LIMITS, tooLong, toolCallOf } from './reply-limits.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -94,12 +94,7 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
               kind: 'invalid-reply',
               message: `the reply has more than ${REPLY_LIMITS.toolCalls} tool calls`,
             };
-          const args = argumentsObject(block.input);
-          toolCalls.push(
-            args.ok
-              ? { id: block.id, name: block.name, input: args.value }
-              : { id: block.id, name: block.name, input: undefined, inputProblem: args.problem },
-          );
+          toolCalls.push(toolCallOf(block.id, block.name, block.input));
         }
       }
       if (tooLong(text))

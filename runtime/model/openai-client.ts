@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, type PostOutcome, postWithKey, preview } from './model-http.js';
-import { argumentsObject, REPLY_LIMITS, tooLong } from './reply-limits.js';
+import { REPLY_LIMITS, tooLong, toolCallOf } from './reply-limits.js';
 
 export interface EndpointOptions {
   // e.g. https://api.openai.com/v1 (the client appends /chat/completions or /responses)
@@ -85,12 +85,8 @@ export function openAiClient(options: EndpointOptions): ModelClient {
           message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters`,
         };
       const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
-        const args = argumentsObject(call.function.arguments ?? '{}');
         // a missing id (seen on some compatible servers) gets a stable one so the tool result can answer it
-        const id = call.id ?? `call_${index + 1}`;
-        return args.ok
-          ? { id, name: call.function.name, input: args.value }
-          : { id, name: call.function.name, input: undefined, inputProblem: args.problem };
+        return toolCallOf(call.id ?? `call_${index + 1}`, call.function.name, call.function.arguments ?? '{}');
       });
       return {
         ok: true,

@@ -3,7 +3,7 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
 import { DEFAULT_HTTP_LIMITS } from './model-http.js';
 import { invalid, postOpenAi, type EndpointOptions } from './openai-client.js';
-import { argumentsObject, REPLY_LIMITS, tooLong } from './reply-limits.js';
+import { REPLY_LIMITS, tooLong, toolCallOf } from './reply-limits.js';
 
 // The output items the loop reads; reasoning and other items are kept whole for the next turn and otherwise ignored.
 const ItemSchema = z.looseObject({
@@ -96,12 +96,7 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
               kind: 'invalid-reply',
               message: `the reply has more than ${REPLY_LIMITS.toolCalls} tool calls`,
             };
-          const args = argumentsObject(item.arguments ?? '{}');
-          toolCalls.push(
-            args.ok
-              ? { id: item.call_id, name: item.name, input: args.value }
-              : { id: item.call_id, name: item.name, input: undefined, inputProblem: args.problem },
-          );
+          toolCalls.push(toolCallOf(item.call_id, item.name, item.arguments ?? '{}'));
         }
       }
       if (tooLong(text))

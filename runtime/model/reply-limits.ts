@@ -1,5 +1,6 @@
 import type { JsonValue } from '../protocol/json-value.js';
 import { decodeLossless } from '../json/lossless.js';
+import type { ToolCall } from './chat-types.js';
 
 // Bounds on what one model reply may carry; a reply past them fails as invalid-reply, naming the bound.
 export const REPLY_LIMITS = {
@@ -24,6 +25,12 @@ export function argumentsObject(raw: unknown): ParsedArguments {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     return { ok: false, problem: 'the arguments are not a JSON object' };
   return { ok: true, value: value as { [key: string]: JsonValue } };
+}
+
+// One tool call of a reply, whatever the API's field names: its arguments parsed, or why they could not be.
+export function toolCallOf(id: string, name: string, rawArguments: unknown): ToolCall {
+  const args = argumentsObject(rawArguments);
+  return args.ok ? { id, name, input: args.value } : { id, name, input: undefined, inputProblem: args.problem };
 }
 
 export function tooLong(text: string): boolean {
