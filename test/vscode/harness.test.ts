@@ -56,6 +56,9 @@ describe('VSIX allow-list', () => {
       'LICENSE',
       'icon.png',
       'CHANGELOG.md',
+      // Open Tour and Try the Offline Fake Model copy these out of the extension's folder
+      'examples/tour.ptcnb',
+      'examples/models/fake-model-server.mjs',
     ]) {
       expect(h.disallowedReason(ok), ok).toBeUndefined();
     }
@@ -77,7 +80,7 @@ describe('VSIX allow-list', () => {
       'node_modules/zod/index.js',
       'test/vscode/tour.vscode.test.ts',
       '.cache/vscode-e2e/x',
-      'examples/tour.ptcnb',
+      'examples/mcp/weather.ptcnb',
     ]) {
       expect(h.disallowedReason(bad), bad).toMatch(/outside the allow-list/);
     }
