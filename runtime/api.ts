@@ -1,4 +1,4 @@
-import type { HostedBindings } from './engine/hosted.js';
+import type { HostedBindings } from './protocol/hosted-bindings.js';
 import type { DeterministicSettings } from './protocol/binding-call.js';
 import type { BindingNamespace } from './protocol/binding-namespace.js';
 import type { Language, RunResult } from './protocol/run-result.js';

@@ -58,7 +58,7 @@ export { argumentsObject, REPLY_LIMITS } from './model/reply-limits.js';
 export { type Expectation, ExpectationSchema } from './notebook/expectation.js';
 export { boundSavedOutputs, fitResult } from './notebook/output-budget.js';
 export { describeProblems, parseNotebook } from './notebook/parse.js';
-export { prettyJson } from './notebook/pretty-json.js';
+export { prettyJson } from './json/pretty-json.js';
 export { RawSliceMemory } from './notebook/raw-memory.js';
 export {
   CellIdSchema,

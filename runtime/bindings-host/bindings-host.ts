@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BindingNamespace } from '../api.js';
 import { LIMITS } from '../contract/limits.js';
-import type { ChildChannel, HostedBindings, HostedRunLink, HostedRunOptions } from '../engine/hosted.js';
+import type { ChildChannel, HostedBindings, HostedRunLink, HostedRunOptions } from '../protocol/hosted-bindings.js';
 import type { CallEvent, CallStartListener } from '../bindings/observe.js';
 import type { Cassette } from '../replay/cassette-format.js';
 import { ChildChannels } from './child-channels.js';

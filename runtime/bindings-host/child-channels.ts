@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import type { ChildChannel } from '../engine/hosted.js';
+import type { ChildChannel } from '../protocol/hosted-bindings.js';
 import { CHANNEL_HELLO_PREFIX } from './wire.js';
 
 // Connected channels kept ready: one for a cold start and one for the spare started after it, so spawning never

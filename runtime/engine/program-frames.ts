@@ -4,7 +4,7 @@ import { decodeLossless } from '../json/lossless.js';
 import { capText, MAX_EXCEPTION_CHARS } from '../output/diagnostic.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SourceLocation } from '../protocol/run-result.js';
-import type { HostedBindings, HostedRunLink } from './hosted.js';
+import type { HostedBindings, HostedRunLink } from '../protocol/hosted-bindings.js';
 import type { RunState } from './run-state.js';
 import { shortcutStringFrame } from './string-frames.js';
 

@@ -1,4 +1,4 @@
-import { prettyJson } from '../notebook/pretty-json.js';
+import { prettyJson } from '../json/pretty-json.js';
 import type { RunResult } from '../protocol/run-result.js';
 
 export const EMPTY_RUN_TEXT = '(run_code completed with no output)';

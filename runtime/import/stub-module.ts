@@ -1,5 +1,5 @@
 import type { ErrorClassSpec } from '../api.js';
-import { prettyJson } from '../notebook/pretty-json.js';
+import { prettyJson } from '../json/pretty-json.js';
 import type { JsonValue } from '../protocol/json-value.js';
 
 export interface StubCall {

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../protocol/json-value.js';
 import type { JsonPath } from '../json/json-scan.js';
-import { orderedKeys, prettyJson } from './pretty-json.js';
+import { orderedKeys, prettyJson } from '../json/pretty-json.js';
 import { KEY_ORDER } from './schema.js';
 
 const KNOWN_NOTEBOOK_METADATA: ReadonlySet<string> = new Set(KEY_ORDER.notebookMetadata);

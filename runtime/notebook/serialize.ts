@@ -3,7 +3,7 @@ import { jsonValueProblem } from '../json/value-problem.js';
 import type { JsonPath } from '../json/json-scan.js';
 import { isUnknownMetadataPath, notebookKeyOrder } from './layout.js';
 import { describeProblems, formatFieldPath, type NotebookProblem } from './parse.js';
-import { prettyJson } from './pretty-json.js';
+import { prettyJson } from '../json/pretty-json.js';
 import type { RawSliceMemory } from './raw-memory.js';
 import { boundSavedOutputs, fitResult } from './output-budget.js';
 import { type NotebookCell, type NotebookFile, NotebookFileSchema, type SavedOutput } from './schema.js';

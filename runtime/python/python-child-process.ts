@@ -5,7 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { encodeLine, LineDecoder } from '../channel/line-codec.js';
 import { LIMITS } from '../contract/limits.js';
 import { decodeLossless } from '../json/lossless.js';
-import type { ChildChannel } from '../engine/hosted.js';
+import type { ChildChannel } from '../protocol/hosted-bindings.js';
 import { RunChild, type ReadyVerdict } from '../process/run-child.js';
 import type { RunCgroupRequest } from '../sandbox/cgroup.js';
 import { PythonBootAckSchema, type PythonBootFrame } from '../protocol/python-wire.js';

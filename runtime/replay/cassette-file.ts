@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { decodeLossless, parseIterative } from '../json/lossless.js';
-import { prettyJson } from '../notebook/pretty-json.js';
+import { prettyJson } from '../json/pretty-json.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { CASSETTE_VERSION, CassetteSchema, orderCassette, type Cassette } from './cassette-format.js';
 import { writeFileAtomically } from '../files/atomic-write.js';

@@ -6,7 +6,7 @@ import type { DescribedModule } from '../bindings-host/wire.js';
 import type { WarningSink } from '../bindings/module-format.js';
 import { LIMITS } from '../contract/limits.js';
 import { RuntimeMisuseError } from '../contract/misuse.js';
-import type { HostedBindings } from '../engine/hosted.js';
+import type { HostedBindings } from '../protocol/hosted-bindings.js';
 import { observeNamespaces } from '../bindings/observe.js';
 import type { RunResult } from '../protocol/run-result.js';
 import { cassetteFromResult, DEFAULT_DETERMINISTIC, saveCassette } from '../replay/index.js';

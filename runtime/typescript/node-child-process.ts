@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, FrameDecoder } from '../channel/frame-codec.js';
 import { LIMITS } from '../contract/limits.js';
-import type { ChildChannel } from '../engine/hosted.js';
+import type { ChildChannel } from '../protocol/hosted-bindings.js';
 import { RunChild, type ReadyVerdict } from '../process/run-child.js';
 import type { RunCgroupRequest } from '../sandbox/cgroup.js';
 

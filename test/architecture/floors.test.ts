@@ -32,19 +32,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ['import', 'model', 'eval'],
 ];
 
-// Arrows that still run upward, each with why; every entry must still be needed (the list cannot rot).
-const KNOWN_UPWARD: readonly { from: string; to: string; why: string }[] = [
-  {
-    from: 'api.ts',
-    to: 'engine/hosted.ts',
-    why: 'CodeRunRequest carries the hosted-bindings lease (a type only); its interface names the engine’s call log',
-  },
-  {
-    from: 'replay/cassette-file.ts',
-    to: 'notebook/pretty-json.ts',
-    why: 'cassettes are written in the notebook’s diff-friendly JSON layout; the JSON walkers are moving to json/',
-  },
-];
+// Arrows that still run upward, each with why (none today); every entry must still be needed (the list cannot rot).
+const KNOWN_UPWARD: readonly { from: string; to: string; why: string }[] = [];
 
 interface Edge {
   from: string;

@@ -76,6 +76,8 @@ suite('models in the loop', () => {
   suiteTeardown(async () => {
     for (const key of ['model.provider', 'model.baseUrl', 'model.name'])
       await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    // the key lives in secret storage, which outlives the suite: a later suite starts without one
+    await vscode.commands.executeCommand(COMMANDS.setModelKey, { provider: 'openai', key: '' });
     await server.close();
   });
 

@@ -94,7 +94,9 @@ suite('issue 29: onboarding', () => {
       assert.ok(offered.includes(command), `the cell offers ${command}: ${markdownOf(task)}`);
     assert.match(markdownOf(task), /No model is available/);
 
-    // an endpoint that needs a key and has none: the cell says so before any request is sent
+    // an endpoint that needs a key and has none (an earlier suite may have stored one: removed here, an empty key
+    // removes it): the cell says so before any request is sent
+    assert.equal(await vscode.commands.executeCommand(COMMANDS.setModelKey, { provider: 'openai', key: '' }), true);
     await config().update('model.provider', 'openai', vscode.ConfigurationTarget.Global);
     await config().update('model.name', 'gpt-test', vscode.ConfigurationTarget.Global);
     await config().update('model.baseUrl', 'https://models.invalid/v1', vscode.ConfigurationTarget.Global);

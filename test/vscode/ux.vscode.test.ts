@@ -179,7 +179,18 @@ suite('issue 16: bounded, compact, keyboard-friendly', () => {
     assert.ok(walkthrough, 'a walkthrough is contributed');
     assert.deepEqual(
       walkthrough.steps.map((s) => s.id),
-      ['new-notebook', 'run', 'record', 'replay', 'test'],
+      [
+        'open-tour',
+        'new-notebook',
+        'run',
+        'record',
+        'replay',
+        'inspect',
+        'test-explorer',
+        'import',
+        'task-cells',
+        'test',
+      ],
     );
     assert.ok(manifest.contributes.menus['file/newFile']?.some((m) => m.command === COMMANDS.newNotebook));
     await vscode.commands.executeCommand(

@@ -1,6 +1,6 @@
-import { jsonText, PRETTY_DEPTH_LIMIT } from '../json/json-text.js';
+import { jsonText, PRETTY_DEPTH_LIMIT } from './json-text.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import type { JsonPath } from '../json/json-scan.js';
+import type { JsonPath } from './json-scan.js';
 
 export { PRETTY_DEPTH_LIMIT };
 

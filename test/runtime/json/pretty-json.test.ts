@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { orderedKeys, PRETTY_DEPTH_LIMIT, prettyJson } from '../../../runtime/notebook/pretty-json.js';
+import { orderedKeys, PRETTY_DEPTH_LIMIT, prettyJson } from '../../../runtime/json/pretty-json.js';
 import { encodeChecked } from '../../../runtime/json/lossless.js';
 import type { JsonValue } from '../../../runtime/protocol/json-value.js';
 
