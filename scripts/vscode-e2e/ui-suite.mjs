@@ -167,14 +167,20 @@ export async function runUiSuite({ browser, server, resultsDir }) {
           !(await page.locator('.quick-input-widget').isVisible()),
         { timeoutMs: 10_000 },
       );
-      const states = await wb.waitFor(
-        `all ${expectedCells} code cells to finish`,
-        async () => {
-          const s = await wb.cellStates(page);
-          return s.total >= expectedCells && s.running === 0 && s.success + s.error === expectedCells ? s : false;
-        },
-        { timeoutMs: 180_000, intervalMs: 500 },
-      );
+      let last;
+      const states = await wb
+        .waitFor(
+          `all ${expectedCells} code cells to finish`,
+          async () => {
+            const s = (last = await wb.cellStates(page));
+            return s.total >= expectedCells && s.running === 0 && s.success + s.error === expectedCells ? s : false;
+          },
+          { timeoutMs: 180_000, intervalMs: 500 },
+        )
+        .catch((error) => {
+          // which cells were missing, still running or unmarked is the first thing a failure here needs
+          throw new Error(`${error.message}; last seen: ${JSON.stringify(last)}`);
+        });
       if (states.success === 0) throw new Error(`no cell succeeded: ${JSON.stringify(states)}`);
       if (states.error === 0) throw new Error(`the tour's failing cells all show ✓: ${JSON.stringify(states)}`);
     });

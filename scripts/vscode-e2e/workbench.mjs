@@ -145,7 +145,10 @@ export async function answerKernelPicker(page, controllerLabel) {
 // Counts code cells by their status icon: success (✓), error (✗), running, and the total rendered.
 export async function cellStates(page) {
   return page.evaluate(() => {
-    const cells = [...document.querySelectorAll('.notebook-editor .code-cell-row')];
+    // only the shown editor's cells: a notebook left open (dirty) by an earlier suite keeps its hidden rows in the DOM
+    const cells = [...document.querySelectorAll('.notebook-editor .code-cell-row')].filter(
+      (c) => c.offsetParent !== null,
+    );
     const count = (cls) => cells.filter((c) => c.querySelector(`.cell-status-left .codicon-${cls}`)).length;
     return {
       total: cells.length,
