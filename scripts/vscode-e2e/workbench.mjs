@@ -145,10 +145,10 @@ export async function answerKernelPicker(page, controllerLabel) {
 // Counts code cells by their status icon: success (✓), error (✗), running, and the total rendered.
 export async function cellStates(page) {
   return page.evaluate(() => {
-    // only the active group's shown editor: a notebook an earlier suite left open (dirty, in another group or tab)
-    // keeps its rows in the DOM
-    const group = document.querySelector('.editor-group-container.active') ?? document;
-    const cells = [...group.querySelectorAll('.notebook-editor .code-cell-row')].filter((c) => c.offsetParent !== null);
+    // only shown rows: a notebook an earlier suite left open in a background tab keeps hidden rows in the DOM
+    const cells = [...document.querySelectorAll('.notebook-editor .code-cell-row')].filter(
+      (c) => c.offsetParent !== null,
+    );
     const count = (cls) => cells.filter((c) => c.querySelector(`.cell-status-left .codicon-${cls}`)).length;
     return {
       total: cells.length,

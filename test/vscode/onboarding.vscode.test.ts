@@ -43,6 +43,11 @@ suite('issue 29: onboarding', () => {
   suiteTeardown(async () => {
     for (const key of ['model.provider', 'model.baseUrl', 'model.name'])
       await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    // the tour copy and the task notebook stay open otherwise, in their own editor group, into the UI pass
+    await vscode.commands
+      .executeCommand('workbench.action.revertAndCloseActiveEditor')
+      .then(undefined, () => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllGroups');
     rmSync(folder.fsPath, { recursive: true, force: true });
   });
 
