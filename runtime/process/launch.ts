@@ -183,22 +183,21 @@ export function processesCarrying(marker: string): number[] {
   return out;
 }
 
-// Whether group `pgid` outlived its reaped leader: a member still carries the id (so the kernel hands it to no new
-// process) and no process has it as its pid (that would be a stranger leading a new group of the same id). Without
-// /proc it cannot tell, and a group kill is the lesser risk than a surviving grandchild.
+// Whether group `pgid` outlived its reaped leader: the group still exists (a member carries the id, so the kernel hands
+// it to no new process) and no process has it as its pid (that would be a stranger leading a new group of that id).
+// Two signal-0 probes: no /proc scan on the path every run's teardown takes.
 function orphanedGroupRemains(pgid: number): boolean {
-  if (process.platform !== 'linux') return true;
-  let member = false;
-  for (const entry of procEntries()) {
-    if (Number(entry) === pgid) return false;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid) member = true;
-    } catch {
-      continue;
-    }
+  return signalReaches(-pgid) && !signalReaches(pgid);
+}
+
+// Whether a process (or, negative, a process group) exists to be signalled; EPERM: it exists, it is not ours.
+export function signalReaches(target: number): boolean {
+  try {
+    process.kill(target, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  return member;
 }
 
 // Every live descendant of `root`, from /proc (Linux); empty elsewhere.

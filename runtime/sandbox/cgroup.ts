@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { signalReaches } from '../process/launch.js';
 import { TASK_LIMIT } from './run-limits.js';
 
 // A cgroup per run: the one bound on what a program makes the kernel hold for it. tmpfs pages, inodes and xattrs,
@@ -273,18 +274,9 @@ export function sweepStaleCgroups(host: CgroupHost): void {
     }
     for (const entry of entries) {
       const owner = new RegExp(`^${PREFIX}(\\d+)-\\d+$`).exec(entry)?.[1];
-      if (owner === undefined || alive(Number(owner))) continue;
+      if (owner === undefined || signalReaches(Number(owner))) continue;
       rmdirQuietly(path.join(parent, entry));
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
