@@ -98,7 +98,7 @@ function start(
   runtime.setInterruptHandler(() => Date.now() >= deadlineAt);
   const limits = { timeoutMs, memoryMb };
   const fail = (thrownJson: string): void => {
-    const failure = guestFailure(thrownJson, limits);
+    const failure = guestFailure(thrownJson, limits, { code: boot.code, headerLines: 1 });
     // interrupted at the deadline: the guest stops here and the host's own deadline ends the run (kind timeout)
     if (failure.kind === 'timeout') {
       settled = true;
@@ -294,7 +294,7 @@ function start(
 
   const errorClassNames = boot.namespaces.flatMap((ns) => (ns.errorClass === undefined ? [] : [ns.errorClass.name]));
   const params = [...boot.namespaces.map((ns) => ns.global), ...errorClassNames, 'console'];
-  // the program's first line is line 2 of this text: guest-failure.ts moves every location back by one
+  // the program's first line is line 2 of this text: guest-failure.ts moves every location back by one (headerLines)
   const compiled = vm.evalCode(`(async function (${params.join(', ')}) {'use strict';\n${boot.code}\n})`, 'program.ts');
   if (compiled.error !== undefined) return failWith(compiled.error);
   const run = vm.getProp(api, 'run');

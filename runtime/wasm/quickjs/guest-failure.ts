@@ -1,6 +1,7 @@
 import { decodeLossless } from '../../json/lossless.js';
 import type { FailureKind, SourceLocation } from '../../protocol/run-result.js';
 import { describeThrown } from '../../typescript/child/describe-thrown.js';
+import { nodeStyleStack, type GuestSource } from './node-frames.js';
 
 export interface GuestFailure {
   kind: FailureKind;
@@ -28,6 +29,7 @@ const NOT_DEFINED = /^'([^']{1,64})' is not defined$/;
 export function guestFailure(
   thrownJson: string,
   limits: { timeoutMs: number | undefined; memoryMb: number | undefined },
+  source: GuestSource,
 ): GuestFailure {
   const decoded = decodeLossless(thrownJson);
   const thrown =
@@ -48,11 +50,8 @@ export function guestFailure(
   const missing = name === 'ReferenceError' ? NOT_DEFINED.exec(message) : null;
   if (missing !== null && NODE_GLOBALS.has(missing[1] as string))
     message += ` (the quickjs engine runs plain JavaScript without Node built-ins; use engine "native" for them)`;
-  // QuickJS frames read `    at f (program.ts:3:5)`; the wrapper's first line is not the program's
-  const stack = String(thrown.stack ?? '').replace(
-    /program\.ts:(\d+)/g,
-    (_, line: string) => `program.ts:${Math.max(1, Number(line) - 1)}`,
-  );
+  // QuickJS frames read `    at f (program.ts:3:5)`, counted from the wrapper's first line: written as V8 writes them
+  const stack = nodeStyleStack(String(thrown.stack ?? ''), source);
   const described = describeThrown({ name, message, stack });
   return described.location === undefined
     ? { kind: 'exception', message: described.message }

@@ -2,8 +2,11 @@
 // expression whose value is a function of the host's few entry points. The entry points stay in this closure (never
 // on a global), and every intrinsic used after the program starts is captured here first: the program owns the rest
 // of its realm. What it sends out is JSON text the host parses as hostile input.
+import { ASYNC_SITE } from './node-frames.js';
+
 export const GUEST_PRELUDE = String.raw`(function (host, namespaces, deterministic) {
   'use strict';
+  const ASYNC_SITE = ${JSON.stringify(ASYNC_SITE)};
   const G = globalThis;
   const apply = Reflect.apply;
   const stringify = JSON.stringify;
@@ -302,7 +305,8 @@ export const GUEST_PRELUDE = String.raw`(function (host, namespaces, determinist
         const error = makeError(typeof reply.message === 'string' ? reply.message : 'binding failed', name);
         if (reply.code !== undefined && !apply(hasOwn, error, ['code'])) defineProperty(error, 'code', { value: reply.code, enumerable: true, writable: true, configurable: true });
         if (reply.data !== undefined && !apply(hasOwn, error, ['data'])) defineProperty(error, 'data', { value: reply.data, enumerable: true, writable: true, configurable: true });
-        defineProperty(error, 'stack', { value: site, writable: true, configurable: true });
+        // marked: the host writes the frames after the marker as V8's async frames (node-frames.ts)
+        defineProperty(error, 'stack', { value: ASYNC_SITE + '\n' + site, writable: true, configurable: true });
         throw error;
       };
       defineProperty(fn, 'name', { value: name });

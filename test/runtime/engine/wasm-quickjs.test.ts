@@ -306,3 +306,29 @@ describe('quickjs engine: binding failures', () => {
     expect(result.error?.location?.line).toBe(2);
   });
 });
+
+describe('quickjs engine: failures read as the native engine writes them', () => {
+  // expectations compare a failure's message exactly, so the same program must fail with the same text and location
+  // on either engine: V8's callee columns, bare top-level frames, `at async` frames placed at their `await`
+  const programs = {
+    'a throw at the top level': `const pad = 0;\nthrow new Error('top');`,
+    'a throw inside a called function': `const x = await Promise.resolve(1);\nfunction inner(n: number) { throw new Error('inner ' + n); }\ninner(x);`,
+    // (a method's frame is the one difference left: V8 names it by its receiver's type, `Object.f`; QuickJS `f`)
+    'a constructor called from a function': `function make() { return new  Boom(); }\nfunction Boom() { throw new Error('boom'); }\nmake();`,
+    'an awaited binding failure': `const a = await tools.echo({ x: 1 });\nconst b = await tools.fail({ name: 'Atlantis' });`,
+    'a failure inside Promise.all': `const r = await Promise.all([tools.echo({}), tools.fail({})]);`,
+    'a failure awaited through a function': `async function get(name: string) {\n  return await tools.fail({ name });\n}\nawait get('Atlantis');`,
+    'a failure awaited across lines': `const all = await Promise.all([\n  tools.echo({}),\n  tools.fail({}),\n]);`,
+  };
+  for (const [title, program] of Object.entries(programs))
+    test(title, async () => {
+      const [native, wasm] = await Promise.all([run(program, { engine: 'native' }), run(program)]);
+      expect(native.sandbox.engine).toBe('node');
+      expect(wasm.sandbox.engine).toBe('quickjs');
+      expect(native.error?.kind).toBe('exception');
+      expect({ message: wasm.error?.message, location: wasm.error?.location }).toEqual({
+        message: native.error?.message,
+        location: native.error?.location,
+      });
+    });
+});
