@@ -3,6 +3,7 @@ import type { Backend, BackendOptions } from '../engine/backend.js';
 import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
 import { runOnFreshChild } from '../engine/fresh-child.js';
 import { withChannel } from '../engine/hosted.js';
+import { markPhase } from '../engine/phase-marks.js';
 import { SparePool, type SpareKey } from '../engine/spare-pool.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import { planSandbox, unconfinedReport, type ProvenLayers } from '../sandbox/plan.js';
@@ -119,6 +120,7 @@ async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDeps): Pro
   if (!prepared.ok)
     return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: prepared.message });
   const planned = prepared.planned;
+  markPhase(spec, 'planned');
   if (spec.signal?.aborted)
     return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
