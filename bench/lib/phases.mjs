@@ -31,7 +31,8 @@ function durations(marks) {
   for (const p of PHASES) {
     const from = (Array.isArray(p.from) ? p.from : [p.from]).map((f) => at.get(f)).find((v) => v !== undefined);
     const to = at.get(p.to);
-    if (from !== undefined && to !== undefined) out[p.id] = to - from;
+    // a teardown that ended within the result's wait is on the result path: nothing is left after it
+    if (from !== undefined && to !== undefined) out[p.id] = p.id === 'after' ? Math.max(0, to - from) : to - from;
   }
   return out;
 }
