@@ -1,4 +1,5 @@
-// `npm run bench [-- --quick] [--skip-install] [--skip-rss] [--skip-host] [--skip-render] [--skip-activation] [--only=workload,…]`
+// `npm run bench [-- --quick] [--skip-install] [--skip-rss] [--skip-host] [--skip-render] [--skip-activation] [--skip-cost] [--only=workload,…]`
+// The cost of one run alone (phase rows, CPU per fresh run): `npm run bench -- --only=none --skip-rss --skip-host --skip-render --skip-activation --skip-install`.
 // One section alone: `node bench/lib/activation.mjs [--quick]` (extension bundle size and activation time).
 // Every workload runs through every contender in this one process, interleaved (A B C A B C …), so each figure is
 // compared with floors measured minutes apart at most, on the same machine under the same load.
@@ -20,6 +21,7 @@ import { isolatedVmContender, ensureIsolatedVm } from './contenders/isolated-vm.
 import { measureHostBounds } from './lib/host-bounds.mjs';
 import { measureTestSuite } from './lib/test-suite.mjs';
 import { measureActivation } from './lib/activation.mjs';
+import { measurePhases } from './lib/phases.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -29,6 +31,7 @@ const skipRss = args.includes('--skip-rss');
 const skipHost = args.includes('--skip-host');
 const skipRender = args.includes('--skip-render');
 const skipActivation = args.includes('--skip-activation');
+const skipCost = args.includes('--skip-cost');
 const only = args
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
@@ -193,6 +196,50 @@ function addRatios(workload, rows) {
       if (floor && row.wallMs) row.ratioToFloor = round(row.wallMs.p50 / floor, 2);
     }
   }
+}
+
+// ---- the cost of one run (issue 31): where a spare-ready run's time goes, and CPU per fresh run -------------------------
+if (!skipCost) {
+  const rounds = quick ? 10 : 30;
+  log(`\nphases of a spare-ready trivial run (sandbox on): ${rounds} interleaved runs per language, p50 ms`);
+  const phaseRuntimes = [];
+  try {
+    for (const language of pythonPath ? ['typescript', 'python'] : ['typescript']) {
+      const runtime = runtimeModule.createRuntime({ spares: 1, ...(pythonPath ? { pythonPath } : {}) });
+      phaseRuntimes.push({ language, runtime, request: { language, program: 'return 1', sandbox: 'best-effort' } });
+    }
+    results.phases = await measurePhases({ contenders: phaseRuntimes, rounds, log });
+  } catch (error) {
+    notes.push({ contender: 'phases', label: 'phase rows', note: `failed: ${String(error?.message ?? error)}` });
+  } finally {
+    for (const c of phaseRuntimes) await c.runtime.dispose();
+  }
+  log('\nCPU per fresh run, whole process tree (a cgroup of its own; floors interleaved), p50 ms');
+  results.cpu = await measureCpu(quick ? 8 : 20);
+  if (results.cpu.problem !== undefined)
+    notes.push({ contender: 'cpu', label: 'CPU per fresh run', note: `not measured: ${results.cpu.problem}` });
+  else
+    for (const [id, s] of Object.entries(results.cpu))
+      if (s?.p50 !== undefined) log(`  ${id.padEnd(20)} p50 ${s.p50} ms (p95 ${s.p95}, n ${s.n})`);
+}
+
+function measureCpu(rounds) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [path.join(repo, 'bench', 'lib', 'cpu-host.mjs'), runtimePath, pythonPath ?? '-', String(rounds)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.once('close', () => {
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}'));
+      } catch {
+        resolve({ problem: `the CPU probe printed no result: ${out.slice(0, 200)}` });
+      }
+    });
+  });
 }
 
 // ---- memory: one fresh host process per contender -------------------------------------------------------------------

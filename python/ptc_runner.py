@@ -136,6 +136,32 @@ def _clamp_limit(resource, which, soft, hard, keep_gap):
     resource.setrlimit(which, (soft, hard))
 
 
+# Memory kept back from the program and given back when memory runs out, so the failure can still be rendered and sent.
+RESERVE_BYTES = 4 * 1024 * 1024
+
+
+def _hold_reserve(resource):
+    """Holds the reserve as address space: the soft RLIMIT_AS this far below the hard one (what bounds the run), raised
+    back by the returned release (bound now, before the program runs). A bytearray of the same size did this by
+    faulting in its 1 024 pages on every run. Without a finite limit (Darwin does not enforce it), the bytearray."""
+    which = resource.RLIMIT_AS
+    soft, hard = resource.getrlimit(which)
+    if soft == resource.RLIM_INFINITY or soft <= 2 * RESERVE_BYTES:
+        held = [bytearray(RESERVE_BYTES)]
+        return held.clear
+    setrlimit = resource.setrlimit
+    setrlimit(which, (soft - RESERVE_BYTES, hard))
+
+    def release(_errors=(ValueError, OSError)):
+        try:
+            setrlimit(which, (soft, hard))
+        except _errors:
+            # the program lowered its own hard limit below it: there is nothing to give back
+            pass
+
+    return release
+
+
 # _signal, not signal: the wrapper module imports enum, which costs more than the whole runner
 def _default_sigxcpu(
     _set=_signal.signal,
@@ -459,6 +485,7 @@ def main():
         # Darwin does not enforce RLIMIT_AS (and may refuse it): memory there is bounded by the wall clock only
         if sys.platform.startswith("linux"):
             _clamp_limit(resource, resource.RLIMIT_AS, address_space, address_space, False)
+        release_reserve = _hold_reserve(resource)
     except (ValueError, OSError, KeyError, TypeError) as error:
         fail("exception", "applying resource limits failed: %s" % error)
     check_cpu = _cpu_recheck(resource)
@@ -486,8 +513,6 @@ def main():
     sys.stdout = out
     sys.stderr = err
     sys.argv = [PROGRAM_FILE]
-    # a 2 MiB cushion released when memory runs out, so the failure can still be rendered and sent
-    reserve = [bytearray(4 * 1024 * 1024)]
 
     # the program may rebind builtins the runner (and the stdlib it renders with) relies on
     saved_builtins = dict(builtins.__dict__)
@@ -502,7 +527,7 @@ def main():
         restore_builtins(saved_builtins)
 
     def on_failure(exc):
-        reserve.clear()
+        release_reserve()
         restore()
         check_cpu()
         message, location = describe(exc, source, isinstance(exc, MemoryError))
@@ -526,7 +551,7 @@ def main():
             out_of_memory = True
         if out_of_memory:
             # the text itself did not fit next to the program's own data: that is what it is, not an output limit
-            reserve.clear()
+            release_reserve()
             fail("exception", "MemoryError: out of memory while encoding the completion (%s)" % memory_label)
         if chunks is None:
             fail("output-limit", limit_message)

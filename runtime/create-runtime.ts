@@ -9,6 +9,7 @@ import type { RunResult } from './protocol/run-result.js';
 import { unconfinedReport } from './sandbox/plan.js';
 import { runOnEngine, warmOnEngine, type LanguageEngines } from './engine/choose-engine.js';
 import { pendingTeardowns } from './engine/fresh-child.js';
+import { markPhase } from './engine/phase-marks.js';
 import { createPythonBackend } from './python/python-backend.js';
 import { createNodeBackend } from './typescript/node-backend.js';
 import { QUICKJS_ENGINE } from './wasm/quickjs/quickjs-engine.js';
@@ -37,8 +38,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const execute = async (spec: CodeRunSpec, signal: AbortSignal): Promise<RunResult> => {
     const scoped: CodeRunSpec = { ...spec, signal };
+    markPhase(scoped, 'start');
     // checked per run, not once: the one thing every backend stages before it can start a process
     const environment = signal.aborted ? undefined : await tempDirProblemAsync();
+    markPhase(scoped, 'environment-checked');
     if (environment !== undefined)
       return failedBeforeSpawn(scoped, unconfinedReport(), { kind: 'worker-exit', message: environment });
     return runOnEngine(scoped, engines[spec.language]);

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PHASES } from './phases.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ANALYSIS = path.join(here, '..', 'analysis.md');
@@ -59,6 +60,44 @@ export function renderMarkdown(report) {
         `Kernel: ${report.cpuKernel.cpuStepsJs.toLocaleString('en')} LCG steps (JS) / ${report.cpuKernel.cpuStepsPy?.toLocaleString('en') ?? '–'} (Python), each ≈200 ms when calibrated in-process at the start of the run.`,
       );
     lines.push('');
+  }
+
+  if (report.phases !== undefined) {
+    const languages = Object.keys(report.phases);
+    lines.push(
+      '## Where a spare-ready run goes (issue 31)',
+      '',
+      "A trivial program (`return 1`), sandbox on, each run started once its spare was ready, languages interleaved; p50 (p95) ms of each phase on the host's clock, from the runtime's phase marks (runtime/engine/phase-marks.ts). The rows up to the whole run add up to it; the last two happen after the result, off the run's path, but they compete with the next run for the CPU.",
+      '',
+      `| Phase | ${languages.join(' | ')} |`,
+      `|---|${languages.map(() => '---:').join('|')}|`,
+    );
+    for (const p of PHASES)
+      lines.push(
+        `| ${p.label} | ${languages.map((l) => (report.phases[l][p.id] ? `${num(report.phases[l][p.id].p50, 2)} (${num(report.phases[l][p.id].p95, 2)})` : '–')).join(' | ')} |`,
+      );
+    lines.push('');
+  }
+
+  if (report.cpu !== undefined && report.cpu.problem === undefined) {
+    const c = report.cpu;
+    const row = (label, s, floor) =>
+      `| ${label} | ${num(s?.p50, 1)} | ${num(s?.p95, 1)} | ${s?.n ?? 0} | ${s && floor ? num(s.p50 / floor.p50, 2) : '–'} |`;
+    lines.push(
+      '## CPU per fresh run, whole process tree (issue 31)',
+      '',
+      "Measured in a host process of its own inside a cgroup v1 `cpuacct` group: the counter charges every process the host starts (bash prelude, bubblewrap, setpriv, prlimit, the interpreter) and keeps what reaped processes used. One sample: the counter's growth from `run()` until the child's teardown ended and, with a spare, the replacement it started is ready — the host's work for the run plus one child's whole life. Floors and runs interleaved. CPU time still inflates on a loaded virtual machine (page faults cost several times what they cost on bare metal), so read the ratios.",
+      '',
+      '| Run | CPU p50 ms | p95 ms | samples | × its floor |',
+      '|---|---:|---:|---:|---:|',
+      row('floor: bare `node -e 0`', c['floor-node'], c['floor-node']),
+      row('floor: bare `python3 -I -c pass`', c['floor-python'], c['floor-python']),
+      row('TypeScript, spare ready (sandbox on)', c['typescript-spare'], c['floor-node']),
+      row('TypeScript, cold (sandbox on)', c['typescript-cold'], c['floor-node']),
+      row('Python, spare ready (sandbox on)', c['python-spare'], c['floor-python']),
+      row('Python, cold (sandbox on)', c['python-cold'], c['floor-python']),
+      '',
+    );
   }
 
   if (report.memory.length > 0) {

@@ -4,6 +4,7 @@ import { LIMITS } from '../contract/limits.js';
 import type { RunResult, SandboxReport } from '../protocol/run-result.js';
 import { abortMessage, failedBeforeSpawn } from './early-results.js';
 import { withChannel } from './hosted.js';
+import { markPhase } from './phase-marks.js';
 import { RunState } from './run-state.js';
 import type { Spare } from '../process/spare.js';
 import type { SpareKey, SparePool } from './spare-pool.js';
@@ -46,7 +47,12 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
   const { spec, spares } = run;
   const session = new RunState(spec, run.report);
   // a spare of a hosted run must hold its own connection to the host (see withChannel): none ready, no spare
-  const startSpare = withChannel(spec.hosted, run.startSpare);
+  const startSpare = withChannel(spec.hosted, () => {
+    markPhase(spec, 'refill-started');
+    const spare = run.startSpare();
+    void spare.ready.then(() => markPhase(spec, 'refill-ready'));
+    return spare;
+  });
   // a cold start (and the spare after it) inherit a ready connection to the run's bindings host
   await spec.hosted?.prepare();
   let child = await spares?.take(run.key, spec.signal);
@@ -82,20 +88,28 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
     }
   }
   const owned = child;
+  markPhase(spec, 'taken');
   // the replacement starts while this run runs (queued behind the hand-over, which happens in this turn for a
   // ready spare): started only after the teardown, a spare's whole start-up was on the next run's path
   spares?.refill(run.key, startSpare);
   try {
-    return await run.supervise(session, owned);
+    const result = await run.supervise(session, owned);
+    if (result.startupMs !== undefined) markPhase(spec, 'handed-over', session.startedAt + result.startupMs);
+    if (session.settledAt !== undefined) markPhase(spec, 'settled', session.settledAt);
+    return result;
   } finally {
     // The result waits for the teardown (kill, pipes closed, private dir removed) only until one grace period after
     // the outcome, counting the supervisor's own wait for late output: a child that will not finish dying (a loaded
     // machine, pipes held by an escaped process) used to add two more grace periods and a 10 s retry to every result.
-    const teardown = owned.discard().then(() => spares?.refill(run.key, startSpare));
+    const teardown = owned.discard().then(() => {
+      markPhase(spec, 'discarded');
+      spares?.refill(run.key, startSpare);
+    });
     teardowns.add(teardown);
     void teardown.finally(() => teardowns.delete(teardown));
     const left = LIMITS.graceMs - (performance.now() - (session.settledAt ?? performance.now()));
     if (left > 0) await Promise.race([teardown, delay(left)]);
+    markPhase(spec, 'result');
   }
 }
 

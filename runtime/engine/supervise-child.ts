@@ -6,6 +6,7 @@ import { decodeShimExit, type ExitInfo } from '../process/launch.js';
 import type { CallDispatcher } from '../bindings/dispatcher.js';
 import type { RunFailure, RunResult } from '../protocol/run-result.js';
 import { armDeadline } from './deadline.js';
+import { markPhase } from './phase-marks.js';
 import { abortMessage } from './early-results.js';
 import type { RunState } from './run-state.js';
 
@@ -62,6 +63,7 @@ export async function superviseLifecycle(options: LifecycleOptions): Promise<Run
   // exited on its own without `done`: pipes are closed, so every byte of output is already in
   child.killTree();
   if (session.outcome !== undefined) await Promise.race([closed, delay(LIMITS.graceMs)]);
+  markPhase(spec, 'exited');
   flushStdout();
   flushStderr();
   if (session.outcome === undefined)

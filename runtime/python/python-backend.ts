@@ -3,6 +3,7 @@ import type { Backend, BackendOptions } from '../engine/backend.js';
 import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
 import { runOnFreshChild } from '../engine/fresh-child.js';
 import { withChannel } from '../engine/hosted.js';
+import { markPhase } from '../engine/phase-marks.js';
 import { SparePool, type SpareKey } from '../engine/spare-pool.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import { planSandbox, unconfinedReport, type ProvenLayers } from '../sandbox/plan.js';
@@ -90,6 +91,15 @@ async function prepare(
   return { ok: true, planned: planPythonRun(spec, lookup.python, deps.host, layers) };
 }
 
+// Whether a spare should preload asyncio and the failure renderer (linecache, traceback) while it waits. Their imports
+// cost more CPU than the rest of the runner's start-up (on every spare, used or not), and a program that imports
+// nothing never needs asyncio (python/ptc_runner.py drives it without an event loop): the spare started for the next
+// run preloads them when the latest program of these settings could import anything at all, the runner's own test
+// (_may_reach_asyncio) read conservatively on the text. A program that finds nothing preloaded imports it itself.
+export function sparePreloads(program: string): boolean {
+  return /import|__|\b(?:exec|eval|compile|globals|vars|getattr|breakpoint)\b/.test(program);
+}
+
 // Starts (if needed) a spare for this spec's launch settings; resolves true once one is ready.
 async function warmPythonSpare(spec: CodeRunSpec, deps: PythonBackendDeps): Promise<boolean> {
   const prepared = await prepare(spec, deps);
@@ -100,7 +110,12 @@ async function warmPythonSpare(spec: CodeRunSpec, deps: PythonBackendDeps): Prom
     key,
     withChannel(
       spec.hosted,
-      () => new PythonChildProcess({ ...launch, preload: true, channel: spec.hosted?.takeChannel() }),
+      () =>
+        new PythonChildProcess({
+          ...launch,
+          preload: sparePreloads(spec.program),
+          channel: spec.hosted?.takeChannel(),
+        }),
     ),
   );
 }
@@ -119,6 +134,7 @@ async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDeps): Pro
   if (!prepared.ok)
     return failedBeforeSpawn(spec, unconfinedReport(), { kind: 'worker-exit', message: prepared.message });
   const planned = prepared.planned;
+  markPhase(spec, 'planned');
   if (spec.signal?.aborted)
     return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
@@ -128,7 +144,12 @@ async function runPythonProgram(spec: CodeRunSpec, deps: PythonBackendDeps): Pro
     spares: deps.spares,
     key: planned.key,
     startCold: () => new PythonChildProcess({ ...planned.launch, channel: spec.hosted?.takeChannel() }),
-    startSpare: () => new PythonChildProcess({ ...planned.launch, preload: true, channel: spec.hosted?.takeChannel() }),
+    startSpare: () =>
+      new PythonChildProcess({
+        ...planned.launch,
+        preload: sparePreloads(spec.program),
+        channel: spec.hosted?.takeChannel(),
+      }),
     coldStartProblem: 'could not stage the Python runner',
     supervise: (session, child) => supervisePythonChild(spec, session, child),
   });

@@ -4,6 +4,7 @@ import type { Backend, BackendOptions } from '../engine/backend.js';
 import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
 import { runOnFreshChild } from '../engine/fresh-child.js';
 import { withChannel } from '../engine/hosted.js';
+import { markPhase } from '../engine/phase-marks.js';
 import { SparePool, type SpareKey } from '../engine/spare-pool.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';
 import { planSandbox, unconfinedReport, type Confinement, type ProvenLayers } from '../sandbox/plan.js';
@@ -161,10 +162,12 @@ async function warmNodeSpare(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<
 // Runs one TypeScript program in a fresh Node process (a never-used spare or a cold start) and settles it.
 async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<RunResult> {
   const planned = await planRun(spec, deps);
+  markPhase(spec, 'planned');
   if (spec.signal?.aborted)
     return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
   const stripped = await stripProgram(spec.program);
+  markPhase(spec, 'stripped');
   if (!stripped.ok) {
     const failure: RunFailure = stripped.unavailable
       ? { kind: 'worker-exit', message: stripped.message }
