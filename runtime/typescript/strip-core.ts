@@ -4,6 +4,43 @@ import type { RunFailure, SourceLocation } from '../protocol/run-result.js';
 // and its failures as the run's. strip.ts loads amaro in Node; the web extension loads the same module in the browser.
 export type AmaroTransform = (code: string, options: { mode: 'strip-only' }) => { code: string };
 
+// amaro (swc in wasm) strips types in place, blanking removed syntax so every position stays the author's.
+let transform: Promise<AmaroTransform> | undefined;
+
+// Loaded lazily: the wasm module is 3.5 MB and only TypeScript runs need it. A failed load is not kept: it can be
+// this moment's (address space), and the next run tries again.
+function loadTransform(): Promise<AmaroTransform> {
+  transform ??= import('amaro').then(
+    (m: { transformSync?: AmaroTransform; default?: { transformSync: AmaroTransform } }) => {
+      const fn = m.transformSync ?? m.default?.transformSync;
+      if (fn === undefined) throw new Error('amaro has no transformSync export');
+      return fn;
+    },
+  );
+  transform.catch(() => (transform = undefined));
+  return transform;
+}
+
+// Strips TypeScript from a program body, loading amaro first; `whyUnavailable` adds what the embedding knows of a
+// failed load (Node: an inherited address-space limit).
+export async function stripLoaded(
+  program: string,
+  whyUnavailable: (thrown: unknown) => string = () => '',
+): Promise<StripResult> {
+  let strip: AmaroTransform;
+  try {
+    strip = await loadTransform();
+  } catch (thrown) {
+    const text = String((thrown as { message?: unknown } | null)?.message ?? thrown);
+    return {
+      ok: false,
+      unavailable: true,
+      message: `could not load the TypeScript stripper (amaro, WebAssembly): ${text}${whyUnavailable(thrown)}`,
+    };
+  }
+  return stripWith(strip, program);
+}
+
 const PREFIX = 'async function __ptc_program__() {\n';
 const SUFFIX = '\n}';
 
