@@ -3,8 +3,12 @@
 // engine end at once with a message naming what is missing.
 import * as vscode from 'vscode';
 import {
+  CASSETTE_SEGMENTS,
+  cassetteName,
   cellLimits,
   CellMetadataSchema,
+  parseCassette,
+  replayFromCassette,
   resolveRequest,
   stripLoaded,
   WebEngine,
@@ -13,7 +17,7 @@ import {
 } from '../../runtime/browser.js';
 import { settingsLimits, type PlaygroundConfig } from '../config/settings.js';
 import type { Logger } from '../log/logger.js';
-import { resultOutput } from '../notebook/result-output.js';
+import { problemOutput, resultOutput } from '../notebook/result-output.js';
 import RUN_WORKER_SOURCE from 'ptc:run-worker';
 
 const NATIVE_IN_BROWSER =
@@ -59,6 +63,7 @@ export async function runWebCell(
   cell: WebCell,
   config: PlaygroundConfig,
   signal: AbortSignal,
+  replay?: CassetteReplay,
 ): Promise<RunResult> {
   const limits = limitsOf(cell.metadata, config);
   const spec = resolveRequest({
@@ -71,9 +76,42 @@ export async function runWebCell(
     ...(limits.maxCalls === undefined ? {} : { maxCalls: limits.maxCalls }),
     engine: 'wasm',
     signal,
+    ...(replay === undefined
+      ? {}
+      : {
+          bindings: replay.namespaces,
+          ...(replay.deterministic === undefined ? {} : { deterministic: replay.deterministic }),
+        }),
   });
   if (limits.engine === 'native') return engine.refuse(spec, NATIVE_IN_BROWSER);
-  return engine.run(spec);
+  const result = await engine.run(spec);
+  replay?.finish(result);
+  return result;
+}
+
+type CassetteReplay = ReturnType<typeof replayFromCassette>;
+
+// The cell's cassette (`.ptc/cassettes/<name>.json` beside the notebook), read through the editor: none, a replay,
+// or why it cannot be read. In the browser no handler runs, so a cassette is how a cell's calls are answered.
+async function cassetteOf(
+  notebook: vscode.Uri,
+  cell: { index: number; metadata: unknown },
+  warn: (message: string) => void,
+): Promise<{ replay?: CassetteReplay; problem?: string }> {
+  const parsed = CellMetadataSchema.safeParse(cell.metadata ?? {});
+  const name = cassetteName(parsed.success ? parsed.data : undefined, cell.index);
+  const uri = vscode.Uri.joinPath(notebook, '..', ...CASSETTE_SEGMENTS, `${name}.json`);
+  let bytes: Uint8Array;
+  try {
+    bytes = await vscode.workspace.fs.readFile(uri);
+  } catch {
+    // no cassette: the program runs with no bindings
+    return {};
+  }
+  const where = `${CASSETTE_SEGMENTS.join('/')}/${name}.json`;
+  const loaded = parseCassette(new TextDecoder().decode(bytes), `cassette ${where}`);
+  if (!loaded.ok) return { problem: loaded.message };
+  return { replay: replayFromCassette(loaded.cassette, { deterministic: undefined, warn, where }) };
 }
 
 // The notebook kernel of the browser entry: runs cells one at a time, Stop cancels the running one.
@@ -106,11 +144,18 @@ export function registerWebController(
     try {
       await execution.clearOutput();
       const program = cell.document.getText();
+      const cassette = await cassetteOf(cell.notebook.uri, cell, (message) => log.warn(message));
+      if (cassette.problem !== undefined) {
+        await execution.replaceOutput(problemOutput(cassette.problem, { persist: false }));
+        execution.end(false, Date.now());
+        return;
+      }
       const result = await runWebCell(
         engine,
         { languageId: cell.document.languageId, program, metadata: cell.metadata },
         readConfig(),
         abort.signal,
+        cassette.replay,
       );
       const id = (cell.metadata as { id?: unknown } | undefined)?.id;
       await execution.replaceOutput(

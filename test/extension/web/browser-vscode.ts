@@ -51,7 +51,21 @@ const channel = {
   dispose: () => undefined,
 };
 
+// A workspace of a few files the test puts in place (`__files`, by path), read as the editor's file system would.
+const files = (): Record<string, string> => (globalThis as { __files?: Record<string, string> }).__files ?? {};
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '..') out.pop();
+    else if (segment !== '' && segment !== '.') out.push(segment);
+  }
+  return `/${out.join('/')}`;
+}
+
 const vscode = {
+  Uri: {
+    joinPath: (base: { path: string }, ...parts: string[]) => ({ path: normalize([base.path, ...parts].join('/')) }),
+  },
   NotebookCellData,
   NotebookCellKind,
   NotebookCellOutput,
@@ -69,6 +83,14 @@ const vscode = {
     },
   },
   workspace: {
+    fs: {
+      readFile: (uri: { path: string }) => {
+        const text = files()[uri.path];
+        return text === undefined
+          ? Promise.reject(new Error(`FileNotFound: ${uri.path}`))
+          : Promise.resolve(new TextEncoder().encode(text));
+      },
+    },
     getConfiguration: () => ({ get: () => undefined }),
     onDidChangeConfiguration: () => disposable,
     registerNotebookSerializer: (type: string, serializer: Recorded['serializers'][number]['serializer']) => {

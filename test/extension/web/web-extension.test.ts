@@ -15,6 +15,16 @@ import { launchChromium, type LaunchedChromium } from '../../webview/helpers/chr
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const CANONICAL = fs.readFileSync(path.join(ROOT, 'test/runtime/notebook/fixtures/canonical.ptcnb'), 'utf8');
+const TOUR = fs.readFileSync(path.join(ROOT, 'examples/tour.ptcnb'), 'utf8');
+// the files the worker's editor serves: the tour with its real cassette, and a cassette that is not one
+const WORKSPACE: Record<string, string> = {
+  '/ws/examples/tour.ptcnb': TOUR,
+  '/ws/examples/.ptc/cassettes/ts-mock.json': fs.readFileSync(
+    path.join(ROOT, 'examples/.ptc/cassettes/ts-mock.json'),
+    'utf8',
+  ),
+  '/ws/.ptc/cassettes/broken.json': '{"version": 1, "calls": [',
+};
 const gate = chromiumGate();
 
 // One cell run as the worker saw it: how the execution ended and the result the entry wrote.
@@ -23,6 +33,7 @@ interface CellReport {
   success: boolean | undefined;
   order: number | undefined;
   mimes: string[];
+  texts: string[];
   result?: {
     value?: unknown;
     logs: string[];
@@ -30,6 +41,9 @@ interface CellReport {
     error?: { kind: string; message: string; location?: { line: number; column?: number } };
     sandbox: { engine?: string; isolation?: string; enforcement: string; missing?: string[] };
     started?: false;
+    mode?: string;
+    replay?: { matched: number; unused: number; diverged: unknown[] };
+    calls: { global: string; name: string; args: unknown; ok: boolean }[];
   };
 }
 
@@ -119,6 +133,7 @@ describe('the browser entry', () => {
         'const module = { exports: {} };',
         "const require = (name) => { if (name === 'vscode') return globalThis.__vscode; throw new Error('the browser entry asked for ' + name); };",
         `(function (module, exports, require) {\n${fs.readFileSync(path.join(ROOT, WEB_EXTENSION_BUNDLE), 'utf8')}\n})(module, module.exports, require);`,
+        `globalThis.__files = ${JSON.stringify(WORKSPACE)};`,
         `(${runInWorker.toString()})(module.exports, ${JSON.stringify(packageJson)}, ${JSON.stringify(CANONICAL)});`,
       ].join('\n');
       chromium = await launchChromium();
@@ -213,6 +228,30 @@ describe('the browser entry', () => {
       expect(after.result?.value).toBe('still here');
     });
 
+    test("a cell's calls are answered from its cassette: the tour's mock cell gives its expected value from its committed recording", () => {
+      const replayed = report.runs.replayed as CellReport;
+      expect(replayed.result?.error).toBeUndefined();
+      expect(replayed.success).toBe(true);
+      const tour = JSON.parse(TOUR) as {
+        cells: { metadata?: { id?: string; expect?: { value: { is: unknown }; logs: { is: unknown } } } }[];
+      };
+      const expected = tour.cells.find((c) => c.metadata?.id === 'ts-mock')?.metadata?.expect;
+      expect(replayed.result?.value).toEqual(expected?.value.is);
+      expect(replayed.result?.logs).toEqual(expected?.logs.is);
+      expect(replayed.result?.mode).toBe('replay');
+      expect(replayed.result?.replay).toMatchObject({ matched: 4, unused: 0, diverged: [] });
+      expect(replayed.result?.calls.map((c) => [c.name, c.args, c.ok])).toEqual([
+        ['lookupCity', { name: 'Paris' }, true],
+        ['lookupCity', { name: 'Berlin' }, true],
+        ['lookupCity', { name: 'Madrid' }, true],
+        ['lookupCity', { name: 'Atlantis' }, false],
+      ]);
+      const broken = report.runs.brokenCassette as CellReport;
+      expect(broken.success).toBe(false);
+      expect(broken.result).toBeUndefined();
+      expect(broken.texts.join('\n')).toContain('cassette .ptc/cassettes/broken.json is not valid JSON');
+    });
+
     test('every desktop-only command says why it cannot act in the browser', () => {
       expect(report.warnings).toHaveLength(1);
       expect(report.warnings[0]).toContain('needs VS Code on the desktop');
@@ -254,9 +293,11 @@ async function runInWorker(
     postMessage(message: unknown): void;
     process?: unknown;
   };
-  const cell = (languageId: string, program: string, metadata: unknown = {}) => ({
+  const cell = (languageId: string, program: string, metadata: unknown = {}, notebookPath = '/ws/scratch.ptcnb') => ({
     document: { languageId, getText: () => program },
     metadata,
+    index: 0,
+    notebook: { uri: { path: notebookPath } },
   });
   const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   try {
@@ -312,6 +353,17 @@ async function runInWorker(
     runs.stopped.cancel();
     await stopping;
     await execute('after', cell('typescript', "return 'still here';"));
+    // the tour's mock cell, as the serializer reads it, its calls answered from its committed cassette
+    const files = (globalThis as unknown as { __files: Record<string, string> }).__files;
+    const tour = serializer.deserializeNotebook(
+      new TextEncoder().encode(files['/ws/examples/tour.ptcnb']),
+    ) as unknown as {
+      cells: { value: string; languageId: string; metadata?: { id?: string } }[];
+    };
+    const mock = tour.cells.find((c) => c.metadata?.id === 'ts-mock');
+    if (mock === undefined) throw new Error('the tour has no ts-mock cell');
+    await execute('replayed', cell('typescript', mock.value, mock.metadata, '/ws/examples/tour.ptcnb'));
+    await execute('brokenCassette', cell('typescript', 'return 1;', { id: 'broken' }));
     recorded.commands.get('ptcPlayground.recordCell')?.();
     const decoder = new TextDecoder();
     const report = (execution: Execution) => {
@@ -322,6 +374,7 @@ async function runInWorker(
         success: execution.success,
         order: execution.order,
         mimes: items.map((item) => item.mime),
+        texts: items.filter((item) => item.mime.startsWith('text/')).map((item) => decoder.decode(item.data)),
         ...(rich === undefined
           ? {}
           : { result: (JSON.parse(decoder.decode(rich.data)) as { result: unknown }).result }),
