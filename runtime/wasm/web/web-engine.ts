@@ -7,8 +7,7 @@ import { abortMessage, failedBeforeSpawn } from '../../engine/early-results.js';
 import { armDeadline } from '../../engine/deadline.js';
 import { connectRun } from '../../engine/program-frames.js';
 import { RunState } from '../../engine/run-state.js';
-import { describeNamespace } from '../../protocol/binding-call.js';
-import { ChildFrameSchema, type BootFrame } from '../../protocol/node-wire.js';
+import { bootFrame, ChildFrameSchema } from '../../protocol/node-wire.js';
 import type { RunResult, SandboxReport } from '../../protocol/run-result.js';
 import { stripFailure, type StripResult } from '../../typescript/strip-core.js';
 import { judgeWasmProbe, type WasmVerdict } from '../wasm-proof.js';
@@ -126,18 +125,12 @@ export class WebEngine {
     };
     const handedOver = ready.then((ok) => {
       if (!ok || session.outcome !== undefined) return false;
-      const boot: BootFrame = {
-        type: 'boot',
-        code,
-        namespaces: spec.bindings.map(describeNamespace),
-        maxOutputBytes: spec.maxOutputBytes,
-        maxPendingCalls: spec.maxPendingCalls,
+      const boot = bootFrame(spec, code, {
         tmpdir: '/',
         confined: true,
         timeoutMs: spec.timeoutMs,
         memoryMb: spec.memoryMb,
-        ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
-      };
+      });
       session.markHandedOver();
       send(JSON.stringify(boot));
       return true;
