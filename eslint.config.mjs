@@ -91,6 +91,23 @@ export default tseslint.config(
     },
   },
   {
+    // the browser entry's door is runtime/browser.ts (the web build resolves runtime/index.js there too)
+    files: ['extension/web/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/runtime/**', '!**/runtime/index.js', '!**/runtime/browser.js'],
+              message: 'extension/web/ imports the runtime through runtime/browser.ts or runtime/index.ts only',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['runtime/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [

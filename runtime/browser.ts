@@ -13,3 +13,12 @@ export { serializeNotebook } from './notebook/serialize.js';
 export { boundSavedOutputs, fitResult } from './notebook/output-budget.js';
 export * from './notebook/schema.js';
 export * from './protocol/expectation-report.js';
+// the browser's engine: TypeScript cells in a web worker running QuickJS (runtime/wasm/web/)
+export { resolveRequest } from './contract/resolve.js';
+export { cellLimits } from './session/cell-limits.js';
+export { stripLoaded } from './typescript/strip-core.js';
+export { PYTHON_IN_BROWSER, WebEngine, type RunWorker } from './wasm/web/web-engine.js';
+// the browser's bindings: each cell's calls answered from its cassette
+export { CASSETTE_SEGMENTS, cassetteName } from './notebook/cassette-name.js';
+export { parseCassette } from './replay/cassette-text.js';
+export { replayFromCassette } from './replay/cassette-replay.js';

@@ -1,6 +1,8 @@
 // Bundles the extension's browser entry (vscode.dev, github.dev): one CommonJS file for a web worker, `vscode` left
-// to the editor. No Node API may reach it: `runtime/index.js` resolves to the browser-safe `runtime/browser.ts`, and
-// any `node:` import fails the build by name instead of breaking in the browser.
+// to the editor, with the run worker (runtime/wasm/web/run-worker.ts: QuickJS in WebAssembly, one worker per run)
+// built first and embedded in it as text. No Node API may reach either: `runtime/index.js` resolves to the
+// browser-safe `runtime/browser.ts`, the few Node modules the runtime's Node-free floors name resolve to the stand-ins
+// in extension/web/, and any other `node:` import fails the build by name instead of breaking in the browser.
 import { build as esbuild } from 'esbuild';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,42 +10,86 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_EXTENSION_BUNDLE = 'dist/web-extension.cjs';
+const web = (file) => path.join(root, 'extension', 'web', file);
 
-// The two places front-end code reaches past the browser: the runtime's full surface and Node's util (log formatting).
-export const browserOnly = {
-  name: 'ptc-browser-only',
-  setup(build) {
-    build.onResolve({ filter: /(^|\/)runtime\/index\.js$/ }, () => ({
-      path: path.join(root, 'runtime', 'browser.ts'),
-    }));
-    build.onResolve({ filter: /^node:util$/ }, () => ({ path: path.join(root, 'extension', 'web', 'node-util.ts') }));
-    build.onResolve({ filter: /^node:/ }, (args) => ({
-      errors: [{ text: `${args.path} (imported by ${path.relative(root, args.importer)}) cannot run in a browser` }],
-    }));
-  },
+// Where front-end and runtime code reaches past the browser: the runtime's full surface, and the Node modules whose
+// little use by Node-free floors has a stand-in (util for log formatting and amaro, buffer for amaro, path for the
+// run request's cwd check, events for the dispatcher's listener limit).
+function browserRules(util) {
+  return {
+    name: 'ptc-browser-only',
+    setup(build) {
+      build.onResolve({ filter: /(^|\/)runtime\/index\.js$/ }, () => ({
+        path: path.join(root, 'runtime', 'browser.ts'),
+      }));
+      build.onResolve({ filter: /^(node:)?util$/ }, () => ({ path: util }));
+      build.onResolve({ filter: /^node:buffer$/ }, () => ({ path: web('node-buffer.ts') }));
+      build.onResolve({ filter: /^node:path$/ }, () => ({ path: web('node-path.ts') }));
+      build.onResolve({ filter: /^node:events$/ }, () => ({ path: web('node-events.ts') }));
+      build.onResolve({ filter: /^node:/ }, (args) => ({
+        errors: [{ text: `${args.path} (imported by ${path.relative(root, args.importer)}) cannot run in a browser` }],
+      }));
+    },
+  };
+}
+
+export const browserOnly = browserRules(web('node-util.ts'));
+
+const shared = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'browser',
+  target: 'es2022',
+  // the runtime's JSON size accounting reads Buffer, which browsers lack
+  inject: [web('buffer.ts')],
+  logLevel: 'silent',
 };
 
+// The run worker's source, embedded in the extension (a worker started from a blob: URL is same-origin wherever the
+// extension's own files are served from).
+function embedRunWorker(source) {
+  return {
+    name: 'ptc-run-worker-source',
+    setup(build) {
+      build.onResolve({ filter: /^ptc:run-worker$/ }, () => ({ path: 'run-worker', namespace: 'ptc-run-worker' }));
+      build.onLoad({ filter: /.*/, namespace: 'ptc-run-worker' }, () => ({
+        contents: `export default ${JSON.stringify(source)};`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 export default async function build({ production = false } = {}) {
+  const worker = await esbuild({
+    ...shared,
+    entryPoints: ['runtime/wasm/web/run-worker.ts'],
+    format: 'iife',
+    // QuickJS's Emscripten loader requires fs only when it runs under Node (it checks process.versions.node first)
+    external: ['fs'],
+    plugins: [browserRules(web('worker-node-util.ts'))],
+    minify: production,
+    legalComments: production ? 'none' : 'eof',
+    write: false,
+  });
+  const workerSource = worker.outputFiles[0]?.text ?? '';
   const result = await esbuild({
-    absWorkingDir: root,
+    ...shared,
     entryPoints: ['extension/web/web-extension.ts'],
     outfile: WEB_EXTENSION_BUNDLE,
-    bundle: true,
-    platform: 'browser',
     format: 'cjs',
-    target: 'es2022',
     external: ['vscode'],
-    plugins: [browserOnly],
-    // the runtime's JSON size accounting reads Buffer, which browsers lack
-    inject: [path.join(root, 'extension', 'web', 'buffer.ts')],
+    plugins: [browserOnly, embedRunWorker(workerSource)],
     minify: production,
     sourcemap: production ? false : 'linked',
     legalComments: production ? 'none' : 'eof',
-    logLevel: 'silent',
   });
-  for (const warning of result.warnings) process.stderr.write(`build-web-extension: ${warning.text}\n`);
+  for (const warning of [...worker.warnings, ...result.warnings])
+    process.stderr.write(`build-web-extension: ${warning.text}\n`);
   const size = (await stat(path.join(root, WEB_EXTENSION_BUNDLE))).size;
-  process.stdout.write(`web extension: ${path.basename(WEB_EXTENSION_BUNDLE)} ${(size / 1024).toFixed(0)} KiB\n`);
+  process.stdout.write(
+    `web extension: ${path.basename(WEB_EXTENSION_BUNDLE)} ${(size / 1024).toFixed(0)} KiB (run worker ${(workerSource.length / 1024).toFixed(0)} KiB inside)\n`,
+  );
   return result;
 }
 

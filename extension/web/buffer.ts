@@ -1,5 +1,6 @@
-// The browser build's stand-in for Node's Buffer (injected by scripts/build-web-extension.mjs): the runtime's JSON
-// size accounting reads only Buffer.byteLength, and the primordials capture Buffer.from and the UTF-8 slice at load.
+// The browser build's stand-in for Node's Buffer (injected by scripts/build-web-extension.mjs, and what `node:buffer`
+// resolves to there): the runtime's JSON size accounting reads only Buffer.byteLength, the primordials capture
+// Buffer.from and the UTF-8 slice at load, and amaro decodes its WebAssembly module from base64.
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -19,7 +20,9 @@ function byteLength(text: string): number {
 
 export const Buffer = {
   byteLength,
-  from: (text: string): Uint8Array => encoder.encode(text),
+  // UTF-8, or base64 (amaro's embedded WebAssembly module)
+  from: (text: string, encoding?: 'utf8' | 'base64'): Uint8Array =>
+    encoding === 'base64' ? Uint8Array.from(atob(text), (c) => c.charCodeAt(0)) : encoder.encode(text),
   prototype: {
     utf8Slice(this: Uint8Array, start: number, end: number): string {
       return decoder.decode(this.subarray(start, end));

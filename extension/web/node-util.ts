@@ -1,5 +1,5 @@
 // What the browser build gives the modules that import Node's util (runtime/json/walk.ts through its primordials,
-// extension/log/format.ts). In a browser every value they see comes from JSON.parse of a file: no proxies, and no
+// extension/log/format.ts), and amaro (the TypeScript stripper). In a browser every value they see comes from JSON.parse of a file: no proxies, and no
 // array with properties beyond its indices, which is what a bare array's inspection says.
 function inspect(value: unknown): string {
   if (Array.isArray(value)) return `[ ... ${value.length} more items, [length]: ${value.length} ]`;
@@ -13,5 +13,8 @@ function inspect(value: unknown): string {
 
 const types = { isProxy: (_value: unknown): boolean => false };
 
-export { inspect, types };
-export default { inspect, types };
+// amaro reads the text codecs from util, as older Node versions offered them
+const { TextDecoder, TextEncoder } = globalThis;
+
+export { inspect, types, TextDecoder, TextEncoder };
+export default { inspect, types, TextDecoder, TextEncoder };

@@ -1,13 +1,15 @@
-// The browser entry (vscode.dev, github.dev): `.ptcnb` files open and their saved results render, read-only as far as
-// running goes. A browser has no processes to sandbox, so cells cannot run there, and the extension says so.
+// The browser entry (vscode.dev, github.dev): `.ptcnb` files open and save as on the desktop, and TypeScript cells
+// run in the quickjs WebAssembly engine, each in a fresh web worker (web-runner.ts). What needs the desktop (Python
+// cells, bindings modules, recording, the inspector, models) says so instead of failing silently.
 import * as vscode from 'vscode';
 import { readConfig } from '../config/config.js';
 import { CONTROLLER_ID, LOG_CHANNEL_NAME, NOTEBOOK_TYPE } from '../constants.js';
 import { createLogger } from '../log/logger.js';
 import { SerializerRegistration } from '../notebook/serializer-registration.js';
+import { createWebEngine, registerWebController } from './web-runner.js';
 
-const NO_PROCESSES = vscode.l10n.t(
-  'PTC Playground cannot run cells in the browser: vscode.dev and github.dev have no processes to run a sandboxed program in. Notebooks and their saved results are shown as they were; open the folder in VS Code on the desktop (or in a remote or Codespace) with PTC Playground installed to run them.',
+const DESKTOP_ONLY = vscode.l10n.t(
+  'This PTC Playground command needs VS Code on the desktop (or a remote or Codespace): in the browser, TypeScript cells run in the quickjs WebAssembly engine, and everything else (Python cells, bindings modules, recording, the inspector, models) needs processes a browser does not have.',
 );
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -19,22 +21,13 @@ export function activate(context: vscode.ExtensionContext): void {
     new SerializerRegistration(log, () => readConfig().config['notebook.saveOutputs']),
   );
 
-  // a kernel that explains instead of failing silently: the cell's saved outputs stay untouched
   const controller = vscode.notebooks.createNotebookController(
     CONTROLLER_ID,
     NOTEBOOK_TYPE,
-    vscode.l10n.t('PTC Playground (browser: view only)'),
+    vscode.l10n.t('PTC Playground (browser: WebAssembly)'),
   );
-  controller.supportedLanguages = ['typescript', 'python'];
-  controller.description = vscode.l10n.t('cells run only in VS Code on the desktop');
-  controller.executeHandler = (cells) => {
-    for (const cell of cells) {
-      const execution = controller.createNotebookCellExecution(cell);
-      execution.start(Date.now());
-      execution.end(false, Date.now());
-    }
-    void vscode.window.showWarningMessage(NO_PROCESSES);
-  };
+  controller.description = vscode.l10n.t('TypeScript cells run in the quickjs WebAssembly engine');
+  registerWebController(controller, createWebEngine(), () => readConfig().config, log);
   context.subscriptions.push(controller);
 
   // every other command of the manifest is contributed for the desktop; here each one says why it cannot act
@@ -44,10 +37,10 @@ export function activate(context: vscode.ExtensionContext): void {
   for (const entry of contributed) {
     if (typeof entry.command !== 'string') continue;
     context.subscriptions.push(
-      vscode.commands.registerCommand(entry.command, () => void vscode.window.showWarningMessage(NO_PROCESSES)),
+      vscode.commands.registerCommand(entry.command, () => void vscode.window.showWarningMessage(DESKTOP_ONLY)),
     );
   }
-  log.info('browser entry active: notebooks open read-only as far as running goes');
+  log.info('browser entry active: TypeScript cells run in the quickjs WebAssembly engine, in a web worker per run');
 }
 
 export function deactivate(): void {

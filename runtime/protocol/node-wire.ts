@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DeterministicSettingsSchema, NamespaceDescriptorSchema } from './binding-call.js';
+import type { CodeRunSpec } from '../api.js';
+import { DeterministicSettingsSchema, describeNamespace, NamespaceDescriptorSchema } from './binding-call.js';
 import { CallFrameSchema, DoneFrameSchema, LogFrameSchema } from './program-wire.js';
 
 // Control protocol between the host and the Node child (descriptors in node-fds.ts), one JSON object a frame.
@@ -30,6 +31,24 @@ export const BootFrameSchema = z
   })
   .strict();
 export type BootFrame = z.infer<typeof BootFrameSchema>;
+
+// A run's boot frame: its program, namespaces and output bounds from the spec, and what the embedding adds (where the
+// child's temp dir is, whether it is confined, its bindings connection, the engine's own limits).
+export function bootFrame(
+  spec: CodeRunSpec,
+  code: string,
+  place: Omit<BootFrame, 'type' | 'code' | 'namespaces' | 'maxOutputBytes' | 'maxPendingCalls' | 'deterministic'>,
+): BootFrame {
+  return {
+    type: 'boot',
+    code,
+    namespaces: spec.bindings.map(describeNamespace),
+    maxOutputBytes: spec.maxOutputBytes,
+    maxPendingCalls: spec.maxPendingCalls,
+    ...place,
+    ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
+  };
+}
 
 export const ChildFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }).strict(),

@@ -13,3 +13,4 @@ export {
 } from './replayer.js';
 export { cassetteDrift } from './drift.js';
 export { DEFAULT_DETERMINISTIC } from './deterministic.js';
+export { replayFromCassette, type CassetteReplay } from './cassette-replay.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { RunPlan } from './session-types.js';
+import { CASSETTE_SEGMENTS, cassetteName } from '../notebook/cassette-name.js';
 import type { CellMetadata, NotebookMetadata, NotebookMode } from '../notebook/schema.js';
 
 export type { PlanMode, RunPlan } from './session-types.js';
@@ -27,16 +28,13 @@ export interface PlanInput {
 }
 
 // Cassettes sit next to the notebook so they can be committed with it.
-export const CASSETTE_DIR = path.join('.ptc', 'cassettes');
+export const CASSETTE_DIR = path.join(...CASSETTE_SEGMENTS);
 
 export function defaultCassetteDir(notebookDir: string): string {
   return path.join(notebookDir, CASSETTE_DIR);
 }
 
-// A cell's cassette name: its explicit `cassette`, else its id, else its 1-based position.
-export function cassetteName(cell: CellMetadata | undefined, cellIndex: number): string {
-  return cell?.cassette ?? cell?.id ?? `cell-${cellIndex + 1}`;
-}
+export { cassetteName };
 
 // The effective plan of one cell; pure, so the CLI and the extension decide identically.
 export function resolvePlan(input: PlanInput): RunPlan {

@@ -3,14 +3,7 @@ import type { BindingsHost } from '../bindings-host/bindings-host.js';
 import type { DescribedModule } from '../bindings-host/wire.js';
 import type { WarningSink } from '../bindings/module-format.js';
 import type { RunResult } from '../protocol/run-result.js';
-import {
-  declaredFromCassette,
-  declaredFromModule,
-  DEFAULT_DETERMINISTIC,
-  loadCassette,
-  replayNamespaces,
-  type Cassette,
-} from '../replay/index.js';
+import { declaredFromModule, loadCassette, replayFromCassette } from '../replay/index.js';
 import type { RunPlan, SetupStage } from './session-types.js';
 
 export type ReplaySetup =
@@ -58,36 +51,11 @@ export async function prepareReplay(options: {
     }
     for (const drift of await host.drift(cassette)) warn(`schema drift: ${drift}`);
   }
-  const deterministic = replayDeterminism(cassette, options.deterministic, warn);
-  const replay = replayNamespaces(
-    cassette,
-    module === undefined ? declaredFromCassette(cassette) : declaredFromModule(module, cassette),
-  );
-  return {
-    ok: true,
-    namespaces: replay.namespaces,
-    deterministic,
-    hostReady: module !== undefined,
-    finish: (result) => {
-      result.replay = replay.report();
-      result.mode = 'replay';
-      if (result.replay.unused > 0)
-        warn(`${result.replay.unused} recorded call(s) in ${plan.cassettePath} were not used by this replay`);
-    },
-  };
-}
-
-// A cassette recorded with a frozen clock replays with the same one, unless the caller said not to (and is told).
-function replayDeterminism(
-  cassette: Cassette,
-  asked: boolean | undefined,
-  warn: WarningSink,
-): DeterministicSettings | undefined {
-  if (asked === true) return cassette.deterministic ?? DEFAULT_DETERMINISTIC;
-  if (asked === false) {
-    if (cassette.deterministic !== undefined)
-      warn('the cassette was recorded with --deterministic; add it to reproduce clock and random values');
-    return undefined;
-  }
-  return cassette.deterministic;
+  const replay = replayFromCassette(cassette, {
+    ...(module === undefined ? {} : { declared: declaredFromModule(module, cassette) }),
+    deterministic: options.deterministic,
+    warn,
+    where: plan.cassettePath,
+  });
+  return { ok: true, ...replay, hostReady: module !== undefined };
 }

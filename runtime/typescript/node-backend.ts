@@ -14,7 +14,7 @@ import { NodeChildProcess, type NodeChildLaunch } from './node-child-process.js'
 import { probeNode, type NodeExecutable, type NodeLookup } from './node-executable.js';
 import { nodeLaunch } from './node-launch.js';
 import { provenNodeLayers } from './node-sandbox.js';
-import { stripProgram } from './strip.js';
+import { stripFailure, stripProgram } from './strip.js';
 import { superviseNodeChild } from './supervise.js';
 
 // Which program a Node child runs: the program itself (the `node` engine), or QuickJS compiled to WebAssembly with the
@@ -169,12 +169,7 @@ async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): Promise
   const stripped = await stripProgram(spec.program);
   markPhase(spec, 'stripped');
   if (!stripped.ok) {
-    const failure: RunFailure = stripped.unavailable
-      ? { kind: 'worker-exit', message: stripped.message }
-      : stripped.location === undefined
-        ? { kind: 'exception' as const, message: stripped.message }
-        : { kind: 'exception' as const, message: stripped.message, location: stripped.location };
-    return failedBeforeSpawn(spec, planned.report, failure);
+    return failedBeforeSpawn(spec, planned.report, stripFailure(stripped));
   }
   if (spec.signal?.aborted)
     return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });

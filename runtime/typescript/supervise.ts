@@ -2,9 +2,8 @@ import type { CodeRunSpec } from '../api.js';
 import { connectRun } from '../engine/program-frames.js';
 import type { RunState } from '../engine/run-state.js';
 import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
-import { describeNamespace } from '../protocol/binding-call.js';
 import { inheritedLimits, tighterCpu } from '../process/inherited-limits.js';
-import { ChildFrameSchema, type BootFrame } from '../protocol/node-wire.js';
+import { bootFrame, ChildFrameSchema } from '../protocol/node-wire.js';
 import type { RunResult } from '../protocol/run-result.js';
 import type { NodeChildProcess } from './node-child-process.js';
 
@@ -27,20 +26,14 @@ export async function superviseNodeChild(
   const cpuSeconds = inheritedLimits().cpuSeconds;
   const handedOver = child.ready.then((ok) => {
     if (!ok || session.outcome !== undefined) return false;
-    const boot: BootFrame = {
-      type: 'boot',
-      code,
-      namespaces: spec.bindings.map(describeNamespace),
-      maxOutputBytes: spec.maxOutputBytes,
-      maxPendingCalls: spec.maxPendingCalls,
+    const boot = bootFrame(spec, code, {
       tmpdir: child.tmpdir,
       confined: child.confined,
-      ...(spec.deterministic === undefined ? {} : { deterministic: spec.deterministic }),
       ...(routed && child.bindingsFd !== undefined ? { bindingsFd: child.bindingsFd } : {}),
       ...(cpuSeconds === undefined ? {} : { cpuSeconds }),
       // the quickjs engine bounds its guest itself: an interrupt at the deadline, a heap limit
       ...(engine === 'quickjs' ? { timeoutMs: spec.timeoutMs, memoryMb: spec.memoryMb } : {}),
-    };
+    });
     session.markHandedOver();
     send(JSON.stringify(boot));
     return true;

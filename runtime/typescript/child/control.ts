@@ -14,6 +14,8 @@ import { chunkEnd, TEXT_CHUNK } from '../../output/ledger.js';
 import { NODE_CHILD_READ_FD, NODE_CHILD_WRITE_FD } from '../../protocol/node-fds.js';
 import type { ReplyHandler } from './namespaces.js';
 
+export { errorFrame } from './error-frame.js';
+
 const writeSync = fs.writeSync;
 const byteLength = Buffer.byteLength;
 const allocUnsafe = Buffer.allocUnsafe;
@@ -217,15 +219,6 @@ export function receiveFrames(
   socket.on('close', closed);
   socket.on('error', closed);
   return socket;
-}
-
-// A settling frame for a failure, built as text (the program may have planted toJSON on Object.prototype).
-export function errorFrame(kind: string, message: string, location?: { line: number; column?: number }): string {
-  const at =
-    location === undefined
-      ? ''
-      : `,"location":{"line":${location.line}${location.column === undefined ? '' : `,"column":${location.column}`}}`;
-  return `{"type":"done","error":{"kind":"${kind}","message":${stringify(message)}${at}}}`;
 }
 
 // Where calls go: straight to the run's bindings host when the boot names its connection, else (and once that host

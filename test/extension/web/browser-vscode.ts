@@ -8,13 +8,24 @@ import {
   NotebookData,
 } from '../helpers/fake-vscode.js';
 
+// One cell execution as the entry drove it: its outputs and how it ended; `cancel` is the editor's Stop.
+export interface Execution {
+  started: boolean;
+  success: boolean | undefined;
+  ended: boolean;
+  order: number | undefined;
+  outputs: InstanceType<typeof NotebookCellOutput>[];
+  cancel(): void;
+  onEnd?: () => void;
+}
+
 export interface Recorded {
   serializers: {
     type: string;
     serializer: { deserializeNotebook(b: Uint8Array): unknown; serializeNotebook(d: unknown): Uint8Array };
   }[];
   controllers: { id: string; type: string; label: string; executeHandler?: (cells: unknown[]) => void }[];
-  executions: { started: boolean; success: boolean | undefined }[];
+  executions: Execution[];
   commands: Map<string, () => unknown>;
   warnings: string[];
   logs: string[];
@@ -40,7 +51,21 @@ const channel = {
   dispose: () => undefined,
 };
 
+// A workspace of a few files the test puts in place (`__files`, by path), read as the editor's file system would.
+const files = (): Record<string, string> => (globalThis as { __files?: Record<string, string> }).__files ?? {};
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '..') out.pop();
+    else if (segment !== '' && segment !== '.') out.push(segment);
+  }
+  return `/${out.join('/')}`;
+}
+
 const vscode = {
+  Uri: {
+    joinPath: (base: { path: string }, ...parts: string[]) => ({ path: normalize([base.path, ...parts].join('/')) }),
+  },
   NotebookCellData,
   NotebookCellKind,
   NotebookCellOutput,
@@ -58,6 +83,14 @@ const vscode = {
     },
   },
   workspace: {
+    fs: {
+      readFile: (uri: { path: string }) => {
+        const text = files()[uri.path];
+        return text === undefined
+          ? Promise.reject(new Error(`FileNotFound: ${uri.path}`))
+          : Promise.resolve(new TextEncoder().encode(text));
+      },
+    },
     getConfiguration: () => ({ get: () => undefined }),
     onDidChangeConfiguration: () => disposable,
     registerNotebookSerializer: (type: string, serializer: Recorded['serializers'][number]['serializer']) => {
@@ -72,10 +105,50 @@ const vscode = {
         type,
         label,
         dispose: () => undefined,
-        createNotebookCellExecution: () => {
-          const execution = { started: false, success: undefined as boolean | undefined };
+        createNotebookCellExecution: (cell: unknown) => {
+          const listeners: (() => void)[] = [];
+          let cancelled = false;
+          const execution: Execution = {
+            started: false,
+            success: undefined,
+            ended: false,
+            order: undefined,
+            outputs: [],
+            cancel: () => {
+              cancelled = true;
+              for (const listener of listeners) listener();
+            },
+          };
           recorded.executions.push(execution);
-          return { start: () => (execution.started = true), end: (success: boolean) => (execution.success = success) };
+          return {
+            cell,
+            token: {
+              get isCancellationRequested() {
+                return cancelled;
+              },
+              onCancellationRequested: (listener: () => void) => {
+                listeners.push(listener);
+                return disposable;
+              },
+            },
+            set executionOrder(order: number | undefined) {
+              execution.order = order;
+            },
+            start: () => (execution.started = true),
+            clearOutput: () => {
+              execution.outputs = [];
+              return Promise.resolve();
+            },
+            replaceOutput: (output: InstanceType<typeof NotebookCellOutput>) => {
+              execution.outputs = [output];
+              return Promise.resolve();
+            },
+            end: (success: boolean | undefined) => {
+              execution.success = success;
+              execution.ended = true;
+              execution.onEnd?.();
+            },
+          };
         },
       };
       recorded.controllers.push(controller);

@@ -1,6 +1,8 @@
-// The browser entry (vscode.dev, github.dev) built as shipped and run in a real browser worker (Debian's Chromium):
-// no Node anywhere, `.ptcnb` files open with their saved results and save back unchanged, and running a cell or any
-// command says why it cannot happen there. The build itself refuses Node APIs by name.
+// The browser entry (vscode.dev, github.dev) built as shipped and run in a real browser worker (Debian's Chromium),
+// as VS Code's web extension host runs it: no Node anywhere, `.ptcnb` files open with their saved results and save
+// back unchanged, TypeScript cells run in the quickjs engine in a web worker of their own (output, value, failures
+// with their line, the deadline, Stop), a Python cell ends with a message naming what is missing, and every desktop
+// command says why it cannot act. The build itself refuses Node APIs by name.
 import { build as esbuild } from 'esbuild';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +15,37 @@ import { launchChromium, type LaunchedChromium } from '../../webview/helpers/chr
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const CANONICAL = fs.readFileSync(path.join(ROOT, 'test/runtime/notebook/fixtures/canonical.ptcnb'), 'utf8');
+const TOUR = fs.readFileSync(path.join(ROOT, 'examples/tour.ptcnb'), 'utf8');
+// the files the worker's editor serves: the tour with its real cassette, and a cassette that is not one
+const WORKSPACE: Record<string, string> = {
+  '/ws/examples/tour.ptcnb': TOUR,
+  '/ws/examples/.ptc/cassettes/ts-mock.json': fs.readFileSync(
+    path.join(ROOT, 'examples/.ptc/cassettes/ts-mock.json'),
+    'utf8',
+  ),
+  '/ws/.ptc/cassettes/broken.json': '{"version": 1, "calls": [',
+};
 const gate = chromiumGate();
+
+// One cell run as the worker saw it: how the execution ended and the result the entry wrote.
+interface CellReport {
+  started: boolean;
+  success: boolean | undefined;
+  order: number | undefined;
+  mimes: string[];
+  texts: string[];
+  result?: {
+    value?: unknown;
+    logs: string[];
+    stderrLogs?: number[];
+    error?: { kind: string; message: string; location?: { line: number; column?: number } };
+    sandbox: { engine?: string; isolation?: string; enforcement: string; missing?: string[] };
+    started?: false;
+    mode?: string;
+    replay?: { matched: number; unused: number; diverged: unknown[] };
+    calls: { global: string; name: string; args: unknown; ok: boolean }[];
+  };
+}
 
 interface WorkerReport {
   error?: string;
@@ -21,7 +53,7 @@ interface WorkerReport {
   cells: { kind: number; language: string; outputs: string[][] }[];
   roundTrip: string;
   corrupt: string;
-  executions: { started: boolean; success: boolean | undefined }[];
+  runs: Record<string, CellReport>;
   warnings: string[];
   commands: string[];
   controllers: { type: string; label: string }[];
@@ -101,6 +133,7 @@ describe('the browser entry', () => {
         'const module = { exports: {} };',
         "const require = (name) => { if (name === 'vscode') return globalThis.__vscode; throw new Error('the browser entry asked for ' + name); };",
         `(function (module, exports, require) {\n${fs.readFileSync(path.join(ROOT, WEB_EXTENSION_BUNDLE), 'utf8')}\n})(module, module.exports, require);`,
+        `globalThis.__files = ${JSON.stringify(WORKSPACE)};`,
         `(${runInWorker.toString()})(module.exports, ${JSON.stringify(packageJson)}, ${JSON.stringify(CANONICAL)});`,
       ].join('\n');
       chromium = await launchChromium();
@@ -117,10 +150,10 @@ describe('the browser entry', () => {
     }, 120_000);
     afterAll(async () => chromium?.close());
 
-    test('activates with no Node and registers the serializer, a view-only kernel and every manifest command', () => {
+    test('activates with no Node and registers the serializer, the WebAssembly kernel and every manifest command', () => {
       expect(report.error).toBeUndefined();
       expect(report.hasNode).toBe(false);
-      expect(report.controllers).toEqual([{ type: 'ptc-notebook', label: 'PTC Playground (browser: view only)' }]);
+      expect(report.controllers).toEqual([{ type: 'ptc-notebook', label: 'PTC Playground (browser: WebAssembly)' }]);
       const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
         contributes: { commands: { command: string }[] };
       };
@@ -138,16 +171,110 @@ describe('the browser entry', () => {
       expect(report.corrupt).toContain('not a readable PTC notebook');
     });
 
-    test('running a cell or a command changes nothing and says why', () => {
-      expect(report.executions).toEqual([{ started: true, success: false }]);
-      expect(report.warnings).toHaveLength(2);
-      for (const warning of report.warnings) expect(warning).toContain('cannot run cells in the browser');
+    test('a TypeScript cell runs in the quickjs engine in a web worker: types stripped, console, value, proven isolation', () => {
+      const run = report.runs.typescript as CellReport;
+      expect(run.success).toBe(true);
+      expect(run.order).toBe(1);
+      expect(run.mimes).toContain('application/vnd.ptc-playground.result+json');
+      expect(run.result?.error).toBeUndefined();
+      expect(run.result?.value).toEqual({ total: 6, kinds: ['number', 'object'] });
+      // rendered as Node's console renders them
+      expect(run.result?.logs).toEqual(["sum 6 { nested: [ 1, 'two' ] } Map(1) { 'k' => 1 }", 'careful']);
+      expect(run.result?.stderrLogs).toEqual([1]);
+      // the probe ran in the browser too: every way out (files, network, processes, host objects) refused
+      expect(run.result?.sandbox).toMatchObject({ engine: 'quickjs', isolation: 'wasm', enforcement: 'full' });
+      expect(run.result?.sandbox.missing).toBeUndefined();
+    });
+
+    test("a failing cell ends ✗ with the exception at the program's line; what the guest cannot reach stays out of reach", () => {
+      const failing = report.runs.failing as CellReport;
+      expect(failing.success).toBe(false);
+      expect(failing.result?.error?.kind).toBe('exception');
+      expect(failing.result?.error?.message).toContain('Error: boom');
+      expect(failing.result?.error?.location?.line).toBe(3);
+      const reach = report.runs.reach as CellReport;
+      expect(reach.result?.error).toBeUndefined();
+      expect(reach.result?.value).toEqual({
+        fetch: 'undefined',
+        importScripts: 'undefined',
+        self: 'undefined',
+        postMessage: 'undefined',
+        indexedDB: 'undefined',
+        Worker: 'undefined',
+      });
+    });
+
+    test('a Python cell ends at once with a message naming what the browser build lacks', () => {
+      const python = report.runs.python as CellReport;
+      expect(python.success).toBe(false);
+      expect(python.result?.started).toBe(false);
+      expect(python.result?.error?.kind).toBe('sandbox-unavailable');
+      expect(python.result?.error?.message).toContain('pyodide engine');
+      expect(python.result?.error?.message).toContain('VS Code on the desktop');
+    });
+
+    test('a runaway cell ends at its deadline, and Stop ends one at once; the next cell runs as usual', () => {
+      const deadline = report.runs.deadline as CellReport;
+      expect(deadline.success).toBe(false);
+      expect(deadline.result?.error).toMatchObject({ kind: 'timeout', message: 'execution deadline reached (1500ms)' });
+      const stopped = report.runs.stopped as CellReport;
+      // handed to its worker and spinning there before Stop: not an early refusal
+      expect(stopped.result?.started).toBeUndefined();
+      expect(stopped.result?.error).toMatchObject({ kind: 'abort', message: 'cancelled from the notebook' });
+      // cancelled is neither ✓ nor ✗, as on the desktop
+      expect(stopped.success).toBeUndefined();
+      const after = report.runs.after as CellReport;
+      expect(after.success).toBe(true);
+      expect(after.result?.value).toBe('still here');
+    });
+
+    test("a cell's calls are answered from its cassette: the tour's mock cell gives its expected value from its committed recording", () => {
+      const replayed = report.runs.replayed as CellReport;
+      expect(replayed.result?.error).toBeUndefined();
+      expect(replayed.success).toBe(true);
+      const tour = JSON.parse(TOUR) as {
+        cells: { metadata?: { id?: string; expect?: { value: { is: unknown }; logs: { is: unknown } } } }[];
+      };
+      const expected = tour.cells.find((c) => c.metadata?.id === 'ts-mock')?.metadata?.expect;
+      expect(replayed.result?.value).toEqual(expected?.value.is);
+      expect(replayed.result?.logs).toEqual(expected?.logs.is);
+      expect(replayed.result?.mode).toBe('replay');
+      expect(replayed.result?.replay).toMatchObject({ matched: 4, unused: 0, diverged: [] });
+      expect(replayed.result?.calls.map((c) => [c.name, c.args, c.ok])).toEqual([
+        ['lookupCity', { name: 'Paris' }, true],
+        ['lookupCity', { name: 'Berlin' }, true],
+        ['lookupCity', { name: 'Madrid' }, true],
+        ['lookupCity', { name: 'Atlantis' }, false],
+      ]);
+      const broken = report.runs.brokenCassette as CellReport;
+      expect(broken.success).toBe(false);
+      expect(broken.result).toBeUndefined();
+      expect(broken.texts.join('\n')).toContain('cassette .ptc/cassettes/broken.json is not valid JSON');
+    });
+
+    test('every desktop-only command says why it cannot act in the browser', () => {
+      expect(report.warnings).toHaveLength(1);
+      expect(report.warnings[0]).toContain('needs VS Code on the desktop');
     });
   });
 });
 
 // Runs inside the worker (serialized with toString): activates the entry and drives what the editor would.
-function runInWorker(entry: { activate(context: unknown): void }, packageJson: string, notebook: string): void {
+async function runInWorker(
+  entry: { activate(context: unknown): void },
+  packageJson: string,
+  notebook: string,
+): Promise<void> {
+  interface Output {
+    items: { mime: string; data: Uint8Array }[];
+  }
+  interface Execution {
+    started: boolean;
+    success: boolean | undefined;
+    order: number | undefined;
+    outputs: Output[];
+    cancel(): void;
+  }
   const scope = globalThis as unknown as {
     __recorded: {
       serializers: {
@@ -158,14 +285,21 @@ function runInWorker(entry: { activate(context: unknown): void }, packageJson: s
           serializeNotebook(d: unknown): Uint8Array;
         };
       }[];
-      controllers: { type: string; label: string; executeHandler(cells: unknown[]): void }[];
-      executions: { started: boolean; success: boolean | undefined }[];
+      controllers: { type: string; label: string; executeHandler(cells: unknown[]): Promise<void> }[];
+      executions: Execution[];
       commands: Map<string, () => unknown>;
       warnings: string[];
     };
     postMessage(message: unknown): void;
     process?: unknown;
   };
+  const cell = (languageId: string, program: string, metadata: unknown = {}, notebookPath = '/ws/scratch.ptcnb') => ({
+    document: { languageId, getText: () => program },
+    metadata,
+    index: 0,
+    notebook: { uri: { path: notebookPath } },
+  });
+  const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   try {
     entry.activate({ subscriptions: [], extension: { packageJSON: JSON.parse(packageJson) as unknown } });
     const recorded = scope.__recorded;
@@ -178,8 +312,74 @@ function runInWorker(entry: { activate(context: unknown): void }, packageJson: s
     } catch (error) {
       corrupt = (error as Error).message;
     }
-    recorded.controllers[0]?.executeHandler(data.cells.slice(0, 1));
+    const controller = recorded.controllers[0];
+    if (controller === undefined) throw new Error('no controller registered');
+    const runs: Record<string, Execution> = {};
+    const execute = async (name: string, c: unknown): Promise<void> => {
+      const pending = controller.executeHandler([c]);
+      runs[name] = recorded.executions[recorded.executions.length - 1] as Execution;
+      await pending;
+    };
+    await execute(
+      'typescript',
+      cell(
+        'typescript',
+        [
+          'const xs: number[] = [1, 2, 3];',
+          'const total: number = xs.reduce((a: number, b: number) => a + b, 0);',
+          "console.log('sum', total, { nested: [1, 'two'] }, new Map([['k', 1]]));",
+          "console.warn('careful');",
+          'return { total, kinds: [typeof total, typeof xs] };',
+        ].join('\n'),
+      ),
+    );
+    await execute(
+      'failing',
+      cell('typescript', "const n: number = 1;\nif (n > 0)\n  throw new Error('boom');\nreturn n;"),
+    );
+    await execute(
+      'reach',
+      cell(
+        'typescript',
+        "const g: any = globalThis;\nconst names = ['fetch', 'importScripts', 'self', 'postMessage', 'indexedDB', 'Worker'];\nreturn Object.fromEntries(names.map((n) => [n, typeof g[n]]));",
+      ),
+    );
+    await execute('python', cell('python', 'print("hi")\n'));
+    await execute('deadline', cell('typescript', 'for (;;) {}', { limits: { timeoutMs: 1500 } }));
+    const stopping = controller.executeHandler([cell('typescript', 'let i = 0;\nfor (;;) i++;')]);
+    runs.stopped = recorded.executions[recorded.executions.length - 1] as Execution;
+    // long enough for the worker to start and the program to spin (the deadline is the default 30 s)
+    await delay(3000);
+    runs.stopped.cancel();
+    await stopping;
+    await execute('after', cell('typescript', "return 'still here';"));
+    // the tour's mock cell, as the serializer reads it, its calls answered from its committed cassette
+    const files = (globalThis as unknown as { __files: Record<string, string> }).__files;
+    const tour = serializer.deserializeNotebook(
+      new TextEncoder().encode(files['/ws/examples/tour.ptcnb']),
+    ) as unknown as {
+      cells: { value: string; languageId: string; metadata?: { id?: string } }[];
+    };
+    const mock = tour.cells.find((c) => c.metadata?.id === 'ts-mock');
+    if (mock === undefined) throw new Error('the tour has no ts-mock cell');
+    await execute('replayed', cell('typescript', mock.value, mock.metadata, '/ws/examples/tour.ptcnb'));
+    await execute('brokenCassette', cell('typescript', 'return 1;', { id: 'broken' }));
     recorded.commands.get('ptcPlayground.recordCell')?.();
+    const decoder = new TextDecoder();
+    const report = (execution: Execution) => {
+      const items = execution.outputs[0]?.items ?? [];
+      const rich = items.find((item) => item.mime === 'application/vnd.ptc-playground.result+json');
+      return {
+        started: execution.started,
+        success: execution.success,
+        order: execution.order,
+        mimes: items.map((item) => item.mime),
+        texts: items.filter((item) => item.mime.startsWith('text/')).map((item) => decoder.decode(item.data)),
+        ...(rich === undefined
+          ? {}
+          : { result: (JSON.parse(decoder.decode(rich.data)) as { result: unknown }).result }),
+      };
+    };
     scope.postMessage({
       hasNode: typeof scope.process !== 'undefined',
       cells: data.cells.map((c) => ({
@@ -189,7 +389,7 @@ function runInWorker(entry: { activate(context: unknown): void }, packageJson: s
       })),
       roundTrip: new TextDecoder().decode(serializer.serializeNotebook(data)),
       corrupt,
-      executions: recorded.executions,
+      runs: Object.fromEntries(Object.entries(runs).map(([name, execution]) => [name, report(execution)])),
       warnings: recorded.warnings,
       commands: [...recorded.commands.keys()],
       controllers: recorded.controllers.map((c) => ({ type: c.type, label: c.label })),
