@@ -94,7 +94,7 @@ function start(
   const memoryMb = boot.memoryMb;
   const timeoutMs = boot.timeoutMs;
   if (memoryMb !== undefined) runtime.setMemoryLimit(memoryMb * MiB);
-  const deadlineAt = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+  let deadlineAt = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   runtime.setInterruptHandler(() => Date.now() >= deadlineAt);
   const limits = { timeoutMs, memoryMb };
   const fail = (thrownJson: string): void => {
@@ -137,8 +137,14 @@ function start(
     (text) => router.send([text]),
     (texts) => router.send(texts),
   );
-  onReply((reply) => {
+  // a call that waited for a person's decision says how long: the deadline stood still meanwhile (as the runtime's)
+  const onHostReply: typeof handleReply = (reply) => {
+    const paused = (reply as { pausedMs?: unknown }).pausedMs;
+    if (typeof paused === 'number' && Number.isFinite(paused) && paused > 0) deadlineAt += paused;
     handleReply(reply);
+  };
+  onReply((reply) => {
+    onHostReply(reply);
     flushOutbox();
   });
   onLost((message) => {
@@ -150,7 +156,7 @@ function start(
       const decoded = decodeLossless(text);
       return decoded.ok ? decoded.value : undefined;
     };
-    receiveHostReplies(boot.bindingsFd, parse, handleReply, flushOutbox);
+    receiveHostReplies(boot.bindingsFd, parse, onHostReply, flushOutbox);
   }
 
   // Runs the guest's ready jobs (promise reactions) until none is left; a job that fails ends the run.
