@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSession, RunResultSchema, type Session, type SessionOutcome } from '../../../runtime/index.js';
+import {
+  cellRunRequest,
+  createSession,
+  RunResultSchema,
+  type Session,
+  type SessionOutcome,
+} from '../../../runtime/index.js';
+import { NotebookMetadataSchema } from '../../../runtime/notebook/schema.js';
 import type { CallDecision, PausedCall } from '../../../runtime/protocol/call-pause.js';
 import type { PauseControl, PauseRequest } from '../../../runtime/session/run-pauses.js';
 import type { RunPlan, SessionRunRequest } from '../../../runtime/session/session-types.js';
@@ -319,5 +326,31 @@ return out;`;
       kind: 'setup-failed',
       message: expect.stringMatching(/does not match its output schema/),
     });
+  });
+});
+
+describe('notebook metadata', () => {
+  test("a notebook's approvals apply over the module's; the parsed file keeps them", async () => {
+    const parsed = NotebookMetadataSchema.safeParse({ approvals: { 'tools.search': 'deny', 'tools.send': 'allow' } });
+    expect(parsed.success).toBe(true);
+    expect(NotebookMetadataSchema.safeParse({ approvals: { search: 'deny' } }).success).toBe(false);
+    const request = cellRunRequest({
+      language: 'typescript',
+      program: `const out = [];
+for (const f of ['search', 'send']) {
+  try { out.push(await tools[f]({ q: 'x' })); } catch (e) { out.push(e.message); }
+}
+return out;`,
+      cellIndex: 0,
+      cell: undefined,
+      notebook: parsed.data,
+      notebookDir: dir,
+      defaultMode: 'mock',
+    });
+    const outcome = await sessionOf().run(request);
+    expect(outcome.kind === 'result' && outcome.result.value).toEqual([
+      expect.stringMatching(/tools\.search was denied \(approval policy: deny\)/),
+      { sent: { q: 'x' } },
+    ]);
   });
 });
