@@ -115,6 +115,10 @@ describe('ptc run: approvals and forks', { timeout: 180_000 }, () => {
     ]);
     const thrown = await ptc('run', search, '--replay', original, '--fork', '2=throw:search is down', '--json');
     expect(value(thrown.stdout)).toEqual([1, 'search is down', 3]);
+    // the report says which calls the fork answered and how
+    const report = await ptc('run', search, '--replay', original, '--fork', '2=throw:search is down');
+    expect(report.stdout).toContain('     fork: answer by recording\n');
+    expect(report.stdout).toContain('     fork: throw by edit\n');
     // the calls after the fork by the handlers instead
     const handled = await ptc(
       'run',
