@@ -2,6 +2,7 @@ import type { HostedBindings } from './protocol/hosted-bindings.js';
 import type { DeterministicSettings } from './protocol/binding-call.js';
 import type { BindingNamespace } from './protocol/binding-namespace.js';
 import type { Language, RunResult } from './protocol/run-result.js';
+import type { RunPauses } from './protocol/call-pause.js';
 
 export type { BindingFunction, BindingNamespace, CallContext, ErrorClassSpec } from './protocol/binding-namespace.js';
 
@@ -40,6 +41,8 @@ export interface CodeRunRequest {
   deterministic?: DeterministicSettings;
   // a bindings host lease (from a session): the program's calls go straight to that host
   hosted?: HostedBindings;
+  // calls held before their handler runs (breakpoints, approvals, a fork's prefix) and who decides them
+  pauses?: RunPauses;
 }
 
 // A validated request with every default applied; produced only by `resolve`, frozen, and accepted by `run`/`warm`
@@ -62,6 +65,7 @@ export interface CodeRunSpec {
   readonly maxCalls: number | undefined;
   readonly deterministic?: DeterministicSettings;
   readonly hosted?: HostedBindings;
+  readonly pauses?: RunPauses;
 }
 
 export interface RuntimeOptions {

@@ -5,6 +5,7 @@ import { LIMITS } from '../contract/limits.js';
 import type { ChildChannel, HostedBindings, HostedRunLink, HostedRunOptions } from '../protocol/hosted-bindings.js';
 import type { CallEvent, CallStartListener } from '../bindings/observe.js';
 import type { Cassette } from '../replay/cassette-format.js';
+import type { JsonValue } from '../protocol/json-value.js';
 import { ChildChannels } from './child-channels.js';
 import { HostProcess, type FlightEntry, type HostEnd } from './host-process.js';
 import { HostedRun } from './hosted-run.js';
@@ -67,6 +68,7 @@ interface Generation {
   end: HostEnd | undefined;
   interrupted: ((calls: number) => void)[];
   drifts: Map<number, (warnings: string[]) => void>;
+  checks: Map<number, (problems: string[]) => void>;
 }
 
 let generations = 0;
@@ -192,6 +194,18 @@ export class BindingsHost {
     return warnings;
   }
 
+  // Where `value` breaks the output schema of `global.name` (checked in the host, like drift); [] without a schema.
+  async checkAnswer(global: string, name: string, value: JsonValue): Promise<string[]> {
+    const generation = this.#generation;
+    if (generation === undefined || generation.end !== undefined || generation.module === undefined) return [];
+    const request = ++driftIds;
+    const answered = new Promise<string[]>((resolve) => generation.checks.set(request, resolve));
+    generation.process.send({ type: 'check-answer', request, global, name, value });
+    const problems = await Promise.race([answered, delay(DRIFT_WAIT_MS).then(() => [] as string[])]);
+    generation.checks.delete(request);
+    return problems;
+  }
+
   // What one run uses of the live host; call after `ready()` succeeded.
   lease(options: LeaseOptions): HostedBindings {
     const generation = this.#generation;
@@ -240,6 +254,8 @@ export class BindingsHost {
       closeRun: (runId) => generation.process.send({ type: 'close-run', run: runId }),
       responsive: () => generation.process.responsive,
       readFlight: () => generation.process.readFlight(),
+      decide: (runId, callId, decision) =>
+        generation.process.send({ type: 'decide', run: runId, id: callId, decision }),
       ...(lease.onCall === undefined ? {} : { onCall: lease.onCall }),
       ...(lease.onCallStart === undefined ? {} : { onCallStart: lease.onCallStart }),
       onActivity: () => this.#refresh(),
@@ -258,6 +274,7 @@ export class BindingsHost {
         codec: run.codec,
         maxPendingCalls: run.maxPendingCalls,
         ...(run.maxCalls === undefined ? {} : { maxCalls: run.maxCalls }),
+        ...(run.gate === undefined ? {} : { gate: run.gate }),
         startedAtEpochMs: performance.timeOrigin + run.startedAt,
       });
     }
@@ -286,6 +303,7 @@ export class BindingsHost {
       end: undefined,
       interrupted: [],
       drifts: new Map(),
+      checks: new Map(),
     };
     this.#generation = generation;
     this.#setStatus({ state: 'starting', module: this.modulePath });
@@ -357,6 +375,11 @@ export class BindingsHost {
       case 'drift':
         generation.drifts.get(frame.request)?.(frame.warnings);
         return;
+      case 'paused':
+        return generation.runs.get(frame.run)?.paused(frame.id, frame.reason);
+      case 'answer-checked':
+        generation.checks.get(frame.request)?.(frame.problems);
+        return;
       case 'heartbeat':
         return;
     }
@@ -378,6 +401,7 @@ export class BindingsHost {
     generation.runs.clear();
     for (const resolve of generation.interrupted.splice(0)) resolve(0);
     for (const resolve of generation.drifts.values()) resolve([]);
+    for (const resolve of generation.checks.values()) resolve([]);
     if (this.#generation !== generation || this.#disposed) return;
     if (end.kind === 'stopped') {
       if (generation.loadProblem === undefined) this.#setStatus({ state: 'stopped', module: this.modulePath });

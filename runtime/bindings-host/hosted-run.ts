@@ -6,6 +6,7 @@ import type { CallEvent, CallStartListener } from '../bindings/observe.js';
 import { CLOSE_WAIT_MS } from './limits.js';
 import type { FinishedCall, StartedCall } from '../protocol/binding-call.js';
 import type { FlightEntry } from './host-process.js';
+import type { CallDecision, PauseReason } from '../protocol/call-pause.js';
 
 export interface HostedRunDeps {
   run: number;
@@ -14,6 +15,8 @@ export interface HostedRunDeps {
   // whether the host is answering now, and what it recorded but did not report yet
   responsive(): boolean;
   readFlight(): FlightEntry[];
+  // tells the host how a held call goes on
+  decide(run: number, id: number, decision: CallDecision): void;
   onCall?: (event: CallEvent) => void;
   onCallStart?: CallStartListener;
   // told whenever the number of calls in flight changes
@@ -100,6 +103,19 @@ export class HostedRun implements HostedRunLink {
       this.#report(record);
     }
     this.#deps.onActivity();
+  }
+
+  // The host holds call `id` for a decision: asked of the run, then sent back (nothing is sent once the host is gone).
+  paused(id: number, reason: PauseReason): void {
+    const record = this.#inFlight.get(id);
+    const decide = this.#deps.options.decide;
+    const decision: Promise<CallDecision> =
+      record === undefined || decide === undefined
+        ? Promise.resolve({ kind: 'continue' })
+        : decide(record, reason).catch((error: unknown) => ({ kind: 'throw', message: String(error) }));
+    void decision.then((chosen) => {
+      if (this.#lost === undefined) this.#deps.decide(this.run, id, chosen);
+    });
   }
 
   knowsCall(id: number): boolean {

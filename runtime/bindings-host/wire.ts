@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { ErrorClassSchema, FinishedCallSchema, StartedCallSchema } from '../protocol/binding-call.js';
+import {
+  ApprovalPolicySchema,
+  CallDecisionSchema,
+  CallGateSpecSchema,
+  PauseReasonSchema,
+} from '../protocol/call-pause.js';
 
 // Control protocol between the runtime and its bindings host process: length-prefixed frames (channel/frame-codec.ts)
 // on the host's fd 3, both directions. The host runs the user's code, so everything it sends is decoded as hostile.
@@ -38,6 +44,8 @@ const OpenRunSchema = z
     maxCalls: z.number().int().positive().optional(),
     // the run's start as wall-clock epoch milliseconds, so call records share the runtime's time axis
     startedAtEpochMs: z.number(),
+    // which calls wait for the runtime's decision before their handler runs
+    gate: z.optional(CallGateSpecSchema),
   })
   .strict();
 export type OpenRunFrame = z.infer<typeof OpenRunSchema>;
@@ -48,6 +56,25 @@ export const ToHostFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('close-run'), run: z.number().int().positive() }).strict(),
   z.object({ type: z.literal('interrupt') }).strict(),
   z.object({ type: z.literal('drift'), request: z.number().int().positive(), cassette: z.unknown() }).strict(),
+  // how a held call goes on
+  z
+    .object({
+      type: z.literal('decide'),
+      run: z.number().int().positive(),
+      id: z.number().int().positive(),
+      decision: CallDecisionSchema,
+    })
+    .strict(),
+  // where a value a person wants a call answered with breaks the function's output schema
+  z
+    .object({
+      type: z.literal('check-answer'),
+      request: z.number().int().positive(),
+      global: z.string(),
+      name: z.string(),
+      value: z.unknown(),
+    })
+    .strict(),
   z.object({ type: z.literal('shutdown') }).strict(),
 ]);
 export type ToHostFrame = z.infer<typeof ToHostFrameSchema>;
@@ -64,6 +91,8 @@ export const DescribedFunctionSchema = z
     output: JsonObject.optional(),
     // the result type without an output schema: MCP content items, or text
     returns: z.enum(['mcp-content', 'text']).optional(),
+    // the module's approval policy for the function's calls
+    approval: z.optional(ApprovalPolicySchema),
   })
   .strict();
 export type DescribedFunction = z.infer<typeof DescribedFunctionSchema>;
@@ -116,5 +145,21 @@ export const FromHostFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run-closed'), run: z.number().int().positive() }).strict(),
   z.object({ type: z.literal('interrupted'), calls: z.number().int().nonnegative() }).strict(),
   z.object({ type: z.literal('drift'), request: z.number().int().positive(), warnings: z.array(z.string()) }).strict(),
+  // a call the run's gate stopped waits for a decision (its start was reported first)
+  z
+    .object({
+      type: z.literal('paused'),
+      run: z.number().int().positive(),
+      id: z.number().int().positive(),
+      reason: PauseReasonSchema,
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('answer-checked'),
+      request: z.number().int().positive(),
+      problems: z.array(z.string()),
+    })
+    .strict(),
 ]);
 export type FromHostFrame = z.infer<typeof FromHostFrameSchema>;

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { BindingNamespace, CallContext } from '../api.js';
 import { snapshotLossless } from '../json/lossless.js';
 import { capText } from '../output/diagnostic.js';
+import type { CallDecision } from '../protocol/call-pause.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CallRecord } from '../protocol/run-result.js';
 import { KEPT_PROGRESS } from '../protocol/run-result.js';
@@ -29,6 +30,9 @@ export interface DispatcherOptions {
   sendReply(id: number, reply: CallReply, record: CallRecord): void;
   // offered to the layer serving each call (CallContext.interruptible): how a bindings host interrupts its calls
   interruptible?: (call: CallRecord, stop: (reason: Error) => void) => () => void;
+  // a call to hold before its handler runs (a breakpoint, an approval, a fork's prefix): how it goes on, decided
+  // elsewhere; undefined lets it through at once
+  gate?: (call: CallRecord) => Promise<CallDecision> | undefined;
 }
 
 const own = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
@@ -98,6 +102,29 @@ export class CallDispatcher {
     };
     this.log.add(record);
     const fn = ns.functions[name] as BindingNamespace['functions'][string];
+    const held = this.options.gate?.(record);
+    if (held === undefined) this.#invoke(record, fn, args);
+    else
+      held.then(
+        (decision) => this.#decided(record, fn, decision),
+        (thrown: unknown) => this.#finish(record, performance.now(), { ok: false, thrown }),
+      );
+    return { ok: true };
+  }
+
+  // A held call goes on as decided: its handler runs (with edited arguments), or the decision is its answer.
+  #decided(record: CallRecord, fn: BindingNamespace['functions'][string], decision: CallDecision): void {
+    if (this.#settled) return this.#finish(record, performance.now(), { ok: false, thrown: new Error('run settled') });
+    if (decision.kind === 'continue') return this.#invoke(record, fn, decision.args ?? record.args);
+    const outcome =
+      decision.kind === 'answer'
+        ? { ok: true as const, value: decision.value }
+        : { ok: false as const, thrown: new Error(decision.message) };
+    this.#finish(record, performance.now(), outcome);
+  }
+
+  #invoke(record: CallRecord, fn: BindingNamespace['functions'][string], args: JsonValue): void {
+    const { id, global, name } = record;
     const context: CallContext = {
       id,
       global,
@@ -122,7 +149,6 @@ export class CallDispatcher {
       (value) => this.#finish(record, began, { ok: true, value }),
       (thrown: unknown) => this.#finish(record, began, { ok: false, thrown }),
     );
-    return { ok: true };
   }
 
   #finish(

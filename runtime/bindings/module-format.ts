@@ -1,6 +1,7 @@
 import type { BindingFunction, ErrorClassSpec } from '../api.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { ResultMode } from './mcp/map-result.js';
+import type { ApprovalPolicy } from '../protocol/call-pause.js';
 
 export type { ResultMode };
 
@@ -39,6 +40,8 @@ export interface CallPolicy {
   failWith?: string;
   // mock only: fraction 0..1 of calls that fail
   failRate?: number;
+  // calls wait for a person's decision (`ask`; `true` in a module), are refused (`deny`) or run (`allow`, `false`)
+  approval?: ApprovalPolicy;
 }
 
 // One function of a bindings module: a bare handler (both modes) or a declaration with schemas and handlers.

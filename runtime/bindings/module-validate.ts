@@ -36,7 +36,7 @@ export type RawNamespace =
       overrides: Record<string, McpToolOverride>;
     };
 
-const POLICY_KEYS = ['timeoutMs', 'maxTotalTimeoutMs', 'latencyMs', 'failWith', 'failRate'];
+const POLICY_KEYS = ['timeoutMs', 'maxTotalTimeoutMs', 'latencyMs', 'failWith', 'failRate', 'approval'];
 const FUNCTION_KEYS = new Set(['description', 'input', 'output', 'mock', 'live', ...POLICY_KEYS]);
 const MCP_OVERRIDE_KEYS = new Set(['name', 'description', 'input', 'output', 'result', 'mock', ...POLICY_KEYS]);
 const NAMESPACE_KEYS = ['errorClass', 'functions', 'mcp', 'result', 'include', 'exclude', 'resources'];
@@ -276,6 +276,11 @@ function validatePolicy(at: string, d: Record<string, unknown>): CallPolicy {
     if (typeof d.failRate !== 'number' || !(d.failRate >= 0 && d.failRate <= 1))
       fail(`${at}.failRate`, 'expected a number between 0 and 1');
     policy.failRate = d.failRate as number;
+  }
+  if (d.approval !== undefined) {
+    if (d.approval === true || d.approval === false) policy.approval = d.approval ? 'ask' : 'allow';
+    else if (d.approval === 'ask' || d.approval === 'allow' || d.approval === 'deny') policy.approval = d.approval;
+    else fail(`${at}.approval`, "expected true, false, 'ask', 'allow' or 'deny'");
   }
   return policy;
 }

@@ -42,7 +42,7 @@ export function writeReport(result: RunResult, program: string, sink: (piece: st
   }
   const s = result.sandbox;
   line(
-    `── ${result.durationMs.toFixed(0)} ms · sandbox ${s.enforcement} (network ${s.network}, filesystem ${s.filesystem}, child processes ${s.childProcess})${s.isolation === 'wasm' ? ` · ${s.engine ?? 'wasm'} engine (WebAssembly)` : ''}${result.mode ? ` · ${result.mode}` : ''} ──`,
+    `── ${result.durationMs.toFixed(0)} ms${result.pausedMs === undefined || result.pausedMs < 1 ? '' : ` (${result.pausedMs.toFixed(0)} ms paused)`} · sandbox ${s.enforcement} (network ${s.network}, filesystem ${s.filesystem}, child processes ${s.childProcess})${s.isolation === 'wasm' ? ` · ${s.engine ?? 'wasm'} engine (WebAssembly)` : ''}${result.mode ? ` · ${result.mode}` : ''} ──`,
   );
 }
 
@@ -59,6 +59,11 @@ function writeCalls(result: RunResult, line: (text: string) => void): void {
     line(
       `  #${call.id} ${visibleText(`${call.global}.${call.name}`, { newlines: false })} ${call.durationMs.toFixed(1)} ms ${status}${call.replayed ? ' (replayed)' : ''}`,
     );
+    // why the call waited and who decided (an approval, a fork's recorded prefix or edit)
+    if (call.pause !== undefined)
+      line(
+        `     ${call.pause.reason}: ${call.pause.decision} by ${call.pause.by}${call.pause.args === undefined ? '' : ' (arguments edited)'}${call.pause.by === 'user' ? `, waited ${call.pause.pausedMs.toFixed(0)} ms` : ''}`,
+      );
     if (call.schemaViolation !== undefined)
       line(`     output schema violated: ${visibleText(call.schemaViolation, { newlines: false })}`);
   };

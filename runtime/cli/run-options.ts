@@ -7,6 +7,8 @@ export interface RunFlags {
   language: Language | undefined;
   bindings: string | undefined;
   mode: 'mock' | 'live';
+  // --mode was given (with --fork: the calls after the fork go to its handlers)
+  modeGiven: boolean;
   limits: LimitFlags;
   json: boolean;
   record: string | undefined;
@@ -16,6 +18,10 @@ export interface RunFlags {
   seed: number | undefined;
   // writes the run as a PTC trace (JSON Lines, docs/import.md) that `ptc import` reads back
   trace: string | undefined;
+  // how calls that need approval are answered (unset: ask on a terminal, else deny)
+  approve: 'allow' | 'deny' | 'ask' | undefined;
+  // `--fork N=<result.json>` (or `N=throw:<message>`): with --replay, run from call N with that answer
+  fork: string | undefined;
 }
 
 // A non-negative integer flag value, or a UsageError naming the flag.
@@ -143,6 +149,17 @@ export const RUN_FLAGS = {
   deterministic: { type: 'boolean', help: 'freeze the clock and seed the random sources' },
   seed: { type: 'string', value: 'N', help: 'seed of mock fault injection (failRate), to repeat the same faults' },
   trace: { type: 'string', value: '<trace.jsonl>', help: 'also write the run as a PTC trace that ptc import reads' },
+  approve: {
+    type: 'string',
+    choices: ['allow', 'deny', 'ask'],
+    byDefault: 'ask on a terminal, else deny',
+    help: 'how calls of bindings that need approval are answered',
+  },
+  fork: {
+    type: 'string',
+    value: '<n>=<result.json>',
+    help: "with --replay: calls before n from the cassette, call n answered with the file (n=throw:<message> fails it), the rest replayed (or by --mode's handlers); --record saves the fork",
+  },
   ...LIMIT_OPTIONS,
   json: { type: 'boolean', help: 'print the RunResult as one line of JSON instead of the report' },
 } as const satisfies FlagSpecs;
@@ -157,15 +174,20 @@ export function parseRunFlags(argv: string[]): RunFlags {
     throw new UsageError(
       positionals.length === 0 ? 'missing program file' : `expected one program file, got ${positionals.length}`,
     );
-  if (values.record !== undefined && values.replay !== undefined)
-    throw new UsageError('--record and --replay cannot be combined');
+  if (values.fork !== undefined && values.replay === undefined)
+    throw new UsageError('--fork needs --replay <cassette.json> (the run it forks)');
+  // a fork is a new run: it may be saved as a cassette, and its calls after the fork may go to handlers
+  if (values.record !== undefined && values.replay !== undefined && values.fork === undefined)
+    throw new UsageError('--record and --replay cannot be combined (except with --fork, to save the fork)');
   // as ptc eval: a replay runs no handler, so a mode would be silently ignored
-  if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
+  if (values.replay !== undefined && values.mode !== undefined && values.fork === undefined)
+    throw new UsageError(REPLAY_WITH_MODE);
   return {
     file: positionals[0] as string,
     language: oneOf('language', values.language, ['typescript', 'python'] as const),
     bindings: values.bindings,
     mode: oneOf('mode', values.mode, ['mock', 'live'] as const) ?? 'mock',
+    modeGiven: values.mode !== undefined,
     limits: limitFlags(values),
     json: values.json === true,
     record: values.record,
@@ -173,6 +195,8 @@ export function parseRunFlags(argv: string[]): RunFlags {
     deterministic: values.deterministic === true,
     seed: integer('seed', values.seed),
     trace: values.trace,
+    approve: oneOf('approve', values.approve, ['allow', 'deny', 'ask'] as const),
+    fork: values.fork,
   };
 }
 

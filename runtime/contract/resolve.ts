@@ -149,10 +149,20 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
   const hosted = request.hosted;
   if (hosted !== undefined && (hosted === null || typeof hosted !== 'object' || typeof hosted.begin !== 'function'))
     throw misuse('hosted', `expected a bindings host lease, got ${describeValue(hosted)}`);
+  const pauses = request.pauses;
+  if (
+    pauses !== undefined &&
+    (pauses === null ||
+      typeof pauses !== 'object' ||
+      typeof pauses.decide !== 'function' ||
+      typeof pauses.gate !== 'object')
+  )
+    throw misuse('pauses', `expected { gate, decide }, got ${describeValue(pauses)}`);
   // frozen: a field changed after validation (timeoutMs: Infinity…) would otherwise reach the backends unchecked
   const spec: CodeRunSpec = Object.freeze({
     ...(deterministic === undefined ? {} : { deterministic: Object.freeze(deterministic) }),
     ...(hosted === undefined ? {} : { hosted }),
+    ...(pauses === undefined ? {} : { pauses }),
     resolved: true,
     language: language.data,
     program: request.program,

@@ -7,6 +7,7 @@ import type { SourceLocation } from '../protocol/run-result.js';
 import type { HostedBindings, HostedRunLink } from '../protocol/hosted-bindings.js';
 import type { RunState } from './run-state.js';
 import { shortcutStringFrame } from './string-frames.js';
+import { linkPauses, type RunPauseLink } from './call-pauses.js';
 
 // The frames every backend's child sends while its program runs, already validated against the backend's schema.
 export type ProgramFrame =
@@ -65,10 +66,13 @@ function dispatchCall(
   if (!verdict.ok) session.fail({ kind: verdict.kind ?? 'protocol', message: verdict.message });
 }
 
-// The reply frame for a finished binding call (same JSON on both backends' channels).
-export function replyText(id: number, reply: CallReply): string {
-  if (reply.ok) return `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}}`;
+// The reply frame for a finished binding call (same JSON on both backends' channels). `pausedMs`: how long the call
+// waited for a decision, for a child that keeps a deadline of its own (QuickJS; never sent on Python's strict wire).
+export function replyText(id: number, reply: CallReply, pausedMs?: number): string {
+  const paused = pausedMs === undefined ? '' : `,"pausedMs":${pausedMs}`;
+  if (reply.ok) return `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}${paused}}`;
   const frame: Record<string, unknown> = { type: 'reply', id, ok: false, message: reply.message };
+  if (pausedMs !== undefined) frame.pausedMs = pausedMs;
   // the error's fields beside its message (checked lossless when recorded)
   if (reply.details?.code !== undefined) frame.code = reply.details.code;
   if (reply.details?.data !== undefined) frame.data = reply.details.data;
@@ -108,13 +112,17 @@ export function connectRun(options: {
   const hosted = session.spec.hosted;
   const token = child.bindingsToken;
   const routed = hosted !== undefined && hosted.routeCalls && token !== undefined;
+  const pauses = session.spec.pauses === undefined ? undefined : linkPauses(session, session.spec.pauses);
   // with a bindings host the runtime sees only the calls sent after the host was lost: ids then skip the host's
   const dispatcher = session.createDispatcher({
     firstId: 1,
     sequence: routed ? 'increasing' : 'exact',
-    sendReply: (id, reply) => send(replyText(id, reply)),
+    // the Node and QuickJS children read a paused call's wait; Python's wire has no such field
+    sendReply: (id, reply, record) =>
+      send(replyText(id, reply, session.spec.language === 'python' ? undefined : record.pause?.pausedMs)),
+    ...(pauses === undefined ? {} : { gate: pauses.gate }),
   });
-  const onCall = routed ? routeToHost(session, hosted, token, dispatcher, send) : undefined;
+  const onCall = routed ? routeToHost(session, hosted, token, dispatcher, send, pauses) : undefined;
   const protocol = (message: string): void => session.fail({ kind: 'protocol', message });
   const onFrame = (text: string): void => {
     if (session.outcome !== undefined) return;
@@ -150,6 +158,7 @@ function routeToHost(
   token: string,
   dispatcher: CallDispatcher,
   send: (text: string) => void,
+  pauses: RunPauseLink | undefined,
 ): (call: CallFrame) => void {
   const held = new Map<number, CallFrame>();
   const repeated = (id: number, by: string): void =>
@@ -164,6 +173,9 @@ function routeToHost(
     log: dispatcher.log,
     sendToChild: send,
     fail: (failure) => session.fail(failure),
+    ...(pauses === undefined || session.spec.pauses === undefined
+      ? {}
+      : { gate: session.spec.pauses.gate, decide: pauses.decide }),
     onHostCall: (id) => {
       if (held.has(id)) repeated(id, 'a call on the control channel');
     },

@@ -24,6 +24,14 @@ export class RunState {
   #streamed = 0;
   #settledResolve: () => void = () => undefined;
   readonly settled = new Promise<void>((resolve) => (this.#settledResolve = resolve));
+  // aborts once the outcome is chosen: a call waiting for a decision stops waiting
+  readonly #ended = new AbortController();
+  // the program's deadline while it runs (armDeadline): stands still while a call waits for a decision
+  deadline: { pause(): void; resume(): void } | undefined;
+  // calls waiting for a decision now, and the time at least one waited (undefined: none ever did)
+  #waiting = 0;
+  #waitStart = 0;
+  #pausedMs: number | undefined;
 
   constructor(
     readonly spec: CodeRunSpec,
@@ -84,6 +92,23 @@ export class RunState {
     this.#handedOverMs ??= Math.round((performance.now() - this.startedAt) * 1000) / 1000;
   }
 
+  get ended(): AbortSignal {
+    return this.#ended.signal;
+  }
+
+  // A call starts waiting for a decision: the deadline stands still until the last waiting call is decided.
+  pauseBegins(): void {
+    if (this.#waiting++ > 0) return;
+    this.#waitStart = performance.now();
+    this.deadline?.pause();
+  }
+
+  pauseEnds(): void {
+    if (this.#waiting === 0 || --this.#waiting > 0) return;
+    this.#pausedMs = (this.#pausedMs ?? 0) + (performance.now() - this.#waitStart);
+    this.deadline?.resume();
+  }
+
   fail(failure: RunFailure): void {
     this.settle({ kind: 'failed', failure });
   }
@@ -93,6 +118,7 @@ export class RunState {
     this.#outcome = outcome;
     this.settledAt = performance.now();
     this.dispatcher?.settle();
+    this.#ended.abort(new Error('the run ended'));
     this.#settledResolve();
   }
 
@@ -129,6 +155,12 @@ export class RunState {
     };
     if (stderrLogs.length > 0) result.stderrLogs = stderrLogs;
     if (this.#handedOverMs !== undefined) result.startupMs = this.#handedOverMs;
+    // calls still waiting when the run ended waited until now
+    if (this.#waiting > 0) {
+      this.#waiting = 1;
+      this.pauseEnds();
+    }
+    if (this.#pausedMs !== undefined) result.pausedMs = Math.round(this.#pausedMs * 1000) / 1000;
     const callSummary = this.dispatcher?.log.summary();
     if (callSummary !== undefined) result.callSummary = callSummary;
     if (outcome.kind === 'completed') {
@@ -153,6 +185,7 @@ function orderKeys(result: RunResult): RunResult {
     'durationMs',
     'startupMs',
     'replay',
+    'pausedMs',
     'mode',
   ] as const) {
     if (result[key] !== undefined) ordered[key] = result[key];

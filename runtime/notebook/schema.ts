@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LanguageSchema, RunResultSchema } from '../protocol/run-result.js';
 import { ExpectationSchema } from './expectation.js';
+import { ApprovalPolicySchema } from '../protocol/call-pause.js';
 
 // The on-disk `.ptcnb` format (version 1); unknown metadata keys are kept, unknown structural keys are errors.
 export const NOTEBOOK_FORMAT_VERSION = 1;
@@ -30,6 +31,10 @@ export const NotebookMetadataSchema = z.looseObject({
   mode: NotebookModeSchema.optional(),
   // false keeps outputs out of the file whatever the editor's setting (a committed example stays as committed)
   saveOutputs: z.boolean().optional(),
+  // approval policies by binding (`"tools.send": "ask"`), over the bindings module's own (docs/debugging.md)
+  approvals: z
+    .record(z.string().regex(/^[^.]+\.[^.]+$/, 'expected a binding as namespace.function'), ApprovalPolicySchema)
+    .optional(),
 });
 export type NotebookMetadata = z.infer<typeof NotebookMetadataSchema>;
 
@@ -101,7 +106,7 @@ export type NotebookFile = z.infer<typeof NotebookFileSchema>;
 // Known keys in the order they are written; anything else follows in its original order.
 export const KEY_ORDER = {
   file: ['version', 'metadata', 'cells'],
-  notebookMetadata: ['bindings', 'mode'],
+  notebookMetadata: ['bindings', 'mode', 'approvals'],
   cell: ['kind', 'language', 'source', 'metadata', 'outputs'],
   cellMetadata: ['id', 'mode', 'cassette', 'limits', 'expect'],
   output: ['kind', 'result', 'note', 'message'],

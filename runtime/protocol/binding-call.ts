@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CallPauseSchema } from './call-pause.js';
 import { JsonValueSchema } from './json-value.js';
 
 // The one call vocabulary (browser-safe, zod/mini): every shape a binding call takes is derived here from one
@@ -86,6 +87,8 @@ export const CallRecordSchema = z.object({
   // progress the call reported while it ran
   progress: z.optional(z.array(ProgressMarkSchema)),
   progressCount: z.optional(count()),
+  // the call waited for a decision before its handler ran (a breakpoint, an approval, a fork's prefix)
+  pause: z.optional(CallPauseSchema),
 });
 export type CallRecord = z.infer<typeof CallRecordSchema>;
 
@@ -107,7 +110,14 @@ export type StartedCall = z.infer<typeof StartedCallSchema>;
 
 // Reported when the call is answered.
 export const FinishedCallSchema = z.strictObject({
-  ...z.omit(CallRecordSchema, { global: true, name: true, args: true, startedAtMs: true, replayed: true }).shape,
+  ...z.omit(CallRecordSchema, {
+    global: true,
+    name: true,
+    args: true,
+    startedAtMs: true,
+    replayed: true,
+    pause: true,
+  }).shape,
   id: callId(),
   value: wirePayloads.value,
   errorData: wirePayloads.errorData,
@@ -135,6 +145,8 @@ export const CassetteCallSchema = z
     data: CallRecordSchema.shape.errorData,
     // the progress the call reported, reported again when replayed
     progress: z.optional(z.array(z.strictObject(ProgressNoteSchema.shape))),
+    // the decision the call waited for (an approval, a breakpoint's edit): a replay reproduces it without asking
+    pause: CallRecordSchema.shape.pause,
     durationMs: CallRecordSchema.shape.durationMs,
   })
   .check(

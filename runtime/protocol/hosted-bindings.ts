@@ -3,6 +3,7 @@
 import type net from 'node:net';
 import type { BindingNamespace } from './binding-namespace.js';
 import type { CallRecord } from './binding-call.js';
+import type { CallDecision, CallGateSpec, PauseReason } from './call-pause.js';
 import type { RunFailure } from './run-result.js';
 
 // A program child's own connection to a bindings host, made before the child is spawned and inherited by it.
@@ -51,6 +52,9 @@ export interface HostedRunOptions {
   onHostCall?(id: number): void;
   // the host can no longer serve the run (its calls then go to the runtime)
   onLost?(): void;
+  // which calls the host holds before their handler runs, and who decides how each goes on
+  gate?: CallGateSpec;
+  decide?(call: CallRecord, reason: PauseReason): Promise<CallDecision>;
 }
 
 export interface HostedRunLink {

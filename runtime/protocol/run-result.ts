@@ -122,6 +122,8 @@ export const RunResultSchema = z.object({
   // calls' startedAtMs are on the same axis
   startupMs: z.optional(ms()),
   replay: z.optional(ReplayReportSchema),
+  // of durationMs, the time calls were paused for a decision (the program's deadline did not count it)
+  pausedMs: z.optional(ms()),
   // which handler set served the calls
   mode: z.optional(z.enum(['mock', 'live', 'replay'])),
   // false when the run ended before any process started (syntax error, abort while queued, sandbox refused): its

@@ -29,6 +29,7 @@ export function orderCall(call: CassetteCall): CassetteCall {
   if (call.data !== undefined) out.data = call.data;
   if (call.schemaViolation !== undefined) out.schemaViolation = call.schemaViolation;
   if (call.progress !== undefined) out.progress = call.progress.map((p) => ({ ...p }));
+  if (call.pause !== undefined) out.pause = { ...call.pause };
   out.durationMs = call.durationMs;
   return out as CassetteCall;
 }

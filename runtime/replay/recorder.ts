@@ -131,6 +131,7 @@ export function cassetteFromResult(
           ...(c.progress === undefined ? {} : { progress: c.progress.map(progressCopy) }),
           durationMs: round(c.durationMs),
           ...(c.schemaViolation === undefined ? {} : { schemaViolation: c.schemaViolation }),
+          ...(c.pause === undefined ? {} : { pause: { ...c.pause } }),
         };
       if (c.message === undefined) return { ...base, ok: false, pending: true, durationMs: round(c.durationMs) };
       return {
@@ -140,6 +141,7 @@ export function cassetteFromResult(
         ...(c.errorCode === undefined ? {} : { code: c.errorCode }),
         ...(c.errorData === undefined ? {} : { data: c.errorData }),
         ...(c.progress === undefined ? {} : { progress: c.progress.map(progressCopy) }),
+        ...(c.pause === undefined ? {} : { pause: { ...c.pause } }),
         durationMs: round(c.durationMs),
       };
     });

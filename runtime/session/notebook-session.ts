@@ -5,6 +5,7 @@ import type { WarningSink } from '../bindings/module-format.js';
 import type { Language } from '../protocol/run-result.js';
 import type { CellMetadata, NotebookMetadata, NotebookMode } from '../notebook/schema.js';
 import { cellLimits } from './cell-limits.js';
+import type { PauseRequest } from './run-pauses.js';
 import { resolvePlan, type PlanOverride } from './plan.js';
 import { createSession } from './session.js';
 import type { RunLimits, RuntimeProvider, Session, SessionOptions, SessionRunRequest } from './session-types.js';
@@ -79,6 +80,8 @@ export interface CellRunInput {
   onCall?: CallListener;
   onCallStart?: CallStartListener;
   onWarning?: WarningSink;
+  // the front end's breakpoints, decider and fork; the notebook's approval policies are added here
+  pauses?: PauseRequest;
 }
 
 // One cell as a run request: its plan, limits, working directory and determinism, decided once for every front end.
@@ -103,5 +106,15 @@ export function cellRunRequest(input: CellRunInput): SessionRunRequest & { limit
     ...(input.onCall === undefined ? {} : { onCall: input.onCall }),
     ...(input.onCallStart === undefined ? {} : { onCallStart: input.onCallStart }),
     ...(input.onWarning === undefined ? {} : { onWarning: input.onWarning }),
+    ...cellPauses(input.pauses, input.notebook?.approvals),
   };
+}
+
+// The cell's pauses: the front end's, with the notebook's approval policies under the front end's own overrides.
+function cellPauses(
+  pauses: PauseRequest | undefined,
+  approvals: NotebookMetadata['approvals'],
+): { pauses?: PauseRequest } {
+  if (approvals === undefined) return pauses === undefined ? {} : { pauses };
+  return { pauses: { ...pauses, approvals: { ...approvals, ...pauses?.approvals } } };
 }

@@ -13,6 +13,7 @@ export type ReplaySetup =
       deterministic: DeterministicSettings | undefined;
       // the host loaded the module (its connection may be lent to the run)
       hostReady: boolean;
+      module: DescribedModule | undefined;
       // marks the result as a replay and warns about recorded calls it did not use
       finish(result: RunResult): void;
     }
@@ -26,6 +27,8 @@ export async function prepareReplay(options: {
   bound: { signal?: AbortSignal; timeoutMs?: number };
   deterministic: boolean | undefined;
   warn: WarningSink;
+  // the first calls are answered elsewhere (a fork's prefix and edit): the replay serves the recording after them
+  skip?: number;
 }): Promise<ReplaySetup> {
   const { plan, host, warn } = options;
   const loaded = await loadCassette(plan.cassettePath);
@@ -37,7 +40,10 @@ export async function prepareReplay(options: {
       message: missing ? `no cassette for this cell at ${plan.cassettePath}: record the cell first` : loaded.message,
     };
   }
-  const cassette = loaded.cassette;
+  const cassette =
+    options.skip === undefined
+      ? loaded.cassette
+      : { ...loaded.cassette, calls: loaded.cassette.calls.slice(options.skip) };
   let module: DescribedModule | undefined;
   if (host !== undefined) {
     const ready = await host.ready(options.bound);
@@ -57,5 +63,5 @@ export async function prepareReplay(options: {
     warn,
     where: plan.cassettePath,
   });
-  return { ok: true, ...replay, hostReady: module !== undefined };
+  return { ok: true, ...replay, hostReady: module !== undefined, module };
 }

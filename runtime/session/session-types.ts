@@ -4,6 +4,7 @@ import type { DescribedModule } from '../bindings-host/wire.js';
 import type { WarningSink } from '../bindings/module-format.js';
 import type { CallListener, CallStartListener } from '../bindings/observe.js';
 import type { Language, RunResult } from '../protocol/run-result.js';
+import type { PauseRequest } from './run-pauses.js';
 
 // How one run's binding calls are served: by handlers (mock or live), recorded to a cassette, or replayed from one.
 export type RunPlan =
@@ -61,6 +62,8 @@ export interface SessionRunRequest {
   onCallStart?: CallStartListener;
   // schema drift, unused recorded calls, handler warnings: for the person running it, never the program's output
   onWarning?: WarningSink;
+  // calls that stop before their handler runs: breakpoints, approvals, a fork's prefix, and who decides them
+  pauses?: PauseRequest;
 }
 
 // Why a run could not start; shown where the result would be, never a silent failure.

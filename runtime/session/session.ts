@@ -12,6 +12,8 @@ import type { RunResult } from '../protocol/run-result.js';
 import { cassetteFromResult, DEFAULT_DETERMINISTIC, saveCassette } from '../replay/index.js';
 import { infrastructureProblem } from './infrastructure.js';
 import { prepareReplay } from './replay-setup.js';
+import { forkProblem, runPauses } from './run-pauses.js';
+import type { RunPauses } from '../protocol/call-pause.js';
 import type {
   CassetteWrite,
   DescribeOutcome,
@@ -75,10 +77,23 @@ export function createSession(options: SessionOptions = {}): Session {
       hosted: undefined,
       deterministic: request.deterministic === true ? DEFAULT_DETERMINISTIC : undefined,
       finishReplay: undefined,
+      pauses: undefined,
     };
+    const fork = request.pauses?.fork;
+    const forkIssue = fork === undefined ? undefined : forkProblem(fork);
+    if (forkIssue !== undefined) return { kind: 'setup-failed', stage: 'request', message: forkIssue };
+    let module: DescribedModule | undefined;
     if (plan.mode === 'replay') {
-      const replay = await prepareReplay({ plan, host, bound, deterministic: request.deterministic, warn });
+      const replay = await prepareReplay({
+        plan,
+        host,
+        bound,
+        deterministic: request.deterministic,
+        warn,
+        ...(fork === undefined ? {} : { skip: fork.at }),
+      });
       if (!replay.ok) return { kind: 'setup-failed', stage: replay.stage, message: replay.message };
+      module = replay.module;
       prepared.bindings =
         request.onCall === undefined && request.onCallStart === undefined
           ? replay.namespaces
@@ -91,6 +106,7 @@ export function createSession(options: SessionOptions = {}): Session {
     } else if (host !== undefined) {
       const loaded = await fullModule(bound);
       if (!loaded.ok) return { kind: 'setup-failed', stage: 'bindings', message: loaded.message };
+      module = loaded.module;
       prepared.hosted = host.lease({
         mode: plan.mode === 'record' ? plan.handlers : plan.mode,
         seed: request.seed ?? prepared.deterministic?.seed ?? Math.floor(Math.random() * 2 ** 32),
@@ -101,6 +117,20 @@ export function createSession(options: SessionOptions = {}): Session {
       });
       prepared.bindings = prepared.hosted.namespaces;
     }
+    if (request.pauses !== undefined) {
+      // a fork's edited answer must fit the binding's output schema before anything runs
+      const edit = fork === undefined ? undefined : fork.calls[fork.at - 1];
+      if (fork?.answer.ok === true && edit !== undefined && host !== undefined && module !== undefined) {
+        const problems = await host.checkAnswer(edit.global, edit.name, fork.answer.value);
+        if (problems.length > 0)
+          return {
+            kind: 'setup-failed',
+            stage: 'request',
+            message: `the answer for call ${fork.at} (${edit.global}.${edit.name}) does not match its output schema: ${problems.join('; ')}`,
+          };
+      }
+      prepared.pauses = runPauses({ request: request.pauses, module, host, replay: plan.mode === 'replay' });
+    }
     return prepared;
   };
 
@@ -109,6 +139,7 @@ export function createSession(options: SessionOptions = {}): Session {
     program: request.program,
     bindings: prepared.bindings,
     ...(prepared.hosted === undefined ? {} : { hosted: prepared.hosted }),
+    ...(prepared.pauses === undefined ? {} : { pauses: prepared.pauses }),
     ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
     ...definedLimits({ ...(request.limits ?? {}), maxCalls: callBudget(request) }),
     ...(prepared.deterministic === undefined ? {} : { deterministic: prepared.deterministic }),
@@ -185,6 +216,7 @@ interface Prepared {
   hosted: HostedBindings | undefined;
   deterministic: DeterministicSettings | undefined;
   finishReplay: ((result: RunResult) => void) | undefined;
+  pauses: RunPauses | undefined;
 }
 
 // "No cassette written on abort": a cancelled recording would pass off a partial run as the real one.

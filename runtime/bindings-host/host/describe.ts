@@ -35,6 +35,7 @@ export function describeModule(module: BindingsModule, warn: (message: string) =
       if (input !== undefined) fn.input = input;
       if (output !== undefined) fn.output = output;
       if (declaration.returns !== undefined) fn.returns = declaration.returns;
+      if (declaration.approval !== undefined) fn.approval = declaration.approval;
       // a function may be called `__proto__`: an own key, never the object's prototype
       Object.defineProperty(functions, name, { value: fn, enumerable: true, writable: true, configurable: true });
     }

@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { FrameDecoder } from '../../channel/frame-codec.js';
 import { BindingsModuleError, type BindingsModule } from '../../bindings/module-format.js';
-import { loadBindingsModule } from '../../bindings/module-loader.js';
+import { loadBindingsModule, schemaChecks } from '../../bindings/module-loader.js';
 import { LIMITS } from '../../contract/limits.js';
 import { decodeLossless } from '../../json/lossless.js';
 import { CassetteSchema } from '../../replay/cassette-format.js';
@@ -158,9 +158,22 @@ async function handle(message: ToHostFrame): Promise<void> {
       const warnings = module !== undefined && cassette.success ? cassetteDrift(cassette.data, module) : [];
       return frame({ type: 'drift', request: message.request, warnings });
     }
+    case 'decide':
+      return runs.get(message.run)?.decide(message.id, message.decision);
+    case 'check-answer':
+      return frame({ type: 'answer-checked', request: message.request, problems: answerProblems(message) });
     case 'shutdown':
       return stop(0);
   }
+}
+
+// Where a value breaks the output schema of the function it would answer (none without a schema).
+function answerProblems(check: { global: string; name: string; value: unknown }): string[] {
+  const ns = module?.namespaces[check.global];
+  if (ns === undefined || !Object.prototype.hasOwnProperty.call(ns.functions, check.name))
+    return [`no function ${check.global}.${check.name} in the bindings module`];
+  const declaration = ns.functions[check.name];
+  return declaration === undefined ? [] : (schemaChecks(declaration).output?.(check.value) ?? []);
 }
 
 // Stops the MCP servers (bounded: a server that ignores its closed stdin is killed with this process group).

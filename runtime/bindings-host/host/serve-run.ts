@@ -7,7 +7,9 @@ import type { CallRecord } from '../../protocol/run-result.js';
 import { CallFrameSchema } from '../../protocol/program-wire.js';
 import { callsReportText, finishedCallText, startedCallText } from '../../protocol/call-report-codec.js';
 import { replyText } from '../../engine/program-frames.js';
+import { pauseReason, type CallDecision } from '../../protocol/call-pause.js';
 import type { OpenRunFrame } from '../wire.js';
+import type { CallGateSpec } from '../../protocol/call-pause.js';
 import type { ChildConnection } from './child-connection.js';
 
 // How often answers are reported to the runtime while a run is busy (each report is one write to it).
@@ -40,6 +42,13 @@ export class ServedRun {
   #flushTimer: NodeJS.Timeout | undefined;
   #closed = false;
   readonly #startedAt: number;
+  // calls held for the runtime's decision (a breakpoint, an approval, a fork's prefix), by id
+  readonly #held = new Map<number, (decision: CallDecision) => void>();
+  // the last decision asked to break on the next call
+  #stepping = false;
+  // how long each decided call waited (told to a child that keeps its own deadline)
+  readonly #waited = new Map<number, number>();
+  readonly #codec: 'frames' | 'lines';
 
   constructor(options: {
     open: OpenRunFrame;
@@ -50,6 +59,7 @@ export class ServedRun {
   }) {
     const { open } = options;
     this.#run = open.run;
+    this.#codec = open.codec;
     this.#notes = options.notes;
     this.#connection = options.connection;
     const namespaces = namespacesFor(options.module, open.mode, {
@@ -71,6 +81,7 @@ export class ServedRun {
         this.#inFlight.set(record.id, (message) => stop(new Error(`${label} ${message}`)));
         return () => this.#inFlight.delete(record.id);
       },
+      ...(open.gate === undefined ? {} : { gate: (record) => this.#hold(record, open.gate as CallGateSpec) }),
     });
     options.connection.bind(open.codec, {
       onFrames: (texts) => this.#receive(texts),
@@ -87,11 +98,39 @@ export class ServedRun {
     return running.length;
   }
 
+  // The runtime decided how a held call goes on (a decision for a call not held is stale: dropped).
+  decide(id: number, decision: CallDecision): void {
+    const resolve = this.#held.get(id);
+    if (resolve === undefined) return;
+    this.#held.delete(id);
+    if (decision.step === true) this.#stepping = true;
+    resolve(decision);
+  }
+
+  // Holds a call the gate stops: the runtime hears of it (after its start, reported first) and sends the decision.
+  #hold(record: CallRecord, gate: CallGateSpec): Promise<CallDecision> | undefined {
+    const reason = pauseReason(gate, record, this.#stepping);
+    if (reason === undefined) return undefined;
+    if (reason !== 'fork') this.#stepping = false;
+    const heldAt = performance.now();
+    const decided = new Promise<CallDecision>((resolve) =>
+      this.#held.set(record.id, (decision) => {
+        this.#waited.set(record.id, round(performance.now() - heldAt));
+        resolve(decision);
+      }),
+    );
+    this.flush();
+    this.#notes.write(JSON.stringify({ type: 'paused', run: this.#run, id: record.id, reason }));
+    return decided;
+  }
+
   // The run settled: handlers still running see their signal abort; nothing more reaches the child.
   close(): void {
     if (this.#closed) return;
     this.flush();
     this.#closed = true;
+    for (const resolve of this.#held.values()) resolve({ kind: 'throw', message: 'run settled' });
+    this.#held.clear();
     this.#dispatcher.settle();
     this.#connection.close();
   }
@@ -132,7 +171,10 @@ export class ServedRun {
   #answer(id: number, reply: CallReply, record: CallRecord): void {
     if (this.#closed) return;
     this.#finished.push(finishedCallText(id, reply, record, encodeKnown));
-    this.#connection.send(replyText(id, reply));
+    const waited = this.#waited.get(id);
+    if (waited !== undefined) this.#waited.delete(id);
+    // the lines codec is Python's strict wire (no in-child deadline to move)
+    this.#connection.send(replyText(id, reply, this.#codec === 'frames' ? waited : undefined));
     // answers are reported lazily, after the reply left: off the round trip. The run's close waits for them.
     this.#flushTimer ??= setTimeout(() => this.flush(), REPORT_EVERY_MS);
   }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createSession, type RunPlan } from '../../index.js';
+import { createSession, type RunPlan, writeRunCassette } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { printResult } from '../print-result.js';
@@ -10,13 +10,18 @@ import { interruptible } from '../signals.js';
 import { visibleText } from '../terminal-text.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
 import { writeTrace } from './run-trace.js';
+import { APPROVAL_DENIED_EXIT, approver, readFork } from '../run-debugging.js';
 
 const USAGE = `ptc run <file> [--language typescript|python] [--bindings <module>] [--mode mock|live]
-        [--record <cassette.json> | --replay <cassette.json>] [--deterministic] [--seed N] [--trace <trace.jsonl>]
+        [--record <cassette.json> | --replay <cassette.json> [--fork <n>=<result.json> [--record <fork.json>]]]
+        [--approve allow|deny|ask] [--deterministic] [--seed N] [--trace <trace.jsonl>]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off] [--json]`;
 
 function planOf(flags: RunFlags): RunPlan {
-  if (flags.replay !== undefined) return { mode: 'replay', cassettePath: path.resolve(flags.replay) };
+  // a fork with --mode: the calls after the fork go to that mode's handlers (calls up to it come from the cassette)
+  if (flags.replay !== undefined && !(flags.fork !== undefined && flags.modeGiven))
+    return { mode: 'replay', cassettePath: path.resolve(flags.replay) };
+  if (flags.fork !== undefined) return { mode: flags.mode };
   if (flags.record !== undefined)
     return { mode: 'record', handlers: flags.mode, cassettePath: path.resolve(flags.record) };
   return { mode: flags.mode };
@@ -28,7 +33,10 @@ export const runCommand: CliCommand = {
   summary: 'run a model program once and print its result',
   usage: USAGE,
   flags: RUN_FLAGS,
-  exitCodes: ['1  the program failed (any error), a replay diverged, or a cassette was not written'],
+  exitCodes: [
+    '1  the program failed (any error), a replay diverged, or a cassette was not written',
+    `${APPROVAL_DENIED_EXIT}  a call that needs approval was denied because there was no terminal to ask (see --approve)`,
+  ],
   examples: [
     '# a TypeScript program with mock tools\nptc run examples/programs/cities.ts --bindings examples/programs/tools.bindings.mjs',
     '# record with live handlers, then replay it offline as JSON\nptc run examples/programs/cities.ts --bindings examples/programs/tools.bindings.mjs --mode live --record /tmp/cities.json --deterministic\nptc run examples/programs/cities.ts --bindings examples/programs/tools.bindings.mjs --replay /tmp/cities.json --deterministic --json',
@@ -46,6 +54,9 @@ export const runCommand: CliCommand = {
     const language = flags.language ?? languageFromFile(file);
     if (language === undefined)
       throw new UsageError(`cannot tell the language of ${flags.file}: use --language typescript|python`);
+    const approvals = approver(flags.approve, io);
+    const fork =
+      flags.fork === undefined ? undefined : await readFork(flags.fork, path.resolve(flags.replay as string));
     const warn = (message: string): void => io.stderr(`ptc run: warning: ${visibleText(message)}\n`);
     const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
     const session = createSession({
@@ -65,6 +76,7 @@ export const runCommand: CliCommand = {
         ...(flags.seed === undefined ? {} : { seed: flags.seed }),
         signal: signals.signal,
         onWarning: warn,
+        pauses: { onPause: approvals.onPause, ...(fork === undefined ? {} : { fork }) },
       });
       if (outcome.kind === 'setup-failed') {
         // interrupted before the program started (the bindings were still loading): not misuse
@@ -75,7 +87,12 @@ export const runCommand: CliCommand = {
         // a broken bindings module, an unreadable cassette or a bad option is misuse of the command (exit 2)
         throw new UsageError(outcome.message);
       }
-      const { result, cassette } = outcome;
+      const { result } = outcome;
+      // a fork saved with --record is the new run's recording
+      const cassette =
+        fork !== undefined && flags.record !== undefined
+          ? await writeRunCassette(path.resolve(flags.record), result)
+          : outcome.cassette;
       if (cassette !== undefined) {
         if (!cassette.ok)
           warn(
@@ -96,11 +113,14 @@ export const runCommand: CliCommand = {
       }
       printResult(result, { json: flags.json, program, write: io.stdout });
       sandboxNote(io, 'run', flags.limits.sandbox)(result.sandbox);
-      return result.error === undefined &&
-        (result.replay?.diverged.length ?? 0) === 0 &&
-        (cassette === undefined || cassette.ok)
-        ? 0
-        : 1;
+      const denied = approvals.deniedUnasked();
+      if (denied.length > 0)
+        io.stderr(
+          `ptc run: ${denied.length} call(s) needing approval were denied (no terminal to ask): exit ${APPROVAL_DENIED_EXIT}\n`,
+        );
+      if (result.error !== undefined || (result.replay?.diverged.length ?? 0) > 0) return 1;
+      if (cassette !== undefined && !cassette.ok) return 1;
+      return denied.length > 0 ? APPROVAL_DENIED_EXIT : 0;
     } finally {
       signals.dispose();
       await session.dispose();

@@ -108,7 +108,7 @@ export function startGuest(guest: Guest, boot: BootFrame, io: GuestIo): GuestRun
   const memoryMb = boot.memoryMb;
   const timeoutMs = boot.timeoutMs;
   if (memoryMb !== undefined) runtime.setMemoryLimit(memoryMb * MiB);
-  const deadlineAt = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+  let deadlineAt = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   // settled, the guest stops at its next check: an embedding that cannot exit at once (a worker) never runs it on
   runtime.setInterruptHandler(() => settled || Date.now() >= deadlineAt);
   const limits = { timeoutMs, memoryMb };
@@ -292,12 +292,18 @@ export function startGuest(guest: Guest, boot: BootFrame, io: GuestIo): GuestRun
   deterministic.dispose();
   const api = vm.unwrapResult(installed);
 
+  // a call that waited for a person's decision says how long: the deadline stood still meanwhile (as the runtime's)
+  const onHostReply: typeof handleReply = (reply) => {
+    const paused = (reply as { pausedMs?: unknown }).pausedMs;
+    if (typeof paused === 'number' && Number.isFinite(paused) && paused > 0) deadlineAt += paused;
+    handleReply(reply);
+  };
   const run: GuestRun = {
     reply: (reply) => {
-      handleReply(reply);
+      onHostReply(reply);
       flushOutbox();
     },
-    handleReply,
+    handleReply: onHostReply,
     flushOutbox,
     lose: failPending,
   };
