@@ -20,6 +20,7 @@ from ptc_errors import describe
 from ptc_json import Lossy, decode, encode, escape_string, string_cost
 from ptc_logs import Ledger, line_stream
 from ptc_program import compile_program
+from ptc_wire import done_error
 
 ENGINE = "pyodide"
 # What Python cannot do inside WebAssembly, said once where it fails
@@ -176,25 +177,19 @@ def start(boot_text):
             outbox.send(text)
 
     def fail(kind, message, location=None):
-        parts = ['{"type":"done","error":{"kind":"', kind, '","message":', escape_string(message)]
-        if location is not None:
-            parts.append(',"location":{"line":%d' % location["line"])
-            if "column" in location:
-                parts.append(',"column":%d' % location["column"])
-            parts.append("}")
-        parts.append("}}")
-        finish("".join(parts))
+        finish(done_error(kind, message, location))
 
     def emit(stream, line, open_entry=False):
         if state["settled"]:
             return
         admitted, fitted = ledger.admit(line, stream, open_entry)
         end = ',"open":true}' if open_entry and fitted else "}"
-        if type(admitted) is str:
-            outbox.send('{"type":"log","stream":"%s","text":%s%s' % (stream, escape_string(admitted), end))
-        elif admitted is not None:
-            text = b"".join(admitted.escaped()).decode("utf-8")
-            outbox.send('{"type":"log","stream":"%s","text":"%s"%s' % (stream, text, end))
+        if admitted is not None:
+            # a long entry (Pieces) comes escaped a slice at a time
+            literal = (
+                escape_string(admitted) if type(admitted) is str else '"%s"' % b"".join(admitted.escaped()).decode()
+            )
+            outbox.send('{"type":"log","stream":"%s","text":%s%s' % (stream, literal, end))
         if not fitted:
             fail("output-limit", limit_message)
 

@@ -344,7 +344,7 @@ def main():
     int = _builtins.int
     exit_now = _exit
 
-    from ptc_wire import CallRouter, Channel
+    from ptc_wire import CallRouter, Channel, done_error
 
     channel = Channel()
     boot, ack = _boot(channel)
@@ -389,14 +389,7 @@ def main():
         linger()
 
     def fail(kind, message, location=None):
-        parts = ['{"type":"done","error":{"kind":"', kind, '","message":', escape_string(message)]
-        if location is not None:
-            parts.append(',"location":{"line":%d' % location["line"])
-            if "column" in location:
-                parts.append(',"column":%d' % location["column"])
-            parts.append("}")
-        parts.append("}}")
-        finish("".join(parts))
+        finish(done_error(kind, message, location))
 
     def emit(stream, line, open_entry=False):
         if state["settled"]:

@@ -132,8 +132,8 @@ function lockJavaScriptSide(pyodide: PyodideAPI): void {
 export async function loadGuest(options: GuestOptions): Promise<PyodideGuest> {
   guardMemoryGrowth();
   const raw = options.rawOutput ?? (() => undefined);
-  // the `js` module is an empty object, never the embedding's global object
-  const jsglobals = Object.create(null) as object;
+  // the `js` module is an empty object, never the embedding's global object (Pyodide's default, kept for the controls)
+  const jsglobals = options.lockdown === false ? globalThis : (Object.create(null) as object);
   const global = globalThis as Record<string, unknown>;
   const hadRequire = 'require' in global;
   const pyodide = await options.loadPyodide({
