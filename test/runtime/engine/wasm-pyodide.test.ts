@@ -53,7 +53,7 @@ async function run(program: string, extra: Partial<CodeRunRequest> = {}): Promis
 describe('pyodide engine: runs', () => {
   test('a program returns its value, prints through the ledger and names the engine', async () => {
     const result = await run(
-      `n = 2\nprint("hi", {"a": n}, [1, "x"])\nimport sys\nprint("bad", file=sys.stderr)\nreturn {"sum": n + 40}`,
+      `n = 2\nprint("hi", {"a": n}, [1, "x"])\nimport sys, time\ntime.sleep(0.01)\nprint("bad", file=sys.stderr)\nreturn {"sum": n + 40}`,
     );
     expect(result.error).toBeUndefined();
     expect(result.value).toEqual({ sum: 42 });
