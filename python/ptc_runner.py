@@ -24,6 +24,7 @@ RUNNER_MODULES = (
     "ptc_bindings",
     "ptc_sandbox",
     "ptc_determinism",
+    "ptc_program",
 )
 
 
@@ -369,7 +370,7 @@ def main():
     int = _builtins.int
     exit_now = _exit
 
-    from ptc_wire import CallRouter, Channel
+    from ptc_wire import CallRouter, Channel, done_error
 
     channel = Channel()
     boot, ack = _boot(channel)
@@ -384,6 +385,7 @@ def main():
 
     from ptc_bindings import Bridge, Waiter
     from ptc_errors import PROGRAM_FILE, MAIN_NAME, cap_text, describe
+    from ptc_program import compile_program
     from ptc_json import Lossy, encode, escape_string, string_cost
     from ptc_logs import Ledger, line_stream, process_stream_flusher
 
@@ -413,14 +415,7 @@ def main():
         linger()
 
     def fail(kind, message, location=None):
-        parts = ['{"type":"done","error":{"kind":"', kind, '","message":', escape_string(message)]
-        if location is not None:
-            parts.append(',"location":{"line":%d' % location["line"])
-            if "column" in location:
-                parts.append(',"column":%d' % location["column"])
-            parts.append("}")
-        parts.append("}}")
-        finish("".join(parts))
+        finish(done_error(kind, message, location))
 
     def emit(stream, line, open_entry=False):
         if state["settled"]:
@@ -558,28 +553,7 @@ def main():
         finish('{"type":"done","value":', chunks)
 
     try:
-        # the C parser directly (the ast module's import costs more than the interpreter's start)
-        tree = compile(source, PROGRAM_FILE, "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
-        body = tree.body or [_ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)]
-        arguments = _ast.arguments(
-            posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
-        )
-        function = _ast.AsyncFunctionDef(
-            name=MAIN_NAME,
-            args=arguments,
-            body=body,
-            decorator_list=[],
-            returns=None,
-            type_comment=None,
-            lineno=1,
-            col_offset=0,
-            end_lineno=1,
-            end_col_offset=0,
-        )
-        if "type_params" in _ast.AsyncFunctionDef._fields:
-            function.type_params = []
-        module = _ast.Module(body=[function], type_ignores=[])
-        code = compile(module, PROGRAM_FILE, "exec", dont_inherit=True)
+        code, tree = compile_program(source, _ast)
     except BaseException as error:
         on_failure(error)
 

@@ -46,6 +46,18 @@ MAX_OUTBOUND_FRAME = 128 * 1024 * 1024
 MAX_OUTBOUND_ARGS = MAX_OUTBOUND_FRAME - 64 * 1024
 
 
+def done_error(kind, message, location=None):
+    """The settling frame of a failure, as text (kind, message and an optional line/column in the program)."""
+    parts = ['{"type":"done","error":{"kind":"', kind, '","message":', escape_string(message)]
+    if location is not None:
+        parts.append(',"location":{"line":%d' % location["line"])
+        if "column" in location:
+            parts.append(',"column":%d' % location["column"])
+        parts.append("}")
+    parts.append("}}")
+    return "".join(parts)
+
+
 class Channel:
     """Synchronous, thread-safe writes; reads either blocking (handshake) or from an asyncio reader."""
 

@@ -12,6 +12,7 @@ import { pendingTeardowns } from './engine/fresh-child.js';
 import { markPhase } from './engine/phase-marks.js';
 import { createPythonBackend } from './python/python-backend.js';
 import { createNodeBackend } from './typescript/node-backend.js';
+import { PYODIDE_ENGINE } from './wasm/pyodide/pyodide-engine.js';
 import { QUICKJS_ENGINE } from './wasm/quickjs/quickjs-engine.js';
 
 // Creates a runtime: `resolve` validates a request, `run` executes it in a fresh process, `dispose` stops everything.
@@ -27,7 +28,11 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       wasm: createNodeBackend(backendOptions, QUICKJS_ENGINE),
       wasmName: 'quickjs',
     },
-    python: { native: createPythonBackend(backendOptions), wasm: undefined, wasmName: 'pyodide' },
+    python: {
+      native: createPythonBackend(backendOptions),
+      wasm: createNodeBackend(backendOptions, PYODIDE_ENGINE),
+      wasmName: 'pyodide',
+    },
   };
   const backends = Object.values(engines).flatMap((e) => (e.wasm === undefined ? [e.native] : [e.native, e.wasm]));
 

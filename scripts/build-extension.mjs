@@ -80,9 +80,30 @@ async function copyAmaro() {
   return `amaro ${version}`;
 }
 
+// Pyodide's core files (CPython compiled to WebAssembly, its standard library and lock file, ~12 MB) for the pyodide
+// engine's child (dist/runtime/pyodide-child.cjs bundles the loader); they load from this folder, never the network.
+export const PYODIDE_FILES = [
+  'package.json',
+  'pyodide.asm.js',
+  'pyodide.asm.wasm',
+  'python_stdlib.zip',
+  'pyodide-lock.json',
+];
+async function copyPyodide() {
+  const require = createRequire(path.join(root, 'package.json'));
+  const from = path.dirname(require.resolve('pyodide/package.json'));
+  const { version } = JSON.parse(await readFile(path.join(from, 'package.json'), 'utf8'));
+  for (const file of PYODIDE_FILES) {
+    const target = path.join(root, 'dist', 'node_modules', 'pyodide', file);
+    await mkdir(path.dirname(target), { recursive: true });
+    await copyFile(path.join(from, file), target);
+  }
+  return `pyodide ${version}`;
+}
+
 // outfile: where the bundle goes (the bench measures a production copy in dist/bench/ without touching dist/extension.cjs)
 export default async function build({ production = false, outfile = EXTENSION_BUNDLE } = {}) {
-  const shipped = `${await copyEsbuildWasm()}, ${await copyAmaro()}`;
+  const shipped = `${await copyEsbuildWasm()}, ${await copyAmaro()}, ${await copyPyodide()}`;
   const result = await esbuild({
     absWorkingDir: root,
     entryPoints: ['extension/extension.ts'],

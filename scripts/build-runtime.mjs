@@ -27,6 +27,18 @@ export default async function build({ production }) {
       format: 'cjs',
       sourcemap: false,
     }),
+    // the pyodide engine's child: Pyodide's loader and the guest runner's Python sources are bundled in; Pyodide's own
+    // files (dist/node_modules/pyodide, build-extension.mjs) are its one folder, bound read-only into the sandbox
+    esbuild({
+      ...common,
+      entryPoints: ['runtime/wasm/pyodide/child.ts'],
+      outfile: 'dist/runtime/pyodide-child.cjs',
+      format: 'cjs',
+      sourcemap: false,
+      loader: { '.py': 'text' },
+      // Pyodide's loader reaches `ws` only for Emscripten sockets, which the engine refuses (runtime/wasm/pyodide/guest.ts)
+      external: ['ws'],
+    }),
     esbuild({
       ...common,
       entryPoints: ['runtime/bindings-host/host/main.ts'],

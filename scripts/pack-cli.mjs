@@ -17,8 +17,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // What `ptc` loads at run time, relative to the package root (the same layout as a checkout, so
 // runtime/assets/locate.ts and dist/cli.mjs's import('amaro') find them the same way).
-const FILES = ['dist/cli.mjs', 'dist/runtime/node-child.cjs', 'dist/runtime/bindings-host.mjs'];
-const FOLDERS = ['dist/node_modules/esbuild-wasm', 'dist/node_modules/amaro', 'python'];
+const FILES = [
+  'dist/cli.mjs',
+  'dist/runtime/node-child.cjs',
+  'dist/runtime/bindings-host.mjs',
+  // the WebAssembly engines (`--engine wasm`, and `auto` where the OS sandbox is missing)
+  'dist/runtime/quickjs-child.cjs',
+  'dist/runtime/pyodide-child.cjs',
+];
+const FOLDERS = ['dist/node_modules/esbuild-wasm', 'dist/node_modules/amaro', 'dist/node_modules/pyodide', 'python'];
 const DOCS = ['README.md', 'LICENSE', 'CHANGELOG.md'];
 
 // Source maps (a development build writes them) and Python bytecode caches stay out.

@@ -14,6 +14,7 @@ export const RUNNER_MODULES = [
   'ptc_bindings',
   'ptc_sandbox',
   'ptc_determinism',
+  'ptc_program',
 ] as const;
 export const RUNNER_ENTRY = 'ptc_runner';
 

@@ -12,17 +12,22 @@ import { sandboxHost } from '../sandbox/probe.js';
 import type { SandboxHost } from '../sandbox/sandbox-host.js';
 import { NodeChildProcess, type NodeChildLaunch } from './node-child-process.js';
 import { probeNode, type NodeExecutable, type NodeLookup } from './node-executable.js';
-import { nodeLaunch } from './node-launch.js';
+import { nodeLaunch, type ChildExtras } from './node-launch.js';
 import { provenNodeLayers } from './node-sandbox.js';
 import { stripFailure, stripProgram } from './strip.js';
 import { superviseNodeChild } from './supervise.js';
 
-// Which program a Node child runs: the program itself (the `node` engine), or QuickJS compiled to WebAssembly with the
-// program inside it (the `quickjs` engine, runtime/wasm/quickjs/). Both share everything else in this backend.
+// Which program a Node child runs: the program itself (the `node` engine), QuickJS compiled to WebAssembly with the
+// program inside it (the `quickjs` engine, runtime/wasm/quickjs/), or Pyodide with a Python program inside it (the
+// `pyodide` engine, runtime/wasm/pyodide/). All share everything else in this backend.
 export interface NodeChildEngine {
-  name: 'node' | 'quickjs';
+  name: 'node' | 'quickjs' | 'pyodide';
+  // the language of the programs it runs (TypeScript is type-stripped before it is handed over)
+  language: 'typescript' | 'python';
   // the child's entry, from dist/
   bootstrap: string;
+  // what the child needs beyond its bootstrap (a folder of its own, V8 flags); a string says why it cannot start
+  extras?: () => ChildExtras | string;
   // the sandbox report of a run this engine runs, from the OS plan; resolves once its own proof ran
   report(
     plan: SandboxReport,
@@ -35,6 +40,7 @@ export interface NodeChildEngine {
 
 export const NODE_ENGINE: NodeChildEngine = {
   name: 'node',
+  language: 'typescript',
   bootstrap: 'runtime/node-child.cjs',
   report: (plan) =>
     Promise.resolve({ ...plan, engine: 'node', isolation: plan.enforcement === 'none' ? 'none' : 'os' }),
@@ -51,6 +57,7 @@ interface NodeBackendDeps {
   // launches already planned, by their settings: planning reads the file system (library dirs, the binary's real
   // path) and builds the seccomp program, synchronously, which every run of a suite repeated for the same answer
   launches: Map<string, NodeChildLaunch>;
+  extras: ChildExtras;
 }
 
 // distinct launch settings remembered at most (a suite has one per memory/tmp/sandbox combination, not per cell)
@@ -71,6 +78,8 @@ export function createNodeBackend(options: BackendOptions, engine: NodeChildEngi
     if (!found.ok) return found.message;
     if (bootstrapPath === undefined)
       return `the ${engine.name} engine's child bootstrap (${engine.bootstrap}) is missing: run \`npm run build\``;
+    const extras = engine.extras?.() ?? {};
+    if (typeof extras === 'string') return extras;
     const host = await sandboxHost(runtime.bubblewrapPath);
     const layers =
       spec.sandbox === 'off'
@@ -78,10 +87,10 @@ export function createNodeBackend(options: BackendOptions, engine: NodeChildEngi
         : // the OS layers are proven by the node engine's probe (a program of Node's): a wasm engine's child is launched
           // the same way, so the same proof holds for it
           await provenNodeLayers(found.node, locateAsset(NODE_ENGINE.bootstrap) ?? bootstrapPath, host);
-    return { engine, node: found.node, bootstrapPath, host, layers, spares, launches };
+    return { engine, node: found.node, bootstrapPath, host, layers, spares, launches, extras };
   };
   return {
-    language: 'typescript',
+    language: engine.language,
     run: async (spec) => {
       const found = await deps(spec);
       if (typeof found === 'string')
@@ -119,6 +128,7 @@ async function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<Planne
     deps.node.path,
     deps.node.permissionFlag ?? null,
     deps.bootstrapPath,
+    deps.extras.assetDir ?? null,
     spec.memoryMb,
     spec.tmpMb,
     // the folder only where the program sees it (not under bubblewrap)
@@ -126,7 +136,7 @@ async function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<Planne
     plan.confinement,
     spec.hosted?.channelKey ?? null,
   ]);
-  return { ok: true, report, launch, key: { language: 'typescript', config } };
+  return { ok: true, report, launch, key: { language: deps.engine.language, config } };
 }
 
 // nodeLaunch's answer for these settings, planned once (the host and the binary are the backend's, fixed after probing).
@@ -142,7 +152,7 @@ function plannedLaunch(deps: NodeBackendDeps, spec: CodeRunSpec, confinement: Co
   ]);
   const known = deps.launches.get(settings);
   if (known !== undefined) return known;
-  const launch = nodeLaunch({ deps, spec, confinement, permission: confinement.kind !== 'none' });
+  const launch = nodeLaunch({ deps, spec, confinement, permission: confinement.kind !== 'none', extras: deps.extras });
   if (deps.launches.size >= MAX_PLANNED_LAUNCHES) deps.launches.clear();
   deps.launches.set(settings, launch);
   return launch;
@@ -166,7 +176,10 @@ async function runNodeProgram(spec: CodeRunSpec, deps: NodeBackendDeps): Promise
   if (spec.signal?.aborted)
     return failedBeforeSpawn(spec, planned.report, { kind: 'abort', message: abortMessage(spec.signal) });
   if (!planned.ok) return failedBeforeSpawn(spec, planned.report, planned.failure);
-  const stripped = await stripProgram(spec.program);
+  const stripped =
+    deps.engine.language === 'typescript'
+      ? await stripProgram(spec.program)
+      : ({ ok: true, code: spec.program } as const);
   markPhase(spec, 'stripped');
   if (!stripped.ok) {
     return failedBeforeSpawn(spec, planned.report, stripFailure(stripped));

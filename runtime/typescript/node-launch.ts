@@ -18,6 +18,14 @@ import type { NodeExecutable } from './node-executable.js';
 
 const SHIM = ['/bin/sh', '-c', '"$@"; exit $?', 'ptc-init'];
 const BOOTSTRAP_INSIDE = `${SANDBOX_DIR}/node-child.cjs`;
+const ASSETS_INSIDE = `${SANDBOX_DIR}/assets`;
+
+// What an engine's child needs beyond the bootstrap: a folder it reads (bound read-only into the sandbox, readable
+// under the permission model, passed as the child's first argument) and V8 flags of its own.
+export interface ChildExtras {
+  assetDir?: string | undefined;
+  flags?: readonly string[];
+}
 
 export interface NodeLaunchOptions {
   deps: { node: NodeExecutable; bootstrapPath: string; host: SandboxHost };
@@ -25,12 +33,14 @@ export interface NodeLaunchOptions {
   confinement: Confinement;
   // Node's permission model as the second layer (off only for the sandbox proof, which tests the OS layer alone)
   permission: boolean;
+  extras?: ChildExtras;
 }
 
 // The argv of one Node child under a confinement: bubblewrap around node, or the fallback wrapper and shim.
 export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
   const { deps, spec, confinement } = options;
-  const flags = ['--no-warnings', `--max-old-space-size=${spec.memoryMb}`];
+  const flags = ['--no-warnings', `--max-old-space-size=${spec.memoryMb}`, ...(options.extras?.flags ?? [])];
+  const assetDir = options.extras?.assetDir;
   const permission =
     options.permission && deps.node.permissionFlag !== undefined ? deps.node.permissionFlag : undefined;
   if (confinement.kind === 'bwrap' && deps.host.arch !== undefined) {
@@ -41,14 +51,19 @@ export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
         `--allow-fs-read=${BOOTSTRAP_INSIDE}`,
         `--allow-fs-read=${SANDBOX_TMP}/`,
         `--allow-fs-write=${SANDBOX_TMP}/`,
+        ...(assetDir === undefined ? [] : [`--allow-fs-read=${ASSETS_INSIDE}/`]),
       );
     const argv = confinedArgv({
       host: deps.host,
-      binds: [...nodeBinds(deps.node.path), { source: deps.bootstrapPath, dest: BOOTSTRAP_INSIDE }],
+      binds: [
+        ...nodeBinds(deps.node.path),
+        { source: deps.bootstrapPath, dest: BOOTSTRAP_INSIDE },
+        ...(assetDir === undefined ? [] : [{ source: assetDir, dest: ASSETS_INSIDE }]),
+      ],
       tmpBytes,
       // fd 3 and 4 are the frame pipes
       seccompFd: 5,
-      command: [deps.node.path, ...flags, BOOTSTRAP_INSIDE],
+      command: [deps.node.path, ...flags, BOOTSTRAP_INSIDE, ...(assetDir === undefined ? [] : [ASSETS_INSIDE])],
     });
     return {
       // planned once per setting (backend cache), so each child gets its uid here
@@ -80,8 +95,10 @@ export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
             `--allow-fs-read=${deps.bootstrapPath}`,
             `--allow-fs-read=${tmpdir}/`,
             `--allow-fs-write=${tmpdir}/`,
+            ...(assetDir === undefined ? [] : [`--allow-fs-read=${assetDir}/`]),
           ]),
       deps.bootstrapPath,
+      ...(assetDir === undefined ? [] : [assetDir]),
     ],
     cwd: spec.cwd,
     viaShim,

@@ -13,8 +13,9 @@ export async function superviseNodeChild(
   session: RunState,
   child: NodeChildProcess,
   code: string,
-  engine: 'node' | 'quickjs' = 'node',
+  engine: 'node' | 'quickjs' | 'pyodide' = 'node',
 ): Promise<RunResult> {
+  const wasm = engine !== 'node';
   const { dispatcher, send, routed } = connectRun({
     session,
     child,
@@ -31,8 +32,8 @@ export async function superviseNodeChild(
       confined: child.confined,
       ...(routed && child.bindingsFd !== undefined ? { bindingsFd: child.bindingsFd } : {}),
       ...(cpuSeconds === undefined ? {} : { cpuSeconds }),
-      // the quickjs engine bounds its guest itself: an interrupt at the deadline, a heap limit
-      ...(engine === 'quickjs' ? { timeoutMs: spec.timeoutMs, memoryMb: spec.memoryMb } : {}),
+      // a wasm engine bounds its guest itself: quickjs an interrupt at the deadline, both a heap limit
+      ...(wasm ? { timeoutMs: spec.timeoutMs, memoryMb: spec.memoryMb } : {}),
     });
     session.markHandedOver();
     send(JSON.stringify(boot));
@@ -44,13 +45,13 @@ export async function superviseNodeChild(
     dispatcher,
     child,
     handedOver,
-    runtimeName: engine === 'quickjs' ? 'quickjs engine' : 'Node',
+    runtimeName: wasm ? `${engine} engine` : 'Node',
     exitFailure: (exit) => {
       // Node runs have no CPU limit of their own: a SIGXCPU is one this process inherited, and a CPU budget all the same
       if (exit?.signal === 'SIGXCPU')
         return { kind: 'timeout', message: `CPU time exhausted (${tighterCpu(undefined) ?? 'RLIMIT_CPU'})` };
       const oom = session.ledger.someStderr((text) => /heap out of memory|Reached heap limit/.test(text));
-      const what = engine === 'quickjs' ? 'The quickjs engine process' : 'Node process';
+      const what = wasm ? `The ${engine} engine process` : 'Node process';
       return {
         kind: 'worker-exit',
         message: `${what} exited before completing (${describeExit(exit)})${oom ? ': JavaScript heap out of memory' : ''}`,

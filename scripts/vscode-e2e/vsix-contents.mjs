@@ -22,6 +22,12 @@ const REQUIRED_DIST_FILES = [
   'dist/node_modules/esbuild-wasm/esbuild.wasm',
   'dist/node_modules/esbuild-wasm/wasm_exec_node.js',
   'dist/node_modules/amaro/dist/index.js',
+  // the pyodide engine: its child and Pyodide's core files, loaded offline
+  'dist/runtime/pyodide-child.cjs',
+  'dist/node_modules/pyodide/pyodide.asm.js',
+  'dist/node_modules/pyodide/pyodide.asm.wasm',
+  'dist/node_modules/pyodide/python_stdlib.zip',
+  'dist/node_modules/pyodide/pyodide-lock.json',
 ];
 // Open Tour and Try the Offline Fake Model read these from the extension's folder
 const EXAMPLE_FILES = [

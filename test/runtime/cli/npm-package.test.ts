@@ -82,10 +82,12 @@ describe('the packed ptc package', { timeout: 300_000 }, () => {
     expect(files).toContain('package/dist/cli.mjs');
     expect(files).toContain('package/dist/node_modules/esbuild-wasm/esbuild.wasm');
     expect(files).toContain('package/python/ptc_runner.py');
+    expect(files).toContain('package/dist/runtime/pyodide-child.cjs');
+    expect(files).toContain('package/dist/node_modules/pyodide/pyodide.asm.wasm');
     // no extension, webview, source, test or source-map files
     const outside = files.filter(
       (f) =>
-        !/^package\/(dist\/(cli\.mjs|runtime\/|node_modules\/(esbuild-wasm|amaro)\/)|python\/[\w]+\.py$|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(
+        !/^package\/(dist\/(cli\.mjs|runtime\/|node_modules\/(esbuild-wasm|amaro|pyodide)\/)|python\/[\w]+\.py$|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(
           f,
         ),
     );

@@ -194,11 +194,9 @@ describe('engine choice', () => {
     }
   });
 
-  test('the runtime default stays native; Python has no wasm engine yet and says so', async () => {
+  test('the runtime default stays native', async () => {
     const plain = await runtime.run(runtime.resolve({ language: 'typescript', program: 'return 1;' }));
     expect(plain.sandbox.engine).toBe('node');
-    const python = await runtime.run(runtime.resolve({ language: 'python', program: 'return 1', engine: 'wasm' }));
-    expect(python.error).toEqual({ kind: 'sandbox-unavailable', message: expect.stringContaining('pyodide') });
     expect(() => runtime.resolve({ language: 'typescript', program: '', engine: 'fast' as never })).toThrow(/engine/);
   });
 });

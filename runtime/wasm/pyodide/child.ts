@@ -1,0 +1,161 @@
+// Entry of the pyodide engine's child process (built to dist/runtime/pyodide-child.cjs): a Node process on the same
+// wire as the node and quickjs engines' children (node-wire.ts), whose program runs inside a fresh Pyodide interpreter
+// (guest.ts, loaded before `ready`, so a spare holds one ready to run). argv[2] is Pyodide's folder.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { loadPyodide } from 'pyodide';
+import { decodeLossless } from '../../json/lossless.js';
+import type { BootFrame } from '../../protocol/node-wire.js';
+import {
+  callRouter,
+  errorFrame,
+  receiveFrames,
+  receiveHostReplies,
+  sendFrame,
+} from '../../typescript/child/control.js';
+import { describeThrown } from '../../typescript/child/describe-thrown.js';
+import { loadGuest, type GuestStep, type PyodideGuest } from './guest.js';
+import { BUNDLED_GUEST_MODULES } from './guest-modules.js';
+
+const MiB = 1024 * 1024;
+let settled = false;
+
+function finishWithText(text: string): never {
+  if (!settled) {
+    settled = true;
+    sendFrame(text);
+  }
+  return process.exit(0);
+}
+
+function engineFailed(error: unknown): never {
+  // the interpreter itself failed (a trap, Pyodide's fatal error): still one result, naming the engine
+  return finishWithText(errorFrame('exception', `the pyodide engine failed: ${describeThrown(error).message}`));
+}
+
+function run(
+  guest: PyodideGuest,
+  boot: BootFrame,
+  onReply: (handler: (type: 'reply' | 'bindings-lost', text: string) => void) => void,
+): void {
+  const router = callRouter(boot.bindingsFd);
+  let timer: NodeJS.Timeout | undefined;
+  // frames out in order (calls to the bindings host where the run has one), then the next pump or the end
+  const follow = (step: GuestStep): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    for (const frame of step.frames) {
+      if (frame.startsWith('{"type":"call"')) router.send([frame]);
+      else if (frame.startsWith('{"type":"done"')) finishWithText(frame);
+      else sendFrame(frame);
+    }
+    if ('exit' in step) {
+      settled = true;
+      process.exit(step.exit);
+    }
+    if (step.next !== null) timer = setTimeout(() => guarded(() => guest.pump()), Math.min(step.next, 2 ** 31 - 1));
+  };
+  const guarded = (call: () => GuestStep): void => {
+    if (settled) return;
+    let step: GuestStep;
+    try {
+      step = call();
+    } catch (error) {
+      return engineFailed(error);
+    }
+    follow(step);
+  };
+  onReply((type, text) => {
+    // the run's bindings host is gone: later calls go to the runtime on the control channel
+    if (type === 'bindings-lost') router.lose();
+    guarded(() => guest.reply(text));
+  });
+  if (boot.bindingsFd !== undefined)
+    receiveHostReplies(
+      boot.bindingsFd,
+      (text) => {
+        const decoded = decodeLossless(text);
+        return decoded.ok ? decoded.value : undefined;
+      },
+      (reply) => guarded(() => guest.reply(JSON.stringify(reply))),
+      () => undefined,
+    );
+  if (boot.memoryMb !== undefined) guest.setMemoryLimit(boot.memoryMb * MiB);
+  guarded(() => guest.start(JSON.stringify(boot)));
+}
+
+// Emscripten's NODEFS reads Node's constants through process.binding at start, which Node's permission model refuses:
+// the same constants come from the public modules while the interpreter loads.
+async function withConstants<T>(load: () => Promise<T>): Promise<T> {
+  const host = process as unknown as { binding: (name: string) => unknown };
+  const binding = host.binding;
+  host.binding = (name) =>
+    name === 'constants' ? { fs: fs.constants, os: os.constants } : binding.call(process, name);
+  try {
+    return await load();
+  } finally {
+    host.binding = binding;
+  }
+}
+
+// Node modules nothing in this process loads once the interpreter is up: Emscripten's system() spawns a shell through
+// child_process and its sockets are WebSockets (ws), both reached by the CommonJS `require` of Pyodide's own module.
+const REFUSED_MODULES = new Set(
+  [
+    ...['child_process', 'net', 'tls', 'http', 'http2', 'https', 'dgram', 'dns', 'worker_threads', 'cluster'],
+    ...['inspector', 'module', 'vm', 'v8', 'wasi', 'ws', 'repl', 'trace_events'],
+  ].flatMap((name) => [name, `node:${name}`]),
+);
+
+function refuseModules(): void {
+  const loader = createRequire(__filename)('node:module') as {
+    _load: (request: string, ...rest: unknown[]) => unknown;
+  };
+  const load = loader._load;
+  loader._load = function refusingLoad(this: unknown, request: string, ...rest: unknown[]): unknown {
+    if (REFUSED_MODULES.has(request)) throw new Error(`${request} is not available in the pyodide engine`);
+    return Reflect.apply(load, this, [request, ...rest]);
+  };
+}
+
+async function main(): Promise<void> {
+  const indexURL = process.argv[2];
+  if (indexURL === undefined) throw new Error("Pyodide's folder was not given");
+  const guest = await withConstants(() =>
+    loadGuest({
+      loadPyodide,
+      indexURL: indexURL.endsWith('/') ? indexURL : `${indexURL}/`,
+      modules: BUNDLED_GUEST_MODULES,
+      // the interpreter's own descriptors 1 and 2 are this process's, read by the host like a native child's
+      rawOutput: (stream, text) => void (stream === 'stdout' ? process.stdout : process.stderr).write(text),
+    }),
+  );
+  refuseModules();
+  let replyHandler: ((type: 'reply' | 'bindings-lost', text: string) => void) | undefined;
+  let booted = false;
+  receiveFrames(
+    (text) => {
+      const decoded = decodeLossless(text);
+      if (!decoded.ok || decoded.value === null || typeof decoded.value !== 'object') return;
+      const frame = decoded.value as { type?: unknown };
+      if (frame.type === 'boot' && !booted) {
+        booted = true;
+        try {
+          run(guest, frame as unknown as BootFrame, (handler) => (replyHandler = handler));
+        } catch (error) {
+          engineFailed(error);
+        }
+      } else if ((frame.type === 'reply' || frame.type === 'bindings-lost') && replyHandler !== undefined) {
+        replyHandler(frame.type, text);
+      }
+    },
+    () => process.exit(settled ? 0 : 70),
+  );
+  sendFrame('{"type":"ready"}');
+}
+
+void main().catch((error: unknown) => {
+  process.stderr.write(`the pyodide engine could not start: ${String(error)}\n`);
+  process.exit(70);
+});
