@@ -4,6 +4,7 @@ import type { DescribedModule } from '../bindings-host/wire.js';
 import type { WarningSink } from '../bindings/module-format.js';
 import type { RunResult } from '../protocol/run-result.js';
 import {
+  CASSETTE_VERSION,
   declaredFromCassette,
   declaredFromModule,
   DEFAULT_DETERMINISTIC,
@@ -20,8 +21,9 @@ export type ReplaySetup =
       deterministic: DeterministicSettings | undefined;
       // the host loaded the module (its connection may be lent to the run)
       hostReady: boolean;
-      // marks the result as a replay and warns about recorded calls it did not use
-      finish(result: RunResult): void;
+      // marks the result as a replay and warns about recorded calls it did not use; a message where the run called a
+      // binding with no cassette to answer it (the run then stands for nothing)
+      finish(result: RunResult): string | undefined;
     }
   | { ok: false; stage: SetupStage; message: string };
 
@@ -36,15 +38,14 @@ export async function prepareReplay(options: {
 }): Promise<ReplaySetup> {
   const { plan, host, warn } = options;
   const loaded = await loadCassette(plan.cassettePath);
-  if (!loaded.ok) {
-    const missing = plan.cassetteName !== undefined && loaded.message.includes('ENOENT');
-    return {
-      ok: false,
-      stage: 'cassette',
-      message: missing ? `no cassette for this cell at ${plan.cassettePath}: record the cell first` : loaded.message,
-    };
-  }
-  const cassette = loaded.cassette;
+  // a cell never recorded still replays: one that calls no binding needs no cassette; one that does fails its setup
+  // as before, once the call shows a cassette was needed
+  const absent =
+    !loaded.ok && plan.cassetteName !== undefined && loaded.message.includes('ENOENT')
+      ? `no cassette for this cell at ${plan.cassettePath}: record the cell first`
+      : undefined;
+  if (!loaded.ok && absent === undefined) return { ok: false, stage: 'cassette', message: loaded.message };
+  const cassette: Cassette = loaded.ok ? loaded.cassette : { version: CASSETTE_VERSION, calls: [] };
   let module: DescribedModule | undefined;
   if (host !== undefined) {
     const ready = await host.ready(options.bound);
@@ -62,6 +63,7 @@ export async function prepareReplay(options: {
   const replay = replayNamespaces(
     cassette,
     module === undefined ? declaredFromCassette(cassette) : declaredFromModule(module, cassette),
+    absent === undefined ? {} : { absent },
   );
   return {
     ok: true,
@@ -71,8 +73,10 @@ export async function prepareReplay(options: {
     finish: (result) => {
       result.replay = replay.report();
       result.mode = 'replay';
+      if (absent !== undefined) return result.replay.diverged.length > 0 ? absent : undefined;
       if (result.replay.unused > 0)
         warn(`${result.replay.unused} recorded call(s) in ${plan.cassettePath} were not used by this replay`);
+      return undefined;
     },
   };
 }

@@ -16,7 +16,7 @@ import {
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { integer, LIMIT_OPTIONS, limitFlags, oneOf } from '../run-options.js';
-import { sandboxNote } from '../sandbox-note.js';
+import { SANDBOX_REFUSED_EXIT, sandboxNote, sandboxRefusal } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
@@ -153,6 +153,9 @@ export const testCommand: CliCommand = {
     const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
     const signals = interruptible();
     const note = sandboxNote(io, 'test', flags.limits.sandbox);
+    // --sandbox required that this host cannot meet: the first such cell stops the suite, which then says so once
+    let refused: string | undefined;
+    const refuse = new AbortController();
     try {
       const suite = await runTestSuite({
         notebooks: found.notebooks,
@@ -161,15 +164,25 @@ export const testCommand: CliCommand = {
         update: flags.update,
         jobs: flags.jobs,
         limits: flags.limits,
-        signal: signals.signal,
+        signal: AbortSignal.any([signals.signal, refuse.signal]),
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+        onCellDone: (cell) => {
+          if (refused !== undefined || cell.result === undefined) return;
+          refused = sandboxRefusal(flags.limits.sandbox, cell.result);
+          if (refused !== undefined) refuse.abort();
+        },
         onNotebookDone: (result) => {
+          if (refused !== undefined) return;
           progress(progressLines(result, root));
-          for (const cell of result.cells) if (cell.result !== undefined) note(cell.result.sandbox);
+          for (const cell of result.cells) if (cell.result !== undefined) note(cell.result);
         },
         onWarning: (file, index, message) =>
           io.stderr(`ptc test: ${visibleText(path.relative(root, file))} cell ${index + 1}: ${visibleText(message)}\n`),
       });
+      if (refused !== undefined) {
+        io.stderr(`ptc test: ${refused}\n`);
+        return SANDBOX_REFUSED_EXIT;
+      }
       if (flags.shard !== undefined)
         progress(
           `shard ${flags.shard.index}/${flags.shard.total}: ${suite.notebooks.length} of ${found.notebooks.length} notebook(s)\n`,
