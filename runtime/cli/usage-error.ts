@@ -99,6 +99,8 @@ function editDistance(a: string, b: string): number {
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  // the terminal's width where the stream is one, else undefined (not given: never a terminal)
+  terminalColumns?: (stream: 'stdout' | 'stderr') => number | undefined;
 }
 
 export interface CliCommand {

@@ -15,6 +15,7 @@ import {
   type ShardSpec,
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
+import { liveProgress } from '../live-line.js';
 import { integer, LIMIT_OPTIONS, limitFlags, oneOf } from '../run-options.js';
 import { SANDBOX_REFUSED_EXIT, sandboxNote, sandboxRefusal } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
@@ -137,7 +138,7 @@ export const testCommand: CliCommand = {
     '# replay every expectation cell under examples/ offline from its cassette\nptc test examples/',
     "# one CI machine's quarter, two cells at a time, JUnit for the CI system\nptc test --shard 2/4 --jobs 2 --reporter junit --output report.xml",
   ],
-  async run(argv, io: CliIo) {
+  async run(argv, commandIo: CliIo) {
     const flags = parseFlags(argv);
     const root = process.cwd();
     const found = await discoverNotebooks({ patterns: flags.patterns, cwd: root });
@@ -145,8 +146,24 @@ export const testCommand: CliCommand = {
     // cells that would share a cassette file without saying so: refused before anything runs or is written
     if (found.collisions.length > 0) throw new UsageError(found.collisions.join('\n'));
     requireRunnableEnvironment();
-    // progress goes where the report does not
-    const progress = flags.reporter !== 'text' && flags.output === undefined ? io.stderr : io.stdout;
+    // progress goes where the report does not; on a terminal a live line counts the cells under it
+    const progressStream = flags.reporter !== 'text' && flags.output === undefined ? 'stderr' : 'stdout';
+    const live = liveProgress(commandIo, progressStream);
+    const { io } = live;
+    const progress = io[progressStream];
+    const counts = { planned: 0, running: 0, done: 0, failed: 0, since: performance.now() };
+    let latest = '';
+    const redraw = (): void =>
+      live.show(
+        `${counts.done}/${counts.planned} cells${counts.failed > 0 ? `, ${counts.failed} failed` : ''} · ${counts.running} running · ${seconds(performance.now() - counts.since)} · ${latest}`,
+      );
+    // a cell that runs long still shows the clock moving
+    const ticker = setInterval(() => counts.planned > 0 && redraw(), 1000);
+    ticker.unref();
+    const endLive = (): void => {
+      clearInterval(ticker);
+      live.end();
+    };
     // two spares per job: a sandboxed spare takes longer to start (part of it waiting on the kernel's namespace set-up,
     // not on a CPU) than a trivial cell takes to run, so one per job left each job waiting for its next process
     const runtime = createRuntime({ spares: 2 * flags.jobs });
@@ -166,7 +183,21 @@ export const testCommand: CliCommand = {
         limits: flags.limits,
         signal: AbortSignal.any([signals.signal, refuse.signal]),
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+        onPlanned: ({ cells }) => {
+          counts.planned = cells;
+          counts.since = performance.now();
+        },
+        onCellStart: (file, index) => {
+          counts.running++;
+          latest = `${path.relative(root, file) || path.basename(file)} cell ${index + 1}`;
+          redraw();
+        },
         onCellDone: (cell) => {
+          counts.done++;
+          // a skipped cell never started
+          if (cell.status !== 'skipped') counts.running--;
+          if (cell.status === 'failed') counts.failed++;
+          redraw();
           if (refused !== undefined || cell.result === undefined) return;
           refused = sandboxRefusal(flags.limits.sandbox, cell.result);
           if (refused !== undefined) refuse.abort();
@@ -179,6 +210,7 @@ export const testCommand: CliCommand = {
         onWarning: (file, index, message) =>
           io.stderr(`ptc test: ${visibleText(path.relative(root, file))} cell ${index + 1}: ${visibleText(message)}\n`),
       });
+      endLive();
       if (refused !== undefined) {
         io.stderr(`ptc test: ${refused}\n`);
         return SANDBOX_REFUSED_EXIT;
@@ -208,6 +240,7 @@ export const testCommand: CliCommand = {
       }
       return 0;
     } finally {
+      endLive();
       signals.dispose();
       await runtime.dispose();
       logs.end();
