@@ -1,4 +1,4 @@
-import type { CliCommand, FlagSpec } from './usage-error.js';
+import { shownFlags, type CliCommand, type FlagSpec } from './usage-error.js';
 
 // What every command's exit code means (a command adds its own with `exitCodes`).
 export const EXIT_CODES = [
@@ -25,7 +25,7 @@ export function commandHelp(command: CliCommand): string {
     '',
     'options:',
   ];
-  const entries = Object.entries(command.flags).map(([name, spec]) => [flagText(name, spec), spec] as const);
+  const entries = shownFlags(command.flags).map(([name, spec]) => [flagText(name, spec), spec] as const);
   const width = Math.min(36, Math.max(...entries.map(([text]) => text.length), '-h, --help'.length));
   for (const [text, spec] of entries) {
     const byDefault = spec.byDefault === undefined ? '' : ` (default: ${spec.byDefault})`;

@@ -23,7 +23,7 @@ import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, parseCommandLine, type CliCommand, type CliIo, type FlagSpecs } from '../usage-error.js';
 
-const USAGE = `ptc test [paths or globs…] [--live] [--update] [--reporter text|junit|json] [--output FILE]
+const USAGE = `ptc test [paths or globs…] [--live] [--update] [--reporter text|junit|json | --json] [-o, --output FILE]
         [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off]`;
 
 // --jobs beyond this gains nothing on any machine we know and only multiplies processes
@@ -36,7 +36,8 @@ const FLAGS = {
   live: { type: 'boolean', help: 'live handlers instead of the cassettes, reporting drift from the recorded answers' },
   update: { type: 'boolean', help: 'rewrite expectations from these runs (with --live, cassettes too)' },
   reporter: { type: 'string', choices: ['text', 'junit', 'json'], byDefault: 'text', help: 'the report' },
-  output: { type: 'string', value: '<file>', help: 'write the junit or json report to a file' },
+  json: { type: 'boolean', help: 'the JSON report, as every command prints JSON (same as --reporter json)' },
+  output: { type: 'string', short: 'o', value: '<file>', help: 'write the junit or json report to a file' },
   shard: { type: 'string', value: 'i/n', help: "run only this machine's part of the notebooks" },
   jobs: { type: 'string', value: 'N', byDefault: '1', help: `cells run at the same time (1 to ${MAX_JOBS})` },
   'pass-with-no-tests': { type: 'boolean', help: 'exit 0 when there is no expectation cell to check' },
@@ -67,7 +68,10 @@ function parseFlags(argv: string[]): TestFlags {
   const jobs = integer('jobs', values.jobs) ?? 1;
   if (jobs < 1 || jobs > MAX_JOBS) throw new UsageError(`--jobs expects 1 to ${MAX_JOBS}, got ${jobs}`);
   const limits: RunLimits = limitFlags(values);
-  const reporter = oneOf('reporter', values.reporter, ['text', 'junit', 'json'] as const) ?? 'text';
+  const chosen = oneOf('reporter', values.reporter, ['text', 'junit', 'json'] as const);
+  if (values.json === true && chosen !== undefined && chosen !== 'json')
+    throw new UsageError(`--json and --reporter ${chosen} ask for two reports: give one`);
+  const reporter = values.json === true ? 'json' : (chosen ?? 'text');
   if (values.output !== undefined && reporter === 'text')
     throw new UsageError('--output needs --reporter junit or json');
   return {
