@@ -87,6 +87,7 @@ export {
   type SandboxReport,
 } from './protocol/run-result.js';
 export { loadCassette } from './replay/cassette-file.js';
+export { BWRAP_ENV, chosenBubblewrap } from './sandbox/probe.js';
 export { renderSdk } from './sdk/index.js';
 export { learnOutputs, readCassettes, withLearnedOutputs } from './sdk/learn-schema.js';
 export { byCodeUnit, type SdkNamespaceSource, type SdkSource } from './sdk/sdk-source.js';

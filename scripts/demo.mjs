@@ -206,7 +206,7 @@ try {
   process.stdout.write(`\n━━━━ ptc import ${transcript} --verify ━━━━\n`);
   const imported = spawnSync(
     process.execPath,
-    [cli, 'import', path.join(root, transcript), '--out', notebookPath, '--verify'],
+    [cli, 'import', path.join(root, transcript), '--output', notebookPath, '--verify'],
     {
       cwd: importDir,
       encoding: 'utf8',

@@ -1,4 +1,4 @@
-import type { CliCommand } from './usage-error.js';
+import { shownFlags, type CliCommand } from './usage-error.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -12,10 +12,10 @@ function table(
     ...commands.map((c) => ({
       name: c.name,
       flags: [
-        ...Object.entries(c.flags).flatMap(([n, f]) => [`--${n}`, ...(f.short === undefined ? [] : [`-${f.short}`])]),
+        ...shownFlags(c.flags).flatMap(([n, f]) => [`--${n}`, ...(f.short === undefined ? [] : [`-${f.short}`])]),
         '--help',
       ],
-      choices: Object.entries(c.flags).flatMap(([n, f]) =>
+      choices: shownFlags(c.flags).flatMap(([n, f]) =>
         f.choices === undefined ? [] : [[`--${n}`, f.choices] as [string, readonly string[]]],
       ),
     })),
@@ -100,7 +100,7 @@ compdef _ptc ptc
     'complete -c ptc -n "__fish_seen_subcommand_from completion" -a "bash zsh fish"',
   ];
   for (const c of commands) {
-    for (const [name, flag] of Object.entries(c.flags)) {
+    for (const [name, flag] of shownFlags(c.flags)) {
       const short = flag.short === undefined ? '' : ` -s ${flag.short}`;
       const takes =
         flag.type === 'boolean' ? '' : flag.choices === undefined ? ' -r -F' : ` -x -a "${flag.choices.join(' ')}"`;

@@ -1,9 +1,9 @@
-import type { CliCommand, FlagSpec } from './usage-error.js';
+import { shownFlags, type CliCommand, type FlagSpec } from './usage-error.js';
 
 // What every command's exit code means (a command adds its own with `exitCodes`).
 export const EXIT_CODES = [
   '0    success',
-  '2    misuse: a bad flag or value, a missing or unreadable file, an invalid bindings module or cassette',
+  '2    misuse: a bad flag or value, a missing or unreadable file, an invalid bindings module or cassette; or\n     --sandbox required where neither the OS sandbox nor a WebAssembly engine runs the language',
   '3    internal error of ptc (a bug: please report it with `ptc doctor`)',
   '129  stopped by SIGHUP, 130 by SIGINT (Ctrl-C), 143 by SIGTERM',
 ];
@@ -25,7 +25,7 @@ export function commandHelp(command: CliCommand): string {
     '',
     'options:',
   ];
-  const entries = Object.entries(command.flags).map(([name, spec]) => [flagText(name, spec), spec] as const);
+  const entries = shownFlags(command.flags).map(([name, spec]) => [flagText(name, spec), spec] as const);
   const width = Math.min(36, Math.max(...entries.map(([text]) => text.length), '-h, --help'.length));
   for (const [text, spec] of entries) {
     const byDefault = spec.byDefault === undefined ? '' : ` (default: ${spec.byDefault})`;

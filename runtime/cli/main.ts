@@ -81,6 +81,7 @@ for (const stream of ['stdout', 'stderr'] as const) process[stream].on('error', 
 const io: CliIo = {
   stdout: (t) => closed.stdout || process.stdout.write(t),
   stderr: (t) => closed.stderr || process.stderr.write(t),
+  terminalColumns: (stream) => (process[stream].isTTY ? process[stream].columns || 80 : undefined),
 };
 installSignalHandlers(io);
 main(process.argv.slice(2), io).then(

@@ -18,6 +18,14 @@ export interface FlagSpec {
   // the value used when the flag is absent, as help shows it
   byDefault?: string;
   help: string;
+  // an old spelling of the flag named here: still parsed (into that flag's value), with a warning; absent from help
+  // and completion, so every command shows one spelling per idea
+  aliasOf?: string;
+}
+
+// The flags a command shows (help, completion): not the old spellings.
+export function shownFlags(flags: FlagSpecs): [string, FlagSpec][] {
+  return Object.entries(flags).filter(([, spec]) => spec.aliasOf === undefined);
 }
 
 export type FlagSpecs = Record<string, FlagSpec>;
@@ -35,6 +43,7 @@ export function parseCommandLine<const F extends FlagSpecs>(
   argv: string[],
   flags: F,
   command?: string,
+  warn: (message: string) => void = (message) => process.stderr.write(message),
 ): ParsedCommandLine<ParseOptionsOf<F>> {
   const options: ParseArgsOptionsConfig = {};
   for (const [name, spec] of Object.entries(flags)) {
@@ -44,13 +53,26 @@ export function parseCommandLine<const F extends FlagSpecs>(
       ...(spec.multiple === true ? { multiple: true } : {}),
     };
   }
+  let parsed: ParsedCommandLine<ParseOptionsOf<F>>;
   try {
-    return parseArgs({ args: argv, allowPositionals: true, strict: true, options }) as unknown as ParsedCommandLine<
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options }) as unknown as ParsedCommandLine<
       ParseOptionsOf<F>
     >;
   } catch (error) {
     throw new UsageError(explainParseError(error as Error & { code?: string }, flags, command));
   }
+  const values = parsed.values as Record<string, unknown>;
+  for (const [name, spec] of Object.entries(flags)) {
+    if (spec.aliasOf === undefined || values[name] === undefined) continue;
+    if (values[spec.aliasOf] !== undefined)
+      throw new UsageError(`--${name} is an old spelling of --${spec.aliasOf}: give one of them`);
+    values[spec.aliasOf] = values[name];
+    delete values[name];
+    warn(
+      `ptc${command === undefined ? '' : ` ${command}`}: --${name} is now --${spec.aliasOf} (the old spelling still works)\n`,
+    );
+  }
+  return parsed;
 }
 
 function explainParseError(error: Error & { code?: string }, flags: FlagSpecs, command: string | undefined): string {
@@ -99,6 +121,8 @@ function editDistance(a: string, b: string): number {
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  // the terminal's width where the stream is one, else undefined (not given: never a terminal)
+  terminalColumns?: (stream: 'stdout' | 'stderr') => number | undefined;
 }
 
 export interface CliCommand {

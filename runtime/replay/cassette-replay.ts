@@ -10,8 +10,9 @@ import { declaredFromCassette, replayNamespaces, type DeclaredNamespace } from '
 export interface CassetteReplay {
   namespaces: BindingNamespace[];
   deterministic: DeterministicSettings | undefined;
-  // marks the result as a replay and warns about recorded calls it did not use
-  finish(result: RunResult): void;
+  // marks the result as a replay and warns about recorded calls it did not use; a message where the run called a
+  // binding with no cassette to answer it (the run then stands for nothing)
+  finish(result: RunResult): string | undefined;
 }
 
 export function replayFromCassette(
@@ -24,19 +25,28 @@ export function replayFromCassette(
     warn: (message: string) => void;
     // where the cassette is, for messages
     where: string;
+    // why there is no cassette at all (a cell never recorded): every call says so instead of diverging
+    absent?: string;
   },
 ): CassetteReplay {
   const { warn } = options;
   const deterministic = replayDeterminism(cassette, options.deterministic, warn);
-  const replay = replayNamespaces(cassette, options.declared ?? declaredFromCassette(cassette));
+  const { absent } = options;
+  const replay = replayNamespaces(
+    cassette,
+    options.declared ?? declaredFromCassette(cassette),
+    absent === undefined ? {} : { absent },
+  );
   return {
     namespaces: replay.namespaces,
     deterministic,
     finish: (result) => {
       result.replay = replay.report();
       result.mode = 'replay';
+      if (absent !== undefined) return result.replay.diverged.length > 0 ? absent : undefined;
       if (result.replay.unused > 0)
         warn(`${result.replay.unused} recorded call(s) in ${options.where} were not used by this replay`);
+      return undefined;
     },
   };
 }

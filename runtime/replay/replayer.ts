@@ -58,9 +58,11 @@ export function declaredFromCassette(cassette: Cassette): DeclaredNamespace[] {
 }
 
 // Serves every call from the cassette: first unused recorded call with the same global, name and canonical args.
+// `absent`: why there is no cassette at all (a cell that was never recorded), said by every call instead of a divergence.
 export function replayNamespaces(
   cassette: Cassette,
   declared: readonly (DeclaredNamespace | BindingNamespace)[],
+  options: { absent?: string } = {},
 ): Replay {
   const unused = new Map<string, number[]>();
   cassette.calls.forEach((call, index) => {
@@ -94,7 +96,11 @@ export function replayNamespaces(
       divergedTotal++;
       if (diverged.length < KEPT_CALLS) diverged.push({ global, name, args });
       return Promise.reject(
-        new Error(divergenceMessage(cassette, global, name, args, unusedByName.get(nameKey(global, name)))),
+        new Error(
+          options.absent !== undefined
+            ? `${options.absent} (${global}.${name}(${shorten(canonicalJson(args))}) was called)`
+            : divergenceMessage(cassette, global, name, args, unusedByName.get(nameKey(global, name))),
+        ),
       );
     }
     unusedByName.get(nameKey(global, name))?.delete(index);

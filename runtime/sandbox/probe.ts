@@ -99,8 +99,12 @@ async function probeBwrap(
       bwrap: undefined,
       bwrapProblem: `bubblewrap turned off for this runtime (bubblewrapPath: null); otherwise ${install}`,
     };
-  const bwrap = requested ?? findExecutable('bwrap');
-  if (bwrap === undefined) return { bwrap: undefined, bwrapProblem: `bubblewrap (bwrap) not found: ${install}` };
+  const bwrap = requested === undefined ? findExecutable('bwrap') : executable(requested);
+  if (bwrap === undefined)
+    return {
+      bwrap: undefined,
+      bwrapProblem: `bubblewrap (bwrap) not found${requested === undefined ? '' : ` at ${requested}`}: ${install}`,
+    };
   if (host.arch === undefined)
     return { bwrap: undefined, bwrapProblem: `no seccomp syscall table for ${process.arch}` };
   if (host.isRoot && host.setpriv === undefined)
@@ -139,10 +143,32 @@ async function probeUnshare(host: SandboxHost): Promise<Pick<SandboxHost, 'names
   return { namespacePrefix: undefined, userNamespace: false };
 }
 
+// A path the caller named, resolved as findExecutable resolves a found one; undefined where nothing executable is.
+function executable(file: string): string | undefined {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile() ? fs.realpathSync(file) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The environment's bubblewrap choice, for hosts that set no `bubblewrapPath`: PTC_BWRAP names the executable. A
+// path where none is (`PTC_BWRAP=/nonexistent`) makes this host one without bubblewrap, through the same probe: how
+// CI and the tests run everything with the OS sandbox unavailable on a machine that has it.
+export const BWRAP_ENV = 'PTC_BWRAP';
+
+export function chosenBubblewrap(bubblewrapPath: string | null | undefined): string | null | undefined {
+  if (bubblewrapPath !== undefined) return bubblewrapPath;
+  const fromEnv = process.env[BWRAP_ENV];
+  return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+}
+
 const cached = new Map<string, Promise<SandboxHost>>();
 
 // Probed once per bubblewrap choice, for the life of the host process.
-export function sandboxHost(bubblewrapPath?: string | null): Promise<SandboxHost> {
+export function sandboxHost(requestedPath?: string | null): Promise<SandboxHost> {
+  const bubblewrapPath = chosenBubblewrap(requestedPath);
   // null (bubblewrap turned off) is its own choice: `?? ''` used to share the default's cached host with it
   const key = JSON.stringify(bubblewrapPath === undefined ? '' : bubblewrapPath);
   let host = cached.get(key);

@@ -3,7 +3,13 @@ import type { BindingsHost } from '../bindings-host/bindings-host.js';
 import type { DescribedModule } from '../bindings-host/wire.js';
 import type { WarningSink } from '../bindings/module-format.js';
 import type { RunResult } from '../protocol/run-result.js';
-import { declaredFromModule, loadCassette, replayFromCassette } from '../replay/index.js';
+import {
+  CASSETTE_VERSION,
+  declaredFromModule,
+  loadCassette,
+  replayFromCassette,
+  type Cassette,
+} from '../replay/index.js';
 import type { RunPlan, SetupStage } from './session-types.js';
 
 export type ReplaySetup =
@@ -14,8 +20,9 @@ export type ReplaySetup =
       // the host loaded the module (its connection may be lent to the run)
       hostReady: boolean;
       module: DescribedModule | undefined;
-      // marks the result as a replay and warns about recorded calls it did not use
-      finish(result: RunResult): void;
+      // marks the result as a replay and warns about recorded calls it did not use; a message where the run called a
+      // binding with no cassette to answer it (the run then stands for nothing)
+      finish(result: RunResult): string | undefined;
     }
   | { ok: false; stage: SetupStage; message: string };
 
@@ -32,18 +39,15 @@ export async function prepareReplay(options: {
 }): Promise<ReplaySetup> {
   const { plan, host, warn } = options;
   const loaded = await loadCassette(plan.cassettePath);
-  if (!loaded.ok) {
-    const missing = plan.cassetteName !== undefined && loaded.message.includes('ENOENT');
-    return {
-      ok: false,
-      stage: 'cassette',
-      message: missing ? `no cassette for this cell at ${plan.cassettePath}: record the cell first` : loaded.message,
-    };
-  }
-  const cassette =
-    options.skip === undefined
-      ? loaded.cassette
-      : { ...loaded.cassette, calls: loaded.cassette.calls.slice(options.skip) };
+  // a cell never recorded still replays: one that calls no binding needs no cassette; one that does fails its setup
+  // as before, once the call shows a cassette was needed
+  const absent =
+    !loaded.ok && plan.cassetteName !== undefined && loaded.message.includes('ENOENT')
+      ? `no cassette for this cell at ${plan.cassettePath}: record the cell first`
+      : undefined;
+  if (!loaded.ok && absent === undefined) return { ok: false, stage: 'cassette', message: loaded.message };
+  const recorded: Cassette = loaded.ok ? loaded.cassette : { version: CASSETTE_VERSION, calls: [] };
+  const cassette = options.skip === undefined ? recorded : { ...recorded, calls: recorded.calls.slice(options.skip) };
   let module: DescribedModule | undefined;
   if (host !== undefined) {
     const ready = await host.ready(options.bound);
@@ -62,6 +66,7 @@ export async function prepareReplay(options: {
     deterministic: options.deterministic,
     warn,
     where: plan.cassettePath,
+    ...(absent === undefined ? {} : { absent }),
   });
   return { ok: true, ...replay, hostReady: module !== undefined, module };
 }

@@ -175,8 +175,10 @@ export function createSession(options: SessionOptions = {}): Session {
       throw error;
     }
     if (finishReplay !== undefined) {
-      finishReplay(result);
-      return { kind: 'result', result };
+      const unrecorded = finishReplay(result);
+      return unrecorded === undefined
+        ? { kind: 'result', result }
+        : { kind: 'setup-failed', stage: 'cassette', message: unrecorded };
     }
     result.mode = plan.mode === 'record' ? plan.handlers : plan.mode;
     const infrastructure = infrastructureProblem(result, prepared.hosted?.lost());
@@ -215,7 +217,7 @@ interface Prepared {
   bindings: BindingNamespace[];
   hosted: HostedBindings | undefined;
   deterministic: DeterministicSettings | undefined;
-  finishReplay: ((result: RunResult) => void) | undefined;
+  finishReplay: ((result: RunResult) => string | undefined) | undefined;
   pauses: RunPauses | undefined;
 }
 

@@ -64,6 +64,8 @@ export interface SuiteOptions {
   shard?: ShardSpec;
   // only these cells (the Test Explorer's selection); undefined: every cell with an expectation
   select?: (file: string, index: number) => boolean;
+  // once, before any cell runs: how many cells (skipped ones too) and notebooks this run will report
+  onPlanned?: (plan: { cells: number; notebooks: number }) => void;
   onNotebookDone?: (result: NotebookTestResult) => void;
   onCellStart?: (file: string, index: number) => void;
   onCellDone?: (result: CellTestResult) => void;
@@ -168,6 +170,7 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
     remaining.set(entry.file, count);
   }
 
+  options.onPlanned?.({ cells: tasks.length, notebooks: files.length });
   const sessions = new Map<string, Session>();
   const updates = new Map<string, Map<number, Expectation>>();
   const reported = new Set<string>();

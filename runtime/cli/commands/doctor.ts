@@ -1,7 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { bindingsCacheFolder, createSession, tempDirProblem, type Language, type SandboxReport } from '../../index.js';
+import {
+  bindingsCacheFolder,
+  BWRAP_ENV,
+  chosenBubblewrap,
+  createSession,
+  tempDirProblem,
+  type Language,
+  type SandboxReport,
+} from '../../index.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { ptcVersion } from '../version.js';
 import { parseCommandLine, UsageError, type CliCommand, type FlagSpecs } from '../usage-error.js';
@@ -32,6 +40,13 @@ function versionOf(command: string, args: string[]): string {
       ? 'not found'
       : `did not run: ${(error as Error).message.split('\n', 1)[0] ?? ''}`;
   }
+}
+
+// bubblewrap's version, from the executable PTC_BWRAP names where it names one (the runs use that one too).
+function bubblewrapFinding(): string {
+  const chosen = chosenBubblewrap(undefined);
+  if (typeof chosen !== 'string') return versionOf('bwrap', ['--version']);
+  return `${versionOf(chosen, ['--version'])} (${BWRAP_ENV}=${chosen})`;
 }
 
 // The kernel settings that decide whether bubblewrap can make its namespaces as this user.
@@ -81,7 +96,7 @@ function readable(f: Findings): string {
     `node         ${f.node.version} (${f.node.path})`,
     `platform     ${f.platform}`,
     `python3      ${f.python}`,
-    `bubblewrap   ${f.bubblewrap}${f.bubblewrap === 'not found' ? ' — install it (Debian/Ubuntu: apt install bubblewrap) for the full sandbox' : ''}`,
+    `bubblewrap   ${f.bubblewrap}${f.bubblewrap.startsWith('not found') ? ' — install it (Debian/Ubuntu: apt install bubblewrap) for the full sandbox' : ''}`,
     'user namespaces:',
     ...Object.entries(f.userNamespaces).map(([file, value]) => `  ${file} = ${value}`),
     `temp folder  ${f.tempDir}`,
@@ -116,7 +131,7 @@ export const doctorCommand: CliCommand = {
       node: { version: process.version, path: process.execPath },
       platform: `${os.type()} ${os.release()} ${process.arch}`,
       python: versionOf('python3', ['--version']),
-      bubblewrap: versionOf('bwrap', ['--version']),
+      bubblewrap: bubblewrapFinding(),
       userNamespaces: process.platform === 'linux' ? userNamespaces() : {},
       tempDir: `${os.tmpdir()}${tempDirProblem() === undefined ? '' : ` — ${tempDirProblem() ?? ''}`}`,
       bindingsCache: bindingsCacheFolder() ?? 'off (PTC_BINDINGS_CACHE=off, or the folder is not private to this user)',

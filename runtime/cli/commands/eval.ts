@@ -39,9 +39,9 @@ const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:mod
         [--replay <cassette dir> | --mode mock|live] [--language typescript|python] [--max-turns N] [--shard i/n]
         [--max-tokens N] [--temperature T] [--seed N] [--reasoning-effort minimal|low|medium|high]
         [--thinking-budget N] [--tool-choice auto|required|none] [--model-options <file.json>]
-        [--out <dir>] [--json] [--timeout-ms N] [--sandbox required|best-effort|off]
+        [-o, --output <dir>] [--json] [--timeout-ms N] [--sandbox required|best-effort|off]
   providers: openai (Chat Completions), openai-responses (Responses API), anthropic (Messages API)
-       ptc eval merge <shard dir or eval.json>… [--out <dir>] [--json]   (the table one run of every shard would print)`;
+       ptc eval merge <shard dir or eval.json>… [-o, --output <dir>] [--json]   (the table one run of every shard would print)`;
 
 const FLAGS = {
   bindings: { type: 'string', value: '<module>', help: 'the bindings module whose functions are the tools (required)' },
@@ -72,7 +72,13 @@ const FLAGS = {
   },
   'max-turns': { type: 'string', value: 'N', byDefault: '8', help: 'model turns per task (1 to 50)' },
   shard: { type: 'string', value: 'i/n', help: "run only this machine's part of the tasks" },
-  out: { type: 'string', value: '<dir>', help: 'write eval.json, eval.ptcnb and one transcript per run there' },
+  output: {
+    type: 'string',
+    short: 'o',
+    value: '<dir>',
+    help: 'write eval.json, eval.ptcnb and one transcript per run there',
+  },
+  out: { type: 'string', aliasOf: 'output', help: 'old spelling of --output' },
   json: { type: 'boolean', help: 'print the summary and runs as JSON' },
   'timeout-ms': LIMIT_OPTIONS['timeout-ms'],
   sandbox: LIMIT_OPTIONS.sandbox,
@@ -149,7 +155,7 @@ function parseFlags(argv: string[]): EvalFlags {
     language: oneOf('language', values.language, ['typescript', 'python'] as const) ?? 'typescript',
     maxTurns,
     shard: shardOf(values.shard),
-    out: values.out,
+    out: values.output,
     json: values.json === true,
     timeoutMs: integer('timeout-ms', values['timeout-ms']),
     sandbox: oneOf('sandbox', values.sandbox, ['required', 'best-effort', 'off'] as const),
@@ -259,7 +265,7 @@ export const evalCommand: CliCommand = {
   exitCodes: ['1  a run failed its checks, or the eval was stopped'],
   examples: [
     '# two models, code mode against direct tool calls, tools answered from recorded cassettes\nptc eval examples/models/tasks.jsonl --bindings examples/programs/tools.bindings.mjs --replay examples/models/cassettes --models openai:gpt-4.1,anthropic:claude-sonnet-4-5',
-    '# three samples per task, results and transcripts written to a folder\nptc eval tasks.jsonl --bindings tools.bindings.mjs --models openai:gpt-4.1 --samples 3 --out eval-out',
+    '# three samples per task, results and transcripts written to a folder\nptc eval tasks.jsonl --bindings tools.bindings.mjs --models openai:gpt-4.1 --samples 3 --output eval-out',
   ],
   async run(argv, io) {
     if (argv[0] === 'merge') return mergeShards(argv.slice(1), io);
@@ -366,7 +372,8 @@ async function writeOutputs(
 }
 
 const MERGE_FLAGS = {
-  out: { type: 'string', value: '<dir>', help: 'write the merged eval.json and the transcripts there' },
+  output: { type: 'string', short: 'o', value: '<dir>', help: 'write the merged eval.json and the transcripts there' },
+  out: { type: 'string', aliasOf: 'output', help: 'old spelling of --output' },
   json: { type: 'boolean', help: 'print the merged summary and runs as JSON' },
 } as const satisfies FlagSpecs;
 
@@ -388,7 +395,7 @@ async function mergeShards(
       return { label: given, dir: path.dirname(file), text: fs.readFileSync(file, 'utf8') };
     } catch {
       throw new UsageError(
-        `cannot read ${path.relative(process.cwd(), file) || file}: expected a ptc eval --out folder or its eval.json`,
+        `cannot read ${path.relative(process.cwd(), file) || file}: expected a ptc eval --output folder or its eval.json`,
       );
     }
   });
@@ -396,8 +403,8 @@ async function mergeShards(
   if (!merged.ok) throw new UsageError(merged.message);
   const dirOf = new Map(files.map((f) => [f.label, f.dir]));
   const runs = merged.runs.map(({ source, ...run }) => ({ run, from: dirOf.get(source) as string }));
-  if (values.out !== undefined) {
-    const dir = path.resolve(values.out);
+  if (values.output !== undefined) {
+    const dir = path.resolve(values.output);
     makeDirsSync(path.join(dir, 'transcripts'));
     for (const { run, from } of runs) {
       if (run.transcript === undefined || !/^transcripts\/[^/\\]+$/.test(run.transcript)) continue;
@@ -407,7 +414,7 @@ async function mergeShards(
     await writeLinesAtomically(path.join(dir, 'eval.json'), [
       JSON.stringify({ summary: merged.rows, runs: runs.map((r) => r.run) }, null, 2),
     ]);
-    io.stderr(`ptc eval merge: wrote ${values.out}/eval.json and the transcripts of ${runs.length} run(s)\n`);
+    io.stderr(`ptc eval merge: wrote ${values.output}/eval.json and the transcripts of ${runs.length} run(s)\n`);
   }
   if (values.json === true)
     io.stdout(`${visibleJson(JSON.stringify({ summary: merged.rows, runs: runs.map((r) => r.run) }, null, 2))}\n`);

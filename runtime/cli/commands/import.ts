@@ -18,17 +18,18 @@ import { oneOf } from '../run-options.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { UsageError, parseCommandLine, type CliCommand, type CliIo, type FlagSpecs } from '../usage-error.js';
 
-const USAGE = `ptc import <transcript…> [--out <notebook.ptcnb>] [--format ${TRANSCRIPT_FORMATS.join('|')}] [--language typescript|python]
+const USAGE = `ptc import <transcript…> [-o, --output <notebook.ptcnb>] [--format ${TRANSCRIPT_FORMATS.join('|')}] [--language typescript|python]
         [--map <tool>=<namespace>.<function>]… [--mapping <map.json>] [--bindings <module>] [--force] [--verify] [--json]`;
 
 const FLAGS = {
-  out: {
+  output: {
     type: 'string',
     short: 'o',
     value: '<notebook.ptcnb>',
     byDefault: 'beside the first transcript',
     help: 'the notebook to write',
   },
+  out: { type: 'string', aliasOf: 'output', help: 'old spelling of --output' },
   format: { type: 'string', choices: TRANSCRIPT_FORMATS, byDefault: 'detected', help: "the transcripts' format" },
   language: { type: 'string', choices: ['typescript', 'python'], help: 'only programs in this language' },
   map: {
@@ -63,9 +64,9 @@ function parseFlags(argv: string[]): ImportFlags {
   if (positionals.length === 0) throw new UsageError('missing transcript file');
   const first = positionals[0] as string;
   const out =
-    values.out ??
+    values.output ??
     path.join(path.dirname(first), `${path.basename(first).replace(/\.(jsonl|ndjson|json|har)$/i, '')}.ptcnb`);
-  if (!out.endsWith('.ptcnb')) throw new UsageError(`--out must name a .ptcnb notebook, got "${out}"`);
+  if (!out.endsWith('.ptcnb')) throw new UsageError(`--output must name a .ptcnb notebook, got "${out}"`);
   return {
     files: positionals,
     out,
@@ -109,8 +110,8 @@ export const importCommand: CliCommand = {
   flags: FLAGS,
   exitCodes: ['1  --verify: a cell without marks does not reproduce the transcript'],
   examples: [
-    '# a transcript of the Anthropic API into a notebook, checked by replaying it\nptc import examples/transcripts/anthropic-sales.json --out /tmp/sales.ptcnb --verify',
-    '# a tool renamed on the way in\nptc import run.jsonl --out run.ptcnb --map search=web.search',
+    '# a transcript of the Anthropic API into a notebook, checked by replaying it\nptc import examples/transcripts/anthropic-sales.json --output /tmp/sales.ptcnb --verify',
+    '# a tool renamed on the way in\nptc import run.jsonl --output run.ptcnb --map search=web.search',
   ],
   async run(argv, io) {
     const flags = parseFlags(argv);

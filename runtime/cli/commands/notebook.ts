@@ -153,7 +153,7 @@ export const notebookCommand: CliCommand = {
         throw new UsageError(`${run.message}${detail}`);
       }
       const note = sandboxNote(io, 'notebook', flags.limits.sandbox);
-      for (const cell of run.cells) if (cell.outcome.kind === 'result') note(cell.outcome.result.sandbox);
+      for (const cell of run.cells) if (cell.outcome.kind === 'result') note(cell.outcome.result);
       const out = chunkedSink(io.stdout);
       if (flags.json) {
         out.push('{"cells":[');

@@ -5,7 +5,7 @@ import { bindingsLog } from '../bindings-log.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { printResult } from '../print-result.js';
 import { languageFromFile, parseRunFlags, RUN_FLAGS, type RunFlags } from '../run-options.js';
-import { sandboxNote } from '../sandbox-note.js';
+import { SANDBOX_REFUSED_EXIT, sandboxNote, sandboxRefusal } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
 import { visibleText } from '../terminal-text.js';
 import { UsageError, type CliCommand } from '../usage-error.js';
@@ -111,8 +111,15 @@ export const runCommand: CliCommand = {
           io,
         );
       }
+      const refused = sandboxRefusal(flags.limits.sandbox, result);
+      if (refused !== undefined) {
+        // the JSON result still goes to a reader that asked for it; the terminal gets the one line
+        if (flags.json) printResult(result, { json: true, program, write: io.stdout });
+        io.stderr(`ptc run: ${refused}\n`);
+        return SANDBOX_REFUSED_EXIT;
+      }
       printResult(result, { json: flags.json, program, write: io.stdout });
-      sandboxNote(io, 'run', flags.limits.sandbox)(result.sandbox);
+      sandboxNote(io, 'run', flags.limits.sandbox)(result);
       const denied = approvals.deniedUnasked();
       if (denied.length > 0)
         io.stderr(

@@ -15,14 +15,15 @@ import {
   type ShardSpec,
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
+import { liveProgress } from '../live-line.js';
 import { integer, LIMIT_OPTIONS, limitFlags, oneOf } from '../run-options.js';
-import { sandboxNote } from '../sandbox-note.js';
+import { SANDBOX_REFUSED_EXIT, sandboxNote, sandboxRefusal } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, parseCommandLine, type CliCommand, type CliIo, type FlagSpecs } from '../usage-error.js';
 
-const USAGE = `ptc test [paths or globs…] [--live] [--update] [--reporter text|junit|json] [--output FILE]
+const USAGE = `ptc test [paths or globs…] [--live] [--update] [--reporter text|junit|json | --json] [-o, --output FILE]
         [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off]`;
 
 // --jobs beyond this gains nothing on any machine we know and only multiplies processes
@@ -35,7 +36,8 @@ const FLAGS = {
   live: { type: 'boolean', help: 'live handlers instead of the cassettes, reporting drift from the recorded answers' },
   update: { type: 'boolean', help: 'rewrite expectations from these runs (with --live, cassettes too)' },
   reporter: { type: 'string', choices: ['text', 'junit', 'json'], byDefault: 'text', help: 'the report' },
-  output: { type: 'string', value: '<file>', help: 'write the junit or json report to a file' },
+  json: { type: 'boolean', help: 'the JSON report, as every command prints JSON (same as --reporter json)' },
+  output: { type: 'string', short: 'o', value: '<file>', help: 'write the junit or json report to a file' },
   shard: { type: 'string', value: 'i/n', help: "run only this machine's part of the notebooks" },
   jobs: { type: 'string', value: 'N', byDefault: '1', help: `cells run at the same time (1 to ${MAX_JOBS})` },
   'pass-with-no-tests': { type: 'boolean', help: 'exit 0 when there is no expectation cell to check' },
@@ -66,7 +68,10 @@ function parseFlags(argv: string[]): TestFlags {
   const jobs = integer('jobs', values.jobs) ?? 1;
   if (jobs < 1 || jobs > MAX_JOBS) throw new UsageError(`--jobs expects 1 to ${MAX_JOBS}, got ${jobs}`);
   const limits: RunLimits = limitFlags(values);
-  const reporter = oneOf('reporter', values.reporter, ['text', 'junit', 'json'] as const) ?? 'text';
+  const chosen = oneOf('reporter', values.reporter, ['text', 'junit', 'json'] as const);
+  if (values.json === true && chosen !== undefined && chosen !== 'json')
+    throw new UsageError(`--json and --reporter ${chosen} ask for two reports: give one`);
+  const reporter = values.json === true ? 'json' : (chosen ?? 'text');
   if (values.output !== undefined && reporter === 'text')
     throw new UsageError('--output needs --reporter junit or json');
   return {
@@ -137,7 +142,7 @@ export const testCommand: CliCommand = {
     '# replay every expectation cell under examples/ offline from its cassette\nptc test examples/',
     "# one CI machine's quarter, two cells at a time, JUnit for the CI system\nptc test --shard 2/4 --jobs 2 --reporter junit --output report.xml",
   ],
-  async run(argv, io: CliIo) {
+  async run(argv, commandIo: CliIo) {
     const flags = parseFlags(argv);
     const root = process.cwd();
     const found = await discoverNotebooks({ patterns: flags.patterns, cwd: root });
@@ -145,14 +150,33 @@ export const testCommand: CliCommand = {
     // cells that would share a cassette file without saying so: refused before anything runs or is written
     if (found.collisions.length > 0) throw new UsageError(found.collisions.join('\n'));
     requireRunnableEnvironment();
-    // progress goes where the report does not
-    const progress = flags.reporter !== 'text' && flags.output === undefined ? io.stderr : io.stdout;
+    // progress goes where the report does not; on a terminal a live line counts the cells under it
+    const progressStream = flags.reporter !== 'text' && flags.output === undefined ? 'stderr' : 'stdout';
+    const live = liveProgress(commandIo, progressStream);
+    const { io } = live;
+    const progress = io[progressStream];
+    const counts = { planned: 0, running: 0, done: 0, failed: 0, since: performance.now() };
+    let latest = '';
+    const redraw = (): void =>
+      live.show(
+        `${counts.done}/${counts.planned} cells${counts.failed > 0 ? `, ${counts.failed} failed` : ''} · ${counts.running} running · ${seconds(performance.now() - counts.since)} · ${latest}`,
+      );
+    // a cell that runs long still shows the clock moving
+    const ticker = setInterval(() => counts.planned > 0 && redraw(), 1000);
+    ticker.unref();
+    const endLive = (): void => {
+      clearInterval(ticker);
+      live.end();
+    };
     // two spares per job: a sandboxed spare takes longer to start (part of it waiting on the kernel's namespace set-up,
     // not on a CPU) than a trivial cell takes to run, so one per job left each job waiting for its next process
     const runtime = createRuntime({ spares: 2 * flags.jobs });
     const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
     const signals = interruptible();
     const note = sandboxNote(io, 'test', flags.limits.sandbox);
+    // --sandbox required that this host cannot meet: the first such cell stops the suite, which then says so once
+    let refused: string | undefined;
+    const refuse = new AbortController();
     try {
       const suite = await runTestSuite({
         notebooks: found.notebooks,
@@ -161,15 +185,40 @@ export const testCommand: CliCommand = {
         update: flags.update,
         jobs: flags.jobs,
         limits: flags.limits,
-        signal: signals.signal,
+        signal: AbortSignal.any([signals.signal, refuse.signal]),
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+        onPlanned: ({ cells }) => {
+          counts.planned = cells;
+          counts.since = performance.now();
+        },
+        onCellStart: (file, index) => {
+          counts.running++;
+          latest = `${path.relative(root, file) || path.basename(file)} cell ${index + 1}`;
+          redraw();
+        },
+        onCellDone: (cell) => {
+          counts.done++;
+          // a skipped cell never started
+          if (cell.status !== 'skipped') counts.running--;
+          if (cell.status === 'failed') counts.failed++;
+          redraw();
+          if (refused !== undefined || cell.result === undefined) return;
+          refused = sandboxRefusal(flags.limits.sandbox, cell.result);
+          if (refused !== undefined) refuse.abort();
+        },
         onNotebookDone: (result) => {
+          if (refused !== undefined) return;
           progress(progressLines(result, root));
-          for (const cell of result.cells) if (cell.result !== undefined) note(cell.result.sandbox);
+          for (const cell of result.cells) if (cell.result !== undefined) note(cell.result);
         },
         onWarning: (file, index, message) =>
           io.stderr(`ptc test: ${visibleText(path.relative(root, file))} cell ${index + 1}: ${visibleText(message)}\n`),
       });
+      endLive();
+      if (refused !== undefined) {
+        io.stderr(`ptc test: ${refused}\n`);
+        return SANDBOX_REFUSED_EXIT;
+      }
       if (flags.shard !== undefined)
         progress(
           `shard ${flags.shard.index}/${flags.shard.total}: ${suite.notebooks.length} of ${found.notebooks.length} notebook(s)\n`,
@@ -195,6 +244,7 @@ export const testCommand: CliCommand = {
       }
       return 0;
     } finally {
+      endLive();
       signals.dispose();
       await runtime.dispose();
       logs.end();

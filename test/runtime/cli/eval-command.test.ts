@@ -64,7 +64,7 @@ describe('ptc eval', () => {
       CASSETTES,
       '--models',
       models(),
-      '--out',
+      '--output',
       out,
       '--json',
     );
@@ -99,7 +99,7 @@ describe('ptc eval', () => {
       { env },
       'import',
       path.join(out, written.runs[0]!.transcript!),
-      '--out',
+      '--output',
       path.join(scratch.dir, 'imported', 'x.ptcnb'),
       '--bindings',
       BINDINGS,
@@ -142,7 +142,7 @@ describe('ptc eval', () => {
     expect(a).toHaveLength(4);
     expect(b).toHaveLength(4);
     expect(new Set([...a, ...b]).size).toBe(8);
-  });
+  }, 240_000); // three shards of sandboxed runs, then a merge: a loaded machine needs more than the default minute
 
   it('a model that keeps failing, a failing predicate and a throwing one are failures of their runs, not of the command', async () => {
     const tasks = scratch.write(
@@ -211,12 +211,12 @@ describe('ptc eval', () => {
     const dirs = [1, 2, 3].map((i) => path.join(scratch.dir, `shard-${i}`));
     const [single, ...shards] = await Promise.all([
       evalCli(...base, '--json'),
-      ...dirs.map((dir, i) => evalCli(...base, '--shard', `${i + 1}/3`, '--out', dir, '--json')),
+      ...dirs.map((dir, i) => evalCli(...base, '--shard', `${i + 1}/3`, '--output', dir, '--json')),
     ]);
     for (const r of [single!, ...shards]) expect(r.code).toBe(0);
     const whole = JSON.parse(single!.stdout) as Summary;
     const merged = path.join(scratch.dir, 'merged');
-    const json = await evalCli('merge', ...dirs, '--out', merged, '--json');
+    const json = await evalCli('merge', ...dirs, '--output', merged, '--json');
     expect(json.code).toBe(0);
     const result = JSON.parse(json.stdout) as Summary;
     // latency, and prompt sizes (a tool result carries the time), vary between runs: the rest is the single run's table
@@ -307,7 +307,7 @@ describe('ptc eval', () => {
         `openai:m@${leaky.url}/v1`,
         '--modes',
         'code',
-        '--out',
+        '--output',
         out,
         '--json',
       );

@@ -5,14 +5,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../../helpers/eventually.js';
 import { CLI, scratchDir } from './cli-harness.js';
 
 interface Started {
   child: ChildProcess;
   output: { stdout: string; stderr: string };
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; afterMs: number }>;
-  // resolves once `test` holds for the output so far
-  until(test: (output: { stdout: string; stderr: string }) => boolean): Promise<void>;
+  // resolves once `test` holds for the output so far; fails naming `what` and the output after a deadline
+  until(what: string, test: (output: { stdout: string; stderr: string }) => boolean): Promise<void>;
 }
 
 function start(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Started {
@@ -33,11 +34,13 @@ function start(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: strin
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; afterMs: number }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal, afterMs: performance.now() - signalledAt })),
   );
-  const until = async (test: (o: typeof output) => boolean): Promise<void> => {
-    for (let i = 0; i < 1200 && !test(output); i++) await new Promise((r) => setTimeout(r, 100));
-    if (!test(output))
-      throw new Error(`never reached; stdout: ${output.stdout.slice(-500)} stderr: ${output.stderr.slice(-500)}`);
-  };
+  const until = (what: string, test: (o: typeof output) => boolean): Promise<void> =>
+    eventually(what, () => test(output), { timeoutMs: 120_000 }).then(
+      () => undefined,
+      (error: Error) => {
+        throw new Error(`${error.message}; stdout: ${output.stdout.slice(-500)} stderr: ${output.stderr.slice(-500)}`);
+      },
+    );
   return { child, output, exited, until };
 }
 
@@ -60,8 +63,7 @@ describe('ptc on signals', { timeout: 180_000 }, () => {
       const run = start(['run', program], { ...process.env, TMPDIR: tmp });
       // the run's private dir (ptc-run-…, ptc-pyc-…) exists once its process does
       const running = (): boolean => entries(tmp).some((e) => e.startsWith('ptc-') && !e.startsWith('ptc-proof-'));
-      for (let i = 0; i < 600 && !running(); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(running()).toBe(true);
+      await eventually("the run's private dir in its TMPDIR", running, { timeoutMs: 60_000 });
       await new Promise((r) => setTimeout(r, 1_000));
       run.child.kill(signal);
       const exit = await run.exited;
@@ -98,7 +100,7 @@ describe('ptc on signals', { timeout: 180_000 }, () => {
     ] as const) {
       // nobody opens the FIFO for reading: writing the report blocks in open()
       const run = start(['test', 'a.ptcnb', '--reporter', 'json', '--output', fifo], process.env, dir);
-      await run.until((o) => o.stdout.includes('a.ptcnb'));
+      await run.until("the notebook's progress line", (o) => o.stdout.includes('a.ptcnb'));
       await new Promise((r) => setTimeout(r, 500));
       for (const signal of signals) {
         run.child.kill(signal);

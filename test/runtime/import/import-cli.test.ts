@@ -11,7 +11,7 @@ const SALES = path.join(EXAMPLES, 'anthropic-sales.json');
 describe('ptc import', { timeout: 180_000 }, () => {
   test('imports, replays with --verify and reports each cell', async () => {
     const out = path.join(fresh(), 'sales.ptcnb');
-    const run = await ptc('import', SALES, '--out', out, '--verify');
+    const run = await ptc('import', SALES, '--output', out, '--verify');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
@@ -34,13 +34,13 @@ describe('ptc import', { timeout: 180_000 }, () => {
   test('never replaces existing files without --force, and writes nothing then', async () => {
     const dir = fresh();
     const out = path.join(dir, 'n.ptcnb');
-    expect((await ptc('import', SALES, '--out', out)).code).toBe(0);
+    expect((await ptc('import', SALES, '--output', out)).code).toBe(0);
     fs.writeFileSync(out, 'hand edits');
-    const again = await ptc('import', SALES, '--out', out);
+    const again = await ptc('import', SALES, '--output', out);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already exist.*nothing was written \(use --force to replace\)/);
     expect(fs.readFileSync(out, 'utf8')).toBe('hand edits');
-    expect((await ptc('import', SALES, '--out', out, '--force')).code).toBe(0);
+    expect((await ptc('import', SALES, '--output', out, '--force')).code).toBe(0);
     expect(fs.readFileSync(out, 'utf8')).toContain('"version": 1');
   });
 
@@ -48,7 +48,7 @@ describe('ptc import', { timeout: 180_000 }, () => {
     const dir = fresh();
     const bad = path.join(dir, 'bad.json');
     fs.writeFileSync(bad, '{\n  "model": "m",\n  "messages": [ { "role": "user", "content": 7 } ]\n}\n');
-    const run = await ptc('import', bad, '--out', path.join(dir, 'o.ptcnb'), '--format', 'anthropic');
+    const run = await ptc('import', bad, '--output', path.join(dir, 'o.ptcnb'), '--format', 'anthropic');
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
       `ptc import: ${bad}:3:46: messages[0].content: expected an array, got the number 7\nnothing was written\n`,
@@ -62,7 +62,7 @@ describe('ptc import', { timeout: 180_000 }, () => {
     const run = await ptc(
       'import',
       SALES,
-      '--out',
+      '--output',
       out,
       '--map',
       'query_database=sales.query',
@@ -88,7 +88,7 @@ describe('ptc import', { timeout: 180_000 }, () => {
     const dir = fresh();
     const mapping = path.join(dir, 'map.json');
     fs.writeFileSync(mapping, '{\n  "query_database": "sales.query",\n  "get_exchange_rate": "class.rate"\n}\n');
-    const run = await ptc('import', SALES, '--out', path.join(dir, 'o.ptcnb'), '--mapping', mapping);
+    const run = await ptc('import', SALES, '--output', path.join(dir, 'o.ptcnb'), '--mapping', mapping);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
       `ptc import: ${mapping}:3:24: get_exchange_rate: the namespace "class" is a JavaScript or Python reserved word\n`,
@@ -99,7 +99,7 @@ describe('ptc import', { timeout: 180_000 }, () => {
     const run = await ptc(
       'import',
       path.join(EXAMPLES, 'deepseek-session.jsonl'),
-      '--out',
+      '--output',
       path.join(fresh(), 'o.ptcnb'),
       '--map',
       'grep=search.grep',
@@ -120,7 +120,7 @@ describe('ptc import', { timeout: 180_000 }, () => {
     const run = await ptc(
       'import',
       path.join(EXAMPLES, 'ptc-trace-cities.jsonl'),
-      '--out',
+      '--output',
       out,
       '--bindings',
       bindings,
@@ -137,9 +137,9 @@ describe('ptc import', { timeout: 180_000 }, () => {
       code: 2,
       stderr: expect.stringContaining(`--format expects one of ${TRANSCRIPT_FORMATS.join('|')}`),
     });
-    expect(await ptc('import', SALES, '--out', 'x.json')).toMatchObject({
+    expect(await ptc('import', SALES, '--output', 'x.json')).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('--out must name a .ptcnb notebook'),
+      stderr: expect.stringContaining('--output must name a .ptcnb notebook'),
     });
     expect(await ptc('import', SALES, '--map', 'nodot')).toMatchObject({
       code: 2,
@@ -159,7 +159,7 @@ describe('ptc import', { timeout: 180_000 }, () => {
         '{"type":"result","program":"clock","logs":["earlier"]}',
       ].join('\n'),
     );
-    const run = await ptc('import', trace, '--out', path.join(dir, 'clock.ptcnb'), '--verify');
+    const run = await ptc('import', trace, '--output', path.join(dir, 'clock.ptcnb'), '--verify');
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
       '✗ clock: differs from the transcript:\n      printed output differs at line 1: "earlier" then, "later" now\n',
@@ -167,7 +167,7 @@ describe('ptc import', { timeout: 180_000 }, () => {
   });
 });
 
-describe('ptc run --trace', () => {
+describe('ptc run --trace', { timeout: 180_000 }, () => {
   test('writes a trace that imports back into a notebook whose replay matches the run', async () => {
     const dir = fresh();
     const trace = path.join(dir, 'run.jsonl');
@@ -194,7 +194,7 @@ describe('ptc run --trace', () => {
       .map((l) => JSON.parse(l) as { type: string });
     expect(records.map((r) => r.type)).toEqual(['ptc-trace', 'bindings', 'program', 'call', 'call', 'result']);
     expect(records[5]).toMatchObject({ type: 'result', logs: ['[3, 7]'], value: 10 });
-    const imported = await ptc('import', trace, '--out', path.join(dir, 'run.ptcnb'), '--verify');
+    const imported = await ptc('import', trace, '--output', path.join(dir, 'run.ptcnb'), '--verify');
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain('✓ run-1: the replay matches the transcript');
   });

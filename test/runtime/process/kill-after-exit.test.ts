@@ -7,19 +7,10 @@ import os from 'node:os';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { launchChild } from '../../../runtime/process/launch.js';
 import { eventually } from '../../helpers/eventually.js';
+import { alive } from '../../helpers/processes.js';
 
 const NS_LAST_PID = '/proc/sys/kernel/ns_last_pid';
 const canSteer = process.platform === 'linux' && process.getuid?.() === 0 && fs.existsSync(NS_LAST_PID);
-
-// Running, not merely a zombie its new parent has yet to reap.
-function alive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 // A detached `sleep` (a group leader, as another run's child would be) started at exactly `pid`, or undefined when
 // another fork on the machine took that pid first.

@@ -147,6 +147,27 @@ describe('a session (the one run path of ptc run, ptc notebook and the extension
     );
   });
 
+  test('a cell that calls no binding replays without a cassette, and writes none', async () => {
+    const replayed = resultOf(
+      await runCell("console.log('no tools');\nreturn 7;", {
+        cellId: 'nocalls',
+        override: { force: { mode: 'replay' } },
+      }),
+    );
+    expect(replayed).toMatchObject({ value: 7, mode: 'replay', replay: { matched: 0, diverged: [], unused: 0 } });
+    expect(replayed.error).toBeUndefined();
+    expect(fs.existsSync(path.join(dir, '.ptc', 'cassettes', 'nocalls.json'))).toBe(false);
+  });
+
+  test('a never-recorded cell that catches its failed call still fails its setup: the run stands for nothing', async () => {
+    const outcome = await runCell("try { await tools.next({ label: 'a' }); } catch { }\nreturn 1;", {
+      cellId: 'caught',
+      override: { force: { mode: 'replay' } },
+    });
+    expect(outcome).toMatchObject({ kind: 'setup-failed', stage: 'cassette' });
+    expect(outcome.kind === 'setup-failed' && outcome.message).toMatch(/no cassette for this cell at .*caught\.json/);
+  });
+
   test('a broken bindings module is a setup failure naming the file and the problem, not a crash', async () => {
     const broken = path.join(dir, 'broken.bindings.ts');
     fs.writeFileSync(broken, 'export default { tools: { functions: { x: ( } } };\n');

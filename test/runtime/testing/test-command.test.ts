@@ -245,6 +245,32 @@ describe('ptc test', { timeout: 300_000 }, () => {
     expect(run.stdout).toContain('ptc test --live --update');
   });
 
+  it('a cell that calls no tools passes offline without a cassette, in both languages, and --update writes none', async () => {
+    write(
+      'nocalls/c.ptcnb',
+      notebook([
+        {
+          id: 'ts-pure',
+          language: 'typescript',
+          source: 'return [1, 2].map((n) => n * 2);',
+          expect: { value: { match: 'exact', is: [2, 4] } },
+        },
+        {
+          id: 'py-pure',
+          language: 'python',
+          source: 'return [n * 2 for n in (1, 2)]',
+          expect: { value: { match: 'exact', is: [2, 4] } },
+        },
+      ]),
+    );
+    fs.copyFileSync(file('tools.bindings.mjs'), file('nocalls/tools.bindings.mjs'));
+    const run = await ptcTest(dir, 'nocalls');
+    expect(run.stdout.trimEnd().split('\n').at(-1), run.stdout + run.stderr).toBe('2 passed, 0 failed');
+    expect(run.code).toBe(0);
+    expect((await ptcTest(dir, 'nocalls', '--update')).code).toBe(0);
+    expect(fs.existsSync(file('nocalls/.ptc'))).toBe(false);
+  });
+
   it('--shard i/n splits the notebooks deterministically: the shards are disjoint and cover every notebook', async () => {
     for (const name of ['s1', 's2', 's3', 's4', 's5']) {
       // one cassette for the five notebooks of the folder, shared on purpose (an id alone would be refused as a collision)

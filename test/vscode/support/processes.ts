@@ -46,6 +46,5 @@ export function descendants(root = process.pid): ProcessInfo[] {
   return out;
 }
 
-export function alive(pid: number): boolean {
-  return readProcess(pid) !== undefined;
-}
+// running, not a zombie: the one definition every suite shares
+export { alive } from '../../helpers/processes.js';
