@@ -36,6 +36,7 @@ export { type LoopOutcome, type LoopProgram, type ProgramRun, runAgentLoop } fro
 export {
   type ChatMessage,
   type ChatOutcome,
+  type ChatProgress,
   type ChatReply,
   type ChatRequest,
   type ModelClient,
@@ -43,6 +44,7 @@ export {
   type ToolCall,
 } from './model/chat-types.js';
 export { loopTraceLines } from './model/loop-trace.js';
+export { partialStringField } from './model/stream-replies.js';
 export {
   checkBaseUrl,
   DEFAULT_BASE_URLS,

@@ -4,6 +4,7 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { Language, RunResult } from '../protocol/run-result.js';
 import type {
   ChatMessage,
+  ChatProgress,
   ChatReply,
   ModelClient,
   ModelFailureKind,
@@ -75,6 +76,8 @@ export interface LoopOptions {
   maxResultChars?: number;
   runProgram: (program: LoopProgram) => Promise<ProgramRun>;
   signal?: AbortSignal;
+  // set: each reply is streamed, and what has arrived of it is reported as it comes
+  onProgress?: (turn: number, progress: ChatProgress) => void;
   // after each model reply, before its programs run
   onReply?: (turn: number, reply: ChatReply) => void | Promise<void>;
   onStep?: (step: LoopStep) => void | Promise<void>;
@@ -109,6 +112,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopOutcome> {
       maxTokens: options.maxTokens ?? optionTokens ?? DEFAULT_MAX_TOKENS,
       ...(Object.keys(modelOptions).length === 0 ? {} : { options: modelOptions }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onProgress === undefined ? {} : { onProgress: (p: ChatProgress) => options.onProgress?.(index, p) }),
     });
     if (!outcome.ok)
       return done({
