@@ -117,15 +117,19 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   });
   const sdk = new SdkDocuments(bindings, log);
   const intelliSense = new BindingsIntelliSense(bindings, log);
-  const bindingDiagnostics = new BindingDiagnostics({
-    globalsFor: (document) => intelliSense.globalsFor(document),
-    onDidChangeBindings: bindings.onDidChangeBindings,
-  });
   const tsServerSdk = new TsServerSdk({
     bindings,
     log,
     storage: context.globalStorageUri,
     extension: context.extensionUri,
+  });
+  // the TS server reports wrong argument shapes in TypeScript cells itself once it has the SDK's types
+  let tsServerChecks = false;
+  void tsServerSdk.available.then((available) => (tsServerChecks = available));
+  const bindingDiagnostics = new BindingDiagnostics({
+    globalsFor: (document) => intelliSense.globalsFor(document),
+    onDidChangeBindings: bindings.onDidChangeBindings,
+    typescriptArguments: () => !tsServerChecks,
   });
   void tsServerSdk.available.then((available) => {
     if (available) return;

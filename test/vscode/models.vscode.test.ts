@@ -20,7 +20,7 @@ import {
 
 const KEY = 'sk-vscode-test-key-0123456789abcdef';
 const PARIS = "const city = await tools.lookupCity({ name: 'Paris' });\nreturn city.population;\n";
-// long enough that, streamed in 12-character pieces 150 ms apart, it takes seconds to arrive
+// long enough that, streamed in 12-character pieces 400 ms apart, it takes half a minute to arrive
 const SLOW = Array.from({ length: 12 }, (_, i) => `const city${i} = await tools.lookupCity({ name: 'Paris' });`)
   .concat(['return city0.population;'])
   .join('\n');
@@ -68,7 +68,7 @@ suite('models in the loop', () => {
           {
             match: 'stream it slowly',
             replies: [
-              { text: 'I will look the city up.', chunkDelayMs: 150, run_code: { code: SLOW, description: 'slow' } },
+              { text: 'I will look the city up.', chunkDelayMs: 400, run_code: { code: SLOW, description: 'slow' } },
             ],
           },
           { match: 'never stop', replies: [{ run_code: { code: 'return 1;\n', description: 'again' } }] },
@@ -99,7 +99,8 @@ suite('models in the loop', () => {
     await server.close();
   });
 
-  test('a task cell sends the model view, inserts the program below with its metadata, runs and records it', async () => {
+  test('a task cell sends the model view, inserts the program below with its metadata, runs and records it', async function () {
+    this.timeout(300_000);
     const editor = await openNotebook('examples', 'models', 'tasks.ptcnb');
     const doc = editor.notebook;
     const picked = await vscode.commands.executeCommand(COMMANDS.pickModel, {
@@ -142,7 +143,8 @@ suite('models in the loop', () => {
     assert.ok(!transcript.includes(KEY));
   });
 
-  test('with turns left the loop continues to a final answer, which becomes a markdown cell; the saved file has no key', async () => {
+  test('with turns left the loop continues to a final answer, which becomes a markdown cell; the saved file has no key', async function () {
+    this.timeout(300_000);
     const editor = await openNotebook('examples', 'models', 'tasks.ptcnb');
     const doc = editor.notebook;
     const task = cellById(doc, 'paris-lyon');
@@ -168,7 +170,8 @@ suite('models in the loop', () => {
     assert.ok(!saved.includes(KEY));
   });
 
-  test('a program in the wrong language ends with a clear message on the task cell and inserts nothing', async () => {
+  test('a program in the wrong language ends with a clear message on the task cell and inserts nothing', async function () {
+    this.timeout(400_000);
     const editor = await openNotebook('examples', 'models', 'tasks.ptcnb');
     const doc = editor.notebook;
     const cell = await vscode.commands.executeCommand<vscode.NotebookCell | undefined>(COMMANDS.newTaskCell, doc.uri);
@@ -198,7 +201,8 @@ suite('models in the loop', () => {
     assert.match(textOf(cell), /stopped after 2 turns without a final answer/);
   });
 
-  test('the reply and the program appear in the task cell as they stream in; Stop aborts the request, inserts nothing and ends cancelled', async () => {
+  test('the reply and the program appear in the task cell as they stream in; Stop aborts the request, inserts nothing and ends cancelled', async function () {
+    this.timeout(300_000);
     const editor = await openNotebook('examples', 'models', 'tasks.ptcnb');
     const doc = editor.notebook;
     const cell = await vscode.commands.executeCommand<vscode.NotebookCell | undefined>(COMMANDS.newTaskCell, doc.uri);
@@ -215,7 +219,7 @@ suite('models in the loop', () => {
         const markdown = markdownOf(cell);
         return markdown.includes('const city1 = await tools.lookupCity') ? markdown : undefined;
       },
-      60_000,
+      120_000,
     );
     assert.match(shown, /I will look the city up/);
     assert.match(shown, /```typescript\n/);

@@ -176,6 +176,65 @@ suite('issue 29: onboarding', () => {
     await waitFor('the TypeScript diagnostic to clear', () => ours(ts).length === 0, 30_000);
   });
 
+  test('literal arguments the input schema refuses are errors before running: the TS server in TypeScript cells, ours in Python cells', async function () {
+    this.timeout(300_000);
+    if (!existsSync(vscode.Uri.joinPath(folder, 'tour.ptcnb').fsPath))
+      await vscode.commands.executeCommand(COMMANDS.openTour, folder);
+    const editor = await openNotebook(folder.path.split('/').pop()!, 'tour.ptcnb');
+    const doc = editor.notebook;
+    const at = doc.cellCount;
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(doc.uri, [
+      vscode.NotebookEdit.insertCells(at, [
+        new vscode.NotebookCellData(
+          vscode.NotebookCellKind.Code,
+          "const city = await tools.lookupCity({ nme: 'Paris' });\nreturn city;\n",
+          'typescript',
+        ),
+        new vscode.NotebookCellData(
+          vscode.NotebookCellKind.Code,
+          'city = await tools.lookupCity({"name": 42})\nother = await tools.lookupCity(name=some_name)\n',
+          'python',
+        ),
+      ]),
+    ]);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const ts = doc.cellAt(at);
+    const py = doc.cellAt(at + 1);
+    // Python: our static check of the literal against lookupCity's schema; the variable on line 2 is not judged
+    const shapes = (cell: vscode.NotebookCell) =>
+      vscode.languages
+        .getDiagnostics(cell.document.uri)
+        .filter((d) => d.source === 'PTC Playground' && d.code === 'argument-shape');
+    const [pyProblem] = await waitFor(
+      'an argument diagnostic on the Python cell',
+      () => (shapes(py).length > 0 ? shapes(py) : undefined),
+      90_000,
+    );
+    assert.equal(shapes(py).length, 1, JSON.stringify(shapes(py).map((d) => d.message)));
+    assert.equal(py.document.getText(pyProblem!.range), '42');
+    assert.match(pyProblem!.message, /tools\.lookupCity: "name" should be a string, not a number/);
+    assert.equal(pyProblem!.severity, vscode.DiagnosticSeverity.Error);
+    // TypeScript: the TS server, which has the SDK's types from the plugin, reports the unknown field itself
+    const tsProblems = await waitFor(
+      'a diagnostic naming the unknown field on the TypeScript cell',
+      () => {
+        const found = vscode.languages.getDiagnostics(ts.document.uri).filter((d) => /nme/.test(d.message));
+        return found.length > 0 ? found : undefined;
+      },
+      120_000,
+    );
+    assert.ok(
+      tsProblems.some((d) => d.severity === vscode.DiagnosticSeverity.Error),
+      JSON.stringify(tsProblems.map((d) => [d.source, d.message])),
+    );
+    assert.ok(
+      tsProblems.some((d) => d.source === 'ts'),
+      `the TS server reports it: ${JSON.stringify(tsProblems.map((d) => [d.source, d.message]))}`,
+    );
+    assert.equal(ts.document.getText(tsProblems[0]!.range), 'nme');
+  });
+
   test('a bindings module that does not parse ends the cell with a link to its file and line, and the link opens there', async function () {
     this.timeout(300_000);
     const broken = workspaceUri('fixtures', `broken-${Date.now()}.bindings.mjs`);
