@@ -36,7 +36,6 @@ export { type LoopOutcome, type LoopProgram, type ProgramRun, runAgentLoop } fro
 export {
   type ChatMessage,
   type ChatOutcome,
-  type ChatProgress,
   type ChatReply,
   type ChatRequest,
   type ModelClient,
@@ -44,7 +43,6 @@ export {
   type ToolCall,
 } from './model/chat-types.js';
 export { loopTraceLines } from './model/loop-trace.js';
-export { partialStringField } from './model/stream-replies.js';
 export {
   checkBaseUrl,
   DEFAULT_BASE_URLS,
@@ -55,7 +53,7 @@ export {
   parseModelSpec,
   specLabel,
 } from './model/model-spec.js';
-export { LOOP_MODES, type LoopMode, modelView, RUN_CODE_TOOL } from './model/model-view.js';
+export { LOOP_MODES, type LoopMode, modelView } from './model/model-view.js';
 export { argumentsObject, REPLY_LIMITS } from './model/reply-limits.js';
 export { type Expectation, ExpectationSchema } from './notebook/expectation.js';
 export { boundSavedOutputs, fitResult } from './notebook/output-budget.js';

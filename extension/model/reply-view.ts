@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
-import { partialStringField, RUN_CODE_TOOL, type ChatProgress, type Language } from '../../runtime/index.js';
+import type { ChatRequest, Language } from '../../runtime/index.js';
 import type { OutputMeta } from '../notebook/output-meta.js';
 import { escapeMarkdown } from '../notebook/result-output.js';
+
+type ChatProgress = Parameters<NonNullable<ChatRequest['onProgress']>>[0];
 
 // one repaint of the task cell at most this often: a reply streams in hundreds of small pieces
 const REPAINT_MS = 120;
@@ -60,7 +62,7 @@ export function replyMarkdown(turn: number, progress: ChatProgress, language: La
   const parts = [`_${escapeMarkdown(vscode.l10n.t('Turn {0} · {1} is writing…', turn, model))}_`];
   if (progress.text.trim() !== '') parts.push(escapeMarkdown(clip(progress.text)));
   for (const call of progress.toolCalls) {
-    const code = call.name === RUN_CODE_TOOL ? partialStringField(call.input, 'code') : undefined;
+    const code = call.program;
     parts.push(code === undefined ? fenced(`${call.name}(${clip(call.input)})`, 'text') : fenced(clip(code), language));
   }
   return parts.join('\n\n');

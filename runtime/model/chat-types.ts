@@ -53,7 +53,8 @@ export interface ModelOptions {
 // What a streamed reply has said so far: its text and each tool call's name and input JSON text (usually incomplete).
 export interface ChatProgress {
   text: string;
-  toolCalls: { name: string; input: string }[];
+  // `program`: the agent loop's reading of a run_code call's `code` so far
+  toolCalls: { name: string; input: string; program?: string }[];
 }
 
 export interface ChatRequest {

@@ -11,7 +11,8 @@ import {
   type FakeModelServer,
   type FakeReply,
 } from '../../../examples/models/fake-model-server.mjs';
-import type { ChatProgress, ChatRequest, ModelClient } from '../../../runtime/index.js';
+import { modelView, runAgentLoop, type ChatRequest, type ModelClient } from '../../../runtime/index.js';
+import type { ChatProgress } from '../../../runtime/model/chat-types.js';
 import { anthropicClient } from '../../../runtime/model/anthropic-client.js';
 import { openAiClient } from '../../../runtime/model/openai-client.js';
 import { openAiResponsesClient } from '../../../runtime/model/openai-responses-client.js';
@@ -201,6 +202,21 @@ describe('the fake model server streams what it would send whole', () => {
       for (const code of codes) expect(CODE.startsWith(code)).toBe(true);
     },
   );
+
+  it('the agent loop streams each turn and reads the run_code program as it arrives', async () => {
+    server.setScript({ rules: [{ match: 'loop stream', replies: [{ run_code: { code: CODE } }] }] });
+    const seen: { turn: number; program: string | undefined }[] = [];
+    const outcome = await runAgentLoop({
+      client: clients().anthropic as ModelClient,
+      view: modelView({ module: { namespaces: {} }, language: 'typescript', task: 'loop stream', mode: 'code' }),
+      maxTurns: 1,
+      runProgram: async () => ({ kind: 'not-run', message: 'not run here' }),
+      onProgress: (turn, p) => seen.push({ turn, program: p.toolCalls[0]?.program }),
+    });
+    expect(outcome.turns).toHaveLength(1);
+    expect(seen.at(-1)).toEqual({ turn: 1, program: CODE });
+    expect(server.requests.at(-1)?.body.stream).toBe(true);
+  });
 
   it.each(['openai', 'responses', 'anthropic'])(
     '%s: aborting mid-stream ends the request as aborted and the server sees it go',
