@@ -220,7 +220,13 @@ suite('models in the loop', () => {
         return markdown.includes('const city1 = await tools.lookupCity') ? markdown : undefined;
       },
       120_000,
-    );
+    ).catch((error: unknown) => {
+      // what the cell and the server had instead, so a failure says where the stream stopped showing
+      const last = server.requests.at(-1);
+      throw new Error(
+        `${String(error)}\noutputs: ${JSON.stringify(cell.outputs.map((o) => [o.metadata, textOf({ outputs: [o] } as unknown as vscode.NotebookCell)]))}\nlast request: stream=${String(last?.body.stream)} aborted=${String(last?.aborted)} task=${JSON.stringify(last?.body.messages).slice(0, 200)}`,
+      );
+    });
     assert.match(shown, /I will look the city up/);
     assert.match(shown, /```typescript\n/);
     assert.ok(!shown.includes('return city0.population;'), `the whole program arrived before Stop: ${shown}`);
