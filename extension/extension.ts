@@ -123,13 +123,9 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     storage: context.globalStorageUri,
     extension: context.extensionUri,
   });
-  // the TS server reports wrong argument shapes in TypeScript cells itself once it has the SDK's types
-  let tsServerChecks = false;
-  void tsServerSdk.available.then((available) => (tsServerChecks = available));
   const bindingDiagnostics = new BindingDiagnostics({
     globalsFor: (document) => intelliSense.globalsFor(document),
     onDidChangeBindings: bindings.onDidChangeBindings,
-    typescriptArguments: () => !tsServerChecks,
   });
   void tsServerSdk.available.then((available) => {
     if (available) return;

@@ -16,20 +16,18 @@ export interface BindingProblem {
 }
 
 // What a cell's calls to its notebook's bindings would fail on at run time, found before running: a function the
-// bindings do not declare (TypeError in TypeScript, AttributeError in Python), and — when `checkArguments` — literal
-// arguments the function's input schema refuses. Nothing else is reported.
+// bindings do not declare (TypeError in TypeScript, AttributeError in Python), and literal arguments the function's input schema refuses. Nothing else is reported.
 export function bindingProblems(
   text: string,
   language: 'typescript' | 'python',
   globals: readonly GlobalInfo[],
-  options: { checkArguments: boolean } = { checkArguments: true },
 ): BindingProblem[] {
   const byGlobal = new Map(globals.map((g) => [g.global, g]));
   return bindingReferences(text, language, [...byGlobal.keys()]).flatMap((ref): BindingProblem[] => {
     const ns = byGlobal.get(ref.global);
     if (ns === undefined) return [];
     const fn = ns.functions.find((f) => f.name === ref.name);
-    if (fn !== undefined) return options.checkArguments ? shapeProblems(text, language, ref, fn.input) : [];
+    if (fn !== undefined) return shapeProblems(text, language, ref, fn.input);
     const known = ns.functions.map((f) => f.name);
     const shown = known.length === 0 ? '—' : `${known.slice(0, 12).join(', ')}${known.length > 12 ? ', …' : ''}`;
     return [
@@ -74,18 +72,14 @@ function shapeProblems(
 export class BindingDiagnostics implements vscode.Disposable {
   readonly #collection = vscode.languages.createDiagnosticCollection('ptc-bindings');
   readonly #globalsFor: (document: vscode.TextDocument) => Promise<GlobalInfo[]>;
-  readonly #typescriptArguments: () => boolean;
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #disposables: vscode.Disposable[] = [];
 
   constructor(options: {
     globalsFor: (document: vscode.TextDocument) => Promise<GlobalInfo[]>;
     onDidChangeBindings: vscode.Event<unknown>;
-    // whether TypeScript cells' arguments are checked here: not when the TS server checks them against the SDK types
-    typescriptArguments: () => boolean;
   }) {
     this.#globalsFor = options.globalsFor;
-    this.#typescriptArguments = options.typescriptArguments;
     this.#disposables.push(
       this.#collection,
       vscode.workspace.onDidOpenNotebookDocument((nb) => this.#checkNotebook(nb)),
@@ -129,9 +123,9 @@ export class BindingDiagnostics implements vscode.Disposable {
     if (document.isClosed || (language !== 'typescript' && language !== 'python'))
       return this.#collection.delete(document.uri);
     const globals = await this.#globalsFor(document);
-    const problems = bindingProblems(document.getText(), language, globals, {
-      checkArguments: language === 'python' || this.#typescriptArguments(),
-    });
+    // VS Code's TypeScript extension reports no semantic diagnostics for notebook cells (only syntax): the SDK's
+    // precise types reach completions and hovers, but a wrong argument is flagged here, in both languages
+    const problems = bindingProblems(document.getText(), language, globals);
     this.#collection.set(
       document.uri,
       problems.map((p) => {
