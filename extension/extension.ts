@@ -117,15 +117,15 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   });
   const sdk = new SdkDocuments(bindings, log);
   const intelliSense = new BindingsIntelliSense(bindings, log);
-  const bindingDiagnostics = new BindingDiagnostics({
-    globalsFor: (document) => intelliSense.globalsFor(document),
-    onDidChangeBindings: bindings.onDidChangeBindings,
-  });
   const tsServerSdk = new TsServerSdk({
     bindings,
     log,
     storage: context.globalStorageUri,
     extension: context.extensionUri,
+  });
+  const bindingDiagnostics = new BindingDiagnostics({
+    globalsFor: (document) => intelliSense.globalsFor(document),
+    onDidChangeBindings: bindings.onDidChangeBindings,
   });
   void tsServerSdk.available.then((available) => {
     if (available) return;

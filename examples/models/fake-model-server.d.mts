@@ -10,6 +10,7 @@ export interface FakeReply {
   delayMs?: number;
   then?: FakeReply;
   thinking?: boolean;
+  chunkDelayMs?: number;
 }
 export interface FakeRule {
   match: string;
@@ -25,6 +26,8 @@ export interface RecordedRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;
+  // the client went away before a streamed reply ended
+  aborted?: boolean;
 }
 export interface FakeModelServer {
   url: string;

@@ -13,7 +13,10 @@
 //   { "status": 429 | 500 | …, "retryAfter"?: seconds, "times"?: n, "then"?: <reply> }  (fails n times, then `then`)
 //   { "raw": "<body>" }                                            (a malformed reply, sent as is with status 200)
 //   { "delayMs": n, "then": <reply> }                              (a slow reply)
-// Any reply may add "thinking": true.
+// Any reply may add "thinking": true, and "chunkDelayMs": n (a streamed reply waits n ms between its events).
+// A request with "stream": true gets the reply as the API streams it (server-sent events: Messages events,
+// Chat Completions chunks with the usage last when stream_options.include_usage, Responses events); a request the
+// client abandons mid-stream is marked `aborted: true` in `requests`.
 // The turn is the number of assistant turns already in the request; "mode" is code when run_code is offered.
 // Run it with serve-fake-model.mjs (next to this file); tests and `npm run demo` import startFakeModelServer.
 import http from 'node:http';
@@ -51,7 +54,10 @@ export async function startFakeModelServer(options = {}) {
     } catch {
       return send(res, 400, { error: { message: 'the request body is not JSON' } });
     }
-    requests.push({ api, url: req.url, headers: { ...req.headers }, body });
+    const entry = { api, url: req.url, headers: { ...req.headers }, body };
+    requests.push(entry);
+    const reply200 = (json, reply) =>
+      body.stream === true ? streamReply(res, api, json, { chunkDelayMs: reply.chunkDelayMs ?? 0, usage: body.stream_options?.include_usage === true, entry }) : send(res, 200, json);
     if (api === 'openai' && body.max_tokens !== undefined && REASONING_MODEL.test(String(body.model)))
       return send(res, 400, {
         error: {
@@ -121,7 +127,7 @@ export async function startFakeModelServer(options = {}) {
           status: 'completed',
         })),
       ];
-      return send(res, 200, {
+      return reply200({
         id: `resp_${id}`,
         object: 'response',
         created_at: 0,
@@ -129,10 +135,10 @@ export async function startFakeModelServer(options = {}) {
         model,
         output,
         usage: { input_tokens: usage.input, input_tokens_details: { cached_tokens: 0 }, output_tokens: usage.output, total_tokens: usage.input + usage.output },
-      });
+      }, reply);
     }
     if (api === 'openai')
-      return send(res, 200, {
+      return reply200({
         id: `chatcmpl-${id}`,
         object: 'chat.completion',
         created: 0,
@@ -151,8 +157,8 @@ export async function startFakeModelServer(options = {}) {
           },
         ],
         usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
-      });
-    return send(res, 200, {
+      }, reply);
+    return reply200({
       id: `msg_${id}`,
       type: 'message',
       role: 'assistant',
@@ -164,7 +170,7 @@ export async function startFakeModelServer(options = {}) {
       stop_reason: calls.length === 0 ? 'end_turn' : 'tool_use',
       stop_sequence: null,
       usage: { input_tokens: usage.input, output_tokens: usage.output },
-    });
+    }, reply);
   }
   await new Promise((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address();
@@ -228,6 +234,86 @@ function firstUserText(api, messages) {
 function send(res, status, json, headers = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(json));
+}
+
+// A reply as the API streams it: the events each API sends for the same reply object, text and JSON in small pieces.
+async function streamReply(res, api, reply, { chunkDelayMs, usage, entry }) {
+  const events = api === 'anthropic' ? anthropicEvents(reply) : api === 'openai' ? chatChunks(reply, usage) : responsesEvents(reply);
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  for (const [name, data] of events) {
+    if (res.destroyed || res.writableEnded) break;
+    res.write(`${name === undefined ? '' : `event: ${name}\n`}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+    if (chunkDelayMs > 0 && (await delay(chunkDelayMs, res))) {
+      entry.aborted = true;
+      return;
+    }
+  }
+  res.end();
+}
+
+const pieces = (text, size = 12) => {
+  const out = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+};
+
+function anthropicEvents(message) {
+  const events = [['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...message.usage, output_tokens: 1 } } }], ['ping', { type: 'ping' }]];
+  message.content.forEach((block, index) => {
+    const start = block.type === 'text' ? { type: 'text', text: '' } : block.type === 'thinking' ? { type: 'thinking', thinking: '', signature: '' } : { ...block, input: {} };
+    events.push(['content_block_start', { type: 'content_block_start', index, content_block: start }]);
+    const delta = (d) => events.push(['content_block_delta', { type: 'content_block_delta', index, delta: d }]);
+    if (block.type === 'text') pieces(block.text).forEach((text) => delta({ type: 'text_delta', text }));
+    else if (block.type === 'thinking') {
+      delta({ type: 'thinking_delta', thinking: block.thinking });
+      delta({ type: 'signature_delta', signature: block.signature });
+    } else pieces(JSON.stringify(block.input)).forEach((partial_json) => delta({ type: 'input_json_delta', partial_json }));
+    events.push(['content_block_stop', { type: 'content_block_stop', index }]);
+  });
+  events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } }]);
+  events.push(['message_stop', { type: 'message_stop' }]);
+  return events;
+}
+
+function chatChunks(completion, usage) {
+  const { message, finish_reason } = completion.choices[0];
+  const head = { id: completion.id, object: 'chat.completion.chunk', created: completion.created, model: completion.model };
+  const chunk = (delta, finish = null) => [undefined, { ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], usage: null }];
+  const chunks = [chunk({ role: 'assistant', content: message.content === null ? null : '', refusal: null })];
+  if (message.content !== null) pieces(message.content).forEach((content) => chunks.push(chunk({ content })));
+  (message.tool_calls ?? []).forEach((call, index) => {
+    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
+    pieces(call.function.arguments).forEach((args) => chunks.push(chunk({ tool_calls: [{ index, function: { arguments: args } }] })));
+  });
+  chunks.push(chunk({}, finish_reason));
+  if (usage) chunks.push([undefined, { ...head, choices: [], usage: completion.usage }]);
+  chunks.push([undefined, '[DONE]']);
+  return chunks;
+}
+
+function responsesEvents(response) {
+  let sequence = 0;
+  const events = [];
+  const emit = (type, fields) => events.push([type, { type, sequence_number: sequence++, ...fields }]);
+  emit('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } });
+  response.output.forEach((item, output_index) => {
+    if (item.type === 'message') {
+      emit('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', content: [] } });
+      item.content.forEach((part, content_index) => {
+        emit('response.content_part.added', { item_id: item.id, output_index, content_index, part: { ...part, text: '' } });
+        pieces(part.text).forEach((delta) => emit('response.output_text.delta', { item_id: item.id, output_index, content_index, delta }));
+        emit('response.output_text.done', { item_id: item.id, output_index, content_index, text: part.text });
+        emit('response.content_part.done', { item_id: item.id, output_index, content_index, part });
+      });
+    } else if (item.type === 'function_call') {
+      emit('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });
+      pieces(item.arguments).forEach((delta) => emit('response.function_call_arguments.delta', { item_id: item.id, output_index, delta }));
+      emit('response.function_call_arguments.done', { item_id: item.id, output_index, arguments: item.arguments });
+    } else emit('response.output_item.added', { output_index, item });
+    emit('response.output_item.done', { output_index, item });
+  });
+  emit('response.completed', { response });
+  return events;
 }
 
 // Waits, unless the client goes away first (a cancelled request): true when it did.

@@ -1,22 +1,33 @@
 import * as vscode from 'vscode';
 import { NOTEBOOK_TYPE } from '../constants.js';
-import { bindingReferences } from './binding-references.js';
+import { argumentProblems } from './argument-check.js';
+import { callArgument } from './argument-literals.js';
+import { bindingReferences, type BindingReference } from './binding-references.js';
 import type { GlobalInfo } from './completion-model.js';
 
 const SOURCE = 'PTC Playground';
 const DEBOUNCE_MS = 300;
 
-// The references of a cell to functions its notebook's bindings do not declare: the call would fail at run time
-// (TypeError in TypeScript, AttributeError in Python), so it is an error before running. Nothing else is reported.
-export function unknownBindingProblems(
+export interface BindingProblem {
+  start: number;
+  end: number;
+  message: string;
+  code: 'unknown-binding' | 'argument-shape';
+}
+
+// What a cell's calls to its notebook's bindings would fail on at run time, found before running: a function the
+// bindings do not declare (TypeError in TypeScript, AttributeError in Python), and literal arguments the function's input schema refuses. Nothing else is reported.
+export function bindingProblems(
   text: string,
   language: 'typescript' | 'python',
   globals: readonly GlobalInfo[],
-): { start: number; end: number; message: string }[] {
+): BindingProblem[] {
   const byGlobal = new Map(globals.map((g) => [g.global, g]));
-  return bindingReferences(text, language, [...byGlobal.keys()]).flatMap((ref) => {
+  return bindingReferences(text, language, [...byGlobal.keys()]).flatMap((ref): BindingProblem[] => {
     const ns = byGlobal.get(ref.global);
-    if (ns === undefined || ns.functions.some((f) => f.name === ref.name)) return [];
+    if (ns === undefined) return [];
+    const fn = ns.functions.find((f) => f.name === ref.name);
+    if (fn !== undefined) return shapeProblems(text, language, ref, fn.input);
     const known = ns.functions.map((f) => f.name);
     const shown = known.length === 0 ? '—' : `${known.slice(0, 12).join(', ')}${known.length > 12 ? ', …' : ''}`;
     return [
@@ -29,9 +40,31 @@ export function unknownBindingProblems(
           ref.name,
           shown,
         ),
+        code: 'unknown-binding',
       },
     ];
   });
+}
+
+// The literal argument of the call at a reference, against the function's input schema.
+function shapeProblems(
+  text: string,
+  language: 'typescript' | 'python',
+  ref: BindingReference,
+  input: Record<string, unknown> | undefined,
+): BindingProblem[] {
+  if (input === undefined) return [];
+  // after the name: `tools.name(`, or `tools["name"](` past the closing quote and bracket
+  const call = /^(?:["']\s*\])?\s*\(/.exec(text.slice(ref.end));
+  if (call === null) return [];
+  const literal = callArgument(text, ref.end + call[0].length - 1, language);
+  if (literal === undefined) return [];
+  return argumentProblems(literal, input).map((p) => ({
+    start: p.start,
+    end: p.end,
+    message: vscode.l10n.t('{0}.{1}: {2}.', ref.global, ref.name, p.message),
+    code: 'argument-shape',
+  }));
 }
 
 // Squiggles on TypeScript and Python cells of PTC notebooks for calls to bindings that do not exist, refreshed as the
@@ -90,7 +123,9 @@ export class BindingDiagnostics implements vscode.Disposable {
     if (document.isClosed || (language !== 'typescript' && language !== 'python'))
       return this.#collection.delete(document.uri);
     const globals = await this.#globalsFor(document);
-    const problems = unknownBindingProblems(document.getText(), language, globals);
+    // VS Code's TypeScript extension reports no semantic diagnostics for notebook cells (only syntax): the SDK's
+    // precise types reach completions and hovers, but a wrong argument is flagged here, in both languages
+    const problems = bindingProblems(document.getText(), language, globals);
     this.#collection.set(
       document.uri,
       problems.map((p) => {
@@ -100,7 +135,7 @@ export class BindingDiagnostics implements vscode.Disposable {
           vscode.DiagnosticSeverity.Error,
         );
         diagnostic.source = SOURCE;
-        diagnostic.code = 'unknown-binding';
+        diagnostic.code = p.code;
         return diagnostic;
       }),
     );

@@ -5,6 +5,8 @@ export interface FunctionInfo {
   description: string | undefined;
   // the SDK declaration shown in completions and hovers, in the cell's language
   declaration: Record<Language, string>;
+  // the input JSON Schema, when the binding declares one (argument literals are checked against it)
+  input?: Record<string, unknown>;
 }
 
 export interface GlobalInfo {
@@ -53,6 +55,7 @@ export function completionModel(module: SdkSource): GlobalInfo[] {
           .map((name) => ({
             name,
             description: ns.functions[name]?.description,
+            ...(ns.functions[name]?.input === undefined ? {} : { input: ns.functions[name]?.input }),
             declaration: {
               typescript: sdkDeclaration(global, ns, name, 'typescript'),
               python: sdkDeclaration(global, ns, name, 'python'),

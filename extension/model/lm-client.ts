@@ -57,6 +57,11 @@ export function lmClient(model: vscode.LanguageModelChat): ModelClient {
                 : { id, name: part.name, input: undefined, inputProblem: args.problem },
             );
           }
+          // the editor's models stream text in parts and tool calls whole: each part is shown as it comes
+          request.onProgress?.({
+            text,
+            toolCalls: toolCalls.map((c) => ({ name: c.name, input: JSON.stringify(c.input ?? {}) })),
+          });
         }
         const inputTokens = await countTokens(model, messages, source.token);
         const outputTokens =

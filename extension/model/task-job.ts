@@ -25,6 +25,7 @@ import { outputMetaOf } from '../notebook/output-meta.js';
 import { escapeMarkdown, payloadOf, problemOutput } from '../notebook/result-output.js';
 import type { ModelChoices } from './model-choice.js';
 import { modelHelpMarkdown } from './model-help.js';
+import { ReplyView } from './reply-view.js';
 
 export interface TaskJobDeps {
   log: Logger;
@@ -79,7 +80,10 @@ export async function runTaskJob(
   const view = modelView({ module, language, task, mode: 'code' });
   const taskId = await ensureTaskId(cell);
   const controller = new AbortController();
+  // Stop aborts the model request itself (the HTTP request is closed), not only the loop after it
   const cancellation = execution.token.onCancellationRequested(() => controller.abort());
+  // the reply and the program it writes appear in the task cell as they stream in
+  const replyView = new ReplyView({ execution, language, model: client.label });
   log.info(
     `task ${taskId}: asking ${client.label} (${language}, up to ${maxTurns} turn(s), prompt ${view.promptHash})`,
   );
@@ -131,6 +135,7 @@ export async function runTaskJob(
       modelOptions,
       signal: controller.signal,
       runProgram,
+      onProgress: (turn, progress) => replyView.show(turn, progress),
       onReply: (turn, r) => {
         reply = { turn, reply: r };
         log.info(
@@ -140,6 +145,7 @@ export async function runTaskJob(
     });
   } finally {
     cancellation.dispose();
+    await replyView.close();
   }
   if (outcome.answer !== undefined) {
     const answer = new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, outcome.answer, 'markdown');

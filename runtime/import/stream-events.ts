@@ -5,6 +5,8 @@
 import { ImportFailure } from './import-error.js';
 import { fieldFailure, type JsonRecord, jsonTextProblem } from './json-records.js';
 import { IMPORT_LIMITS } from './limits.js';
+import { sseEvents } from '../model/sse-decoder.js';
+import { AnthropicMessageStream, ResponsesStream } from '../model/stream-replies.js';
 
 const SSE_START = /^\s*(?:event|data|id|retry)\s*:/;
 
@@ -20,13 +22,10 @@ export function sseRecords(
   origin: { file: string; line: number; parent?: JsonRecord; path?: (string | number)[] },
 ): JsonRecord[] {
   const records: JsonRecord[] = [];
-  let data: string[] = [];
-  let startLine = origin.line;
-  const flush = (): void => {
-    if (data.length === 0) return;
-    const payload = data.join('\n');
-    data = [];
-    if (payload.trim() === '[DONE]') return;
+  for (const event of sseEvents(text)) {
+    const payload = event.data;
+    const startLine = origin.line + event.line;
+    if (payload.trim() === '[DONE]') continue;
     const problem = jsonTextProblem(payload);
     if (problem !== undefined) {
       if (origin.parent !== undefined)
@@ -53,22 +52,7 @@ export function sseRecords(
         ? base
         : { ...base, line: origin.parent.line, embeddedIn: { record: origin.parent, path: origin.path ?? [] } },
     );
-  };
-  const lines = text.split(/\r\n|\r|\n/);
-  for (const [i, line] of lines.entries()) {
-    if (line === '') {
-      flush();
-      continue;
-    }
-    if (line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field.trim() !== 'data') continue;
-    if (data.length === 0) startLine = origin.line + i;
-    data.push(value);
   }
-  flush();
   return records;
 }
 
@@ -104,30 +88,27 @@ const ANTHROPIC_EVENTS = new Set([
 // The replies a run of stream events adds up to, each as a record placed at the event that began it.
 export function reassemble(events: readonly JsonRecord[]): JsonRecord[] {
   const out: JsonRecord[] = [];
-  let anthropic: AnthropicState | undefined;
-  let openai: OpenAiState | undefined;
+  let anthropic: { first: JsonRecord; stream: AnthropicMessageStream } | undefined;
+  let openai: { first: JsonRecord; stream: ResponsesStream } | undefined;
   const finishAnthropic = (): void => {
-    if (anthropic !== undefined) out.push(derived(anthropic.first, finishMessage(anthropic)));
+    if (anthropic !== undefined) out.push(derived(anthropic.first, anthropic.stream.reply()));
     anthropic = undefined;
   };
   const finishOpenAi = (): void => {
-    if (openai !== undefined) out.push(derived(openai.first, finishResponse(openai)));
+    if (openai !== undefined) out.push(derived(openai.first, openai.stream.reply()));
     openai = undefined;
   };
   for (const record of events) {
     const kind = streamEventKind(record.value);
     const event = record.value as Record<string, unknown>;
     if (kind === 'anthropic') {
-      if (event.type === 'message_start') {
-        finishAnthropic();
-        anthropic = { first: record, message: { ...(asObject(event.message) ?? {}), content: [] }, partial: new Map() };
-        continue;
-      }
-      anthropic ??= { first: record, message: { type: 'message', role: 'assistant', content: [] }, partial: new Map() };
-      if (anthropicEvent(anthropic, event)) finishAnthropic();
+      // a message_start begins the next reply even when the last one never stopped
+      if (event.type === 'message_start') finishAnthropic();
+      anthropic ??= { first: record, stream: new AnthropicMessageStream(checkedInput) };
+      if (anthropic.stream.push(event)) finishAnthropic();
     } else if (kind === 'openai') {
-      openai ??= { first: record, response: undefined, items: [], final: undefined };
-      if (openAiEvent(openai, event)) finishOpenAi();
+      openai ??= { first: record, stream: new ResponsesStream() };
+      if (openai.stream.push(event)) finishOpenAi();
     }
   }
   finishAnthropic();
@@ -135,121 +116,9 @@ export function reassemble(events: readonly JsonRecord[]): JsonRecord[] {
   return out;
 }
 
-interface AnthropicState {
-  first: JsonRecord;
-  message: Record<string, unknown>;
-  // index → the input JSON text streamed so far
-  partial: Map<number, string>;
-}
-
-// true when the message is complete
-function anthropicEvent(state: AnthropicState, event: Record<string, unknown>): boolean {
-  const content = state.message.content as unknown[];
-  const index =
-    typeof event.index === 'number' && Number.isInteger(event.index) && event.index >= 0 && event.index < 100_000
-      ? event.index
-      : undefined;
-  switch (event.type) {
-    case 'content_block_start': {
-      const block = asObject(event.content_block);
-      if (index !== undefined && block !== undefined) content[index] = { ...block };
-      return false;
-    }
-    case 'content_block_delta': {
-      const delta = asObject(event.delta);
-      const block = index === undefined ? undefined : asObject(content[index]);
-      if (delta === undefined || block === undefined || index === undefined) return false;
-      if (delta.type === 'text_delta' && typeof delta.text === 'string')
-        block.text = `${typeof block.text === 'string' ? block.text : ''}${delta.text}`;
-      else if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string')
-        state.partial.set(index, `${state.partial.get(index) ?? ''}${delta.partial_json}`);
-      else if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string')
-        block.thinking = `${typeof block.thinking === 'string' ? block.thinking : ''}${delta.thinking}`;
-      else if (delta.type === 'signature_delta' && typeof delta.signature === 'string')
-        block.signature = delta.signature;
-      else if (delta.type === 'citations_delta' && delta.citation !== undefined)
-        block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];
-      return false;
-    }
-    case 'content_block_stop':
-      if (index !== undefined) closeBlock(state, index);
-      return false;
-    case 'message_delta': {
-      const delta = asObject(event.delta);
-      if (delta !== undefined)
-        for (const [key, value] of Object.entries(delta))
-          if (value !== null || !Object.hasOwn(state.message, key)) state.message[key] = value;
-      const usage = asObject(event.usage);
-      if (usage !== undefined) state.message.usage = { ...asObject(state.message.usage), ...usage };
-      return false;
-    }
-    case 'message_stop':
-      return true;
-    default:
-      return false;
-  }
-}
-
-// The streamed input JSON replaces the empty `input` the block started with; text that is not JSON stays visible.
-function closeBlock(state: AnthropicState, index: number): void {
-  const text = state.partial.get(index);
-  state.partial.delete(index);
-  const block = asObject((state.message.content as unknown[])[index]);
-  if (text === undefined || block === undefined || text.trim() === '') return;
-  block.input = jsonTextProblem(text) === undefined ? (JSON.parse(text) as unknown) : { __streamed_input_text: text };
-}
-
-function finishMessage(state: AnthropicState): Record<string, unknown> {
-  for (const index of [...state.partial.keys()]) closeBlock(state, index);
-  // holes left by blocks that never started
-  state.message.content = (state.message.content as unknown[]).filter((b) => b !== undefined);
-  return state.message;
-}
-
-interface OpenAiState {
-  first: JsonRecord;
-  response: Record<string, unknown> | undefined;
-  items: unknown[];
-  final: Record<string, unknown> | undefined;
-}
-
-// true when the response is complete
-function openAiEvent(state: OpenAiState, event: Record<string, unknown>): boolean {
-  const type = event.type as string;
-  const index =
-    typeof event.output_index === 'number' &&
-    Number.isInteger(event.output_index) &&
-    event.output_index >= 0 &&
-    event.output_index < 100_000
-      ? event.output_index
-      : undefined;
-  if (type === 'response.created' || type === 'response.in_progress' || type === 'response.queued') {
-    state.response = asObject(event.response) ?? state.response;
-    return false;
-  }
-  if ((type === 'response.output_item.added' || type === 'response.output_item.done') && index !== undefined) {
-    const item = asObject(event.item);
-    if (item !== undefined) state.items[index] = { ...item };
-    return false;
-  }
-  if (type === 'response.function_call_arguments.done' && index !== undefined) {
-    const item = asObject(state.items[index]);
-    if (item !== undefined && typeof event.arguments === 'string') item.arguments = event.arguments;
-    return false;
-  }
-  if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') {
-    state.final = asObject(event.response);
-    return true;
-  }
-  return false;
-}
-
-function finishResponse(state: OpenAiState): Record<string, unknown> {
-  const items = state.items.filter((i) => i !== undefined);
-  const final = state.final ?? { ...state.response, object: 'response' };
-  // a final response logged without its output (some loggers trim it) keeps the items streamed before it
-  const output = Array.isArray(final.output) && final.output.length > 0 ? final.output : items;
-  return { ...final, object: 'response', output };
+// A streamed tool input is JSON only when the import's strict reader takes it.
+function checkedInput(text: string): { value: unknown } | undefined {
+  return jsonTextProblem(text) === undefined ? { value: JSON.parse(text) as unknown } : undefined;
 }
 
 // A reply built from events: it is placed where its first event is, and its fields are named by path from there.
@@ -262,10 +131,4 @@ function derived(first: JsonRecord, value: Record<string, unknown>): JsonRecord 
     derivedFrom: first,
     ...(first.embeddedIn === undefined ? {} : { embeddedIn: first.embeddedIn }),
   };
-}
-
-function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
 }

@@ -4,6 +4,7 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { Language, RunResult } from '../protocol/run-result.js';
 import type {
   ChatMessage,
+  ChatProgress,
   ChatReply,
   ModelClient,
   ModelFailureKind,
@@ -13,6 +14,7 @@ import type {
   ToolResult,
 } from './chat-types.js';
 import { RUN_CODE_TOOL, type ModelView } from './model-view.js';
+import { partialStringField } from './stream-replies.js';
 
 // A program the loop wants run: a run_code program (code mode) or a one-call program for a tool (direct mode).
 export interface LoopProgram {
@@ -75,6 +77,8 @@ export interface LoopOptions {
   maxResultChars?: number;
   runProgram: (program: LoopProgram) => Promise<ProgramRun>;
   signal?: AbortSignal;
+  // set: each reply is streamed, and what has arrived of it is reported as it comes
+  onProgress?: (turn: number, progress: ChatProgress) => void;
   // after each model reply, before its programs run
   onReply?: (turn: number, reply: ChatReply) => void | Promise<void>;
   onStep?: (step: LoopStep) => void | Promise<void>;
@@ -109,6 +113,9 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopOutcome> {
       maxTokens: options.maxTokens ?? optionTokens ?? DEFAULT_MAX_TOKENS,
       ...(Object.keys(modelOptions).length === 0 ? {} : { options: modelOptions }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onProgress === undefined
+        ? {}
+        : { onProgress: (p: ChatProgress) => options.onProgress?.(index, withPrograms(p)) }),
     });
     if (!outcome.ok)
       return done({
@@ -231,6 +238,17 @@ function clearlyOther(code: string, expected: Language): Language | undefined {
   const scores = languageScores(code);
   const other: Language = expected === 'python' ? 'typescript' : 'python';
   return scores[other] >= 2 && scores[other] > scores[expected] ? other : undefined;
+}
+
+// A run_code call's program as far as it has arrived, for a front end to show while the reply streams.
+function withPrograms(progress: ChatProgress): ChatProgress {
+  return {
+    ...progress,
+    toolCalls: progress.toolCalls.map((call) => {
+      const program = call.name === RUN_CODE_TOOL ? partialStringField(call.input, 'code') : undefined;
+      return program === undefined ? call : { ...call, program };
+    }),
+  };
 }
 
 function isAborted(signal: AbortSignal | undefined): boolean {

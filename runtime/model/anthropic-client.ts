@@ -4,6 +4,7 @@ import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, TokenUsage, To
 import { DEFAULT_HTTP_LIMITS, postWithKey } from './model-http.js';
 import { invalid, type EndpointOptions } from './openai-client.js';
 import { REPLY_LIMITS, tooLong, toolCallOf } from './reply-limits.js';
+import { AnthropicMessageStream, streamEvents } from './stream-replies.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -32,7 +33,7 @@ const MessageSchema = z.looseObject({
 const CACHE = { type: 'ephemeral' } as const;
 const TOOL_CHOICE = { auto: { type: 'auto' }, required: { type: 'any' }, none: { type: 'none' } } as const;
 
-// The Anthropic Messages API (POST {baseUrl}/v1/messages), without streaming.
+// The Anthropic Messages API (POST {baseUrl}/v1/messages); streamed (SSE) when the request asks for progress.
 export function anthropicClient(options: EndpointOptions): ModelClient {
   const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
   const url = `${options.baseUrl.replace(/\/+$/, '')}/v1/messages`;
@@ -62,7 +63,9 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
         ...(request.tools.length === 0 || o.toolChoice === undefined ? {} : { tool_choice: TOOL_CHOICE[o.toolChoice] }),
         ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
         ...(o.thinkingBudget === undefined ? {} : { thinking: { type: 'enabled', budget_tokens: o.thinkingBudget } }),
+        ...(request.onProgress === undefined ? {} : { stream: true }),
       };
+      const stream = request.onProgress === undefined ? undefined : new AnthropicMessageStream();
       const posted = await postWithKey({
         url,
         body,
@@ -71,9 +74,13 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
         keyHeader: (key) => ['x-api-key', key],
         limits,
         signal: request.signal,
+        ...(stream === undefined || request.onProgress === undefined
+          ? {}
+          : { onEvent: streamEvents(stream, request.onProgress) }),
       });
       if (!posted.ok) return posted;
-      const parsed = MessageSchema.safeParse(posted.json);
+      const json = posted.streamed === true && stream !== undefined ? stream.reply() : posted.json;
+      const parsed = MessageSchema.safeParse(json);
       if (!parsed.success) return invalid(parsed.error);
       let text = '';
       const toolCalls: ToolCall[] = [];
@@ -117,7 +124,7 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
             ? {
                 replay: {
                   provider: label,
-                  items: posted.json !== null && typeof posted.json === 'object' ? contentOf(posted.json) : [],
+                  items: json !== null && typeof json === 'object' ? contentOf(json) : [],
                 },
               }
             : {}),

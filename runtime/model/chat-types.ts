@@ -50,6 +50,13 @@ export interface ModelOptions {
   toolChoice?: 'auto' | 'required' | 'none';
 }
 
+// What a streamed reply has said so far: its text and each tool call's name and input JSON text (usually incomplete).
+export interface ChatProgress {
+  text: string;
+  // `program`: the agent loop's reading of a run_code call's `code` so far
+  toolCalls: { name: string; input: string; program?: string }[];
+}
+
 export interface ChatRequest {
   system: string;
   messages: readonly ChatMessage[];
@@ -58,6 +65,8 @@ export interface ChatRequest {
   // the rest of the model options (the loop has already resolved `maxTokens`)
   options?: ModelOptions;
   signal?: AbortSignal;
+  // set: the reply is streamed, and what has arrived so far (text, tool calls' input JSON text) is reported as it comes
+  onProgress?: (progress: ChatProgress) => void;
 }
 
 export interface TokenUsage {

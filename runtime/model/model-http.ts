@@ -1,4 +1,5 @@
 import type { ModelFailureKind } from './chat-types.js';
+import { SseDecoder } from './sse-decoder.js';
 
 export interface HttpLimits {
   // a reply body larger than this is refused, not buffered
@@ -26,10 +27,20 @@ export interface PostRequest {
   limits: HttpLimits;
   // every credential the request carries: removed from any text this module returns
   secrets: readonly string[];
+  // a streamed reply's events (`stream: true` in the body): each `data:` payload, parsed, as it arrives; a returned
+  // failure (an `error` event) ends the request. A server that answers with plain JSON instead is read as usual.
+  onEvent?: (data: unknown) => StreamStop | undefined;
 }
 
+export interface StreamStop {
+  kind: ModelFailureKind;
+  message: string;
+}
+
+// `streamed`: the reply came as events, all given to `onEvent` (json is then undefined)
 export type PostOutcome =
-  { ok: true; status: number; json: unknown } | { ok: false; kind: ModelFailureKind; message: string; status?: number };
+  | { ok: true; status: number; json: unknown; streamed?: boolean }
+  | { ok: false; kind: ModelFailureKind; message: string; status?: number };
 
 const RETRYABLE = new Set([429, 500, 502, 503, 504, 529]);
 // 529 is Anthropic's "overloaded": like 429, the provider asks for less traffic; other 5xx mean the service is down
@@ -46,13 +57,14 @@ export interface KeyedPost {
   keyHeader: (key: string) => [name: string, value: string];
   limits: HttpLimits;
   signal: AbortSignal | undefined;
+  onEvent?: PostRequest['onEvent'];
 }
 
 // A provider's JSON request with its API key, when there is one (a credential no returned text ever carries).
 export function postWithKey(options: KeyedPost): Promise<PostOutcome> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    accept: 'application/json',
+    accept: options.onEvent === undefined ? 'application/json' : 'text/event-stream',
     ...options.headers,
   };
   const key = options.apiKey;
@@ -67,6 +79,7 @@ export function postWithKey(options: KeyedPost): Promise<PostOutcome> {
     limits: options.limits,
     secrets: key === undefined ? [] : [key],
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   });
 }
 
@@ -109,10 +122,16 @@ async function attemptOnce(request: PostRequest, scrub: (text: string) => string
   const forward = (): void => controller.abort();
   request.signal?.addEventListener('abort', forward, { once: true });
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, request.limits.requestTimeoutMs);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // one attempt's deadline; a stream re-arms it at every chunk, so it bounds the silence, not the whole reply
+  const arm = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, request.limits.requestTimeoutMs);
+  };
+  arm();
   try {
     let response: Response;
     try {
@@ -125,6 +144,22 @@ async function attemptOnce(request: PostRequest, scrub: (text: string) => string
       });
     } catch (error) {
       return { kind: 'done', outcome: failure(request, timedOut, scrub(causeOf(error))) };
+    }
+    const streamed =
+      request.onEvent !== undefined &&
+      response.status >= 200 &&
+      response.status <= 299 &&
+      /^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '');
+    if (streamed) {
+      const read = await readEvents(response, request, arm);
+      if (!read.ok && (request.signal?.aborted === true || timedOut))
+        return { kind: 'done', outcome: failure(request, timedOut, read.message) };
+      return {
+        kind: 'done',
+        outcome: read.ok
+          ? { ok: true, status: response.status, json: undefined, streamed: true }
+          : { ok: false, kind: read.kind, status: response.status, message: scrub(read.message) },
+      };
     }
     const body = await readBounded(response, request.limits.maxReplyBytes);
     if (!body.ok) {
@@ -174,6 +209,62 @@ async function attemptOnce(request: PostRequest, scrub: (text: string) => string
     clearTimeout(timer);
     request.signal?.removeEventListener('abort', forward);
   }
+}
+
+// Reads a streamed reply event by event (at most `maxReplyBytes` in all), handing each `data:` payload to the request.
+async function readEvents(
+  response: Response,
+  request: PostRequest,
+  onChunk: () => void,
+): Promise<{ ok: true } | ({ ok: false } & StreamStop)> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return { ok: false, kind: 'invalid-reply', message: "the model API's stream is empty" };
+  const decoder = new SseDecoder();
+  const text = new TextDecoder('utf-8', { fatal: false });
+  const onEvent = request.onEvent as NonNullable<PostRequest['onEvent']>;
+  let size = 0;
+  const take = (events: { data: string }[]): StreamStop | undefined => {
+    for (const event of events) {
+      if (event.data.trim() === '[DONE]') continue;
+      let data: unknown;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return {
+          kind: 'invalid-reply',
+          message: `the model API streamed an event that is not JSON: ${preview(event.data)}`,
+        };
+      }
+      const stop = onEvent(data);
+      if (stop !== undefined) return stop;
+    }
+    return undefined;
+  };
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      onChunk();
+      size += value.byteLength;
+      if (size > request.limits.maxReplyBytes) {
+        await reader.cancel().catch(() => undefined);
+        return {
+          ok: false,
+          kind: 'invalid-reply',
+          message: `the model API's reply is larger than ${request.limits.maxReplyBytes} bytes`,
+        };
+      }
+      const stop = take(decoder.push(text.decode(value, { stream: true })));
+      if (stop !== undefined) {
+        await reader.cancel().catch(() => undefined);
+        return { ok: false, ...stop };
+      }
+    }
+  } catch (error) {
+    return { ok: false, kind: 'network', message: `the model API's stream was cut off: ${causeOf(error)}` };
+  }
+  const stop = take([...decoder.push(text.decode()), ...decoder.end()]);
+  return stop === undefined ? { ok: true } : { ok: false, ...stop };
 }
 
 function failure(request: PostRequest, timedOut: boolean, cause: string): PostOutcome {

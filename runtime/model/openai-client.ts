@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
+import type { ChatMessage, ChatOutcome, ChatProgress, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, type PostOutcome, postWithKey, preview } from './model-http.js';
 import { REPLY_LIMITS, tooLong, toolCallOf } from './reply-limits.js';
+import { ChatCompletionStream, streamEvents, type ReplyStream } from './stream-replies.js';
 
 export interface EndpointOptions {
   // e.g. https://api.openai.com/v1 (the client appends /chat/completions or /responses)
@@ -45,7 +46,8 @@ const CompletionSchema = z.looseObject({
     .optional(),
 });
 
-// An OpenAI-compatible Chat Completions endpoint (OpenAI, Azure-style proxies, vLLM, Ollama, LM Studio…), without streaming.
+// An OpenAI-compatible Chat Completions endpoint (OpenAI, Azure-style proxies, vLLM, Ollama, LM Studio…); streamed
+// (SSE chunks, the usage in a last chunk) when the request asks for progress.
 export function openAiClient(options: EndpointOptions): ModelClient {
   const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
@@ -71,10 +73,14 @@ export function openAiClient(options: EndpointOptions): ModelClient {
         ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
         ...(o.seed === undefined ? {} : { seed: o.seed }),
         ...(o.reasoningEffort === undefined ? {} : { reasoning_effort: o.reasoningEffort }),
+        ...(request.onProgress === undefined ? {} : { stream: true, stream_options: { include_usage: true } }),
       };
-      const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal);
+      const stream = request.onProgress === undefined ? undefined : new ChatCompletionStream();
+      const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal, stream, request.onProgress);
       if (!posted.ok) return posted;
-      const parsed = CompletionSchema.safeParse(posted.json);
+      const parsed = CompletionSchema.safeParse(
+        posted.streamed === true && stream !== undefined ? stream.reply() : posted.json,
+      );
       if (!parsed.success) return invalid(parsed.error);
       const choice = parsed.data.choices[0] as z.infer<typeof CompletionSchema>['choices'][number];
       const text = choice.message.content ?? choice.message.refusal ?? '';
@@ -132,13 +138,15 @@ function toOpenAi(message: ChatMessage): Record<string, unknown>[] {
   }
 }
 
-// Both OpenAI APIs (Chat Completions and Responses) carry the key as a bearer token.
+// Both OpenAI APIs (Chat Completions and Responses) carry the key as a bearer token; a streamed reply goes into `stream`.
 export function postOpenAi(
   url: string,
   body: unknown,
   apiKey: string | undefined,
   limits: HttpLimits,
   signal: AbortSignal | undefined,
+  stream?: ReplyStream,
+  onProgress?: (progress: ChatProgress) => void,
 ): Promise<PostOutcome> {
   return postWithKey({
     url,
@@ -148,6 +156,7 @@ export function postOpenAi(
     keyHeader: (key) => ['authorization', `Bearer ${key}`],
     limits,
     signal,
+    ...(stream === undefined || onProgress === undefined ? {} : { onEvent: streamEvents(stream, onProgress) }),
   });
 }
 

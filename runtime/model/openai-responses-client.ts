@@ -4,6 +4,7 @@ import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } fro
 import { DEFAULT_HTTP_LIMITS } from './model-http.js';
 import { invalid, postOpenAi, type EndpointOptions } from './openai-client.js';
 import { REPLY_LIMITS, tooLong, toolCallOf } from './reply-limits.js';
+import { ResponsesStream } from './stream-replies.js';
 
 // The output items the loop reads; reasoning and other items are kept whole for the next turn and otherwise ignored.
 const ItemSchema = z.looseObject({
@@ -34,7 +35,7 @@ const ResponseSchema = z.looseObject({
 });
 type OutputItem = z.infer<typeof ItemSchema>;
 
-// OpenAI's Responses API (POST {baseUrl}/responses), stateless: `store: false`, and every output item of a turn —
+// OpenAI's Responses API (POST {baseUrl}/responses), streamed (SSE events) when the request asks for progress; stateless: `store: false`, and every output item of a turn —
 // reasoning included, encrypted when reasoning is asked for — goes back as input of the next.
 export function openAiResponsesClient(options: EndpointOptions): ModelClient {
   const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
@@ -67,10 +68,13 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
         ...(o.reasoningEffort === undefined
           ? {}
           : { reasoning: { effort: o.reasoningEffort }, include: ['reasoning.encrypted_content'] }),
+        ...(request.onProgress === undefined ? {} : { stream: true }),
       };
-      const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal);
+      const stream = request.onProgress === undefined ? undefined : new ResponsesStream();
+      const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal, stream, request.onProgress);
       if (!posted.ok) return posted;
-      const parsed = ResponseSchema.safeParse(posted.json);
+      const json = posted.streamed === true && stream !== undefined ? stream.reply() : posted.json;
+      const parsed = ResponseSchema.safeParse(json);
       if (!parsed.success) return invalid(parsed.error);
       const reply = parsed.data;
       if (reply.status === 'failed')
@@ -120,7 +124,7 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
           stopReason: incomplete ?? (toolCalls.length > 0 ? 'function_call' : (reply.status ?? 'completed')),
           latencyMs: performance.now() - started,
           model: reply.model ?? options.model,
-          replay: { provider: label, items: replayItems(posted.json) },
+          replay: { provider: label, items: replayItems(json) },
         },
       };
     },

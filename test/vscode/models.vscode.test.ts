@@ -20,8 +20,20 @@ import {
 
 const KEY = 'sk-vscode-test-key-0123456789abcdef';
 const PARIS = "const city = await tools.lookupCity({ name: 'Paris' });\nreturn city.population;\n";
+// long enough that, streamed in 12-character pieces 400 ms apart, it takes half a minute to arrive
+const SLOW = Array.from({ length: 12 }, (_, i) => `const city${i} = await tools.lookupCity({ name: 'Paris' });`)
+  .concat(['return city0.population;'])
+  .join('\n');
 const SUM =
   "const [p, l] = await Promise.all([tools.lookupCity({ name: 'Paris' }), tools.lookupCity({ name: 'Lyon' })]);\nreturn p.population + l.population;\n";
+
+function markdownOf(cell: vscode.NotebookCell): string {
+  return cell.outputs
+    .flatMap((o) => o.items)
+    .filter((i) => i.mime === 'text/markdown')
+    .map((i) => new TextDecoder().decode(i.data))
+    .join('\n');
+}
 
 async function runTask(cell: vscode.NotebookCell): Promise<void> {
   const since = Date.now() - 1;
@@ -53,6 +65,12 @@ suite('models in the loop', () => {
             ],
           },
           { match: 'just answer', replies: [{ text: 'Forty-two.' }] },
+          {
+            match: 'stream it slowly',
+            replies: [
+              { text: 'I will look the city up.', chunkDelayMs: 400, run_code: { code: SLOW, description: 'slow' } },
+            ],
+          },
           { match: 'never stop', replies: [{ run_code: { code: 'return 1;\n', description: 'again' } }] },
           {
             match: 'in Python please',
@@ -81,7 +99,8 @@ suite('models in the loop', () => {
     await server.close();
   });
 
-  test('a task cell sends the model view, inserts the program below with its metadata, runs and records it', async () => {
+  test('a task cell sends the model view, inserts the program below with its metadata, runs and records it', async function () {
+    this.timeout(300_000);
     const editor = await openNotebook('examples', 'models', 'tasks.ptcnb');
     const doc = editor.notebook;
     const picked = await vscode.commands.executeCommand(COMMANDS.pickModel, {
@@ -109,6 +128,8 @@ suite('models in the loop', () => {
     const request = server.requests.find((r) => JSON.stringify(r.body.messages).includes('population of Paris'));
     assert.ok(request);
     assert.equal(request.headers.authorization, `Bearer ${KEY}`);
+    // task cells stream the reply, so it shows as it arrives and Stop can close the request
+    assert.equal(request.body.stream, true);
     const tools = request.body.tools as { function: { name: string; description: string } }[];
     assert.equal(tools[0]?.function.name, 'run_code');
     assert.match(tools[0]?.function.description ?? '', /lookupCity/);
@@ -122,7 +143,8 @@ suite('models in the loop', () => {
     assert.ok(!transcript.includes(KEY));
   });
 
-  test('with turns left the loop continues to a final answer, which becomes a markdown cell; the saved file has no key', async () => {
+  test('with turns left the loop continues to a final answer, which becomes a markdown cell; the saved file has no key', async function () {
+    this.timeout(300_000);
     const editor = await openNotebook('examples', 'models', 'tasks.ptcnb');
     const doc = editor.notebook;
     const task = cellById(doc, 'paris-lyon');
@@ -148,7 +170,8 @@ suite('models in the loop', () => {
     assert.ok(!saved.includes(KEY));
   });
 
-  test('a program in the wrong language ends with a clear message on the task cell and inserts nothing', async () => {
+  test('a program in the wrong language ends with a clear message on the task cell and inserts nothing', async function () {
+    this.timeout(400_000);
     const editor = await openNotebook('examples', 'models', 'tasks.ptcnb');
     const doc = editor.notebook;
     const cell = await vscode.commands.executeCommand<vscode.NotebookCell | undefined>(COMMANDS.newTaskCell, doc.uri);
@@ -176,5 +199,45 @@ suite('models in the loop', () => {
     await runTask(cell);
     assert.equal(cell.executionSummary?.success, false);
     assert.match(textOf(cell), /stopped after 2 turns without a final answer/);
+  });
+
+  test('the reply and the program appear in the task cell as they stream in; Stop aborts the request, inserts nothing and ends cancelled', async function () {
+    this.timeout(300_000);
+    const editor = await openNotebook('examples', 'models', 'tasks.ptcnb');
+    const doc = editor.notebook;
+    const cell = await vscode.commands.executeCommand<vscode.NotebookCell | undefined>(COMMANDS.newTaskCell, doc.uri);
+    assert.ok(cell);
+    await setCellSource(cell, 'Look up Paris, but stream it slowly.');
+    const count = doc.cellCount;
+    const since = Date.now() - 1;
+    const range = { ranges: [{ start: cell.index, end: cell.index + 1 }], document: doc.uri };
+    await vscode.commands.executeCommand('notebook.cell.execute', range);
+    // part of the program, as code, before the whole of it has arrived
+    const shown = await waitFor(
+      'the streamed program in the task cell',
+      () => {
+        const markdown = markdownOf(cell);
+        return markdown.includes('const city1 = await tools.lookupCity') ? markdown : undefined;
+      },
+      120_000,
+    ).catch((error: unknown) => {
+      // what the cell and the server had instead, so a failure says where the stream stopped showing
+      const last = server.requests.at(-1);
+      throw new Error(
+        `${String(error)}\noutputs: ${JSON.stringify(cell.outputs.map((o) => [o.metadata, textOf({ outputs: [o] } as unknown as vscode.NotebookCell)]))}\nlast request: stream=${String(last?.body.stream)} aborted=${String(last?.aborted)} task=${JSON.stringify(last?.body.messages).slice(0, 200)}`,
+      );
+    });
+    assert.match(shown, /I will look the city up/);
+    assert.match(shown, /```typescript\n/);
+    assert.ok(!shown.includes('return city0.population;'), `the whole program arrived before Stop: ${shown}`);
+    const request = server.requests.at(-1)!;
+    assert.equal(request.body.stream, true);
+
+    await vscode.commands.executeCommand('notebook.cell.cancelExecution', range);
+    await waitFor('the task cell to end', () => finished(cell, since), 60_000);
+    assert.equal(cell.executionSummary?.success, undefined, 'the cell ends cancelled, neither passed nor failed');
+    assert.match(textOf(cell), /Cancelled/);
+    assert.equal(doc.cellCount, count, 'nothing was inserted');
+    await waitFor('the model request to be closed on the wire', () => request.aborted === true, 30_000);
   });
 });

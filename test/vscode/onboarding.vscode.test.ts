@@ -36,6 +36,27 @@ function commandLinks(cell: vscode.NotebookCell): { command: string; args: unkno
   }));
 }
 
+// The tour (written by Open Tour if an earlier test did not) with code cells added at its end.
+async function tourWithCells(
+  folder: vscode.Uri,
+  cells: [source: string, language: 'typescript' | 'python'][],
+): Promise<vscode.NotebookCell[]> {
+  if (!existsSync(vscode.Uri.joinPath(folder, 'tour.ptcnb').fsPath))
+    await vscode.commands.executeCommand(COMMANDS.openTour, folder);
+  const editor = await openNotebook(folder.path.split('/').pop()!, 'tour.ptcnb');
+  const doc = editor.notebook;
+  const at = doc.cellCount;
+  const edit = new vscode.WorkspaceEdit();
+  edit.set(doc.uri, [
+    vscode.NotebookEdit.insertCells(
+      at,
+      cells.map(([source, language]) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, source, language)),
+    ),
+  ]);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+  return cells.map((_, i) => doc.cellAt(at + i));
+}
+
 suite('issue 29: onboarding', () => {
   withExtension();
   const folder = workspaceUri(`tour-${Date.now()}`);
@@ -128,31 +149,12 @@ suite('issue 29: onboarding', () => {
 
   test('a call to a tool the bindings do not declare is an error in TypeScript and Python cells before running', async function () {
     this.timeout(300_000);
-    if (!existsSync(vscode.Uri.joinPath(folder, 'tour.ptcnb').fsPath))
-      await vscode.commands.executeCommand(COMMANDS.openTour, folder);
-    const editor = await openNotebook(folder.path.split('/').pop()!, 'tour.ptcnb');
-    const doc = editor.notebook;
-    const at = doc.cellCount;
-    const edit = new vscode.WorkspaceEdit();
-    edit.set(doc.uri, [
-      vscode.NotebookEdit.insertCells(at, [
-        new vscode.NotebookCellData(
-          vscode.NotebookCellKind.Code,
-          "// tools.inComment()\nconst city = await tools.lookupCty({ name: 'Paris' });\nreturn city;\n",
-          'typescript',
-        ),
-        new vscode.NotebookCellData(
-          vscode.NotebookCellKind.Code,
-          'city = await tools.lookup_nothing({"name": "Paris"})\n',
-          'python',
-        ),
-      ]),
-    ]);
-    assert.ok(await vscode.workspace.applyEdit(edit));
+    const [ts, py] = (await tourWithCells(folder, [
+      ["// tools.inComment()\nconst city = await tools.lookupCty({ name: 'Paris' });\nreturn city;\n", 'typescript'],
+      ['city = await tools.lookup_nothing({"name": "Paris"})\n', 'python'],
+    ])) as [vscode.NotebookCell, vscode.NotebookCell];
     const ours = (cell: vscode.NotebookCell) =>
       vscode.languages.getDiagnostics(cell.document.uri).filter((d) => d.source === 'PTC Playground');
-    const ts = doc.cellAt(at);
-    const py = doc.cellAt(at + 1);
     const [tsProblem] = await waitFor(
       'a diagnostic on the TypeScript cell',
       () => (ours(ts).length > 0 ? ours(ts) : undefined),
@@ -174,6 +176,37 @@ suite('issue 29: onboarding', () => {
     // fixing the name clears it
     await setCellSource(ts, "const city = await tools.lookupCity({ name: 'Paris' });\nreturn city;\n");
     await waitFor('the TypeScript diagnostic to clear', () => ours(ts).length === 0, 30_000);
+  });
+
+  test('literal arguments the input schema refuses are errors before running in TypeScript and Python cells', async function () {
+    this.timeout(300_000);
+    const [ts, py] = (await tourWithCells(folder, [
+      ["const city = await tools.lookupCity({ nme: 'Paris' });\nreturn city;\n", 'typescript'],
+      ['city = await tools.lookupCity({"name": 42})\nother = await tools.lookupCity(name=some_name)\n', 'python'],
+    ])) as [vscode.NotebookCell, vscode.NotebookCell];
+    // Python: our static check of the literal against lookupCity's schema; the variable on line 2 is not judged
+    const shapes = (cell: vscode.NotebookCell) =>
+      vscode.languages
+        .getDiagnostics(cell.document.uri)
+        .filter((d) => d.source === 'PTC Playground' && d.code === 'argument-shape');
+    const [pyProblem] = await waitFor(
+      'an argument diagnostic on the Python cell',
+      () => (shapes(py).length > 0 ? shapes(py) : undefined),
+      90_000,
+    );
+    assert.equal(shapes(py).length, 1, JSON.stringify(shapes(py).map((d) => d.message)));
+    assert.equal(py.document.getText(pyProblem!.range), '42');
+    assert.match(pyProblem!.message, /tools\.lookupCity: "name" should be a string, not a number/);
+    assert.equal(pyProblem!.severity, vscode.DiagnosticSeverity.Error);
+    // TypeScript: VS Code's TS extension gives notebook cells no semantic diagnostics, so the same check of ours
+    const [tsProblem] = await waitFor(
+      'an argument diagnostic on the TypeScript cell',
+      () => (shapes(ts).length > 0 ? shapes(ts) : undefined),
+      90_000,
+    );
+    assert.match(tsProblem!.message, /tools\.lookupCity: "nme" is not a field of this argument \(it has: name\)/);
+    assert.equal(tsProblem!.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(ts.document.getText(tsProblem!.range), 'nme');
   });
 
   test('a bindings module that does not parse ends the cell with a link to its file and line, and the link opens there', async function () {
