@@ -47,13 +47,17 @@ export class ReplyView {
   async #paint(): Promise<void> {
     const pending = this.#pending;
     if (this.#closed || pending === undefined) return;
-    const markdown = replyMarkdown(pending.turn, pending.progress, this.#language, this.#model);
-    const meta: OutputMeta = { kind: 'stream' };
-    await Promise.resolve(
-      this.#execution.replaceOutput(
+    // a repaint that fails (a reply piece it cannot render, an execution VS Code already ended) must not stop the
+    // ones after it: the chain of repaints would stay rejected and the cell frozen at its last picture
+    try {
+      const markdown = replyMarkdown(pending.turn, pending.progress, this.#language, this.#model);
+      const meta: OutputMeta = { kind: 'stream' };
+      await this.#execution.replaceOutput(
         new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(markdown, 'text/markdown')], { ptc: meta }),
-      ),
-    ).then(undefined, () => undefined);
+      );
+    } catch {
+      // the next piece repaints the whole reply again
+    }
   }
 }
 
