@@ -18,8 +18,13 @@ export interface GuestSource {
   headerLines: number;
 }
 
+// the program wrote the stack (or made it deep): only the frames a failure shows are read, and a search for a frame's
+// `await` goes back at most this far, so a hostile stack or statement costs the child a bounded amount of work
+const MAX_FRAMES = 64;
+const MAX_SCAN_CHARS = 16_384;
+
 export function nodeStyleStack(stack: string, source: GuestSource): string {
-  const all = stack.split('\n');
+  const all = stack.split('\n', MAX_FRAMES + 2);
   const siteAt = all.indexOf(ASYNC_SITE);
   const lines = siteAt < 0 ? all : all.filter((_, i) => i !== siteAt);
   const offsets = lineOffsets(source.code);
@@ -103,7 +108,7 @@ function calleeBefore(
 // `{` or a line that ended a statement bounds the search.
 function awaitBefore(code: string, at: number): number | undefined {
   let depth = 0;
-  for (let i = at - 1; i >= 0; i--) {
+  for (let i = at - 1; i >= Math.max(0, at - MAX_SCAN_CHARS); i--) {
     const c = code[i] as string;
     if (c === ')' || c === ']' || c === '}') depth++;
     else if (c === '(' || c === '[') depth = Math.max(0, depth - 1);
