@@ -40,7 +40,7 @@ const WORKER_LAYER: SandboxReport = {
 };
 
 export const PYTHON_IN_BROWSER =
-  'Python cells cannot run in the browser yet: the pyodide engine (CPython compiled to WebAssembly) is not part of this build. Run this cell in VS Code on the desktop, in a remote or in a Codespace; TypeScript cells run here in the quickjs engine.';
+  'Python cells cannot run in the browser yet: the pyodide engine (CPython compiled to WebAssembly) runs them on the desktop but is not part of the browser build. Run this cell in VS Code on the desktop, in a remote or in a Codespace; TypeScript cells run here in the quickjs engine.';
 
 // The engine for one web extension host: proves its isolation once, then runs each program in a fresh worker.
 export class WebEngine {
