@@ -87,16 +87,11 @@ export {
   type SandboxReport,
 } from './protocol/run-result.js';
 export { loadCassette } from './replay/cassette-file.js';
-export { BWRAP_ENV, chosenBubblewrap } from './sandbox/probe.js';
+export { bubblewrapChoice } from './sandbox/probe.js';
 export { renderSdk } from './sdk/index.js';
 export { learnOutputs, readCassettes, withLearnedOutputs } from './sdk/learn-schema.js';
 export { byCodeUnit, type SdkNamespaceSource, type SdkSource } from './sdk/sdk-source.js';
-export {
-  cellRunRequest,
-  notebookBindingsPath,
-  type NotebookSessionSettings,
-  openNotebookSession,
-} from './session/notebook-session.js';
+export { cellRunRequest, notebookBindingsPath, openNotebookSession } from './session/notebook-session.js';
 export { cellCassettePath, defaultCassetteDir, type PlanOverride } from './session/plan.js';
 export { type CellReport, runNotebookFile } from './session/run-notebook.js';
 export {

@@ -164,6 +164,11 @@ export function chosenBubblewrap(bubblewrapPath: string | null | undefined): str
   return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
 }
 
+// What `ptc doctor` shows of the choice: the variable that makes it and the bubblewrap it names, if it names one.
+export function bubblewrapChoice(): { env: string; path: string | null | undefined } {
+  return { env: BWRAP_ENV, path: chosenBubblewrap(undefined) };
+}
+
 const cached = new Map<string, Promise<SandboxHost>>();
 
 // Probed once per bubblewrap choice, for the life of the host process.

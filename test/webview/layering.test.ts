@@ -51,12 +51,23 @@ describe('webview layering', () => {
 
   test("the runtime's protocol modules the webview imports are browser-safe: zod/mini and each other only", () => {
     const runtimeProtocol = path.resolve(root, '..', 'runtime', 'protocol');
-    // run-result.ts takes the call record from the one call vocabulary, so that module is bundled too
-    for (const name of ['run-result.ts', 'json-value.ts', 'expectation-report.ts', 'binding-call.ts']) {
+    // run-result.ts takes the call record from the one call vocabulary, so that module is bundled too, and with it the
+    // pause a call may carry (call-pause.ts, whose argument paths are json/mask-path.ts: import-free)
+    for (const name of [
+      'run-result.ts',
+      'json-value.ts',
+      'expectation-report.ts',
+      'binding-call.ts',
+      'call-pause.ts',
+    ]) {
       const text = readFileSync(path.join(runtimeProtocol, name), 'utf8');
       const imports = [...text.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]);
       expect(
-        imports.every((spec) => spec === 'zod/mini' || spec === './json-value.js' || spec === './binding-call.js'),
+        imports.every((spec) =>
+          ['zod/mini', './json-value.js', './binding-call.js', './call-pause.js', '../json/mask-path.js'].includes(
+            spec as string,
+          ),
+        ),
         `${name}: ${imports.join(', ')}`,
       ).toBe(true);
     }

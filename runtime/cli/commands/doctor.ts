@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import {
   bindingsCacheFolder,
-  BWRAP_ENV,
-  chosenBubblewrap,
+  bubblewrapChoice,
   createSession,
   tempDirProblem,
   type Language,
@@ -44,9 +43,9 @@ function versionOf(command: string, args: string[]): string {
 
 // bubblewrap's version, from the executable PTC_BWRAP names where it names one (the runs use that one too).
 function bubblewrapFinding(): string {
-  const chosen = chosenBubblewrap(undefined);
+  const { env, path: chosen } = bubblewrapChoice();
   if (typeof chosen !== 'string') return versionOf('bwrap', ['--version']);
-  return `${versionOf(chosen, ['--version'])} (${BWRAP_ENV}=${chosen})`;
+  return `${versionOf(chosen, ['--version'])} (${env}=${chosen})`;
 }
 
 // The kernel settings that decide whether bubblewrap can make its namespaces as this user.
