@@ -5,6 +5,8 @@
 // - QuickJS has no async stack traces: a binding's failure keeps the call site the guest took before its first await
 //   (marked by ASYNC_SITE), which V8 writes as `at async …` frames placed at the `await` each frame waits on.
 
+import { lineColumn } from '../../json/json-scan.js';
+
 // the first line of a binding call site's stack (guest-prelude.ts): the frames after it wait on that call
 export const ASYNC_SITE = '    at ptc:async-site';
 
@@ -50,7 +52,7 @@ export function nodeStyleStack(stack: string, source: GuestSource): string {
       constructs = callee?.constructs === true;
       const moved = awaiting ? awaitBefore(source.code, at) : callee?.offset;
       // an `await` may sit lines above the call it waits on
-      if (moved !== undefined) place = positionOf(offsets, moved);
+      if (moved !== undefined) place = lineColumn(source.code, moved);
     }
     return { lead, name, place, awaiting, constructs };
   });
@@ -65,17 +67,6 @@ export function nodeStyleStack(stack: string, source: GuestSource): string {
       return `${frame.lead}${frame.awaiting ? 'async ' : ''}${label === undefined ? where : `${label} (${where})`}`;
     })
     .join('\n');
-}
-
-function positionOf(offsets: number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = offsets.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((offsets[mid] as number) <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - (offsets[lo] as number) + 1 };
 }
 
 function lineOffsets(code: string): number[] {
