@@ -18,9 +18,9 @@ export const PHASES = [
     to: 'settled',
   },
   { id: 'exit', label: 'teardown on the result path: kill, pipes closed', from: 'settled', to: 'exited' },
-  { id: 'discard', label: 'teardown on the result path: private dir, cgroup', from: 'exited', to: 'result' },
+  { id: 'discard', label: 'result path after the exit (pipes drained, stop confirmed)', from: 'exited', to: 'result' },
   { id: 'total', label: 'whole run (run() to result)', from: 'start', to: 'result' },
-  { id: 'after', label: 'after the result: teardown ends', from: 'result', to: 'discarded' },
+  { id: 'after', label: 'after the result: private dir and cgroup removed', from: 'result', to: 'discarded' },
   { id: 'refill', label: 'refill: replacement spare started → ready', from: 'refill-started', to: 'refill-ready' },
 ];
 

@@ -98,9 +98,9 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
     if (session.settledAt !== undefined) markPhase(spec, 'settled', session.settledAt);
     return result;
   } finally {
-    // The result waits for the teardown (kill, pipes closed, private dir removed) only until one grace period after
-    // the outcome, counting the supervisor's own wait for late output: a child that will not finish dying (a loaded
-    // machine, pipes held by an escaped process) used to add two more grace periods and a 10 s retry to every result.
+    // The result waits only for the kill and the pipes' close, bounded by one grace period after the outcome counting
+    // the supervisor's own wait for late output; removing the private dir and the cgroup happens after the result
+    // (pendingTeardowns() and the runtime's dispose() await it), as it cost a spare-ready run more than its program.
     const teardown = owned.discard().then(() => {
       markPhase(spec, 'discarded');
       spares?.refill(run.key, startSpare);
@@ -108,7 +108,7 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
     teardowns.add(teardown);
     void teardown.finally(() => teardowns.delete(teardown));
     const left = LIMITS.graceMs - (performance.now() - (session.settledAt ?? performance.now()));
-    if (left > 0) await Promise.race([teardown, delay(left)]);
+    if (left > 0) await Promise.race([owned.stop(), delay(left)]);
     markPhase(spec, 'result');
   }
 }

@@ -46,6 +46,7 @@ export abstract class RunChild implements Spare {
   #exited = false;
   #exit: ExitInfo | undefined;
   #handlers: ChildHandlers | undefined;
+  #stopped: Promise<void> | undefined;
   #discarded: Promise<void> | undefined;
   readonly #cgroup: RunCgroup | undefined;
 
@@ -112,7 +113,7 @@ export abstract class RunChild implements Spare {
   }
 
   alive(): boolean {
-    if (this.#exited || this.#discarded !== undefined || this.child.pid === undefined) return false;
+    if (this.#exited || this.#stopped !== undefined || this.child.pid === undefined) return false;
     try {
       process.kill(this.child.pid, 0);
       return true;
@@ -131,9 +132,9 @@ export abstract class RunChild implements Spare {
     this.child.killTree();
   }
 
-  // Kills the process tree, waits (bounded) until its pipes closed, and removes the private dir.
-  discard(): Promise<void> {
-    this.#discarded ??= (async () => {
+  // Kills the process tree and waits (bounded) until its pipes closed.
+  stop(): Promise<void> {
+    this.#stopped ??= (async () => {
       this.#resolveReady(false);
       this.child.killTree();
       // bubblewrap arms its parent-death signal only after it forked the sandbox's init: a kill in between (a spare
@@ -145,6 +146,14 @@ export abstract class RunChild implements Spare {
         this.child.killMarked(this.#privateDir);
         this.child.release();
       }
+    })();
+    return this.#stopped;
+  }
+
+  // Stops the process tree and removes the private dir and the run's cgroup.
+  discard(): Promise<void> {
+    this.#discarded ??= (async () => {
+      await this.stop();
       await removeDir(this.#privateDir);
       await this.#cgroup?.remove();
       // a child still dying on a loaded machine may write into its dir while it is removed: once more after it closed

@@ -6,6 +6,8 @@ export interface Spare {
   readonly ready: Promise<boolean>;
   // still alive right now (a spare may die while idle: OOM killer, a stray signal)
   alive(): boolean;
-  // kills the process tree and removes its private resources; idempotent
+  // kills the process tree and waits (bounded) until its pipes closed; idempotent, and discard()'s first step
+  stop(): Promise<void>;
+  // stops the process tree and removes its private resources; idempotent
   discard(): Promise<void>;
 }

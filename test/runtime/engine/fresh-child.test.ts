@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { pendingTeardowns, runOnFreshChild } from '../../../runtime/engine/fresh-child.js';
 import type { Spare } from '../../../runtime/process/spare.js';
 import { createRuntime } from '../../../runtime/index.js';
+import { LIMITS } from '../../../runtime/contract/limits.js';
 
 // The run sequence on its own, with a scripted child whose teardown the test controls (a child slow to die: a loaded
 // machine, pipes held open); real processes are covered by every backend test.
@@ -13,12 +14,20 @@ class StuckChild implements Spare {
   #release: () => void = () => undefined;
   readonly #released = new Promise<void>((resolve) => (this.#release = resolve));
 
+  // `stuckAt`: which step of the teardown waits for release(): the kill itself, or only the removal after it
+  constructor(readonly stuckAt: 'stop' | 'removal') {}
+
   alive(): boolean {
     return !this.discardDone;
   }
 
+  async stop(): Promise<void> {
+    if (this.stuckAt === 'stop') await this.#released;
+  }
+
   async discard(): Promise<void> {
     this.discardStarted = true;
+    await this.stop();
     await this.#released;
     this.discardDone = true;
   }
@@ -28,30 +37,28 @@ class StuckChild implements Spare {
   }
 }
 
+function runOn(runtime: ReturnType<typeof createRuntime>, child: StuckChild) {
+  const spec = runtime.resolve({ language: 'typescript', program: 'return 1' });
+  return runOnFreshChild({
+    spec,
+    report: { network: 'allowed', filesystem: 'allowed', childProcess: 'allowed', enforcement: 'none', mechanisms: [] },
+    spares: undefined,
+    key: { language: 'typescript', config: 'stuck' },
+    startCold: () => child,
+    startSpare: () => child,
+    coldStartProblem: 'unused',
+    supervise: async (session) => {
+      session.fail({ kind: 'timeout', message: 'execution deadline reached (1ms)' });
+      return session.result();
+    },
+  });
+}
+
 describe('runOnFreshChild', () => {
   test('the result does not wait for a teardown that outlasts the grace period; dispose waits for it', async () => {
     const runtime = createRuntime();
-    const spec = runtime.resolve({ language: 'typescript', program: 'return 1' });
-    const child = new StuckChild();
-    const result = await runOnFreshChild({
-      spec,
-      report: {
-        network: 'allowed',
-        filesystem: 'allowed',
-        childProcess: 'allowed',
-        enforcement: 'none',
-        mechanisms: [],
-      },
-      spares: undefined,
-      key: { language: 'typescript', config: 'stuck' },
-      startCold: () => child,
-      startSpare: () => child,
-      coldStartProblem: 'unused',
-      supervise: async (session) => {
-        session.fail({ kind: 'timeout', message: 'execution deadline reached (1ms)' });
-        return session.result();
-      },
-    });
+    const child = new StuckChild('stop');
+    const result = await runOn(runtime, child);
     expect(result.error?.kind).toBe('timeout');
     // the teardown began and is still going on: the result did not wait for it
     expect(child.discardStarted).toBe(true);
@@ -64,5 +71,19 @@ describe('runOnFreshChild', () => {
     await disposing;
     expect(child.discardDone).toBe(true);
     await pendingTeardowns();
+  });
+
+  test('once the child is stopped the result does not wait for its private dir and cgroup to go', async () => {
+    const runtime = createRuntime();
+    const child = new StuckChild('removal');
+    const started = performance.now();
+    const result = await runOn(runtime, child);
+    // well under the grace period the result waited for before (LIMITS.graceMs)
+    expect(performance.now() - started).toBeLessThan(LIMITS.graceMs);
+    expect(result.error?.kind).toBe('timeout');
+    expect(child.discardDone).toBe(false);
+    child.release();
+    await runtime.dispose();
+    expect(child.discardDone).toBe(true);
   });
 });

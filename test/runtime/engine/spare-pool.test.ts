@@ -25,9 +25,13 @@ class ScriptedSpare implements Spare {
     return !this.dead && !this.discarded;
   }
 
+  async stop(): Promise<void> {
+    this.#resolve(false);
+  }
+
   async discard(): Promise<void> {
     this.discarded = true;
-    this.#resolve(false);
+    await this.stop();
   }
 }
 
