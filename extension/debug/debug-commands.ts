@@ -1,0 +1,310 @@
+import * as vscode from 'vscode';
+import type { JsonValue } from '../../runtime/index.js';
+import type { SessionService } from '../bindings/session-service.js';
+import type { CommandOutcome } from '../commands/cell-commands.js';
+import { targetCell, targetNotebook } from '../commands/target-cell.js';
+import { COMMANDS } from '../constants.js';
+import {
+  type CallBreakpoints,
+  type CallDecision,
+  callLabel,
+  conditionText,
+  deniedMessage,
+  describeBreakpoints,
+  parseCondition,
+  parseJsonText,
+} from './call-pause-ui.js';
+import type { CallPauses, WaitingCall } from './call-pauses.js';
+
+// The commands of call breakpoints and paused calls. Each takes the cell as its first argument (status bar items,
+// `{ notebook, cellId }`) or acts on the paused cell of the active notebook; a second argument (the answer, the
+// message, the edited arguments) skips the input box, for scripts and tests.
+
+export interface DebugCommandDeps {
+  pauses: CallPauses;
+  bindings: SessionService;
+}
+
+type Waiting = { cell: vscode.NotebookCell; waiting: WaitingCall };
+
+function pausedTarget(pauses: CallPauses, arg: unknown): Waiting | undefined {
+  const cell = pauses.target(targetCell(arg));
+  const waiting = cell === undefined ? undefined : pauses.waitingIn(cell);
+  return cell === undefined || waiting === undefined ? undefined : { cell, waiting };
+}
+
+const nothingPaused = (): CommandOutcome => ({ ok: false, message: vscode.l10n.t('No binding call is paused.') });
+
+function decide(pauses: CallPauses, target: Waiting, decision: CallDecision): CommandOutcome {
+  return pauses.decide(target.cell, decision)
+    ? { ok: true }
+    : { ok: false, message: vscode.l10n.t('The call is no longer paused.') };
+}
+
+// JSON typed into an input box, checked as it is typed; `check` adds the binding's output schema.
+async function askJson(options: {
+  title: string;
+  prompt: string;
+  value: string;
+  check?: (value: JsonValue) => Promise<string[]>;
+}): Promise<JsonValue | undefined> {
+  const text = await vscode.window.showInputBox({
+    title: options.title,
+    prompt: options.prompt,
+    value: options.value,
+    ignoreFocusOut: true,
+    validateInput: async (typed) => {
+      const parsed = parseJsonText(typed, vscode.l10n.t);
+      if (!parsed.ok) return parsed.message;
+      const problems = (await options.check?.(parsed.value)) ?? [];
+      return problems.length === 0 ? undefined : vscode.l10n.t('Breaks the output schema: {0}', problems.join('; '));
+    },
+  });
+  if (text === undefined) return undefined;
+  const parsed = parseJsonText(text, vscode.l10n.t);
+  return parsed.ok ? parsed.value : undefined;
+}
+
+// Answer with… : the call resolves with a JSON value (checked against the binding's output schema; the runtime
+// checks it again and asks once more with the complaint when it breaks the schema).
+async function answerCall(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
+  const target = pausedTarget(pauses, arg);
+  if (target === undefined) return nothingPaused();
+  const { call, control } = target.waiting;
+  const value =
+    given !== undefined
+      ? (given as JsonValue)
+      : await askJson({
+          title: vscode.l10n.t('Answer {0}', callLabel(call, 40)),
+          prompt: vscode.l10n.t('The JSON value the call resolves with (no handler runs)'),
+          value: 'null',
+          check: (candidate) => control.checkAnswer(candidate),
+        });
+  if (value === undefined) return { ok: false, message: vscode.l10n.t('No answer given: the call still waits.') };
+  return decide(pauses, target, { kind: 'answer', value });
+}
+
+async function throwCall(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
+  const target = pausedTarget(pauses, arg);
+  if (target === undefined) return nothingPaused();
+  const message =
+    typeof given === 'string'
+      ? given
+      : await vscode.window.showInputBox({
+          title: vscode.l10n.t('Throw from {0}', callLabel(target.waiting.call, 40)),
+          prompt: vscode.l10n.t("The message of the binding's error: the program's catch gets it"),
+          value: vscode.l10n.t('failed at a breakpoint'),
+          ignoreFocusOut: true,
+          validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Type a message') : undefined),
+        });
+  if (message === undefined) return { ok: false, message: vscode.l10n.t('No message given: the call still waits.') };
+  return decide(pauses, target, { kind: 'throw', message });
+}
+
+// An approval with edited arguments: the handler gets the edit, the program's call and the cassette keep both.
+async function editArguments(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
+  const target = pausedTarget(pauses, arg);
+  if (target === undefined) return nothingPaused();
+  const { call } = target.waiting;
+  const args =
+    given !== undefined
+      ? (given as JsonValue)
+      : await askJson({
+          title: vscode.l10n.t('Edit the arguments of {0}', callLabel(call, 40)),
+          prompt: vscode.l10n.t('The arguments the handler gets (the program keeps its own)'),
+          value: JSON.stringify(call.args),
+        });
+  if (args === undefined) return { ok: false, message: vscode.l10n.t('No arguments given: the call still waits.') };
+  return decide(pauses, target, { kind: 'continue', args });
+}
+
+// Every choice for the paused call in one quick pick (its status bar item, Alt+Shift+B while paused).
+async function decideCall(pauses: CallPauses, arg: unknown): Promise<CommandOutcome> {
+  const target = pausedTarget(pauses, arg);
+  if (target === undefined) return nothingPaused();
+  const { call } = target.waiting;
+  const choices: (vscode.QuickPickItem & { command: string })[] =
+    call.reason === 'approval'
+      ? [
+          { label: `$(check) ${vscode.l10n.t('Approve')}`, command: COMMANDS.continueCall },
+          { label: `$(edit) ${vscode.l10n.t('Approve with Edited Arguments…')}`, command: COMMANDS.editCallArguments },
+          { label: `$(circle-slash) ${vscode.l10n.t('Deny')}`, command: COMMANDS.denyCall },
+        ]
+      : [
+          { label: `$(debug-continue) ${vscode.l10n.t('Continue')}`, command: COMMANDS.continueCall },
+          { label: `$(reply) ${vscode.l10n.t('Answer with…')}`, command: COMMANDS.answerCall },
+          { label: `$(error) ${vscode.l10n.t('Throw…')}`, command: COMMANDS.throwCall },
+          { label: `$(debug-step-over) ${vscode.l10n.t('Step to Next Call')}`, command: COMMANDS.stepCall },
+        ];
+  const picked = await vscode.window.showQuickPick(choices, {
+    title: callLabel(call),
+    placeHolder: JSON.stringify(call.args),
+  });
+  if (picked === undefined) return { ok: false, message: vscode.l10n.t('Nothing chosen: the call still waits.') };
+  return (
+    (await vscode.commands.executeCommand<CommandOutcome | undefined>(picked.command, target.cell)) ?? { ok: true }
+  );
+}
+
+type Scope = { target: vscode.NotebookCell | vscode.NotebookDocument };
+
+// Break on Calls… : where runs of a cell (or of every cell of the notebook) pause. A second argument
+// `{ scope: 'cell' | 'notebook', breakpoints }` sets them without asking (null clears).
+async function breakOnCalls(deps: DebugCommandDeps, arg: unknown, given: unknown): Promise<CommandOutcome> {
+  const cell = targetCell(arg);
+  const notebook = cell?.notebook ?? targetNotebook(arg);
+  if (notebook === undefined) return { ok: false, message: vscode.l10n.t('Open a PTC notebook first.') };
+  if (given !== undefined && given !== null && typeof given === 'object' && 'breakpoints' in given) {
+    const { scope, breakpoints } = given as { scope?: unknown; breakpoints: CallBreakpoints | null };
+    const target = scope === 'notebook' || cell === undefined ? notebook : cell;
+    deps.pauses.setBreakpoints(target, breakpoints ?? undefined);
+    return { ok: true };
+  }
+  const scopes: (vscode.QuickPickItem & Scope)[] = [
+    ...(cell === undefined
+      ? []
+      : [
+          {
+            label: vscode.l10n.t('This Cell'),
+            description: describeBreakpoints(deps.pauses.breakpointsOf(cell), vscode.l10n.t),
+            target: cell,
+          },
+        ]),
+    {
+      label: vscode.l10n.t('Every Cell of the Notebook'),
+      description: describeBreakpoints(deps.pauses.breakpointsOf(notebook), vscode.l10n.t),
+      target: notebook,
+    },
+  ];
+  const scope =
+    scopes.length === 1
+      ? scopes[0]
+      : await vscode.window.showQuickPick(scopes, { title: vscode.l10n.t('Break on Calls: where') });
+  if (scope === undefined) return { ok: false, message: vscode.l10n.t('Breakpoints unchanged.') };
+  const current = deps.pauses.breakpointsOf(scope.target) ?? {};
+  type Choice = 'every' | 'bindings' | 'condition' | 'clear';
+  const kinds: (vscode.QuickPickItem & { choice: Choice })[] = [
+    { label: `$(debug-breakpoint) ${vscode.l10n.t('Every Call')}`, choice: 'every', picked: current.every === true },
+    { label: `$(symbol-method) ${vscode.l10n.t('Chosen Bindings…')}`, choice: 'bindings' },
+    { label: `$(filter) ${vscode.l10n.t('When an Argument Equals…')}`, choice: 'condition' },
+    { label: `$(clear-all) ${vscode.l10n.t('Clear Breakpoints')}`, choice: 'clear' },
+  ];
+  const kind = await vscode.window.showQuickPick(kinds, {
+    title: vscode.l10n.t('Break on Calls: which'),
+    placeHolder: describeBreakpoints(deps.pauses.breakpointsOf(scope.target), vscode.l10n.t),
+  });
+  if (kind === undefined) return { ok: false, message: vscode.l10n.t('Breakpoints unchanged.') };
+  if (kind.choice === 'clear') deps.pauses.setBreakpoints(scope.target, undefined);
+  else if (kind.choice === 'every')
+    deps.pauses.setBreakpoints(scope.target, { ...current, every: !(current.every === true) });
+  else if (kind.choice === 'bindings') {
+    const described = await deps.bindings.describe(notebook);
+    const labels =
+      described?.ok === true
+        ? Object.entries(described.module.namespaces).flatMap(([global, ns]) =>
+            Object.keys(ns.functions).map((name) => `${global}.${name}`),
+          )
+        : [];
+    const chosen = new Set(current.bindings ?? []);
+    const picked = await vscode.window.showQuickPick(
+      [...new Set([...labels, ...chosen])].sort().map((label) => ({ label, picked: chosen.has(label) })),
+      { title: vscode.l10n.t('Break on calls of'), canPickMany: true },
+    );
+    if (picked === undefined) return { ok: false, message: vscode.l10n.t('Breakpoints unchanged.') };
+    const { bindings: _dropped, ...rest } = current;
+    deps.pauses.setBreakpoints(scope.target, {
+      ...rest,
+      ...(picked.length === 0 ? {} : { bindings: picked.map((p) => p.label) }),
+    });
+  } else {
+    const text = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Break when an argument equals'),
+      prompt: vscode.l10n.t('[binding] $.path == JSON, e.g. tools.search $.q == "cats"'),
+      value: (current.conditions ?? []).map(conditionText).at(-1) ?? '$.q == ""',
+      ignoreFocusOut: true,
+      validateInput: (typed) => {
+        const parsed = parseCondition(typed, vscode.l10n.t);
+        return parsed.ok ? undefined : parsed.message;
+      },
+    });
+    const parsed = text === undefined ? undefined : parseCondition(text, vscode.l10n.t);
+    if (parsed?.ok !== true) return { ok: false, message: vscode.l10n.t('Breakpoints unchanged.') };
+    deps.pauses.setBreakpoints(scope.target, { ...current, conditions: [...(current.conditions ?? []), parsed.value] });
+  }
+  return { ok: true, message: describeBreakpoints(deps.pauses.breakpointsOf(scope.target), vscode.l10n.t) };
+}
+
+// The paused call of a cell as data (for scripts and tests): what it is, why it waits, and a refused answer's problem.
+function pausedCall(pauses: CallPauses, arg: unknown): unknown {
+  const target = pausedTarget(pauses, arg);
+  if (target === undefined) return undefined;
+  const { call, control, since } = target.waiting;
+  return {
+    ...call,
+    cellIndex: target.cell.index,
+    since,
+    ...(control.problem === undefined ? {} : { problem: control.problem }),
+  };
+}
+
+type DebugCommandId = (typeof COMMANDS)[
+  | 'breakOnCalls'
+  | 'continueCall'
+  | 'stepCall'
+  | 'answerCall'
+  | 'throwCall'
+  | 'editCallArguments'
+  | 'denyCall'
+  | 'decideCall'
+  | 'pausedCall'];
+
+export function debugCommandHandlers(deps: DebugCommandDeps): Record<DebugCommandId, (...args: unknown[]) => unknown> {
+  const { pauses } = deps;
+  const simple = (decision: (target: Waiting) => CallDecision) => (arg?: unknown) => {
+    const target = pausedTarget(pauses, arg);
+    return target === undefined ? nothingPaused() : decide(pauses, target, decision(target));
+  };
+  return {
+    [COMMANDS.breakOnCalls]: (arg, given) => breakOnCalls(deps, arg, given),
+    [COMMANDS.continueCall]: simple(() => ({ kind: 'continue' })),
+    [COMMANDS.stepCall]: simple(() => ({ kind: 'continue', step: true })),
+    [COMMANDS.answerCall]: (arg, value) => answerCall(pauses, arg, value),
+    [COMMANDS.throwCall]: (arg, message) => throwCall(pauses, arg, message),
+    [COMMANDS.editCallArguments]: (arg, args) => editArguments(pauses, arg, args),
+    [COMMANDS.denyCall]: simple(({ waiting }) => ({ kind: 'throw', message: deniedMessage(waiting.call) })),
+    [COMMANDS.decideCall]: (arg) => decideCall(pauses, arg),
+    [COMMANDS.pausedCall]: (arg) => pausedCall(pauses, arg),
+  };
+}
+
+// A call that needs approval is also announced in a notification (a person may be looking elsewhere); a breakpoint
+// reveals its cell. Either way the choices stay in the cell's status bar until one is made.
+export function announcePause(cell: vscode.NotebookCell, call: WaitingCall['call']): void {
+  const editor = vscode.window.visibleNotebookEditors.find((e) => e.notebook === cell.notebook);
+  editor?.revealRange(
+    new vscode.NotebookRange(cell.index, cell.index + 1),
+    vscode.NotebookEditorRevealType.InCenterIfOutsideViewport,
+  );
+  if (call.reason !== 'approval') return;
+  const approve = vscode.l10n.t('Approve');
+  const edit = vscode.l10n.t('Edit Arguments…');
+  const deny = vscode.l10n.t('Deny');
+  void vscode.window
+    .showWarningMessage(
+      vscode.l10n.t('Cell {0}: {1} needs approval', cell.index + 1, callLabel(call)),
+      approve,
+      edit,
+      deny,
+    )
+    .then((choice) => {
+      const command =
+        choice === approve
+          ? COMMANDS.continueCall
+          : choice === edit
+            ? COMMANDS.editCallArguments
+            : choice === deny
+              ? COMMANDS.denyCall
+              : undefined;
+      if (command !== undefined) void vscode.commands.executeCommand(command, cell);
+    });
+}
