@@ -42,6 +42,7 @@ export const COMMANDS = {
   denyCall: 'ptcPlayground.denyCall',
   decideCall: 'ptcPlayground.decideCall',
   pausedCall: 'ptcPlayground.pausedCall',
+  forkFromCall: 'ptcPlayground.forkFromCall',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 

@@ -5,7 +5,7 @@ import { registerCommands } from './commands/register-commands.js';
 import { readConfig, watchConfig } from './config/config.js';
 import { PYTHON_EXTENSION_ID, selectedPythonInterpreter } from './config/python-extension.js';
 import { RuntimePathApprovals } from './config/runtime-path-approvals.js';
-import { LOG_CHANNEL_NAME, NOTEBOOK_TYPE } from './constants.js';
+import { COMMANDS, LOG_CHANNEL_NAME, NOTEBOOK_TYPE } from './constants.js';
 import { PtcNotebookController } from './execution/controller.js';
 import { RuntimePool } from './execution/runtime-pool.js';
 import { InspectorPanels } from './inspector/inspector-panel.js';
@@ -69,6 +69,15 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
           ranges: [{ start: cell.index, end: cell.index + 1 }],
           document: cell.notebook.uri,
         });
+    },
+    fork: async (notebook, cellId, callId) => {
+      const outcome = await vscode.commands.executeCommand<{ ok: boolean; message?: string } | undefined>(
+        COMMANDS.forkFromCall,
+        { notebook, cellId },
+        callId === undefined ? undefined : { at: callId },
+      );
+      if (outcome?.ok === false && outcome.message !== undefined)
+        void vscode.window.showWarningMessage(outcome.message);
     },
   });
   const fakeModel = new FakeModel({ extension: context.extensionUri, log });

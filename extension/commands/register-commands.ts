@@ -110,7 +110,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [COMMANDS.stopCells]: withReport((arg) => stopCells(controller, arg)),
     [COMMANDS.setNotebookBindings]: (arg, file) => setNotebookBindings(log, arg, file),
     [COMMANDS.openFileAt]: (location) => openFileAt(location),
-    ...debugCommandHandlers({ pauses, bindings }),
+    ...debugCommandHandlers({ pauses, bindings, inspector }),
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

@@ -1,4 +1,10 @@
-import { argsPathProblem, type JsonValue, type SessionRunRequest } from '../../runtime/index.js';
+import {
+  argsPathProblem,
+  callCount,
+  type JsonValue,
+  type RunResult,
+  type SessionRunRequest,
+} from '../../runtime/index.js';
 import type { Translate } from '../l10n.js';
 
 // The VS Code-free half of pausing calls from the editor: the shapes (derived from the session's request, so the
@@ -11,6 +17,8 @@ export type PauseControl = Parameters<PauseDecider>[1];
 export type CallDecision = Awaited<ReturnType<PauseDecider>>;
 export type CallBreakpoints = NonNullable<PauseRequest['breakpoints']>;
 export type ArgsCondition = NonNullable<CallBreakpoints['conditions']>[number];
+export type ForkSpec = NonNullable<PauseRequest['fork']>;
+export type ForkAnswer = ForkSpec['answer'];
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -88,4 +96,38 @@ export function callLabel(call: Pick<PausedCall, 'global' | 'name' | 'args'>, ma
 // The message a denied approval rejects with (the namespace's error class carries it to the program).
 export function deniedMessage(call: Pick<PausedCall, 'global' | 'name'>): string {
   return `${call.global}.${call.name} was denied by the user`;
+}
+
+// Run from call `at` of a shown run: its calls before `at` are answered as they were, call `at` with `answer`, the rest
+// as the cell's mode says. Refused when the run does not hold every call (a summarized result) or `at` is not one.
+export function forkOfRun(result: RunResult, at: number, answer: ForkAnswer, t: Translate): Parsed<ForkSpec> {
+  const total = callCount(result);
+  if (result.calls.length < total)
+    return {
+      ok: false,
+      message: t('This run keeps {0} of its {1} calls: run from a call needs them all.', result.calls.length, total),
+    };
+  if (!Number.isSafeInteger(at) || at < 1 || at > result.calls.length)
+    return {
+      ok: false,
+      message:
+        result.calls.length === 0
+          ? t('This run made no binding calls to run from.')
+          : t('Call {0} is not in this run: it has calls 1 to {1}.', at, result.calls.length),
+    };
+  const calls = [...result.calls]
+    .sort((a, b) => a.id - b.id)
+    .map((call) => ({
+      global: call.global,
+      name: call.name,
+      args: call.args,
+      ok: call.ok,
+      durationMs: call.durationMs,
+      ...(call.ok
+        ? { value: call.value ?? null }
+        : call.message === undefined
+          ? { pending: true as const }
+          : { message: call.message }),
+    }));
+  return { ok: true, value: { calls, at, answer } };
 }

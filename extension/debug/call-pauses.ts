@@ -5,6 +5,7 @@ import {
   type CallDecision,
   callLabel,
   describeBreakpoints,
+  type ForkSpec,
   mergeBreakpoints,
   type PauseControl,
   type PausedCall,
@@ -32,6 +33,8 @@ export class CallPauses implements vscode.NotebookCellStatusBarItemProvider, vsc
   readonly #notebookPoints = new WeakMap<vscode.NotebookDocument, CallBreakpoints>();
   // a run's parallel calls can wait together: each cell's in the order they paused, the first one shown and decided
   readonly #waiting = new Map<vscode.NotebookCell, WaitingCall[]>();
+  // the next run of a cell forks an earlier one from call N (Run from Call…)
+  readonly #forks = new WeakMap<vscode.NotebookCell, ForkSpec>();
 
   breakpointsOf(target: vscode.NotebookCell | vscode.NotebookDocument): CallBreakpoints | undefined {
     return 'document' in target ? this.#cellPoints.get(target) : this.#notebookPoints.get(target);
@@ -50,13 +53,21 @@ export class CallPauses implements vscode.NotebookCellStatusBarItemProvider, vsc
   // The pauses of one run of `cell`: its breakpoints and the notebook's, decided by a person in this window.
   pausesFor(cell: vscode.NotebookCell, onWait?: (call: PausedCall, control: PauseControl) => void): PauseRequest {
     const breakpoints = mergeBreakpoints(this.#notebookPoints.get(cell.notebook), this.#cellPoints.get(cell));
+    const fork = this.#forks.get(cell);
+    this.#forks.delete(cell);
     return {
       ...(breakpoints === undefined ? {} : { breakpoints }),
+      ...(fork === undefined ? {} : { fork }),
       onPause: (call, control) => {
         onWait?.(call, control);
         return this.#wait(cell, call, control);
       },
     };
+  }
+
+  // The next run of `cell` forks a run: calls before N as recorded, call N as edited.
+  forkNext(cell: vscode.NotebookCell, fork: ForkSpec): void {
+    this.#forks.set(cell, fork);
   }
 
   waitingIn(cell: vscode.NotebookCell): WaitingCall | undefined {

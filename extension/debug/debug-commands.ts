@@ -11,10 +11,14 @@ import {
   conditionText,
   deniedMessage,
   describeBreakpoints,
+  type ForkAnswer,
+  forkOfRun,
   parseCondition,
   parseJsonText,
 } from './call-pause-ui.js';
 import type { CallPauses, WaitingCall } from './call-pauses.js';
+import type { InspectorPanels } from '../inspector/inspector-panel.js';
+import { latestPayload } from '../notebook/cell-results.js';
 
 // The commands of call breakpoints and paused calls. Each takes the cell as its first argument (status bar items,
 // `{ notebook, cellId }`) or acts on the paused cell of the active notebook; a second argument (the answer, the
@@ -23,6 +27,7 @@ import type { CallPauses, WaitingCall } from './call-pauses.js';
 export interface DebugCommandDeps {
   pauses: CallPauses;
   bindings: SessionService;
+  inspector: InspectorPanels;
 }
 
 type Waiting = { cell: vscode.NotebookCell; waiting: WaitingCall };
@@ -234,6 +239,81 @@ async function breakOnCalls(deps: DebugCommandDeps, arg: unknown, given: unknown
   return { ok: true, message: describeBreakpoints(deps.pauses.breakpointsOf(scope.target), vscode.l10n.t) };
 }
 
+// Run from Call… : the cell's shown run again from call N, calls before N answered as they were, call N with an
+// edited result (or error), the rest as the cell's mode says; then the inspector's diff shows the fork beside the run it
+// forked. A second argument `{ at, value }` or `{ at, message }` skips the pickers.
+async function forkFromCall(deps: DebugCommandDeps, arg: unknown, given: unknown): Promise<CommandOutcome> {
+  const cell = targetCell(arg);
+  if (cell === undefined) return { ok: false, message: vscode.l10n.t('Select a code cell first.') };
+  const shown = latestPayload(cell)?.payload.result;
+  if (shown === undefined)
+    return { ok: false, message: vscode.l10n.t('This cell has no run to fork yet: run it first.') };
+  const preset = (given ?? {}) as { at?: unknown; value?: unknown; message?: unknown };
+  let at = typeof preset.at === 'number' ? preset.at : undefined;
+  if (at === undefined) {
+    const picked = await vscode.window.showQuickPick(
+      [...shown.calls]
+        .sort((a, b) => a.id - b.id)
+        .map((call, index) => ({
+          label: `${index + 1}. ${callLabel(call)}`,
+          description: call.ok ? `→ ${JSON.stringify(call.value ?? null).slice(0, 80)}` : `✗ ${call.message ?? ''}`,
+          at: index + 1,
+        })),
+      { title: vscode.l10n.t('Run from call: which call gets another answer?') },
+    );
+    if (picked === undefined) return { ok: false, message: vscode.l10n.t('Nothing forked.') };
+    at = picked.at;
+  }
+  let answer: ForkAnswer | undefined =
+    typeof preset.message === 'string'
+      ? { ok: false, message: preset.message }
+      : 'value' in preset
+        ? { ok: true, value: preset.value as JsonValue }
+        : undefined;
+  if (answer === undefined) answer = await askForkAnswer(shown.calls[at - 1]);
+  if (answer === undefined) return { ok: false, message: vscode.l10n.t('Nothing forked.') };
+  const fork = forkOfRun(shown, at, answer, vscode.l10n.t);
+  if (!fork.ok) return fork;
+  deps.pauses.forkNext(cell, fork.value);
+  // resolves once the cell has run: the execute handler is awaited by the command
+  await vscode.commands.executeCommand('notebook.cell.execute', {
+    ranges: [{ start: cell.index, end: cell.index + 1 }],
+    document: cell.notebook.uri,
+  });
+  deps.inspector.open(cell, 'diff');
+  return {
+    ok: true,
+    message: vscode.l10n.t('Ran from call {0}: the inspector shows the fork beside the run it forked.', at),
+  };
+}
+
+// Call N's new outcome: an edited result (prefilled with what it answered) or a failure with a message.
+async function askForkAnswer(
+  call: { ok: boolean; value?: JsonValue; message?: string } | undefined,
+): Promise<ForkAnswer | undefined> {
+  const result = vscode.l10n.t('Edit Its Result…');
+  const error = vscode.l10n.t('Make It Fail…');
+  const how = await vscode.window.showQuickPick([result, error], {
+    title: vscode.l10n.t('Run from call: its new outcome'),
+  });
+  if (how === result) {
+    const value = await askJson({
+      title: vscode.l10n.t('The result the call answers with'),
+      prompt: vscode.l10n.t("Checked against the binding's output schema before the run starts"),
+      value: JSON.stringify(call?.ok === true ? (call.value ?? null) : null),
+    });
+    return value === undefined ? undefined : { ok: true, value };
+  }
+  if (how !== error) return undefined;
+  const message = await vscode.window.showInputBox({
+    title: vscode.l10n.t('The message the call fails with'),
+    value: call?.ok === false ? (call.message ?? '') : '',
+    ignoreFocusOut: true,
+    validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Type a message') : undefined),
+  });
+  return message === undefined ? undefined : { ok: false, message };
+}
+
 // The paused call of a cell as data (for scripts and tests): what it is, why it waits, and a refused answer's problem.
 function pausedCall(pauses: CallPauses, arg: unknown): unknown {
   const target = pausedTarget(pauses, arg);
@@ -256,7 +336,8 @@ type DebugCommandId = (typeof COMMANDS)[
   | 'editCallArguments'
   | 'denyCall'
   | 'decideCall'
-  | 'pausedCall'];
+  | 'pausedCall'
+  | 'forkFromCall'];
 
 export function debugCommandHandlers(deps: DebugCommandDeps): Record<DebugCommandId, (...args: unknown[]) => unknown> {
   const { pauses } = deps;
@@ -274,6 +355,7 @@ export function debugCommandHandlers(deps: DebugCommandDeps): Record<DebugComman
     [COMMANDS.denyCall]: simple(({ waiting }) => ({ kind: 'throw', message: deniedMessage(waiting.call) })),
     [COMMANDS.decideCall]: (arg) => decideCall(pauses, arg),
     [COMMANDS.pausedCall]: (arg) => pausedCall(pauses, arg),
+    [COMMANDS.forkFromCall]: (arg, given) => forkFromCall(deps, arg, given),
   };
 }
 

@@ -6,11 +6,15 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../extension/constants.js';
+import { untranslated } from '../../extension/l10n.js';
+import type { RunResult } from '../../runtime/index.js';
+import { diffRuns } from '../../webview/shared/index.js';
 import {
   cellById,
   finished,
   openNotebook,
   resultOf,
+  runCells,
   textOf,
   waitFor,
   withExtension,
@@ -218,6 +222,57 @@ suite('call breakpoints and approvals', () => {
     } finally {
       rmSync(file, { force: true });
     }
+  });
+});
+
+suite('run from call N', () => {
+  withExtension();
+
+  test('fork from call 2 of a run: call 1 as it was, call 2 edited, the rest by the handlers; the diff diverges at call 2', async () => {
+    const editor = await openNotebook(...NOTEBOOK);
+    const cell = cellById(editor.notebook, 'fork');
+    await runCells([cell], RUN_MS);
+    const original = resultOf(cell) as unknown as RunResult;
+    assert.deepEqual(original.value, [3, 5, 7]);
+
+    // a call the run does not have is refused without running
+    const outOfRange = await vscode.commands.executeCommand<CommandOutcome>(COMMANDS.forkFromCall, cell, {
+      at: 9,
+      value: { hits: 1 },
+    });
+    assert.equal(outOfRange.ok, false);
+    assert.match(outOfRange.ok ? '' : outOfRange.message, /Call 9 is not in this run: it has calls 1 to 3/);
+
+    // an answer that breaks the output schema is refused before anything runs
+    const refused = await vscode.commands.executeCommand<CommandOutcome>(COMMANDS.forkFromCall, cell, {
+      at: 2,
+      value: { hits: 'many' },
+    });
+    assert.match(textOf(cell), /output schema/, `refused: ${JSON.stringify(refused)} ${textOf(cell)}`);
+    await runCells([cell], RUN_MS);
+    const since = Date.now() - 1;
+    const forked = await vscode.commands.executeCommand<CommandOutcome>(COMMANDS.forkFromCall, cell, {
+      at: 2,
+      value: { hits: 40 },
+    });
+    assert.equal(forked.ok, true, forked.ok ? '' : forked.message);
+    await ended(cell, since);
+    const fork = resultOf(cell) as unknown as RunResult & { calls: { pause?: { reason: string; by: string } }[] };
+    // call 3's argument is built from call 2's answer, so the handler saw the edit
+    assert.deepEqual(fork.value, [3, 40, 8]);
+    assert.deepEqual(
+      fork.calls.map((c) => c.pause && `${c.pause.reason}/${c.pause.by}`),
+      ['fork/recording', 'fork/edit', undefined],
+    );
+    const diff = diffRuns(original, fork, untranslated);
+    assert.equal(diff.first?.section, 'calls');
+    assert.match(diff.first?.description ?? '', /^call #2 tools\.search/);
+    // the inspector opened on the diff of the two runs
+    await waitFor(
+      'the run inspector to open',
+      () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputWebview),
+      30_000,
+    );
   });
 });
 

@@ -4,12 +4,14 @@ import {
   conditionText,
   deniedMessage,
   describeBreakpoints,
+  forkOfRun,
   mergeBreakpoints,
   parseCondition,
   parseJsonText,
 } from '../../../extension/debug/call-pause-ui.js';
 import { untranslated as t } from '../../../extension/l10n.js';
 import { pauseReason } from '../../../runtime/protocol/call-pause.js';
+import { RunResultSchema } from '../../../runtime/protocol/run-result.js';
 
 describe('call breakpoints as a person types and reads them', () => {
   test('a condition with a binding, a path and a JSON value reads back as typed', () => {
@@ -75,5 +77,70 @@ describe('paused calls as shown', () => {
     expect(parseJsonText('null', t)).toEqual({ ok: true, value: null });
     expect(parseJsonText('{hits: 3}', t)).toMatchObject({ ok: false, message: expect.stringMatching(/^Not JSON/) });
     expect(parseJsonText('   ', t)).toMatchObject({ ok: false });
+  });
+});
+
+describe('run from call N of a shown run', () => {
+  const call = (id: number, extra: Record<string, unknown>) => ({
+    id,
+    global: 'tools',
+    name: 'search',
+    args: { q: String(id) },
+    startedAtMs: id,
+    durationMs: 1,
+    ...extra,
+  });
+  const result = (calls: ReturnType<typeof call>[], total?: number) =>
+    RunResultSchema.parse({
+      language: 'typescript',
+      logs: [],
+      durationMs: 5,
+      calls,
+      ...(total === undefined
+        ? {}
+        : { callSummary: { total, omitted: total - calls.length, byBinding: [], last: [] } }),
+      sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'none', mechanisms: [] },
+    });
+
+  test("the run's calls become the recording (answered, failed, never answered), in call order", () => {
+    const run = result([
+      call(2, { ok: false, message: 'down' }),
+      call(1, { ok: true, value: { hits: 1 } }),
+      call(3, { ok: false }),
+    ]);
+    const fork = forkOfRun(run, 2, { ok: true, value: { hits: 9 } }, t);
+    expect(fork).toEqual({
+      ok: true,
+      value: {
+        at: 2,
+        answer: { ok: true, value: { hits: 9 } },
+        calls: [
+          { global: 'tools', name: 'search', args: { q: '1' }, ok: true, durationMs: 1, value: { hits: 1 } },
+          { global: 'tools', name: 'search', args: { q: '2' }, ok: false, durationMs: 1, message: 'down' },
+          { global: 'tools', name: 'search', args: { q: '3' }, ok: false, durationMs: 1, pending: true },
+        ],
+      },
+    });
+  });
+
+  test('a summarized run (not every call kept) is refused', () => {
+    const run = result([call(1, { ok: true, value: 1 })], 500);
+    expect(forkOfRun(run, 1, { ok: true, value: 2 }, t)).toEqual({
+      ok: false,
+      message: 'This run keeps 1 of its 500 calls: run from a call needs them all.',
+    });
+  });
+
+  test('a call outside the run, or a run without calls, is refused naming the range', () => {
+    const run = result([call(1, { ok: true, value: 1 })]);
+    expect(forkOfRun(run, 2, { ok: false, message: 'x' }, t)).toEqual({
+      ok: false,
+      message: 'Call 2 is not in this run: it has calls 1 to 1.',
+    });
+    expect(forkOfRun(run, 0, { ok: false, message: 'x' }, t).ok).toBe(false);
+    expect(forkOfRun(result([]), 1, { ok: false, message: 'x' }, t)).toEqual({
+      ok: false,
+      message: 'This run made no binding calls to run from.',
+    });
   });
 });
