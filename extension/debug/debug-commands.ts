@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { JsonValue } from '../../runtime/index.js';
+import path from 'node:path';
+import { defaultCassetteDir, type JsonValue, writeRunCassette } from '../../runtime/index.js';
 import type { SessionService } from '../bindings/session-service.js';
 import type { CommandOutcome } from '../commands/cell-commands.js';
 import { targetCell, targetNotebook } from '../commands/target-cell.js';
@@ -248,7 +249,7 @@ async function forkFromCall(deps: DebugCommandDeps, arg: unknown, given: unknown
   const shown = latestPayload(cell)?.payload.result;
   if (shown === undefined)
     return { ok: false, message: vscode.l10n.t('This cell has no run to fork yet: run it first.') };
-  const preset = (given ?? {}) as { at?: unknown; value?: unknown; message?: unknown };
+  const preset = (given ?? {}) as { at?: unknown; value?: unknown; message?: unknown; saveTo?: unknown };
   let at = typeof preset.at === 'number' ? preset.at : undefined;
   if (at === undefined) {
     const picked = await vscode.window.showQuickPick(
@@ -281,10 +282,53 @@ async function forkFromCall(deps: DebugCommandDeps, arg: unknown, given: unknown
     document: cell.notebook.uri,
   });
   deps.inspector.open(cell, 'diff');
+  const forked = latestPayload(cell)?.payload.result;
+  if (forked === undefined || !forked.calls.some((call) => call.pause?.reason === 'fork'))
+    return { ok: false, message: vscode.l10n.t('The fork did not run: the cell says why.') };
+  if (typeof preset.saveTo === 'string') return saveFork(preset.saveTo, forked);
+  void offerSave(cell, at, forked);
   return {
     ok: true,
     message: vscode.l10n.t('Ran from call {0}: the inspector shows the fork beside the run it forked.', at),
   };
+}
+
+type ShownResult = NonNullable<ReturnType<typeof latestPayload>>['payload']['result'];
+
+// Save as Cassette… : the fork's calls (each with its pause: recording, edit) as a new cassette; the cell's own
+// cassette stays as it was.
+async function offerSave(cell: vscode.NotebookCell, at: number, forked: ShownResult): Promise<void> {
+  const save = vscode.l10n.t('Save as Cassette…');
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t(
+      'Ran cell {0} from call {1}: the inspector shows the fork beside the run it forked.',
+      cell.index + 1,
+      at,
+    ),
+    save,
+  );
+  if (choice !== save || cell.notebook.uri.scheme !== 'file') return;
+  const id = typeof cell.metadata.id === 'string' ? cell.metadata.id : `cell-${cell.index + 1}`;
+  const target = await vscode.window.showSaveDialog({
+    defaultUri: vscode.Uri.file(
+      path.join(defaultCassetteDir(path.dirname(cell.notebook.uri.fsPath)), `${id}-fork-call-${at}.json`),
+    ),
+    filters: { [vscode.l10n.t('Cassettes')]: ['json'] },
+  });
+  if (target === undefined) return;
+  const saved = await saveFork(target.fsPath, forked);
+  if (saved.ok) void vscode.window.showInformationMessage(saved.message ?? '');
+  else void vscode.window.showErrorMessage(saved.message);
+}
+
+async function saveFork(file: string, forked: ShownResult): Promise<CommandOutcome> {
+  const written = await writeRunCassette(file, forked);
+  return written.ok
+    ? {
+        ok: true,
+        message: vscode.l10n.t('Saved the fork as a cassette of {0} call(s): {1}', written.calls, written.path),
+      }
+    : { ok: false, message: vscode.l10n.t('The fork was not saved: {0}', written.message) };
 }
 
 // Call N's new outcome: an edited result (prefilled with what it answered) or a failure with a message.

@@ -251,9 +251,11 @@ suite('run from call N', () => {
     assert.match(textOf(cell), /output schema/, `refused: ${JSON.stringify(refused)} ${textOf(cell)}`);
     await runCells([cell], RUN_MS);
     const since = Date.now() - 1;
+    const saveTo = path.join(workspaceUri('fixtures', '.ptc', 'cassettes').fsPath, 'fork-from-call-2.json');
     const forked = await vscode.commands.executeCommand<CommandOutcome>(COMMANDS.forkFromCall, cell, {
       at: 2,
       value: { hits: 40 },
+      saveTo,
     });
     assert.equal(forked.ok, true, forked.ok ? '' : forked.message);
     await ended(cell, since);
@@ -267,6 +269,22 @@ suite('run from call N', () => {
     const diff = diffRuns(original, fork, untranslated);
     assert.equal(diff.first?.section, 'calls');
     assert.match(diff.first?.description ?? '', /^call #2 tools\.search/);
+    // saved as a new cassette: the fork's answers, each call saying where its answer came from
+    try {
+      const saved = JSON.parse(readFileSync(saveTo, 'utf8')) as {
+        calls: { value?: unknown; pause?: { by: string } }[];
+      };
+      assert.deepEqual(
+        saved.calls.map((c) => [c.value, c.pause?.by]),
+        [
+          [{ hits: 3 }, 'recording'],
+          [{ hits: 40 }, 'edit'],
+          [{ hits: 8 }, undefined],
+        ],
+      );
+    } finally {
+      rmSync(saveTo, { force: true });
+    }
     // the inspector opened on the diff of the two runs
     await waitFor(
       'the run inspector to open',
