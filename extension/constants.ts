@@ -33,6 +33,16 @@ export const COMMANDS = {
   stopCells: 'ptcPlayground.stopCells',
   setNotebookBindings: 'ptcPlayground.setNotebookBindings',
   openFileAt: 'ptcPlayground.openFileAt',
+  breakOnCalls: 'ptcPlayground.breakOnCalls',
+  continueCall: 'ptcPlayground.continueCall',
+  stepCall: 'ptcPlayground.stepCall',
+  answerCall: 'ptcPlayground.answerCall',
+  throwCall: 'ptcPlayground.throwCall',
+  editCallArguments: 'ptcPlayground.editCallArguments',
+  denyCall: 'ptcPlayground.denyCall',
+  decideCall: 'ptcPlayground.decideCall',
+  pausedCall: 'ptcPlayground.pausedCall',
+  forkFromCall: 'ptcPlayground.forkFromCall',
 } as const;
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 

@@ -5,7 +5,7 @@ import { registerCommands } from './commands/register-commands.js';
 import { readConfig, watchConfig } from './config/config.js';
 import { PYTHON_EXTENSION_ID, selectedPythonInterpreter } from './config/python-extension.js';
 import { RuntimePathApprovals } from './config/runtime-path-approvals.js';
-import { LOG_CHANNEL_NAME, NOTEBOOK_TYPE } from './constants.js';
+import { COMMANDS, LOG_CHANNEL_NAME, NOTEBOOK_TYPE } from './constants.js';
 import { PtcNotebookController } from './execution/controller.js';
 import { RuntimePool } from './execution/runtime-pool.js';
 import { InspectorPanels } from './inspector/inspector-panel.js';
@@ -20,6 +20,8 @@ import { rendererAction } from './renderer/renderer-actions.js';
 import { RendererHost } from './renderer/renderer-host.js';
 import { SdkDocuments } from './sdk/sdk-documents.js';
 import { CellStatusProvider } from './status/cell-status.js';
+import { CallPauses } from './debug/call-pauses.js';
+import { announcePause } from './debug/debug-commands.js';
 import { BindingsStatusItem } from './status/bindings-status.js';
 import { ModeStatusItem } from './status/mode-status.js';
 import { PtcTestExplorer } from './testing/test-explorer.js';
@@ -54,6 +56,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
   };
   const approvals = new RuntimePathApprovals(context.workspaceState, log);
   const cellStatus = new CellStatusProvider();
+  const pauses = new CallPauses();
   const running = new Set<vscode.NotebookCell>();
   const inspector = new InspectorPanels({
     extensionUri: context.extensionUri,
@@ -66,6 +69,15 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
           ranges: [{ start: cell.index, end: cell.index + 1 }],
           document: cell.notebook.uri,
         });
+    },
+    fork: async (notebook, cellId, callId) => {
+      const outcome = await vscode.commands.executeCommand<{ ok: boolean; message?: string } | undefined>(
+        COMMANDS.forkFromCall,
+        { notebook, cellId },
+        callId === undefined ? undefined : { at: callId },
+      );
+      if (outcome?.ok === false && outcome.message !== undefined)
+        void vscode.window.showWarningMessage(outcome.message);
     },
   });
   const fakeModel = new FakeModel({ extension: context.extensionUri, log });
@@ -89,6 +101,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
       renderers.postCellStateFor(cell, true);
     },
     onProgress: (cell, snapshot) => cellStatus.setProgress(cell, snapshot),
+    pausesFor: (cell) => pauses.pausesFor(cell, (call) => announcePause(cell, call)),
     onDidFinish: (cell) => {
       running.delete(cell);
       cellStatus.refresh();
@@ -143,6 +156,8 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
     sdk,
     cellStatus,
     vscode.notebooks.registerNotebookCellStatusBarItemProvider(NOTEBOOK_TYPE, cellStatus),
+    pauses,
+    vscode.notebooks.registerNotebookCellStatusBarItemProvider(NOTEBOOK_TYPE, pauses),
     new ModeStatusItem(),
     new BindingsStatusItem(bindings),
     intelliSense,
@@ -161,6 +176,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
       sdk,
       choices,
       cellStatus,
+      pauses,
       extension: context.extensionUri,
     }),
     { dispose: () => void shutdown?.().catch((error: unknown) => log.warn('shutdown failed', error)) },

@@ -76,6 +76,7 @@ export {
 } from './notebook/schema.js';
 export { serializeNotebook } from './notebook/serialize.js';
 export { type ExpectationReport } from './protocol/expectation-report.js';
+export { argsPathProblem } from './protocol/call-pause.js';
 export { type JsonValue } from './protocol/json-value.js';
 export {
   callCount,
@@ -90,7 +91,7 @@ export { loadCassette } from './replay/cassette-file.js';
 export { bubblewrapChoice } from './sandbox/probe.js';
 export { renderSdk } from './sdk/index.js';
 export { learnOutputs, readCassettes, withLearnedOutputs } from './sdk/learn-schema.js';
-export { byCodeUnit, type SdkNamespaceSource, type SdkSource } from './sdk/sdk-source.js';
+export { byCodeUnit, type SdkSource } from './sdk/sdk-source.js';
 export { cellRunRequest, notebookBindingsPath, openNotebookSession } from './session/notebook-session.js';
 export { cellCassettePath, defaultCassetteDir, type PlanOverride } from './session/plan.js';
 export { type CellReport, runNotebookFile } from './session/run-notebook.js';

@@ -22,6 +22,8 @@ import { openModelSettings } from '../model/model-help.js';
 import type { ModelChoices } from '../model/model-choice.js';
 import { targetCell, targetNotebook } from './target-cell.js';
 import { acceptExpected } from '../testing/accept-expected.js';
+import type { CallPauses } from '../debug/call-pauses.js';
+import { debugCommandHandlers } from '../debug/debug-commands.js';
 
 export interface CommandDeps {
   log: Logger;
@@ -32,6 +34,7 @@ export interface CommandDeps {
   sdk: SdkDocuments;
   choices: ModelChoices;
   cellStatus: CellStatusProvider;
+  pauses: CallPauses;
   // the extension's folder (the shipped tour and fake model)
   extension: vscode.Uri;
 }
@@ -47,7 +50,7 @@ export function openInspector(inspector: InspectorPanels, arg?: unknown): Comman
 
 // Every contributed command; each handler resolves to something tests can assert (outcome, mode, uri).
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { log, controller, bindings, approvals, inspector, sdk, choices, cellStatus, extension } = deps;
+  const { log, controller, bindings, approvals, inspector, sdk, choices, cellStatus, pauses, extension } = deps;
   const withReport = (run: (arg?: unknown) => Promise<CommandOutcome> | CommandOutcome) => async (arg?: unknown) => {
     const outcome = await run(arg);
     void reportOutcome(outcome, arg).catch((error: unknown) => log.warn('could not show a command outcome', error));
@@ -107,6 +110,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [COMMANDS.stopCells]: withReport((arg) => stopCells(controller, arg)),
     [COMMANDS.setNotebookBindings]: (arg, file) => setNotebookBindings(log, arg, file),
     [COMMANDS.openFileAt]: (location) => openFileAt(location),
+    ...debugCommandHandlers({ pauses, bindings, inspector }),
   };
   return Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }

@@ -74,6 +74,8 @@ export interface CellJobInput {
   trusted: boolean;
   // the cell's `metadata.expect`: a run that does not meet it ends ✗ and shows where it first differs
   expectation?: Expectation;
+  // call breakpoints and who decides paused calls (breakpoints, `ask` approvals)
+  pauses?: NonNullable<SessionRunRequest['pauses']>;
 }
 
 // interpreter paths the user allowed for this run (undefined: the runtime's own default lookup)
@@ -108,6 +110,35 @@ function planLabel(plan: RunPlan): string {
 
 function describeCall(event: CallEvent): string {
   return `call ${event.global}.${event.name} ${event.ok ? 'ok' : 'failed'} in ${event.durationMs.toFixed(1)} ms (args ${event.argsChars} chars)${event.message === undefined ? '' : `: ${event.message}`}`;
+}
+
+// The pauses with each paused call also said in the cell's live output (the status bar holds the choices).
+function shownPauses(
+  pauses: NonNullable<SessionRunRequest['pauses']>,
+  stream: LogStream,
+  t: Translate,
+): NonNullable<SessionRunRequest['pauses']> {
+  const { onPause } = pauses;
+  if (onPause === undefined) return pauses;
+  return {
+    ...pauses,
+    onPause: (call, control) => {
+      const label = `${call.global}.${call.name}(${JSON.stringify(call.args)})`;
+      stream.push({
+        stream: 'stderr',
+        text:
+          call.reason === 'approval'
+            ? t(
+                '⏸ call {0} needs approval: {1}. Approve, edit its arguments or deny it in the cell status bar.',
+                call.id,
+                label,
+              )
+            : t('⏸ paused at call {0}: {1}. Continue, answer, throw or step in the cell status bar.', call.id, label),
+      });
+      if (control.problem !== undefined) stream.push({ stream: 'stderr', text: control.problem });
+      return onPause(call, control);
+    },
+  };
 }
 
 // One cell's execution from queue to ✓/✗: every path ends the execution exactly once, and a cancelled cell
@@ -203,6 +234,7 @@ export async function runCellJob(
       onCallStart: (call) => progress.started(call),
       // schema drift, unused recorded calls, handler warnings: for the developer, never the program's output
       onWarning: (message) => log.warn(`${input.cellLabel}: ${message}`),
+      ...(input.pauses === undefined ? {} : { pauses: shownPauses(input.pauses, stream, t) }),
     });
     const { plan, limits } = request;
     log.info(

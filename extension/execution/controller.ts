@@ -41,6 +41,8 @@ export interface ControllerDeps {
   runTask?: (cell: vscode.NotebookCell, execution: vscode.NotebookCellExecution) => Promise<void>;
   // live binding-call counts of a running cell; undefined when it stops running
   onProgress?: (cell: vscode.NotebookCell, snapshot: CallProgressSnapshot | undefined) => void;
+  // the call breakpoints of a run of `cell` and who decides its paused calls
+  pausesFor?: (cell: vscode.NotebookCell) => NonNullable<SessionRunRequest['pauses']>;
 }
 
 // --- the one NotebookController for `.ptcnb`: per-notebook queue, per-notebook execution order
@@ -224,6 +226,7 @@ export class PtcNotebookController implements vscode.Disposable {
         trusted: vscode.workspace.isTrusted,
         ...expectationField(cell.metadata),
         ...(override === undefined ? {} : { override }),
+        ...(this.#deps.pausesFor === undefined ? {} : { pauses: this.#deps.pausesFor(cell) }),
       },
       {
         run: (request, paths) => this.#deps.run(notebook, request, paths),

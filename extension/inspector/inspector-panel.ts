@@ -23,6 +23,8 @@ export interface InspectorDeps {
   extensionUri: vscode.Uri;
   log: Logger;
   rerun: (notebookUri: string, cellId: string) => Promise<void>;
+  // Run from here: the cell's run again from call `callId` (the host asks for the new outcome)
+  fork: (notebookUri: string, cellId: string, callId: number | undefined) => Promise<void>;
 }
 
 // The run inspector (one panel, reused): a cell's runs, "what the model sees", and a diff of two runs.
@@ -67,7 +69,8 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
   }
 
   // Opens (or reveals) the panel on a cell's runs; an imported cell opens on "Then vs now", even before its first run.
-  open(cell: vscode.NotebookCell): boolean {
+  // `tab: 'diff'` opens on the diff of the cell's last two runs (a fork beside the run it forked).
+  open(cell: vscode.NotebookCell, tab?: 'diff'): boolean {
     const run = this.noteRun(cell);
     const id = run?.payload.cellId ?? (typeof cell.metadata.id === 'string' ? cell.metadata.id : undefined);
     const key = cellKey(cell.notebook.uri.toString(), id, cell.index);
@@ -84,7 +87,7 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
       type: 'load',
       runs: this.#history.runs(key),
       selectedId: shown.id,
-      ...(transcript !== undefined && switching ? { tab: 'then' as const } : {}),
+      ...(tab !== undefined ? { tab } : transcript !== undefined && switching ? { tab: 'then' as const } : {}),
     });
     return true;
   }
@@ -187,6 +190,13 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
           return;
         }
         await this.#deps.rerun(this.#shownNotebook, message.cellId);
+        return;
+      case 'fork':
+        if (this.#shownNotebook === undefined) {
+          this.#post({ type: 'error', message: vscode.l10n.t('The notebook of this run is not open any more.') });
+          return;
+        }
+        await this.#deps.fork(this.#shownNotebook, message.cellId, message.callId);
         return;
       case 'open-cassette':
         await this.#pickCassette();

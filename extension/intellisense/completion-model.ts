@@ -1,4 +1,7 @@
-import { byCodeUnit, renderSdk, type Language, type SdkNamespaceSource, type SdkSource } from '../../runtime/index.js';
+import { byCodeUnit, renderSdk, type Language, type SdkSource } from '../../runtime/index.js';
+
+// one namespace of the SDK's source (derived: the runtime's public surface keeps one name for the whole shape)
+type SdkNamespaceSource = SdkSource['namespaces'][string];
 
 export interface FunctionInfo {
   name: string;

@@ -173,6 +173,7 @@ function headerActions(
     const rerun = el('button', { type: 'button', class: 'ptc-button', 'data-action': 'rerun' }, l10n.t('Re-run cell'));
     rerun.addEventListener('click', () => post({ type: 'rerun', cellId }), { signal: ctx.signal });
     box.append(rerun);
+    if (selected.payload.result.calls.length > 0) box.append(forkButton(ctx, cellId, post));
   }
   const open = el(
     'button',
@@ -182,6 +183,27 @@ function headerActions(
   open.addEventListener('click', () => post({ type: 'open-cassette' }), { signal: ctx.signal });
   box.append(open);
   return box;
+}
+
+// Run from here: follows the call picked in the timeline (a bar's data-call-id), else the host asks which call.
+function forkButton(ctx: ViewContext, cellId: string, post: (m: InspectorToHostMessage) => void): HTMLElement {
+  let callId: number | undefined;
+  const button = el('button', { type: 'button', class: 'ptc-button', 'data-action': 'fork' }, l10n.t('Run from call…'));
+  document.addEventListener(
+    'click',
+    (event) => {
+      const bar = (event.target as Element | null)?.closest?.('[data-call-id]');
+      const id = Number(bar?.getAttribute('data-call-id'));
+      if (bar === null || bar === undefined || !Number.isSafeInteger(id) || id < 1) return;
+      callId = id;
+      button.textContent = l10n.t('Run from call {0}…', id);
+    },
+    { signal: ctx.signal },
+  );
+  button.addEventListener('click', () => post({ type: 'fork', cellId, ...(callId === undefined ? {} : { callId }) }), {
+    signal: ctx.signal,
+  });
+  return button;
 }
 
 function panelBody(

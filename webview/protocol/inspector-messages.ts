@@ -70,6 +70,13 @@ export const InspectorToHostMessageSchema = z.discriminatedUnion('type', [
   // the page script started; the host answers with `load`
   z.object({ type: z.literal('ready'), restoredRunIds: z.array(z.string()).check(z.maxLength(200)) }),
   z.object({ type: z.literal('rerun'), cellId: z.string().check(z.minLength(1)) }),
+  // Run from here: the cell's run again from call `callId` (1-based) with an edited outcome the host asks for;
+  // without `callId` the host asks which call
+  z.object({
+    type: z.literal('fork'),
+    cellId: z.string().check(z.minLength(1)),
+    callId: z.optional(z.int().check(z.positive())),
+  }),
   // asks the host to show an open dialog and send the cassette back as `add-run`
   z.object({ type: z.literal('open-cassette') }),
 ]);
