@@ -33,13 +33,17 @@ type StartedWorker = RunWorker & {
   terminated: boolean;
   // a message as if the worker had sent it
   deliver(data: unknown): void;
+  // resolves at the worker's first message: ready, or why it cannot run
+  readonly said: Promise<void>;
 };
 
 // A dedicated worker seen as a RunWorker; what it says before the run listens is kept for it (a spare is ready early).
 function runWorker(worker: Worker): StartedWorker {
   const early: { data: unknown }[] = [];
   let listener: RunWorker['onmessage'] = null;
+  let said: () => void = () => undefined;
   const run: StartedWorker = {
+    said: new Promise<void>((resolve) => (said = resolve)),
     worker,
     terminated: false,
     postMessage: (message) => worker.postMessage(message),
@@ -55,7 +59,11 @@ function runWorker(worker: Worker): StartedWorker {
       for (const event of early.splice(0)) handler?.(event);
     },
     onerror: null,
-    deliver: (data) => (listener === null ? early.push({ data }) : listener({ data })),
+    deliver: (data) => {
+      said();
+      if (listener === null) early.push({ data });
+      else listener({ data });
+    },
   };
   worker.onmessage = (event) => run.deliver(event.data);
   worker.onerror = (event) => run.onerror?.(event);
@@ -122,12 +130,10 @@ export function createWebEngine(extensionUri: vscode.Uri): WebEngine {
         terminate();
         spare ??= startPyodide();
       };
-      return run;
+      // handed over once its interpreter is loaded (or it said why it cannot be)
+      return run.said.then(() => run);
     },
     strip: (program) => stripLoaded(program),
-    prepare: async (engine) => {
-      if (engine === 'pyodide') await loadAssets();
-    },
   });
 }
 

@@ -8,7 +8,7 @@ import { armDeadline } from '../../engine/deadline.js';
 import { connectRun } from '../../engine/program-frames.js';
 import { RunState } from '../../engine/run-state.js';
 import { bootFrame, ChildFrameSchema } from '../../protocol/node-wire.js';
-import type { RunResult, SandboxReport } from '../../protocol/run-result.js';
+import type { RunFailure, RunResult, SandboxReport } from '../../protocol/run-result.js';
 import { stripFailure, type StripResult } from '../../typescript/strip-core.js';
 import { judgeWasmProbe, type WasmVerdict } from '../wasm-proof.js';
 import { wasmReport } from '../wasm-report.js';
@@ -26,13 +26,56 @@ export interface RunWorker {
 }
 
 export interface WebEngineOptions {
-  // a fresh worker of the engine (its first message is ready, or a done frame saying why it is not)
-  startWorker(engine: WebEngineName): RunWorker;
+  // a fresh worker of the engine (its first message is ready, or a done frame saying why it is not); a promise when
+  // the worker first loads what it runs on (an interpreter), resolved once it did: that load is not the program's
+  // startup but the engine's, bounded by LOAD_MS (rejects saying what is missing)
+  startWorker(engine: WebEngineName): RunWorker | Promise<RunWorker>;
   // TypeScript to JavaScript (amaro, as loaded by the embedding)
   strip(program: string): Promise<StripResult>;
-  // what the engine's workers need before the first one starts (Pyodide's files read and compiled), kept out of the
-  // time a worker has to become ready; rejects saying what is missing
-  prepare?(engine: WebEngineName): Promise<void>;
+}
+
+// A worker that has not loaded its engine by then is broken, not slow (Pyodide's first load on a busy machine included).
+const LOAD_MS = 180_000;
+
+// The worker once it loaded, or why the run ends before it ran: Stop, the load bound, or the engine's problem. A worker
+// that loads after the run gave up on it is ended.
+async function loaded(
+  started: RunWorker | Promise<RunWorker>,
+  signal: AbortSignal | undefined,
+  what: string,
+): Promise<{ worker: RunWorker } | { failure: RunFailure }> {
+  if (!(started instanceof Promise)) return { worker: started };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const giveUp = new Promise<{ failure: RunFailure }>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ failure: { kind: 'worker-exit', message: `${what} did not load within ${LOAD_MS} ms` } }),
+      LOAD_MS,
+    );
+    onAbort = () => resolve({ failure: { kind: 'abort', message: abortMessage(signal) } });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+  });
+  const outcome = await Promise.race([
+    started.then(
+      (worker) => ({ worker }),
+      (error: unknown) => ({
+        failure: {
+          kind: 'worker-exit',
+          message: `could not start ${what}: ${String((error as Error)?.message ?? error)}`,
+        },
+      }),
+    ),
+    giveUp,
+  ]);
+  clearTimeout(timer);
+  if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  if ('failure' in outcome)
+    void started.then(
+      (late) => late.terminate(),
+      () => undefined,
+    );
+  return outcome as { worker: RunWorker } | { failure: RunFailure };
 }
 
 // The worker's own confinement, beneath the wasm boundary: a browser worker has no files or processes to reach, but
@@ -106,18 +149,18 @@ export class WebEngine {
 
   async #runCode(spec: CodeRunSpec, code: string, report: SandboxReport, engine: WebEngineName): Promise<RunResult> {
     const what = `the ${engine} engine's web worker`;
-    let worker: RunWorker;
+    let started: RunWorker | Promise<RunWorker>;
     try {
-      await this.options.prepare?.(engine);
-      if (spec.signal?.aborted)
-        return failedBeforeSpawn(spec, report, { kind: 'abort', message: abortMessage(spec.signal) });
-      worker = this.options.startWorker(engine);
+      started = this.options.startWorker(engine);
     } catch (error) {
       return failedBeforeSpawn(spec, report, {
         kind: 'worker-exit',
         message: `could not start ${what}: ${String((error as Error)?.message ?? error)}`,
       });
     }
+    const load = await loaded(started, spec.signal, what);
+    if ('failure' in load) return failedBeforeSpawn(spec, report, load.failure);
+    const worker = load.worker;
     const session = new RunState(spec, report);
     let markReady: (ok: boolean) => void = () => undefined;
     const ready = new Promise<boolean>((resolve) => (markReady = resolve));
