@@ -259,7 +259,7 @@ def start(boot_text):
 
     bridge = Bridge(outbox, boot["namespaces"], boot["maxPendingCalls"])
     loop = PumpLoop()
-    _run.update(state=state, outbox=outbox, bridge=bridge, loop=loop)
+    _run.update(state=state, outbox=outbox, bridge=bridge, loop=loop, on_exit=on_exit)
     sys.stdout = out
     sys.stderr = err
     sys.argv = ["<program>"]
@@ -330,6 +330,10 @@ def pump():
             due = loop._scheduled and loop._scheduled[0]._when <= loop.time()
             if not loop._ready and not due:
                 break
+    except SystemExit as request:
+        # asyncio re-raises a task's SystemExit out of the loop: the program asked to exit (sys.exit)
+        if not state["settled"]:
+            _run["on_exit"](request)
     except BaseException as error:
         # the loop itself broke (the program rebound what it runs on): still one result
         if not state["settled"]:

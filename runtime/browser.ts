@@ -13,11 +13,13 @@ export { serializeNotebook } from './notebook/serialize.js';
 export { boundSavedOutputs, fitResult } from './notebook/output-budget.js';
 export * from './notebook/schema.js';
 export * from './protocol/expectation-report.js';
-// the browser's engine: TypeScript cells in a web worker running QuickJS (runtime/wasm/web/)
+// the browser's engines: TypeScript cells in a web worker running QuickJS, Python cells in one running Pyodide
+// (runtime/wasm/web/)
 export { resolveRequest } from './contract/resolve.js';
 export { cellLimits } from './session/cell-limits.js';
 export { stripLoaded } from './typescript/strip-core.js';
-export { PYTHON_IN_BROWSER, WebEngine, type RunWorker } from './wasm/web/web-engine.js';
+export { WebEngine, type RunWorker, type WebEngineName } from './wasm/web/web-engine.js';
+export { loadPyodideAssets, PYODIDE_WEB_FOLDER, type PyodideAssets } from './wasm/web/pyodide-assets.js';
 // the browser's bindings: each cell's calls answered from its cassette
 export { CASSETTE_SEGMENTS, cassetteName } from './notebook/cassette-name.js';
 export { parseCassette } from './replay/cassette-text.js';

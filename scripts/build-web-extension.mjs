@@ -1,6 +1,8 @@
 // Bundles the extension's browser entry (vscode.dev, github.dev): one CommonJS file for a web worker, `vscode` left
-// to the editor, with the run worker (runtime/wasm/web/run-worker.ts: QuickJS in WebAssembly, one worker per run)
-// built first and embedded in it as text. No Node API may reach either: `runtime/index.js` resolves to the
+// to the editor, with the run workers (runtime/wasm/web/run-worker.ts: QuickJS in WebAssembly; pyodide-worker.ts:
+// Pyodide's loader and the guest runner's Python sources; one worker per run) built first and embedded in it as text.
+// Pyodide's own files (~12 MB) are not embedded: the web extension reads them from dist/node_modules/pyodide, the
+// folder the VSIX already ships for the desktop's pyodide engine. No Node API may reach either: `runtime/index.js` resolves to the
 // browser-safe `runtime/browser.ts`, the few Node modules the runtime's Node-free floors name resolve to the stand-ins
 // in extension/web/, and any other `node:` import fails the build by name instead of breaking in the browser.
 import { build as esbuild } from 'esbuild';
@@ -45,20 +47,37 @@ const shared = {
   logLevel: 'silent',
 };
 
-// The run worker's source, embedded in the extension (a worker started from a blob: URL is same-origin wherever the
-// extension's own files are served from).
-function embedRunWorker(source) {
+// The run workers' sources, embedded in the extension by name (`ptc:run-worker`, `ptc:pyodide-worker`): a worker
+// started from a blob: URL is same-origin wherever the extension's own files are served from.
+function embedWorkers(sources) {
   return {
     name: 'ptc-run-worker-source',
     setup(build) {
-      build.onResolve({ filter: /^ptc:run-worker$/ }, () => ({ path: 'run-worker', namespace: 'ptc-run-worker' }));
-      build.onLoad({ filter: /.*/, namespace: 'ptc-run-worker' }, () => ({
-        contents: `export default ${JSON.stringify(source)};`,
+      build.onResolve({ filter: /^ptc:[a-z-]+-worker$/ }, (args) => ({
+        path: args.path.slice('ptc:'.length),
+        namespace: 'ptc-run-worker',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'ptc-run-worker' }, (args) => ({
+        contents: `export default ${JSON.stringify(sources[args.path] ?? '')};`,
         loader: 'js',
       }));
     },
   };
 }
+
+// Pyodide's loader names Node modules in branches only Node takes (it checks process.versions.node first): in a
+// browser bundle they are empty.
+const pyodideNodeBranches = {
+  name: 'ptc-pyodide-node-branches',
+  setup(build) {
+    build.onResolve({ filter: /^(node:|ws$)/ }, (args) =>
+      /[\\/]node_modules[\\/]pyodide[\\/]/.test(args.importer)
+        ? { path: args.path, namespace: 'ptc-empty' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'ptc-empty' }, () => ({ contents: 'export default {};', loader: 'js' }));
+  },
+};
 
 export default async function build({ production = false } = {}) {
   const worker = await esbuild({
@@ -73,22 +92,34 @@ export default async function build({ production = false } = {}) {
     write: false,
   });
   const workerSource = worker.outputFiles[0]?.text ?? '';
+  const pyodideWorker = await esbuild({
+    ...shared,
+    entryPoints: ['runtime/wasm/web/pyodide-worker.ts'],
+    format: 'iife',
+    // the guest runner's modules (python/), as text
+    loader: { '.py': 'text' },
+    plugins: [pyodideNodeBranches, browserRules(web('worker-node-util.ts'))],
+    minify: production,
+    legalComments: production ? 'none' : 'eof',
+    write: false,
+  });
+  const pyodideSource = pyodideWorker.outputFiles[0]?.text ?? '';
   const result = await esbuild({
     ...shared,
     entryPoints: ['extension/web/web-extension.ts'],
     outfile: WEB_EXTENSION_BUNDLE,
     format: 'cjs',
     external: ['vscode'],
-    plugins: [browserOnly, embedRunWorker(workerSource)],
+    plugins: [browserOnly, embedWorkers({ 'run-worker': workerSource, 'pyodide-worker': pyodideSource })],
     minify: production,
     sourcemap: production ? false : 'linked',
     legalComments: production ? 'none' : 'eof',
   });
-  for (const warning of [...worker.warnings, ...result.warnings])
+  for (const warning of [...worker.warnings, ...pyodideWorker.warnings, ...result.warnings])
     process.stderr.write(`build-web-extension: ${warning.text}\n`);
   const size = (await stat(path.join(root, WEB_EXTENSION_BUNDLE))).size;
   process.stdout.write(
-    `web extension: ${path.basename(WEB_EXTENSION_BUNDLE)} ${(size / 1024).toFixed(0)} KiB (run worker ${(workerSource.length / 1024).toFixed(0)} KiB inside)\n`,
+    `web extension: ${path.basename(WEB_EXTENSION_BUNDLE)} ${(size / 1024).toFixed(0)} KiB (run worker ${(workerSource.length / 1024).toFixed(0)} KiB and pyodide worker ${(pyodideSource.length / 1024).toFixed(0)} KiB inside)\n`,
   );
   return result;
 }

@@ -1,5 +1,9 @@
-// The run worker's bundled source, embedded by scripts/build-web-extension.mjs.
+// The run workers' bundled sources, embedded by scripts/build-web-extension.mjs.
 declare module 'ptc:run-worker' {
+  const source: string;
+  export default source;
+}
+declare module 'ptc:pyodide-worker' {
   const source: string;
   export default source;
 }

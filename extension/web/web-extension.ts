@@ -1,6 +1,6 @@
-// The browser entry (vscode.dev, github.dev): `.ptcnb` files open and save as on the desktop, and TypeScript cells
-// run in the quickjs WebAssembly engine, each in a fresh web worker (web-runner.ts). What needs the desktop (Python
-// cells, bindings modules, recording, the inspector, models) says so instead of failing silently.
+// The browser entry (vscode.dev, github.dev): `.ptcnb` files open and save as on the desktop, TypeScript cells run in
+// the quickjs WebAssembly engine and Python cells in the pyodide one, each in a fresh web worker (web-runner.ts). What
+// needs the desktop (bindings modules, recording, the inspector, models) says so instead of failing silently.
 import * as vscode from 'vscode';
 import { readConfig } from '../config/config.js';
 import { CONTROLLER_ID, LOG_CHANNEL_NAME, NOTEBOOK_TYPE } from '../constants.js';
@@ -9,7 +9,7 @@ import { SerializerRegistration } from '../notebook/serializer-registration.js';
 import { createWebEngine, registerWebController } from './web-runner.js';
 
 const DESKTOP_ONLY = vscode.l10n.t(
-  'This PTC Playground command needs VS Code on the desktop (or a remote or Codespace): in the browser, TypeScript cells run in the quickjs WebAssembly engine, and everything else (Python cells, bindings modules, recording, the inspector, models) needs processes a browser does not have.',
+  'This PTC Playground command needs VS Code on the desktop (or a remote or Codespace): in the browser, TypeScript and Python cells run in WebAssembly engines (quickjs, pyodide), and everything else (bindings modules, recording, the inspector, models) needs processes a browser does not have.',
 );
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -26,8 +26,10 @@ export function activate(context: vscode.ExtensionContext): void {
     NOTEBOOK_TYPE,
     vscode.l10n.t('PTC Playground (browser: WebAssembly)'),
   );
-  controller.description = vscode.l10n.t('TypeScript cells run in the quickjs WebAssembly engine');
-  registerWebController(controller, createWebEngine(), () => readConfig().config, log);
+  controller.description = vscode.l10n.t(
+    'TypeScript cells run in the quickjs WebAssembly engine, Python cells in the pyodide one',
+  );
+  registerWebController(controller, createWebEngine(context.extensionUri), () => readConfig().config, log);
   context.subscriptions.push(controller);
 
   // every other command of the manifest is contributed for the desktop; here each one says why it cannot act
@@ -40,7 +42,9 @@ export function activate(context: vscode.ExtensionContext): void {
       vscode.commands.registerCommand(entry.command, () => void vscode.window.showWarningMessage(DESKTOP_ONLY)),
     );
   }
-  log.info('browser entry active: TypeScript cells run in the quickjs WebAssembly engine, in a web worker per run');
+  log.info(
+    'browser entry active: TypeScript cells run in the quickjs WebAssembly engine, Python cells in the pyodide one, in a web worker per run',
+  );
 }
 
 export function deactivate(): void {

@@ -1,45 +1,137 @@
-// The browser's cell runs (vscode.dev, github.dev): each TypeScript cell in a fresh web worker running QuickJS
-// (runtime/wasm/web/), its result written like the desktop's; Python cells and a cell that asks for the native
-// engine end at once with a message naming what is missing.
+// The browser's cell runs (vscode.dev, github.dev): each TypeScript cell in a fresh web worker running QuickJS, each
+// Python cell in one running Pyodide (runtime/wasm/web/), its result written like the desktop's; a cell that asks for
+// the native engine ends at once with a message naming what is missing.
 import * as vscode from 'vscode';
 import {
   CASSETTE_SEGMENTS,
   cassetteName,
   cellLimits,
   CellMetadataSchema,
+  loadPyodideAssets,
+  PYODIDE_WEB_FOLDER,
   parseCassette,
   replayFromCassette,
   resolveRequest,
   stripLoaded,
   WebEngine,
+  type PyodideAssets,
   type RunResult,
   type RunWorker,
+  type WebEngineName,
 } from '../../runtime/browser.js';
 import { settingsLimits, type PlaygroundConfig } from '../config/settings.js';
 import type { Logger } from '../log/logger.js';
 import { problemOutput, resultOutput } from '../notebook/result-output.js';
 import RUN_WORKER_SOURCE from 'ptc:run-worker';
+import PYODIDE_WORKER_SOURCE from 'ptc:pyodide-worker';
 
 const NATIVE_IN_BROWSER =
-  'This cell asks for the native engine (limits.engine "native"), which needs VS Code on the desktop: a browser has no processes to sandbox. Remove the setting to run it here in the quickjs WebAssembly engine.';
+  'This cell asks for the native engine (limits.engine "native"), which needs VS Code on the desktop: a browser has no processes to sandbox. Remove the setting to run it here in a WebAssembly engine (quickjs for TypeScript, pyodide for Python).';
 
-// One engine per extension host: the stripper loads once, the isolation proof runs once.
-export function createWebEngine(): WebEngine {
-  let workerUrl: string | undefined;
-  return new WebEngine({
-    startWorker: () => {
+type StartedWorker = RunWorker & {
+  readonly worker: Worker;
+  terminated: boolean;
+  // a message as if the worker had sent it
+  deliver(data: unknown): void;
+  // resolves at the worker's first message: ready, or why it cannot run
+  readonly said: Promise<void>;
+};
+
+// A dedicated worker seen as a RunWorker; what it says before the run listens is kept for it (a spare is ready early).
+function runWorker(worker: Worker): StartedWorker {
+  const early: { data: unknown }[] = [];
+  let listener: RunWorker['onmessage'] = null;
+  let said: () => void = () => undefined;
+  const run: StartedWorker = {
+    said: new Promise<void>((resolve) => (said = resolve)),
+    worker,
+    terminated: false,
+    postMessage: (message) => worker.postMessage(message),
+    terminate: () => {
+      run.terminated = true;
+      worker.terminate();
+    },
+    get onmessage() {
+      return listener;
+    },
+    set onmessage(handler) {
+      listener = handler;
+      for (const event of early.splice(0)) handler?.(event);
+    },
+    onerror: null,
+    deliver: (data) => {
+      said();
+      if (listener === null) early.push({ data });
+      else listener({ data });
+    },
+  };
+  worker.onmessage = (event) => run.deliver(event.data);
+  worker.onerror = (event) => run.onerror?.(event);
+  return run;
+}
+
+// Reads one of Pyodide's files from the extension's folder: over HTTP(S) where the editor serves extensions from a
+// web address (vscode.dev, github.dev), through the editor's file system otherwise.
+function extensionFileReader(extensionUri: vscode.Uri): (file: string) => Promise<Uint8Array<ArrayBuffer>> {
+  return async (file) => {
+    const uri = vscode.Uri.joinPath(extensionUri, ...PYODIDE_WEB_FOLDER, file);
+    if (uri.scheme !== 'http' && uri.scheme !== 'https') return new Uint8Array(await vscode.workspace.fs.readFile(uri));
+    const response = await fetch(uri.toString(true));
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
+  };
+}
+
+// One engine per extension host: the stripper loads once, each engine's isolation proof runs once, Pyodide's files
+// are read and compiled once (on the first Python run, never at activation), and after each Python run a spare worker
+// loads the next interpreter while the editor is idle.
+export function createWebEngine(extensionUri: vscode.Uri): WebEngine {
+  const urls = new Map<WebEngineName, string>();
+  const source = (engine: WebEngineName): string => {
+    let url = urls.get(engine);
+    if (url === undefined) {
       // a blob: URL is same-origin wherever the extension's files are served from
-      workerUrl ??= URL.createObjectURL(new Blob([RUN_WORKER_SOURCE], { type: 'text/javascript' }));
-      const worker = new Worker(workerUrl, { name: 'ptc-run' });
-      const run: RunWorker = {
-        postMessage: (message) => worker.postMessage(message),
-        terminate: () => worker.terminate(),
-        onmessage: null,
-        onerror: null,
+      const text = engine === 'quickjs' ? RUN_WORKER_SOURCE : PYODIDE_WORKER_SOURCE;
+      url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+      urls.set(engine, url);
+    }
+    return url;
+  };
+  let assets: Promise<PyodideAssets> | undefined;
+  const read = extensionFileReader(extensionUri);
+  // read and compiled once; a failure is said to the run that met it and tried again by the next
+  const loadAssets = (): Promise<PyodideAssets> => {
+    assets ??= loadPyodideAssets(read).catch((error: unknown) => {
+      assets = undefined;
+      throw new Error(`the pyodide engine's files could not be loaded: ${String((error as Error)?.message ?? error)}`);
+    });
+    return assets;
+  };
+  const startPyodide = (): StartedWorker => {
+    const run = runWorker(new Worker(source('pyodide'), { name: 'ptc-pyodide' }));
+    loadAssets().then(
+      // the compiled module is shared with the worker, not copied or compiled again
+      (loaded) => run.terminated || run.worker.postMessage(loaded),
+      // a spare whose files could not be read ends as a worker that could not start says so: its first frame
+      (error: unknown) =>
+        run.deliver(JSON.stringify({ type: 'done', error: { kind: 'exception', message: (error as Error).message } })),
+    );
+    return run;
+  };
+  let spare: StartedWorker | undefined;
+  return new WebEngine({
+    startWorker: (engine) => {
+      if (engine === 'quickjs') return runWorker(new Worker(source('quickjs'), { name: 'ptc-run' }));
+      const run = spare ?? startPyodide();
+      spare = undefined;
+      const terminate = run.terminate;
+      // used once: the next interpreter starts loading as this run ends
+      run.terminate = () => {
+        terminate();
+        spare ??= startPyodide();
       };
-      worker.onmessage = (event) => run.onmessage?.(event);
-      worker.onerror = (event) => run.onerror?.(event);
-      return run;
+      // handed over once its interpreter is loaded (or it said why it cannot be)
+      return run.said.then(() => run);
     },
     strip: (program) => stripLoaded(program),
   });

@@ -15,7 +15,8 @@ import {
   sendFrame,
 } from '../../typescript/child/control.js';
 import { describeThrown } from '../../typescript/child/describe-thrown.js';
-import { loadGuest, type GuestStep, type PyodideGuest } from './guest.js';
+import { loadGuest, type PyodideGuest } from './guest.js';
+import { driveGuest } from './guest-driver.js';
 import { BUNDLED_GUEST_MODULES } from './guest-modules.js';
 
 const MiB = 1024 * 1024;
@@ -40,36 +41,22 @@ function run(
   onReply: (handler: (type: 'reply' | 'bindings-lost', text: string) => void) => void,
 ): void {
   const router = callRouter(boot.bindingsFd);
-  let timer: NodeJS.Timeout | undefined;
-  // frames out in order (calls to the bindings host where the run has one), then the next pump or the end
-  const follow = (step: GuestStep): void => {
-    clearTimeout(timer);
-    timer = undefined;
-    for (const frame of step.frames) {
-      if (frame.startsWith('{"type":"call"')) router.send([frame]);
-      else if (frame.startsWith('{"type":"done"')) finishWithText(frame);
-      else sendFrame(frame);
-    }
-    if ('exit' in step) {
+  if (boot.memoryMb !== undefined) guest.setMemoryLimit(boot.memoryMb * MiB);
+  // calls go to the bindings host where the run has one; the end is this process's end
+  const drive = driveGuest(guest, JSON.stringify(boot), {
+    call: (frame) => router.send([frame]),
+    log: (frame) => sendFrame(frame),
+    done: (frame) => finishWithText(frame),
+    exit: (code) => {
       settled = true;
-      process.exit(step.exit);
-    }
-    if (step.next !== null) timer = setTimeout(() => guarded(() => guest.pump()), Math.min(step.next, 2 ** 31 - 1));
-  };
-  const guarded = (call: () => GuestStep): void => {
-    if (settled) return;
-    let step: GuestStep;
-    try {
-      step = call();
-    } catch (error) {
-      return engineFailed(error);
-    }
-    follow(step);
-  };
+      process.exit(code);
+    },
+    failed: engineFailed,
+  });
   onReply((type, text) => {
     // the run's bindings host is gone: later calls go to the runtime on the control channel
     if (type === 'bindings-lost') router.lose();
-    guarded(() => guest.reply(text));
+    drive.reply(text);
   });
   if (boot.bindingsFd !== undefined)
     receiveHostReplies(
@@ -78,11 +65,9 @@ function run(
         const decoded = decodeLossless(text);
         return decoded.ok ? decoded.value : undefined;
       },
-      (reply) => guarded(() => guest.reply(JSON.stringify(reply))),
+      (reply) => drive.reply(JSON.stringify(reply)),
       () => undefined,
     );
-  if (boot.memoryMb !== undefined) guest.setMemoryLimit(boot.memoryMb * MiB);
-  guarded(() => guest.start(JSON.stringify(boot)));
 }
 
 // Emscripten's NODEFS reads Node's constants through process.binding at start, which Node's permission model refuses:

@@ -15,6 +15,9 @@ export interface Execution {
   ended: boolean;
   order: number | undefined;
   outputs: InstanceType<typeof NotebookCellOutput>[];
+  // when the entry started and ended it (ms since the epoch, the entry's own clock readings)
+  startedAt?: number;
+  endedAt?: number;
   cancel(): void;
   onEnd?: () => void;
 }
@@ -62,9 +65,21 @@ function normalize(path: string): string {
   return `/${out.join('/')}`;
 }
 
+// A URI as the entry uses one: a path in the workspace, or (with a scheme and authority) where the extension is served
+interface Uri {
+  scheme: string;
+  authority: string;
+  path: string;
+  toString(skipEncoding?: boolean): string;
+}
+function uri(scheme: string, authority: string, path: string): Uri {
+  return { scheme, authority, path, toString: () => `${scheme}://${authority}${path}` };
+}
+
 const vscode = {
   Uri: {
-    joinPath: (base: { path: string }, ...parts: string[]) => ({ path: normalize([base.path, ...parts].join('/')) }),
+    joinPath: (base: { scheme?: string; authority?: string; path: string }, ...parts: string[]) =>
+      uri(base.scheme ?? 'file', base.authority ?? '', normalize([base.path, ...parts].join('/'))),
   },
   NotebookCellData,
   NotebookCellKind,
@@ -134,7 +149,10 @@ const vscode = {
             set executionOrder(order: number | undefined) {
               execution.order = order;
             },
-            start: () => (execution.started = true),
+            start: (at?: number) => {
+              execution.started = true;
+              execution.startedAt = at;
+            },
             clearOutput: () => {
               execution.outputs = [];
               return Promise.resolve();
@@ -143,8 +161,9 @@ const vscode = {
               execution.outputs = [output];
               return Promise.resolve();
             },
-            end: (success: boolean | undefined) => {
+            end: (success: boolean | undefined, at?: number) => {
               execution.success = success;
+              execution.endedAt = at;
               execution.ended = true;
               execution.onEnd?.();
             },

@@ -1,13 +1,19 @@
 // The browser entry (vscode.dev, github.dev) built as shipped and run in a real browser worker (Debian's Chromium),
 // as VS Code's web extension host runs it: no Node anywhere, `.ptcnb` files open with their saved results and save
-// back unchanged, TypeScript cells run in the quickjs engine in a web worker of their own (output, value, failures
-// with their line, the deadline, Stop), a Python cell ends with a message naming what is missing, and every desktop
-// command says why it cannot act. The build itself refuses Node APIs by name.
+// back unchanged, TypeScript cells run in the quickjs engine and Python cells in the pyodide engine, each in a web
+// worker of their own (output, value, failures with their line, the deadline, Stop, calls from the cassette), a Python
+// program reaching for its embedding fails as it does in the desktop's pyodide engine, and every desktop command says
+// why it cannot act. The build itself refuses Node APIs by name. Pyodide's files are served over HTTP from the
+// extension's folder (dist/node_modules/pyodide, built by the suite's global setup), cross-origin as vscode.dev does.
 import { build as esbuild } from 'esbuild';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createRuntime } from '../../../runtime/index.js';
+import type { RunResult } from '../../../runtime/protocol/run-result.js';
 import buildWebExtension, { browserOnly, WEB_EXTENSION_BUNDLE } from '../../../scripts/build-web-extension.mjs';
 import { Buffer as BrowserBuffer } from '../../../extension/web/buffer.js';
 import { chromiumGate } from '../../webview/helpers/browser-gate.js';
@@ -23,8 +29,46 @@ const WORKSPACE: Record<string, string> = {
     path.join(ROOT, 'examples/.ptc/cassettes/ts-mock.json'),
     'utf8',
   ),
+  '/ws/examples/.ptc/cassettes/py-mock.json': fs.readFileSync(
+    path.join(ROOT, 'examples/.ptc/cassettes/py-mock.json'),
+    'utf8',
+  ),
   '/ws/.ptc/cassettes/broken.json': '{"version": 1, "calls": [',
 };
+// Python programs that reach for the embedding or the host's files: each must fail exactly as in the desktop's engine
+const ESCAPES: Record<string, string> = {
+  importJs: 'import js\nreturn js.fetch',
+  pyodideJs: 'from pyodide_js import _module\nreturn 1',
+  ffi: 'from pyodide.ffi import to_js\nreturn 1',
+  readOutside: 'with open("/etc/hostname") as f:\n    return f.read()',
+  mount: 'import os\nos.listdir("/mnt/host")\nreturn 1',
+};
+
+// Serves the extension's Pyodide folder as the editor serves an extension's files (any origin may read them).
+function serveExtension(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    requests.push(url.pathname);
+    const file = path.join(ROOT, decodeURIComponent(url.pathname.replace(/^\/ext\//, '')));
+    const inside = file.startsWith(path.join(ROOT, 'dist', 'node_modules', 'pyodide') + path.sep);
+    if (!inside || !fs.existsSync(file)) {
+      response.writeHead(404, { 'access-control-allow-origin': '*' }).end();
+      return;
+    }
+    response.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' });
+    fs.createReadStream(file).pipe(response);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/ext`,
+        requests,
+        close: () => new Promise((done) => server.close(() => done())),
+      }),
+    ),
+  );
+}
 const gate = chromiumGate();
 
 // One cell run as the worker saw it: how the execution ended and the result the entry wrote.
@@ -32,6 +76,7 @@ interface CellReport {
   started: boolean;
   success: boolean | undefined;
   order: number | undefined;
+  ms?: number;
   mimes: string[];
   texts: string[];
   result?: {
@@ -116,8 +161,12 @@ describe('the browser entry', () => {
   describe.skipIf(!gate.usable)(gate.title('in a real browser worker'), () => {
     let chromium: LaunchedChromium;
     let report: WorkerReport;
+    let served: Awaited<ReturnType<typeof serveExtension>>;
+    // the same escapes in the desktop's pyodide engine (a Node child), for comparison
+    const desktop: Record<string, RunResult> = {};
 
     beforeAll(async () => {
+      served = await serveExtension();
       await buildWebExtension({ production: true });
       const fake = await esbuild({
         entryPoints: [path.join(import.meta.dirname, 'browser-vscode.ts')],
@@ -134,7 +183,7 @@ describe('the browser entry', () => {
         "const require = (name) => { if (name === 'vscode') return globalThis.__vscode; throw new Error('the browser entry asked for ' + name); };",
         `(function (module, exports, require) {\n${fs.readFileSync(path.join(ROOT, WEB_EXTENSION_BUNDLE), 'utf8')}\n})(module, module.exports, require);`,
         `globalThis.__files = ${JSON.stringify(WORKSPACE)};`,
-        `(${runInWorker.toString()})(module.exports, ${JSON.stringify(packageJson)}, ${JSON.stringify(CANONICAL)});`,
+        `(${runInWorker.toString()})(module.exports, ${JSON.stringify(packageJson)}, ${JSON.stringify(CANONICAL)}, ${JSON.stringify(served.url)}, ${JSON.stringify(ESCAPES)});`,
       ].join('\n');
       chromium = await launchChromium();
       const page = await chromium.context.newPage();
@@ -147,8 +196,24 @@ describe('the browser entry', () => {
           }),
         worker,
       );
-    }, 120_000);
-    afterAll(async () => chromium?.close());
+      // then the desktop's engine, one run at a time with a spare loaded ahead (both load interpreters: not at once)
+      const runtime = createRuntime({ spares: 1 });
+      try {
+        const request = (program: string) =>
+          runtime.resolve({ language: 'python', program, engine: 'wasm', timeoutMs: 120_000 });
+        await runtime.warm(request(''));
+        for (const [name, program] of Object.entries(ESCAPES)) desktop[name] = await runtime.run(request(program));
+      } finally {
+        await runtime.dispose();
+      }
+      // the time per run as the editor saw it (start to end of the cell's execution), for the log
+      const times = Object.entries(report.runs ?? {}).map(([name, run]) => `${name} ${run.ms ?? '?'} ms`);
+      process.stdout.write(`web extension runs in Chromium ${chromium.version}: ${times.join(', ')}\n`);
+    }, 600_000);
+    afterAll(async () => {
+      await chromium?.close();
+      await served?.close();
+    });
 
     test('activates with no Node and registers the serializer, the WebAssembly kernel and every manifest command', () => {
       expect(report.error).toBeUndefined();
@@ -204,13 +269,56 @@ describe('the browser entry', () => {
       });
     });
 
-    test('a Python cell ends at once with a message naming what the browser build lacks', () => {
+    test('a Python cell runs in the pyodide engine in a web worker: print, stderr, value, proven isolation', () => {
       const python = report.runs.python as CellReport;
-      expect(python.success).toBe(false);
-      expect(python.result?.started).toBe(false);
-      expect(python.result?.error?.kind).toBe('sandbox-unavailable');
-      expect(python.result?.error?.message).toContain('pyodide engine');
-      expect(python.result?.error?.message).toContain('VS Code on the desktop');
+      expect(python.result?.error).toBeUndefined();
+      expect(python.success).toBe(true);
+      expect(python.result?.value).toEqual({ sum: 42, version: [3, 13] });
+      expect(python.result?.logs).toEqual(["hi {'a': 2} [1, 'x']", 'bad']);
+      expect(python.result?.stderrLogs).toEqual([1]);
+      // the desktop engine's probe, run in a browser worker: every way out refused
+      expect(python.result?.sandbox).toMatchObject({ engine: 'pyodide', isolation: 'wasm', enforcement: 'full' });
+      expect(python.result?.sandbox.missing).toBeUndefined();
+      // a second run gets a fresh interpreter: nothing of the first is left
+      const again = report.runs.pythonAgain as CellReport;
+      expect(again.result?.error).toBeUndefined();
+      expect(again.result?.value).toEqual({ leftover: false });
+      // Pyodide's files were read from the extension's folder, each once: every later worker got them in memory
+      for (const file of ['pyodide.asm.wasm', 'pyodide.asm.js', 'python_stdlib.zip', 'pyodide-lock.json'])
+        expect(served.requests.filter((p) => p === `/ext/dist/node_modules/pyodide/${file}`)).toHaveLength(1);
+      expect(served.requests.every((p) => p.startsWith('/ext/dist/node_modules/pyodide/'))).toBe(true);
+    });
+
+    test('a Python program reaching for the embedding or the host fails exactly as in the desktop pyodide engine', () => {
+      for (const name of Object.keys(ESCAPES)) {
+        const web = report.runs[`escape:${name}`]?.result;
+        const node = desktop[name];
+        expect(node?.error?.kind, `${name}: ${node?.error?.message}`).toBe('exception');
+        expect(web?.error, name).toEqual(node?.error);
+        expect(web?.logs, name).toEqual(node?.logs);
+      }
+      expect(desktop.importJs?.error?.message).toContain("No module named 'js' in the pyodide engine");
+      expect(desktop.readOutside?.error?.message).toContain('FileNotFoundError');
+    });
+
+    test("a Python cell's limits hold in the browser: output cap, exit code, deadline in a tight loop, Stop", () => {
+      const capped = report.runs.pythonCapped as CellReport;
+      expect(capped.result?.error).toMatchObject({ kind: 'output-limit', message: 'outer output exceeded 1000 bytes' });
+      const exited = report.runs.pythonExit as CellReport;
+      expect(exited.result?.error).toMatchObject({
+        kind: 'worker-exit',
+        message: "The pyodide engine's web worker exited before completing (code 3)",
+      });
+      expect(exited.result?.logs).toEqual(['leaving']);
+      const deadline = report.runs.pythonDeadline as CellReport;
+      expect(deadline.result?.error).toMatchObject({ kind: 'timeout', message: 'execution deadline reached (1500ms)' });
+      const stopped = report.runs.pythonStopped as CellReport;
+      // handed to its worker and spinning in `while True: pass` before Stop: not an early refusal
+      expect(stopped.result?.started).toBeUndefined();
+      expect(stopped.result?.error).toMatchObject({ kind: 'abort', message: 'cancelled from the notebook' });
+      expect(stopped.success).toBeUndefined();
+      const after = report.runs.pythonAfter as CellReport;
+      expect(after.result?.value).toBe('still here');
     });
 
     test('a runaway cell ends at its deadline, and Stop ends one at once; the next cell runs as usual', () => {
@@ -246,6 +354,13 @@ describe('the browser entry', () => {
         ['lookupCity', { name: 'Madrid' }, true],
         ['lookupCity', { name: 'Atlantis' }, false],
       ]);
+      const python = report.runs.pythonReplayed as CellReport;
+      const pyExpected = tour.cells.find((c) => c.metadata?.id === 'py-mock')?.metadata?.expect;
+      expect(python.result?.error).toBeUndefined();
+      expect(python.result?.value).toEqual(pyExpected?.value.is);
+      expect(python.result?.logs).toEqual(pyExpected?.logs.is);
+      expect(python.result?.mode).toBe('replay');
+      expect(python.result?.replay?.diverged).toEqual([]);
       const broken = report.runs.brokenCassette as CellReport;
       expect(broken.success).toBe(false);
       expect(broken.result).toBeUndefined();
@@ -264,6 +379,8 @@ async function runInWorker(
   entry: { activate(context: unknown): void },
   packageJson: string,
   notebook: string,
+  extensionUrl: string,
+  escapes: Record<string, string>,
 ): Promise<void> {
   interface Output {
     items: { mime: string; data: Uint8Array }[];
@@ -273,6 +390,8 @@ async function runInWorker(
     success: boolean | undefined;
     order: number | undefined;
     outputs: Output[];
+    startedAt?: number;
+    endedAt?: number;
     cancel(): void;
   }
   const scope = globalThis as unknown as {
@@ -301,7 +420,12 @@ async function runInWorker(
   });
   const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   try {
-    entry.activate({ subscriptions: [], extension: { packageJSON: JSON.parse(packageJson) as unknown } });
+    const served = new URL(extensionUrl);
+    entry.activate({
+      subscriptions: [],
+      extension: { packageJSON: JSON.parse(packageJson) as unknown },
+      extensionUri: { scheme: served.protocol.replace(':', ''), authority: served.host, path: served.pathname },
+    });
     const recorded = scope.__recorded;
     const serializer = recorded.serializers[0]?.serializer;
     if (serializer === undefined) throw new Error('no serializer registered');
@@ -344,7 +468,6 @@ async function runInWorker(
         "const g: any = globalThis;\nconst names = ['fetch', 'importScripts', 'self', 'postMessage', 'indexedDB', 'Worker'];\nreturn Object.fromEntries(names.map((n) => [n, typeof g[n]]));",
       ),
     );
-    await execute('python', cell('python', 'print("hi")\n'));
     await execute('deadline', cell('typescript', 'for (;;) {}', { limits: { timeoutMs: 1500 } }));
     const stopping = controller.executeHandler([cell('typescript', 'let i = 0;\nfor (;;) i++;')]);
     runs.stopped = recorded.executions[recorded.executions.length - 1] as Execution;
@@ -353,6 +476,39 @@ async function runInWorker(
     runs.stopped.cancel();
     await stopping;
     await execute('after', cell('typescript', "return 'still here';"));
+    await execute(
+      'python',
+      cell(
+        'python',
+        [
+          'import sys, builtins',
+          'n = 2',
+          'print("hi", {"a": n}, [1, "x"])',
+          'print("bad", file=sys.stderr)',
+          'builtins.ptc_leftover = True',
+          'return {"sum": n + 40, "version": list(sys.version_info[:2])}',
+        ].join('\n'),
+      ),
+    );
+    await execute(
+      'pythonAgain',
+      cell('python', 'import builtins\nreturn {"leftover": hasattr(builtins, "ptc_leftover")}'),
+    );
+    for (const [name, program] of Object.entries(escapes)) await execute(`escape:${name}`, cell('python', program));
+    await execute(
+      'pythonCapped',
+      cell('python', 'for i in range(100000):\n    print(i)', { limits: { maxOutputBytes: 1000 } }),
+    );
+    await execute('pythonExit', cell('python', 'import sys\nprint("leaving")\nsys.exit(3)'));
+    await execute('pythonDeadline', cell('python', 'while True:\n    pass', { limits: { timeoutMs: 1500 } }));
+    // Stop once the runaway program surely spins: longer than any Python cell so far took from start to end
+    const slowest = Math.max(...Object.values(runs).map((r) => (r.endedAt ?? 0) - (r.startedAt ?? 0)), 0);
+    const runaway = controller.executeHandler([cell('python', 'while True:\n    pass')]);
+    runs.pythonStopped = recorded.executions[recorded.executions.length - 1] as Execution;
+    await delay(Math.max(3000, slowest * 2));
+    runs.pythonStopped.cancel();
+    await runaway;
+    await execute('pythonAfter', cell('python', 'return "still here"'));
     // the tour's mock cell, as the serializer reads it, its calls answered from its committed cassette
     const files = (globalThis as unknown as { __files: Record<string, string> }).__files;
     const tour = serializer.deserializeNotebook(
@@ -363,6 +519,9 @@ async function runInWorker(
     const mock = tour.cells.find((c) => c.metadata?.id === 'ts-mock');
     if (mock === undefined) throw new Error('the tour has no ts-mock cell');
     await execute('replayed', cell('typescript', mock.value, mock.metadata, '/ws/examples/tour.ptcnb'));
+    const pyMock = tour.cells.find((c) => c.metadata?.id === 'py-mock');
+    if (pyMock === undefined) throw new Error('the tour has no py-mock cell');
+    await execute('pythonReplayed', cell('python', pyMock.value, pyMock.metadata, '/ws/examples/tour.ptcnb'));
     await execute('brokenCassette', cell('typescript', 'return 1;', { id: 'broken' }));
     recorded.commands.get('ptcPlayground.recordCell')?.();
     const decoder = new TextDecoder();
@@ -373,6 +532,10 @@ async function runInWorker(
         started: execution.started,
         success: execution.success,
         order: execution.order,
+        ms:
+          execution.startedAt === undefined || execution.endedAt === undefined
+            ? undefined
+            : execution.endedAt - execution.startedAt,
         mimes: items.map((item) => item.mime),
         texts: items.filter((item) => item.mime.startsWith('text/')).map((item) => decoder.decode(item.data)),
         ...(rich === undefined

@@ -115,6 +115,22 @@ return {"a": a, "every": every, "caught": caught}`);
     expect(binding?.error?.message).toMatch(/ToolError: no such city$/);
   }, 300_000);
 
+  test('sys.exit ends the run with its code, as a CPython child exiting does (asyncio re-raises it out of the loop)', async () => {
+    const [exited, zero] = await runEach([
+      'import sys\nprint("leaving")\nsys.exit(3)',
+      'import sys\nasync def later():\n    sys.exit()\nawait later()',
+    ]);
+    expect(exited?.logs).toEqual(['leaving']);
+    expect(exited?.error).toEqual({
+      kind: 'worker-exit',
+      message: 'The pyodide engine process exited before completing (code 3)',
+    });
+    expect(zero?.error).toEqual({
+      kind: 'worker-exit',
+      message: 'The pyodide engine process exited before completing (code 0)',
+    });
+  }, 300_000);
+
   test('what Pyodide cannot offer fails as an exception naming the engine', async () => {
     const programs = [
       'import subprocess\nsubprocess.run(["true"])',
