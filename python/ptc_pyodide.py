@@ -102,6 +102,11 @@ def lockdown():
     sys.meta_path.insert(0, _Blocker)
     sys.path_hooks[:] = [hook for hook in sys.path_hooks if "pyodide" not in str(getattr(hook, "__module__", ""))]
     sys.path_importer_cache.clear()
+    # an interpreter started from a memory snapshot holds the snapshot's random state: each gets fresh entropy
+    if "random" in sys.modules:
+        sys.modules["random"].seed()
+    if "tempfile" in sys.modules:
+        sys.modules["tempfile"]._name_sequence = None
     # the event loop Pyodide installed schedules through JavaScript timers: programs get the host-driven loop below
     asyncio.set_event_loop_policy(_Policy())
     return ",".join(sorted(removed))

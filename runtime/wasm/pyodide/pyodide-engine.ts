@@ -4,6 +4,7 @@ import type { NodeChildEngine } from '../../typescript/node-backend.js';
 import { provenWasmEngine, type ProbeDeps } from '../wasm-probe-run.js';
 import type { WasmVerdict } from '../wasm-proof.js';
 import { wasmReport } from '../wasm-report.js';
+import { snapshotFolder } from './snapshot-cache.js';
 
 export const PYODIDE_MECHANISM = 'pyodide (WebAssembly; no JavaScript bridge, host files, network or processes)';
 
@@ -19,10 +20,12 @@ export const PYODIDE_ENGINE: NodeChildEngine = {
   name: 'pyodide',
   language: 'python',
   bootstrap: 'runtime/pyodide-child.cjs',
-  extras: () => {
-    const assetDir = pyodideFolder();
-    if (assetDir === undefined)
+  extras: async (found) => {
+    const folder = pyodideFolder();
+    if (folder === undefined)
       return "the pyodide engine's files (node_modules/pyodide/pyodide.asm.wasm) are missing: run `npm run build`";
+    // Pyodide's files with a memory snapshot of a fresh interpreter beside them, where the user's cache allows
+    const assetDir = await snapshotFolder({ ...found, pyodideFolder: folder });
     // no eval or Function from strings in the child: a JavaScript object the guest ever reached could not compile code
     return { assetDir, flags: ['--disallow-code-generation-from-strings'] };
   },

@@ -10,7 +10,15 @@ export interface ParityCase {
   programs: Partial<Record<Language, string>>;
   options?: () => RunOptions;
   check(result: RunResult, language: Language): void;
+  // what a WebAssembly engine does instead, where it cannot offer the behaviour (docs/sandbox.md lists each): `why` in
+  // words, and the outcome it must have then, so a difference is tested, never a silent gap
+  differences?: Partial<Record<WasmEngine, { why: string; check(result: RunResult): void }>>;
 }
+
+export type EngineChoice = 'native' | 'wasm';
+export type WasmEngine = 'quickjs' | 'pyodide';
+
+export const wasmEngineOf = (language: Language): WasmEngine => (language === 'python' ? 'pyodide' : 'quickjs');
 
 const tools = (): RunOptions => ({ bindings: [toolsNamespace()] });
 const deepTs = "let v: unknown = 'leaf';\nfor (let i = 0; i < 10_000; i++) v = [v];";
