@@ -98,6 +98,13 @@ def lockdown():
         raise OSError(38, "os.system is not available in the pyodide engine (%s)" % UNSUPPORTED)
 
     os.system = posix.system = system
+    # Emscripten's _exit throws inside JavaScript: the run ends with the code asked for, as sys.exit does
+    def _exit(code):
+        raise SystemExit(code)
+
+    os._exit = posix._exit = _exit
+    # Emscripten's default environment names the child's path on the host (`_`): programs see an empty one, as natively
+    os.environ.clear()
     sys.meta_path[:] = [finder for finder in sys.meta_path if "pyodide" not in str(getattr(finder, "__module__", ""))]
     sys.meta_path.insert(0, _Blocker)
     sys.path_hooks[:] = [hook for hook in sys.path_hooks if "pyodide" not in str(getattr(hook, "__module__", ""))]

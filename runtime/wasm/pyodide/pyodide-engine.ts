@@ -27,7 +27,9 @@ export const PYODIDE_ENGINE: NodeChildEngine = {
     // Pyodide's files with a memory snapshot of a fresh interpreter beside them, where the user's cache allows
     const assetDir = await snapshotFolder({ ...found, pyodideFolder: folder });
     // no eval or Function from strings in the child: a JavaScript object the guest ever reached could not compile code
-    return { assetDir, flags: ['--disallow-code-generation-from-strings'] };
+    // the interpreter's memory is bounded by memoryMb on its own (guest.ts); the heap carries the frames of what the
+    // program prints and returns (up to maxOutputBytes, as UTF-16 and copies), and the cgroup bounds both
+    return { assetDir, flags: ['--disallow-code-generation-from-strings'], heapMb: (memoryMb) => memoryMb + 256 };
   },
   report: async (plan, _spec, deps) => wasmReport(plan, PYODIDE_MECHANISM, 'pyodide', await provenPyodide(deps)),
   // the wasm boundary is the sandbox `required` asks for; the OS sandbox stays a second layer where it exists
