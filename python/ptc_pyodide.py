@@ -98,6 +98,7 @@ def lockdown():
         raise OSError(38, "os.system is not available in the pyodide engine (%s)" % UNSUPPORTED)
 
     os.system = posix.system = system
+
     # Emscripten's _exit throws inside JavaScript: the run ends with the code asked for, as sys.exit does
     def _exit(code):
         raise SystemExit(code)
