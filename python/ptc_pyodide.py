@@ -272,7 +272,7 @@ def start(boot_text):
 
     bridge = Bridge(outbox, boot["namespaces"], boot["maxPendingCalls"])
     loop = PumpLoop()
-    _run.update(state=state, outbox=outbox, bridge=bridge, loop=loop)
+    _run.update(state=state, outbox=outbox, bridge=bridge, loop=loop, on_exit=on_exit)
     sys.stdout = out
     sys.stderr = err
     sys.argv = ["<program>"]
@@ -343,6 +343,10 @@ def pump():
             due = loop._scheduled and loop._scheduled[0]._when <= loop.time()
             if not loop._ready and not due:
                 break
+    except SystemExit as request:
+        # asyncio lets SystemExit out of the program's task: the program asked to end (sys.exit, os._exit)
+        if not state["settled"]:
+            _run["on_exit"](request)
     except BaseException as error:
         # the loop itself broke (the program rebound what it runs on): still one result
         if not state["settled"]:

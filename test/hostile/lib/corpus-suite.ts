@@ -27,6 +27,8 @@ export interface CorpusSuiteOptions {
   judge?: 'header' | 'contained';
   // the suite's name in its tests and summary lines
   title?: string;
+  // how long running every selected program may take (default 20 min)
+  budgetMs?: number;
 }
 
 // Registers the hostile corpus as a suite: every program run for real in chunks, leaks checked after each chunk.
@@ -98,7 +100,7 @@ export async function registerCorpus(options: CorpusSuiteOptions = {}): Promise<
     }
     await runtime.dispose();
     leakReports.push({ after: ['(dispose, end of corpus)'], report: await checker.check() });
-  }, 1_200_000);
+  }, options.budgetMs ?? 1_200_000);
 
   afterAll(() => {
     removeSecrets(secrets);
@@ -140,6 +142,11 @@ export async function registerCorpus(options: CorpusSuiteOptions = {}): Promise<
     if (skipped.length > 0)
       console.log(
         `[${title}] skipped, host cannot show the effect: ${skipped.map((e) => `${e.name} (${unmet.get(e.name)?.join('; ')})`).join(', ')}`,
+      );
+    const breached = all.filter((v) => v.breaches.length > 0);
+    if (breached.length > 0)
+      console.log(
+        `[${title}] not contained: ${breached.map((v) => `${v.entry.name} (${v.breaches.join('; ').slice(0, 400)})`).join(', ')}`,
       );
     const known = all.filter((v) => v.entry.knownBug !== undefined);
     if (known.length > 0)
