@@ -67,6 +67,9 @@ const contenders = [
   // the WebAssembly engine (issue 26 targets: spare-ready trivial run p50 ≤ 5 ms, CPU per fresh run ≤ 10 ms)
   ptcContender(runtimeModule, { language: 'typescript', sandbox: true, spare: true, engine: 'wasm' }),
   ptcContender(runtimeModule, { language: 'typescript', sandbox: true, spare: false, engine: 'wasm' }),
+  // the pyodide engine (issue 26 targets: spare-ready trivial run p50 ≤ 15 ms, CPU per fresh run ≤ 150 ms)
+  ptcContender(runtimeModule, { language: 'python', sandbox: true, spare: true, engine: 'wasm' }),
+  ptcContender(runtimeModule, { language: 'python', sandbox: true, spare: false, engine: 'wasm' }),
   ptcContender(runtimeModule, { language: 'python', sandbox: true, spare: true, pythonPath }),
   ptcContender(runtimeModule, { language: 'python', sandbox: true, spare: false, pythonPath }),
   ptcHostContender(runtimeModule, { language: 'typescript' }),

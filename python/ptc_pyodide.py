@@ -98,10 +98,23 @@ def lockdown():
         raise OSError(38, "os.system is not available in the pyodide engine (%s)" % UNSUPPORTED)
 
     os.system = posix.system = system
+
+    # Emscripten's _exit throws inside JavaScript: the run ends with the code asked for, as sys.exit does
+    def _exit(code):
+        raise SystemExit(code)
+
+    os._exit = posix._exit = _exit
+    # Emscripten's default environment names the child's path on the host (`_`): programs see an empty one, as natively
+    os.environ.clear()
     sys.meta_path[:] = [finder for finder in sys.meta_path if "pyodide" not in str(getattr(finder, "__module__", ""))]
     sys.meta_path.insert(0, _Blocker)
     sys.path_hooks[:] = [hook for hook in sys.path_hooks if "pyodide" not in str(getattr(hook, "__module__", ""))]
     sys.path_importer_cache.clear()
+    # an interpreter started from a memory snapshot holds the snapshot's random state: each gets fresh entropy
+    if "random" in sys.modules:
+        sys.modules["random"].seed()
+    if "tempfile" in sys.modules:
+        sys.modules["tempfile"]._name_sequence = None
     # the event loop Pyodide installed schedules through JavaScript timers: programs get the host-driven loop below
     asyncio.set_event_loop_policy(_Policy())
     return ",".join(sorted(removed))
@@ -331,7 +344,7 @@ def pump():
             if not loop._ready and not due:
                 break
     except SystemExit as request:
-        # asyncio re-raises a task's SystemExit out of the loop: the program asked to exit (sys.exit)
+        # asyncio lets SystemExit out of the program's task: the program asked to end (sys.exit, os._exit)
         if not state["settled"]:
             _run["on_exit"](request)
     except BaseException as error:

@@ -60,6 +60,8 @@ export function ptcContender(runtimeModule, { language, sandbox, spare, pythonPa
     },
     // the child's own peak RSS, as the kernel counts it, reported by a trivial program
     async childPeakRss() {
+      // a wasm guest sees no rusage of its process (no `process`, no `resource`): its row stays empty
+      if (wasm) return undefined;
       const program =
         language === 'python'
           ? 'import resource\nreturn resource.getrusage(resource.RUSAGE_SELF).ru_maxrss'

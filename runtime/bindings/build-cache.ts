@@ -67,16 +67,20 @@ export function observe(inputs: readonly string[]): Fact[] {
 }
 
 // The cache folder: PTC_BINDINGS_CACHE (a path, or "off"), else the user's cache dir. Used only when it is a real
-// folder of this user's that nobody else can write, since what it holds is run as code.
-export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const setting = env.PTC_BINDINGS_CACHE;
+// folder of this user's that nobody else can write, since what it holds is run as code. `kind` names another cache's
+// variable and folder (the engines').
+export function cacheFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  kind: { setting: string; name: string } = { setting: 'PTC_BINDINGS_CACHE', name: 'bindings' },
+): string | undefined {
+  const setting = env[kind.setting];
   if (setting === 'off') return undefined;
   const base =
     env.XDG_CACHE_HOME !== undefined && path.isAbsolute(env.XDG_CACHE_HOME)
       ? env.XDG_CACHE_HOME
       : path.join(os.homedir(), '.cache');
   const dir =
-    setting !== undefined && setting.length > 0 ? path.resolve(setting) : path.join(base, 'ptc-playground', 'bindings');
+    setting !== undefined && setting.length > 0 ? path.resolve(setting) : path.join(base, 'ptc-playground', kind.name);
   try {
     makeDirsSync(dir, { mode: 0o700 });
     const stat = fs.lstatSync(dir);

@@ -27,7 +27,10 @@ export interface NodeChildEngine {
   // the child's entry, from dist/
   bootstrap: string;
   // what the child needs beyond its bootstrap (a folder of its own, V8 flags); a string says why it cannot start
-  extras?: () => ChildExtras | string;
+  extras?: (found: {
+    node: NodeExecutable;
+    bootstrapPath: string;
+  }) => ChildExtras | string | Promise<ChildExtras | string>;
   // the sandbox report of a run this engine runs, from the OS plan; resolves once its own proof ran
   report(
     plan: SandboxReport,
@@ -78,7 +81,7 @@ export function createNodeBackend(options: BackendOptions, engine: NodeChildEngi
     if (!found.ok) return found.message;
     if (bootstrapPath === undefined)
       return `the ${engine.name} engine's child bootstrap (${engine.bootstrap}) is missing: run \`npm run build\``;
-    const extras = engine.extras?.() ?? {};
+    const extras = (await engine.extras?.({ node: found.node, bootstrapPath })) ?? {};
     if (typeof extras === 'string') return extras;
     const host = await sandboxHost(runtime.bubblewrapPath);
     const layers =

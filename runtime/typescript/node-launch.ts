@@ -25,6 +25,9 @@ const ASSETS_INSIDE = `${SANDBOX_DIR}/assets`;
 export interface ChildExtras {
   assetDir?: string | undefined;
   flags?: readonly string[];
+  // the child's V8 heap for a run's memoryMb, where the program's memory is not that heap (a wasm guest's is bounded
+  // on its own; the heap holds the frames of what it prints and returns)
+  heapMb?: (memoryMb: number) => number;
 }
 
 export interface NodeLaunchOptions {
@@ -39,7 +42,8 @@ export interface NodeLaunchOptions {
 // The argv of one Node child under a confinement: bubblewrap around node, or the fallback wrapper and shim.
 export function nodeLaunch(options: NodeLaunchOptions): NodeChildLaunch {
   const { deps, spec, confinement } = options;
-  const flags = ['--no-warnings', `--max-old-space-size=${spec.memoryMb}`, ...(options.extras?.flags ?? [])];
+  const heapMb = options.extras?.heapMb?.(spec.memoryMb) ?? spec.memoryMb;
+  const flags = ['--no-warnings', `--max-old-space-size=${heapMb}`, ...(options.extras?.flags ?? [])];
   const assetDir = options.extras?.assetDir;
   const permission =
     options.permission && deps.node.permissionFlag !== undefined ? deps.node.permissionFlag : undefined;

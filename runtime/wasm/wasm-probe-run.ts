@@ -23,7 +23,7 @@ async function prove(engine: NodeChildEngine, program: string, deps: ProbeDeps):
   const spec: CodeRunSpec = { ...probeSpec(engine.language, '/etc/hostname'), program };
   const code = engine.language === 'typescript' ? await stripProgram(program) : { ok: true as const, code: program };
   if (!code.ok) return { ok: false, problem: `the probe program did not compile: ${code.message}` };
-  const extras = engine.extras?.() ?? {};
+  const extras = (await engine.extras?.(deps)) ?? {};
   if (typeof extras === 'string') return { ok: false, problem: extras };
   let child: NodeChildProcess | undefined;
   try {

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import path from 'node:path';
 import { loadPyodide } from 'pyodide';
 import { decodeLossless } from '../../json/lossless.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
@@ -15,9 +16,10 @@ import {
   sendFrame,
 } from '../../typescript/child/control.js';
 import { describeThrown } from '../../typescript/child/describe-thrown.js';
-import { loadGuest, type PyodideGuest } from './guest.js';
+import { loadGuest, makeGuestSnapshot, type PyodideGuest } from './guest.js';
 import { driveGuest } from './guest-driver.js';
 import { BUNDLED_GUEST_MODULES } from './guest-modules.js';
+import { SNAPSHOT_FILE } from './snapshot-file.js';
 
 const MiB = 1024 * 1024;
 let settled = false;
@@ -105,15 +107,28 @@ function refuseModules(): void {
 }
 
 async function main(): Promise<void> {
-  const indexURL = process.argv[2];
-  if (indexURL === undefined) throw new Error("Pyodide's folder was not given");
+  const folder = process.argv[2];
+  if (folder === undefined) throw new Error("Pyodide's folder was not given");
+  const indexURL = folder.endsWith('/') ? folder : `${folder}/`;
+  // `<folder> --make-snapshot`: writes the folder's memory snapshot and exits (run by snapshot-cache.ts, no program)
+  if (process.argv[3] === '--make-snapshot') {
+    const bytes = await withConstants(() =>
+      makeGuestSnapshot({ loadPyodide, indexURL, modules: BUNDLED_GUEST_MODULES }),
+    );
+    fs.writeFileSync(path.join(folder, SNAPSHOT_FILE), bytes);
+    process.exit(0);
+  }
+  // a folder prepared by snapshot-cache.ts holds the interpreter's memory with the runner imported
+  const snapshotPath = path.join(folder, SNAPSHOT_FILE);
+  const snapshot = fs.existsSync(snapshotPath) ? fs.readFileSync(snapshotPath) : undefined;
   const guest = await withConstants(() =>
     loadGuest({
       loadPyodide,
-      indexURL: indexURL.endsWith('/') ? indexURL : `${indexURL}/`,
+      indexURL,
       modules: BUNDLED_GUEST_MODULES,
       // the interpreter's own descriptors 1 and 2 are this process's, read by the host like a native child's
       rawOutput: (stream, text) => void (stream === 'stdout' ? process.stdout : process.stderr).write(text),
+      ...(snapshot === undefined ? {} : { snapshot }),
     }),
   );
   refuseModules();

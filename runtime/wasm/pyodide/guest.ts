@@ -32,6 +32,9 @@ export interface GuestOptions {
   rawOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
   // false only for the tests' controls, which show each attack succeeding without it
   lockdown?: boolean;
+  // a memory snapshot (makeGuestSnapshot's bytes, from this Pyodide build and these modules): the interpreter starts
+  // from it, the runner already imported, instead of booting CPython and importing it again
+  snapshot?: Uint8Array;
 }
 
 export interface PyodideGuest {
@@ -128,14 +131,13 @@ function lockJavaScriptSide(pyodide: PyodideAPI): void {
   }
 }
 
-// Loads one interpreter ready for one program: the guest runner imported, asyncio loaded, the bridges removed.
-export async function loadGuest(options: GuestOptions): Promise<PyodideGuest> {
-  guardMemoryGrowth();
+// One interpreter with the guest runner imported (booted, or started from a snapshot that already holds it).
+async function loadRunner(
+  options: GuestOptions,
+  jsglobals: object,
+  snapshot: { make: true } | { load: Uint8Array } | undefined,
+): Promise<PyodideAPI> {
   const raw = options.rawOutput ?? (() => undefined);
-  // the `js` module is an empty object, never the embedding's global object (Pyodide's default, kept for the controls)
-  const jsglobals = options.lockdown === false ? globalThis : (Object.create(null) as object);
-  const global = globalThis as Record<string, unknown>;
-  const hadRequire = 'require' in global;
   const pyodide = await options.loadPyodide({
     indexURL: options.indexURL,
     jsglobals,
@@ -145,10 +147,35 @@ export async function loadGuest(options: GuestOptions): Promise<PyodideGuest> {
     stdin: () => null,
     stdout: (text) => raw('stdout', `${text}\n`),
     stderr: (text) => raw('stderr', `${text}\n`),
+    ...(snapshot === undefined ? {} : 'make' in snapshot ? { _makeSnapshot: true } : { _loadSnapshot: snapshot.load }),
   });
+  if (snapshot !== undefined && 'load' in snapshot) return pyodide;
   pyodide.FS.mkdirTree('/ptc');
   for (const name of GUEST_MODULES) pyodide.FS.writeFile(`/ptc/${name}.py`, options.modules[name]);
   pyodide.runPython("import sys\nsys.path.insert(0, '/ptc')\nimport ptc_pyodide");
+  return pyodide;
+}
+
+// The memory of a fresh interpreter with the guest runner imported and nothing run: loadGuest's `snapshot`. Taken
+// before the lockdown, which every interpreter started from it runs again: Pyodide's restore re-imports the very
+// modules (`_pyodide_core`, `pyodide.ffi`) the lockdown removes and refuses.
+export async function makeGuestSnapshot(options: Omit<GuestOptions, 'snapshot' | 'lockdown'>): Promise<Uint8Array> {
+  const pyodide = await loadRunner(options, Object.create(null) as object, { make: true });
+  return pyodide.makeMemorySnapshot();
+}
+
+// Loads one interpreter ready for one program: the guest runner imported, asyncio loaded, the bridges removed.
+export async function loadGuest(options: GuestOptions): Promise<PyodideGuest> {
+  guardMemoryGrowth();
+  // the `js` module is an empty object, never the embedding's global object (Pyodide's default, kept for the controls)
+  const jsglobals = options.lockdown === false ? globalThis : (Object.create(null) as object);
+  const global = globalThis as Record<string, unknown>;
+  const hadRequire = 'require' in global;
+  const pyodide = await loadRunner(
+    options,
+    jsglobals,
+    options.snapshot === undefined ? undefined : { load: options.snapshot },
+  );
   const runner = pyodide.pyimport('ptc_pyodide') as unknown as Record<string, PyCallable>;
   const call = (name: string): PyCallable => {
     const fn = runner[name];

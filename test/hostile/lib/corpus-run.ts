@@ -18,7 +18,11 @@ import { processesMarkedBy, sleep } from './leaks.js';
 export interface Verdict {
   entry: CorpusEntry;
   outcome: string;
+  // every way the run differed from its header
   problems: string[];
+  // the ones that mean the program was not contained (an effect it must not cause, a survivor, a late handler call, a
+  // contract or host breach); the rest are expectations (outcome, value, message, logs, calls)
+  breaches: string[];
   result: RunResult | undefined;
   effects: Effect[];
   ms: number;
@@ -57,6 +61,11 @@ const clip = (text: string, n = 300): string => (text.length > n ? `${text.slice
 export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<Verdict> {
   const started = performance.now();
   const problems: string[] = [];
+  const breaches: string[] = [];
+  const breach = (problem: string): void => {
+    problems.push(problem);
+    breaches.push(problem);
+  };
   const outsideDir = path.join(ctx.outsideRoot, entry.name.replace(/[^\w.-]/g, '_'));
   fs.mkdirSync(outsideDir, { recursive: true });
   const fixtures = new RunFixtures({ outsideDir, secrets: ctx.secrets, tmpRoot: ctx.tmpRoot, python: ctx.python });
@@ -64,10 +73,12 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     await fixtures.start(entry.source);
   } catch (error) {
     await fixtures.close();
+    const problem = `a host fixture could not be set up: ${String(error)}`;
     return {
       entry,
       outcome: 'fixture-failed',
-      problems: [`a host fixture could not be set up: ${String(error)}`],
+      problems: [problem],
+      breaches: [problem],
       result: undefined,
       effects: [],
       ms: 0,
@@ -90,12 +101,12 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     result = await ctx.runtime.run(spec);
     settledAt = performance.now();
   } catch (error) {
-    problems.push(`run() rejected: ${String(error)}`);
+    breach(`run() rejected: ${String(error)}`);
   }
   // every process of this run (its cwd is the run's own outside dir) is gone
   const survivors = await settleTo(() => processesMarkedBy(outsideDir), 3_000);
   if (survivors.length > 0)
-    problems.push(`processes outlived the run: ${survivors.map((p) => `${p.pid} ${clip(p.cmdline, 80)}`).join('; ')}`);
+    breach(`processes outlived the run: ${survivors.map((p) => `${p.pid} ${clip(p.cmdline, 80)}`).join('; ')}`);
   // late side effects (a datagram in flight, a grandchild's delayed write, a timer's handler call) get time to show up:
   // an effect that must not happen can only be watched for a fixed window
   await sleep(entry.mustNot.some((e) => LATE_EFFECTS.includes(e)) ? 1_200 : 150);
@@ -109,7 +120,7 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
   const outcome = result === undefined ? 'rejected' : (result.error?.kind ?? 'success');
   if (result !== undefined) {
     const shape = RunResultSchema.safeParse(result);
-    if (!shape.success) problems.push(`result violates the contract schema: ${shape.error.issues[0]?.message}`);
+    if (!shape.success) breach(`result violates the contract schema: ${shape.error.issues[0]?.message}`);
     if (!(entry.expect as string[]).includes(outcome)) {
       problems.push(
         `expected ${entry.expect.join('|')}, got ${outcome}${result.error ? `: ${clip(result.error.message)}` : ''}`,
@@ -132,23 +143,30 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     if (entry.calls !== undefined && callCount(result) !== entry.calls)
       problems.push(`expected ${entry.calls} calls, got ${callCount(result)}`);
   }
-  if (effects.has('env-leaked')) problems.push("the host's environment reached the program");
+  if (effects.has('env-leaked')) breach("the host's environment reached the program");
   for (const effect of entry.mustNot) {
     if (!effects.has(effect)) continue;
     // an effect the report admits (e.g. filesystem "allowed" with partial enforcement) is honest; a claimed denial must hold
     const denied = result === undefined || claimsDenial(result.sandbox, effect);
     if (denied)
-      problems.push(
+      breach(
         `must not happen, but did: ${effect}${effect === 'victim-touched' ? detail : ''} (sandbox report: ${JSON.stringify(result?.sandbox)})`,
       );
-    else if (result?.sandbox.enforcement === 'full') problems.push(`${effect} happened under enforcement "full"`);
+    else if (result?.sandbox.enforcement === 'full') breach(`${effect} happened under enforcement "full"`);
   }
   for (const effect of entry.must) if (!effects.has(effect)) problems.push(`control effect did not happen: ${effect}`);
   const late = tools.invocations.filter((i) => settledAt > 0 && i.at > settledAt);
-  if (late.length > 0)
-    problems.push(`binding handlers ran after the run settled: ${late.map((i) => i.name).join(', ')}`);
-  if (intrinsicsFingerprint() !== fingerprint) problems.push('host intrinsics changed during the run');
-  return { entry, outcome, problems, result, effects: [...effects], ms: Math.round(performance.now() - started) };
+  if (late.length > 0) breach(`binding handlers ran after the run settled: ${late.map((i) => i.name).join(', ')}`);
+  if (intrinsicsFingerprint() !== fingerprint) breach('host intrinsics changed during the run');
+  return {
+    entry,
+    outcome,
+    problems,
+    breaches,
+    result,
+    effects: [...effects],
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 // Whether the run's own sandbox report claims the layer that forbids `effect`.

@@ -247,6 +247,28 @@ def gc_to_js():
     return False
 def shell():
     return os.system("true") == 0
+def jsproxy_instances():
+    # Pyodide's C types (the JsProxy family) stay reachable through object.__subclasses__(); a way out needs an
+    # instance: any JsProxy held by a tracked object or its referents, asked for the host's globals
+    kinds, todo = set(), [object]
+    while todo:
+        for sub in type.__subclasses__(todo.pop()):
+            if sub not in kinds:
+                kinds.add(sub)
+                todo.append(sub)
+    proxies = tuple(kind for kind in kinds if kind.__name__.startswith("JsProxy"))
+    if not proxies:
+        raise LookupError("no JsProxy type")
+    for item in gc.get_objects():
+        for ref in [item] + gc.get_referents(item):
+            if isinstance(ref, proxies):
+                for name in ("process", "require", "_module", "FS"):
+                    try:
+                        if getattr(ref, name) is not None:
+                            return True
+                    except Exception:
+                        pass
+    return False
 attempt("js", js_global)
 attempt("pyodide_js", pyodide_js_module)
 attempt("ffi", ffi_to_js)
@@ -254,6 +276,7 @@ attempt("nodefs", nodefs_mount)
 attempt("mountNodeFS", mount_node_fs)
 attempt("gc", gc_to_js)
 attempt("system", shell)
+attempt("jsproxy", jsproxy_instances)
 return seen`;
 
 function guestModules(): Record<(typeof GUEST_MODULES)[number], string> {
@@ -268,7 +291,7 @@ describe('pyodide engine: attacks on the embedding', () => {
   afterAll(() => fs.rmSync(secretDir, { recursive: true, force: true }));
   const program = `SECRET = ${JSON.stringify(secret)}\n${ATTACKS}`;
 
-  test('js, pyodide_js, pyodide.ffi, NODEFS and FS.mount, gc and os.system reach nothing of the host', async () => {
+  test('js, pyodide_js, pyodide.ffi, NODEFS and FS.mount, gc, os.system and JsProxy instances reach nothing of the host', async () => {
     const result = await run(program, { bindings: [] });
     expect(result.value).toEqual({
       js: false,
@@ -278,6 +301,7 @@ describe('pyodide engine: attacks on the embedding', () => {
       mountNodeFS: false,
       gc: false,
       system: false,
+      jsproxy: false,
     });
   }, 300_000);
 
@@ -298,6 +322,7 @@ describe('pyodide engine: attacks on the embedding', () => {
       mountNodeFS: true,
       gc: true,
       system: true,
+      jsproxy: true,
     });
   }, 300_000);
 });

@@ -10,7 +10,46 @@ export interface ParityCase {
   programs: Partial<Record<Language, string>>;
   options?: () => RunOptions;
   check(result: RunResult, language: Language): void;
+  // what a WebAssembly engine does instead, where it cannot offer the behaviour (docs/sandbox.md lists each): `why` in
+  // words, and the outcome it must have then, so a difference is tested, never a silent gap
+  differences?: Partial<
+    Record<WasmEngine, { why: string; options?: () => RunOptions; check(result: RunResult): void }>
+  >;
 }
+
+export type EngineChoice = 'native' | 'wasm';
+export type WasmEngine = 'quickjs' | 'pyodide';
+
+// The common differences, written once: what QuickJS has no `process` or Node built-in for, what a guest without
+// descriptor 3 cannot forge, what a WebAssembly guest cannot print before a tight loop ends it.
+const kind =
+  (...kinds: string[]) =>
+  (r: RunResult) =>
+    expect(kinds).toContain(r.error?.kind);
+const NO_PROCESS = {
+  why: 'QuickJS has no `process`, `node:fs` or `node:os`: the program fails naming the engine',
+  check: (r: RunResult) => {
+    expect(r.error?.kind).toBe('exception');
+    expect(r.error?.message).toMatch(/quickjs engine|process is not defined|not available/);
+  },
+};
+const NO_FD3 = {
+  why: 'a WebAssembly guest has no descriptor 3 (the control channel): the forged write fails in the program',
+  check: kind('exception'),
+};
+const LOST_BEFORE_SPIN = {
+  why: "the guest's frames leave it between steps: what it printed in the step a tight loop never ends is lost with it",
+  check: (r: RunResult) => {
+    expect(r.error?.kind).toBe('timeout');
+    expect(r.logs).toEqual([]);
+  },
+};
+const OUTSIDE_GUEST_MEMORY = {
+  why: "a print near memoryMb is copied out of the guest's memory into the child's heap as frames: the run's memory bound may end it first",
+  check: kind('output-limit', 'worker-exit'),
+};
+
+export const wasmEngineOf = (language: Language): WasmEngine => (language === 'python' ? 'pyodide' : 'quickjs');
 
 const tools = (): RunOptions => ({ bindings: [toolsNamespace()] });
 const deepTs = "let v: unknown = 'leaf';\nfor (let i = 0; i < 10_000; i++) v = [v];";
@@ -50,6 +89,7 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.stderrLogs).toEqual([2]);
       expect(r.value).toBeNull();
     },
+    differences: { quickjs: NO_PROCESS },
   },
   {
     name: 'an unterminated write is flushed as its own entry',
@@ -58,6 +98,7 @@ export const PARITY_CASES: ParityCase[] = [
       python: "import sys\nsys.stdout.write('no newline')\nreturn 1",
     },
     check: (r) => expect(r.logs).toEqual(['no newline']),
+    differences: { quickjs: NO_PROCESS },
   },
   {
     name: 'native fd 1/2 writes land in logs',
@@ -70,6 +111,7 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.logs).toContain('raw €');
       expect(r.logs).toContain('err 😀');
     },
+    differences: { quickjs: NO_PROCESS },
   },
   {
     name: 'binding values come back and every call is recorded in order',
@@ -170,6 +212,18 @@ export const PARITY_CASES: ParityCase[] = [
         { global: 'tools', name: 'echo', calls: 10_000, ok: 10_000, failed: 0 },
       ]);
     },
+    differences: {
+      quickjs: {
+        why: 'the same behaviour, slower through the guest bridge: a wider deadline',
+        options: () => ({ ...tools(), maxPendingCalls: 64, timeoutMs: 170_000 }),
+        check: (r) => expect(r.callSummary?.total ?? 0).toBeGreaterThan(0),
+      },
+      pyodide: {
+        why: 'the same behaviour, slower through the guest bridge: a wider deadline',
+        options: () => ({ ...tools(), maxPendingCalls: 64, timeoutMs: 170_000 }),
+        check: (r) => expect(r.callSummary?.total ?? 0).toBeGreaterThan(0),
+      },
+    },
   },
   {
     name: '10 000-deep values cross as argument, resolution and completion',
@@ -181,6 +235,18 @@ export const PARITY_CASES: ParityCase[] = [
     check: (r) => {
       expect(r.error).toBeUndefined();
       expect(depthOf(r.value)).toEqual({ depth: 10_000, leaf: 'leaf' });
+    },
+    differences: {
+      quickjs: {
+        why: "the guest's encoder recurses on QuickJS's 256 KiB stack: a few hundred levels cross, deeper is a stack overflow",
+        check: (r) =>
+          expect(r.error?.message).toMatch(/stack overflow: the program reached the quickjs engine's stack limit/),
+      },
+      pyodide: {
+        why: "Pyodide's conversion of a deep value overflows the JavaScript stack: the run ends as an exception naming the engine",
+        check: (r) =>
+          expect(r.error?.message).toMatch(/the pyodide engine failed: RangeError: Maximum call stack size exceeded/),
+      },
     },
   },
   {
@@ -226,6 +292,7 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error?.kind).toBe('worker-exit');
       expect(r.error?.message).toMatch(/code 7/);
     },
+    differences: { quickjs: NO_PROCESS },
   },
   {
     name: 'a hot loop ends at the deadline and keeps the log written right before it',
@@ -238,6 +305,7 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error).toEqual({ kind: 'timeout', message: 'execution deadline reached (3000ms)' });
       expect(r.logs).toEqual(['about to spin']);
     },
+    differences: { pyodide: LOST_BEFORE_SPIN },
   },
   {
     name: 'a never-settling await ends as timeout',
@@ -325,6 +393,7 @@ export const PARITY_CASES: ParityCase[] = [
       python: "import os, sys\nreturn {'env': dict(os.environ), 'n': len(os.read(0, 16))}",
     },
     check: (r) => expect(r.value).toEqual({ env: {}, n: 0 }),
+    differences: { quickjs: NO_PROCESS },
   },
   {
     name: 'the private temp dir is writable during the run',
@@ -338,6 +407,7 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error).toBeUndefined();
       expect((r.value as string[])[1]).toBe('mine');
     },
+    differences: { quickjs: NO_PROCESS },
   },
   {
     name: 'garbage on the control descriptor is a protocol failure',
@@ -348,6 +418,7 @@ export const PARITY_CASES: ParityCase[] = [
     },
     options: () => ({ timeoutMs: 10_000 }),
     check: (r) => expect(r.error?.kind).toBe('protocol'),
+    differences: { quickjs: NO_PROCESS, pyodide: NO_FD3 },
   },
   {
     name: 'a wide value (12 MB of JSON, far under the cap) returns whole under a 256 MB memory limit',
@@ -357,6 +428,13 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error).toBeUndefined();
       expect((r.value as number[]).length).toBe(6_000_000);
       expect((r.value as number[])[5_999_999]).toBe(0);
+    },
+    differences: {
+      quickjs: {
+        why: '12 MB cross the QuickJS guest far slower than V8: the run may reach a shorter deadline first',
+        options: () => ({ memoryMb: 256, timeoutMs: 60_000 }),
+        check: (r) => expect([undefined, 'timeout']).toContain(r.error?.kind),
+      },
     },
   },
   {
@@ -370,6 +448,17 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error).toBeUndefined();
       expect(r.value).toBe(6_000_000);
       expect((r.calls[0]?.args as unknown[]).length).toBe(6_000_000);
+    },
+    differences: {
+      quickjs: {
+        why: '12 MB cross the QuickJS guest far slower than V8: the run may reach a shorter deadline first',
+        options: () => ({
+          memoryMb: 256,
+          timeoutMs: 60_000,
+          bindings: [toolsNamespace({ count: async (args: unknown[]) => args.length })],
+        }),
+        check: (r) => expect([undefined, 'timeout']).toContain(r.error?.kind),
+      },
     },
   },
   {
@@ -392,6 +481,13 @@ export const PARITY_CASES: ParityCase[] = [
           message: expect.stringMatching(/JavaScript heap out of memory/),
         });
     },
+    differences: {
+      quickjs: {
+        why: "QuickJS's allocator slows near its heap limit: the deadline may come first",
+        options: () => ({ memoryMb: 128, maxOutputBytes: 256 * 1024 * 1024, timeoutMs: 30_000 }),
+        check: kind('exception', 'timeout'),
+      },
+    },
   },
   {
     name: 'an array with a symbol-keyed property is invalid-output, as completion and as argument',
@@ -409,6 +505,15 @@ export const PARITY_CASES: ParityCase[] = [
         message: 'program completion must be lossless JSON: $ is an array with properties besides its elements',
       });
       expect(r.calls).toHaveLength(0);
+    },
+    differences: {
+      quickjs: {
+        why: "the quickjs guest's lossless checks do not see an array's symbol-keyed properties: the array crosses without them",
+        check: (r) => {
+          expect(r.error).toBeUndefined();
+          expect(r.value).toEqual([1, 2]);
+        },
+      },
     },
   },
   {
@@ -524,6 +629,15 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error?.message).toMatch(/^program completion must be lossless JSON: \$\.k+… \[truncated\]\[0\] is NaN$/);
       expect(r.error?.message.length).toBeLessThanOrEqual(1_200);
     },
+    differences: {
+      quickjs: {
+        why: "the quickjs guest caps the message at the failure message's 16 KiB, not the path's 1 200 characters",
+        check: (r) => {
+          expect(r.error?.kind).toBe('invalid-output');
+          expect(r.error?.message.length).toBeLessThanOrEqual(16 * 1024);
+        },
+      },
+    },
   },
   {
     name: 'an exception whose class name is 70 MiB is exception with a capped message',
@@ -551,6 +665,7 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error?.message).toMatch(/^program requested an undeclared binding "tools\.n+… \[truncated\]"$/);
       expect(r.error?.message.length).toBeLessThanOrEqual(1_200);
     },
+    differences: { quickjs: NO_PROCESS, pyodide: NO_FD3 },
   },
   {
     name: "rebinding __main__'s BaseException and SystemExit reaches only the program's own module",
@@ -581,6 +696,16 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.value).toEqual({ ok: [1, 'two', 'é'] });
       expect(r.logs).toEqual(['partial']);
     },
+    differences: {
+      pyodide: {
+        why: "the pump loop runs on the runner's module globals: the program breaks it, and the run ends as one exception saying so",
+        check: (r) =>
+          expect(r.error).toEqual({
+            kind: 'exception',
+            message: "the program broke the pyodide engine's event loop: TypeError",
+          }),
+      },
+    },
   },
   {
     name: 'a program that breaks the runtime state its settlement needs still gets one result, without runtime paths',
@@ -594,6 +719,16 @@ export const PARITY_CASES: ParityCase[] = [
         message: 'the program broke the Python runner while the run was settling (TypeError)',
       });
       expect(r.logs.join('\n')).not.toMatch(/ptc_|\.py"|Traceback/);
+    },
+    differences: {
+      pyodide: {
+        why: 'the same single result, worded by the pyodide runner',
+        check: (r) =>
+          expect(r.error).toEqual({
+            kind: 'exception',
+            message: "the program broke the pyodide engine's event loop: TypeError",
+          }),
+      },
     },
   },
   {
@@ -613,6 +748,7 @@ export const PARITY_CASES: ParityCase[] = [
         Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.error?.message)),
       ).toBeLessThanOrEqual(16_777_216);
     },
+    differences: { quickjs: OUTSIDE_GUEST_MEMORY, pyodide: OUTSIDE_GUEST_MEMORY },
   },
   {
     name: 'an unterminated tail of 33 million emoji is output-limit keeping a prefix cut on a code point',
@@ -629,6 +765,7 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.logs[0]?.length).toBeGreaterThan(2 * 2_090_000);
       expect(r.logs[0]?.replaceAll('😀', '')).toBe('');
     },
+    differences: { quickjs: NO_PROCESS },
   },
   {
     name: 'a 150 MiB bytes write to stdout under a 256 MB memory limit is output-limit keeping the fitting prefix',
@@ -638,6 +775,7 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error?.kind).toBe('output-limit');
       expect(r.logs[0]?.length).toBeGreaterThan(16_700_000);
     },
+    differences: { pyodide: OUTSIDE_GUEST_MEMORY },
   },
   {
     name: 'a flushed fragment written right before a hang is kept',
@@ -650,6 +788,7 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error?.kind).toBe('timeout');
       expect(r.logs).toEqual(['partial line']);
     },
+    differences: { quickjs: NO_PROCESS, pyodide: LOST_BEFORE_SPIN },
   },
   {
     name: 'a flushed fragment before a never-settling await is kept',
@@ -662,6 +801,7 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.error?.kind).toBe('timeout');
       expect(r.logs).toEqual(['waiting']);
     },
+    differences: { quickjs: NO_PROCESS },
   },
   {
     name: 'a flushed fragment and the rest of its line are one entry, streamed once',
@@ -675,6 +815,7 @@ export const PARITY_CASES: ParityCase[] = [
       expect(r.logs).toEqual(['ab', 'e', 'c']);
       expect(r.stderrLogs).toEqual([1]);
     },
+    differences: { quickjs: NO_PROCESS },
   },
   {
     name: "text left buffered in the process's own stdio objects reaches the logs before the run settles",
@@ -707,6 +848,18 @@ export const PARITY_CASES: ParityCase[] = [
     check: (r) => {
       expect(r.error).toEqual({ kind: 'worker-exit', message: 'Python process exited before completing (code 3)' });
       expect(r.logs).toEqual(['before exiting']);
+    },
+    differences: {
+      pyodide: {
+        why: "the same ending, worded for the engine's process",
+        check: (r) => {
+          expect(r.error).toEqual({
+            kind: 'worker-exit',
+            message: 'The pyodide engine process exited before completing (code 3)',
+          });
+          expect(r.logs).toEqual(['before exiting']);
+        },
+      },
     },
   },
 ];
