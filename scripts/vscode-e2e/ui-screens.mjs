@@ -1,7 +1,6 @@
-// UI suite, part two: the screens issue 29 added, set up once and photographed in the light and the dark theme for
-// docs/screenshots/ — a wrong tool call's squiggle and hover, the call-budget failure, a task cell with no model and
-// its actions, a bindings error with its link and the picker it opens, the sandbox's reasons in Details when a run
-// was partial, and the walkthrough. The fixtures are test/vscode/fixtures/screens*.ptcnb (copied into the workspace).
+// UI suite, part two: screens issue 29 added, set up once and photographed in the light and the dark theme for
+// docs/screenshots/ — a wrong tool call's squiggle and hover, the call-budget failure, the walkthrough. The fixture is
+// test/vscode/fixtures/screens.ptcnb (copied into the workspace).
 // functions passed to evaluate run in the browser
 /* global document, NodeFilter, window */
 import { stat } from 'node:fs/promises';
@@ -24,23 +23,6 @@ async function markEditorInView(page) {
       editor.toggleAttribute('data-ptc-in-view', inView);
     }
   });
-}
-
-// The first of a locator's matches (across the output frames) that lies in the viewport.
-async function firstInView(page, locate) {
-  const { width, height } = page.viewportSize();
-  for (const frame of wb.outputFrames(page)) {
-    const all = locate(frame);
-    const n = await all.count().catch(() => 0);
-    for (let i = 0; i < n; i++) {
-      const box = await all
-        .nth(i)
-        .boundingBox()
-        .catch(() => null);
-      if (box && box.x >= 0 && box.x < width && box.y + box.height > 0 && box.y < height) return all.nth(i);
-    }
-  }
-  return undefined;
 }
 
 // Runs the nth code cell the way a person does, with its ▷ button (choosing our kernel if asked), and waits for its
@@ -158,74 +140,6 @@ const SCREENS = [
     clip: (page) => cellsClip(page, 1),
   },
   {
-    name: 'task-no-model',
-    what: 'a task cell with no model: what to do, with Pick Model, Set API Key, the settings and the offline fake model',
-    notebook: 'screens.ptcnb',
-    async setup(page) {
-      await runCell(page, 2);
-      await waitForOutputText(page, 'the task cell help', /No model is available/);
-    },
-    clip: (page) => cellsClip(page, 2),
-  },
-  {
-    name: 'sandbox-partial',
-    what: "Details of a run whose sandbox was partial: what is missing and how to fix it (the CLI's --json says the same)",
-    notebook: 'screens-partial.ptcnb',
-    async setup(page) {
-      await wb.waitFor(
-        'the saved result and its Details toggle',
-        async () => {
-          const toggle = await firstInView(page, (frame) => frame.locator('[data-toggle="details"]'));
-          if (toggle === undefined) return false;
-          await toggle.click();
-          return true;
-        },
-        { timeoutMs: 60_000, intervalMs: 1000 },
-      );
-      await waitForOutputText(page, 'the sandbox reasons in the full view', /What is missing, and how to fix it/);
-    },
-    async clip(page) {
-      // the Run section, at the foot of the full view (boxes inside an output frame are in page coordinates)
-      const footer = await firstInView(page, (frame) => frame.locator('.ptc-footer'));
-      if (footer !== undefined) {
-        const box = await footer.boundingBox();
-        const cell = await wb.cellClip(page, 0);
-        return around([{ ...box, x: cell.x, width: cell.width }], { pad: 36, viewport: page.viewportSize() });
-      }
-      throw new Error('no Run section in the full view');
-    },
-  },
-  {
-    name: 'bindings-error',
-    what: 'a cell whose bindings module is gone: the error with Set Notebook Bindings…, and the file picker it opens',
-    notebook: 'screens-bindings.ptcnb',
-    async setup(page) {
-      await runCell(page, 0);
-      await waitForOutputText(page, 'the bindings error', /Set Notebook Bindings/);
-    },
-    async pose(page) {
-      const link = await firstInView(page, (frame) => frame.locator('a', { hasText: 'Set Notebook Bindings' }));
-      if (link !== undefined) await link.click();
-      const clicked = link !== undefined;
-      if (!clicked) throw new Error('the bindings error has no Set Notebook Bindings… link');
-      const picker = page.locator('.quick-input-widget');
-      const opened = await picker.waitFor({ state: 'visible', timeout: 15_000 }).then(
-        () => true,
-        () => false,
-      );
-      // the same command from the palette, should the output's link not reach the window
-      if (!opened) {
-        info('ui', 'the link did not open the picker; running Set Notebook Bindings… from the palette');
-        await wb.runCommand(page, 'PTC Playground: Set Notebook Bindings…');
-        await picker.waitFor({ state: 'visible', timeout: 20_000 });
-      }
-      await sleep(800);
-    },
-    async unpose(page) {
-      await page.keyboard.press('Escape');
-    },
-  },
-  {
     name: 'walkthrough',
     what: 'the walkthrough: Open Tour, a notebook, run, record and replay, the inspector, tests, import, task cells',
     async pose(page) {
@@ -272,7 +186,7 @@ export async function screenSteps({ page, test, resultsDir }) {
         `${what}: ${[...broken].map(([name, error]) => `${name}: ${error.message ?? String(error)}`).join('; ')}`,
       );
   };
-  await test('the new screens are set up: squiggle, call budget, task cell help, partial sandbox, bindings error', async () => {
+  await test('the new screens are set up: squiggle and hover, call budget', async () => {
     await page.setViewportSize(VIEW);
     await wb.switchTheme(page, 'light');
     for (const screen of SCREENS) {
