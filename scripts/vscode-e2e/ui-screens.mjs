@@ -151,7 +151,8 @@ const SCREENS = [
         .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'PTC Playground' })
         .first();
       await row.waitFor({ state: 'visible', timeout: 20_000 });
-      await row.click();
+      // Enter picks the first match; a click can land on a list still re-rendering as the filter applies
+      await page.keyboard.press('Enter');
       await page.locator('.gettingStartedContainer').filter({ visible: true }).first().waitFor({ timeout: 30_000 });
       await sleep(1500);
     },
