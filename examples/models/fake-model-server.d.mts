@@ -28,6 +28,8 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
   // the client went away before a streamed reply ended
   aborted?: boolean;
+  // a streamed reply sent to its end
+  ended?: boolean;
 }
 export interface FakeModelServer {
   url: string;

@@ -16,7 +16,7 @@
 // Any reply may add "thinking": true, and "chunkDelayMs": n (a streamed reply waits n ms between its events).
 // A request with "stream": true gets the reply as the API streams it (server-sent events: Messages events,
 // Chat Completions chunks with the usage last when stream_options.include_usage, Responses events); a request the
-// client abandons mid-stream is marked `aborted: true` in `requests`.
+// client abandons mid-stream is marked `aborted: true` in `requests`, one sent to its end `ended: true`.
 // The turn is the number of assistant turns already in the request; "mode" is code when run_code is offered.
 // Run it with serve-fake-model.mjs (next to this file); tests and `npm run demo` import startFakeModelServer.
 import http from 'node:http';
@@ -249,6 +249,7 @@ async function streamReply(res, api, reply, { chunkDelayMs, usage, entry }) {
     }
   }
   res.end();
+  entry.ended = true;
 }
 
 const pieces = (text, size = 12) => {

@@ -12,13 +12,19 @@ const MAX_SHOWN_CHARS = 20_000;
 
 // A task cell's output while the model's reply streams in: the reply's text and the program it is writing, repainted
 // as they arrive. Never saved with the notebook (the run's summary replaces it).
+// At most one repaint is in flight and none is queued behind it: each repaint is a round trip to the window (seconds
+// on a loaded machine, measured in code-server), so queueing one per piece made the cell trail the stream by a minute
+// and made the run's end (and Stop) wait for every stale repaint. Pieces that arrive meanwhile fold into the next.
 export class ReplyView {
   readonly #execution: vscode.NotebookCellExecution;
   readonly #language: Language;
   readonly #model: string;
   #pending: { turn: number; progress: ChatProgress } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #painting: Promise<void> = Promise.resolve();
+  #inFlight: Promise<void> | undefined;
+  // the output the repaints update in place (its items replaced), so the window re-renders one output, not a new one
+  #output: vscode.NotebookCellOutput | undefined;
+  #lastPaint = 0;
   #closed = false;
 
   constructor(options: { execution: vscode.NotebookCellExecution; language: Language; model: string }) {
@@ -30,33 +36,51 @@ export class ReplyView {
   show(turn: number, progress: ChatProgress): void {
     if (this.#closed) return;
     this.#pending = { turn, progress };
-    this.#timer ??= setTimeout(() => {
-      this.#timer = undefined;
-      this.#painting = this.#painting.then(() => this.#paint());
-    }, REPAINT_MS);
+    this.#schedule();
   }
 
-  // No more repaints; resolves once a repaint under way has landed (so the caller's next output is the last word).
+  // No more repaints; resolves once the repaint under way has landed (so the caller's next output is the last word).
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    await this.#painting;
+    await this.#inFlight;
   }
 
-  async #paint(): Promise<void> {
-    const pending = this.#pending;
-    if (this.#closed || pending === undefined) return;
+  // The first piece paints at once; later ones wait for the repaint under way and then at least REPAINT_MS.
+  #schedule(): void {
+    if (this.#timer !== undefined || this.#inFlight !== undefined || this.#pending === undefined) return;
+    const wait = Math.max(0, this.#lastPaint + REPAINT_MS - performance.now());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      const pending = this.#pending;
+      this.#pending = undefined;
+      if (this.#closed || pending === undefined) return;
+      this.#inFlight = this.#paint(pending).finally(() => {
+        this.#inFlight = undefined;
+        this.#lastPaint = performance.now();
+        if (!this.#closed) this.#schedule();
+      });
+    }, wait);
+  }
+
+  async #paint(pending: { turn: number; progress: ChatProgress }): Promise<void> {
     // a repaint that fails (a reply piece it cannot render, an execution VS Code already ended) must not stop the
-    // ones after it: the chain of repaints would stay rejected and the cell frozen at its last picture
+    // ones after it: the next piece repaints the whole reply again
     try {
       const markdown = replyMarkdown(pending.turn, pending.progress, this.#language, this.#model);
+      const items = [vscode.NotebookCellOutputItem.text(markdown, 'text/markdown')];
+      if (this.#output !== undefined) {
+        await this.#execution.replaceOutputItems(items, this.#output);
+        return;
+      }
       const meta: OutputMeta = { kind: 'stream' };
-      await this.#execution.replaceOutput(
-        new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(markdown, 'text/markdown')], { ptc: meta }),
-      );
+      const output = new vscode.NotebookCellOutput(items, { ptc: meta });
+      await this.#execution.replaceOutput(output);
+      this.#output = output;
     } catch {
-      // the next piece repaints the whole reply again
+      // the output may be gone (cleared by VS Code): the next repaint replaces the cell's output whole
+      this.#output = undefined;
     }
   }
 }

@@ -7,6 +7,7 @@ import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { info } from './log.mjs';
 import { REPO_ROOT, SCREENSHOT_DOCS_DIR } from './paths.mjs';
+import { screenSteps } from './ui-screens.mjs';
 import * as wb from './workbench.mjs';
 
 const TOUR = 'tour.ptcnb';
@@ -93,25 +94,6 @@ async function outputTextLuminance(page) {
   return undefined;
 }
 
-// The page area of the nth code cell with its outputs: from its list row's top to the next row's top (outputs are
-// drawn in a webview laid over the gap the list leaves below the cell's editor).
-async function cellClip(page, n) {
-  const clip = await page.evaluate((index) => {
-    const rows = [...document.querySelectorAll('.notebook-editor .monaco-list-row')]
-      .map((el) => ({ el, rect: el.getBoundingClientRect() }))
-      .filter((r) => r.rect.height > 0)
-      .sort((a, b) => a.rect.top - b.rect.top);
-    const code = rows.filter((r) => r.el.classList.contains('code-cell-row') || r.el.querySelector('.code-cell-row'));
-    const row = code[index];
-    if (!row) return undefined;
-    const next = rows.find((r) => r.rect.top > row.rect.top + 1);
-    const bottom = next ? next.rect.top : row.rect.bottom;
-    return { x: row.rect.left, y: row.rect.top, width: row.rect.width, height: Math.min(bottom - row.rect.top, 2400) };
-  }, n);
-  if (!clip || clip.height < 50) throw new Error(`code cell ${n + 1} is not rendered, so it cannot be photographed`);
-  return clip;
-}
-
 export async function runUiSuite({ browser, server, resultsDir }) {
   const outcome = { passed: [], failed: [], pending: [] };
   let blocked;
@@ -137,6 +119,7 @@ export async function runUiSuite({ browser, server, resultsDir }) {
   const context = await browser.newContext({ viewport: WIDE, colorScheme: 'light' });
   const page = await context.newPage();
   const shots = {};
+  let screens;
   try {
     await test('the workbench opens the workspace with the extension active', async () => {
       await wb.openWorkbench(page, server);
@@ -271,8 +254,8 @@ export async function runUiSuite({ browser, server, resultsDir }) {
           failure: path.join(resultsDir, `tour-${kind}-failure.png`),
           full: path.join(resultsDir, `tour-${kind}.png`),
         };
-        await page.screenshot({ path: files.cell, clip: await cellClip(page, CELL_SHOT) });
-        await page.screenshot({ path: files.failure, clip: await cellClip(page, FAILURE_SHOT) });
+        await page.screenshot({ path: files.cell, clip: await wb.cellClip(page, CELL_SHOT) });
+        await page.screenshot({ path: files.failure, clip: await wb.cellClip(page, FAILURE_SHOT) });
         await page.setViewportSize(WIDE);
         await wb.runCommand(page, 'Notebook: Focus First Cell').catch(() => {});
         await new Promise((r) => setTimeout(r, 1000));
@@ -284,6 +267,8 @@ export async function runUiSuite({ browser, server, resultsDir }) {
         shots[kind] = files;
       });
     }
+
+    screens = await screenSteps({ page, test, resultsDir });
   } finally {
     await context.close().catch(() => {});
   }
@@ -294,6 +279,14 @@ export async function runUiSuite({ browser, server, resultsDir }) {
         await copyFile(file, path.join(SCREENSHOT_DOCS_DIR, `vscode-${name === 'full' ? 'tour' : name}-${kind}.png`));
     }
     info('ui', `copied the screenshots into ${path.relative(REPO_ROOT, SCREENSHOT_DOCS_DIR)}`);
+  }
+  if (process.env.PTC_E2E_UPDATE_SCREENSHOTS === '1') {
+    await mkdir(SCREENSHOT_DOCS_DIR, { recursive: true });
+    // a screen is copied only in both themes, so the docs never pair a new picture with a stale one
+    for (const [name, files] of Object.entries(screens ?? {}))
+      if (files.light && files.dark)
+        for (const [kind, file] of Object.entries(files))
+          await copyFile(file, path.join(SCREENSHOT_DOCS_DIR, `vscode-${name}-${kind}.png`));
   }
   return outcome;
 }

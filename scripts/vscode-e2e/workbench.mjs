@@ -1,7 +1,7 @@
 // Playwright helpers for driving the VS Code workbench in code-server the way a person does: palette, quick open,
 // notebook editor, cell status, and the output webview frames where renderers draw.
 // functions passed to page.evaluate run in the browser
-/* global document, Node, getComputedStyle */
+/* global document, Node, getComputedStyle, window */
 
 const FIRST_LOAD_TIMEOUT_MS = 120_000;
 
@@ -215,4 +215,24 @@ export async function switchTheme(page, kind) {
   }
   // webviews restyle from the host's CSS variables a moment later
   await sleep(1500);
+}
+
+// The page area of the nth code cell with its outputs: from its list row's top to the next row's top (outputs are
+// drawn in a webview laid over the gap the list leaves below the cell's editor).
+export async function cellClip(page, n) {
+  const clip = await page.evaluate((index) => {
+    const rows = [...document.querySelectorAll('.notebook-editor .monaco-list-row')]
+      .map((el) => ({ el, rect: el.getBoundingClientRect() }))
+      // a notebook in another tab keeps its rows in the page, moved out of view
+      .filter((r) => r.rect.height > 0 && r.rect.right > 0 && r.rect.left < window.innerWidth)
+      .sort((a, b) => a.rect.top - b.rect.top);
+    const code = rows.filter((r) => r.el.classList.contains('code-cell-row') || r.el.querySelector('.code-cell-row'));
+    const row = code[index];
+    if (!row) return undefined;
+    const next = rows.find((r) => r.rect.top > row.rect.top + 1);
+    const bottom = next ? next.rect.top : row.rect.bottom;
+    return { x: row.rect.left, y: row.rect.top, width: row.rect.width, height: Math.min(bottom - row.rect.top, 2400) };
+  }, n);
+  if (!clip || clip.height < 50) throw new Error(`code cell ${n + 1} is not rendered, so it cannot be photographed`);
+  return clip;
 }
