@@ -19,6 +19,6 @@ export { cellLimits } from './session/cell-limits.js';
 export { stripLoaded } from './typescript/strip-core.js';
 export { PYTHON_IN_BROWSER, WebEngine, type RunWorker } from './wasm/web/web-engine.js';
 // the browser's bindings: each cell's calls answered from its cassette
-export { CASSETTE_SEGMENTS, cassetteName } from './notebook/cassette-name.js';
+export { CASSETTE_SEGMENTS, cassetteName, notebookCassetteFolder } from './notebook/cassette-name.js';
 export { parseCassette } from './replay/cassette-text.js';
 export { replayFromCassette } from './replay/cassette-replay.js';

@@ -19,10 +19,11 @@ const TOUR = fs.readFileSync(path.join(ROOT, 'examples/tour.ptcnb'), 'utf8');
 // the files the worker's editor serves: the tour with its real cassette, and a cassette that is not one
 const WORKSPACE: Record<string, string> = {
   '/ws/examples/tour.ptcnb': TOUR,
-  '/ws/examples/.ptc/cassettes/ts-mock.json': fs.readFileSync(
-    path.join(ROOT, 'examples/.ptc/cassettes/ts-mock.json'),
+  '/ws/examples/.ptc/cassettes/tour/ts-mock.json': fs.readFileSync(
+    path.join(ROOT, 'examples/.ptc/cassettes/tour/ts-mock.json'),
     'utf8',
   ),
+  // where the folder-wide layout before per-notebook folders kept a cassette: still read
   '/ws/.ptc/cassettes/broken.json': '{"version": 1, "calls": [',
 };
 const gate = chromiumGate();

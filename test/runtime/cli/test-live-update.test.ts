@@ -70,7 +70,7 @@ describe('ptc test --live', { timeout: 300_000 }, () => {
       };
       for (const cell of saved.cells) expect(cell.metadata.expect.value.is).toEqual(['live', 'live']);
       for (const cell of CELLS) {
-        const cassette = JSON.parse(fs.readFileSync(path.join(dir, '.ptc/cassettes', `${cell.id}.json`), 'utf8')) as {
+        const cassette = JSON.parse(fs.readFileSync(path.join(dir, '.ptc/cassettes/a', `${cell.id}.json`), 'utf8')) as {
           calls: unknown[];
         };
         expect(cassette.calls).toHaveLength(2);
@@ -107,9 +107,9 @@ describe('ptc test --live', { timeout: 300_000 }, () => {
     expect(after.cells[0]?.metadata.expect).not.toEqual(before.cells[0]?.metadata.expect);
     expect(after.cells[1]?.metadata.expect).toEqual(before.cells[1]?.metadata.expect);
     expect(after.cells[2]?.metadata.expect).toEqual(before.cells[2]?.metadata.expect);
-    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/fine.json'))).toBe(true);
-    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/crash.json'))).toBe(false);
-    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/py-crash.json'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/a/fine.json'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/a/crash.json'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/a/py-crash.json'))).toBe(false);
     // `ptc run --record` refuses the same way
     const program = scratch.write('crash.ts', "return await tools.lookup({ q: 'crash' });");
     const cassette = path.join(dir, 'run-crash.json');

@@ -140,10 +140,10 @@ describe('ptc test', { timeout: 300_000 }, () => {
     expect(ts.error).toEqual({ match: 'exact', is: null });
     expect(ts.calls).toEqual({ match: 'exact', is: [{ call: 'tools.lookup', args: { q: 'a' } }] });
     expect(expectation('suite/a.ptcnb', 'py').logs).toEqual({ match: 'exact', is: ['got b'] });
-    const cassette = JSON.parse(read('suite/.ptc/cassettes/py.json')) as { calls: { value: { n: number } }[] };
+    const cassette = JSON.parse(read('suite/.ptc/cassettes/a/py.json')) as { calls: { value: { n: number } }[] };
     expect(cassette.calls[0]?.value.n).toBe(2);
     // the cell without an expectation is no test: nothing recorded for it
-    expect(fs.existsSync(file('suite/.ptc/cassettes/plain.json'))).toBe(false);
+    expect(fs.existsSync(file('suite/.ptc/cassettes/a/plain.json'))).toBe(false);
   });
 
   it('replays offline by default: no live handler runs, the summary is the plain last line, exit 0', async () => {
@@ -154,7 +154,7 @@ describe('ptc test', { timeout: 300_000 }, () => {
   });
 
   it('a run that differs fails with what was expected, what came and where it first differs; exit 1', async () => {
-    const cassettePath = file('suite/.ptc/cassettes/ts.json');
+    const cassettePath = file('suite/.ptc/cassettes/a/ts.json');
     const original = fs.readFileSync(cassettePath, 'utf8');
     try {
       fs.writeFileSync(cassettePath, original.replace('"n": 2', '"n": 3'));
@@ -227,7 +227,7 @@ describe('ptc test', { timeout: 300_000 }, () => {
       ]),
     );
     fs.copyFileSync(file('tools.bindings.mjs'), file('other/tools.bindings.mjs'));
-    write('other/.ptc/cassettes/plain.json', '{ "version": 1, "calls": [] }\n');
+    write('other/.ptc/cassettes/b/plain.json', '{ "version": 1, "calls": [] }\n');
     const run = await ptcTest(dir, 'other', '--reporter', 'junit', '--output', 'out/b.xml');
     expect(run.code).toBe(1);
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed, 1 skipped');
@@ -273,12 +273,9 @@ describe('ptc test', { timeout: 300_000 }, () => {
 
   it('--shard i/n splits the notebooks deterministically: the shards are disjoint and cover every notebook', async () => {
     for (const name of ['s1', 's2', 's3', 's4', 's5']) {
-      // one cassette for the five notebooks of the folder, shared on purpose (an id alone would be refused as a collision)
-      write(
-        `shards/${name}.ptcnb`,
-        notebook([{ ...PLAIN_CELL, cassette: 'plain', expect: { value: { match: 'exact', is: 1 } } }]),
-      );
-      write(`shards/.ptc/cassettes/plain.json`, '{ "version": 1, "calls": [] }\n');
+      // five notebooks of one folder, each with a cell of the same id: each notebook has its own cassette of it
+      write(`shards/${name}.ptcnb`, notebook([{ ...PLAIN_CELL, expect: { value: { match: 'exact', is: 1 } } }]));
+      write(`shards/.ptc/cassettes/${name}/plain.json`, '{ "version": 1, "calls": [] }\n');
     }
     fs.copyFileSync(file('tools.bindings.mjs'), file('shards/tools.bindings.mjs'));
     const names = async (shard: string): Promise<string[]> => {
