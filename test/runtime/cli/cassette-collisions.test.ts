@@ -50,7 +50,7 @@ describe('cassette collisions', { timeout: 240_000 }, () => {
     const dir = folder('twice', {
       'a.ptcnb': notebook([{ kind: 'markdown', source: '# a' }, code(expecting('run-1')), code(expecting('run-1'))]),
     });
-    const run = await ptcWith({ cwd: scratch.dir }, 'test', 'twice', '--live', '--update');
+    const run = await ptcWith({ cwd: scratch.dir }, 'test', 'twice', '--mode', 'live', '--update');
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toBe(
       `ptc test: ${path.join('twice', '.ptc', 'cassettes', 'a', 'run-1.json')} would be the cassette of twice/a.ptcnb cell 2, twice/a.ptcnb cell 3: recording one overwrites what the others replay; give each cell an id of its own (metadata.id), or name a cassette shared on purpose with metadata.cassette\n`,
@@ -65,7 +65,7 @@ describe('cassette collisions', { timeout: 240_000 }, () => {
       'first.ptcnb': echoNotebook([echoing('run-1', 'first')]),
       'second.ptcnb': echoNotebook([echoing('run-1', 'second')]),
     });
-    const recorded = await ptcWith({ cwd: scratch.dir }, 'test', 'pair', '--live', '--update');
+    const recorded = await ptcWith({ cwd: scratch.dir }, 'test', 'pair', '--mode', 'live', '--update');
     expect(recorded.code, recorded.stdout + recorded.stderr).toBe(0);
     expect(recordedArg(path.join(dir, '.ptc/cassettes/first/run-1.json'))).toBe('first');
     expect(recordedArg(path.join(dir, '.ptc/cassettes/second/run-1.json'))).toBe('second');
@@ -117,7 +117,7 @@ describe('cassette collisions', { timeout: 240_000 }, () => {
     expect(accepted.stdout.trimEnd().split('\n').at(-1)).toBe('3 passed, 0 failed');
     expect(fs.existsSync(path.join(dir, '.ptc/cassettes/a'))).toBe(false);
     // a records its own: `solo` was only a's, so it moves; `same` stays while b still reads it
-    const a = await ptcWith({ cwd: dir }, 'test', 'a.ptcnb', '--live', '--update');
+    const a = await ptcWith({ cwd: dir }, 'test', 'a.ptcnb', '--mode', 'live', '--update');
     expect(a.code, a.stdout + a.stderr).toBe(0);
     expect(recordedArg(path.join(dir, '.ptc/cassettes/a/same.json'))).toBe('x');
     expect(recordedArg(path.join(dir, '.ptc/cassettes/a/solo.json'))).toBe('y');
@@ -126,7 +126,7 @@ describe('cassette collisions', { timeout: 240_000 }, () => {
     const b = await ptcWith({ cwd: dir }, 'test', 'b.ptcnb');
     expect(b.code, b.stdout + b.stderr).toBe(0);
     // b records its own: nobody reads the old file any more
-    expect((await ptcWith({ cwd: dir }, 'test', 'b.ptcnb', '--live', '--update')).code).toBe(0);
+    expect((await ptcWith({ cwd: dir }, 'test', 'b.ptcnb', '--mode', 'live', '--update')).code).toBe(0);
     expect(recordedArg(path.join(dir, '.ptc/cassettes/b/same.json'))).toBe('x');
     expect(fs.existsSync(old('same'))).toBe(false);
     expect((await ptcWith({ cwd: dir }, 'test')).code).toBe(0);

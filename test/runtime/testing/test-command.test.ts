@@ -1,5 +1,5 @@
 // `ptc test` as a real process over real notebooks: TypeScript and Python cells (real python3), their bindings in a
-// real bindings host, cassettes recorded with --live --update and replayed offline.
+// real bindings host, cassettes recorded with --mode live --update and replayed offline.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -125,7 +125,7 @@ beforeAll(async () => {
   write('suite/a.ptcnb', notebook([TS_CELL, PY_CELL, PLAIN_CELL]));
   fs.copyFileSync(file('tools.bindings.mjs'), file('suite/tools.bindings.mjs'));
   // record every cassette and expectation once; the tests below start from this state
-  const recorded = await ptcTest(dir, 'suite', '--live', '--update');
+  const recorded = await ptcTest(dir, 'suite', '--mode', 'live', '--update');
   expect(recorded.stderr).toBe('');
   expect(recorded.code).toBe(0);
 });
@@ -133,7 +133,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 // each test runs ptc several times over shared files: a test cut off by a timeout would leave its edits to the next one
 describe('ptc test', { timeout: 300_000 }, () => {
-  it('--live --update writes each test cell its expectation and cassette, keeping match modes and masks', () => {
+  it('--mode live --update writes each test cell its expectation and cassette, keeping match modes and masks', () => {
     const ts = expectation('suite/a.ptcnb', 'ts');
     expect(ts.value).toMatchObject({ match: 'exact', mask: ['$.id'], is: { q: 'a', n: 2 } });
     expect(ts.logs).toEqual({ match: 'exact', is: ['got a'] });
@@ -177,10 +177,10 @@ describe('ptc test', { timeout: 300_000 }, () => {
     }
   });
 
-  it('--live reports drift against the cassette: changed values and changed shapes', async () => {
+  it('--mode live reports drift against the cassette: changed values and changed shapes', async () => {
     write('suite/shape-drift', '');
     try {
-      const run = await ptcTest(dir, 'suite', '--live');
+      const run = await ptcTest(dir, 'suite', '--mode', 'live');
       expect(run.stdout).toMatch(
         /drift \(shape\) tools\.lookup\(\{"q":"a"\}\): \$\.n: expected a number, got a string/,
       );
@@ -190,7 +190,7 @@ describe('ptc test', { timeout: 300_000 }, () => {
     } finally {
       fs.rmSync(file('suite/shape-drift'));
     }
-    const same = await ptcTest(dir, 'suite', '--live');
+    const same = await ptcTest(dir, 'suite', '--mode', 'live');
     expect(same.code).toBe(0);
     expect(same.stdout).toMatch(/drift \(value\) tools\.lookup\(\{"q":"a"\}\): \$\.id: recorded "live-/);
   });
@@ -242,7 +242,7 @@ describe('ptc test', { timeout: 300_000 }, () => {
     const run = await ptcTest(dir, 'nocassette');
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('could not run (cassette): no cassette for this cell');
-    expect(run.stdout).toContain('ptc test --live --update');
+    expect(run.stdout).toContain('ptc test --mode live --update');
   });
 
   it('a cell that calls no tools passes offline without a cassette, in both languages, and --update writes none', async () => {
