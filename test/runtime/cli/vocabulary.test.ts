@@ -158,7 +158,7 @@ describe('ptc flags', { timeout: 120_000 }, () => {
     );
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stderr).toMatch(
-      /^ptc eval: (\d+) of \1 run\(s\) never got an answer from their model \(openai:nobody@[^:]+:\d+\/v1: model-[a-z-]+\); the table measures nothing for them$/m,
+      /^ptc eval: (\d+) of \1 run\(s\) never got an answer from their model \(openai:nobody: model-[a-z-]+\); the table measures nothing for them$/m,
     );
   });
 
