@@ -21,6 +21,6 @@ export { stripLoaded } from './typescript/strip-core.js';
 export { WebEngine, type RunWorker, type WebEngineName } from './wasm/web/web-engine.js';
 export { loadPyodideAssets, PYODIDE_WEB_FOLDER, type PyodideAssets } from './wasm/web/pyodide-assets.js';
 // the browser's bindings: each cell's calls answered from its cassette
-export { CASSETTE_SEGMENTS, cassetteName } from './notebook/cassette-name.js';
+export { CASSETTE_SEGMENTS, cassetteName, notebookCassetteFolder } from './notebook/cassette-name.js';
 export { parseCassette } from './replay/cassette-text.js';
 export { replayFromCassette } from './replay/cassette-replay.js';

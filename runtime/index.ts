@@ -93,7 +93,7 @@ export { renderSdk } from './sdk/index.js';
 export { learnOutputs, readCassettes, withLearnedOutputs } from './sdk/learn-schema.js';
 export { byCodeUnit, type SdkSource } from './sdk/sdk-source.js';
 export { cellRunRequest, notebookBindingsPath, openNotebookSession } from './session/notebook-session.js';
-export { cellCassettePath, defaultCassetteDir, type PlanOverride } from './session/plan.js';
+export { cellCassetteFiles, defaultCassetteDir, type PlanOverride } from './session/plan.js';
 export { type CellReport, runNotebookFile } from './session/run-notebook.js';
 export {
   type DescribeOutcome,

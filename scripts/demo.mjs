@@ -130,7 +130,11 @@ function printCell(cell, programs) {
 
 // The tour's record cell writes a cassette (ignored by git); the demo still puts every cassette folder back as it found
 // it, so running it leaves the checkout exactly as it was.
-const cassetteDirs = [...new Set(EXAMPLES.map((e) => path.join(path.dirname(e.notebook), '.ptc', 'cassettes')))];
+const cassetteDirs = [
+  ...new Set(
+    EXAMPLES.map((e) => path.join(path.dirname(e.notebook), '.ptc', 'cassettes', path.basename(e.notebook, '.ptcnb'))),
+  ),
+];
 const savedCassettes = new Map(
   cassetteDirs.flatMap((dir) =>
     fs.existsSync(dir)

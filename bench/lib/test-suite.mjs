@@ -12,7 +12,7 @@ const CELLS = 20;
 function writeSuite(dir, notebooks, cells) {
   for (let n = 0; n < notebooks; n++) {
     const folder = path.join(dir, `nb-${String(n).padStart(2, '0')}`);
-    fs.mkdirSync(path.join(folder, '.ptc', 'cassettes'), { recursive: true });
+    fs.mkdirSync(path.join(folder, '.ptc', 'cassettes', 'suite'), { recursive: true });
     const list = [];
     for (let c = 0; c < cells; c++) {
       const id = `c${c}`;
@@ -26,7 +26,7 @@ function writeSuite(dir, notebooks, cells) {
         version: 1,
         calls: [{ global: 'tools', name: 'echo', args: { n: c }, ok: true, value: { n: c }, durationMs: 0 }],
       };
-      fs.writeFileSync(path.join(folder, '.ptc', 'cassettes', `${id}.json`), `${JSON.stringify(cassette)}\n`);
+      fs.writeFileSync(path.join(folder, '.ptc', 'cassettes', 'suite', `${id}.json`), `${JSON.stringify(cassette)}\n`);
     }
     fs.writeFileSync(
       path.join(folder, 'suite.ptcnb'),

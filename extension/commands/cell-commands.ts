@@ -1,11 +1,10 @@
 import { encodeChecked, prettyJson, type JsonValue } from '../../runtime/index.js';
-import fs from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../constants.js';
 import type { PtcNotebookController } from '../execution/controller.js';
 import type { Logger } from '../log/logger.js';
 import { latestPayload } from '../notebook/cell-results.js';
-import { cassettePathOf } from '../notebook/cassette-path.js';
+import { cassettePathOf, hasCassette } from '../notebook/cassette-path.js';
 import { outputMetaOf } from '../notebook/output-meta.js';
 import { targetCell } from './target-cell.js';
 
@@ -58,8 +57,8 @@ export async function recordCell(
 export async function replayCell(controller: PtcNotebookController, arg?: unknown): Promise<CommandOutcome> {
   const cell = codeCell(arg);
   if (cell === undefined) return noCell();
-  const cassette = cassettePathOf(cell);
-  if (cassette === undefined || !fs.existsSync(cassette)) {
+  if (!hasCassette(cell)) {
+    const cassette = cassettePathOf(cell);
     return {
       ok: false,
       message: vscode.l10n.t(

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { CellIdSchema, parseNotebook } from '../../runtime/index.js';
+import path from 'node:path';
+import { cellCassetteFiles, CellIdSchema, parseNotebook } from '../../runtime/index.js';
 import type { Logger } from '../log/logger.js';
 import { exists } from './new-notebook.js';
 
 // The tour as the VSIX ships it (.vscodeignore lists these): the notebook, its bindings and its cells' cassettes.
 export const TOUR_NOTEBOOK = 'tour.ptcnb';
 export const TOUR_BINDINGS = 'tour.bindings.ts';
-const CASSETTE_DIR = ['.ptc', 'cassettes'];
 
 export interface OpenTourOptions {
   log: Logger;
@@ -21,11 +21,18 @@ export async function tourFiles(source: vscode.Uri): Promise<string[][]> {
   const parsed = parseNotebook(text);
   const files = [[TOUR_NOTEBOOK], [TOUR_BINDINGS]];
   if (!parsed.ok) return files;
-  for (const cell of parsed.notebook.cells) {
+  for (const [cellIndex, cell] of parsed.notebook.cells.entries()) {
     if (cell.kind !== 'code' || cell.metadata?.mode === 'record') continue;
-    const name = CellIdSchema.safeParse(cell.metadata?.cassette ?? cell.metadata?.id).data;
-    if (name !== undefined && (await exists(vscode.Uri.joinPath(source, ...CASSETTE_DIR, `${name}.json`))))
-      files.push([...CASSETTE_DIR, `${name}.json`]);
+    if (CellIdSchema.safeParse(cell.metadata?.cassette ?? cell.metadata?.id).data === undefined) continue;
+    // the tour's own cassettes, `.ptc/cassettes/tour/<name>.json`, as segments under its folder
+    const { own } = cellCassetteFiles({
+      cell: cell.metadata,
+      cellIndex,
+      notebookDir: '.',
+      notebookFile: TOUR_NOTEBOOK,
+    });
+    const segments = path.normalize(own).split(path.sep);
+    if (await exists(vscode.Uri.joinPath(source, ...segments))) files.push(segments);
   }
   return files;
 }

@@ -66,6 +66,8 @@ export interface CellJobInput {
   cellMetadata: CellMetadata | undefined;
   notebookMetadata: NotebookMetadata | undefined;
   notebookDir: string;
+  // the notebook's file: its cassettes are `.ptc/cassettes/<its name>/`
+  notebookFile: string;
   cwd: string;
   bindingsPath: string | undefined;
   defaultMode: NotebookMode;
@@ -221,6 +223,7 @@ export async function runCellJob(
       cell: input.cellMetadata,
       notebook: input.notebookMetadata,
       notebookDir: input.notebookDir,
+      notebookFile: input.notebookFile,
       cwd: input.cwd,
       defaultMode: input.defaultMode,
       limits: input.limits,

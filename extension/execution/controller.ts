@@ -215,6 +215,7 @@ export class PtcNotebookController implements vscode.Disposable {
         cellMetadata: { ...cellRunMetadata(cell.metadata), ...(cellId === undefined ? {} : { id: cellId }) },
         notebookMetadata,
         notebookDir: place.dir,
+        notebookFile: notebook.uri.fsPath,
         cwd: place.cwd,
         bindingsPath: notebookBindingsPath({
           metadataBindings: notebookMetadata.bindings,

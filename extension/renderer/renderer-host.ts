@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import * as vscode from 'vscode';
 import {
   type HostToRendererMessage,
@@ -8,7 +7,7 @@ import {
   type RendererToHostMessage,
 } from '../../webview/protocol/index.js';
 import type { Logger } from '../log/logger.js';
-import { cassettePathOf } from '../notebook/cassette-path.js';
+import { hasCassette as hasCellCassette } from '../notebook/cassette-path.js';
 
 // what a rendered result's buttons ask for (the l10n request is answered by the host itself)
 export type RendererActionMessage = Exclude<RendererToHostMessage, { type: 'l10n-request' }>;
@@ -45,8 +44,7 @@ export class RendererHost implements vscode.Disposable {
   postCellStateFor(cell: vscode.NotebookCell, running: boolean): void {
     const cellId: unknown = cell.metadata.id;
     if (typeof cellId !== 'string') return;
-    const cassette = cassettePathOf(cell);
-    const hasCassette = cassette !== undefined && fs.existsSync(cassette);
+    const hasCassette = hasCellCassette(cell);
     for (const editor of vscode.window.visibleNotebookEditors) {
       if (editor.notebook === cell.notebook)
         this.postCellState(editor, { type: 'cell-state', cellId, hasCassette, running });

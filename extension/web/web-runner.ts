@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import {
   CASSETTE_SEGMENTS,
   cassetteName,
+  notebookCassetteFolder,
   cellLimits,
   CellMetadataSchema,
   loadPyodideAssets,
@@ -183,8 +184,9 @@ export async function runWebCell(
 
 type CassetteReplay = ReturnType<typeof replayFromCassette>;
 
-// The cell's cassette (`.ptc/cassettes/<name>.json` beside the notebook), read through the editor: none, a replay,
-// or why it cannot be read. In the browser no handler runs, so a cassette is how a cell's calls are answered.
+// The cell's cassette (`.ptc/cassettes/<notebook>/<name>.json` beside the notebook, else where the folder-wide layout
+// before per-notebook folders kept it, `.ptc/cassettes/<name>.json`), read through the editor: none, a replay, or why
+// it cannot be read. In the browser no handler runs, so a cassette is how a cell's calls are answered.
 async function cassetteOf(
   notebook: vscode.Uri,
   cell: { index: number; metadata: unknown },
@@ -192,15 +194,24 @@ async function cassetteOf(
 ): Promise<{ replay?: CassetteReplay; problem?: string }> {
   const parsed = CellMetadataSchema.safeParse(cell.metadata ?? {});
   const name = cassetteName(parsed.success ? parsed.data : undefined, cell.index);
-  const uri = vscode.Uri.joinPath(notebook, '..', ...CASSETTE_SEGMENTS, `${name}.json`);
-  let bytes: Uint8Array;
-  try {
-    bytes = await vscode.workspace.fs.readFile(uri);
-  } catch {
-    // no cassette: the program runs with no bindings
-    return {};
+  const places = [
+    [...CASSETTE_SEGMENTS, notebookCassetteFolder(notebook.path), `${name}.json`],
+    [...CASSETTE_SEGMENTS, `${name}.json`],
+  ];
+  let found: { bytes: Uint8Array; where: string } | undefined;
+  for (const segments of places) {
+    try {
+      found = {
+        bytes: await vscode.workspace.fs.readFile(vscode.Uri.joinPath(notebook, '..', ...segments)),
+        where: segments.join('/'),
+      };
+      break;
+    } catch {
+      // not here: the next place, else no cassette and the program runs with no bindings
+    }
   }
-  const where = `${CASSETTE_SEGMENTS.join('/')}/${name}.json`;
+  if (found === undefined) return {};
+  const { bytes, where } = found;
   const loaded = parseCassette(new TextDecoder().decode(bytes), `cassette ${where}`);
   if (!loaded.ok) return { problem: loaded.message };
   return { replay: replayFromCassette(loaded.cassette, { deterministic: undefined, warn, where }) };

@@ -14,6 +14,9 @@ export interface LiveProgress {
 
 const ERASE = '\r\u001b[2K';
 
+// A duration as progress shows it: `4.8 s`.
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
 // The width of `stream` where a live line may be drawn on it: a terminal that did not ask for plain output.
 function liveColumns(io: CliIo, stream: 'stdout' | 'stderr'): number | undefined {
   const env = process.env;

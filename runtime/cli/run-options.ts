@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { EngineChoice, Language, SandboxLevel } from '../index.js';
 import { LIMITS } from '../index.js';
 import { parseCommandLine, UsageError, type FlagSpecs } from './usage-error.js';
@@ -34,6 +35,27 @@ export function integer(flag: string, raw: string | undefined): number | undefin
 function within(flag: string, value: number | undefined, min: number, max: number): void {
   if (value !== undefined && (value < min || value > max))
     throw new UsageError(`--${flag} expects ${min} to ${max}, got ${value}`);
+}
+
+// `--record`/`--replay` name one cassette file where one run is recorded (ptc run) and a folder of them where many
+// are (ptc notebook: `<dir>/<notebook>/<cell>.json`): the wrong kind is refused before anything runs, saying which
+// command takes which (a folder given to ptc run used to run the program and then fail to write).
+export function cassetteFlag(
+  flag: 'record' | 'replay',
+  value: string | undefined,
+  kind: 'file' | 'folder',
+): string | undefined {
+  if (value === undefined) return undefined;
+  const stat = fs.statSync(value, { throwIfNoEntry: false });
+  if (kind === 'file' && (stat?.isDirectory() === true || /[\\/]$/.test(value)))
+    throw new UsageError(
+      `--${flag} takes one cassette file, got the folder ${value} (ptc notebook --${flag} takes a folder)`,
+    );
+  if (kind === 'folder' && (stat === undefined ? /\.json$/i.test(value) : !stat.isDirectory()))
+    throw new UsageError(
+      `--${flag} takes a folder of cassettes, got the file ${value} (ptc run --${flag} takes one cassette file)`,
+    );
+  return value;
 }
 
 // One of the allowed words, or a UsageError naming the flag and the choices.
@@ -190,8 +212,8 @@ export function parseRunFlags(argv: string[]): RunFlags {
     modeGiven: values.mode !== undefined,
     limits: limitFlags(values),
     json: values.json === true,
-    record: values.record,
-    replay: values.replay,
+    record: cassetteFlag('record', values.record, 'file'),
+    replay: cassetteFlag('replay', values.replay, 'file'),
     deterministic: values.deterministic === true,
     seed: integer('seed', values.seed),
     trace: values.trace,

@@ -21,6 +21,8 @@ export interface FlagSpec {
   // an old spelling of the flag named here: still parsed (into that flag's value), with a warning; absent from help
   // and completion, so every command shows one spelling per idea
   aliasOf?: string;
+  // for a boolean old spelling: the value of `aliasOf` it stands for (`--live` is `--mode live`)
+  aliasValue?: string;
 }
 
 // The flags a command shows (help, completion): not the old spellings.
@@ -64,13 +66,12 @@ export function parseCommandLine<const F extends FlagSpecs>(
   const values = parsed.values as Record<string, unknown>;
   for (const [name, spec] of Object.entries(flags)) {
     if (spec.aliasOf === undefined || values[name] === undefined) continue;
+    const now = `--${spec.aliasOf}${spec.aliasValue === undefined ? '' : ` ${spec.aliasValue}`}`;
     if (values[spec.aliasOf] !== undefined)
-      throw new UsageError(`--${name} is an old spelling of --${spec.aliasOf}: give one of them`);
-    values[spec.aliasOf] = values[name];
+      throw new UsageError(`--${name} is an old spelling of ${now}: give one of them`);
+    values[spec.aliasOf] = spec.aliasValue ?? values[name];
     delete values[name];
-    warn(
-      `ptc${command === undefined ? '' : ` ${command}`}: --${name} is now --${spec.aliasOf} (the old spelling still works)\n`,
-    );
+    warn(`ptc${command === undefined ? '' : ` ${command}`}: --${name} is now ${now} (the old spelling still works)\n`);
   }
   return parsed;
 }

@@ -50,6 +50,10 @@ export interface EvalOptions {
   limits?: RunLimits;
   shard?: Shard;
   signal?: AbortSignal;
+  // a run begins: its place among this machine's runs (1-based) and how many there are (progress)
+  onRunStart?: (planned: EvalPlanned, position: number, total: number) => void;
+  // the running run's model gave its turn-th reply (1-based), whose programs run next
+  onTurn?: (turn: number) => void;
   onRun?: (record: EvalRun) => void;
   onWarning?: (message: string) => void;
 }
@@ -138,10 +142,12 @@ export async function runEval(options: EvalOptions): Promise<EvalRun[]> {
     options.onWarning === undefined
       ? undefined
       : (message: string) => options.onWarning?.(scrubber.scrubString(message));
-  for (const planned of plannedRuns(options)) {
+  const planned = plannedRuns(options);
+  for (const [position, run] of planned.entries()) {
     if (options.signal?.aborted === true) break;
+    options.onRunStart?.(run, position + 1, planned.length);
     const record = redact(
-      await runOne({ ...options, ...(warn === undefined ? {} : { onWarning: warn }) }, planned, scrubber),
+      await runOne({ ...options, ...(warn === undefined ? {} : { onWarning: warn }) }, run, scrubber),
     );
     runs.push(record);
     options.onRun?.(record);
@@ -186,6 +192,8 @@ async function runOne(options: EvalOptions, planned: EvalPlanned, scrubber: Secr
           }),
     }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    // not onProgress: asking for progress streams the reply, and an eval's requests stay as they were
+    ...(options.onTurn === undefined ? {} : { onReply: (turn: number) => options.onTurn?.(turn) }),
   });
   const failures: string[] = [];
   let bindingCalls = 0;

@@ -3,7 +3,7 @@ import type { ErrorClassSpec } from '../api.js';
 import { SchemaCompiler } from '../bindings/schema-check.js';
 import { identifierProblem } from '../contract/identifiers.js';
 import type { CodeCell, MarkdownCell, NotebookCell, NotebookFile } from '../notebook/schema.js';
-import { CASSETTE_DIR } from '../session/plan.js';
+import { cellCassettePath } from '../session/plan.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CassetteCall } from '../protocol/binding-call.js';
 import { CASSETTE_VERSION, type Cassette } from '../replay/cassette-format.js';
@@ -223,7 +223,13 @@ export function assemblePlan(transcripts: readonly ExtractedTranscript[], option
         calls: program.calls.map((c) => cassetteCall(c, targetOf(c, t.format, options.mapping))),
       };
       const scrubbed = options.scrubber.scrubValue(cassette as unknown as JsonValue) as unknown as Cassette;
-      files.push({ path: path.join(notebookDir, CASSETTE_DIR, `${id}.json`), text: formatCassette(scrubbed) });
+      const cassettePath = cellCassettePath({
+        cell: { id },
+        cellIndex: cells.length - 1,
+        notebookDir,
+        notebookFile: options.notebookPath,
+      });
+      files.push({ path: cassettePath, text: formatCassette(scrubbed) });
       planned.push({
         id,
         kind: 'code',

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { pathExists } from '../files/exists.js';
 import type { ImportPlan } from './assemble.js';
 import { makeDirsSync } from '../files/make-dirs.js';
 
@@ -14,7 +15,7 @@ export type WriteOutcome =
 export async function writeImportPlan(plan: ImportPlan, options: { force?: boolean } = {}): Promise<WriteOutcome> {
   const targets = [...plan.files, { path: plan.notebookPath, text: plan.notebookText }];
   const existing: string[] = [];
-  for (const target of targets) if (await exists(target.path)) existing.push(target.path);
+  for (const target of targets) if (await pathExists(target.path)) existing.push(target.path);
   if (existing.length > 0 && options.force !== true) {
     const shown = existing.slice(0, 3).join(', ');
     return {
@@ -45,14 +46,5 @@ export async function writeImportPlan(plan: ImportPlan, options: { force?: boole
       reason: 'io',
       message: `cannot write the import: ${(error as Error).message}; nothing was kept`,
     };
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.lstat(file);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseNotebook } from '../notebook/parse.js';
-import { CASSETTE_DIR, cassetteName } from './plan.js';
-import { NOTEBOOK_FILE_EXTENSION, type NotebookFile } from '../notebook/schema.js';
+import { cassetteName, cellCassettePath } from './plan.js';
+import type { NotebookFile } from '../notebook/schema.js';
 
-// A cell that reads or writes a cassette of its folder's .ptc/cassettes/: an expectation cell (ptc test replays it;
-// --update, --live and Accept as Expected write it) or a cell whose own mode is record or replay.
+// A cell that reads or writes a cassette of its notebook's .ptc/cassettes/<notebook>/: an expectation cell (ptc test replays it;
+// --update with --mode live and Accept as Expected write it) or a cell whose own mode is record or replay.
 export interface CassetteOwner {
   notebook: string;
   // position in the notebook, markdown cells included (0-based)
@@ -31,12 +31,18 @@ export function cassetteOwners(file: string, notebook: NotebookFile): CassetteOw
   return owners;
 }
 
-// One line per cassette file that cells of one folder would share without saying so: recording one of them would
-// overwrite what another replays (duplicate cell ids in a notebook, or the same id in two notebooks of a folder).
+// One line per cassette file that cells of one notebook would share without saying so: recording one of them would
+// overwrite what another replays (an id twice in a notebook, an id equal to another cell's positional `cell-N`).
+// Notebooks never share one: each has its own folder of cassettes.
 export function describeCollisions(owners: readonly CassetteOwner[], cwd: string): string[] {
   const byFile = new Map<string, CassetteOwner[]>();
   for (const owner of owners) {
-    const key = path.join(path.dirname(owner.notebook), CASSETTE_DIR, `${owner.name}.json`);
+    const key = cellCassettePath({
+      cell: { cassette: owner.name },
+      cellIndex: owner.position,
+      notebookDir: path.dirname(owner.notebook),
+      notebookFile: owner.notebook,
+    });
     byFile.set(key, [...(byFile.get(key) ?? []), owner]);
   }
   const lines: string[] = [];
@@ -52,31 +58,14 @@ export function describeCollisions(owners: readonly CassetteOwner[], cwd: string
   return lines;
 }
 
-// The collisions among these notebooks and the other notebooks of their folders (which share .ptc/cassettes/ with
-// them); a notebook that cannot be read or parsed is left to the command that runs it, which names its problem.
+// The collisions within each of these notebooks; a notebook that cannot be read or parsed is left to the command
+// that runs it, which names its problem.
 export async function cassetteCollisions(notebooks: readonly string[], cwd: string): Promise<string[]> {
-  const folders = new Map<string, Set<string>>();
-  for (const notebook of notebooks) {
-    const file = path.resolve(cwd, notebook);
-    const folder = path.dirname(file);
-    if (!folders.has(folder)) {
-      const siblings = await fs.readdir(folder).catch(() => [] as string[]);
-      folders.set(
-        folder,
-        new Set(siblings.filter((n) => n.endsWith(NOTEBOOK_FILE_EXTENSION)).map((n) => path.join(folder, n))),
-      );
-    }
-    folders.get(folder)?.add(file);
-  }
   const lines: string[] = [];
-  for (const files of folders.values()) {
-    const owners: CassetteOwner[] = [];
-    for (const file of [...files].sort()) {
-      const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-      const parsed = text === undefined ? undefined : parseNotebook(text);
-      if (parsed?.ok === true) owners.push(...cassetteOwners(file, parsed.notebook));
-    }
-    lines.push(...describeCollisions(owners, cwd));
+  for (const notebook of [...new Set(notebooks.map((n) => path.resolve(cwd, n)))].sort()) {
+    const text = await fs.readFile(notebook, 'utf8').catch(() => undefined);
+    const parsed = text === undefined ? undefined : parseNotebook(text);
+    if (parsed?.ok === true) lines.push(...describeCollisions(cassetteOwners(notebook, parsed.notebook), cwd));
   }
   return lines;
 }

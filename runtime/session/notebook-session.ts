@@ -67,6 +67,8 @@ export interface CellRunInput {
   cell: CellMetadata | undefined;
   notebook: NotebookMetadata | undefined;
   notebookDir: string;
+  // the notebook's file (path or name): its cassettes are `.ptc/cassettes/<its name>/`
+  notebookFile: string;
   // the program's working directory; the notebook's folder unless said
   cwd?: string;
   // the mode when neither the notebook nor the cell says (the extension's `defaultMode` setting)
@@ -91,6 +93,7 @@ export function cellRunRequest(input: CellRunInput): SessionRunRequest & { limit
     cell: input.cell,
     cellIndex: input.cellIndex,
     notebookDir: input.notebookDir,
+    notebookFile: input.notebookFile,
     ...(input.defaultMode === undefined ? {} : { defaultMode: input.defaultMode }),
     ...(input.override === undefined ? {} : { override: input.override }),
   });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { RunPlan } from './session-types.js';
-import { CASSETTE_SEGMENTS, cassetteName } from '../notebook/cassette-name.js';
+import { CASSETTE_SEGMENTS, cassetteName, notebookCassetteFolder } from '../notebook/cassette-name.js';
 import type { CellMetadata, NotebookMetadata, NotebookMode } from '../notebook/schema.js';
 
 export type { PlanMode, RunPlan } from './session-types.js';
@@ -22,6 +22,8 @@ export interface PlanInput {
   cellIndex: number;
   // folder holding the notebook (cassettes live under it)
   notebookDir: string;
+  // the notebook's file (a path or its name): its cassettes are a folder of their own, named after it
+  notebookFile: string;
   // used when neither the notebook nor the cell says (the `defaultMode` setting)
   defaultMode?: NotebookMode;
   override?: PlanOverride;
@@ -47,21 +49,49 @@ export function resolvePlan(input: PlanInput): RunPlan {
   const mode = forced?.mode ?? (cellMode === 'record' || cellMode === 'replay' ? cellMode : handlers);
   if (mode === 'mock' || mode === 'live') return { mode };
   const name = cassetteName(input.cell, input.cellIndex);
-  const cassettePath = cellCassettePath({ ...input, ...(forced?.dir === undefined ? {} : { dir: forced.dir }) });
-  return mode === 'record'
-    ? { mode, handlers, cassettePath, cassetteName: name }
-    : { mode, cassettePath, cassetteName: name };
+  const where = { ...input, ...(forced?.dir === undefined ? {} : { dir: forced.dir }) };
+  const cassette = {
+    cassettePath: cellCassettePath(where),
+    cassetteName: name,
+    legacy: {
+      path: legacyCassettePath(where),
+      notebookFile: input.notebookFile,
+      // only the notebook's own folder can tell whether another notebook still reads the old file
+      ...(forced?.dir === undefined ? { notebookDir: input.notebookDir } : {}),
+    },
+  };
+  return mode === 'record' ? { mode, handlers, ...cassette } : { mode, ...cassette };
 }
 
-// Where a cell's cassette is (or would be) stored: `<dir>/<cassette name>.json`, the notebook's cassette folder unless said.
-export function cellCassettePath(input: {
+export interface CellCassetteInput {
   cell: CellMetadata | undefined;
   cellIndex: number;
   notebookDir: string;
+  notebookFile: string;
+  // a cassette root other than the notebook's `.ptc/cassettes` (a command's --record/--replay DIR)
   dir?: string;
-}): string {
+}
+
+// Where a cell's cassette is (or would be) stored: `<root>/<notebook name>/<cassette name>.json`, the root being the
+// notebook's `.ptc/cassettes` unless said; keyed by notebook and cell so no two notebooks of a folder share one.
+export function cellCassettePath(input: CellCassetteInput): string {
+  return path.join(
+    input.dir ?? defaultCassetteDir(input.notebookDir),
+    notebookCassetteFolder(input.notebookFile),
+    `${cassetteName(input.cell, input.cellIndex)}.json`,
+  );
+}
+
+// Where the folder-wide layout before per-notebook folders kept the cell's cassette (`<root>/<cassette name>.json`):
+// read when the cell has none of its own yet, retired once it records one.
+export function legacyCassettePath(input: CellCassetteInput): string {
   return path.join(
     input.dir ?? defaultCassetteDir(input.notebookDir),
     `${cassetteName(input.cell, input.cellIndex)}.json`,
   );
+}
+
+// Both places of a cell's cassette, for front ends: where it is written, and where an older layout may have left it.
+export function cellCassetteFiles(input: CellCassetteInput): { own: string; legacy: string } {
+  return { own: cellCassettePath(input), legacy: legacyCassettePath(input) };
 }

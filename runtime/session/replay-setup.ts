@@ -11,6 +11,7 @@ import {
   type Cassette,
 } from '../replay/index.js';
 import type { RunPlan, SetupStage } from './session-types.js';
+import { cassetteToRead } from './legacy-cassette.js';
 
 export type ReplaySetup =
   | {
@@ -38,7 +39,8 @@ export async function prepareReplay(options: {
   skip?: number;
 }): Promise<ReplaySetup> {
   const { plan, host, warn } = options;
-  const loaded = await loadCassette(plan.cassettePath);
+  const file = await cassetteToRead(plan);
+  const loaded = await loadCassette(file);
   // a cell never recorded still replays: one that calls no binding needs no cassette; one that does fails its setup
   // as before, once the call shows a cassette was needed
   const absent =
@@ -65,7 +67,7 @@ export async function prepareReplay(options: {
     ...(module === undefined ? {} : { declared: declaredFromModule(module, cassette) }),
     deterministic: options.deterministic,
     warn,
-    where: plan.cassettePath,
+    where: file,
     ...(absent === undefined ? {} : { absent }),
   });
   return { ok: true, ...replay, hostReady: module !== undefined, module };

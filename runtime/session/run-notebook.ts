@@ -81,6 +81,7 @@ export async function runNotebookFile(options: NotebookRunOptions): Promise<Note
         cell: cell.metadata,
         notebook: notebook.metadata,
         notebookDir,
+        notebookFile: file,
         ...(options.override === undefined ? {} : { override: options.override }),
         ...(options.limits === undefined ? {} : { limits: options.limits }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),

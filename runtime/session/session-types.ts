@@ -9,8 +9,17 @@ import type { PauseRequest } from './run-pauses.js';
 // How one run's binding calls are served: by handlers (mock or live), recorded to a cassette, or replayed from one.
 export type RunPlan =
   | { mode: 'mock' | 'live' }
-  | { mode: 'record'; handlers: 'mock' | 'live'; cassettePath: string; cassetteName?: string }
-  | { mode: 'replay'; cassettePath: string; cassetteName?: string };
+  | { mode: 'record'; handlers: 'mock' | 'live'; cassettePath: string; cassetteName?: string; legacy?: LegacyCassette }
+  | { mode: 'replay'; cassettePath: string; cassetteName?: string; legacy?: LegacyCassette };
+
+// A notebook cell's cassette where the folder-wide layout (before cassettes were keyed by notebook) kept it: a replay
+// reads it while the cell has no cassette of its own; a recording removes it unless another notebook still reads it.
+export interface LegacyCassette {
+  path: string;
+  notebookFile: string;
+  // the notebook's folder, when the cassette is under its own `.ptc/cassettes` (not a command's --record/--replay DIR)
+  notebookDir?: string;
+}
 
 export type PlanMode = RunPlan['mode'];
 

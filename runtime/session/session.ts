@@ -12,12 +12,14 @@ import type { RunResult } from '../protocol/run-result.js';
 import { cassetteFromResult, DEFAULT_DETERMINISTIC, saveCassette } from '../replay/index.js';
 import { infrastructureProblem } from './infrastructure.js';
 import { prepareReplay } from './replay-setup.js';
+import { retireLegacyCassette } from './legacy-cassette.js';
 import { forkProblem, runPauses } from './run-pauses.js';
 import type { RunPauses } from '../protocol/call-pause.js';
 import type {
   CassetteWrite,
   DescribeOutcome,
   RunLimits,
+  RunPlan,
   Session,
   SessionOptions,
   SessionOutcome,
@@ -191,7 +193,7 @@ export function createSession(options: SessionOptions = {}): Session {
     // a recording of a machine's failure would replay it forever as the tools' answer
     const cassette: CassetteWrite =
       infrastructure === undefined
-        ? await writeCassette(plan.cassettePath, result, deterministic)
+        ? await writeCassette(plan, result, deterministic)
         : {
             ok: false,
             path: plan.cassettePath,
@@ -223,16 +225,18 @@ interface Prepared {
 
 // "No cassette written on abort": a cancelled recording would pass off a partial run as the real one.
 async function writeCassette(
-  file: string,
+  plan: Extract<RunPlan, { mode: 'record' }>,
   result: RunResult,
   deterministic: DeterministicSettings | undefined,
 ): Promise<CassetteWrite> {
+  const file = plan.cassettePath;
   if (result.error?.kind === 'abort')
     return { ok: false, path: file, message: 'the run was cancelled, so the cassette was not written' };
   const cassette = cassetteFromResult(result, deterministic === undefined ? {} : { deterministic });
   try {
     makeDirsSync(path.dirname(file));
     await saveCassette(file, cassette);
+    await retireLegacyCassette(plan.legacy);
     return { ok: true, path: file, calls: cassette.calls.length };
   } catch (error) {
     return { ok: false, path: file, message: `cannot write ${file}: ${(error as Error).message}` };

@@ -4,7 +4,7 @@ import type { CassetteCall } from '../protocol/binding-call.js';
 import type { Cassette } from '../replay/cassette-format.js';
 import { firstExactDifference, firstShapeDifference } from '../json/json-compare.js';
 
-// Where live answers differ from the recorded ones (`ptc test --live`): matched like a replay (name and canonical
+// Where live answers differ from the recorded ones (`ptc test --mode live`): matched like a replay (name and canonical
 // arguments), then compared by value and by shape.
 export interface DriftItem {
   kind: 'shape' | 'value' | 'outcome' | 'unrecorded' | 'unused';

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseNotebook, describeProblems } from '../notebook/parse.js';
-import { cellCassettePath, type PlanOverride } from '../session/plan.js';
+import { cellCassettePath, legacyCassettePath, type PlanOverride } from '../session/plan.js';
+import { cassetteToRead } from '../session/legacy-cassette.js';
 import { cellRunRequest, openNotebookSession, type NotebookSessionSettings } from '../session/notebook-session.js';
 import type { CodeCell, NotebookFile } from '../notebook/schema.js';
 import type { ExpectationReport } from '../protocol/expectation-report.js';
@@ -29,7 +30,7 @@ export interface CellTestResult {
   report?: ExpectationReport;
   // why the cell could not be checked (no cassette, bindings failed, …) or why it was skipped
   problem?: string;
-  // --live: where live answers differ from the cassette's
+  // --mode live: where live answers differ from the cassette's
   drift?: DriftItem[];
   // --update: the expectation was rewritten (it differed)
   updated?: boolean;
@@ -254,11 +255,13 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
         : options.update === true
           ? { mode: 'record', handlers: 'live' }
           : { mode: 'live' };
-    const cassettePath = cellCassettePath({ cell: task.cell.metadata, cellIndex: task.index, notebookDir });
+    const where = { cell: task.cell.metadata, cellIndex: task.index, notebookDir, notebookFile: task.file };
+    const cassettePath = cellCassettePath(where);
     // the recorded answers, read before a re-recording replaces them
     let recorded: Cassette | undefined;
     if (options.live === true) {
-      const load = await loadCassette(cassettePath);
+      const legacy = { path: legacyCassettePath(where), notebookFile: task.file };
+      const load = await loadCassette(await cassetteToRead({ cassettePath, legacy }));
       if (load.ok) recorded = load.cassette;
     }
     const began = performance.now();
@@ -270,6 +273,7 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
         cell: task.cell.metadata,
         notebook: task.notebook.metadata,
         notebookDir,
+        notebookFile: task.file,
         override: { force, deterministic: true },
         ...(options.limits === undefined ? {} : { limits: options.limits }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -282,7 +286,7 @@ export async function runTestSuite(options: SuiteOptions): Promise<SuiteResult> 
     if (outcome.kind === 'setup-failed') {
       const hint =
         outcome.stage === 'cassette' && options.live !== true
-          ? ' (record it: accept the cell in VS Code, or `ptc test --live --update`)'
+          ? ' (record it: accept the cell in VS Code, or `ptc test --mode live --update`)'
           : '';
       return {
         ...base,

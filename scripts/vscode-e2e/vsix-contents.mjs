@@ -67,7 +67,7 @@ export function disallowedReason(file, linked = readmeLinkTargets()) {
   if (/^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/.test(file)) return undefined;
   if (/^media\/walkthrough\/[\w-]+\.md$/.test(file) || file === 'schemas/ptcnb.schema.json') return undefined;
   if (EXAMPLE_FILES.includes(file)) return undefined;
-  if (/^examples\/\.ptc\/cassettes\/[\w-]+\.json$/.test(file)) return undefined;
+  if (/^examples\/\.ptc\/cassettes\/tour\/[\w-]+\.json$/.test(file)) return undefined;
   if (file.startsWith('python/')) {
     return file.endsWith('.py') && !file.includes('/__pycache__/') ? undefined : 'not a Python source file';
   }

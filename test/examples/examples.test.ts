@@ -56,7 +56,7 @@ describe.concurrent('examples', () => {
   });
 
   it('tour.ptcnb: each cell ends as promised; the replay repeats the committed recording exactly, and nothing is rewritten', async () => {
-    const cassette = path.join(tmp, 'examples', '.ptc', 'cassettes', 'tour-host.json');
+    const cassette = path.join(tmp, 'examples', '.ptc', 'cassettes', 'tour', 'tour-host.json');
     const committed = await readFile(cassette, 'utf8');
     const notebookBefore = await readFile(path.join(tmp, 'examples', 'tour.ptcnb'), 'utf8');
     const cells = await runNotebook('tour.ptcnb');

@@ -308,6 +308,7 @@ describe('notebook safety: cancelling 50 queued cells leaves nothing running', (
           cellMetadata: undefined,
           notebookMetadata: undefined,
           notebookDir: tmpRoot,
+          notebookFile: path.join(tmpRoot, 'safety.ptcnb'),
           cwd: tmpRoot,
           bindingsPath: undefined,
           defaultMode: 'mock',

@@ -120,7 +120,7 @@ suite('cell execution', () => {
   test("record writes the cell's cassette; replay answers from it and reports divergence", async () => {
     const editor = await openNotebook('fixtures', 'record.ptcnb');
     const cell = cellById(editor.notebook, 'roll');
-    const cassette = workspaceUri('fixtures', '.ptc', 'cassettes', 'roll.json').fsPath;
+    const cassette = workspaceUri('fixtures', '.ptc', 'cassettes', 'record', 'roll.json').fsPath;
     assert.equal(existsSync(cassette), false, 'no cassette before recording');
 
     const missing = await vscode.commands.executeCommand<CommandOutcome>(COMMANDS.replayCell, cell);

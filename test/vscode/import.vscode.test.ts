@@ -23,7 +23,7 @@ suite('importing a transcript', () => {
     assert.ok(outcome.ok, outcome.ok ? '' : outcome.message);
     assert.match(outcome.message ?? '', /^Imported 2 program\(s\) from deepseek-session\.jsonl/);
     assert.ok(
-      existsSync(workspaceUri('imported', '.ptc', 'cassettes', 'call_rc_1.json').fsPath),
+      existsSync(workspaceUri('imported', '.ptc', 'cassettes', 'session', 'call_rc_1.json').fsPath),
       'the cassette of the first program',
     );
     assert.ok(existsSync(workspaceUri('imported', 'session.bindings.mjs').fsPath), 'the generated bindings module');

@@ -134,7 +134,7 @@ suite('models in the loop', () => {
     assert.equal(tools[0]?.function.name, 'run_code');
     assert.match(tools[0]?.function.description ?? '', /lookupCity/);
     // the turn's calls were recorded to the generated cell's own cassette; the loop was saved as a transcript
-    assert.ok(existsSync(workspaceUri('examples', 'models', '.ptc', 'cassettes', 'paris-turn-1.json').fsPath));
+    assert.ok(existsSync(workspaceUri('examples', 'models', '.ptc', 'cassettes', 'tasks', 'paris-turn-1.json').fsPath));
     const transcript = readFileSync(
       workspaceUri('examples', 'models', '.ptc', 'transcripts', 'paris.jsonl').fsPath,
       'utf8',

@@ -79,8 +79,8 @@ suite('issue 29: onboarding', () => {
     for (const file of [
       'tour.ptcnb',
       'tour.bindings.ts',
-      '.ptc/cassettes/tour-host.json',
-      '.ptc/cassettes/ts-mock.json',
+      '.ptc/cassettes/tour/tour-host.json',
+      '.ptc/cassettes/tour/ts-mock.json',
     ])
       assert.ok(existsSync(vscode.Uri.joinPath(folder, file).fsPath), `${file} written`);
     await waitFor(

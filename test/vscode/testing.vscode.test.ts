@@ -63,7 +63,7 @@ suite('tests: Accept as Expected and the Test Explorer', () => {
       { call: 'dice.roll', args: { sides: 6 } },
       { call: 'dice.roll', args: { sides: 20 } },
     ]);
-    const cassette = workspaceUri('fixtures', '.ptc', 'cassettes', 'dice.json').fsPath;
+    const cassette = workspaceUri('fixtures', '.ptc', 'cassettes', 'expect', 'dice.json').fsPath;
     assert.ok(existsSync(cassette), 'the accepted run left its cassette');
     const recorded = JSON.parse(readFileSync(cassette, 'utf8')) as { calls: { value: unknown }[] };
     assert.deepEqual(

@@ -47,7 +47,7 @@ suite('examples in VS Code', () => {
 
   test('examples/tour.ptcnb: Run All ends every cell as the tour promises', async () => {
     const editor = await openNotebook('examples', 'tour.ptcnb');
-    const cassetteFile = workspaceUri('examples', '.ptc', 'cassettes', 'tour-host.json').fsPath;
+    const cassetteFile = workspaceUri('examples', '.ptc', 'cassettes', 'tour', 'tour-host.json').fsPath;
     const committedCassette = readFileSync(cassetteFile, 'utf8');
     const committedNotebook = readFileSync(editor.notebook.uri.fsPath, 'utf8');
     const ids = codeCells(editor.notebook).map((c) => String(c.metadata.id));

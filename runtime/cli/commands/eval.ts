@@ -29,6 +29,7 @@ import {
   type Shard,
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
+import { liveProgress, seconds } from '../live-line.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { integer, LIMIT_OPTIONS, oneOf, REPLAY_WITH_MODE } from '../run-options.js';
 import { interruptible } from '../signals.js';
@@ -262,13 +263,16 @@ export const evalCommand: CliCommand = {
   summary: 'compare models and modes (code vs direct tool calls) on a tasks file',
   usage: USAGE,
   flags: FLAGS,
-  exitCodes: ['1  a run failed its checks, or the eval was stopped'],
+  exitCodes: [
+    '0  every run was made (a failed check is a result, not an error)',
+    '1  a run never got an answer from its model (network, HTTP error, rate limit), or the eval was stopped',
+  ],
   examples: [
     '# two models, code mode against direct tool calls, tools answered from recorded cassettes\nptc eval examples/models/tasks.jsonl --bindings examples/programs/tools.bindings.mjs --replay examples/models/cassettes --models openai:gpt-4.1,anthropic:claude-sonnet-4-5',
     '# three samples per task, results and transcripts written to a folder\nptc eval tasks.jsonl --bindings tools.bindings.mjs --models openai:gpt-4.1 --samples 3 --output eval-out',
   ],
-  async run(argv, io) {
-    if (argv[0] === 'merge') return mergeShards(argv.slice(1), io);
+  async run(argv, commandIo) {
+    if (argv[0] === 'merge') return mergeShards(argv.slice(1), commandIo);
     const flags = parseFlags(argv);
     requireRunnableEnvironment();
     let text: string;
@@ -286,6 +290,25 @@ export const evalCommand: CliCommand = {
       const problems = await replayProblems(tasks.tasks, flags.replay);
       if (problems.length > 0) throw new UsageError(`--replay cannot serve every task: ${problems.join('; ')}`);
     }
+    // progress on stderr (stdout has the table or the JSON): on a terminal a live line names the run under way and
+    // counts the runs done; everywhere else the plain line per run alone
+    const live = liveProgress(commandIo, 'stderr');
+    const { io } = live;
+    const counts = { total: 0, position: 0, done: 0, failed: 0, turn: 0, running: '', since: performance.now() };
+    const redraw = (): void => {
+      if (counts.total === 0) return;
+      const turn = counts.turn === 0 ? 'asking the model' : `turn ${counts.turn}`;
+      live.show(
+        `${counts.done}/${counts.total} runs${counts.failed > 0 ? `, ${counts.failed} failed` : ''} · ${seconds(performance.now() - counts.since)} · ${counts.running} · ${turn}`,
+      );
+    };
+    // a model that takes long to answer still shows the clock moving
+    const ticker = setInterval(redraw, 1000);
+    ticker.unref();
+    const endLive = (): void => {
+      clearInterval(ticker);
+      live.end();
+    };
     const logs = bindingsLog(io);
     const session = createSession({
       bindingsPath: path.resolve(flags.bindings),
@@ -318,15 +341,31 @@ export const evalCommand: CliCommand = {
         },
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         signal: signals.signal,
+        onRunStart: (planned, position, total) => {
+          counts.total = total;
+          counts.running = `${planned.task.id} · ${planned.model.label} · ${planned.mode} · ${planned.sample}`;
+          counts.position = position;
+          counts.turn = 0;
+          redraw();
+        },
+        onTurn: (turn) => {
+          counts.turn = turn;
+          redraw();
+        },
         onRun: (run) => {
+          counts.done++;
+          if (!run.passed) counts.failed++;
+          // on a terminal under the live line, in a pipe or CI the plain line alone: one per run
           if (!flags.json)
             io.stderr(
               `${run.passed ? '✓' : '✗'} ${visibleText(`${run.task} · ${run.model} · ${run.mode} · ${run.sample}${run.passed ? '' : ` — ${run.message ?? run.status}`}`, { newlines: false })}\n`,
             );
+          redraw();
         },
         // one line per distinct warning: a replay's unused calls repeat for every program of a run
         onWarning: (message) => warnings.add(message),
       });
+      endLive();
       for (const warning of warnings) io.stderr(`ptc eval: warning: ${visibleText(warning, { newlines: false })}\n`);
       const rows = summarize(runs);
       if (flags.out !== undefined) await writeOutputs(flags.out, flags.bindings, runs, rows, io);
@@ -336,14 +375,29 @@ export const evalCommand: CliCommand = {
           `${visibleJson(JSON.stringify({ summary: rows, runs: runs.map(({ detail: _detail, ...run }) => run) }, null, 2))}\n`,
         );
       else io.stdout(visibleText(summaryTable(rows)));
-      return signals.signal.aborted ? 1 : 0;
+      const unreached = unreachedModels(runs);
+      if (unreached !== undefined) io.stderr(`ptc eval: ${unreached}\n`);
+      return signals.signal.aborted || unreached !== undefined ? 1 : 0;
     } finally {
+      endLive();
       signals.dispose();
       await Promise.all([session.dispose(), checkSession.dispose()]);
       logs.end();
     }
   },
 };
+
+// Runs that measured nothing: their model never answered (an unreadable reply is the model's own result). An eval
+// whose models were all unreachable used to exit 0 with a table of failures.
+function unreachedModels(runs: readonly EvalRun[]): string | undefined {
+  const unreached = runs.filter((run) =>
+    run.failures.some((kind) => kind.startsWith('model-') && kind !== 'model-invalid-reply'),
+  );
+  if (unreached.length === 0) return undefined;
+  const models = [...new Set(unreached.map((run) => run.model))].join(', ');
+  const kinds = [...new Set(unreached.flatMap((run) => run.failures.filter((k) => k.startsWith('model-'))))].join(', ');
+  return `${unreached.length} of ${runs.length} run(s) never got an answer from their model (${models}: ${kinds}); the table measures nothing for them`;
+}
 
 async function writeOutputs(
   out: string,

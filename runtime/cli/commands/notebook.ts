@@ -11,7 +11,7 @@ import {
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
 import { writeReport } from '../report.js';
-import { LIMIT_OPTIONS, limitFlags, oneOf, REPLAY_WITH_MODE, type LimitFlags } from '../run-options.js';
+import { cassetteFlag, LIMIT_OPTIONS, limitFlags, oneOf, REPLAY_WITH_MODE, type LimitFlags } from '../run-options.js';
 import { sandboxNote } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
@@ -28,8 +28,16 @@ const FLAGS = {
     byDefault: "the notebook's",
     help: 'which handlers answer every cell (overrides the notebook and its cells)',
   },
-  record: { type: 'string', value: '<dir>', help: "record every cell's calls to a cassette in this folder" },
-  replay: { type: 'string', value: '<dir>', help: "answer every cell's calls from the cassettes in this folder" },
+  record: {
+    type: 'string',
+    value: '<dir>',
+    help: "record every cell's calls to a cassette in this folder (<dir>/<notebook>/<cell id>.json)",
+  },
+  replay: {
+    type: 'string',
+    value: '<dir>',
+    help: "answer every cell's calls from the cassettes in this folder (<dir>/<notebook>/<cell id>.json)",
+  },
   ...LIMIT_OPTIONS,
   json: { type: 'boolean', help: 'print the cells and their results as JSON' },
 } as const satisfies FlagSpecs;
@@ -54,8 +62,10 @@ function parseFlags(argv: string[]): NotebookFlags {
   const mode = oneOf('mode', values.mode, ['mock', 'live'] as const);
   const override: PlanOverride = {};
   if (mode !== undefined) override.mode = mode;
-  if (values.record !== undefined) override.force = { mode: 'record', dir: path.resolve(values.record) };
-  if (values.replay !== undefined) override.force = { mode: 'replay', dir: path.resolve(values.replay) };
+  const record = cassetteFlag('record', values.record, 'folder');
+  const replay = cassetteFlag('replay', values.replay, 'folder');
+  if (record !== undefined) override.force = { mode: 'record', dir: path.resolve(record) };
+  if (replay !== undefined) override.force = { mode: 'replay', dir: path.resolve(replay) };
   return { file: positionals[0] as string, json: values.json === true, override, limits: limitFlags(values) };
 }
 

@@ -15,7 +15,7 @@ import {
   type ShardSpec,
 } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
-import { liveProgress } from '../live-line.js';
+import { liveProgress, seconds } from '../live-line.js';
 import { integer, LIMIT_OPTIONS, limitFlags, oneOf } from '../run-options.js';
 import { SANDBOX_REFUSED_EXIT, sandboxNote, sandboxRefusal } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
@@ -23,7 +23,7 @@ import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, parseCommandLine, type CliCommand, type CliIo, type FlagSpecs } from '../usage-error.js';
 
-const USAGE = `ptc test [paths or globs…] [--live] [--update] [--reporter text|junit|json | --json] [-o, --output FILE]
+const USAGE = `ptc test [paths or globs…] [--mode replay|live] [--update] [--reporter text|junit|json | --json] [-o, --output FILE]
         [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off]`;
 
 // --jobs beyond this gains nothing on any machine we know and only multiplies processes
@@ -33,8 +33,14 @@ const MAX_JOBS = 64;
 const NO_TESTS_EXIT = 5;
 
 const FLAGS = {
-  live: { type: 'boolean', help: 'live handlers instead of the cassettes, reporting drift from the recorded answers' },
-  update: { type: 'boolean', help: 'rewrite expectations from these runs (with --live, cassettes too)' },
+  mode: {
+    type: 'string',
+    choices: ['replay', 'live'],
+    byDefault: 'replay',
+    help: "replay: each cell's calls from its cassette; live: the live handlers, reporting drift from the recorded answers",
+  },
+  live: { type: 'boolean', aliasOf: 'mode', aliasValue: 'live', help: 'the old spelling of --mode live' },
+  update: { type: 'boolean', help: 'rewrite expectations from these runs (with --mode live, cassettes too)' },
   reporter: { type: 'string', choices: ['text', 'junit', 'json'], byDefault: 'text', help: 'the report' },
   json: { type: 'boolean', help: 'the JSON report, as every command prints JSON (same as --reporter json)' },
   output: { type: 'string', short: 'o', value: '<file>', help: 'write the junit or json report to a file' },
@@ -76,7 +82,7 @@ function parseFlags(argv: string[]): TestFlags {
     throw new UsageError('--output needs --reporter junit or json');
   return {
     patterns: positionals,
-    live: values.live === true,
+    live: oneOf('mode', values.mode, ['replay', 'live'] as const) === 'live',
     update: values.update === true,
     reporter,
     output: values.output,
@@ -87,9 +93,7 @@ function parseFlags(argv: string[]): TestFlags {
   };
 }
 
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-
-// One compact line per notebook, then what explains each failure (and drift, with --live).
+// One compact line per notebook, then what explains each failure (and drift, with --mode live).
 function progressLines(result: NotebookTestResult, root: string): string {
   const rel = path.relative(root, result.notebook) || path.basename(result.notebook);
   const passed = result.cells.filter((c) => c.status === 'passed').length;
@@ -238,7 +242,7 @@ export const testCommand: CliCommand = {
       // green with nothing checked would hide a suite that lost its tests (a glob that matches nothing useful)
       if (suite.passed + suite.skipped === 0 && !flags.passWithNoTests) {
         io.stderr(
-          `ptc test: no expectation cell to check in ${suite.notebooks.length} notebook(s): give cells an expectation (accept a run in VS Code, or ptc test --live --update), or pass --pass-with-no-tests\n`,
+          `ptc test: no expectation cell to check in ${suite.notebooks.length} notebook(s): give cells an expectation (accept a run in VS Code, or ptc test --mode live --update), or pass --pass-with-no-tests\n`,
         );
         return NO_TESTS_EXIT;
       }

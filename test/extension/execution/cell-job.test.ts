@@ -112,6 +112,7 @@ function input(program: string, overrides: Partial<CellJobInput> = {}): CellJobI
     cellMetadata: { id: 'job' },
     notebookMetadata: { bindings: './jobs.bindings.mjs' },
     notebookDir: dir,
+    notebookFile: path.join(dir, 'test.ptcnb'),
     cwd: dir,
     bindingsPath,
     defaultMode: 'mock',

@@ -35,7 +35,7 @@ describe('Import Transcript… without its dialogs', () => {
       [
         out,
         path.join(path.dirname(out), 'sales.bindings.mjs'),
-        path.join(path.dirname(out), '.ptc', 'cassettes', 'srvtoolu_01Q3RegionRevenue.json'),
+        path.join(path.dirname(out), '.ptc', 'cassettes', 'sales', 'srvtoolu_01Q3RegionRevenue.json'),
       ].sort(),
     );
     expect(await runImport({ files, out, force: true })).toMatchObject({ kind: 'imported' });

@@ -25,14 +25,15 @@ const TOUR = fs.readFileSync(path.join(ROOT, 'examples/tour.ptcnb'), 'utf8');
 // the files the worker's editor serves: the tour with its real cassette, and a cassette that is not one
 const WORKSPACE: Record<string, string> = {
   '/ws/examples/tour.ptcnb': TOUR,
-  '/ws/examples/.ptc/cassettes/ts-mock.json': fs.readFileSync(
-    path.join(ROOT, 'examples/.ptc/cassettes/ts-mock.json'),
+  '/ws/examples/.ptc/cassettes/tour/ts-mock.json': fs.readFileSync(
+    path.join(ROOT, 'examples/.ptc/cassettes/tour/ts-mock.json'),
     'utf8',
   ),
-  '/ws/examples/.ptc/cassettes/py-mock.json': fs.readFileSync(
-    path.join(ROOT, 'examples/.ptc/cassettes/py-mock.json'),
+  '/ws/examples/.ptc/cassettes/tour/py-mock.json': fs.readFileSync(
+    path.join(ROOT, 'examples/.ptc/cassettes/tour/py-mock.json'),
     'utf8',
   ),
+  // where the folder-wide layout before per-notebook folders kept a cassette: still read
   '/ws/.ptc/cassettes/broken.json': '{"version": 1, "calls": [',
 };
 // Python programs that reach for the embedding or the host's files: each must fail exactly as in the desktop's engine

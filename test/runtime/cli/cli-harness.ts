@@ -63,3 +63,32 @@ export function ptcShim(bin: string, cli: string = CLI): void {
   fs.mkdirSync(bin, { recursive: true });
   fs.writeFileSync(path.join(bin, 'ptc'), `#!/bin/sh\nexec '${process.execPath}' '${cli}' "$@"\n`, { mode: 0o755 });
 }
+
+const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+// `ptc` under a real pseudo-terminal (util-linux's `script`): what the terminal received, both streams as one.
+export async function ptcOnTerminal(
+  options: { env: NodeJS.ProcessEnv; cwd?: string },
+  ...argv: string[]
+): Promise<string> {
+  const command = [process.execPath, CLI, ...argv].map(quote).join(' ');
+  try {
+    const { stdout } = await exec('script', ['-q', '-e', '-c', command, '/dev/null'], {
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      env: options.env,
+      encoding: 'utf8',
+      timeout: CLI_KILL_MS,
+      killSignal: 'SIGKILL',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout;
+  } catch (error) {
+    return (error as { stdout: string }).stdout;
+  }
+}
+
+// Whether `script` gives this machine a terminal (the pseudo-terminal tests run only where it does).
+export const terminalWorks = await exec('script', ['-q', '-e', '-c', 'test -t 1', '/dev/null']).then(
+  () => true,
+  () => false,
+);

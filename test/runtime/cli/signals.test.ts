@@ -89,8 +89,8 @@ describe('ptc on signals', { timeout: 180_000 }, () => {
         ],
       }),
     );
-    fs.mkdirSync(path.join(dir, '.ptc/cassettes'), { recursive: true });
-    fs.writeFileSync(path.join(dir, '.ptc/cassettes/one.json'), JSON.stringify({ version: 1, calls: [] }));
+    fs.mkdirSync(path.join(dir, '.ptc/cassettes/a'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.ptc/cassettes/a/one.json'), JSON.stringify({ version: 1, calls: [] }));
     const fifo = path.join(dir, 'report.fifo');
     const made = spawn('mkfifo', [fifo]);
     await new Promise((resolve) => made.on('exit', resolve));

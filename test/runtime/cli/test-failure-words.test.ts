@@ -26,9 +26,9 @@ describe('ptc test: how a run failed', { timeout: 180_000 }, () => {
       metadata: { id, expect: { value: { match: 'exact', is: 1 } } },
     }));
     fs.writeFileSync(path.join(scratch.dir, 'a.ptcnb'), JSON.stringify({ version: 1, cells }));
-    fs.mkdirSync(path.join(scratch.dir, '.ptc/cassettes'), { recursive: true });
+    fs.mkdirSync(path.join(scratch.dir, '.ptc/cassettes/a'), { recursive: true });
     for (const id of ['wait', 'throws'])
-      fs.writeFileSync(path.join(scratch.dir, `.ptc/cassettes/${id}.json`), JSON.stringify(CASSETTE));
+      fs.writeFileSync(path.join(scratch.dir, `.ptc/cassettes/a/${id}.json`), JSON.stringify(CASSETTE));
     const timeout =
       'the run timed out: execution deadline reached (3000ms) (the clock is frozen under ptc test: a wait loop on Date.now() or time.time() never ends)';
 

@@ -1,4 +1,4 @@
-// `ptc test --live` and `--live --update` as real processes (issue 28.1): every cell of a notebook reaches the live
+// `ptc test --mode live` and `--mode live --update` as real processes (issue 28.1): every cell of a notebook reaches the live
 // handlers at any --jobs (spares started together used to drain the host's connections: "bindings host is not
 // running"), and a run that failed outside the program (the bindings host lost) is never stored as the truth.
 import fs from 'node:fs';
@@ -53,7 +53,7 @@ const CELLS = Array.from({ length: 8 }, (_, i) =>
       },
 );
 
-describe('ptc test --live', { timeout: 300_000 }, () => {
+describe('ptc test --mode live', { timeout: 300_000 }, () => {
   const scratch = scratchDir('ptc-live-update-');
 
   for (const jobs of ['1', '4']) {
@@ -62,7 +62,7 @@ describe('ptc test --live', { timeout: 300_000 }, () => {
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, 'tools.bindings.mjs'), BINDINGS);
       fs.writeFileSync(path.join(dir, 'a.ptcnb'), notebook(CELLS));
-      const live = await ptcWith({ cwd: dir }, 'test', '--live', '--update', '--jobs', jobs, 'a.ptcnb');
+      const live = await ptcWith({ cwd: dir }, 'test', '--mode', 'live', '--update', '--jobs', jobs, 'a.ptcnb');
       expect(live.stdout + live.stderr).not.toContain('not running');
       expect(live.code, live.stdout + live.stderr).toBe(0);
       const saved = JSON.parse(fs.readFileSync(path.join(dir, 'a.ptcnb'), 'utf8')) as {
@@ -70,7 +70,7 @@ describe('ptc test --live', { timeout: 300_000 }, () => {
       };
       for (const cell of saved.cells) expect(cell.metadata.expect.value.is).toEqual(['live', 'live']);
       for (const cell of CELLS) {
-        const cassette = JSON.parse(fs.readFileSync(path.join(dir, '.ptc/cassettes', `${cell.id}.json`), 'utf8')) as {
+        const cassette = JSON.parse(fs.readFileSync(path.join(dir, '.ptc/cassettes/a', `${cell.id}.json`), 'utf8')) as {
           calls: unknown[];
         };
         expect(cassette.calls).toHaveLength(2);
@@ -82,7 +82,7 @@ describe('ptc test --live', { timeout: 300_000 }, () => {
     });
   }
 
-  it('--live --update refuses a run whose bindings host died: exit 1, its cassette and expectation untouched', async () => {
+  it('--mode live --update refuses a run whose bindings host died: exit 1, its cassette and expectation untouched', async () => {
     const dir = path.join(scratch.dir, 'crash');
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, 'tools.bindings.mjs'), BINDINGS);
@@ -95,7 +95,7 @@ describe('ptc test --live', { timeout: 300_000 }, () => {
     const before = JSON.parse(fs.readFileSync(path.join(dir, 'a.ptcnb'), 'utf8')) as {
       cells: { metadata: { expect: unknown } }[];
     };
-    const run = await ptcWith({ cwd: dir }, 'test', '--live', '--update', 'a.ptcnb');
+    const run = await ptcWith({ cwd: dir }, 'test', '--mode', 'live', '--update', 'a.ptcnb');
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toMatch(
       /crash\n\s+the run failed outside the program: the bindings host exited with code 7 during the run; its cassette and expectation were left as they were/,
@@ -107,9 +107,9 @@ describe('ptc test --live', { timeout: 300_000 }, () => {
     expect(after.cells[0]?.metadata.expect).not.toEqual(before.cells[0]?.metadata.expect);
     expect(after.cells[1]?.metadata.expect).toEqual(before.cells[1]?.metadata.expect);
     expect(after.cells[2]?.metadata.expect).toEqual(before.cells[2]?.metadata.expect);
-    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/fine.json'))).toBe(true);
-    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/crash.json'))).toBe(false);
-    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/py-crash.json'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/a/fine.json'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/a/crash.json'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, '.ptc/cassettes/a/py-crash.json'))).toBe(false);
     // `ptc run --record` refuses the same way
     const program = scratch.write('crash.ts', "return await tools.lookup({ q: 'crash' });");
     const cassette = path.join(dir, 'run-crash.json');

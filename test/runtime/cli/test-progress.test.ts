@@ -1,12 +1,9 @@
 // `ptc test`'s progress (issue 28.6): on a terminal one live line that rewrites itself with the cells done, failed and
 // running; in a pipe, in CI (`CI` set), under NO_COLOR or TERM=dumb only the plain line per notebook, with no control
 // sequence at all. The terminal is a real pseudo-terminal from util-linux's `script`.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLI, CLI_KILL_MS, ptcWith, scratchDir } from './cli-harness.js';
+import { ptcOnTerminal, ptcWith, scratchDir, terminalWorks } from './cli-harness.js';
 
-const exec = promisify(execFile);
 const ERASE = '\r\u001b[2K';
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
@@ -22,30 +19,10 @@ const notebook = (prefix: string, values: number[]): string =>
     })),
   })}\n`;
 
-const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-
-// `ptc test` under a pseudo-terminal: what the terminal received (script copies it to its stdout)
-async function onTerminal(cwd: string, env: NodeJS.ProcessEnv, ...argv: string[]): Promise<string> {
-  const command = [process.execPath, CLI, 'test', ...argv].map(quote).join(' ');
-  try {
-    const { stdout } = await exec('script', ['-q', '-e', '-c', command, '/dev/null'], {
-      cwd,
-      env,
-      encoding: 'utf8',
-      timeout: CLI_KILL_MS,
-      killSignal: 'SIGKILL',
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return stdout;
-  } catch (error) {
-    return (error as { stdout: string }).stdout;
-  }
-}
-
-const scriptWorks = await exec('script', ['-q', '-e', '-c', 'test -t 1', '/dev/null']).then(
-  () => true,
-  () => false,
-);
+// `ptc test` under a pseudo-terminal: what the terminal received
+const onTerminal = (cwd: string, env: NodeJS.ProcessEnv, ...argv: string[]): Promise<string> =>
+  ptcOnTerminal({ cwd, env }, 'test', ...argv);
+const scriptWorks = terminalWorks;
 
 describe('ptc test progress', { timeout: 300_000 }, () => {
   const scratch = scratchDir('ptc-progress-');

@@ -77,7 +77,10 @@ describe('ptc import', { timeout: 180_000 }, () => {
     expect(report.verify[0]?.comparison.agrees).toBe(true);
     const notebook = fs.readFileSync(out, 'utf8');
     expect(notebook).toContain('query_database = __ptc_tool(sales[\\"query\\"], [\\"sql\\"])');
-    const cassette = fs.readFileSync(path.join(dir, '.ptc', 'cassettes', 'srvtoolu_01Q3RegionRevenue.json'), 'utf8');
+    const cassette = fs.readFileSync(
+      path.join(dir, '.ptc', 'cassettes', 'mapped', 'srvtoolu_01Q3RegionRevenue.json'),
+      'utf8',
+    );
     expect(cassette).toContain('"global": "sales",\n      "name": "query"');
     expect(fs.readFileSync(path.join(dir, 'mapped.bindings.mjs'), 'utf8')).toMatch(
       /"sales": \{\s+"functions": \{\s+"query": \{/,

@@ -8,7 +8,7 @@ import { cellById, EXAMPLES, FIXTURES, importInto, scratch } from './import-help
 const fresh = scratch('ptc-import-formats-');
 
 function cassetteOf(dir: string, id: string) {
-  const loaded = parseCassette(fs.readFileSync(path.join(dir, '.ptc', 'cassettes', `${id}.json`), 'utf8'));
+  const loaded = parseCassette(fs.readFileSync(path.join(dir, '.ptc', 'cassettes', 'imported', `${id}.json`), 'utf8'));
   if (!loaded.ok) throw new Error(loaded.message);
   return loaded.cassette;
 }

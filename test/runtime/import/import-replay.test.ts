@@ -33,7 +33,7 @@ describe('then vs now', () => {
 
   test('a cassette that answers differently shows up as a call difference and an output difference', async () => {
     const { dir, out } = await importInto(fresh(), [path.join(EXAMPLES, 'deepseek-session.jsonl')]);
-    const file = path.join(dir, '.ptc', 'cassettes', 'call_rc_2.json');
+    const file = path.join(dir, '.ptc', 'cassettes', 'imported', 'call_rc_2.json');
     fs.writeFileSync(
       file,
       fs.readFileSync(file, 'utf8').replace('no such file: src/legacy/old.ts', 'permission denied'),

@@ -51,7 +51,10 @@ describe('real recordings import without --format and replay offline', { timeout
     // the server tool is bound in the cell (it was a NameError) and its recorded answer is in the cassette
     expect(first.source).toMatch(/^web_fetch = __ptc_tool\(/m);
     const cassette = JSON.parse(
-      fs.readFileSync(path.join(dir, '.ptc', 'cassettes', 'srvtoolu_01AyD129t4BNGn7tvyqs8U5a.json'), 'utf8'),
+      fs.readFileSync(
+        path.join(dir, '.ptc', 'cassettes', 'imported', 'srvtoolu_01AyD129t4BNGn7tvyqs8U5a.json'),
+        'utf8',
+      ),
     ) as {
       calls: { name: string; args: unknown; ok: boolean; value: { type: string; url: string } }[];
     };

@@ -95,7 +95,7 @@ describe('ptc notebook', { timeout: 180_000 }, () => {
     const cassettes = path.join(dir, 'cassettes');
     const recorded = cellsOf(await ptc(notebook, '--json', '--mode', 'live', '--record', cassettes));
     expect(recorded[0]).toMatchObject({ plan: 'record', cassette: { ok: true, calls: 1 } });
-    expect(fs.existsSync(path.join(cassettes, 'add.json'))).toBe(true);
+    expect(fs.existsSync(path.join(cassettes, 'nb', 'add.json'))).toBe(true);
     const replayed = cellsOf(await ptc(notebook, '--json', '--replay', cassettes));
     const result = RunResultSchema.parse(replayed[0]?.result);
     // the live answer comes back although the notebook's own mode is mock
@@ -105,12 +105,15 @@ describe('ptc notebook', { timeout: 180_000 }, () => {
   test('a replay that leaves recorded calls unused warns on stderr, outside the cell results', async () => {
     const cassettes = path.join(dir, 'cassettes-warn');
     await ptc(notebook, '--json', '--record', cassettes);
-    const changed = path.join(dir, 'changed.ptcnb');
+    // the same notebook, changed (another folder, the same name: its cassettes are the ones recorded)
+    const changed = path.join(dir, 'changed', 'nb.ptcnb');
+    fs.mkdirSync(path.dirname(changed), { recursive: true });
     fs.writeFileSync(
       changed,
       fs
         .readFileSync(notebook, 'utf8')
-        .replace("console.log('adding');\\nreturn await tools.add({ a: 1, b: 2 });", 'return 0;'),
+        .replace("console.log('adding');\\nreturn await tools.add({ a: 1, b: 2 });", 'return 0;')
+        .replace('./nb.bindings.mjs', '../nb.bindings.mjs'),
     );
     const run = await ptc(changed, '--json', '--replay', cassettes);
     expect(cellsOf(run)[0]).toMatchObject({ cellId: 'add', plan: 'replay' });

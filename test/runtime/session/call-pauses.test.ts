@@ -345,6 +345,7 @@ return out;`,
       cell: undefined,
       notebook: parsed.data,
       notebookDir: dir,
+      notebookFile: 'approvals.ptcnb',
       defaultMode: 'mock',
     });
     const outcome = await sessionOf().run(request);

@@ -40,7 +40,13 @@ describe('notebookBindingsPath', () => {
 });
 
 describe('cellRunRequest', () => {
-  const base = { language: 'typescript' as const, program: 'return 1;', cellIndex: 2, notebookDir: dir };
+  const notebookFile = path.join(dir, 'nb.ptcnb');
+  const base = { language: 'typescript' as const, program: 'return 1;', cellIndex: 2, notebookDir: dir, notebookFile };
+  const legacy = (file: string, own = true) => ({
+    path: file,
+    notebookFile,
+    ...(own ? { notebookDir: dir } : {}),
+  });
 
   test('the cell’s mode over the notebook’s, its limits narrowing the front end’s, the notebook folder as cwd', () => {
     const request = cellRunRequest({
@@ -51,8 +57,9 @@ describe('cellRunRequest', () => {
     });
     expect(request.plan).toEqual({
       mode: 'replay',
-      cassettePath: path.join(dir, '.ptc/cassettes/c1.json'),
+      cassettePath: path.join(dir, '.ptc/cassettes/nb/c1.json'),
       cassetteName: 'c1',
+      legacy: legacy(path.join(dir, '.ptc/cassettes/c1.json')),
     });
     expect(request.limits).toMatchObject({ timeoutMs: 500, memoryMb: 256 });
     expect(request.cwd).toBe(dir);
@@ -61,16 +68,19 @@ describe('cellRunRequest', () => {
 
   test('ptc test’s forced plans ignore the cell’s own mode', () => {
     const cell = { id: 'c1', mode: 'mock' as const };
-    const cassettePath = cellCassettePath({ cell, cellIndex: 2, notebookDir: dir });
+    const cassettePath = cellCassettePath({ cell, cellIndex: 2, notebookDir: dir, notebookFile });
+    expect(cassettePath).toBe(path.join(dir, '.ptc', 'cassettes', 'nb', 'c1.json'));
+    const old = legacy(path.join(dir, '.ptc', 'cassettes', 'c1.json'));
     const forced = (force: NonNullable<Parameters<typeof cellRunRequest>[0]['override']>['force']) =>
       cellRunRequest({ ...base, notebook: undefined, cell, override: { force, deterministic: true } });
-    expect(forced({ mode: 'replay' }).plan).toEqual({ mode: 'replay', cassettePath, cassetteName: 'c1' });
+    expect(forced({ mode: 'replay' }).plan).toEqual({ mode: 'replay', cassettePath, cassetteName: 'c1', legacy: old });
     expect(forced({ mode: 'live' }).plan).toEqual({ mode: 'live' });
     expect(forced({ mode: 'record', handlers: 'live' }).plan).toEqual({
       mode: 'record',
       handlers: 'live',
       cassettePath,
       cassetteName: 'c1',
+      legacy: old,
     });
     expect(forced({ mode: 'replay' }).deterministic).toBe(true);
   });
@@ -85,8 +95,9 @@ describe('cellRunRequest', () => {
     expect(request.plan).toEqual({
       mode: 'record',
       handlers: 'mock',
-      cassettePath: path.resolve('/rec/cell-3.json'),
+      cassettePath: path.resolve('/rec/nb/cell-3.json'),
       cassetteName: 'cell-3',
+      legacy: legacy(path.resolve('/rec/cell-3.json'), false),
     });
   });
 });

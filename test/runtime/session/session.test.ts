@@ -62,6 +62,7 @@ async function runCell(
     cell: { id: options.cellId ?? 'cell-a' },
     cellIndex: 0,
     notebookDir: dir,
+    notebookFile: 'cells.ptcnb',
     ...(options.override === undefined ? {} : { override: options.override }),
   });
   const outcome = await sessionFor(options.bindings === null ? undefined : (options.bindings ?? bindingsPath)).run({
@@ -98,9 +99,9 @@ describe('a session (the one run path of ptc run, ptc notebook and the extension
     expect(calls).toMatchObject([{ global: 'tools', name: 'next', ok: true }]);
   });
 
-  test('records a cell to .ptc/cassettes/<cell id>.json and replays it without calling any handler', async () => {
+  test('records a cell to .ptc/cassettes/<notebook>/<cell id>.json and replays it without calling any handler', async () => {
     const recorded = await runCell(PROGRAM, { cellId: 'rec', override: { mode: 'live', force: { mode: 'record' } } });
-    const cassettePath = path.join(dir, '.ptc', 'cassettes', 'rec.json');
+    const cassettePath = path.join(dir, '.ptc', 'cassettes', 'cells', 'rec.json');
     expect(recorded.kind === 'result' && recorded.cassette).toEqual({ ok: true, path: cassettePath, calls: 1 });
     const recordedValue = resultOf(recorded).value as { served: number; mode: string };
     // a forced recording serves calls with the notebook's (here: overridden) handlers
@@ -187,6 +188,7 @@ describe('a session (the one run path of ptc run, ptc notebook and the extension
       cell: { id: 'cancelled' },
       cellIndex: 0,
       notebookDir: dir,
+      notebookFile: 'cells.ptcnb',
       override: { force: { mode: 'record' } },
     });
     const outcome = await sessionFor(bindingsPath).run({

@@ -1,5 +1,5 @@
 // `ptc test` as a real process over real notebooks: TypeScript and Python cells (real python3), their bindings in a
-// real bindings host, cassettes recorded with --live --update and replayed offline.
+// real bindings host, cassettes recorded with --mode live --update and replayed offline.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -125,7 +125,7 @@ beforeAll(async () => {
   write('suite/a.ptcnb', notebook([TS_CELL, PY_CELL, PLAIN_CELL]));
   fs.copyFileSync(file('tools.bindings.mjs'), file('suite/tools.bindings.mjs'));
   // record every cassette and expectation once; the tests below start from this state
-  const recorded = await ptcTest(dir, 'suite', '--live', '--update');
+  const recorded = await ptcTest(dir, 'suite', '--mode', 'live', '--update');
   expect(recorded.stderr).toBe('');
   expect(recorded.code).toBe(0);
 });
@@ -133,17 +133,17 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 // each test runs ptc several times over shared files: a test cut off by a timeout would leave its edits to the next one
 describe('ptc test', { timeout: 300_000 }, () => {
-  it('--live --update writes each test cell its expectation and cassette, keeping match modes and masks', () => {
+  it('--mode live --update writes each test cell its expectation and cassette, keeping match modes and masks', () => {
     const ts = expectation('suite/a.ptcnb', 'ts');
     expect(ts.value).toMatchObject({ match: 'exact', mask: ['$.id'], is: { q: 'a', n: 2 } });
     expect(ts.logs).toEqual({ match: 'exact', is: ['got a'] });
     expect(ts.error).toEqual({ match: 'exact', is: null });
     expect(ts.calls).toEqual({ match: 'exact', is: [{ call: 'tools.lookup', args: { q: 'a' } }] });
     expect(expectation('suite/a.ptcnb', 'py').logs).toEqual({ match: 'exact', is: ['got b'] });
-    const cassette = JSON.parse(read('suite/.ptc/cassettes/py.json')) as { calls: { value: { n: number } }[] };
+    const cassette = JSON.parse(read('suite/.ptc/cassettes/a/py.json')) as { calls: { value: { n: number } }[] };
     expect(cassette.calls[0]?.value.n).toBe(2);
     // the cell without an expectation is no test: nothing recorded for it
-    expect(fs.existsSync(file('suite/.ptc/cassettes/plain.json'))).toBe(false);
+    expect(fs.existsSync(file('suite/.ptc/cassettes/a/plain.json'))).toBe(false);
   });
 
   it('replays offline by default: no live handler runs, the summary is the plain last line, exit 0', async () => {
@@ -154,7 +154,7 @@ describe('ptc test', { timeout: 300_000 }, () => {
   });
 
   it('a run that differs fails with what was expected, what came and where it first differs; exit 1', async () => {
-    const cassettePath = file('suite/.ptc/cassettes/ts.json');
+    const cassettePath = file('suite/.ptc/cassettes/a/ts.json');
     const original = fs.readFileSync(cassettePath, 'utf8');
     try {
       fs.writeFileSync(cassettePath, original.replace('"n": 2', '"n": 3'));
@@ -177,10 +177,10 @@ describe('ptc test', { timeout: 300_000 }, () => {
     }
   });
 
-  it('--live reports drift against the cassette: changed values and changed shapes', async () => {
+  it('--mode live reports drift against the cassette: changed values and changed shapes', async () => {
     write('suite/shape-drift', '');
     try {
-      const run = await ptcTest(dir, 'suite', '--live');
+      const run = await ptcTest(dir, 'suite', '--mode', 'live');
       expect(run.stdout).toMatch(
         /drift \(shape\) tools\.lookup\(\{"q":"a"\}\): \$\.n: expected a number, got a string/,
       );
@@ -190,7 +190,7 @@ describe('ptc test', { timeout: 300_000 }, () => {
     } finally {
       fs.rmSync(file('suite/shape-drift'));
     }
-    const same = await ptcTest(dir, 'suite', '--live');
+    const same = await ptcTest(dir, 'suite', '--mode', 'live');
     expect(same.code).toBe(0);
     expect(same.stdout).toMatch(/drift \(value\) tools\.lookup\(\{"q":"a"\}\): \$\.id: recorded "live-/);
   });
@@ -227,7 +227,7 @@ describe('ptc test', { timeout: 300_000 }, () => {
       ]),
     );
     fs.copyFileSync(file('tools.bindings.mjs'), file('other/tools.bindings.mjs'));
-    write('other/.ptc/cassettes/plain.json', '{ "version": 1, "calls": [] }\n');
+    write('other/.ptc/cassettes/b/plain.json', '{ "version": 1, "calls": [] }\n');
     const run = await ptcTest(dir, 'other', '--reporter', 'junit', '--output', 'out/b.xml');
     expect(run.code).toBe(1);
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed, 1 skipped');
@@ -242,7 +242,7 @@ describe('ptc test', { timeout: 300_000 }, () => {
     const run = await ptcTest(dir, 'nocassette');
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('could not run (cassette): no cassette for this cell');
-    expect(run.stdout).toContain('ptc test --live --update');
+    expect(run.stdout).toContain('ptc test --mode live --update');
   });
 
   it('a cell that calls no tools passes offline without a cassette, in both languages, and --update writes none', async () => {
@@ -273,12 +273,9 @@ describe('ptc test', { timeout: 300_000 }, () => {
 
   it('--shard i/n splits the notebooks deterministically: the shards are disjoint and cover every notebook', async () => {
     for (const name of ['s1', 's2', 's3', 's4', 's5']) {
-      // one cassette for the five notebooks of the folder, shared on purpose (an id alone would be refused as a collision)
-      write(
-        `shards/${name}.ptcnb`,
-        notebook([{ ...PLAIN_CELL, cassette: 'plain', expect: { value: { match: 'exact', is: 1 } } }]),
-      );
-      write(`shards/.ptc/cassettes/plain.json`, '{ "version": 1, "calls": [] }\n');
+      // five notebooks of one folder, each with a cell of the same id: each notebook has its own cassette of it
+      write(`shards/${name}.ptcnb`, notebook([{ ...PLAIN_CELL, expect: { value: { match: 'exact', is: 1 } } }]));
+      write(`shards/.ptc/cassettes/${name}/plain.json`, '{ "version": 1, "calls": [] }\n');
     }
     fs.copyFileSync(file('tools.bindings.mjs'), file('shards/tools.bindings.mjs'));
     const names = async (shard: string): Promise<string[]> => {
