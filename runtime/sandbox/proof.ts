@@ -5,6 +5,7 @@ import type { CodeRunSpec } from '../api.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { isSandboxUid, TASK_LIMIT } from './bwrap.js';
 import type { SandboxHost } from './sandbox-host.js';
+import { PYTHON_ATTEMPT_HELPER } from './probe-attempt.js';
 
 // A layer is reported only after a program inside it tried to get out and was refused: this is that program,
 // per language, and the host's reading of what it saw. Run once per runtime and interpreter.
@@ -30,13 +31,7 @@ export function probeProgram(
     return `
 import ctypes, os, resource, socket
 libc = ctypes.CDLL(None, use_errno=True)
-refused = {}
-def attempt(name, action):
-    try:
-        action()
-        refused[name] = False
-    except BaseException:
-        refused[name] = True
+${PYTHON_ATTEMPT_HELPER}
 def raw(nr, *args):
     if libc.syscall(nr, *args) < 0:
         raise OSError(ctypes.get_errno(), "refused")

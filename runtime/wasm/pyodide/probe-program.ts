@@ -1,3 +1,5 @@
+import { PYTHON_ATTEMPT_HELPER } from '../../sandbox/probe-attempt.js';
+
 // What proves the pyodide engine's isolation wherever it runs (a Node child, a browser worker): the probe program and
 // the engine's name in a sandbox report. Needs nothing from Node.
 export const PYODIDE_MECHANISM = 'pyodide (WebAssembly; no JavaScript bridge, host files, network or processes)';
@@ -9,13 +11,7 @@ export function pyodideProbeProgram(secret: string): string {
   return `
 import gc, os, sys
 SECRET = ${JSON.stringify(secret)}
-refused = {}
-def attempt(name, action):
-    try:
-        action()
-        refused[name] = False
-    except BaseException:
-        refused[name] = True
+${PYTHON_ATTEMPT_HELPER}
 
 def read_open():
     with open(SECRET) as f:
