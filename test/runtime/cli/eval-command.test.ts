@@ -144,7 +144,7 @@ describe('ptc eval', () => {
     expect(new Set([...a, ...b]).size).toBe(8);
   }, 240_000); // three shards of sandboxed runs, then a merge: a loaded machine needs more than the default minute
 
-  it('a model that keeps failing, a failing predicate and a throwing one are failures of their runs, not of the command', async () => {
+  it('a model that keeps failing, a failing predicate and a throwing one are failures of their runs; the run the model never answered makes the command exit 1', async () => {
     const tasks = scratch.write(
       'bad.jsonl',
       [
@@ -175,7 +175,9 @@ describe('ptc eval', () => {
         'code',
         '--json',
       );
-      expect(result.code).toBe(0);
+      // the table is still whole; the exit code and one line say that one run measured nothing
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('1 of 3 run(s) never got an answer from their model');
       const runs = (JSON.parse(result.stdout) as Summary).runs;
       expect(runs.map((r) => [r.task, r.passed, r.message])).toEqual([
         ['down', false, expect.stringContaining('the model API answered 503')],
