@@ -88,6 +88,7 @@ const engines: { language: Language; engine: EngineChoice }[] = [
   { language: 'typescript', engine: 'native' },
   { language: 'python', engine: 'native' },
   { language: 'typescript', engine: 'wasm' },
+  // not python on wasm: a paused call under pyodide does not resume (issue 32 keeps it open; see docs/debugging.md)
 ];
 
 describe.each(engines)('breakpoints: $language on $engine', ({ language, engine }) => {
@@ -122,13 +123,19 @@ describe.each(engines)('breakpoints: $language on $engine', ({ language, engine 
 });
 
 describe('breakpoints', () => {
-  test.each(['native', 'wasm'] as const)(
-    'the deadline does not count a pause; the result says how long it was (%s)',
-    async (engine) => {
+  test.each([
+    ['typescript', 'native'],
+    ['typescript', 'wasm'],
+    ['python', 'native'],
+  ] as const)(
+    'the deadline does not count a pause; the result says how long it was (%s on %s)',
+    async (language, engine) => {
       const result = await run(
-        'typescript',
+        language,
         // work after the pause: an engine that kept its own deadline running would stop it there
-        `const r = await tools.search({ q: 'x' }); let s = 0; for (let i = 0; i < 300000; i++) s += i; return r;`,
+        language === 'typescript'
+          ? `const r = await tools.search({ q: 'x' }); let s = 0; for (let i = 0; i < 300000; i++) s += i; return r;`
+          : `r = await tools.search({"q": "x"})\ns = 0\nfor i in range(300000):\n    s += i\nreturn r`,
         {
           breakpoints: { every: true },
           onPause: () => new Promise((resolve) => setTimeout(() => resolve({ kind: 'continue' }), 2_500)),
