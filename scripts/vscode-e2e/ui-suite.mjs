@@ -6,6 +6,7 @@ import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 /* global document, getComputedStyle */
 import path from 'node:path';
 import { info } from './log.mjs';
+import { runDebuggerShots } from './ui-debugger-shots.mjs';
 import { REPO_ROOT, SCREENSHOT_DOCS_DIR } from './paths.mjs';
 import * as wb from './workbench.mjs';
 
@@ -284,6 +285,8 @@ export async function runUiSuite({ browser, server, resultsDir }) {
         shots[kind] = files;
       });
     }
+
+    await runDebuggerShots({ page, test, resultsDir });
   } finally {
     await context.close().catch(() => {});
   }

@@ -65,6 +65,8 @@ describe('VSIX allow-list', () => {
     // README.md's relative links resolve inside the VSIX (no repository URL to rewrite them to): what it links ships
     expect(h.disallowedReason('docs/testing.md')).toBeUndefined();
     expect(h.disallowedReason('docs/screenshots/vscode-cell-light.png')).toBeUndefined();
+    expect(h.disallowedReason('docs/screenshots/vscode-debug-paused-light.png')).toBeUndefined();
+    expect(h.disallowedReason('docs/screenshots/vscode-debug-fork-diff-dark.png')).toMatch(/outside the allow-list/);
     expect(h.disallowedReason('docs/screenshots/vscode-tour-dark.png')).toMatch(/outside the allow-list/);
     expect(h.disallowedReason('dist/extension.cjs.map')).toMatch(/source map/);
     expect(h.disallowedReason('dist/cli.mjs')).toMatch(/does not load/);

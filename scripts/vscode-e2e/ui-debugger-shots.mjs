@@ -1,0 +1,186 @@
+// The call debugger in the real workbench, photographed for docs/debugging.md (issue 32): a cell paused at a call
+// breakpoint with its status bar choices, an approval prompt, and the inspector's diff of a run and its fork with the
+// first divergence outlined; light and dark each. Driven as a person does it: palette, quick picks, status bar,
+// notification buttons, on test/vscode/fixtures/debug.ptcnb (mock handlers, so nothing waits on a network).
+import { copyFile, mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { info } from './log.mjs';
+import { REPO_ROOT, SCREENSHOT_DOCS_DIR } from './paths.mjs';
+import * as wb from './workbench.mjs';
+
+const NOTEBOOK = 'debug.ptcnb';
+const WIDE = { width: 1440, height: 900 };
+// palette labels ("Category: Title" from package.json / package.nls.json): a renamed command fails this pass loudly
+const BREAK_ON_CALLS = 'PTC Playground: Break on Calls…';
+const RUN_FROM_CALL = 'PTC Playground: Run from Call…';
+// the fixture's cells, found by their source (the list virtualises rows, so an index among rendered rows would lie)
+const CELLS = {
+  answer: /tools\.search\(\{\s*q:\s*'cats'/,
+  approve: /return await mail\.send\(\{\s*to:/,
+  fork: /q:\s*'three'/,
+};
+const KINDS = ['light', 'dark'];
+
+const quickInput = (page) => page.locator('.quick-input-widget');
+const cellRow = (page, source) =>
+  page.locator('.notebook-editor .code-cell-row').filter({ visible: true }).filter({ hasText: source }).first();
+const statusItem = (row, text) => row.locator('.cell-statusbar-container .cell-status-item', { hasText: text }).first();
+
+// Clicks into a cell's editor (it becomes the active cell the palette's commands act on), scrolling down to it.
+async function focusCell(page, source) {
+  await wb.runCommand(page, 'Notebook: Focus First Cell').catch(() => {});
+  const row = cellRow(page, source);
+  await wb.waitFor(
+    `the cell matching ${source}`,
+    async () => {
+      if (await row.isVisible().catch(() => false)) return true;
+      await wb.notebookEditor(page).hover();
+      await page.mouse.wheel(0, 300);
+      return false;
+    },
+    { timeoutMs: 30_000, intervalMs: 300 },
+  );
+  await row.locator('.view-lines').first().click();
+  return row;
+}
+
+// Runs a palette command, then picks `choices` in the quick picks it opens, one after the other.
+async function paletteThenPick(page, label, choices) {
+  // not wb.runCommand: it waits for the palette to close, and here a quick pick takes its place
+  if (await quickInput(page).isVisible()) await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = quickInput(page).locator('input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${label}`);
+  await quickInput(page)
+    .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: label }) })
+    .first()
+    .click({ timeout: 20_000 });
+  for (const choice of choices) {
+    const item = quickInput(page).locator('.quick-input-list .monaco-list-row', { hasText: choice }).first();
+    await item.waitFor({ state: 'visible', timeout: 20_000 });
+    await item.click();
+  }
+}
+
+async function runFocusedCell(page) {
+  await page.keyboard.press('Control+Enter');
+  // a notebook's first run may ask which kernel to use
+  await wb
+    .waitFor('the kernel picker', () => wb.answerKernelPicker(page, 'PTC Playground'), { timeoutMs: 3000 })
+    .catch(() => {});
+}
+
+async function finished(row, what) {
+  await wb.waitFor(
+    what,
+    async () =>
+      (await row.locator('.cell-status-left .codicon-notebook-state-success').count()) +
+        (await row.locator('.cell-status-left .codicon-notebook-state-error').count()) >
+      0,
+    { timeoutMs: 120_000, intervalMs: 500 },
+  );
+}
+
+// The frame (notebook output or inspector webview) that holds `selector`.
+async function frameWith(page, selector) {
+  for (const frame of page.frames())
+    if (
+      (await frame
+        .locator(selector)
+        .count()
+        .catch(() => 0)) > 0
+    )
+      return frame;
+  return undefined;
+}
+
+// One screenshot per theme of what `clip()` frames; the theme the page is in goes first, saving a switch.
+async function inBothThemes(page, resultsDir, name, clip) {
+  const current = await page.evaluate(() =>
+    globalThis.document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ? 'dark' : 'light',
+  );
+  const files = {};
+  for (const kind of [current, ...KINDS.filter((k) => k !== current)]) {
+    await wb.switchTheme(page, kind);
+    const file = path.join(resultsDir, `${name}-${kind}.png`);
+    await page.screenshot({ path: file, ...(clip ? { clip: await clip() } : {}) });
+    const { size } = await stat(file);
+    if (size < 20_000) throw new Error(`${path.basename(file)} is only ${size} bytes; the page looks blank`);
+    files[kind] = file;
+  }
+  return files;
+}
+
+// A row's area, widened downwards by `below` px (a cell's outputs and status bar sit under its editor).
+async function rowClip(row, below = 0) {
+  const box = await row.boundingBox();
+  if (!box) throw new Error('the cell is not rendered, so it cannot be photographed');
+  return { x: box.x, y: Math.max(0, box.y - 8), width: box.width, height: box.height + 16 + below };
+}
+
+export async function runDebuggerShots({ page, test, resultsDir }) {
+  const shots = {};
+  await test('debugger: a cell paused at a call breakpoint shows its choices in the status bar', async () => {
+    await page.setViewportSize(WIDE);
+    await wb.runCommand(page, 'View: Close All Editors').catch(() => {});
+    await wb.openNotebook(page, NOTEBOOK);
+    await focusCell(page, CELLS.answer);
+    await paletteThenPick(page, BREAK_ON_CALLS, ['This Cell', 'Every Call']);
+    const row = cellRow(page, CELLS.answer);
+    await statusItem(row, 'breaks on every call').waitFor({ state: 'visible', timeout: 20_000 });
+    await focusCell(page, CELLS.answer);
+    await runFocusedCell(page);
+    await statusItem(row, 'paused at call 1').waitFor({ state: 'visible', timeout: 120_000 });
+    for (const choice of ['Continue', 'Answer…', 'Throw…', 'Step'])
+      await statusItem(row, choice).waitFor({ state: 'visible', timeout: 5000 });
+    await page.mouse.move(0, 0);
+    shots['debug-paused'] = await inBothThemes(page, resultsDir, 'debug-paused', () => rowClip(row));
+    await statusItem(row, 'Continue').click();
+    await finished(row, 'the paused cell to finish after Continue');
+    await paletteThenPick(page, BREAK_ON_CALLS, ['This Cell', 'Clear Breakpoints']);
+  });
+
+  await test('debugger: a call that needs approval asks in the cell and in a notification', async () => {
+    const row = await focusCell(page, CELLS.approve);
+    await runFocusedCell(page);
+    await statusItem(row, 'needs approval').waitFor({ state: 'visible', timeout: 120_000 });
+    const toast = page.locator('.notification-toast', { hasText: 'needs approval' }).first();
+    await toast.waitFor({ state: 'visible', timeout: 20_000 });
+    await page.mouse.move(0, 0);
+    shots['debug-approval'] = await inBothThemes(page, resultsDir, 'debug-approval');
+    await toast.locator('.monaco-button', { hasText: 'Deny' }).first().click();
+    await finished(row, 'the denied cell to finish');
+  });
+
+  await test("debugger: Run from Call… opens the inspector's diff of the run and its fork, first divergence outlined", async () => {
+    const row = await focusCell(page, CELLS.fork);
+    await runFocusedCell(page);
+    await finished(row, 'the cell to finish its first run');
+    await focusCell(page, CELLS.fork);
+    await paletteThenPick(page, RUN_FROM_CALL, ['2. tools.search', 'Edit Its Result…']);
+    const input = quickInput(page).locator('input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill('{"hits":40}');
+    await page.keyboard.press('Enter');
+    const diff = await wb.waitFor(
+      'the inspector diff with a first divergence',
+      () => frameWith(page, '.ptc-diff .ptc-first-divergence'),
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    const summary = await diff.locator('.ptc-diff-summary').innerText();
+    if (!/call #2 tools\.search/.test(summary))
+      throw new Error(`the diff's first divergence is not call 2: ${summary}`);
+    await wb.runCommand(page, 'Notifications: Clear All Notifications').catch(() => {});
+    await page.mouse.move(0, 0);
+    shots['debug-fork-diff'] = await inBothThemes(page, resultsDir, 'debug-fork-diff');
+  });
+
+  if (process.env.PTC_E2E_UPDATE_SCREENSHOTS === '1' && Object.keys(shots).length === 3) {
+    await mkdir(SCREENSHOT_DOCS_DIR, { recursive: true });
+    for (const [name, files] of Object.entries(shots))
+      for (const [kind, file] of Object.entries(files))
+        await copyFile(file, path.join(SCREENSHOT_DOCS_DIR, `vscode-${name}-${kind}.png`));
+    info('ui', `copied the debugger screenshots into ${path.relative(REPO_ROOT, SCREENSHOT_DOCS_DIR)}`);
+  }
+}
