@@ -63,8 +63,12 @@ async function paletteThenPick(page, label, choices) {
   }
 }
 
-async function runFocusedCell(page) {
-  await page.keyboard.press('Control+Enter');
+// The cell's ▷ (Ctrl+Enter in a cell's editor inserts a line in code-server), else the palette's Execute Cell.
+async function runCell(page, row) {
+  await row.hover();
+  const run = row.locator('.run-button-container .codicon-notebook-execute').first();
+  if (await run.isVisible().catch(() => false)) await run.click();
+  else await wb.runCommand(page, 'Notebook: Execute Cell');
   // a notebook's first run may ask which kernel to use
   await wb
     .waitFor('the kernel picker', () => wb.answerKernelPicker(page, 'PTC Playground'), { timeoutMs: 3000 })
@@ -129,8 +133,7 @@ export async function runDebuggerShots({ page, test, resultsDir }) {
     await paletteThenPick(page, BREAK_ON_CALLS, ['This Cell', 'Every Call']);
     const row = cellRow(page, CELLS.answer);
     await statusItem(row, 'breaks on every call').waitFor({ state: 'visible', timeout: 20_000 });
-    await focusCell(page, CELLS.answer);
-    await runFocusedCell(page);
+    await runCell(page, await focusCell(page, CELLS.answer));
     await statusItem(row, 'paused at call 1').waitFor({ state: 'visible', timeout: 120_000 });
     for (const choice of ['Continue', 'Answer…', 'Throw…', 'Step'])
       await statusItem(row, choice).waitFor({ state: 'visible', timeout: 5000 });
@@ -143,7 +146,7 @@ export async function runDebuggerShots({ page, test, resultsDir }) {
 
   await test('debugger: a call that needs approval asks in the cell and in a notification', async () => {
     const row = await focusCell(page, CELLS.approve);
-    await runFocusedCell(page);
+    await runCell(page, row);
     await statusItem(row, 'needs approval').waitFor({ state: 'visible', timeout: 120_000 });
     const toast = page.locator('.notification-toast', { hasText: 'needs approval' }).first();
     await toast.waitFor({ state: 'visible', timeout: 20_000 });
@@ -155,7 +158,7 @@ export async function runDebuggerShots({ page, test, resultsDir }) {
 
   await test("debugger: Run from Call… opens the inspector's diff of the run and its fork, first divergence outlined", async () => {
     const row = await focusCell(page, CELLS.fork);
-    await runFocusedCell(page);
+    await runCell(page, row);
     await finished(row, 'the cell to finish its first run');
     await focusCell(page, CELLS.fork);
     await paletteThenPick(page, RUN_FROM_CALL, ['2. tools.search', 'Edit Its Result…']);
