@@ -9,14 +9,15 @@ import { REPO_ROOT, SCREENSHOT_DOCS_DIR } from './paths.mjs';
 import * as wb from './workbench.mjs';
 
 const NOTEBOOK = 'debug.ptcnb';
-const WIDE = { width: 1440, height: 900 };
+// wide, and the side bar closed, so the paused cell's status bar fits every choice
+const WIDE = { width: 1600, height: 900 };
 // palette labels ("Category: Title" from package.json / package.nls.json): a renamed command fails this pass loudly
 const BREAK_ON_CALLS = 'PTC Playground: Break on Calls…';
 const RUN_FROM_CALL = 'PTC Playground: Run from Call…';
 // the fixture's cells, found by their source (the list virtualises rows, so an index among rendered rows would lie)
 const CELLS = {
   answer: /tools\.search\(\{\s*q:\s*'cats'/,
-  approve: /return await mail\.send\(\{\s*to:/,
+  approve: /mail\.send\(\{\s*to:/,
   fork: /q:\s*'three'/,
 };
 const KINDS = ['light', 'dark'];
@@ -110,7 +111,8 @@ async function inBothThemes(page, resultsDir, name, clip) {
     const file = path.join(resultsDir, `${name}-${kind}.png`);
     await page.screenshot({ path: file, ...(clip ? { clip: await clip() } : {}) });
     const { size } = await stat(file);
-    if (size < 20_000) throw new Error(`${path.basename(file)} is only ${size} bytes; the page looks blank`);
+    if (size < (clip ? 8000 : 20_000))
+      throw new Error(`${path.basename(file)} is only ${size} bytes; the page looks blank`);
     files[kind] = file;
   }
   return files;
@@ -128,6 +130,7 @@ export async function runDebuggerShots({ page, test, resultsDir }) {
   await test('debugger: a cell paused at a call breakpoint shows its choices in the status bar', async () => {
     await page.setViewportSize(WIDE);
     await wb.runCommand(page, 'View: Close All Editors').catch(() => {});
+    await wb.runCommand(page, 'View: Close Primary Side Bar').catch(() => {});
     await wb.openNotebook(page, NOTEBOOK);
     await focusCell(page, CELLS.answer);
     await paletteThenPick(page, BREAK_ON_CALLS, ['This Cell', 'Every Call']);
