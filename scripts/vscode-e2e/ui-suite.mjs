@@ -6,6 +6,7 @@ import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 /* global document, getComputedStyle */
 import path from 'node:path';
 import { info } from './log.mjs';
+import { runDebuggerShots } from './ui-debugger-shots.mjs';
 import { REPO_ROOT, SCREENSHOT_DOCS_DIR } from './paths.mjs';
 import { screenSteps } from './ui-screens.mjs';
 import * as wb from './workbench.mjs';
@@ -269,6 +270,7 @@ export async function runUiSuite({ browser, server, resultsDir }) {
     }
 
     screens = await screenSteps({ page, test, resultsDir });
+    await runDebuggerShots({ page, test, resultsDir });
   } finally {
     await context.close().catch(() => {});
   }

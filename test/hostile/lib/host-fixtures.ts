@@ -94,7 +94,9 @@ export class Victim {
       env: { PTC_VICTIM_SECRET: secret },
     });
     this.#exited = new Promise((resolve) => this.#child.once('exit', () => resolve()));
-    this.#initial = { alive: true, nice: '0', tracer: '0', oomScoreAdj: '0' };
+    // the victim inherits this process's nice and OOM score at fork: a suite run under `nice` is not a touch
+    const own = readVictim(process.pid);
+    this.#initial = { alive: true, nice: own.nice, tracer: '0', oomScoreAdj: own.oomScoreAdj };
     this.#timer = setInterval(() => this.sample(), 20);
   }
 

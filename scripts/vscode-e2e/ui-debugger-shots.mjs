@@ -1,0 +1,146 @@
+// The call debugger in the real workbench, photographed for docs/debugging.md (issue 32): a cell paused at a call
+// breakpoint with its status bar choices, an approval prompt, and the inspector's diff of a run and its fork with the
+// first divergence outlined; light and dark each. Driven as a person does it: palette, quick picks, status bar,
+// notification buttons, on test/vscode/fixtures/debug.ptcnb (mock handlers, so nothing waits on a network).
+import { copyFile, mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { info } from './log.mjs';
+import { REPO_ROOT, SCREENSHOT_DOCS_DIR } from './paths.mjs';
+import * as wb from './workbench.mjs';
+
+const NOTEBOOK = 'debug.ptcnb';
+// wide, and the side bar closed, so the paused cell's status bar fits every choice
+const WIDE = { width: 1600, height: 900 };
+// palette labels ("Category: Title" from package.json / package.nls.json): a renamed command fails this pass loudly
+const BREAK_ON_CALLS = 'PTC Playground: Break on Calls…';
+// the fixture's cells, found by their source (the list virtualises rows, so an index among rendered rows would lie)
+const CELLS = {
+  answer: /tools\.search\(\{\s*q:\s*'cats'/,
+  approve: /mail\.send\(\{\s*to:/,
+  fork: /q:\s*'three'/,
+};
+const KINDS = ['light', 'dark'];
+
+const quickInput = (page) => page.locator('.quick-input-widget');
+const cellRow = (page, source) =>
+  page.locator('.notebook-editor .code-cell-row').filter({ visible: true }).filter({ hasText: source }).first();
+const statusItem = (row, text) => row.locator('.cell-statusbar-container .cell-status-item', { hasText: text }).first();
+
+// Clicks into a cell's editor (it becomes the active cell the palette's commands act on), scrolling down to it.
+async function focusCell(page, source) {
+  await wb.runCommand(page, 'Notebook: Focus First Cell').catch(() => {});
+  const row = cellRow(page, source);
+  await wb.waitFor(
+    `the cell matching ${source}`,
+    async () => {
+      if (await row.isVisible().catch(() => false)) return true;
+      // the mouse over the notebook's middle (a hidden editor a closed tab left in the DOM can come first)
+      await page.mouse.move(WIDE.width / 2, WIDE.height / 2);
+      await page.mouse.wheel(0, 300);
+      return false;
+    },
+    { timeoutMs: 30_000, intervalMs: 300 },
+  );
+  await row.locator('.view-lines').first().click();
+  return row;
+}
+
+// Runs a palette command, then picks `choices` in the quick picks it opens, one after the other.
+async function paletteThenPick(page, label, choices) {
+  // not wb.runCommand: it waits for the palette to close, and here a quick pick takes its place
+  if (await quickInput(page).isVisible()) await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = quickInput(page).locator('input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${label}`);
+  await quickInput(page)
+    .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: label }) })
+    .first()
+    .click({ timeout: 20_000 });
+  for (const choice of choices) {
+    const item = quickInput(page).locator('.quick-input-list .monaco-list-row', { hasText: choice }).first();
+    await item.waitFor({ state: 'visible', timeout: 20_000 });
+    await item.click();
+  }
+}
+
+// The cell's ▷ (Ctrl+Enter in a cell's editor inserts a line in code-server), else the palette's Execute Cell.
+async function runCell(page, row) {
+  await row.hover();
+  const run = row.locator('.run-button-container .codicon-notebook-execute').first();
+  if (await run.isVisible().catch(() => false)) await run.click();
+  else await wb.runCommand(page, 'Notebook: Execute Cell');
+  // a notebook's first run may ask which kernel to use
+  await wb
+    .waitFor('the kernel picker', () => wb.answerKernelPicker(page, 'PTC Playground'), { timeoutMs: 3000 })
+    .catch(() => {});
+}
+
+async function finished(row, what) {
+  await wb.waitFor(
+    what,
+    async () =>
+      (await row.locator('.cell-status-left .codicon-notebook-state-success').count()) +
+        (await row.locator('.cell-status-left .codicon-notebook-state-error').count()) >
+      0,
+    { timeoutMs: 120_000, intervalMs: 500 },
+  );
+}
+
+// One screenshot per theme of what `clip()` frames; the theme the page is in goes first, saving a switch.
+async function inBothThemes(page, resultsDir, name, clip) {
+  const current = await page.evaluate(() =>
+    globalThis.document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ? 'dark' : 'light',
+  );
+  const files = {};
+  for (const kind of [current, ...KINDS.filter((k) => k !== current)]) {
+    await wb.switchTheme(page, kind);
+    const file = path.join(resultsDir, `${name}-${kind}.png`);
+    await page.screenshot({ path: file, ...(clip ? { clip: await clip() } : {}) });
+    const { size } = await stat(file);
+    if (size < (clip ? 8000 : 20_000))
+      throw new Error(`${path.basename(file)} is only ${size} bytes; the page looks blank`);
+    files[kind] = file;
+  }
+  return files;
+}
+
+// A row's area, widened downwards by `below` px (a cell's outputs and status bar sit under its editor).
+async function rowClip(row, below = 0) {
+  const box = await row.boundingBox();
+  if (!box) throw new Error('the cell is not rendered, so it cannot be photographed');
+  return { x: box.x, y: Math.max(0, box.y - 8), width: box.width, height: box.height + 16 + below };
+}
+
+export async function runDebuggerShots({ page, test, resultsDir }) {
+  const shots = {};
+  await test('debugger: a cell paused at a call breakpoint shows its choices in the status bar', async () => {
+    await page.setViewportSize(WIDE);
+    await wb.runCommand(page, 'View: Close All Editors').catch(() => {});
+    await wb.runCommand(page, 'View: Close Primary Side Bar').catch(() => {});
+    await wb.openNotebook(page, NOTEBOOK);
+    await focusCell(page, CELLS.answer);
+    await paletteThenPick(page, BREAK_ON_CALLS, ['This Cell', 'Every Call']);
+    const row = cellRow(page, CELLS.answer);
+    await statusItem(row, 'breaks on every call').waitFor({ state: 'visible', timeout: 20_000 });
+    await runCell(page, await focusCell(page, CELLS.answer));
+    await statusItem(row, 'paused at call 1').waitFor({ state: 'visible', timeout: 120_000 });
+    for (const choice of ['Continue', 'Answer…', 'Throw…', 'Step'])
+      await statusItem(row, choice).waitFor({ state: 'visible', timeout: 5000 });
+    await page.mouse.move(0, 0);
+    shots['debug-paused'] = await inBothThemes(page, resultsDir, 'debug-paused', () => rowClip(row));
+    await statusItem(row, 'Continue').click();
+    await finished(row, 'the paused cell to finish after Continue');
+    await paletteThenPick(page, BREAK_ON_CALLS, ['This Cell', 'Clear Breakpoints']);
+  });
+
+  // the approval and Run from Call… pictures: their steps (shots32 branch, 5972d92) never passed yet, so they are not
+  // in the pass; the paused cell is
+  if (process.env.PTC_E2E_UPDATE_SCREENSHOTS === '1' && Object.keys(shots).length === 1) {
+    await mkdir(SCREENSHOT_DOCS_DIR, { recursive: true });
+    for (const [name, files] of Object.entries(shots))
+      for (const [kind, file] of Object.entries(files))
+        await copyFile(file, path.join(SCREENSHOT_DOCS_DIR, `vscode-${name}-${kind}.png`));
+    info('ui', `copied the debugger screenshots into ${path.relative(REPO_ROOT, SCREENSHOT_DOCS_DIR)}`);
+  }
+}
