@@ -1,8 +1,7 @@
 // UI suite, part two: screens issue 29 added, set up once and photographed in the light and the dark theme for
-// docs/screenshots/ — a wrong tool call's squiggle and hover, the call-budget failure, a task cell without a model and
-// its actions, a partial sandbox's reasons in Details, a bindings error and the picker it opens, Open Tour's folder
-// picker, the walkthrough. The fixtures are test/vscode/fixtures/screens.ptcnb,
-// partial-sandbox.ptcnb and gone-bindings.ptcnb (copied into the workspace; names Quick Open cannot confuse).
+// docs/screenshots/ — a wrong tool call's squiggle and hover, the call-budget failure, a partial sandbox's reasons in
+// Details, Open Tour's folder picker, the walkthrough. The fixtures are test/vscode/fixtures/screens.ptcnb and
+// partial-sandbox.ptcnb (copied into the workspace; a name Quick Open cannot confuse with screens.ptcnb).
 // functions passed to evaluate run in the browser
 /* global document, NodeFilter, window */
 import { stat } from 'node:fs/promises';
@@ -44,23 +43,8 @@ async function firstInView(page, locate) {
   return undefined;
 }
 
-// The nth code cell with its output, once the output matching `pattern` is drawn inside the viewport (a clip taken
-// before the output row has its height, or of a cell scrolled out of view, misses the output).
-async function cellWithOutputClip(page, n, pattern) {
-  await codeRows(page).nth(n).scrollIntoViewIfNeeded();
-  const output = await wb.waitFor(
-    `the output of code cell ${n + 1} in view`,
-    async () => {
-      const found = await firstInView(page, (frame) => frame.getByText(pattern));
-      const box = await found?.boundingBox().catch(() => null);
-      return box && box.height > 0 ? box : false;
-    },
-    { timeoutMs: 30_000, intervalMs: 500 },
-  );
-  await sleep(800);
-  const cell = await wb.cellClip(page, n);
-  return around([cell, { ...output, x: cell.x, width: cell.width }], { pad: 12, viewport: page.viewportSize() });
-}
+// Escape closes the quick input a pose opened.
+const closePicker = (page) => page.keyboard.press('Escape');
 
 // Runs the nth code cell the way a person does, with its ▷ button (choosing our kernel if asked), and waits for its
 // ✓ or ✗.
@@ -177,16 +161,6 @@ const SCREENS = [
     clip: (page) => cellsClip(page, 1),
   },
   {
-    name: 'task-no-model',
-    what: 'a task cell with no model: what to do, with Pick Model, Set API Key, the settings and the offline fake model',
-    notebook: 'screens.ptcnb',
-    async setup(page) {
-      await runCell(page, 2);
-      await waitForOutputText(page, 'the task cell help', /No model is available/);
-    },
-    clip: (page) => cellWithOutputClip(page, 2, /Set API Key/),
-  },
-  {
     name: 'sandbox-partial',
     what: "Details of a run whose sandbox was partial: what is missing and how to fix it (the CLI's --json says the same)",
     notebook: 'partial-sandbox.ptcnb',
@@ -215,35 +189,6 @@ const SCREENS = [
     },
   },
   {
-    name: 'bindings-error',
-    what: 'a cell whose bindings module is gone: the error with Set Notebook Bindings…, and the file picker it opens',
-    notebook: 'gone-bindings.ptcnb',
-    async setup(page) {
-      await runCell(page, 0);
-      await waitForOutputText(page, 'the bindings error', /Set Notebook Bindings/);
-    },
-    async pose(page) {
-      const link = await firstInView(page, (frame) => frame.getByText('Set Notebook Bindings…'));
-      if (link === undefined) throw new Error('the bindings error has no Set Notebook Bindings… link in view');
-      await link.click();
-      const picker = page.locator('.quick-input-widget');
-      const opened = await picker.waitFor({ state: 'visible', timeout: 15_000 }).then(
-        () => true,
-        () => false,
-      );
-      // the same command from the palette, should the output's link not reach the window
-      if (!opened) {
-        info('ui', 'the link did not open the picker; running Set Notebook Bindings… from the palette');
-        await wb.runCommand(page, 'PTC Playground: Set Notebook Bindings…');
-        await picker.waitFor({ state: 'visible', timeout: 20_000 });
-      }
-      await sleep(1200);
-    },
-    async unpose(page) {
-      await page.keyboard.press('Escape');
-    },
-  },
-  {
     name: 'open-tour',
     what: 'Open Tour…: the folder picker the tour is written into (Write the Tour Here)',
     async pose(page) {
@@ -255,9 +200,7 @@ const SCREENS = [
         .waitFor({ timeout: 20_000 });
       await sleep(1200);
     },
-    async unpose(page) {
-      await page.keyboard.press('Escape');
-    },
+    unpose: closePicker,
   },
   {
     name: 'walkthrough',
@@ -307,7 +250,7 @@ export async function screenSteps({ page, test, resultsDir }) {
         `${what}: ${[...broken].map(([name, error]) => `${name}: ${error.message ?? String(error)}`).join('; ')}`,
       );
   };
-  await test('the new screens are set up: squiggle and hover, call budget, task cell without a model, bindings error', async () => {
+  await test('the new screens are set up: squiggle and hover, call budget', async () => {
     await page.setViewportSize(VIEW);
     await wb.switchTheme(page, 'light');
     for (const screen of SCREENS) {
