@@ -1,6 +1,7 @@
 // UI suite, part two: screens issue 29 added, set up once and photographed in the light and the dark theme for
-// docs/screenshots/ — a wrong tool call's squiggle and hover, the call-budget failure, the walkthrough. The fixture is
-// test/vscode/fixtures/screens.ptcnb (copied into the workspace).
+// docs/screenshots/ — a wrong tool call's squiggle and hover, the call-budget failure, a partial sandbox's reasons in
+// Details, Open Tour's folder picker, the walkthrough. The fixtures are test/vscode/fixtures/screens.ptcnb and
+// partial-sandbox.ptcnb (copied into the workspace; a name Quick Open cannot confuse with screens.ptcnb).
 // functions passed to evaluate run in the browser
 /* global document, NodeFilter, window */
 import { stat } from 'node:fs/promises';
@@ -24,6 +25,26 @@ async function markEditorInView(page) {
     }
   });
 }
+
+// The first of a locator's matches (across the output frames) that lies in the viewport.
+async function firstInView(page, locate) {
+  const { width, height } = page.viewportSize();
+  for (const frame of wb.outputFrames(page)) {
+    const all = locate(frame);
+    const n = await all.count().catch(() => 0);
+    for (let i = 0; i < n; i++) {
+      const box = await all
+        .nth(i)
+        .boundingBox()
+        .catch(() => null);
+      if (box && box.x >= 0 && box.x < width && box.y + box.height > 0 && box.y < height) return all.nth(i);
+    }
+  }
+  return undefined;
+}
+
+// Escape closes the quick input a pose opened.
+const closePicker = (page) => page.keyboard.press('Escape');
 
 // Runs the nth code cell the way a person does, with its ▷ button (choosing our kernel if asked), and waits for its
 // ✓ or ✗.
@@ -138,6 +159,48 @@ const SCREENS = [
       await waitForOutputText(page, 'the call-budget failure', /more than 25 binding calls/);
     },
     clip: (page) => cellsClip(page, 1),
+  },
+  {
+    name: 'sandbox-partial',
+    what: "Details of a run whose sandbox was partial: what is missing and how to fix it (the CLI's --json says the same)",
+    notebook: 'partial-sandbox.ptcnb',
+    async pose(page) {
+      // the saved result opens compact; Details draws the full view with its Run section
+      await wb.waitFor(
+        'the sandbox reasons in the full view',
+        async () => {
+          if ((await firstInView(page, (frame) => frame.locator('.ptc-sandbox-reasons'))) !== undefined) return true;
+          const toggle = await firstInView(page, (frame) => frame.locator('[data-toggle="details"]'));
+          await toggle?.click();
+          return false;
+        },
+        { timeoutMs: 60_000, intervalMs: 1500 },
+      );
+      await sleep(800);
+    },
+    async clip(page) {
+      // the Run section, at the foot of the full view (boxes inside an output frame are in page coordinates)
+      const footer = await firstInView(page, (frame) => frame.locator('.ptc-footer'));
+      if (footer === undefined) throw new Error('no Run section in the full view');
+      await footer.scrollIntoViewIfNeeded();
+      const box = await footer.boundingBox();
+      const cell = await wb.cellClip(page, 0);
+      return around([{ ...box, x: cell.x, width: cell.width }], { pad: 36, viewport: page.viewportSize() });
+    },
+  },
+  {
+    name: 'open-tour',
+    what: 'Open Tour…: the folder picker the tour is written into (Write the Tour Here)',
+    async pose(page) {
+      await wb.runCommand(page, 'PTC Playground: Open Tour…');
+      await page
+        .locator('.quick-input-widget', { hasText: /Write the Tour Here|tour/i })
+        .filter({ visible: true })
+        .first()
+        .waitFor({ timeout: 20_000 });
+      await sleep(1200);
+    },
+    unpose: closePicker,
   },
   {
     name: 'walkthrough',

@@ -64,7 +64,7 @@ describe('VSIX allow-list', () => {
     }
     // README.md's relative links resolve inside the VSIX (no repository URL to rewrite them to): what it links ships
     expect(h.disallowedReason('docs/testing.md')).toBeUndefined();
-    for (const linked of ['cell', 'argument-shape', 'walkthrough', 'debug-paused'])
+    for (const linked of ['cell', 'argument-shape', 'walkthrough', 'debug-paused', 'open-tour'])
       expect(h.disallowedReason(`docs/screenshots/vscode-${linked}-light.png`), linked).toBeUndefined();
     // the docs' other screenshots (dark twins, the bindings, budget and sandbox screens) stay out of the VSIX
     for (const unlinked of [
@@ -73,6 +73,7 @@ describe('VSIX allow-list', () => {
       'sandbox-partial-light',
       'bindings-error-dark',
       'debug-paused-dark',
+      'open-tour-dark',
     ])
       expect(h.disallowedReason(`docs/screenshots/vscode-${unlinked}.png`), unlinked).toMatch(/outside the allow-list/);
     expect(h.disallowedReason('docs/screenshots/vscode-tour-dark.png')).toMatch(/outside the allow-list/);
