@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { pendingTeardowns } from '../../../runtime/engine/fresh-child.js';
 import { sandboxHost } from '../../../runtime/sandbox/probe.js';
 import { run, toolsNamespace } from '../../helpers/runtime.js';
 
@@ -100,7 +101,9 @@ return "made them all"`;
     expect(r.error?.message).toMatch(
       /the run reached its memory bound \(\d+ MiB for the program, its temp files and what the kernel holds for it\)/,
     );
-    // the files died with the sandbox's tmpfs: what the run made the kernel hold is gone (other suites run beside)
+    // the files die with the sandbox's tmpfs once the run's teardown (after its result) removed its cgroup: what the run
+    // made the kernel hold is gone then (other suites run beside)
+    await pendingTeardowns();
     expect(meminfo('Slab') - before).toBeLessThan(150 * MB);
   });
 
