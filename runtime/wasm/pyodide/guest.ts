@@ -149,9 +149,11 @@ async function loadRunner(
     stderr: (text) => raw('stderr', `${text}\n`),
     ...(snapshot === undefined ? {} : 'make' in snapshot ? { _makeSnapshot: true } : { _loadSnapshot: snapshot.load }),
   });
-  if (snapshot !== undefined && 'load' in snapshot) return pyodide;
+  // the file system is not in the snapshot's memory: modules the runner imports only when a run needs them
+  // (ptc_determinism under ptc test) must be there after a restore too
   pyodide.FS.mkdirTree('/ptc');
   for (const name of GUEST_MODULES) pyodide.FS.writeFile(`/ptc/${name}.py`, options.modules[name]);
+  if (snapshot !== undefined && 'load' in snapshot) return pyodide;
   pyodide.runPython("import sys\nsys.path.insert(0, '/ptc')\nimport ptc_pyodide");
   return pyodide;
 }

@@ -97,4 +97,20 @@ return out`);
       _pyodide_core: 'refused',
     });
   }, 300_000);
+
+  // the file system is not in the snapshot: a runner module imported only when a run needs it (ptc test's frozen clock
+  // and seeded random) must still be there after a restore
+  test('a deterministic run from the snapshot imports the runner module it needs then', async () => {
+    const result = await runtime.run(
+      runtime.resolve({
+        language: 'python',
+        program: 'import time, random\nreturn [time.time(), random.random() == random.random()]',
+        engine: 'wasm',
+        timeoutMs: 120_000,
+        deterministic: { epochMs: 1_700_000_000_000, seed: 7 },
+      }),
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.value).toEqual([1_700_000_000, false]);
+  }, 300_000);
 });
