@@ -103,8 +103,14 @@ export async function quickOpen(page, fileName) {
   const input = quickInput(page).locator('input');
   await input.waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(fileName);
-  const row = quickInput(page).locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first();
-  await row.waitFor({ state: 'visible', timeout: 20_000 });
+  // Enter opens the focused row: wait until the filter has put this file there (the unfiltered list of recently
+  // opened files can already show it further down, and Enter would then open another file)
+  const focused = quickInput(page).locator('.quick-input-list .monaco-list-row.focused .label-name').first();
+  await waitFor(
+    `${fileName} first in Quick Open`,
+    async () => (await focused.innerText({ timeout: 1000 })).trim() === fileName,
+    { timeoutMs: 20_000 },
+  );
   await page.keyboard.press('Enter');
   await quickInput(page)
     .waitFor({ state: 'hidden', timeout: 10_000 })
