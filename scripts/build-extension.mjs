@@ -4,6 +4,7 @@ import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { zodEnglishOnly } from './esbuild-zod-english.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const EXTENSION_BUNDLE = 'dist/extension.cjs';
@@ -113,6 +114,7 @@ export default async function build({ production = false, outfile = EXTENSION_BU
     format: 'cjs',
     target: 'node20',
     external: ['vscode', 'amaro'],
+    plugins: [zodEnglishOnly],
     // runtime/assets/locate.ts finds dist/runtime/node-child.cjs and python/*.py from this file's folder
     define: { 'import.meta.url': '__ptcImportMetaUrl' },
     // __ptcBundleStart: extension.ts logs 'activated in N ms', counted from the bundle's first line to the end of activate()

@@ -1,5 +1,6 @@
 // Bundles the runtime's own executables: the Node child bootstrap, the bindings host and the `ptc` CLI.
 import { build as esbuild } from 'esbuild';
+import { zodEnglishOnly } from './esbuild-zod-english.mjs';
 
 export default async function build({ production }) {
   const common = {
@@ -9,6 +10,7 @@ export default async function build({ production }) {
     sourcemap: production ? false : 'inline',
     minify: production,
     logLevel: 'warning',
+    plugins: [zodEnglishOnly],
   };
   await Promise.all([
     esbuild({

@@ -9,6 +9,7 @@ import { build as esbuild } from 'esbuild';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { zodEnglishOnly } from './esbuild-zod-english.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_EXTENSION_BUNDLE = 'dist/web-extension.cjs';
@@ -86,7 +87,7 @@ export default async function build({ production = false } = {}) {
     format: 'iife',
     // QuickJS's Emscripten loader requires fs only when it runs under Node (it checks process.versions.node first)
     external: ['fs'],
-    plugins: [browserRules(web('worker-node-util.ts'))],
+    plugins: [zodEnglishOnly, browserRules(web('worker-node-util.ts'))],
     minify: production,
     legalComments: production ? 'none' : 'eof',
     write: false,
@@ -98,7 +99,7 @@ export default async function build({ production = false } = {}) {
     format: 'iife',
     // the guest runner's modules (python/), as text
     loader: { '.py': 'text' },
-    plugins: [pyodideNodeBranches, browserRules(web('worker-node-util.ts'))],
+    plugins: [zodEnglishOnly, pyodideNodeBranches, browserRules(web('worker-node-util.ts'))],
     minify: production,
     legalComments: production ? 'none' : 'eof',
     write: false,
@@ -110,7 +111,11 @@ export default async function build({ production = false } = {}) {
     outfile: WEB_EXTENSION_BUNDLE,
     format: 'cjs',
     external: ['vscode'],
-    plugins: [browserOnly, embedWorkers({ 'run-worker': workerSource, 'pyodide-worker': pyodideSource })],
+    plugins: [
+      zodEnglishOnly,
+      browserOnly,
+      embedWorkers({ 'run-worker': workerSource, 'pyodide-worker': pyodideSource }),
+    ],
     minify: production,
     sourcemap: production ? false : 'linked',
     legalComments: production ? 'none' : 'eof',
