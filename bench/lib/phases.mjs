@@ -53,9 +53,10 @@ export async function measurePhases({ contenders, rounds, log = () => undefined 
         await c.runtime.warm(c.runtime.resolve(c.request));
         timelines.clear();
         const result = await c.runtime.run(c.runtime.resolve(c.request));
-        // the teardown and the replacement spare this run started end before the next run
+        // the teardown and the replacement spare this run started (once it had its result) end before the next run
+        const reached = (phase) => [...timelines.values()].some((l) => l.some((m) => m.phase === phase));
+        await waitFor(() => reached('discarded') && reached('refill-ready'));
         await c.runtime.warm(c.runtime.resolve(c.request));
-        await waitFor(() => [...timelines.values()].some((l) => l.some((m) => m.phase === 'discarded')));
         if (pass === 0 || result.error !== undefined) continue;
         const marks = [...timelines.values()].flat();
         samples[c.language].push(durations(marks));

@@ -34,6 +34,9 @@ function addressSpaceHint(): string {
 // Connection attempts a cold start of a hosted run makes before it fails (each ends connected or refused).
 const CHANNEL_ATTEMPTS = 5;
 
+// How long a run runs before its replacement spare starts beside it (see runOnFreshChild).
+const REFILL_AFTER_MS = 25;
+
 // Teardowns still going on after their run returned its result (see runOnFreshChild); dispose() waits for them.
 const teardowns = new Set<Promise<void>>();
 
@@ -89,15 +92,25 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
   }
   const owned = child;
   markPhase(spec, 'taken');
-  // the replacement starts while this run runs (queued behind the hand-over, which happens in this turn for a
-  // ready spare): started only after the teardown, a spare's whole start-up was on the next run's path
-  spares?.refill(run.key, startSpare);
+  // The replacement starts once this run has its result, or once it has run REFILL_AFTER_MS, whichever comes first: a
+  // spare starting beside a short program competes with it for the CPU (on two cores it tripled a trivial run's
+  // program phase), while a longer program leaves the spare time to get ready before the next run. Started only after
+  // the teardown, a spare's whole start-up was on the next run's path.
+  let refilled = false;
+  const refill = (): void => {
+    if (refilled) return;
+    refilled = true;
+    spares?.refill(run.key, startSpare);
+  };
+  const early = spares === undefined ? undefined : setTimeout(refill, REFILL_AFTER_MS);
+  early?.unref();
   try {
     const result = await run.supervise(session, owned);
     if (result.startupMs !== undefined) markPhase(spec, 'handed-over', session.startedAt + result.startupMs);
     if (session.settledAt !== undefined) markPhase(spec, 'settled', session.settledAt);
     return result;
   } finally {
+    clearTimeout(early);
     // The result waits only for the kill and the pipes' close, bounded by one grace period after the outcome counting
     // the supervisor's own wait for late output; removing the private dir and the cgroup happens after the result
     // (pendingTeardowns() and the runtime's dispose() await it), as it cost a spare-ready run more than its program.
@@ -110,6 +123,8 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
     const left = LIMITS.graceMs - (performance.now() - (session.settledAt ?? performance.now()));
     if (left > 0) await Promise.race([owned.stop(), delay(left)]);
     markPhase(spec, 'result');
+    // the pool starts it on a later turn, after the caller's continuation took the result (spawning blocks this loop)
+    refill();
   }
 }
 

@@ -6,9 +6,9 @@
 // Policy (also stated at RuntimeOptions.spares in runtime/api.ts):
 // - `size` spares per language are kept for the most recent key of that language; a run with another key
 //   starts cold and retires the old key's spares (a settings change makes them useless).
-// - the first run of a key is cold and primes the pool; the backend calls `refill` as soon as a run has its process
-//   (after the program was handed over, for a ready spare), so the replacement starts while the run runs: a spare
-//   takes longer to start than a short run takes, and one started only after the run left the next run waiting for it.
+// - the first run of a key is cold and primes the pool; the backend calls `refill` once a run has its result, or
+//   once it has run for a moment (engine/fresh-child.ts): a spare starting beside a short program slows it down, one
+//   started only after the teardown left the next run waiting for it.
 // - a spare that fails to start is not retried until the next run asks for its key (no restart loop).
 // - `dispose` kills every idle or starting spare and waits until they are gone.
 

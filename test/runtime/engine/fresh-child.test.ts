@@ -1,8 +1,11 @@
+import diagnostics_channel from 'node:diagnostics_channel';
 import { describe, expect, test } from 'vitest';
+import { RUN_PHASE_CHANNEL, type RunPhase, type RunPhaseMark } from '../../../runtime/engine/phase-marks.js';
 import { pendingTeardowns, runOnFreshChild } from '../../../runtime/engine/fresh-child.js';
 import type { Spare } from '../../../runtime/process/spare.js';
 import { createRuntime } from '../../../runtime/index.js';
 import { LIMITS } from '../../../runtime/contract/limits.js';
+import { eventually } from '../../helpers/eventually.js';
 
 // The run sequence on its own, with a scripted child whose teardown the test controls (a child slow to die: a loaded
 // machine, pipes held open); real processes are covered by every backend test.
@@ -85,5 +88,39 @@ describe('runOnFreshChild', () => {
     child.release();
     await runtime.dispose();
     expect(child.discardDone).toBe(true);
+  });
+});
+
+// When a run's replacement spare starts, from the runtime's phase marks (real processes, spares on).
+async function refillOrder(program: string): Promise<Map<RunPhase, number>> {
+  const runtime = createRuntime({ spares: 1 });
+  const marks = new Map<RunPhase, number>();
+  const onMark = (message: unknown): void => {
+    const mark = message as RunPhaseMark;
+    if (!marks.has(mark.phase)) marks.set(mark.phase, mark.at);
+  };
+  try {
+    const spec = () => runtime.resolve({ language: 'typescript', program });
+    expect(await runtime.warm(spec())).toBe(true);
+    diagnostics_channel.subscribe(RUN_PHASE_CHANNEL, onMark);
+    const result = await runtime.run(spec());
+    expect(result.error).toBeUndefined();
+    await eventually('the replacement spare to be ready', () => marks.has('refill-ready'));
+    return marks;
+  } finally {
+    diagnostics_channel.unsubscribe(RUN_PHASE_CHANNEL, onMark);
+    await runtime.dispose();
+  }
+}
+
+describe('the replacement spare', { timeout: 120_000 }, () => {
+  test('starts after the result of a short run, so it does not compete with the program for the CPU', async () => {
+    const marks = await refillOrder('return 1;');
+    expect(marks.get('refill-started'), [...marks.keys()].join(', ')).toBeGreaterThanOrEqual(marks.get('result') ?? 0);
+  });
+
+  test('starts while a longer run still runs, so the next run finds it ready', async () => {
+    const marks = await refillOrder('await new Promise((r) => setTimeout(r, 1500));\nreturn 1;');
+    expect(marks.get('refill-started'), [...marks.keys()].join(', ')).toBeLessThan(marks.get('settled') ?? 0);
   });
 });
