@@ -12,7 +12,8 @@ import { buildRuntimeBundle } from './lib/build-harness.mjs';
 import { workloads, cpuKernelJs } from './lib/workloads.mjs';
 import { summarize, round, sleep } from './lib/stats.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
-import { renderMarkdown, renderSvg } from './lib/report.mjs';
+import { writeReport } from './lib/report.mjs';
+import { readHistory, recordRuns, spareStability } from './lib/history.mjs';
 import { processFloor, socketpairFloor } from './contenders/floors.mjs';
 import { ptcContender, ptcHostContender } from './contenders/ptc.mjs';
 import { workerContender } from './contenders/worker.mjs';
@@ -362,7 +363,6 @@ if (!skipRender && fs.existsSync(renderModule)) {
 for (const c of ready) await c.dispose();
 
 // ---- report ---------------------------------------------------------------------------------------------------------
-const targets = evaluateTargets(results);
 const report = {
   generatedAt: new Date().toISOString(),
   mode: quick ? 'quick' : 'full',
@@ -381,13 +381,13 @@ const report = {
   contenders: contenders.map((c) => ({ id: c.id, label: c.label, family: c.family, available: ready.includes(c) })),
   notes,
   ...results,
-  targets,
 };
-fs.writeFileSync(path.join(repo, 'bench', 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
-fs.mkdirSync(path.join(repo, 'docs'), { recursive: true });
-fs.writeFileSync(path.join(repo, 'docs', 'benchmarks.svg'), renderSvg(report));
-fs.writeFileSync(path.join(repo, 'docs', 'benchmarks.md'), renderMarkdown(report));
-log(`\nwrote bench/results.json, docs/benchmarks.md, docs/benchmarks.svg in ${report.durationS} s`);
+// a whole full run joins the history its stability target reads; a quick or trimmed one is compared with it only
+const complete = !quick && only === undefined && !skipRss && !skipHost && !skipRender && !skipActivation && !skipCost;
+const history = complete ? recordRuns([report]) : readHistory();
+const targets = evaluateTargets(results, { stability: spareStability(history) });
+writeReport(repo, { ...report, targets });
+log(`\nwrote bench/results.json, bench/history.json, docs/benchmarks.md, docs/benchmarks.svg in ${report.durationS} s`);
 process.stdout.write(
   `\n${targets.map((t) => `${t.pass === true ? 'PASS' : t.pass === false ? 'MISS' : 'n/a '}  ${t.target}: ${t.measured}`).join('\n')}\n`,
 );
@@ -408,7 +408,9 @@ function resolvePython() {
 function gitCommit() {
   const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).stdout?.trim();
   if (!head) return null;
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'runtime', 'python', 'bench', 'scripts'], {
+  // the bench's own outputs are not measured code (a second run in a row would otherwise count as changed code)
+  const paths = ['runtime', 'python', 'bench', 'scripts', ':!bench/results.json', ':!bench/history.json'];
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', ...paths], {
     cwd: repo,
     encoding: 'utf8',
   }).stdout?.trim();

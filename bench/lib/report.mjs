@@ -21,7 +21,7 @@ export function renderMarkdown(report) {
     'Every workload ran through every contender in one process, interleaved (A B C A B C …, order rotated each round, one warm-up round discarded),',
     'so ratios compare figures taken seconds apart under the same load. Absolute numbers on a shared machine are illustrative; the ratios are the result.',
     'Raw figures: [`bench/results.json`](../bench/results.json). Run it yourself: `npm run bench` (≈10 minutes on 2 cores; the first run also builds',
-    'isolated-vm into `.cache/bench-contenders`), or `npm run bench -- --quick`; `--skip-install`, `--skip-rss`, `--skip-render`, `--skip-activation` and `--only=<workload,…>` trim it; `node bench/lib/activation.mjs [--quick]` runs the activation row alone.',
+    'isolated-vm into `.cache/bench-contenders`), or `npm run bench -- --quick`; `--skip-install`, `--skip-rss`, `--skip-render`, `--skip-activation` and `--only=<workload,…>` trim it; `node bench/lib/activation.mjs [--quick]` runs the activation row alone. A full run also adds its spare-ready figures to `bench/history.json` (the stability target reads the last three); `node bench/rerender.mjs` re-checks the targets without measuring again.',
     '',
     '![Benchmark chart](benchmarks.svg)',
     '',
@@ -252,4 +252,12 @@ export function renderSvg(report) {
 ${parts.join('\n')}
 </svg>
 `;
+}
+
+// Writes the report where readers find it: bench/results.json (raw), docs/benchmarks.md and docs/benchmarks.svg.
+export function writeReport(repo, report) {
+  fs.writeFileSync(path.join(repo, 'bench', 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  fs.mkdirSync(path.join(repo, 'docs'), { recursive: true });
+  fs.writeFileSync(path.join(repo, 'docs', 'benchmarks.svg'), renderSvg(report));
+  fs.writeFileSync(path.join(repo, 'docs', 'benchmarks.md'), renderMarkdown(report));
 }

@@ -1,8 +1,10 @@
-// The targets of issues 2, 3, 6, 8, 12, 13, 16 and 17, checked against figures measured in the same run.
-// Each entry: { id, issue, target, measured, pass: true | false | null (not measurable here), by? (how far off) }.
+import { STABLE_RUNS, STABLE_SPREAD } from './history.mjs';
+
+// The targets of issues 2, 3, 6, 8, 12, 13, 16, 17 and 31, checked against figures measured in the same run (and, for
+// stability, against the last full runs in bench/history.json). Each entry: { id, issue, target, measured, pass: true | false | null (not measurable here), by? (how far off) }.
 const fmt = (v, unit, digits = 1) => (v === undefined || v === null ? '–' : `${Number(v).toFixed(digits)} ${unit}`);
 
-export function evaluateTargets(results) {
+export function evaluateTargets(results, { stability } = {}) {
   const row = (workload, contender) => results.workloads[workload]?.rows.find((r) => r.contender === contender);
   const p50 = (workload, contender, field = 'wallMs') => row(workload, contender)?.[field]?.p50;
   const out = [];
@@ -134,6 +136,29 @@ export function evaluateTargets(results) {
         'ms',
         cpuNa,
       );
+
+  // issue 31: the same spare-ready p50 in three consecutive full runs, within ±20 % of their median
+  for (const [language, label] of [
+    ['typescript', 'TypeScript'],
+    ['python', 'Python'],
+  ]) {
+    const s = stability?.[language];
+    const target = `${label} spare-ready p50 within ±${STABLE_SPREAD * 100} % across ${STABLE_RUNS} consecutive full runs of the same code (bench/history.json)`;
+    if (s?.spread === undefined) {
+      const measured = `${s?.runs ?? 0} full run(s) of ${s?.commit ?? 'this code'} recorded`;
+      out.push({ id: `${language}-spare-stable`, issue: 31, target, measured, pass: null });
+      continue;
+    }
+    const pass = s.spread <= STABLE_SPREAD;
+    out.push({
+      id: `${language}-spare-stable`,
+      issue: 31,
+      target,
+      measured: `±${(s.spread * 100).toFixed(0)} % (${s.values.map((v) => v.toFixed(1)).join(', ')} ms at ${s.commit}; load at the end ${s.loads.map((l) => l ?? '?').join(', ')})`,
+      pass,
+      ...(pass ? {} : { by: `${((s.spread / STABLE_SPREAD - 1) * 100).toFixed(0)}% over` }),
+    });
+  }
 
   const rt = (c) => p50('seq-calls', c, 'roundTripUs');
   const tsRt = rt('ptc-ts-sandbox-spare');
@@ -312,6 +337,15 @@ export function evaluateTargets(results) {
       'ptc test, 1 000 trivial cells in 50 notebooks from cassettes, --jobs 2: ≤ 60 s',
       full ? suite.wholeMs / 1000 : undefined,
       60,
+      's',
+      full ? na : 'quick run (fewer cells)',
+    );
+    upTo(
+      'test-suite-20s',
+      31,
+      'ptc test, 1 000 trivial cells in 50 notebooks from cassettes, --jobs 2: ≤ 20 s',
+      full ? suite.wholeMs / 1000 : undefined,
+      20,
       's',
       full ? na : 'quick run (fewer cells)',
     );
