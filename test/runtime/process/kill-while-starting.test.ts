@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { createRuntime } from '../../../runtime/index.js';
+import { LIMITS } from '../../../runtime/contract/limits.js';
 import type { Language } from '../../../runtime/protocol/run-result.js';
 import { processesCarrying } from '../../../runtime/process/launch.js';
 import { RunChild, type ReadyVerdict } from '../../../runtime/process/run-child.js';
@@ -91,8 +92,9 @@ describe('a child killed while it starts', { timeout: 240_000 }, () => {
         const started = performance.now();
         await runtime.dispose();
         await warmed;
-        // the grace period bounds dispose even when something escaped; what escaped is found below
-        expect(performance.now() - started).toBeLessThan(10_000);
+        // dispose is bounded (escape check + grace period + removal, about 3.5 s) even when something escaped; the
+        // bound only tells "ends" from "hangs", so it leaves a loaded machine room (12.1 s seen at load 18)
+        expect(performance.now() - started).toBeLessThan(LIMITS.graceMs * 10);
       }
       // the last dispose's kills land and its pipes' handles close a moment after it returned
       expect(
