@@ -232,6 +232,43 @@ describe('spare processes', () => {
     }
   });
 
+  test('a program that runs while its replacement starts cannot signal it, even told its host pids', async () => {
+    const runtime = runtimeWith(1);
+    const confined = { language: 'typescript' as const, sandbox: 'required' as const };
+    await runtime.warm(runtime.resolve({ ...confined, program: 'return 0' }));
+    const first = await eventually('the first spare', () => sparesOfThisHost()[0]);
+    // the replacement starts 25 ms into a run (engine/fresh-child.ts); a binding tells the program its host pids and
+    // those of its wrappers, as a neighbour that guessed them would know them
+    const neighbours = async (): Promise<number[]> => {
+      const replacement = await eventually('the replacement', () =>
+        sparesOfThisHost().find((s) => s.pid !== first.pid),
+      );
+      return [replacement.pid, ...listDescendants(hostChildOf(replacement.pid)), hostChildOf(replacement.pid)];
+    };
+    const result = await runtime.run(
+      runtime.resolve({
+        ...confined,
+        bindings: [{ global: 'tools', functions: { neighbours } }],
+        program: `const pids = await tools.neighbours({});
+          const refused = [];
+          for (const pid of pids) {
+            try { process.kill(pid, 'SIGKILL'); } catch (error) { refused.push(error.code); }
+          }
+          return { tried: pids.length, refused };`,
+      }),
+    );
+    expect(result.error).toBeUndefined();
+    const { tried, refused } = result.value as { tried: number; refused: string[] };
+    expect(tried).toBeGreaterThan(0);
+    // outside its PID namespace those numbers name nothing it can reach
+    expect(refused).toEqual(Array.from({ length: tried }, () => 'ESRCH'));
+    const replacement = sparesOfThisHost().find((s) => s.pid !== first.pid);
+    expect(alive(replacement?.pid ?? 0)).toBe(true);
+    const next = await runtime.run(runtime.resolve({ ...confined, program: 'return 2;' }));
+    expect(next.value).toBe(2);
+    await expectGone(replacement?.pid ?? 0, 'the replacement that served the next run');
+  });
+
   test('misuse: a bad spare count is rejected when the runtime is created', () => {
     expect(() => createRuntime({ spares: -1 })).toThrow(TypeError);
     expect(() => createRuntime({ spares: 1.5 })).toThrow(/spares/);
