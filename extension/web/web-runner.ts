@@ -236,7 +236,10 @@ async function callsOf(
   if (live.kind === 'live') {
     if (mode === 'record')
       log.warn('recording a cassette needs VS Code on the desktop: this cell ran live, and no cassette was written');
-    return { answer: { namespaces: live.namespaces, deterministic: undefined, finish: (r) => (r.mode = 'live') } };
+    const finish = (result: RunResult): void => {
+      result.mode = 'live';
+    };
+    return { answer: { namespaces: live.namespaces, deterministic: undefined, finish } };
   }
   const cassette = await cassetteOf(cell.notebook.uri, cell, (message) => log.warn(message));
   if (cassette.problem !== undefined) return { problem: cassette.problem };

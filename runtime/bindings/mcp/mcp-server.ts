@@ -109,6 +109,9 @@ function describeError(error: unknown): string {
   return message;
 }
 
+// A complaint's kind: the text before its first colon.
+const problemKind = (text: string): string => text.replace(/\s+/g, ' ').trim().split(':', 1)[0] ?? text;
+
 // The HTTP status an SDK transport error carries only as `code` (a JSON-RPC error's code is not one, nor the -1 the
 // SDK gives an answer of the wrong content type).
 function httpStatus(error: unknown): string {
@@ -279,7 +282,7 @@ export class McpServerSession {
   // and reported as one line when a request ends (see #reportProblems).
   #transportWarning(error: Error): void {
     const text = error.message.replace(/\s+/g, ' ').trim();
-    const kind = text.split(':', 1)[0] ?? text;
+    const kind = problemKind(text);
     const seen = this.#problems.get(kind);
     if (seen !== undefined) {
       seen.count++;
@@ -301,8 +304,12 @@ export class McpServerSession {
   }
 
   // The complaints in all, for an error that ends the connection ("it wrote 45 lines that were not JSON-RPC…").
-  #problemCounts(): string {
-    const parts = [...this.#problems].map(([kind, seen]) => `${seen.count} × ${kind}`);
+  // An HTTP transport reports the error that ends a request as a complaint too: `failure` leaves that one out.
+  #problemCounts(failure: unknown): string {
+    const ending = failure instanceof Error ? problemKind(failure.message) : undefined;
+    const parts = [...this.#problems]
+      .filter(([kind]) => kind !== ending)
+      .map(([kind, seen]) => `${seen.count} × ${kind}`);
     return parts.length === 0 ? '' : `; meanwhile the server did this wrong: ${parts.join('; ')}`;
   }
 
@@ -381,7 +388,7 @@ export class McpServerSession {
       const reason = `${describeError(error)}${httpStatus(error)}`;
       const tail = serverProcess?.stderrTail ?? '';
       throw new Error(
-        `MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${reason}${cause !== undefined && !reason.includes(cause) ? ` (${cause})` : ''}${this.#problemCounts()}${tail.length > 0 ? `\nserver stderr:\n${tail}` : ''}`,
+        `MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${reason}${cause !== undefined && !reason.includes(cause) ? ` (${cause})` : ''}${this.#problemCounts(error)}${tail.length > 0 ? `\nserver stderr:\n${tail}` : ''}`,
         { cause: error },
       );
     }

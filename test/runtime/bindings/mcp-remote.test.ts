@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -111,7 +112,10 @@ describe('remote MCP servers', () => {
     fs.writeFileSync(
       file,
       JSON.stringify({
-        remote: { mcp: { url: `http://127.0.0.1:${port}/mcp`, headers: auth }, functions: { whoami: { timeoutMs: 5000 } } },
+        remote: {
+          mcp: { url: `http://127.0.0.1:${port}/mcp`, headers: auth },
+          functions: { whoami: { timeoutMs: 5000 } },
+        },
       }),
     );
     const m = await loadBindingsModule(file, { onWarning: () => undefined });
@@ -121,7 +125,9 @@ describe('remote MCP servers', () => {
     expect(() => readJsonBindings('h.bindings.json', '{"tools": {"functions": {"x": {}}}}')).toThrow(
       'tools: a JSON bindings module can only name MCP servers ("mcp"): handlers are code, which needs a .ts or .js module',
     );
-    expect(() => readJsonBindings('b.bindings.json', '{"remote": ')).toThrow(/^bindings module b\.bindings\.json is not valid JSON: /);
+    expect(() => readJsonBindings('b.bindings.json', '{"remote": ')).toThrow(
+      /^bindings module b\.bindings\.json is not valid JSON: /,
+    );
     expect(() => readJsonBindings('a.bindings.json', '[]')).toThrow(
       'bindings module a.bindings.json must be a JSON object (one key per namespace global)',
     );
@@ -129,7 +135,11 @@ describe('remote MCP servers', () => {
 
   test('where no process can start (the browser), a stdio server fails its load saying so; a header reads only the given environment', async () => {
     const options = { onWarning: () => undefined, stdio: undefined, env: {} };
-    const stdio = await resolveBindings('s.bindings.json', { local: { mcp: { command: 'node', args: ['x.mjs'] } } }, options).then(
+    const stdio = await resolveBindings(
+      's.bindings.json',
+      { local: { mcp: { command: 'node', args: ['x.mjs'] } } },
+      options,
+    ).then(
       () => 'loaded',
       (e: Error) => e.message,
     );
@@ -137,18 +147,33 @@ describe('remote MCP servers', () => {
       'local: MCP server of local (node x.mjs) could not start: a stdio server is a process, and a browser starts none: in vscode.dev and github.dev a namespace can only name an MCP server over HTTP (`mcp: { url }`)',
     );
     // the token is in this process's environment, but not in the one given
-    const headers = await resolveBindings('h.bindings.json', { remote: { mcp: { url: `http://127.0.0.1:${port}/mcp`, headers: auth } } }, options).then(
+    const headers = await resolveBindings(
+      'h.bindings.json',
+      { remote: { mcp: { url: `http://127.0.0.1:${port}/mcp`, headers: auth } } },
+      options,
+    ).then(
       () => 'loaded',
       (e: Error) => e.message,
     );
     expect(headers).toContain(`needs the environment variable ${TOKEN_VAR}, which is not set`);
   });
 
-  test('a server that is down fails the load with the cause Node hides behind "fetch failed"', async () => {
-    const down = await load({ url: 'http://127.0.0.1:9/mcp', transport: 'streamable-http' }).then(
+  test('a server that is down fails the load with the cause Node hides behind "fetch failed", said once', async () => {
+    // a port nothing listens on: taken from the system, then let go
+    const free = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: taken } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(taken));
+      });
+    });
+    const down = await load({ url: `http://127.0.0.1:${free}/mcp`, transport: 'streamable-http' }).then(
       () => 'loaded',
       (e: Error) => e.message,
     );
-    expect(down).toMatch(/^remote: MCP server of remote \(http:\/\/127\.0\.0\.1:9\/mcp\) could not start: fetch failed \(.*ECONNREFUSED/);
+    expect(down).toMatch(
+      new RegExp(
+        `^remote: MCP server of remote \\(http://127\\.0\\.0\\.1:${free}/mcp\\) could not start: fetch failed \\(.*ECONNREFUSED[^)]*\\)$`,
+      ),
+    );
   });
 });
