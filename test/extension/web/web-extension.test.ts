@@ -143,8 +143,9 @@ describe('the browser entry', () => {
       served = await serveExtension();
       const worker = await extensionWorker({
         files: WORKSPACE,
+        extensionUrl: served.url,
         driver: runInWorker,
-        args: [fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'), CANONICAL, served.url, ESCAPES],
+        args: [CANONICAL, ESCAPES],
       });
       chromium = await launchChromium();
       report = await runExtensionWorker<WorkerReport>(chromium, worker);
@@ -326,14 +327,8 @@ describe('the browser entry', () => {
   });
 });
 
-// Runs inside the worker (serialized with toString): activates the entry and drives what the editor would.
-async function runInWorker(
-  entry: { activate(context: unknown): void },
-  packageJson: string,
-  notebook: string,
-  extensionUrl: string,
-  escapes: Record<string, string>,
-): Promise<void> {
+// Runs inside the worker (serialized with toString), once the entry is active: drives what the editor would.
+async function runInWorker(notebook: string, escapes: Record<string, string>): Promise<void> {
   interface Output {
     items: { mime: string; data: Uint8Array }[];
   }
@@ -372,12 +367,6 @@ async function runInWorker(
   });
   const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   try {
-    const served = new URL(extensionUrl);
-    entry.activate({
-      subscriptions: [],
-      extension: { packageJSON: JSON.parse(packageJson) as unknown },
-      extensionUri: { scheme: served.protocol.replace(':', ''), authority: served.host, path: served.pathname },
-    });
     const recorded = scope.__recorded;
     const serializer = recorded.serializers[0]?.serializer;
     if (serializer === undefined) throw new Error('no serializer registered');

@@ -41,8 +41,10 @@ export function serveExtension(): Promise<{ url: string; requests: string[]; clo
 export interface WorkerOptions<Args extends unknown[]> {
   // the workspace the fake editor's file system serves, by path
   files: Record<string, string>;
-  // runs in the worker (serialized with toString, so it imports nothing): gets the entry's exports, then `args`
-  driver: (entry: { activate(context: unknown): void }, ...args: Args) => Promise<void>;
+  // where the extension's own files are served (its `extensionUri`)
+  extensionUrl: string;
+  // runs in the worker once the entry is active (serialized with toString, so it imports nothing), with `args`
+  driver: (...args: Args) => Promise<void>;
   args: Args;
   // where the production bundle goes (default: the shipped file's place); a suite of its own builds elsewhere, so it
   // never reads the file while another suite rewrites it
@@ -67,7 +69,10 @@ export async function extensionWorker<Args extends unknown[]>(options: WorkerOpt
     "const require = (name) => { if (name === 'vscode') return globalThis.__vscode; throw new Error('the browser entry asked for ' + name); };",
     `(function (module, exports, require) {\n${fs.readFileSync(path.resolve(ROOT, outfile), 'utf8')}\n})(module, module.exports, require);`,
     `globalThis.__files = ${JSON.stringify(options.files)};`,
-    `(${options.driver.toString()})(module.exports, ...${JSON.stringify(options.args)});`,
+    // activated as the editor activates it: the manifest, and the address its files are served from
+    `const served = new URL(${JSON.stringify(options.extensionUrl)});`,
+    `module.exports.activate({ subscriptions: [], extension: { packageJSON: ${fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')} }, extensionUri: { scheme: served.protocol.replace(':', ''), authority: served.host, path: served.pathname } });`,
+    `(${options.driver.toString()})(...${JSON.stringify(options.args)});`,
   ].join('\n');
 }
 

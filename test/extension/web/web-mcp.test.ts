@@ -185,14 +185,8 @@ interface McpReport {
   logs: string[];
 }
 
-// Runs inside the worker (serialized with toString): activates the entry and runs each step's cell in its notebook.
-async function driveMcp(
-  entry: { activate(context: unknown): void },
-  packageJson: string,
-  extensionUrl: string,
-  notebooks: Record<string, unknown>,
-  steps: Step[],
-): Promise<void> {
+// Runs inside the worker (serialized with toString), once the entry is active: each step's cell in its notebook.
+async function driveMcp(notebooks: Record<string, unknown>, steps: Step[]): Promise<void> {
   interface Execution {
     success: boolean | undefined;
     outputs: { items: { mime: string; data: Uint8Array }[] }[];
@@ -207,12 +201,6 @@ async function driveMcp(
     postMessage(message: unknown): void;
   };
   try {
-    const served = new URL(extensionUrl);
-    entry.activate({
-      subscriptions: [],
-      extension: { packageJSON: JSON.parse(packageJson) as unknown },
-      extensionUri: { scheme: served.protocol.replace(':', ''), authority: served.host, path: served.pathname },
-    });
     const recorded = scope.__recorded;
     const controller = recorded.controllers[0];
     if (controller === undefined) throw new Error('no controller registered');
@@ -332,8 +320,9 @@ describe.skipIf(!gate.usable)(gate.title('MCP servers over HTTP in the browser e
     ];
     const worker = await extensionWorker({
       files,
+      extensionUrl: served.url,
       driver: driveMcp,
-      args: [fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'), served.url, notebooks, steps],
+      args: [notebooks, steps],
       // not the shipped bundle's place, which the browser entry's other suite rebuilds
       outfile: path.join(dir, 'web-extension.cjs'),
     });
