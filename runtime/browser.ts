@@ -24,3 +24,8 @@ export { loadPyodideAssets, PYODIDE_WEB_FOLDER, type PyodideAssets } from './was
 export { CASSETTE_SEGMENTS, cassetteName, notebookCassetteFolder } from './notebook/cassette-name.js';
 export { parseCassette } from './replay/cassette-text.js';
 export { replayFromCassette } from './replay/cassette-replay.js';
+// the browser's live bindings: a JSON bindings module's MCP servers over HTTP (the protocol module the desktop uses,
+// without its stdio transport)
+export { readJsonBindings, resolveBindings, servedNamespaces } from './bindings/module-resolve.js';
+export { BindingsModuleError, type BindingsModule } from './bindings/module-format.js';
+export type { BindingNamespace } from './api.js';

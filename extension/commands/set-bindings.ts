@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../log/logger.js';
 import { targetCell, targetNotebook } from './target-cell.js';
 
-const MODULE_EXTENSIONS = ['mjs', 'js', 'cjs', 'ts', 'mts', 'cts'];
+const MODULE_EXTENSIONS = ['mjs', 'js', 'cjs', 'ts', 'mts', 'cts', 'json'];
 
 // `ptcPlayground.setNotebookBindings [notebook] [file]`: picks the notebook's bindings module (a file dialog unless a
 // file is given) and stores it in `metadata.bindings`, relative to the notebook so the pair moves together. Offered

@@ -1,6 +1,7 @@
 // The browser's cell runs (vscode.dev, github.dev): each TypeScript cell in a fresh web worker running QuickJS, each
 // Python cell in one running Pyodide (runtime/wasm/web/), its result written like the desktop's; a cell that asks for
-// the native engine ends at once with a message naming what is missing.
+// the native engine ends at once with a message naming what is missing. Its calls are answered by the MCP servers of
+// the notebook's JSON bindings module (web-bindings.ts), else by the cell's cassette.
 import * as vscode from 'vscode';
 import {
   CASSETTE_SEGMENTS,
@@ -23,6 +24,7 @@ import {
 import { settingsLimits, type PlaygroundConfig } from '../config/settings.js';
 import type { Logger } from '../log/logger.js';
 import { problemOutput, resultOutput } from '../notebook/result-output.js';
+import type { WebBindings } from './web-bindings.js';
 import RUN_WORKER_SOURCE from 'ptc:run-worker';
 import PYODIDE_WORKER_SOURCE from 'ptc:pyodide-worker';
 
@@ -150,13 +152,16 @@ function limitsOf(metadata: unknown, config: PlaygroundConfig) {
   return cellLimits(settingsLimits(config), parsed.success ? parsed.data : undefined);
 }
 
+// Who answers a run's calls: a cassette's replay, or a bindings module's MCP servers.
+type CellCalls = Pick<CassetteReplay, 'namespaces' | 'deterministic'> & { finish(result: RunResult): unknown };
+
 // Runs one cell's program; never throws (every outcome is a result).
 export async function runWebCell(
   engine: WebEngine,
   cell: WebCell,
   config: PlaygroundConfig,
   signal: AbortSignal,
-  replay?: CassetteReplay,
+  calls?: CellCalls,
 ): Promise<RunResult> {
   const limits = limitsOf(cell.metadata, config);
   const spec = resolveRequest({
@@ -169,16 +174,16 @@ export async function runWebCell(
     ...(limits.maxCalls === undefined ? {} : { maxCalls: limits.maxCalls }),
     engine: 'wasm',
     signal,
-    ...(replay === undefined
+    ...(calls === undefined
       ? {}
       : {
-          bindings: replay.namespaces,
-          ...(replay.deterministic === undefined ? {} : { deterministic: replay.deterministic }),
+          bindings: calls.namespaces,
+          ...(calls.deterministic === undefined ? {} : { deterministic: calls.deterministic }),
         }),
   });
   if (limits.engine === 'native') return engine.refuse(spec, NATIVE_IN_BROWSER);
   const result = await engine.run(spec);
-  replay?.finish(result);
+  calls?.finish(result);
   return result;
 }
 
@@ -217,12 +222,37 @@ async function cassetteOf(
   return { replay: replayFromCassette(loaded.cassette, { deterministic: undefined, warn, where }) };
 }
 
+// Who answers a cell's calls: its cassette when the cell asks for a replay or the notebook names no JSON bindings
+// module, else that module's MCP servers (live, as on the desktop); or why the cell cannot run.
+async function callsOf(
+  cell: vscode.NotebookCell,
+  bindings: WebBindings,
+  log: Logger,
+): Promise<{ answer?: CellCalls } | { problem: string }> {
+  const parsed = CellMetadataSchema.safeParse(cell.metadata ?? {});
+  const mode = parsed.success ? parsed.data.mode : undefined;
+  const live = mode === 'replay' ? ({ kind: 'none' } as const) : await bindings.forNotebook(cell.notebook);
+  if (live.kind === 'failed') return { problem: live.message };
+  if (live.kind === 'live') {
+    if (mode === 'record')
+      log.warn('recording a cassette needs VS Code on the desktop: this cell ran live, and no cassette was written');
+    const finish = (result: RunResult): void => {
+      result.mode = 'live';
+    };
+    return { answer: { namespaces: live.namespaces, deterministic: undefined, finish } };
+  }
+  const cassette = await cassetteOf(cell.notebook.uri, cell, (message) => log.warn(message));
+  if (cassette.problem !== undefined) return { problem: cassette.problem };
+  return cassette.replay === undefined ? {} : { answer: cassette.replay };
+}
+
 // The notebook kernel of the browser entry: runs cells one at a time, Stop cancels the running one.
 export function registerWebController(
   controller: vscode.NotebookController,
   engine: WebEngine,
   readConfig: () => PlaygroundConfig,
   log: Logger,
+  bindings: WebBindings,
 ): void {
   let order = 0;
   let queue = Promise.resolve();
@@ -247,9 +277,9 @@ export function registerWebController(
     try {
       await execution.clearOutput();
       const program = cell.document.getText();
-      const cassette = await cassetteOf(cell.notebook.uri, cell, (message) => log.warn(message));
-      if (cassette.problem !== undefined) {
-        await execution.replaceOutput(problemOutput(cassette.problem, { persist: false }));
+      const calls = await callsOf(cell, bindings, log);
+      if ('problem' in calls) {
+        await execution.replaceOutput(problemOutput(calls.problem, { persist: false }));
         execution.end(false, Date.now());
         return;
       }
@@ -258,7 +288,7 @@ export function registerWebController(
         { languageId: cell.document.languageId, program, metadata: cell.metadata },
         readConfig(),
         abort.signal,
-        cassette.replay,
+        calls.answer,
       );
       const id = (cell.metadata as { id?: unknown } | undefined)?.id;
       await execution.replaceOutput(

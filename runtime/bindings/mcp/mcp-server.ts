@@ -5,7 +5,6 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
-import { LIMITS } from '../../contract/limits.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import { CallFailure } from '../call-failure.js';
 import type { McpServerConfig, ProgressNote } from '../module-format.js';
@@ -16,8 +15,6 @@ import {
   type McpResourceContents,
   type ResultMode,
 } from './map-result.js';
-import { resolveCommand } from './resolve-command.js';
-import { ServerStdioTransport } from './stdio-transport.js';
 
 export interface McpTool {
   name: string;
@@ -27,6 +24,15 @@ export interface McpTool {
   // why the tool cannot be offered (it is then left out, with a warning); undefined when it can
   unavailable: string | undefined;
 }
+
+// A stdio server's transport (a process of its own): why it ended and what it last wrote to stderr, for the messages.
+export interface ServerProcessTransport extends Transport {
+  failure(): string | undefined;
+  readonly stderrTail: string;
+}
+
+// Starts a stdio server (Node only: stdio-start.ts); throws saying why it cannot (a command not found).
+export type StdioStarter = (config: McpServerConfig) => ServerProcessTransport;
 
 export interface McpResourceEntry {
   uri: string;
@@ -64,7 +70,7 @@ export function describeServer(config: McpServerConfig): string {
 // lives in the environment, never in the module or a notebook); a missing variable fails the connection by name.
 export function expandHeaders(
   headers: Record<string, string> | undefined,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers ?? {})) {
@@ -83,6 +89,35 @@ export interface McpServerSessionOptions {
   config: McpServerConfig;
   // transport trouble that does not fail a call (a stray stdout line), and every connection loss with its cause
   onWarning: (message: string) => void;
+  // how a stdio server starts; absent where there are no processes (a browser), where a stdio server cannot start
+  stdio: StdioStarter | undefined;
+  // what `${env:NAME}` in a header reads (a browser has no environment: pass {})
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+// A fetch that never reached an answer: Node's `fetch failed` hides its cause (ECONNREFUSED…) one level down, and a
+// browser's TypeError says nothing at all, because it may not tell a server that is down from one that refused CORS.
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const message = cleanRpcMessage(error.message);
+  // an AggregateError (every address refused) has no message of its own, only a code
+  const cause =
+    error.cause instanceof Error ? error.cause.message || String((error.cause as { code?: unknown }).code ?? '') : '';
+  if (cause !== '' && message === 'fetch failed') return `${message} (${cause})`;
+  if (error instanceof TypeError && /^(Failed to fetch|NetworkError|Load failed)/.test(message))
+    return `${message} (the browser could not reach the server, or the server does not allow requests from this origin: see "MCP servers in the browser" in docs/bindings.md)`;
+  return message;
+}
+
+// A complaint's kind: the text before its first colon.
+const problemKind = (text: string): string => text.replace(/\s+/g, ' ').trim().split(':', 1)[0] ?? text;
+
+// The HTTP status an SDK transport error carries only as `code` (a JSON-RPC error's code is not one, nor the -1 the
+// SDK gives an answer of the wrong content type).
+function httpStatus(error: unknown): string {
+  const code: unknown =
+    error instanceof Error && !(error instanceof McpError) ? (error as Error & { code?: unknown }).code : undefined;
+  return typeof code === 'number' && code >= 100 && code <= 599 ? ` (HTTP ${code})` : '';
 }
 
 // One MCP server (stdio or remote) kept alive for the session that loaded the bindings module; reconnected (a stdio
@@ -91,8 +126,11 @@ export class McpServerSession {
   readonly label: string;
   readonly config: McpServerConfig;
   readonly #warn: (message: string) => void;
+  readonly #stdio: StdioStarter | undefined;
+  readonly #env: Readonly<Record<string, string | undefined>>;
   #client: Client | undefined;
-  #transport: Transport | undefined;
+  // the stdio server's process transport (its exit, its stderr), for the messages; undefined for a remote server
+  #process: ServerProcessTransport | undefined;
   #connecting: Promise<Client> | undefined;
   #disposed = false;
   // transport complaints by kind (the text before the first colon): the first one shown, the rest counted
@@ -105,6 +143,8 @@ export class McpServerSession {
     this.label = options.label;
     this.config = options.config;
     this.#warn = options.onWarning;
+    this.#stdio = options.stdio;
+    this.#env = options.env;
   }
 
   // Starts the server and lists its tools (every page); a tool that cannot be offered is marked, not fatal.
@@ -182,7 +222,7 @@ export class McpServerSession {
     onProgress: ((note: ProgressNote) => void) | undefined,
   ): Promise<Record<string, unknown>> {
     const client = await this.#connected();
-    const transport = this.#transport;
+    const serverProcess = this.#process;
     const token = onProgress === undefined ? undefined : `ptc-${++this.#nextToken}`;
     if (token !== undefined && onProgress !== undefined) this.#progress.set(token, onProgress);
     const params = token === undefined ? request.params : { ...request.params, _meta: { progressToken: token } };
@@ -192,17 +232,18 @@ export class McpServerSession {
         timeout: SDK_REQUEST_TIMEOUT_MS,
       });
     } catch (error) {
-      throw this.#explain(error, transport, signal);
+      throw this.#explain(error, serverProcess, signal);
     } finally {
       this.#reportProblems();
-      // a report sent just before the answer is still being handled: the listener goes after it
-      if (token !== undefined) setImmediate(() => this.#progress.delete(token));
+      // a report sent just before the answer is still being handled: the listener goes after it (setTimeout, not
+      // setImmediate: browsers have no setImmediate)
+      if (token !== undefined) setTimeout(() => this.#progress.delete(token), 0);
     }
   }
 
   // A failed request as the program should read it: a JSON-RPC error keeps its code and data (its message without
   // the SDK's prefix), a lost connection says why it was lost and what the server last wrote to stderr.
-  #explain(error: unknown, transport: Transport | undefined, signal: AbortSignal): Error {
+  #explain(error: unknown, serverProcess: ServerProcessTransport | undefined, signal: AbortSignal): Error {
     if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
     if (
       error instanceof McpError &&
@@ -213,9 +254,9 @@ export class McpServerSession {
         error.data === undefined ? { code: error.code } : { code: error.code, data: error.data as JsonValue };
       return new CallFailure(cleanRpcMessage(error.message), details, { cause: error });
     }
-    const cause = transport instanceof ServerStdioTransport ? transport.failure() : undefined;
-    const tail = transport instanceof ServerStdioTransport ? transport.stderrTail : '';
-    const plain = error instanceof Error ? cleanRpcMessage(error.message) : String(error);
+    const cause = serverProcess?.failure();
+    const tail = serverProcess?.stderrTail ?? '';
+    const plain = `${describeError(error)}${httpStatus(error)}`;
     const message = `the connection to the MCP server of ${this.label} was lost: ${cause ?? plain}${tail.length > 0 ? `\nserver stderr (last lines):\n${tail}` : ''}`;
     this.#warn(message);
     return new CallFailure(message, error instanceof McpError ? { code: error.code } : {}, { cause: error });
@@ -241,7 +282,7 @@ export class McpServerSession {
   // and reported as one line when a request ends (see #reportProblems).
   #transportWarning(error: Error): void {
     const text = error.message.replace(/\s+/g, ' ').trim();
-    const kind = text.split(':', 1)[0] ?? text;
+    const kind = problemKind(text);
     const seen = this.#problems.get(kind);
     if (seen !== undefined) {
       seen.count++;
@@ -263,41 +304,37 @@ export class McpServerSession {
   }
 
   // The complaints in all, for an error that ends the connection ("it wrote 45 lines that were not JSON-RPC…").
-  #problemCounts(): string {
-    const parts = [...this.#problems].map(([kind, seen]) => `${seen.count} × ${kind}`);
+  // An HTTP transport reports the error that ends a request as a complaint too: `failure` leaves that one out.
+  #problemCounts(failure: unknown): string {
+    const ending = failure instanceof Error ? problemKind(failure.message) : undefined;
+    const parts = [...this.#problems]
+      .filter(([kind]) => kind !== ending)
+      .map(([kind, seen]) => `${seen.count} × ${kind}`);
     return parts.length === 0 ? '' : `; meanwhile the server did this wrong: ${parts.join('; ')}`;
   }
 
   async #connect(): Promise<Client> {
     if (this.config.url !== undefined) return this.#connectRemote(this.config.url);
-    let command: string;
-    try {
-      command = resolveCommand(this.config.command ?? '', this.config.cwd, this.config.env);
-    } catch (error) {
-      throw new Error(
-        `MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${(error as Error).message}`,
-        { cause: error },
+    const fail = (reason: string, cause?: unknown): Error =>
+      new Error(`MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${reason}`, { cause });
+    if (this.#stdio === undefined)
+      throw fail(
+        'a stdio server is a process, and a browser starts none: in vscode.dev and github.dev a namespace can only name an MCP server over HTTP (`mcp: { url }`)',
       );
+    let transport: ServerProcessTransport;
+    try {
+      transport = this.#stdio(this.config);
+    } catch (error) {
+      throw fail((error as Error).message, error);
     }
-    const transport = new ServerStdioTransport({
-      command,
-      args: this.config.args ?? [],
-      env: this.config.env,
-      cwd: this.config.cwd ?? process.cwd(),
-      // one result may be as large as a run's output may be, plus its JSON-RPC envelope
-      maxMessageBytes: LIMITS.maxFrameBytes,
-    });
-    return this.#open(transport, () => {
-      const tail = transport.stderrTail;
-      return tail.length > 0 ? `\nserver stderr:\n${tail}` : '';
-    });
+    return this.#open(transport, transport);
   }
 
   // Streamable HTTP first; a server that refuses it (an older one) is tried over HTTP+SSE, as the spec advises.
   async #connectRemote(url: string): Promise<Client> {
     let headers: Record<string, string>;
     try {
-      headers = expandHeaders(this.config.headers);
+      headers = expandHeaders(this.config.headers, this.#env);
     } catch (error) {
       throw new Error(`MCP server of ${this.label} (${url}) could not start: ${(error as Error).message}`, {
         cause: error,
@@ -306,13 +343,13 @@ export class McpServerSession {
     const target = new URL(url);
     const requestInit = { headers };
     const mode = this.config.transport ?? 'auto';
-    if (mode === 'sse') return this.#open(new SSEClientTransport(target, { requestInit }), () => '');
+    if (mode === 'sse') return this.#open(new SSEClientTransport(target, { requestInit }), undefined);
     try {
-      return await this.#open(new StreamableHTTPClientTransport(target, { requestInit }), () => '');
+      return await this.#open(new StreamableHTTPClientTransport(target, { requestInit }), undefined);
     } catch (error) {
       if (mode === 'streamable-http' || this.#disposed) throw error;
       try {
-        return await this.#open(new SSEClientTransport(target, { requestInit }), () => '');
+        return await this.#open(new SSEClientTransport(target, { requestInit }), undefined);
       } catch (fallback) {
         throw new Error(
           `${(error as Error).message}\n(the HTTP+SSE fallback failed too: ${(fallback as Error).message})`,
@@ -322,7 +359,7 @@ export class McpServerSession {
     }
   }
 
-  async #open(transport: Transport, stderr: () => string): Promise<Client> {
+  async #open(transport: Transport, serverProcess: ServerProcessTransport | undefined): Promise<Client> {
     const client = new Client(
       { name: 'ptc-playground', version: '0.1.0' },
       { jsonSchemaValidator: passThroughValidator },
@@ -330,7 +367,7 @@ export class McpServerSession {
     client.onclose = () => {
       if (this.#client === client) {
         this.#client = undefined;
-        this.#transport = undefined;
+        this.#process = undefined;
       }
     };
     client.onerror = (error) => this.#transportWarning(error);
@@ -347,14 +384,11 @@ export class McpServerSession {
       this.#reportProblems();
     } catch (error) {
       await client.close().catch(() => undefined);
-      const cause = transport instanceof ServerStdioTransport ? transport.failure() : undefined;
-      // the SDK's HTTP errors carry the status only as `code`
-      const code: unknown =
-        error instanceof Error && !(error instanceof McpError) ? (error as Error & { code?: unknown }).code : undefined;
-      const status = typeof code === 'number' ? ` (HTTP ${code})` : '';
-      const reason = `${error instanceof Error ? cleanRpcMessage(error.message) : String(error)}${status}`;
+      const cause = serverProcess?.failure();
+      const reason = `${describeError(error)}${httpStatus(error)}`;
+      const tail = serverProcess?.stderrTail ?? '';
       throw new Error(
-        `MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${reason}${cause !== undefined && !reason.includes(cause) ? ` (${cause})` : ''}${this.#problemCounts()}${stderr()}`,
+        `MCP server of ${this.label} (${describeServer(this.config)}) could not start: ${reason}${cause !== undefined && !reason.includes(cause) ? ` (${cause})` : ''}${this.#problemCounts(error)}${tail.length > 0 ? `\nserver stderr:\n${tail}` : ''}`,
         { cause: error },
       );
     }
@@ -363,7 +397,7 @@ export class McpServerSession {
       throw new Error(`MCP server of ${this.label} was stopped (bindings module disposed)`);
     }
     this.#client = client;
-    this.#transport = transport;
+    this.#process = serverProcess;
     return client;
   }
 }

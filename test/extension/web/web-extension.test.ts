@@ -7,19 +7,17 @@
 // extension's folder (dist/node_modules/pyodide, built by the suite's global setup), cross-origin as vscode.dev does.
 import { build as esbuild } from 'esbuild';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRuntime } from '../../../runtime/index.js';
 import type { RunResult } from '../../../runtime/protocol/run-result.js';
-import buildWebExtension, { browserOnly, WEB_EXTENSION_BUNDLE } from '../../../scripts/build-web-extension.mjs';
+import { browserOnly } from '../../../scripts/build-web-extension.mjs';
 import { Buffer as BrowserBuffer } from '../../../extension/web/buffer.js';
 import { chromiumGate } from '../../webview/helpers/browser-gate.js';
 import { launchChromium, type LaunchedChromium } from '../../webview/helpers/chromium.mjs';
+import { extensionWorker, ROOT, runExtensionWorker, serveExtension } from './web-harness.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const CANONICAL = fs.readFileSync(path.join(ROOT, 'test/runtime/notebook/fixtures/canonical.ptcnb'), 'utf8');
 const TOUR = fs.readFileSync(path.join(ROOT, 'examples/tour.ptcnb'), 'utf8');
 // the files the worker's editor serves: the tour with its real cassette, and a cassette that is not one
@@ -45,31 +43,6 @@ const ESCAPES: Record<string, string> = {
   mount: 'import os\nos.listdir("/mnt/host")\nreturn 1',
 };
 
-// Serves the extension's Pyodide folder as the editor serves an extension's files (any origin may read them).
-function serveExtension(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
-  const requests: string[] = [];
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    requests.push(url.pathname);
-    const file = path.join(ROOT, decodeURIComponent(url.pathname.replace(/^\/ext\//, '')));
-    const inside = file.startsWith(path.join(ROOT, 'dist', 'node_modules', 'pyodide') + path.sep);
-    if (!inside || !fs.existsSync(file)) {
-      response.writeHead(404, { 'access-control-allow-origin': '*' }).end();
-      return;
-    }
-    response.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' });
-    fs.createReadStream(file).pipe(response);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/ext`,
-        requests,
-        close: () => new Promise((done) => server.close(() => done())),
-      }),
-    ),
-  );
-}
 const gate = chromiumGate();
 
 // One cell run as the worker saw it: how the execution ended and the result the entry wrote.
@@ -168,35 +141,14 @@ describe('the browser entry', () => {
 
     beforeAll(async () => {
       served = await serveExtension();
-      await buildWebExtension({ production: true });
-      const fake = await esbuild({
-        entryPoints: [path.join(import.meta.dirname, 'browser-vscode.ts')],
-        bundle: true,
-        platform: 'browser',
-        format: 'iife',
-        write: false,
-        logLevel: 'silent',
+      const worker = await extensionWorker({
+        files: WORKSPACE,
+        extensionUrl: served.url,
+        driver: runInWorker,
+        args: [CANONICAL, ESCAPES],
       });
-      const packageJson = fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8');
-      const worker = [
-        fake.outputFiles[0]?.text ?? '',
-        'const module = { exports: {} };',
-        "const require = (name) => { if (name === 'vscode') return globalThis.__vscode; throw new Error('the browser entry asked for ' + name); };",
-        `(function (module, exports, require) {\n${fs.readFileSync(path.join(ROOT, WEB_EXTENSION_BUNDLE), 'utf8')}\n})(module, module.exports, require);`,
-        `globalThis.__files = ${JSON.stringify(WORKSPACE)};`,
-        `(${runInWorker.toString()})(module.exports, ${JSON.stringify(packageJson)}, ${JSON.stringify(CANONICAL)}, ${JSON.stringify(served.url)}, ${JSON.stringify(ESCAPES)});`,
-      ].join('\n');
       chromium = await launchChromium();
-      const page = await chromium.context.newPage();
-      report = await page.evaluate(
-        (source) =>
-          new Promise<WorkerReport>((resolve) => {
-            const w = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
-            w.onmessage = (event: MessageEvent<WorkerReport>) => resolve(event.data);
-            w.onerror = (event) => resolve({ error: event.message } as WorkerReport);
-          }),
-        worker,
-      );
+      report = await runExtensionWorker<WorkerReport>(chromium, worker);
       // then the desktop's engine, one run at a time with a spare loaded ahead (both load interpreters: not at once)
       const runtime = createRuntime({ spares: 1 });
       try {
@@ -375,14 +327,8 @@ describe('the browser entry', () => {
   });
 });
 
-// Runs inside the worker (serialized with toString): activates the entry and drives what the editor would.
-async function runInWorker(
-  entry: { activate(context: unknown): void },
-  packageJson: string,
-  notebook: string,
-  extensionUrl: string,
-  escapes: Record<string, string>,
-): Promise<void> {
+// Runs inside the worker (serialized with toString), once the entry is active: drives what the editor would.
+async function runInWorker(notebook: string, escapes: Record<string, string>): Promise<void> {
   interface Output {
     items: { mime: string; data: Uint8Array }[];
   }
@@ -421,12 +367,6 @@ async function runInWorker(
   });
   const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   try {
-    const served = new URL(extensionUrl);
-    entry.activate({
-      subscriptions: [],
-      extension: { packageJSON: JSON.parse(packageJson) as unknown },
-      extensionUri: { scheme: served.protocol.replace(':', ''), authority: served.host, path: served.pathname },
-    });
     const recorded = scope.__recorded;
     const serializer = recorded.serializers[0]?.serializer;
     if (serializer === undefined) throw new Error('no serializer registered');

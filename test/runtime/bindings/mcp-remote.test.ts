@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BindingsModule } from '../../../runtime/bindings/module-format.js';
 import { loadBindingsModule, namespacesFor } from '../../../runtime/bindings/module-loader.js';
+import { readJsonBindings, resolveBindings } from '../../../runtime/bindings/module-resolve.js';
 import { runTs } from '../../helpers/runtime.js';
 
 // Remote MCP servers: a local HTTP server process built with the SDK's server transports (Streamable HTTP and the
@@ -103,5 +105,75 @@ describe('remote MCP servers', () => {
       (e: Error) => e.message,
     );
     expect(mixed).toBe('remote.mcp.command: unknown key for a remote server (expected url, headers or transport)');
+  });
+
+  test('a JSON bindings module names the same servers, read without a bundler; handlers and bad JSON are refused by name', async () => {
+    const file = path.join(dir, 'remote.bindings.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        remote: {
+          mcp: { url: `http://127.0.0.1:${port}/mcp`, headers: auth },
+          functions: { whoami: { timeoutMs: 5000 } },
+        },
+      }),
+    );
+    const m = await loadBindingsModule(file, { onWarning: () => undefined });
+    modules.push(m);
+    const r = await runTs('return await remote.whoami();', { bindings: namespacesFor(m, 'live') });
+    expect(r.value).toEqual({ transport: 'streamable-http' });
+    expect(() => readJsonBindings('h.bindings.json', '{"tools": {"functions": {"x": {}}}}')).toThrow(
+      'tools: a JSON bindings module can only name MCP servers ("mcp"): handlers are code, which needs a .ts or .js module',
+    );
+    expect(() => readJsonBindings('b.bindings.json', '{"remote": ')).toThrow(
+      /^bindings module b\.bindings\.json is not valid JSON: /,
+    );
+    expect(() => readJsonBindings('a.bindings.json', '[]')).toThrow(
+      'bindings module a.bindings.json must be a JSON object (one key per namespace global)',
+    );
+  });
+
+  test('where no process can start (the browser), a stdio server fails its load saying so; a header reads only the given environment', async () => {
+    const options = { onWarning: () => undefined, stdio: undefined, env: {} };
+    const stdio = await resolveBindings(
+      's.bindings.json',
+      { local: { mcp: { command: 'node', args: ['x.mjs'] } } },
+      options,
+    ).then(
+      () => 'loaded',
+      (e: Error) => e.message,
+    );
+    expect(stdio).toBe(
+      'local: MCP server of local (node x.mjs) could not start: a stdio server is a process, and a browser starts none: in vscode.dev and github.dev a namespace can only name an MCP server over HTTP (`mcp: { url }`)',
+    );
+    // the token is in this process's environment, but not in the one given
+    const headers = await resolveBindings(
+      'h.bindings.json',
+      { remote: { mcp: { url: `http://127.0.0.1:${port}/mcp`, headers: auth } } },
+      options,
+    ).then(
+      () => 'loaded',
+      (e: Error) => e.message,
+    );
+    expect(headers).toContain(`needs the environment variable ${TOKEN_VAR}, which is not set`);
+  });
+
+  test('a server that is down fails the load with the cause Node hides behind "fetch failed", said once', async () => {
+    // a port nothing listens on: taken from the system, then let go
+    const free = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: taken } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(taken));
+      });
+    });
+    const down = await load({ url: `http://127.0.0.1:${free}/mcp`, transport: 'streamable-http' }).then(
+      () => 'loaded',
+      (e: Error) => e.message,
+    );
+    expect(down).toMatch(
+      new RegExp(
+        `^remote: MCP server of remote \\(http://127\\.0\\.0\\.1:${free}/mcp\\) could not start: fetch failed \\(.*ECONNREFUSED[^)]*\\)$`,
+      ),
+    );
   });
 });
