@@ -104,8 +104,11 @@ export function connectRun(options: {
   };
   parse: (value: unknown) => FrameParse;
   valueless: 'absent' | 'null';
+  // the child's framing on its connections, which its wire decides, not its language: node-wire children (Node,
+  // QuickJS, pyodide) send length-prefixed frames, the CPython runner newline-delimited lines
+  codec: 'frames' | 'lines';
 }): RunConnection {
-  const { session, child } = options;
+  const { session, child, codec } = options;
   const send = (text: string): void => {
     if (session.outcome === undefined) child.send(text);
   };
@@ -117,12 +120,12 @@ export function connectRun(options: {
   const dispatcher = session.createDispatcher({
     firstId: 1,
     sequence: routed ? 'increasing' : 'exact',
-    // the Node and QuickJS children read a paused call's wait; Python's wire has no such field
+    // node-wire children read a paused call's wait (QuickJS moves its own deadline); the CPython wire has no such field
     sendReply: (id, reply, record) =>
-      send(replyText(id, reply, session.spec.language === 'python' ? undefined : record.pause?.pausedMs)),
+      send(replyText(id, reply, codec === 'lines' ? undefined : record.pause?.pausedMs)),
     ...(pauses === undefined ? {} : { gate: pauses.gate }),
   });
-  const onCall = routed ? routeToHost(session, hosted, token, dispatcher, send, pauses) : undefined;
+  const onCall = routed ? routeToHost(session, hosted, token, codec, dispatcher, send, pauses) : undefined;
   const protocol = (message: string): void => session.fail({ kind: 'protocol', message });
   const onFrame = (text: string): void => {
     if (session.outcome !== undefined) return;
@@ -156,6 +159,7 @@ function routeToHost(
   session: RunState,
   hosted: HostedBindings,
   token: string,
+  codec: 'frames' | 'lines',
   dispatcher: CallDispatcher,
   send: (text: string) => void,
   pauses: RunPauseLink | undefined,
@@ -165,7 +169,7 @@ function routeToHost(
     session.fail({ kind: 'protocol', message: `call id ${id} repeated (${by} already took it)` });
   const link: HostedRunLink = hosted.begin({
     token,
-    codec: session.spec.language === 'python' ? 'lines' : 'frames',
+    codec,
     maxPendingCalls: session.spec.maxPendingCalls,
     ...(session.spec.maxCalls === undefined ? {} : { maxCalls: session.spec.maxCalls }),
     startedAt: session.startedAt,

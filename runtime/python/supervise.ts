@@ -36,6 +36,7 @@ export async function supervisePythonChild(
     child,
     parse: (value) => PythonChildFrameSchema.safeParse(value),
     valueless: 'null',
+    codec: 'lines',
   });
   // a cold child acks after attach, a spare before: either way the program goes out once the child is booted
   const handedOver = child.ready.then((ok) => {

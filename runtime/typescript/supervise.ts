@@ -21,6 +21,7 @@ export async function superviseNodeChild(
     child,
     parse: (value) => ChildFrameSchema.safeParse(value),
     valueless: 'absent',
+    codec: 'frames',
   });
   // a cold child sends ready after attach, a spare before: either way the program goes out once it is ready
   // inherited by the child as well (a Node run has no CPU limit of its own)

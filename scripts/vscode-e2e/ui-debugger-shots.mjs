@@ -13,6 +13,7 @@ const NOTEBOOK = 'debug.ptcnb';
 const WIDE = { width: 1600, height: 900 };
 // palette labels ("Category: Title" from package.json / package.nls.json): a renamed command fails this pass loudly
 const BREAK_ON_CALLS = 'PTC Playground: Break on Calls…';
+const RUN_FROM_CALL = 'PTC Playground: Run from Call…';
 // the fixture's cells, found by their source (the list virtualises rows, so an index among rendered rows would lie)
 const CELLS = {
   answer: /tools\.search\(\{\s*q:\s*'cats'/,
@@ -26,17 +27,23 @@ const cellRow = (page, source) =>
   page.locator('.notebook-editor .code-cell-row').filter({ visible: true }).filter({ hasText: source }).first();
 const statusItem = (row, text) => row.locator('.cell-statusbar-container .cell-status-item', { hasText: text }).first();
 
-// Clicks into a cell's editor (it becomes the active cell the palette's commands act on), scrolling down to it.
+// Clicks into a cell's editor (it becomes the active cell the palette's commands act on), first scrolling the notebook
+// until the whole cell, status bar included, is inside the editor (a picture of it must not cut it off).
 async function focusCell(page, source) {
   await wb.runCommand(page, 'Notebook: Focus First Cell').catch(() => {});
   const row = cellRow(page, source);
   await wb.waitFor(
-    `the cell matching ${source}`,
+    `the cell matching ${source} wholly in view`,
     async () => {
-      if (await row.isVisible().catch(() => false)) return true;
+      const box = (await row.isVisible().catch(() => false)) ? await row.boundingBox() : null;
+      // the shown editor: one a closed tab left in the DOM has no box
+      const view = await page.locator('.notebook-editor').filter({ visible: true }).first().boundingBox();
+      // a row taller than the editor is in view once its top is
+      if (box && view && box.y >= view.y && (box.y + box.height <= view.y + view.height || box.height > view.height))
+        return true;
       // the mouse over the notebook's middle (a hidden editor a closed tab left in the DOM can come first)
       await page.mouse.move(WIDE.width / 2, WIDE.height / 2);
-      await page.mouse.wheel(0, 300);
+      await page.mouse.wheel(0, box && view && box.y < view.y ? -200 : 200);
       return false;
     },
     { timeoutMs: 30_000, intervalMs: 300 },
@@ -87,22 +94,45 @@ async function finished(row, what) {
   );
 }
 
+// The theme the page is in (a picture in it comes first, saving a switch).
+async function currentTheme(page) {
+  const dark = await page.evaluate(() =>
+    globalThis.document.querySelector('.monaco-workbench')?.classList.contains('vs-dark'),
+  );
+  return dark ? 'dark' : 'light';
+}
+
+// One screenshot of what `clip` frames (the whole page without it), refused when it looks blank.
+async function shoot(page, file, clip) {
+  await page.screenshot({ path: file, ...(clip ? { clip } : {}) });
+  const { size } = await stat(file);
+  if (size < (clip ? 8000 : 20_000))
+    throw new Error(`${path.basename(file)} is only ${size} bytes; the page looks blank`);
+  return file;
+}
+
 // One screenshot per theme of what `clip()` frames; the theme the page is in goes first, saving a switch.
 async function inBothThemes(page, resultsDir, name, clip) {
-  const current = await page.evaluate(() =>
-    globalThis.document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ? 'dark' : 'light',
-  );
+  const current = await currentTheme(page);
   const files = {};
   for (const kind of [current, ...KINDS.filter((k) => k !== current)]) {
     await wb.switchTheme(page, kind);
-    const file = path.join(resultsDir, `${name}-${kind}.png`);
-    await page.screenshot({ path: file, ...(clip ? { clip: await clip() } : {}) });
-    const { size } = await stat(file);
-    if (size < (clip ? 8000 : 20_000))
-      throw new Error(`${path.basename(file)} is only ${size} bytes; the page looks blank`);
-    files[kind] = file;
+    files[kind] = await shoot(page, path.join(resultsDir, `${name}-${kind}.png`), clip ? await clip() : undefined);
   }
   return files;
+}
+
+// The frame (notebook output or inspector webview) that holds `selector`.
+async function frameWith(page, selector) {
+  for (const frame of page.frames())
+    if (
+      (await frame
+        .locator(selector)
+        .count()
+        .catch(() => 0)) > 0
+    )
+      return frame;
+  return undefined;
 }
 
 // A row's area, widened downwards by `below` px (a cell's outputs and status bar sit under its editor).
@@ -134,9 +164,83 @@ export async function runDebuggerShots({ page, test, resultsDir }) {
     await paletteThenPick(page, BREAK_ON_CALLS, ['This Cell', 'Clear Breakpoints']);
   });
 
-  // the approval and Run from Call… pictures: their steps (shots32 branch, 5972d92) never passed yet, so they are not
-  // in the pass; the paused cell is
-  if (process.env.PTC_E2E_UPDATE_SCREENSHOTS === '1' && Object.keys(shots).length === 1) {
+  await test('debugger: a call that needs approval asks in the cell and in a notification', async () => {
+    // once per theme, each picture taken while its call waits: a warning's toast hides by itself after a while, and
+    // in code-server's headless page it may not show at all (the first pass never saw one), so the picture is taken
+    // with the notification list open, where the notification and its buttons stay until one is pressed
+    const files = {};
+    const current = await currentTheme(page);
+    const center = page.locator('.notifications-center');
+    for (const kind of [current, ...KINDS.filter((k) => k !== current)]) {
+      await wb.switchTheme(page, kind);
+      await wb.runCommand(page, 'Notifications: Clear All Notifications').catch(() => {});
+      const row = await focusCell(page, CELLS.approve);
+      await runCell(page, row);
+      await statusItem(row, 'needs approval').waitFor({ state: 'visible', timeout: 120_000 });
+      for (const choice of ['Approve', 'Edit Arguments…', 'Deny'])
+        await statusItem(row, choice).waitFor({ state: 'visible', timeout: 5000 });
+      const toast = await page
+        .locator('.notification-toast', { hasText: 'needs approval' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 5000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      info('ui', `approval (${kind}): ${toast ? 'a toast showed' : 'no toast showed'}; opening the notification list`);
+      await wb.runCommand(page, 'Notifications: Show Notifications');
+      const item = center.locator('.notification-list-item', { hasText: 'needs approval' }).first();
+      await item.waitFor({ state: 'visible', timeout: 20_000 });
+      await page.mouse.move(0, 0);
+      files[kind] = await shoot(page, path.join(resultsDir, `debug-approval-${kind}.png`));
+      // the notification's own button (the list shows a notification with buttons expanded), else the cell's
+      const deny = item.locator('.monaco-button', { hasText: 'Deny' }).first();
+      if (await deny.isVisible().catch(() => false)) await deny.click();
+      else await statusItem(row, 'Deny').click();
+      await finished(row, 'the denied cell to finish');
+      if (await center.isVisible().catch(() => false)) await page.keyboard.press('Escape');
+      await wb.waitFor(
+        "the program's catch to print the denial",
+        async () => (await wb.renderedOutputText(page)).includes('was denied by the user'),
+        { timeoutMs: 30_000, intervalMs: 500 },
+      );
+    }
+    shots['debug-approval'] = files;
+  });
+
+  await test("debugger: Run from Call… opens the inspector's diff of the run and its fork, first divergence outlined", async () => {
+    const row = await focusCell(page, CELLS.fork);
+    await runCell(page, row);
+    await finished(row, 'the cell to finish its first run');
+    await focusCell(page, CELLS.fork);
+    await paletteThenPick(page, RUN_FROM_CALL, ['2. tools.search', 'Edit Its Result…']);
+    // the input box takes the quick pick's place in the same widget: typed too early, the text would go to the pick's
+    // filter and the box would then open on its prefilled value (the call's recorded result)
+    await quickInput(page)
+      .locator('.quick-input-title', { hasText: 'The result the call answers with' })
+      .waitFor({ state: 'visible', timeout: 20_000 });
+    const input = quickInput(page).locator('input');
+    await wb.waitFor('the prefilled recorded result', async () => (await input.inputValue()) === '{"hits":5}', {
+      timeoutMs: 10_000,
+    });
+    await input.fill('{"hits":40}');
+    await wb.waitFor('the edited result in the input box', async () => (await input.inputValue()) === '{"hits":40}');
+    await page.keyboard.press('Enter');
+    const diff = await wb.waitFor(
+      'the inspector diff with a first divergence',
+      () => frameWith(page, '.ptc-diff .ptc-first-divergence'),
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    const summary = await diff.locator('.ptc-diff-summary').first().innerText();
+    if (!/call #2 tools\.search/.test(summary))
+      throw new Error(`the diff's first divergence is not call 2: ${summary}`);
+    await wb.runCommand(page, 'Notifications: Clear All Notifications').catch(() => {});
+    await page.mouse.move(0, 0);
+    shots['debug-fork-diff'] = await inBothThemes(page, resultsDir, 'debug-fork-diff');
+  });
+
+  // copied only when every debugger screen was taken in both themes: the docs never pair a new picture with a stale one
+  if (process.env.PTC_E2E_UPDATE_SCREENSHOTS === '1' && Object.keys(shots).length === 3) {
     await mkdir(SCREENSHOT_DOCS_DIR, { recursive: true });
     for (const [name, files] of Object.entries(shots))
       for (const [kind, file] of Object.entries(files))

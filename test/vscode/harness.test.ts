@@ -64,7 +64,15 @@ describe('VSIX allow-list', () => {
     }
     // README.md's relative links resolve inside the VSIX (no repository URL to rewrite them to): what it links ships
     expect(h.disallowedReason('docs/testing.md')).toBeUndefined();
-    for (const linked of ['cell', 'argument-shape', 'walkthrough', 'debug-paused', 'open-tour'])
+    for (const linked of [
+      'cell',
+      'argument-shape',
+      'walkthrough',
+      'debug-paused',
+      'debug-approval',
+      'debug-fork-diff',
+      'open-tour',
+    ])
       expect(h.disallowedReason(`docs/screenshots/vscode-${linked}-light.png`), linked).toBeUndefined();
     // the docs' other screenshots (dark twins, the bindings, budget and sandbox screens) stay out of the VSIX
     for (const unlinked of [
@@ -73,6 +81,8 @@ describe('VSIX allow-list', () => {
       'sandbox-partial-light',
       'bindings-error-dark',
       'debug-paused-dark',
+      'debug-approval-dark',
+      'debug-fork-diff-dark',
       'open-tour-dark',
     ])
       expect(h.disallowedReason(`docs/screenshots/vscode-${unlinked}.png`), unlinked).toMatch(/outside the allow-list/);

@@ -191,6 +191,7 @@ export class WebEngine {
       },
       parse: (value) => ChildFrameSchema.safeParse(value),
       valueless: 'absent',
+      codec: 'frames',
     });
     worker.onerror = (event) => {
       event.preventDefault?.();

@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BindingsHost, type BindingsHostState } from '../../../runtime/bindings-host/bindings-host.js';
-import { createRuntime, RunResultSchema, type Language, type RunResult } from '../../../runtime/index.js';
+import {
+  createRuntime,
+  RunResultSchema,
+  type EngineChoice,
+  type Language,
+  type RunResult,
+} from '../../../runtime/index.js';
 import { eventually } from '../../helpers/eventually.js';
 
 // The bindings host process driven directly (the session's view of it): states, calls served straight from program
@@ -46,12 +52,17 @@ function open(text = MODULE): { host: BindingsHost; states: BindingsHostState[];
   return { host, states, logs, file };
 }
 
-async function run(host: BindingsHost, language: Language, program: string, timeoutMs = 60_000): Promise<RunResult> {
+async function run(
+  host: BindingsHost,
+  language: Language,
+  program: string,
+  { timeoutMs = 60_000, engine = 'native' }: { timeoutMs?: number; engine?: EngineChoice } = {},
+): Promise<RunResult> {
   const ready = await host.ready();
   if (!ready.ok) throw new Error(ready.message);
   const lease = host.lease({ mode: 'mock', seed: 1, routeCalls: true });
   const result = await runtime.run(
-    runtime.resolve({ language, program, bindings: lease.namespaces, hosted: lease, timeoutMs }),
+    runtime.resolve({ language, program, bindings: lease.namespaces, hosted: lease, timeoutMs, engine }),
   );
   RunResultSchema.parse(result);
   return result;
@@ -73,18 +84,25 @@ const PROGRAMS = {
   },
 } as const;
 
-describe.each(['typescript', 'python'] as const)('a %s program calls the bindings host directly', (language) => {
+// every engine: each child speaks its own wire's framing on the host connection (node-wire frames for Node, QuickJS
+// and pyodide, lines for CPython), whatever the program's language
+describe.each([
+  { language: 'typescript', engine: 'native' },
+  { language: 'python', engine: 'native' },
+  { language: 'typescript', engine: 'wasm' },
+  { language: 'python', engine: 'wasm' },
+] as const)('a $language program on the $engine engine calls the bindings host directly', ({ language, engine }) => {
   const programs = PROGRAMS[language];
 
   test('calls are served by the host and recorded in the result like any call', async () => {
     const { host, states } = open();
-    const result = await run(host, language, programs.add);
+    const result = await run(host, language, programs.add, { engine });
     expect(result.value).toBe(42);
     expect(result.calls).toMatchObject([
       { id: 1, global: 'tools', name: 'add', args: { a: 2, b: 40 }, ok: true, value: 42 },
     ]);
     expect(states.slice(0, 2)).toEqual(['starting', 'ready']);
-    const refused = await run(host, language, programs.refused);
+    const refused = await run(host, language, programs.refused, { engine });
     expect(refused.value).toEqual([
       'ToolCallError',
       'add',
@@ -94,7 +112,7 @@ describe.each(['typescript', 'python'] as const)('a %s program calls the binding
 
   test('a handler that exits the host fails that call naming the code; later calls of the run fail too', async () => {
     const { host, states } = open();
-    const result = await run(host, language, programs.exit);
+    const result = await run(host, language, programs.exit, { engine });
     expect(result.value).toEqual([
       'bindings host exited with code 9 while tools.exit was running',
       'bindings host exited with code 9',
@@ -106,15 +124,15 @@ describe.each(['typescript', 'python'] as const)('a %s program calls the binding
     expect(states).toContain('crashed');
     expect(host.status.detail).toMatch(/^the bindings host exited with code 9/);
     // the next run gets a fresh host
-    expect((await run(host, language, programs.add)).value).toBe(42);
+    expect((await run(host, language, programs.add, { engine })).value).toBe(42);
   });
 
   test('a handler stuck in a synchronous loop: the host stops beating and is replaced; that call fails by name', async () => {
     const { host } = open();
-    const result = await run(host, language, programs.spin);
+    const result = await run(host, language, programs.spin, { engine });
     expect(result.value).toBe('bindings host stopped responding while tools.spin was running');
     await eventually('the host to be marked crashed after it stopped beating', () => host.status.state === 'crashed');
-    expect((await run(host, language, programs.add)).value).toBe(42);
+    expect((await run(host, language, programs.add, { engine })).value).toBe(42);
   });
 });
 

@@ -88,7 +88,7 @@ const engines: { language: Language; engine: EngineChoice }[] = [
   { language: 'typescript', engine: 'native' },
   { language: 'python', engine: 'native' },
   { language: 'typescript', engine: 'wasm' },
-  // not python on wasm: a paused call under pyodide does not resume (issue 32 keeps it open; see docs/debugging.md)
+  { language: 'python', engine: 'wasm' },
 ];
 
 describe.each(engines)('breakpoints: $language on $engine', ({ language, engine }) => {
@@ -123,13 +123,9 @@ describe.each(engines)('breakpoints: $language on $engine', ({ language, engine 
 });
 
 describe('breakpoints', () => {
-  test.each([
-    ['typescript', 'native'],
-    ['typescript', 'wasm'],
-    ['python', 'native'],
-  ] as const)(
-    'the deadline does not count a pause; the result says how long it was (%s on %s)',
-    async (language, engine) => {
+  test.each(engines)(
+    'the deadline does not count a pause; the result says how long it was ($language on $engine)',
+    async ({ language, engine }) => {
       const result = await run(
         language,
         // work after the pause: an engine that kept its own deadline running would stop it there
@@ -239,7 +235,7 @@ return out;`,
   });
 });
 
-describe.each(['typescript', 'python'] as const)('approvals: %s', (language) => {
+describe.each(engines)('approvals: $language on $engine', ({ language, engine }) => {
   const program =
     language === 'typescript'
       ? `const out = [];
@@ -257,12 +253,17 @@ return out`;
 
   test('ask: a person edits the arguments; deny: refused without asking', async () => {
     const asked: string[] = [];
-    const result = await run(language, program, {
-      onPause: (call) => {
-        asked.push(`${call.name}:${call.reason}`);
-        return Promise.resolve({ kind: 'continue', args: { to: 'edited' } });
+    const result = await run(
+      language,
+      program,
+      {
+        onPause: (call) => {
+          asked.push(`${call.name}:${call.reason}`);
+          return Promise.resolve({ kind: 'continue', args: { to: 'edited' } });
+        },
       },
-    });
+      { engine },
+    );
     expect(asked).toEqual(['send:approval']);
     expect(result.value).toEqual([
       { sent: { to: 'edited' } },
@@ -273,12 +274,17 @@ return out`;
   });
 
   test('no one to ask: denied; an override allows', async () => {
-    const denied = await run(language, program, {});
+    const denied = await run(language, program, {}, { engine });
     expect(denied.value).toEqual([
       expect.stringMatching(/needs approval and nobody can give it here: denied/),
       expect.stringMatching(/was denied/),
     ]);
-    const allowed = await run(language, program, { approvals: { 'tools.send': 'allow', 'tools.wipe': 'allow' } });
+    const allowed = await run(
+      language,
+      program,
+      { approvals: { 'tools.send': 'allow', 'tools.wipe': 'allow' } },
+      { engine },
+    );
     expect(allowed.value).toEqual([{ sent: { to: 'x' } }, 'wiped']);
   });
 });
@@ -288,28 +294,43 @@ describe('fork from call N', () => {
 for (const q of ['a', 'bb', 'ccc']) out.push((await tools.search({ q })).hits);
 return out;`;
 
-  test('calls before N from the recording, N edited, the rest by the handlers or the replay', async () => {
-    const original = await run('typescript', program, {});
-    expect(original.value).toEqual([1, 2, 3]);
-    const calls = cassetteFromResult(original).calls;
-    // handlers after the fork
-    const forked = await run('typescript', program, {
-      fork: { calls, at: 2, answer: { ok: true, value: { hits: 20 } } },
-    });
-    expect(forked.value).toEqual([1, 20, 3]);
-    expect(forked.calls.map((c) => c.pause?.by)).toEqual(['recording', 'edit', undefined]);
-    // a replay after the fork
-    const file = path.join(dir, 'fork.json');
-    await saveCassette(file, cassetteFromResult(original));
-    const replayed = await run(
-      'typescript',
-      program,
-      { fork: { calls, at: 2, answer: { ok: false, message: 'down' } } },
-      { plan: { mode: 'replay', cassettePath: file } },
-    );
-    expect(replayed.error?.message).toMatch(/down/);
-    expect(replayed.calls.map((c) => c.pause?.by)).toEqual(['recording', 'edit']);
-  });
+  const programs: Record<Language, string> = {
+    typescript: program,
+    python: `out = []
+for q in ["a", "bb", "ccc"]:
+    out.append((await tools.search({"q": q}))["hits"])
+return out`,
+  };
+
+  test.each(engines)(
+    'calls before N from the recording, N edited, the rest by the handlers or the replay ($language on $engine)',
+    async ({ language, engine }) => {
+      const source = programs[language];
+      const original = await run(language, source, {}, { engine });
+      expect(original.value).toEqual([1, 2, 3]);
+      const calls = cassetteFromResult(original).calls;
+      // handlers after the fork
+      const forked = await run(
+        language,
+        source,
+        { fork: { calls, at: 2, answer: { ok: true, value: { hits: 20 } } } },
+        { engine },
+      );
+      expect(forked.value).toEqual([1, 20, 3]);
+      expect(forked.calls.map((c) => c.pause?.by)).toEqual(['recording', 'edit', undefined]);
+      // a replay after the fork
+      const file = path.join(dir, `fork-${language}-${engine}.json`);
+      await saveCassette(file, cassetteFromResult(original));
+      const replayed = await run(
+        language,
+        source,
+        { fork: { calls, at: 2, answer: { ok: false, message: 'down' } } },
+        { engine, plan: { mode: 'replay', cassettePath: file } },
+      );
+      expect(replayed.error?.message).toMatch(/down/);
+      expect(replayed.calls.map((c) => c.pause?.by)).toEqual(['recording', 'edit']);
+    },
+  );
 
   test('out of range and a schema-breaking edit are refused before anything runs', async () => {
     const calls = [{ global: 'tools', name: 'search', args: { q: 'a' }, ok: true, value: { hits: 1 }, durationMs: 1 }];
