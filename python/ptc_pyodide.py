@@ -137,6 +137,7 @@ def lockdown():
             item.__kwdefaults__ = None
             item.__dict__.clear()
     gc.collect()
+
     # the JsProxy family stays reachable through object.__subclasses__(), and JsException (an Exception too) makes a
     # JavaScript Error when called: an object of the embedding, prototypes and all. Their constructors go; deleting the
     # replacement falls back to Exception.__new__, which refuses these types
