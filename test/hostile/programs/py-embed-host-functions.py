@@ -1,7 +1,7 @@
 # about: calls the WebAssembly module's JavaScript imports around pyodide's lockdown: the import blocker taken out of sys.meta_path, blocked built-ins (_ctypes, _pyodide_core) and a fresh posix made by _imp.create_builtin, the originals hunted with gc, then a JavaScript import (emscripten_get_heap_max) called through dlsym, Emscripten's system() reached, js.WebAssembly and pyodide_js._module's exports (irrelevant on CPython: nothing there is JavaScript)
 # expect: success
 # value: {"control": true, "reached": []}
-# control: the same re-creation helper, pointed at an allowed built-in (math), returns a working module
+# control: the same re-creation helper, pointed at an allowed built-in (itertools), returns a working module
 import gc, sys
 EMBEDDED = sys.platform == 'emscripten'
 reached = []
@@ -85,8 +85,8 @@ def module_exports():
     import pyodide_js
     return pyodide_js._module._emscripten_get_heap_max() > 0
 def control():
-    import math
-    return fresh_builtin('math').sqrt(16.0) == 4.0
+    # itertools is built into both CPython and Pyodide
+    return next(fresh_builtin('itertools').count(3)) == 3
 attempt('meta-path-ctypes', meta_path_ctypes)
 attempt('create-builtin-ctypes', create_builtin_ctypes)
 attempt('gc-original-create-builtin', gc_original_create_builtin)
