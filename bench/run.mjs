@@ -285,6 +285,35 @@ if (!skipRss) {
       `  ${m.label.padEnd(50)} ${m.error ? `failed: ${m.error}` : `growth ${round(m.growthMb, 1)} MB, host peak ${round(m.hostPeakRssMb, 0)} MB${m.childPeakRssMb ? `, child peak ${round(m.childPeakRssMb, 0)} MB` : ''}, ${round(m.msPerRun, 1)} ms/run`}`,
     );
   }
+  log('\nmemory per ready spare: one spare per engine, its whole process tree (a host process of its own), p50');
+  results.spareMemory = await spareMemoryProbe();
+  if (results.spareMemory.problem !== undefined)
+    notes.push({ contender: 'spare-memory', label: 'memory per ready spare', note: results.spareMemory.problem });
+}
+
+// Memory per ready spare, per engine (issue 26), in a host process of its own: this one's contenders hold spares too.
+function spareMemoryProbe() {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(repo, 'bench', 'lib', 'spare-memory.mjs'),
+        runtimePath,
+        pythonPath ?? '-',
+        ...(quick ? ['--quick'] : []),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.once('close', () => {
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}'));
+      } catch {
+        resolve({ problem: `the spare memory probe printed no result: ${out.slice(0, 200)}` });
+      }
+    });
+  });
 }
 
 function memoryProbe(spec, runs) {
