@@ -227,19 +227,22 @@ if (!skipCost) {
 }
 
 function measureCpu(rounds) {
+  return probeProcess('cpu-host.mjs', [runtimePath, pythonPath ?? '-', String(rounds)], 'the CPU probe');
+}
+
+// A probe in a host process of its own (bench/lib/<script>): its last stdout line is its JSON result.
+function probeProcess(script, args, what) {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(repo, 'bench', 'lib', 'cpu-host.mjs'), runtimePath, pythonPath ?? '-', String(rounds)],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const child = spawn(process.execPath, [path.join(repo, 'bench', 'lib', script), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.once('close', () => {
       try {
         resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}'));
       } catch {
-        resolve({ problem: `the CPU probe printed no result: ${out.slice(0, 200)}` });
+        resolve({ problem: `${what} printed no result: ${out.slice(0, 200)}` });
       }
     });
   });
@@ -293,27 +296,8 @@ if (!skipRss) {
 
 // Memory per ready spare, per engine (issue 26), in a host process of its own: this one's contenders hold spares too.
 function spareMemoryProbe() {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(repo, 'bench', 'lib', 'spare-memory.mjs'),
-        runtimePath,
-        pythonPath ?? '-',
-        ...(quick ? ['--quick'] : []),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.once('close', () => {
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}'));
-      } catch {
-        resolve({ problem: `the spare memory probe printed no result: ${out.slice(0, 200)}` });
-      }
-    });
-  });
+  const args = [runtimePath, pythonPath ?? '-', ...(quick ? ['--quick'] : [])];
+  return probeProcess('spare-memory.mjs', args, 'the spare memory probe');
 }
 
 function memoryProbe(spec, runs) {
