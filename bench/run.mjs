@@ -228,19 +228,22 @@ if (!skipCost) {
 }
 
 function measureCpu(rounds) {
+  return probeProcess('cpu-host.mjs', [runtimePath, pythonPath ?? '-', String(rounds)], 'the CPU probe');
+}
+
+// A probe in a host process of its own (bench/lib/<script>): its last stdout line is its JSON result.
+function probeProcess(script, args, what) {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(repo, 'bench', 'lib', 'cpu-host.mjs'), runtimePath, pythonPath ?? '-', String(rounds)],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const child = spawn(process.execPath, [path.join(repo, 'bench', 'lib', script), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.once('close', () => {
       try {
         resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}'));
       } catch {
-        resolve({ problem: `the CPU probe printed no result: ${out.slice(0, 200)}` });
+        resolve({ problem: `${what} printed no result: ${out.slice(0, 200)}` });
       }
     });
   });
@@ -286,6 +289,16 @@ if (!skipRss) {
       `  ${m.label.padEnd(50)} ${m.error ? `failed: ${m.error}` : `growth ${round(m.growthMb, 1)} MB, host peak ${round(m.hostPeakRssMb, 0)} MB${m.childPeakRssMb ? `, child peak ${round(m.childPeakRssMb, 0)} MB` : ''}, ${round(m.msPerRun, 1)} ms/run`}`,
     );
   }
+  log('\nmemory per ready spare: one spare per engine, its whole process tree (a host process of its own), p50');
+  results.spareMemory = await spareMemoryProbe();
+  if (results.spareMemory.problem !== undefined)
+    notes.push({ contender: 'spare-memory', label: 'memory per ready spare', note: results.spareMemory.problem });
+}
+
+// Memory per ready spare, per engine (issue 26), in a host process of its own: this one's contenders hold spares too.
+function spareMemoryProbe() {
+  const args = [runtimePath, pythonPath ?? '-', ...(quick ? ['--quick'] : [])];
+  return probeProcess('spare-memory.mjs', args, 'the spare memory probe');
 }
 
 function memoryProbe(spec, runs) {

@@ -47,6 +47,53 @@ class _Blocker:
         return None
 
 
+def _import_builtins():
+    """Every built-in module a program may use, imported (at module import, so a memory snapshot holds them)."""
+    found = {}
+    for name in sys.builtin_module_names:
+        if _blocked(name):
+            continue
+        try:
+            found[name] = sys.modules.get(name) or __import__(name)
+        except Exception:
+            # not importable here: no program can import it either
+            pass
+    return found
+
+
+_BUILTINS = _import_builtins()
+
+
+def _seal_module_creation():
+    """The blocker in sys.meta_path is the program's to remove, and _imp creates any built-in module past it (_ctypes,
+    whose dlsym calls every JavaScript import of the WebAssembly module; a fresh posix with Emscripten's system): from
+    here _imp hands out only the built-in modules already created (as the lockdown left them) and loads no C
+    extension. The originals are dropped, not wrapped, so no closure or gc referent leads back to them."""
+    import _imp
+
+    modules = dict(_BUILTINS)
+    modules.update(_import_builtins())
+
+    def create_builtin(spec):
+        name = getattr(spec, "name", None)
+        module = modules.get(name)
+        if module is None:
+            raise ImportError("No built-in module named %r in the pyodide engine (%s)" % (name, UNSUPPORTED), name=name)
+        return module
+
+    def exec_module(module):
+        return 0
+
+    def create_dynamic(spec, file=None):
+        name = getattr(spec, "name", None)
+        raise ImportError("C extension %r is not available in the pyodide engine (%s)" % (name, UNSUPPORTED), name=name)
+
+    _imp.create_builtin = create_builtin
+    _imp.exec_builtin = exec_module
+    _imp.create_dynamic = create_dynamic
+    _imp.exec_dynamic = exec_module
+
+
 def lockdown():
     """Removes Pyodide's bridges to JavaScript before any program runs: the modules leave sys.modules and their
     namespaces are emptied (gc still finds a module object, never a function in it), the import hooks that map
@@ -90,6 +137,25 @@ def lockdown():
             item.__kwdefaults__ = None
             item.__dict__.clear()
     gc.collect()
+
+    # the JsProxy family stays reachable through object.__subclasses__(), and JsException (an Exception too) makes a
+    # JavaScript Error when called: an object of the embedding, prototypes and all. Their constructors go; deleting the
+    # replacement falls back to Exception.__new__, which refuses these types
+    def no_javascript(*args, **kwargs):
+        raise TypeError("JavaScript objects cannot be made in the pyodide engine (%s)" % UNSUPPORTED)
+
+    kinds, todo = set(), [object]
+    while todo:
+        for kind in type.__subclasses__(todo.pop()):
+            if kind not in kinds:
+                kinds.add(kind)
+                todo.append(kind)
+    for kind in kinds:
+        if _blocked(str(kind.__module__)) and "__new__" in kind.__dict__:
+            try:
+                type.__setattr__(kind, "__new__", staticmethod(no_javascript))
+            except TypeError:
+                pass
     # Emscripten's system() runs a host shell under Node (the child refuses child_process too): a clear error first
     import os
     import posix
@@ -106,6 +172,7 @@ def lockdown():
     os._exit = posix._exit = _exit
     # Emscripten's default environment names the child's path on the host (`_`): programs see an empty one, as natively
     os.environ.clear()
+    _seal_module_creation()
     sys.meta_path[:] = [finder for finder in sys.meta_path if "pyodide" not in str(getattr(finder, "__module__", ""))]
     sys.meta_path.insert(0, _Blocker)
     sys.path_hooks[:] = [hook for hook in sys.path_hooks if "pyodide" not in str(getattr(hook, "__module__", ""))]

@@ -121,6 +121,24 @@ export function renderMarkdown(report) {
     lines.push('');
   }
 
+  if ((report.spareMemory?.rows ?? []).length > 0) {
+    lines.push(
+      '## Memory per ready spare (issue 26)',
+      '',
+      'One spare per engine, ready and waiting for a run, in a host process of its own: its whole process tree (sandbox wrapper and engine child) read from /proc. PSS divides shared pages among the processes sharing them. p50 over fresh spares.',
+      '',
+      '| Engine | processes | RSS MB | PSS MB | spares |',
+      '|---|---:|---:|---:|---:|',
+    );
+    for (const r of report.spareMemory.rows)
+      lines.push(
+        r.error
+          ? `| ${r.label} | – | failed: ${esc(r.error)} | | |`
+          : `| ${r.label} | ${r.processes} | ${num(r.rssMb)} | ${num(r.pssMb)} | ${r.n} |`,
+      );
+    lines.push('');
+  }
+
   if ((report.hostBounds ?? []).length > 0) {
     lines.push(
       '## Host bounds (issue 12)',

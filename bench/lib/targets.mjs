@@ -193,6 +193,39 @@ export function evaluateTargets(results, { stability } = {}) {
     pyMissing,
   );
 
+  // issue 26: the WebAssembly engines, measured next to the native ones in this same run
+  upTo(
+    'ts-wasm-spare-abs',
+    26,
+    'TypeScript trivial program on quickjs, spare ready (sandbox on): p50 ≤ 5 ms',
+    p50('trivial', 'ptc-ts-wasm-sandbox-spare'),
+    5,
+    'ms',
+    'not measured',
+  );
+  upTo(
+    'py-wasm-spare-abs',
+    26,
+    'Python trivial program on pyodide, spare ready (sandbox on): p50 ≤ 15 ms',
+    p50('trivial', 'ptc-py-wasm-sandbox-spare'),
+    15,
+    'ms',
+    'not measured',
+  );
+  for (const [id, label, engine, native, wasm] of [
+    ['ts', 'TypeScript', 'quickjs', 'ptc-ts-sandbox-spare', 'ptc-ts-wasm-sandbox-spare'],
+    ['py', 'Python', 'pyodide', 'ptc-py-sandbox-spare', 'ptc-py-wasm-sandbox-spare'],
+  ])
+    ratio(
+      `${id}-wasm-rt-vs-native`,
+      26,
+      `${label} sequential binding round trip on ${engine}: within 2× the native engine's (p50)`,
+      rt(wasm),
+      rt(native),
+      2,
+      id === 'py' ? pyMissing : 'not measured',
+    );
+
   upTo(
     'ts-par',
     '2, 8',

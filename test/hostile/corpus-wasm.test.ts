@@ -13,6 +13,11 @@ const FAMILY_MIN = 5;
 
 const isControl = (entry: CorpusEntry): boolean => entry.must.length > 0 || entry.options.sandbox === 'off';
 
+// attacks on the embedding itself (a program with its own control, py-embed-*) and programs whose self-reports the host
+// witnesses (probe.kernelLook) run in the sample too: the wasm engines are what they are about
+const always = (entry: CorpusEntry): boolean =>
+  entry.control !== undefined || entry.source.includes('probe.kernelLook');
+
 // the program's family: its name up to the first dash after the language prefix (loop-, fd-, py-net-, …)
 const family = (entry: CorpusEntry): string => `${entry.language}:${/^(py-)?[a-z0-9]+/.exec(entry.name)?.[0] ?? ''}`;
 
@@ -45,6 +50,6 @@ await registerCorpus({
     const programs = entries.filter((entry) => !isControl(entry));
     if (full) return programs;
     const picked = sample(programs);
-    return programs.filter((entry) => picked.has(entry.name));
+    return programs.filter((entry) => picked.has(entry.name) || always(entry));
   },
 });

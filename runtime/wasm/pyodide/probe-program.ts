@@ -5,8 +5,9 @@ import { PYTHON_ATTEMPT_HELPER } from '../../sandbox/probe-attempt.js';
 export const PYODIDE_MECHANISM = 'pyodide (WebAssembly; no JavaScript bridge, host files, network or processes)';
 
 // Every way out the probe tries from inside Pyodide: Python's own (files, sockets, processes), Pyodide's bridges to
-// JavaScript (`js`, `pyodide_js`, `pyodide.ffi`, ctypes into the module's functions, objects found through gc) and its
-// Emscripten file systems (NODEFS mounts the host's folders). Each attempt counts as refused only when it raised.
+// JavaScript (`js`, `pyodide_js`, `pyodide.ffi`, ctypes into the module's functions, objects found through gc, blocked
+// built-ins made directly by `_imp` past the removable import blocker) and its Emscripten file systems (NODEFS mounts
+// the host's folders). Each attempt counts as refused only when it raised.
 export function pyodideProbeProgram(secret: string): string {
   return `
 import gc, os, sys
@@ -84,6 +85,36 @@ def host_gc():
         if type(item) is type(sys) and getattr(item, "__name__", "") in bridges + ("js", "pyodide_js") and len(vars(item)) > 4:
             return
     raise LookupError("nothing of the embedding")
+def unblock():
+    sys.meta_path[:] = [f for f in sys.meta_path if getattr(f, "__name__", "") != "_Blocker"]
+def fresh_builtin(name):
+    import _imp
+    from importlib.machinery import BuiltinImporter, ModuleSpec
+    module = _imp.create_builtin(ModuleSpec(name, BuiltinImporter, origin="built-in"))
+    _imp.exec_builtin(module)
+    return module
+def host_ctypes_unblocked():
+    unblock()
+    import ctypes
+    ctypes.CDLL(None).emscripten_get_heap_max()
+def host_builtin_ctypes():
+    fresh_builtin("_ctypes").dlopen
+def host_jsexception():
+    # JsException, an Exception subclass, makes a JavaScript Error when called
+    todo, seen = [BaseException], set()
+    while todo:
+        for kind in type.__subclasses__(todo.pop()):
+            if kind not in seen:
+                seen.add(kind)
+                todo.append(kind)
+    for kind in seen:
+        if kind.__name__ == "JsException":
+            kind("Error", "probe").constructor
+            return
+    raise LookupError("no JsException")
+def spawn_fresh_posix():
+    if fresh_builtin("posix").system("true") != 0:
+        raise OSError("no shell")
 
 attempt("read-outside:open", read_open)
 attempt("read-outside:js-require", read_js)
@@ -102,5 +133,9 @@ attempt("host-object:pyodide-js", host_pyodide_js)
 attempt("host-object:ffi", host_ffi)
 attempt("host-object:ctypes", host_ctypes)
 attempt("host-object:gc", host_gc)
+attempt("host-object:ctypes-unblocked", host_ctypes_unblocked)
+attempt("host-object:builtin-ctypes", host_builtin_ctypes)
+attempt("host-object:jsexception", host_jsexception)
+attempt("spawn:fresh-posix-system", spawn_fresh_posix)
 return {"refused": refused}`;
 }

@@ -67,6 +67,9 @@ export interface CorpusEntry {
   options: RequestOptions;
   // a runtime gap written down in the findings file: the case is expected to fail until it is fixed
   knownBug?: string;
+  // the program carries its own control (what it touches that it may, with the check its attacks use): its `value:`
+  // holds the control's verdict next to the attacks', so on every engine and judge a different value is a breach
+  control?: string;
   requires: Requirement[];
 }
 
@@ -154,6 +157,9 @@ export function parseCorpusFile(file: string): CorpusEntry {
       case 'known-bug':
         entry.knownBug = value.trim();
         break;
+      case 'control':
+        entry.control = value.trim();
+        break;
       case 'options':
         entry.options = { ...entry.options, ...(JSON.parse(value) as RequestOptions) };
         break;
@@ -163,6 +169,8 @@ export function parseCorpusFile(file: string): CorpusEntry {
   }
   if (entry.expect.length === 0) throw new Error(`${file}: missing "expect:" header`);
   if (entry.about === '') throw new Error(`${file}: missing "about:" header`);
+  if (entry.control !== undefined && entry.value === undefined)
+    throw new Error(`${file}: "control:" needs a "value:" header holding the control's verdict`);
   return entry;
 }
 

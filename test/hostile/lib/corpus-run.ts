@@ -25,6 +25,8 @@ export interface Verdict {
   breaches: string[];
   result: RunResult | undefined;
   effects: Effect[];
+  // kernel-granted self-reports from a wasm engine that the host's own witness showed were emulation
+  emulated: string[];
   ms: number;
 }
 
@@ -81,6 +83,7 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
       breaches: [problem],
       result: undefined,
       effects: [],
+      emulated: [],
       ms: 0,
     };
   }
@@ -115,6 +118,7 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
   if (entry.must.length > 0)
     await settleTo(() => entry.must.filter((e) => !fixtures.effects(resultText).has(e)), 10_000);
   const effects = fixtures.effects(resultText);
+  const witness = fixtures.kernelWitness();
   const detail = effects.has('victim-touched') ? ` [${fixtures.victimTouches().join('; ')}]` : '';
   await fixtures.close();
   const outcome = result === undefined ? 'rejected' : (result.error?.kind ?? 'success');
@@ -131,6 +135,12 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
         `expected value ${clip(JSON.stringify(entry.value.json))}, got ${clip(JSON.stringify(result.value) ?? 'undefined')}`,
       );
     }
+    // a program with its own control: its value is the verdict of the control and of every attack, so any other value
+    // (or none) is a way out or a blind probe, on every engine
+    if (entry.control !== undefined && (outcome !== 'success' || !isDeepStrictEqual(result.value, entry.value?.json)))
+      breach(
+        `its own control or attacks came out differently (control: ${entry.control}): ${clip(JSON.stringify(result.value ?? result.error) ?? 'undefined', 600)}`,
+      );
     if (entry.message !== undefined && !entry.message.test(result.error?.message ?? '')) {
       problems.push(
         `error message ${JSON.stringify(clip(result.error?.message ?? '(none)'))} does not match ${entry.message}`,
@@ -144,8 +154,16 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
       problems.push(`expected ${entry.calls} calls, got ${callCount(result)}`);
   }
   if (effects.has('env-leaked')) breach("the host's environment reached the program");
+  const emulated: string[] = [];
   for (const effect of entry.mustNot) {
     if (!effects.has(effect)) continue;
+    // a WebAssembly engine answers syscalls from Emscripten's emulation: its self-report is judged by the host's witness
+    if (effect === 'kernel-granted' && result?.sandbox.isolation === 'wasm') {
+      const seen = judgeWasmGrant(result.sandbox.engine ?? 'wasm', witness);
+      if (seen.breach === undefined) emulated.push(seen.note);
+      else breach(seen.breach);
+      continue;
+    }
     // an effect the report admits (e.g. filesystem "allowed" with partial enforcement) is honest; a claimed denial must hold
     const denied = result === undefined || claimsDenial(result.sandbox, effect);
     if (denied)
@@ -155,6 +173,11 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     else if (result?.sandbox.enforcement === 'full') breach(`${effect} happened under enforcement "full"`);
   }
   for (const effect of entry.must) if (!effects.has(effect)) problems.push(`control effect did not happen: ${effect}`);
+  // a control that asked the host to look proves the witness sees a granted operation
+  if (entry.must.length > 0 && witness !== undefined && witness.changes.length === 0)
+    problems.push(
+      `the host's kernel witness saw nothing of the granted operation (${witness.looks} looks): it is blind`,
+    );
   const late = tools.invocations.filter((i) => settledAt > 0 && i.at > settledAt);
   if (late.length > 0) breach(`binding handlers ran after the run settled: ${late.map((i) => i.name).join(', ')}`);
   if (intrinsicsFingerprint() !== fingerprint) breach('host intrinsics changed during the run');
@@ -165,8 +188,24 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
     breaches,
     result,
     effects: [...effects],
+    emulated,
     ms: Math.round(performance.now() - started),
   };
+}
+
+// A wasm engine's kernel-granted self-report is contained only when the host looked (before the attempt and while the
+// program held what it claims) and saw nothing granted: no socket gained, no packet socket, no device node changed.
+export function judgeWasmGrant(
+  engine: string,
+  witness: { looks: number; changes: string[] } | undefined,
+): { breach: string; note?: undefined } | { breach?: undefined; note: string } {
+  if (witness === undefined || witness.looks < 2)
+    return {
+      breach: `kernel-granted self-report on the ${engine} engine without a host witness (the program must call probe.kernelLook() before the attempt and while it holds what it claims; ${witness?.looks ?? 0} looks)`,
+    };
+  if (witness.changes.length > 0)
+    return { breach: `kernel-granted on the ${engine} engine, and the host saw it: ${witness.changes.join('; ')}` };
+  return { note: `${engine}: claimed, host witness unchanged over ${witness.looks} looks (emulated)` };
 }
 
 // Whether the run's own sandbox report claims the layer that forbids `effect`.

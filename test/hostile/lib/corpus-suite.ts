@@ -148,6 +148,11 @@ export async function registerCorpus(options: CorpusSuiteOptions = {}): Promise<
       console.log(
         `[${title}] not contained: ${breached.map((v) => `${v.entry.name} (${v.breaches.join('; ').slice(0, 400)})`).join(', ')}`,
       );
+    const emulated = all.filter((v) => v.emulated.length > 0);
+    if (emulated.length > 0)
+      console.log(
+        `[${title}] kernel-granted self-reports the host witnessed as emulation: ${emulated.map((v) => `${v.entry.name} (${v.emulated.join('; ')})`).join(', ')}`,
+      );
     const known = all.filter((v) => v.entry.knownBug !== undefined);
     if (known.length > 0)
       console.log(

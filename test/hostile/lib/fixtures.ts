@@ -8,6 +8,7 @@ import type { JsonValue } from '../../../runtime/index.js';
 import { type BindingNamespace } from '../../../runtime/api.js';
 import type { Effect } from './corpus-format.js';
 import { PlantedDeviceNode, PlantedFile, plantSysv, PtyWitness, Victim } from './host-fixtures.js';
+import { KernelWitness } from './kernel-witness.js';
 import { listSysv, removeSysv, type SysvObject } from './sysv.js';
 
 const DEV_SHM = '/dev/shm';
@@ -123,6 +124,7 @@ export class RunFixtures {
   #node: PlantedDeviceNode | undefined;
   #victim: Victim | undefined;
   #pty: PtyWitness | undefined;
+  #kernel: KernelWitness | undefined;
   #ownIpcKey: number | undefined;
   #plantedSysv: SysvObject[] = [];
   #sightings = 0;
@@ -190,6 +192,7 @@ export class RunFixtures {
     }
     if (uses('OWN_IPC_KEY')) this.values.OWN_IPC_KEY = String((this.#ownIpcKey = sysvKey()));
     if (uses('PTY_PATH')) this.values.PTY_PATH = (this.#pty = await PtyWitness.open(this.#options.python)).path;
+    if (source.includes('probe.kernelLook')) this.#kernel = new KernelWitness(this.#node?.path);
   }
 
   #plant(name: string): string {
@@ -210,7 +213,19 @@ export class RunFixtures {
       if (seen) this.#sightings++;
       return seen;
     };
+    // `probe.kernelLook()`: the host looks at what the kernel holds for the run (kernel-witness.ts), before an attempt
+    // and while the program holds what it claims was granted
+    functions.kernelLook = async () => {
+      this.#kernel?.look();
+      return true;
+    };
     return { global: 'probe', functions };
+  }
+
+  // The host's view of a kernel-granted self-report: how many looks the program asked for, and what they saw granted;
+  // undefined when the program never asked.
+  kernelWitness(): { looks: number; changes: string[] } | undefined {
+    return this.#kernel === undefined ? undefined : { looks: this.#kernel.looks, changes: this.#kernel.changes() };
   }
 
   render(source: string): string {

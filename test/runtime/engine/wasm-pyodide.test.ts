@@ -3,7 +3,8 @@ import path from 'node:path';
 import { loadPyodide } from 'pyodide';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRuntime } from '../../../runtime/index.js';
-import { GUEST_MODULES, loadGuest, type GuestStep } from '../../../runtime/wasm/pyodide/guest.js';
+import { loadGuest, type GuestStep } from '../../../runtime/wasm/pyodide/guest.js';
+import { guestModules } from '../../helpers/pyodide-guest.js';
 import { pyodideFolder } from '../../../runtime/wasm/pyodide/pyodide-engine.js';
 import type { BindingNamespace, CodeRunRequest } from '../../../runtime/api.js';
 import { RunResultSchema, type RunResult } from '../../../runtime/protocol/run-result.js';
@@ -278,11 +279,6 @@ attempt("gc", gc_to_js)
 attempt("system", shell)
 attempt("jsproxy", jsproxy_instances)
 return seen`;
-
-function guestModules(): Record<(typeof GUEST_MODULES)[number], string> {
-  const entries = GUEST_MODULES.map((name) => [name, fs.readFileSync(path.join('python', `${name}.py`), 'utf8')]);
-  return Object.fromEntries(entries) as Record<(typeof GUEST_MODULES)[number], string>;
-}
 
 describe('pyodide engine: attacks on the embedding', () => {
   const secretDir = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'ptc-pyodide-secret-'));
