@@ -66,12 +66,14 @@ describe('VSIX allow-list', () => {
     expect(h.disallowedReason('docs/testing.md')).toBeUndefined();
     for (const linked of ['cell', 'argument-shape', 'walkthrough', 'debug-paused', 'open-tour'])
       expect(h.disallowedReason(`docs/screenshots/vscode-${linked}-light.png`), linked).toBeUndefined();
-    // the docs' other screenshots (dark twins, the bindings, budget and sandbox screens) stay out of the VSIX
+    // the docs' other screenshots (dark twins, the bindings, budget, sandbox and task-cell screens) stay out of the VSIX
     for (const unlinked of [
       'argument-shape-dark',
       'call-budget-light',
       'sandbox-partial-light',
+      'bindings-error-light',
       'bindings-error-dark',
+      'task-no-model-light',
       'debug-paused-dark',
       'open-tour-dark',
     ])
