@@ -369,8 +369,11 @@ export async function screenSteps({ page, test, resultsDir }) {
   await test('Alt+Shift+S stops a runaway cell from the keyboard, with the selection on another cell', async () => {
     await page.setViewportSize(VIEW);
     await show({ notebook: 'keyboard.ptcnb' });
-    // the one cell of keyboard.ptcnb with an endless loop of calls (mock handlers: no call budget)
+    // the one cell of keyboard.ptcnb with an endless loop of calls (mock handlers: no call budget), its last: the
+    // notebook list draws only the rows near the viewport, so the selection goes there first
+    await wb.runCommand(page, 'Notebook: Focus Last Cell');
     const spin = codeRows(page).filter({ hasText: 'while' }).first();
+    await spin.waitFor({ state: 'visible', timeout: 30_000 });
     await spin.scrollIntoViewIfNeeded();
     await spin.hover();
     await spin.locator('.run-button-container .codicon-notebook-execute').first().click();
