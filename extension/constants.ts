@@ -50,7 +50,7 @@ export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 export const APPROVED_PATHS_KEY = 'ptcPlayground.approvedRuntimePaths';
 
 // owned by the webview protocol: the renderer id, its mime type and the inspector's view type
-export { INSPECTOR_VIEW_TYPE, RENDERER_ID, RESULT_MIME } from '../webview/protocol/index.js';
+export { INSPECTOR_VIEW_TYPE, PROBLEM_MIME, RENDERER_ID, RESULT_MIME } from '../webview/protocol/index.js';
 
 // the languageId of task cells (a task in plain words for a model; `kind: "task"` in the file)
 export const TASK_LANGUAGE = 'ptc-task';

@@ -1,6 +1,6 @@
 import type { Language } from '../../runtime/index.js';
 import * as vscode from 'vscode';
-import { APPROVED_PATHS_KEY, COMMANDS, CONFIG_SECTION } from '../constants.js';
+import { APPROVED_PATHS_KEY, CONFIG_SECTION } from '../constants.js';
 import type { ApprovalOutcome } from '../execution/cell-job.js';
 import type { Logger } from '../log/logger.js';
 import { approvalKey, decideRuntimePath, type RuntimePathKey } from './path-approval.js';
@@ -36,11 +36,7 @@ export class RuntimePathApprovals {
       key,
       decision.path,
     );
-    return {
-      ok: false,
-      message,
-      markdown: `${message}\n\n[${vscode.l10n.t('Review Interpreter Paths')}](command:${COMMANDS.reviewRuntimePaths})`,
-    };
+    return { ok: false, message, actions: ['review-runtime-paths'] };
   }
 
   // Forgets approvals and this session's denials (the next run asks again).

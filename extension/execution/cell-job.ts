@@ -18,7 +18,7 @@ import {
   type SessionOutcome,
   type SessionRunRequest,
 } from '../../runtime/index.js';
-import { COMMANDS } from '../constants.js';
+import type { ProblemAction } from '../../webview/protocol/index.js';
 import type { Translate } from '../l10n.js';
 import type { Logger } from '../log/logger.js';
 import { CallProgress, type CallProgressSnapshot } from './call-progress.js';
@@ -47,13 +47,8 @@ export interface CellExecutionPort {
       expectation?: ExpectationReport;
     },
   ): Promise<void>;
-  // actions: command links under the message (a command id, optionally with a query of JSON arguments)
-  showProblem(problem: {
-    message: string;
-    markdown?: string;
-    actions?: { title: string; command: string }[];
-    persist: boolean;
-  }): Promise<void>;
+  // actions: what fixes it, offered as buttons under the message
+  showProblem(problem: { message: string; actions?: ProblemAction[]; persist: boolean }): Promise<void>;
   end(success: boolean | undefined): void;
 }
 
@@ -86,7 +81,8 @@ export interface RuntimePaths {
   pythonPath?: string;
 }
 
-export type ApprovalOutcome = { ok: true; paths: RuntimePaths } | { ok: false; message: string; markdown?: string };
+export type ApprovalOutcome =
+  { ok: true; paths: RuntimePaths } | { ok: false; message: string; actions?: ProblemAction[] };
 
 export interface CellJobDeps {
   // runs the cell in its notebook's session
@@ -206,7 +202,7 @@ export async function runCellJob(
       log.warn(`${input.cellLabel}: not run: ${approval.message}`);
       await port.showProblem({
         message: approval.message,
-        ...(approval.markdown === undefined ? {} : { markdown: approval.markdown }),
+        ...(approval.actions === undefined ? {} : { actions: approval.actions }),
         persist: false,
       });
       end(false);
@@ -254,15 +250,9 @@ export async function runCellJob(
       const message = t('The cell could not run ({0}): {1}', outcome.stage, outcome.message);
       log.warn(`${input.cellLabel}: ${outcome.stage} problem: ${outcome.message}`);
       // a broken bindings module or cassette is worth keeping in the saved notebook; a bindings problem offers the picker
-      const actions =
-        outcome.stage === 'bindings'
-          ? [{ title: t('Set Notebook Bindings…'), command: COMMANDS.setNotebookBindings }]
-          : [];
-      await port.showProblem({
-        message,
-        persist: true,
-        actions: [...actions, { title: t('Show Log'), command: COMMANDS.showLog }],
-      });
+      const actions: ProblemAction[] =
+        outcome.stage === 'bindings' ? ['set-notebook-bindings', 'show-log'] : ['show-log'];
+      await port.showProblem({ message, persist: true, actions });
       end(abort.signal.aborted ? undefined : false);
       return 'setup-failed';
     }

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
-import { linkedMessage } from '../notebook/problem-links.js';
-import { escapeMarkdown, problemOutput, resultOutput, streamOutput } from '../notebook/result-output.js';
+import { problemLinks } from '../notebook/problem-links.js';
+import { problemOutput, resultOutput, streamOutput } from '../notebook/result-output.js';
 import type { CellExecutionPort } from './cell-job.js';
 
 // The CellExecutionPort over a real NotebookCellExecution.
@@ -38,23 +38,15 @@ export function executionPort(execution: vscode.NotebookCellExecution, options: 
       );
     },
     showProblem: async (problem) => {
-      const markdown = markdownOf(problem);
+      // the files a problem names (a bindings module, the line esbuild points at) open from the output
       await execution.appendOutput(
-        problemOutput(problem.message, { persist: problem.persist, ...(markdown === undefined ? {} : { markdown }) }),
+        problemOutput(problem.message, {
+          persist: problem.persist,
+          links: problemLinks(problem.message),
+          ...(problem.actions === undefined ? {} : { actions: problem.actions }),
+        }),
       );
     },
     end: (success) => execution.end(success, Date.now()),
   };
-}
-
-// The problem's markdown: its own, or the message (the files it names linked to their line) with its actions as
-// command links below it.
-function markdownOf(problem: {
-  message: string;
-  markdown?: string;
-  actions?: { title: string; command: string }[];
-}): string | undefined {
-  if (problem.markdown !== undefined || problem.actions === undefined || problem.actions.length === 0)
-    return problem.markdown;
-  return `${linkedMessage(problem.message)}\n\n${problem.actions.map((a) => `[${escapeMarkdown(a.title)}](command:${a.command})`).join(' · ')}`;
 }

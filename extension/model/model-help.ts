@@ -1,28 +1,17 @@
 import * as vscode from 'vscode';
-import { CONFIG_SECTION, COMMANDS } from '../constants.js';
-import { escapeMarkdown } from '../notebook/result-output.js';
+import type { ProblemAction } from '../../webview/protocol/index.js';
+import { CONFIG_SECTION } from '../constants.js';
 
-// A task cell that has no model to ask: the reason, then what fixes it, as command links on the cell.
-export function modelHelpMarkdown(message: string, help: 'no-model' | 'no-key'): string {
-  const link = (title: string, command: string) => `[${escapeMarkdown(title)}](command:${command})`;
-  const actions =
-    help === 'no-key'
-      ? [
-          link(vscode.l10n.t('Set Model API Key'), COMMANDS.setModelKey),
-          link(vscode.l10n.t('Pick Model'), COMMANDS.pickModel),
-        ]
-      : [
-          link(vscode.l10n.t('Pick Model'), COMMANDS.pickModel),
-          link(vscode.l10n.t('Set Model API Key'), COMMANDS.setModelKey),
-        ];
-  actions.push(
-    link(vscode.l10n.t('Model Settings'), COMMANDS.openModelSettings),
-    link(vscode.l10n.t('Try the Offline Fake Model'), COMMANDS.useFakeModel),
-  );
-  const fake = vscode.l10n.t(
-    'The offline fake model is scripted (no key, nothing leaves this machine): it answers "What is the population of Paris? Answer with the number only." with the tour\'s bindings.',
-  );
-  return `${escapeMarkdown(message)}\n\n${actions.join(' · ')}\n\n${escapeMarkdown(fake)}`;
+// A task cell that has no model to ask: what fixes it, offered on the cell (the key first when that is what is
+// missing), and a word on the offline fake model.
+export function modelHelp(help: 'no-model' | 'no-key'): { actions: ProblemAction[]; detail: string } {
+  const first: ProblemAction[] = help === 'no-key' ? ['set-model-key', 'pick-model'] : ['pick-model', 'set-model-key'];
+  return {
+    actions: [...first, 'model-settings', 'fake-model'],
+    detail: vscode.l10n.t(
+      'The offline fake model is scripted (no key, nothing leaves this machine): it answers "What is the population of Paris? Answer with the number only." with the tour\'s bindings.',
+    ),
+  };
 }
 
 // `ptcPlayground.openModelSettings`: the model settings where they can be edited. They are machine-scoped (a key or

@@ -22,9 +22,9 @@ import { readConfig } from '../config/config.js';
 import type { Logger } from '../log/logger.js';
 import { newCellId } from '../notebook/cell-ids.js';
 import { outputMetaOf } from '../notebook/output-meta.js';
-import { escapeMarkdown, payloadOf, problemOutput } from '../notebook/result-output.js';
+import { payloadOf, problemOutput, type ProblemOptions } from '../notebook/result-output.js';
 import type { ModelChoices } from './model-choice.js';
-import { modelHelpMarkdown } from './model-help.js';
+import { modelHelp } from './model-help.js';
 import { ReplyView } from './reply-view.js';
 
 export interface TaskJobDeps {
@@ -50,11 +50,13 @@ export async function runTaskJob(
   const notebook = cell.notebook;
   execution.start(Date.now());
   await execution.clearOutput();
-  const finish = async (success: boolean, markdown: string, plain: string): Promise<void> => {
-    await execution.replaceOutput(problemOutput(plain, { markdown, persist: false }));
+  const finish = async (success: boolean, message: string, options: Partial<ProblemOptions> = {}): Promise<void> => {
+    await execution.replaceOutput(
+      problemOutput(message, { ...options, persist: false, severity: success ? 'info' : 'error' }),
+    );
     execution.end(success, Date.now());
   };
-  const fail = (message: string): Promise<void> => finish(false, escapeMarkdown(message), message);
+  const fail = (message: string): Promise<void> => finish(false, message);
   if (!vscode.workspace.isTrusted)
     return fail(
       vscode.l10n.t(
@@ -65,9 +67,7 @@ export async function runTaskJob(
   if (task === '') return fail(vscode.l10n.t('This task cell is empty: write the task in plain words.'));
   const choice = await deps.choices.clientFor(notebook);
   if (!choice.ok)
-    return choice.help === undefined
-      ? fail(choice.message)
-      : finish(false, modelHelpMarkdown(choice.message, choice.help), choice.message);
+    return choice.help === undefined ? fail(choice.message) : finish(false, choice.message, modelHelp(choice.help));
   const { client } = choice;
   const described = await deps.bindings.describe(notebook);
   if (described !== undefined && !described.ok)
@@ -162,7 +162,7 @@ export async function runTaskJob(
   }
   const transcript = await saveTranscript(notebook, taskId, { outcome, task, model: client.label, module }, log);
   if (outcome.status === 'aborted') {
-    await execution.replaceOutput(problemOutput(vscode.l10n.t('Cancelled.'), { persist: false }));
+    await execution.replaceOutput(problemOutput(vscode.l10n.t('Cancelled.'), { persist: false, severity: 'info' }));
     execution.end(undefined, Date.now());
     return;
   }
@@ -179,12 +179,8 @@ export async function runTaskJob(
     lines.push(vscode.l10n.t('The model wrote no program that could run.'));
   else if (outcome.message !== undefined) lines.push(outcome.message);
   lines.push(...refused.slice(0, 5));
-  const markdown = lines.map(escapeMarkdown);
-  if (transcript !== undefined) {
-    lines.push(`${vscode.l10n.t('Transcript')}: ${transcript}`);
-    markdown.push(`${vscode.l10n.t('Transcript')}: \`${transcript}\``);
-  }
-  await finish(success, markdown.join('\n\n'), lines.join('\n'));
+  if (transcript !== undefined) lines.push(`${vscode.l10n.t('Transcript')}: ${transcript}`);
+  await finish(success, lines.join('\n'));
 }
 
 // The program language: the task's `language` metadata, else the notebook's first code cell's, else TypeScript.

@@ -1,14 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { COMMANDS } from '../constants.js';
-import { escapeMarkdown } from './result-output.js';
-
-export interface FileLocation {
-  path: string;
-  line?: number;
-  column?: number;
-}
+import type { FileLocation, ProblemLink } from '../../webview/protocol/index.js';
 
 // An absolute path (POSIX or Windows) or a bare file name, each optionally followed by `:line` or `:line:col`.
 const LOCATION = /((?:\/|[A-Za-z]:[\\/])[^\s:'"`()<>|]+|[\w.-]+\.[A-Za-z]{1,4})(?::(\d+)(?::(\d+))?)?/g;
@@ -41,17 +34,19 @@ export function locationsIn(
   return found;
 }
 
-// The message as markdown, each file it names a link that opens the file at that line (a command link, so it works
-// in a remote window too: the extension host turns the path into the workspace's URI).
-export function linkedMessage(message: string, exists?: (file: string) => boolean): string {
-  let out = '';
-  let at = 0;
-  for (const { text, location, index } of locationsIn(message, exists)) {
-    const args = encodeURIComponent(JSON.stringify([location]));
-    out += `${escapeMarkdown(message.slice(at, index))}[${escapeMarkdown(text)}](command:${COMMANDS.openFileAt}?${args})`;
-    at = index + text.length;
-  }
-  return out + escapeMarkdown(message.slice(at));
+// The spans of a problem message that name an existing file, for the renderer to draw as links that open the file at
+// that line (through the extension host, so they work in a remote window too).
+export function problemLinks(message: string, exists?: (file: string) => boolean): ProblemLink[] {
+  const positive = (n: number | undefined): n is number => n !== undefined && Number.isSafeInteger(n) && n > 0;
+  return locationsIn(message, exists).map(({ text, location, index }) => ({
+    start: index,
+    end: index + text.length,
+    location: {
+      path: location.path,
+      ...(positive(location.line) ? { line: location.line } : {}),
+      ...(positive(location.line) && positive(location.column) ? { column: location.column } : {}),
+    },
+  }));
 }
 
 // `ptcPlayground.openFileAt { path, line?, column? }`: opens a file a problem names, with the cursor on its line.

@@ -7,7 +7,16 @@ import {
   type JsonValue,
   type RunResult,
 } from '../../runtime/index.js';
-import { RESULT_MIME, type ResultPayload } from '../../webview/protocol/index.js';
+import {
+  MAX_PROBLEM_TEXT,
+  PROBLEM_MIME,
+  ProblemPayloadSchema,
+  RESULT_MIME,
+  type ProblemAction,
+  type ProblemLink,
+  type ProblemPayload,
+  type ResultPayload,
+} from '../../webview/protocol/index.js';
 import { formatResultText } from '../../webview/shared/index.js';
 import type { OutputMeta } from './output-meta.js';
 
@@ -88,16 +97,41 @@ export function resultOutput(full: RunResult, context: ResultOutputContext): vsc
   return new vscode.NotebookCellOutput(items, { ptc: meta });
 }
 
-// A cell that could not run: markdown with the reason (and links), plus plain text.
-export function problemOutput(
-  message: string,
-  options: { markdown?: string; persist: boolean },
-): vscode.NotebookCellOutput {
+export interface ProblemOptions {
+  // whether the message is saved with the notebook
+  persist: boolean;
+  // 'info' for what is not a failure (a task cell's summary)
+  severity?: 'error' | 'info';
+  // the spans of the message that name a file (see problem-links.ts; computed by the caller, which has the disk)
+  links?: ProblemLink[];
+  // what fixes it, as buttons of the renderer (a link in a notebook output cannot run an extension's command)
+  actions?: ProblemAction[];
+  // a paragraph below the actions
+  detail?: string;
+}
+
+// A cell that could not run: the payload our renderer draws (message, file links, action buttons), with markdown and
+// plain text for everything else that reads outputs.
+export function problemOutput(message: string, options: ProblemOptions): vscode.NotebookCellOutput {
   const meta: OutputMeta = { kind: 'problem', message, persist: options.persist };
+  const payload: ProblemPayload = {
+    message: message.slice(0, MAX_PROBLEM_TEXT),
+    ...(options.severity === undefined ? {} : { severity: options.severity }),
+    ...(options.actions === undefined || options.actions.length === 0 ? {} : { actions: options.actions }),
+    ...(options.detail === undefined ? {} : { detail: options.detail.slice(0, MAX_PROBLEM_TEXT) }),
+  };
+  const linked: ProblemPayload =
+    options.links === undefined || options.links.length === 0
+      ? payload
+      : { ...payload, links: options.links.slice(0, 50) };
+  // the renderer refuses a payload that breaks its schema: links it would refuse (a path too long) are left out
+  const checked = ProblemPayloadSchema.safeParse(linked).success ? linked : payload;
+  const text = options.detail === undefined ? message : `${message}\n\n${options.detail}`;
   return new vscode.NotebookCellOutput(
     [
-      vscode.NotebookCellOutputItem.text(options.markdown ?? escapeMarkdown(message), 'text/markdown'),
-      vscode.NotebookCellOutputItem.text(message, 'text/plain'),
+      vscode.NotebookCellOutputItem.json(checked, PROBLEM_MIME),
+      vscode.NotebookCellOutputItem.text(escapeMarkdown(text).replace(/\n/g, '  \n'), 'text/markdown'),
+      vscode.NotebookCellOutputItem.text(text, 'text/plain'),
     ],
     { ptc: meta },
   );

@@ -8,9 +8,14 @@ import {
 } from '../../webview/protocol/index.js';
 import type { Logger } from '../log/logger.js';
 import { hasCassette as hasCellCassette } from '../notebook/cassette-path.js';
+import { problemAction } from './problem-actions.js';
 
-// what a rendered result's buttons ask for (the l10n request is answered by the host itself)
-export type RendererActionMessage = Exclude<RendererToHostMessage, { type: 'l10n-request' }>;
+// what a rendered result's buttons ask for (the l10n request is answered by the host itself, a problem output's
+// buttons by problem-actions.ts)
+export type RendererActionMessage = Exclude<
+  RendererToHostMessage,
+  { type: 'l10n-request' | 'problem-action' | 'open-file' }
+>;
 
 export type RendererActionOutcome = { ok: true; message?: string } | { ok: false; message: string };
 
@@ -62,19 +67,17 @@ export class RendererHost implements vscode.Disposable {
       this.#postL10n(editor);
       return;
     }
-    this.#deps.log.debug(
-      `renderer message: ${message.type}${message.cellId === undefined ? '' : ` (cell ${message.cellId})`}`,
-    );
     let outcome: RendererActionOutcome;
-    if (!vscode.workspace.isTrusted && message.type !== 'open-inspector') {
-      outcome = { ok: false, message: vscode.l10n.t('Cells do not run in Restricted Mode.') };
+    if (message.type === 'problem-action' || message.type === 'open-file') {
+      this.#deps.log.debug(
+        `renderer message: ${message.type === 'open-file' ? `open ${message.location.path}` : message.action}`,
+      );
+      outcome = await this.#guard(message.type, () => problemAction(message, editor.notebook));
     } else {
-      try {
-        outcome = await this.#deps.act(message, editor.notebook);
-      } catch (error) {
-        this.#deps.log.error(`renderer action ${message.type} failed`, error);
-        outcome = { ok: false, message: error instanceof Error ? error.message : String(error) };
-      }
+      this.#deps.log.debug(
+        `renderer message: ${message.type}${message.cellId === undefined ? '' : ` (cell ${message.cellId})`}`,
+      );
+      outcome = await this.#cellAction(message, editor.notebook);
     }
     const ack: HostToRendererMessage = {
       type: 'ack',
@@ -83,6 +86,22 @@ export class RendererHost implements vscode.Disposable {
       ...(outcome.message === undefined ? {} : { message: outcome.message.slice(0, 2_000) }),
     };
     await this.#messaging.postMessage(ack, editor);
+  }
+
+  // A result's button: in Restricted Mode only the inspector opens (the others run the cell).
+  async #cellAction(message: RendererActionMessage, notebook: vscode.NotebookDocument): Promise<RendererActionOutcome> {
+    if (!vscode.workspace.isTrusted && message.type !== 'open-inspector')
+      return { ok: false, message: vscode.l10n.t('Cells do not run in Restricted Mode.') };
+    return this.#guard(message.type, () => this.#deps.act(message, notebook));
+  }
+
+  async #guard(what: string, action: () => Promise<RendererActionOutcome>): Promise<RendererActionOutcome> {
+    try {
+      return await action();
+    } catch (error) {
+      this.#deps.log.error(`renderer action ${what} failed`, error);
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   // The display language's strings for a renderer that just activated; nothing to send in English.

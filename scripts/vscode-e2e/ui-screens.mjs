@@ -1,7 +1,10 @@
 // UI suite, part two: screens issue 29 added, set up once and photographed in the light and the dark theme for
-// docs/screenshots/ — a wrong tool call's squiggle and hover, the call-budget failure, a partial sandbox's reasons in
-// Details, Open Tour's folder picker, the walkthrough. The fixtures are test/vscode/fixtures/screens.ptcnb and
-// partial-sandbox.ptcnb (copied into the workspace; a name Quick Open cannot confuse with screens.ptcnb).
+// docs/screenshots/ — a wrong tool call's squiggle and hover, the call-budget failure, a task cell without a model and
+// its buttons, a partial sandbox's reasons in Details, a bindings error and the picker its button opens, Open Tour's
+// folder picker, the walkthrough. The buttons are clicked as a person clicks them: a button that does not open its
+// picker fails the pass. Then a key no photograph shows: Alt+Shift+S stops a runaway cell (keyboard.ptcnb). The
+// fixtures are test/vscode/fixtures/screens.ptcnb, partial-sandbox.ptcnb, gone-bindings.ptcnb and keyboard.ptcnb
+// (copied into the workspace; names Quick Open cannot confuse).
 // functions passed to evaluate run in the browser
 /* global document, NodeFilter, window */
 import { stat } from 'node:fs/promises';
@@ -45,6 +48,42 @@ async function firstInView(page, locate) {
 
 // Escape closes the quick input a pose opened.
 const closePicker = (page) => page.keyboard.press('Escape');
+
+// The quick input (a quick pick, the simple file dialog) once it shows text matching `pattern`.
+const quickInputWith = (page, pattern) =>
+  page.locator('.quick-input-widget', { hasText: pattern }).filter({ visible: true }).first();
+
+// Clicks a problem output's button (our renderer's, in an output frame) and waits for the quick input it opens: the
+// proof that the button reaches the extension host, which a `command:` link in an output cannot (VS Code's output
+// webview runs only a few built-in commands from links).
+async function clickProblemAction(page, action, opens) {
+  const button = await firstInView(page, (frame) => frame.locator(`[data-problem-action="${action}"]`));
+  if (button === undefined) throw new Error(`no ${action} button in view`);
+  await button.click();
+  await quickInputWith(page, opens)
+    .waitFor({ timeout: 30_000 })
+    .catch(() => {
+      throw new Error(`clicking the output's ${action} button opened no quick input showing ${opens}`);
+    });
+}
+
+// The nth code cell with its output, once `locate` finds the output drawn inside the viewport (a clip taken before
+// the output row has its height, or of a cell scrolled out of view, misses the output).
+async function cellWithOutputClip(page, n, locate) {
+  await codeRows(page).nth(n).scrollIntoViewIfNeeded();
+  const output = await wb.waitFor(
+    `the output of code cell ${n + 1} in view`,
+    async () => {
+      const found = await firstInView(page, locate);
+      const box = await found?.boundingBox().catch(() => null);
+      return box && box.height > 0 ? box : false;
+    },
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+  await sleep(800);
+  const cell = await wb.cellClip(page, n);
+  return around([cell, { ...output, x: cell.x, width: cell.width }], { pad: 12, viewport: page.viewportSize() });
+}
 
 // Runs the nth code cell the way a person does, with its ▷ button (choosing our kernel if asked), and waits for its
 // ✓ or ✗.
@@ -161,6 +200,20 @@ const SCREENS = [
     clip: (page) => cellsClip(page, 1),
   },
   {
+    name: 'task-no-model',
+    what: 'a task cell with no model: what to do, with Pick Model, Set Model API Key, the settings and the offline fake model',
+    notebook: 'screens.ptcnb',
+    async setup(page) {
+      await runCell(page, 2);
+      await waitForOutputText(page, 'the task cell help', /No model is available/);
+      // the buttons work: Pick Model opens its quick pick (which offers the offline fake model)
+      await clickProblemAction(page, 'pick-model', /Offline fake model/);
+      await closePicker(page);
+    },
+    clip: (page) =>
+      cellWithOutputClip(page, 2, (frame) => frame.locator('.ptc-problem:has([data-problem-action="fake-model"])')),
+  },
+  {
     name: 'sandbox-partial',
     what: "Details of a run whose sandbox was partial: what is missing and how to fix it (the CLI's --json says the same)",
     notebook: 'partial-sandbox.ptcnb',
@@ -187,6 +240,25 @@ const SCREENS = [
       const cell = await wb.cellClip(page, 0);
       return around([{ ...box, x: cell.x, width: cell.width }], { pad: 36, viewport: page.viewportSize() });
     },
+  },
+  {
+    name: 'bindings-error',
+    what: 'a cell whose bindings module is gone: the error with Set Notebook Bindings…, and the file picker it opens',
+    notebook: 'gone-bindings.ptcnb',
+    async setup(page) {
+      await runCell(page, 0);
+      await waitForOutputText(page, 'the bindings error', /Set Notebook Bindings/);
+    },
+    async pose(page) {
+      // the simple file dialog of a remote window, titled for the notebook, with its Use as Bindings button
+      await clickProblemAction(
+        page,
+        'set-notebook-bindings',
+        /Bindings module for gone-bindings\.ptcnb|Use as Bindings/,
+      );
+      await sleep(1200);
+    },
+    unpose: closePicker,
   },
   {
     name: 'open-tour',
@@ -250,7 +322,7 @@ export async function screenSteps({ page, test, resultsDir }) {
         `${what}: ${[...broken].map(([name, error]) => `${name}: ${error.message ?? String(error)}`).join('; ')}`,
       );
   };
-  await test('the new screens are set up: squiggle and hover, call budget', async () => {
+  await test('the new screens are set up: squiggle and hover, call budget, task cell without a model, bindings error', async () => {
     await page.setViewportSize(VIEW);
     await wb.switchTheme(page, 'light');
     for (const screen of SCREENS) {
@@ -294,6 +366,62 @@ export async function screenSteps({ page, test, resultsDir }) {
       if (kind === 'dark') report('not set up or photographed');
     });
   }
+  await test('Alt+Shift+S stops a runaway cell from the keyboard, with the selection on another cell', async () => {
+    await page.setViewportSize(VIEW);
+    await show({ notebook: 'keyboard.ptcnb' });
+    // the one cell of keyboard.ptcnb with an endless loop of calls (mock handlers: no call budget), its last: the
+    // notebook list draws only the rows near the viewport, so the selection goes there first
+    await wb.runCommand(page, 'Notebook: Focus Last Cell').catch(() => {});
+    const spin = codeRows(page).filter({ hasText: 'while' }).first();
+    await wb.waitFor(
+      "the runaway cell's row",
+      async () => {
+        if (await spin.isVisible()) return true;
+        // the wheel over the notebook scrolls its list down, as a person would
+        const box = await page.locator('.notebook-editor[data-ptc-in-view]').first().boundingBox();
+        if (box) {
+          await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+          await page.mouse.wheel(0, 800);
+        }
+        return false;
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    await spin.scrollIntoViewIfNeeded();
+    await spin.hover();
+    await spin.locator('.run-button-container .codicon-notebook-execute').first().click();
+    const running = () =>
+      spin
+        .locator('.cell-status-left .codicon-notebook-state-executing, .cell-status-left .codicon-modifier-spin')
+        .count();
+    await wb.waitFor(
+      'the runaway cell to run',
+      async () => {
+        await wb.answerKernelPicker(page, 'PTC Playground');
+        return (await running()) > 0;
+      },
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    // it is busy calling: the status bar counts its calls
+    await sleep(3000);
+    if ((await running()) === 0) throw new Error('the runaway cell ended by itself');
+    // command mode, the selection moved up off the running cell: the key, not the cell's ■, stops it
+    await page.keyboard.press('Escape');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
+    const pressed = Date.now();
+    await page.keyboard.press('Alt+Shift+S');
+    await wb.waitFor('the runaway cell to stop', async () => (await running()) === 0, { timeoutMs: 30_000 });
+    info('ui', `Alt+Shift+S stopped the runaway cell in ${Date.now() - pressed} ms`);
+    const marked = await spin
+      .locator('.cell-status-left .codicon-notebook-state-success, .cell-status-left .codicon-notebook-state-error')
+      .count();
+    if (marked > 0) throw new Error('the stopped cell shows ✓ or ✗; a cancelled run shows neither');
+    await wb.waitFor(
+      "the stopped cell's result, cancelled, in view",
+      async () => (await firstInView(page, (frame) => frame.locator('.ptc-result[data-kind="abort"]'))) !== undefined,
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+  });
   return shots;
 }
 

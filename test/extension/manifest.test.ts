@@ -84,14 +84,14 @@ describe('package.json contributions match the code', () => {
     }
   });
 
-  test('the notebook type, renderer id, mime type and inspector view type are the constants the code uses', () => {
+  test('the notebook type, renderer id, mime types and inspector view type are the constants the code uses', () => {
     const [notebook] = manifest.contributes.notebooks;
     expect(notebook?.type).toBe(constants.NOTEBOOK_TYPE);
     expect(notebook?.selector).toEqual([{ filenamePattern: '*.ptcnb' }]);
     const [renderer] = manifest.contributes.notebookRenderer;
     expect(renderer).toMatchObject({
       id: constants.RENDERER_ID,
-      mimeTypes: [constants.RESULT_MIME],
+      mimeTypes: [constants.RESULT_MIME, constants.PROBLEM_MIME],
       requiresMessaging: 'optional',
       entrypoint: './dist/webview/renderer.js',
     });

@@ -74,12 +74,14 @@ describe('VSIX allow-list', () => {
       'open-tour',
     ])
       expect(h.disallowedReason(`docs/screenshots/vscode-${linked}-light.png`), linked).toBeUndefined();
-    // the docs' other screenshots (dark twins, the bindings, budget and sandbox screens) stay out of the VSIX
+    // the docs' other screenshots (dark twins, the bindings, budget, sandbox and task-cell screens) stay out of the VSIX
     for (const unlinked of [
       'argument-shape-dark',
       'call-budget-light',
       'sandbox-partial-light',
+      'bindings-error-light',
       'bindings-error-dark',
+      'task-no-model-light',
       'debug-paused-dark',
       'debug-approval-dark',
       'debug-fork-diff-dark',

@@ -4,10 +4,12 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS, EXTENSION_ID, TASK_LANGUAGE } from '../../extension/constants.js';
+import { problemCommand } from '../../extension/renderer/problem-actions.js';
 import {
   cellById,
   finished,
   openNotebook,
+  problemOf,
   resultOf,
   runCells,
   textOf,
@@ -194,17 +196,16 @@ suite('issue 29: keyboard-first', () => {
     assert.equal(missing, 'gone.bindings.mjs');
     assert.equal(doc.metadata.bindings, 'gone.bindings.mjs');
     await runCells([cell], 120_000);
-    const markdown = cell.outputs
-      .flatMap((o) => o.items)
-      .filter((i) => i.mime === 'text/markdown')
-      .map((i) => new TextDecoder().decode(i.data))
-      .join('\n');
-    assert.match(markdown, /\(command:ptcPlayground\.setNotebookBindings\)/, markdown);
+    // the output's first button (the UI pass clicks it in the real workbench and sees the picker open)
+    const problem = problemOf(cell);
+    assert.deepEqual(problem.actions, ['set-notebook-bindings', 'show-log'], JSON.stringify(problem));
     assert.equal(cell.executionSummary?.success, false);
-    // the picker's answer is stored relative to the notebook, and the cell runs with it
+    // the button's command, with the notebook the output is in, answered with a file as the picker would be
+    const [command, ...args] = problemCommand('set-notebook-bindings', doc);
+    assert.equal(command, COMMANDS.setNotebookBindings);
     const picked = await vscode.commands.executeCommand<string | undefined>(
-      COMMANDS.setNotebookBindings,
-      undefined,
+      command,
+      ...args,
       workspaceUri('fixtures', 'runaway.bindings.mjs'),
     );
     assert.equal(picked, 'runaway.bindings.mjs');

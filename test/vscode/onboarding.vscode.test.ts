@@ -5,10 +5,11 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { COMMANDS, CONFIG_SECTION, TASK_LANGUAGE } from '../../extension/constants.js';
+import { problemCommand } from '../../extension/renderer/problem-actions.js';
 import {
   cellById,
-  MARKDOWN_MIME,
   openNotebook,
+  problemOf,
   resultOf,
   runCells,
   setCellSource,
@@ -19,22 +20,6 @@ import {
 } from './support/notebooks.js';
 
 const PARIS_TASK = 'What is the population of Paris? Answer with the number only.';
-
-function markdownOf(cell: vscode.NotebookCell): string {
-  return cell.outputs
-    .flatMap((o) => o.items)
-    .filter((i) => i.mime === MARKDOWN_MIME)
-    .map((i) => new TextDecoder().decode(i.data))
-    .join('\n');
-}
-
-// The command links of a cell's markdown output: command id → its decoded arguments.
-function commandLinks(cell: vscode.NotebookCell): { command: string; args: unknown[] }[] {
-  return [...markdownOf(cell).matchAll(/\(command:([\w.]+)(?:\?([^)]*))?\)/g)].map((m) => ({
-    command: m[1]!,
-    args: m[2] === undefined ? [] : (JSON.parse(decodeURIComponent(m[2])) as unknown[]),
-  }));
-}
 
 // The tour (written by Open Tour if an earlier test did not) with code cells added at its end.
 async function tourWithCells(
@@ -115,10 +100,10 @@ suite('issue 29: onboarding', () => {
 
     await runCells([task]);
     assert.equal(task.executionSummary?.success, false);
-    const offered = commandLinks(task).map((l) => l.command);
-    for (const command of [COMMANDS.pickModel, COMMANDS.setModelKey, COMMANDS.openModelSettings, COMMANDS.useFakeModel])
-      assert.ok(offered.includes(command), `the cell offers ${command}: ${markdownOf(task)}`);
-    assert.match(markdownOf(task), /No model is available/);
+    // the output's buttons (the UI pass photographs them and clicks Pick Model in the real workbench)
+    assert.deepEqual(problemOf(task).actions, ['pick-model', 'set-model-key', 'model-settings', 'fake-model']);
+    assert.match(problemOf(task).message, /No model is available/);
+    assert.match(problemOf(task).detail ?? '', /offline fake model/);
 
     // an endpoint that needs a key and has none (an earlier suite may have stored one: removed here, an empty key
     // removes it): the cell says so before any request is sent
@@ -127,9 +112,9 @@ suite('issue 29: onboarding', () => {
     await config().update('model.name', 'gpt-test', vscode.ConfigurationTarget.Global);
     await config().update('model.baseUrl', 'https://models.invalid/v1', vscode.ConfigurationTarget.Global);
     await runCells([task]);
-    assert.match(markdownOf(task), /No API key for openai/, markdownOf(task));
-    assert.equal(commandLinks(task)[0]?.command, COMMANDS.setModelKey, 'Set Model API Key comes first');
-    const settings = await vscode.commands.executeCommand<string>(COMMANDS.openModelSettings);
+    assert.match(problemOf(task).message, /No API key for openai/, textOf(task));
+    assert.equal(problemOf(task).actions?.[0], 'set-model-key', 'Set Model API Key comes first');
+    const settings = await vscode.commands.executeCommand<string>(...problemCommand('model-settings', doc));
     assert.equal(
       settings,
       vscode.env.remoteName === undefined ? 'workbench.action.openSettings' : 'workbench.action.openRemoteSettings',
@@ -139,7 +124,7 @@ suite('issue 29: onboarding', () => {
 
     // the offline fake model: no key, the loop runs and the program it wrote appears below and returns the number
     await vscode.window.showNotebookDocument(doc);
-    assert.deepEqual(await vscode.commands.executeCommand(COMMANDS.useFakeModel, doc.uri), { kind: 'fake' });
+    assert.deepEqual(await vscode.commands.executeCommand(...problemCommand('fake-model', doc)), { kind: 'fake' });
     await runCells([task]);
     assert.equal(task.executionSummary?.success, true, textOf(task));
     const program = doc.cellAt(task.index + 1);
@@ -221,18 +206,15 @@ suite('issue 29: onboarding', () => {
       const cell = cellById(doc, 'k2');
       await runCells([cell]);
       assert.equal(cell.executionSummary?.success, false);
-      const links = commandLinks(cell);
-      assert.ok(
-        links.some((l) => l.command === COMMANDS.setNotebookBindings),
-        markdownOf(cell),
-      );
-      const located = links.find(
-        (l) => l.command === COMMANDS.openFileAt && typeof (l.args[0] as { line?: unknown }).line === 'number',
-      );
-      assert.ok(located, `a link to the file and line: ${markdownOf(cell)}`);
-      const at = located.args[0] as { path: string; line: number };
+      const problem = problemOf(cell);
+      assert.ok(problem.actions?.includes('set-notebook-bindings'), JSON.stringify(problem));
+      // the span of the message the renderer draws as a link, and what it opens (the host's open-file answer)
+      const located = problem.links?.find((l) => l.location.line !== undefined);
+      assert.ok(located, `a link to the file and line: ${JSON.stringify(problem)}`);
+      assert.match(problem.message.slice(located.start, located.end), /:\d+/);
+      const at = located.location as { path: string; line: number };
       assert.equal(at.path, broken.fsPath);
-      assert.equal(await vscode.commands.executeCommand(COMMANDS.openFileAt, ...located.args), true);
+      assert.equal(await vscode.commands.executeCommand(COMMANDS.openFileAt, located.location), true);
       const active = vscode.window.activeTextEditor;
       assert.equal(active?.document.uri.fsPath, broken.fsPath);
       assert.equal(active?.selection.active.line, at.line - 1, 'the cursor is on the line the error names');

@@ -2,6 +2,15 @@
 export { RESULT_MIME, ResultPayloadSchema, parseResultPayload } from './result-payload.js';
 export type { ResultPayload, PayloadParse } from './result-payload.js';
 export {
+  MAX_PROBLEM_TEXT,
+  PROBLEM_MIME,
+  PROBLEM_ACTIONS,
+  ProblemPayloadSchema,
+  parseProblemPayload,
+  problemSegments,
+} from './problem-payload.js';
+export type { FileLocation, ProblemAction, ProblemPayload, ProblemLink } from './problem-payload.js';
+export {
   RENDERER_ID,
   RendererToHostMessageSchema,
   HostToRendererMessageSchema,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { L10nBundleSchema } from './l10n-bundle.js';
+import { FileLocationSchema, ProblemActionSchema } from './problem-payload.js';
 
 // The notebook renderer's contribution id (package.json `contributes.notebookRenderer[0].id`).
 export const RENDERER_ID = 'ptc-playground.result-renderer';
@@ -21,6 +22,10 @@ export const RendererToHostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('accept'), ...RequestBase, cellId: z.string().check(z.minLength(1)) }),
   // asks for the cell's state (has a cassette, is running); answered with a cell-state message
   z.object({ type: z.literal('cell-state-request'), ...RequestBase, cellId: z.string().check(z.minLength(1)) }),
+  // a problem output's button (Set Notebook Bindings…, Pick Model…): the host runs its own command for it
+  z.object({ type: z.literal('problem-action'), ...RequestBase, action: ProblemActionSchema }),
+  // a file a problem output names, opened at its line
+  z.object({ type: z.literal('open-file'), ...RequestBase, location: FileLocationSchema }),
   // asks for the display language's strings once per renderer activation; answered with an l10n message
   z.object({ type: z.literal('l10n-request'), ...RequestBase }),
 ]);

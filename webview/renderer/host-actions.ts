@@ -31,7 +31,7 @@ export interface HostActionOptions {
 }
 
 // the actions a button asks for (a cell-state request is sent on its own)
-type ButtonAction = Exclude<RendererAction, 'cell-state-request' | 'l10n-request'>;
+type ButtonAction = Exclude<RendererAction, 'cell-state-request' | 'l10n-request' | 'problem-action' | 'open-file'>;
 
 // read at render time: the display language's bundle may arrive after the renderer loaded
 const labels = (): Record<ButtonAction, string> => ({

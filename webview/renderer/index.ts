@@ -9,11 +9,13 @@ import {
   RendererToHostMessageSchema,
   type HostToRendererMessage,
 } from '../protocol/renderer-messages.js';
+import { parseProblemPayload, PROBLEM_MIME } from '../protocol/problem-payload.js';
 import { parseResultPayload } from '../protocol/result-payload.js';
 import { renderResultView } from '../result-view/render-result-view.js';
 import { applyL10nBundle } from '../l10n/apply-bundle.js';
 import { hostActions, type HostActions } from './host-actions.js';
 import { invalidOutputView } from './invalid-output.js';
+import { problemView } from './problem-view.js';
 
 type Ack = Extract<HostToRendererMessage, { type: 'ack' }>;
 
@@ -25,7 +27,7 @@ interface LiveOutput {
   redraw: () => void;
 }
 
-// The notebook renderer: one shadow root per output, cleared on every render; dispose aborts all listeners.
+// The notebook renderer (results and problems): one shadow root per output, cleared on every render; dispose aborts all listeners.
 export const activate: ActivationFunction<unknown> = (context: RendererContext<unknown>) => {
   const sheet = createSheet(css);
   const outputs = new Map<string, LiveOutput>();
@@ -91,6 +93,25 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
         );
         return;
       }
+      const expectAck = (onAck: (ack: Ack) => void): string => {
+        requests += 1;
+        const requestId = `${item.id}#${requests}`.slice(-64);
+        acks.set(requestId, onAck);
+        return requestId;
+      };
+      if (item.mime === PROBLEM_MIME) {
+        const problem = parseProblemPayload(data);
+        shadow.append(
+          live,
+          problem.ok
+            ? problemView({ ctx, payload: problem.payload, post: context.postMessage?.bind(context), expectAck })
+            : invalidOutputView(
+                l10n.t('The output does not match the PTC problem format:\n{0}', problem.message),
+                safeText(item),
+              ),
+        );
+        return;
+      }
       const parsed = parseResultPayload(data);
       if (!parsed.ok) {
         shadow.append(
@@ -108,12 +129,7 @@ export const activate: ActivationFunction<unknown> = (context: RendererContext<u
         outputId: item.id,
         cellId: parsed.payload.cellId,
         hasCassette: parsed.payload.hasCassette,
-        expectAck: (onAck) => {
-          requests += 1;
-          const requestId = `${item.id}#${requests}`.slice(-64);
-          acks.set(requestId, onAck);
-          return requestId;
-        },
+        expectAck,
       });
       shadow.append(
         live,

@@ -22,7 +22,7 @@ type PortEvent =
   | { type: 'clear' }
   | { type: 'log'; text: string; stream: string }
   | { type: 'result'; result: RunResult }
-  | { type: 'problem'; message: string; persist: boolean }
+  | { type: 'problem'; message: string; persist: boolean; actions?: string[] }
   | { type: 'end'; success: boolean | undefined };
 
 // A CancellationToken with a cancel button, like the cell's stop button.
@@ -58,7 +58,13 @@ function recordingPort(onEvent: (event: PortEvent, token: Token) => void = () =>
     clearOutput: async () => push({ type: 'clear' }),
     appendLog: async (text, stream) => push({ type: 'log', text, stream }),
     showResult: async (result) => push({ type: 'result', result }),
-    showProblem: async (problem) => push({ type: 'problem', message: problem.message, persist: problem.persist }),
+    showProblem: async (problem) =>
+      push({
+        type: 'problem',
+        message: problem.message,
+        persist: problem.persist,
+        ...(problem.actions === undefined ? {} : { actions: problem.actions }),
+      }),
     end: (success) => push({ type: 'end', success }),
   };
   return { port, events, token };
@@ -223,6 +229,8 @@ describe('runCellJob', () => {
     expect(problem.message).toMatch(/Restricted Mode/);
     expect(problem.message).toMatch(/bindings module, which is code from this workspace/);
     expect(problem.persist).toBe(false);
+    // the output's button: Manage Workspace Trust (the host allows it in Restricted Mode)
+    expect((problem as { actions?: string[] }).actions).toEqual(['manage-trust']);
     expect(events.at(-1)).toEqual({ type: 'end', success: false });
   });
 
@@ -262,9 +270,15 @@ describe('runCellJob', () => {
     fs.writeFileSync(broken, 'export default { tools: { functions: { x: ( } } };\n');
     const { port, events } = recordingPort();
     expect(await runCellJob(port, input('return 1;', { bindingsPath: broken }), deps({}, broken))).toBe('setup-failed');
-    const problem = events.find((e) => e.type === 'problem') as { message: string; persist: boolean };
+    const problem = events.find((e) => e.type === 'problem') as {
+      message: string;
+      persist: boolean;
+      actions?: string[];
+    };
     expect(problem.message).toMatch(/^The cell could not run \(bindings\): .*broken\.bindings\.ts:1:\d+/);
     expect(problem.persist).toBe(true);
+    // offered on the cell as buttons: pick another module, or read the log
+    expect(problem.actions).toEqual(['set-notebook-bindings', 'show-log']);
     expect(
       lines.some(
         (l) => l.level === 'warn' && l.text.includes('bindings problem') && l.text.includes('broken.bindings.ts'),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test, vi } from 'vitest';
-import { RESULT_MIME } from '../../../webview/protocol/index.js';
+import { PROBLEM_MIME, RESULT_MIME } from '../../../webview/protocol/index.js';
 import * as fake from '../helpers/fake-vscode.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 
@@ -36,7 +36,7 @@ describe('PtcNotebookSerializer', () => {
     expect(payload).toMatchObject({ cellId: 'add-numbers', language: 'typescript', result: { value: 3 } });
     // the saved run's duration comes back with its ✓ (VS Code shows it in the cell status)
     expect(ok?.executionSummary).toEqual({ success: true, timing: { startTime: 0, endTime: 43 } });
-    expect(failed?.outputs?.[0]?.items.map((i) => i.mime)).toEqual(['text/markdown', 'text/plain']);
+    expect(failed?.outputs?.[0]?.items.map((i) => i.mime)).toEqual([PROBLEM_MIME, 'text/markdown', 'text/plain']);
     expect(failed?.executionSummary).toEqual({ success: false });
   });
 
@@ -78,8 +78,8 @@ describe('PtcNotebookSerializer', () => {
     const data = s.deserializeNotebook(content) as unknown as fake.NotebookData;
     const cell = data.cells[0] as fake.NotebookCellData;
     expect(cell.value).toBe(source);
-    expect(cell.outputs?.[0]?.items.map((i) => i.mime)).toEqual(['text/markdown', 'text/plain']);
-    expect(decode(cell.outputs?.[0]?.items[1]?.data ?? new Uint8Array())).toMatch(
+    expect(cell.outputs?.[0]?.items.map((i) => i.mime)).toEqual([PROBLEM_MIME, 'text/markdown', 'text/plain']);
+    expect(decode(cell.outputs?.[0]?.items[2]?.data ?? new Uint8Array())).toMatch(
       /^The saved result \(\d+\.\d MiB\) was over the 1\.0 MiB per-cell output budget/,
     );
     // the dropped run was cancelled: it reopens without ✗ (and with its duration), as a loaded one would

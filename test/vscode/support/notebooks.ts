@@ -2,11 +2,11 @@
 // commands (as a person would), and read back the outputs the extension wrote.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { CONTROLLER_ID, EXTENSION_ID, NOTEBOOK_TYPE, RESULT_MIME } from '../../../extension/constants.js';
+import { CONTROLLER_ID, EXTENSION_ID, NOTEBOOK_TYPE, PROBLEM_MIME, RESULT_MIME } from '../../../extension/constants.js';
+import type { ProblemPayload } from '../../../webview/protocol/index.js';
 import { eventually } from '../../helpers/eventually.js';
 
 export const ERROR_MIME = 'application/vnd.code.notebook.error';
-export const MARKDOWN_MIME = 'text/markdown';
 
 // The folder the launcher opened (a temp copy of examples/ and test/vscode/fixtures/).
 export function workspaceUri(...segments: string[]): vscode.Uri {
@@ -116,6 +116,17 @@ export function resultOf(cell: vscode.NotebookCell): DecodedResult {
   );
   const payload = JSON.parse(new TextDecoder().decode(item.data)) as { result: DecodedResult };
   return payload.result;
+}
+
+// The payload of the cell's problem output (PROBLEM_MIME: the message, its file links and action buttons, as the
+// renderer draws them); fails when the cell has none.
+export function problemOf(cell: vscode.NotebookCell): ProblemPayload {
+  const item = cell.outputs.flatMap((o) => o.items).find((i) => i.mime === PROBLEM_MIME);
+  assert.ok(
+    item,
+    `cell ${cell.index + 1} has no ${PROBLEM_MIME} output; outputs: ${JSON.stringify(mimesOf(cell))} ${textOf(cell)}`,
+  );
+  return JSON.parse(new TextDecoder().decode(item.data)) as ProblemPayload;
 }
 
 // Every text/* and error item of the cell, decoded, for assertions and failure messages.

@@ -4,6 +4,7 @@ interface PtcHarness {
   preload(names: string[]): Promise<void>;
   render(name: string, id?: string): Promise<string>;
   renderText(id: string, text: string): Promise<string>;
+  renderItem(id: string, mime: string, text: string): Promise<string>;
   measure(name: string, id: string): Promise<number>;
   dispose(id: string | undefined): void;
   remove(id: string): void;

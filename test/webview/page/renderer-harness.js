@@ -36,10 +36,10 @@ async function textOf(name) {
   return texts.get(name);
 }
 
-function outputItem(id, text) {
+function outputItem(id, text, mime = 'application/vnd.ptc-playground.result+json') {
   return {
     id,
-    mime: 'application/vnd.ptc-playground.result+json',
+    mime,
     metadata: {},
     text: () => text,
     json: () => JSON.parse(text),
@@ -90,6 +90,12 @@ window.harness = {
     const element = elementFor(id);
     await api.renderOutputItem(outputItem(id, text), element, new AbortController().signal);
     if (fullView) openDetails(element);
+    return id;
+  },
+  // an output item of another of the renderer's types (the problem output)
+  async renderItem(id, mime, text) {
+    const element = elementFor(id);
+    await api.renderOutputItem(outputItem(id, text, mime), element, new AbortController().signal);
     return id;
   },
   // first paint: from handing the output item to the renderer until the next frame is out

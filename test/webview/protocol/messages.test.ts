@@ -21,6 +21,8 @@ describe('renderer messages', () => {
     { type: 'rerun', requestId: 'o#2', cellId: 'c' },
     { type: 'record', requestId: 'o#3', cellId: 'c' },
     { type: 'replay', requestId: 'o#4', cellId: 'c' },
+    { type: 'problem-action', requestId: 'o#5', action: 'set-notebook-bindings' },
+    { type: 'open-file', requestId: 'o#6', location: { path: '/w/a.bindings.ts', line: 4, column: 2 } },
   ])('the host accepts $type', (message) => {
     expect(parseRendererToHost(message)).toEqual({ ok: true, message });
   });
@@ -30,6 +32,17 @@ describe('renderer messages', () => {
     ['a rerun without a cell', { type: 'rerun', requestId: 'x' }],
     ['a missing request id', { type: 'record', cellId: 'c' }],
     ['a non-object', 'rerun'],
+    // a problem output can name only the host's closed set of actions, never a command
+    [
+      'a problem action outside the set',
+      { type: 'problem-action', requestId: 'x', action: 'workbench.action.terminal.new' },
+    ],
+    [
+      'a problem action given as a command',
+      { type: 'problem-action', requestId: 'x', command: 'ptcPlayground.showLog' },
+    ],
+    ['a file without a path', { type: 'open-file', requestId: 'x', location: { path: '' } }],
+    ['a file at line 0', { type: 'open-file', requestId: 'x', location: { path: '/w/a.ts', line: 0 } }],
   ])('the host rejects %s', (_name, message) => {
     expect(parseRendererToHost(message).ok).toBe(false);
   });
