@@ -300,9 +300,10 @@ export const PARITY_CASES: ParityCase[] = [
       typescript: "console.log('about to spin');\nwhile (true) {}",
       python: "print('about to spin')\nwhile True:\n    pass",
     },
-    options: () => ({ timeoutMs: 3_000 }),
+    // time to reach the print on a loaded machine, as the flushed-fragment rows below
+    options: () => ({ timeoutMs: 4_000 }),
     check: (r) => {
-      expect(r.error).toEqual({ kind: 'timeout', message: 'execution deadline reached (3000ms)' });
+      expect(r.error).toEqual({ kind: 'timeout', message: 'execution deadline reached (4000ms)' });
       expect(r.logs).toEqual(['about to spin']);
     },
     differences: { pyodide: LOST_BEFORE_SPIN },
@@ -783,7 +784,9 @@ export const PARITY_CASES: ParityCase[] = [
       typescript: "process.stdout.write('partial');\nprocess.stdout.write(' line');\nwhile (true) {}",
       python: "print('partial', end='', flush=True)\nprint(' line', end='', flush=True)\nwhile True:\n    pass",
     },
-    options: () => ({ timeoutMs: 1_500 }),
+    // the deadline must leave a loaded machine time to reach the prints (1.5 s ended a Python run at load 15 before
+    // it printed anything: logs [] is then the right answer to the wrong question)
+    options: () => ({ timeoutMs: 4_000 }),
     check: (r) => {
       expect(r.error?.kind).toBe('timeout');
       expect(r.logs).toEqual(['partial line']);
@@ -796,7 +799,8 @@ export const PARITY_CASES: ParityCase[] = [
       typescript: "process.stdout.write('waiting');\nawait new Promise(() => {});",
       python: "import asyncio\nprint('waiting', end='', flush=True)\nawait asyncio.get_running_loop().create_future()",
     },
-    options: () => ({ timeoutMs: 1_500 }),
+    // as above: time to reach the print on a loaded machine (this row on pyodide timed out before it at load 18)
+    options: () => ({ timeoutMs: 4_000 }),
     check: (r) => {
       expect(r.error?.kind).toBe('timeout');
       expect(r.logs).toEqual(['waiting']);
