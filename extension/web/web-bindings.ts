@@ -67,9 +67,8 @@ export class WebBindings {
     }
     try {
       const module = await entry.module;
-      const onWarning = (message: string): void => this.#log.warn(`[bindings ${named}] ${message}`);
       // a JSON module has no mock handlers: its tools are the server's whatever the notebook's mode
-      return { kind: 'live', namespaces: servedNamespaces(module, 'live', { onWarning }) };
+      return { kind: 'live', namespaces: servedNamespaces(module, 'live', { onWarning: this.#warnings(named) }) };
     } catch (error) {
       if (this.#loaded.get(key) === entry) this.#loaded.delete(key);
       return { kind: 'failed', message: messageOf(error) };
@@ -78,7 +77,7 @@ export class WebBindings {
 
   async #load(named: string, text: string): Promise<BindingsModule> {
     const module = await resolveBindings(named, readJsonBindings(named, text), {
-      onWarning: (message) => this.#log.warn(`[bindings ${named}] ${message}`),
+      onWarning: this.#warnings(named),
       stdio: undefined,
       // a browser has no environment: a header that names a variable fails the load, naming it
       env: {},
@@ -98,6 +97,11 @@ export class WebBindings {
       (module) => module.dispose(),
       () => undefined,
     );
+  }
+
+  // A module's warnings (a tool left out, a server's complaint) in the log, named for the module.
+  #warnings(named: string): (message: string) => void {
+    return (message) => this.#log.warn(`[bindings ${named}] ${message}`);
   }
 
   // Disconnects every server (the extension is deactivated).
