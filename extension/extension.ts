@@ -101,7 +101,7 @@ function wire(context: vscode.ExtensionContext, log: Logger): void {
       renderers.postCellStateFor(cell, true);
     },
     onProgress: (cell, snapshot) => cellStatus.setProgress(cell, snapshot),
-    pausesFor: (cell) => pauses.pausesFor(cell, (call) => announcePause(cell, call)),
+    pausesFor: (cell) => pauses.pausesFor(cell, (waiting) => announcePause(cell, waiting)),
     onDidFinish: (cell) => {
       running.delete(cell);
       cellStatus.refresh();

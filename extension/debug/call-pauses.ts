@@ -14,6 +14,9 @@ import {
 
 // A call that waits for a person: what it is, how to check an answer, and how the run goes on.
 export interface WaitingCall {
+  // which wait this is, unique in the window: a decision made for one wait (a notification, a quick pick opened
+  // earlier) never decides a later one, even of the same call number in the same cell
+  readonly key: number;
   readonly call: PausedCall;
   readonly control: PauseControl;
   readonly since: number;
@@ -35,6 +38,7 @@ export class CallPauses implements vscode.NotebookCellStatusBarItemProvider, vsc
   readonly #waiting = new Map<vscode.NotebookCell, WaitingCall[]>();
   // the next run of a cell forks an earlier one from call N (Run from Call…)
   readonly #forks = new WeakMap<vscode.NotebookCell, ForkSpec>();
+  #nextKey = 1;
 
   breakpointsOf(target: vscode.NotebookCell | vscode.NotebookDocument): CallBreakpoints | undefined {
     return 'document' in target ? this.#cellPoints.get(target) : this.#notebookPoints.get(target);
@@ -51,17 +55,14 @@ export class CallPauses implements vscode.NotebookCellStatusBarItemProvider, vsc
   }
 
   // The pauses of one run of `cell`: its breakpoints and the notebook's, decided by a person in this window.
-  pausesFor(cell: vscode.NotebookCell, onWait?: (call: PausedCall, control: PauseControl) => void): PauseRequest {
+  pausesFor(cell: vscode.NotebookCell, onWait?: (waiting: WaitingCall) => void): PauseRequest {
     const breakpoints = mergeBreakpoints(this.#notebookPoints.get(cell.notebook), this.#cellPoints.get(cell));
     const fork = this.#forks.get(cell);
     this.#forks.delete(cell);
     return {
       ...(breakpoints === undefined ? {} : { breakpoints }),
       ...(fork === undefined ? {} : { fork }),
-      onPause: (call, control) => {
-        onWait?.(call, control);
-        return this.#wait(cell, call, control);
-      },
+      onPause: (call, control) => this.#wait(cell, call, control, onWait),
     };
   }
 
@@ -70,8 +71,10 @@ export class CallPauses implements vscode.NotebookCellStatusBarItemProvider, vsc
     this.#forks.set(cell, fork);
   }
 
-  waitingIn(cell: vscode.NotebookCell): WaitingCall | undefined {
-    return this.#waiting.get(cell)?.[0];
+  // The cell's first waiting call, or the wait `key` names while it still waits.
+  waitingIn(cell: vscode.NotebookCell, key?: number): WaitingCall | undefined {
+    const queue = this.#waiting.get(cell);
+    return key === undefined ? queue?.[0] : queue?.find((entry) => entry.key === key);
   }
 
   // The cell a paused-call command acts on: the one given, else the active notebook's first paused cell, else any.
@@ -82,16 +85,21 @@ export class CallPauses implements vscode.NotebookCellStatusBarItemProvider, vsc
     return waiting.filter((c) => c.notebook === active).sort((a, b) => a.index - b.index)[0] ?? waiting[0];
   }
 
-  // Goes on with the cell's paused call; false when nothing there waits.
-  decide(cell: vscode.NotebookCell, decision: CallDecision): boolean {
-    const waiting = this.waitingIn(cell);
+  // Goes on with the wait a person decided about (else the cell's first); false when it no longer waits.
+  decide(cell: vscode.NotebookCell, decision: CallDecision, decided?: WaitingCall): boolean {
+    const waiting = this.waitingIn(cell, decided?.key);
     if (waiting === undefined) return false;
     this.#settle(cell, waiting);
     waiting.resolve(decision);
     return true;
   }
 
-  #wait(cell: vscode.NotebookCell, call: PausedCall, control: PauseControl): Promise<CallDecision> {
+  #wait(
+    cell: vscode.NotebookCell,
+    call: PausedCall,
+    control: PauseControl,
+    onWait?: (waiting: WaitingCall) => void,
+  ): Promise<CallDecision> {
     return new Promise<CallDecision>((resolve, reject) => {
       // Stop, or the run ending another way: the call stays unanswered and the cell is no longer paused
       const onAbort = (): void => {
@@ -99,6 +107,7 @@ export class CallPauses implements vscode.NotebookCellStatusBarItemProvider, vsc
         reject(control.signal.reason instanceof Error ? control.signal.reason : new Error('the run ended'));
       };
       const entry: WaitingCall = {
+        key: this.#nextKey++,
         call,
         control,
         since: Date.now(),
@@ -114,6 +123,7 @@ export class CallPauses implements vscode.NotebookCellStatusBarItemProvider, vsc
       control.signal.addEventListener('abort', onAbort, { once: true });
       this.#waiting.set(cell, [...(this.#waiting.get(cell) ?? []), entry]);
       this.#changed();
+      onWait?.(entry);
     });
   }
 

@@ -33,16 +33,40 @@ export interface DebugCommandDeps {
 
 type Waiting = { cell: vscode.NotebookCell; waiting: WaitingCall };
 
+// A decision aimed at one wait (a notification's button): the cell and the wait's key.
+interface WaitArg {
+  cell: vscode.NotebookCell;
+  waiting: number;
+}
+
+const waitArg = ({ cell, waiting }: Waiting): WaitArg => ({ cell, waiting: waiting.key });
+
+function waitKey(arg: unknown): number | undefined {
+  return arg !== null && typeof arg === 'object' && 'waiting' in arg && typeof arg.waiting === 'number'
+    ? arg.waiting
+    : undefined;
+}
+
+// The wait a command decides: the one `{ cell, waiting }` names while it still waits, else the first waiting call of
+// the cell given (or of the active notebook).
 function pausedTarget(pauses: CallPauses, arg: unknown): Waiting | undefined {
-  const cell = pauses.target(targetCell(arg));
-  const waiting = cell === undefined ? undefined : pauses.waitingIn(cell);
+  const key = waitKey(arg);
+  const given = key !== undefined && arg !== null && typeof arg === 'object' && 'cell' in arg ? arg.cell : arg;
+  const cell = key !== undefined ? targetCell(given) : pauses.target(targetCell(given));
+  const waiting = cell === undefined ? undefined : pauses.waitingIn(cell, key);
   return cell === undefined || waiting === undefined ? undefined : { cell, waiting };
 }
 
 const nothingPaused = (): CommandOutcome => ({ ok: false, message: vscode.l10n.t('No binding call is paused.') });
+// a decision for one wait that has ended says so: it never falls through to another call
+const nothingPausedFor = (arg: unknown): CommandOutcome =>
+  waitKey(arg) === undefined
+    ? nothingPaused()
+    : { ok: false, message: vscode.l10n.t('That call no longer waits: it was decided in its cell, or its run ended.') };
 
+// The person decided about `target.waiting` (perhaps after a prompt): that call goes on, never one that paused since.
 function decide(pauses: CallPauses, target: Waiting, decision: CallDecision): CommandOutcome {
-  return pauses.decide(target.cell, decision)
+  return pauses.decide(target.cell, decision, target.waiting)
     ? { ok: true }
     : { ok: false, message: vscode.l10n.t('The call is no longer paused.') };
 }
@@ -75,7 +99,7 @@ async function askJson(options: {
 // checks it again and asks once more with the complaint when it breaks the schema).
 async function answerCall(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
   const target = pausedTarget(pauses, arg);
-  if (target === undefined) return nothingPaused();
+  if (target === undefined) return nothingPausedFor(arg);
   const { call, control } = target.waiting;
   const value =
     given !== undefined
@@ -92,7 +116,7 @@ async function answerCall(pauses: CallPauses, arg: unknown, given: unknown): Pro
 
 async function throwCall(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
   const target = pausedTarget(pauses, arg);
-  if (target === undefined) return nothingPaused();
+  if (target === undefined) return nothingPausedFor(arg);
   const message =
     typeof given === 'string'
       ? given
@@ -110,7 +134,7 @@ async function throwCall(pauses: CallPauses, arg: unknown, given: unknown): Prom
 // An approval with edited arguments: the handler gets the edit, the program's call and the cassette keep both.
 async function editArguments(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
   const target = pausedTarget(pauses, arg);
-  if (target === undefined) return nothingPaused();
+  if (target === undefined) return nothingPausedFor(arg);
   const { call } = target.waiting;
   const args =
     given !== undefined
@@ -127,7 +151,7 @@ async function editArguments(pauses: CallPauses, arg: unknown, given: unknown): 
 // Every choice for the paused call in one quick pick (its status bar item, Alt+Shift+B while paused).
 async function decideCall(pauses: CallPauses, arg: unknown): Promise<CommandOutcome> {
   const target = pausedTarget(pauses, arg);
-  if (target === undefined) return nothingPaused();
+  if (target === undefined) return nothingPausedFor(arg);
   const { call } = target.waiting;
   const choices: (vscode.QuickPickItem & { command: string })[] =
     call.reason === 'approval'
@@ -148,7 +172,9 @@ async function decideCall(pauses: CallPauses, arg: unknown): Promise<CommandOutc
   });
   if (picked === undefined) return { ok: false, message: vscode.l10n.t('Nothing chosen: the call still waits.') };
   return (
-    (await vscode.commands.executeCommand<CommandOutcome | undefined>(picked.command, target.cell)) ?? { ok: true }
+    (await vscode.commands.executeCommand<CommandOutcome | undefined>(picked.command, waitArg(target))) ?? {
+      ok: true,
+    }
   );
 }
 
@@ -362,9 +388,10 @@ async function askForkAnswer(
 function pausedCall(pauses: CallPauses, arg: unknown): unknown {
   const target = pausedTarget(pauses, arg);
   if (target === undefined) return undefined;
-  const { call, control, since } = target.waiting;
+  const { call, control, since, key } = target.waiting;
   return {
     ...call,
+    key,
     cellIndex: target.cell.index,
     since,
     ...(control.problem === undefined ? {} : { problem: control.problem }),
@@ -387,7 +414,7 @@ export function debugCommandHandlers(deps: DebugCommandDeps): Record<DebugComman
   const { pauses } = deps;
   const simple = (decision: (target: Waiting) => CallDecision) => (arg?: unknown) => {
     const target = pausedTarget(pauses, arg);
-    return target === undefined ? nothingPaused() : decide(pauses, target, decision(target));
+    return target === undefined ? nothingPausedFor(arg) : decide(pauses, target, decision(target));
   };
   return {
     [COMMANDS.breakOnCalls]: (arg, given) => breakOnCalls(deps, arg, given),
@@ -405,7 +432,8 @@ export function debugCommandHandlers(deps: DebugCommandDeps): Record<DebugComman
 
 // A call that needs approval is also announced in a notification (a person may be looking elsewhere); a breakpoint
 // reveals its cell. Either way the choices stay in the cell's status bar until one is made.
-export function announcePause(cell: vscode.NotebookCell, call: WaitingCall['call']): void {
+export function announcePause(cell: vscode.NotebookCell, waiting: WaitingCall): void {
+  const { call } = waiting;
   const editor = vscode.window.visibleNotebookEditors.find((e) => e.notebook === cell.notebook);
   editor?.revealRange(
     new vscode.NotebookRange(cell.index, cell.index + 1),
@@ -431,6 +459,12 @@ export function announcePause(cell: vscode.NotebookCell, call: WaitingCall['call
             : choice === deny
               ? COMMANDS.denyCall
               : undefined;
-      if (command !== undefined) void vscode.commands.executeCommand(command, cell);
+      if (command === undefined) return;
+      // this notification's call only: clicked after the call was decided in the cell, it says so and decides nothing
+      void vscode.commands
+        .executeCommand<CommandOutcome | undefined>(command, waitArg({ cell, waiting }))
+        .then((outcome) => {
+          if (outcome !== undefined && !outcome.ok) void vscode.window.showInformationMessage(outcome.message);
+        });
     });
 }

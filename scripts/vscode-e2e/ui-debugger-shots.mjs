@@ -83,15 +83,37 @@ async function runCell(page, row) {
     .catch(() => {});
 }
 
+// The states a cell can be in while its run has not ended (queued, running, or waiting on a person at a call).
+const UNSETTLED = ['notebook-state-pending', 'notebook-state-executing', 'modifier-spin'];
+
+// Waits until the row's run has ended: ✓ or ✗ and nothing queued, running or waiting on a call. A ✓ alone is not
+// enough — a run before it leaves one, and a run still waiting on an approval holds the notebook's queue, so every
+// later cell would wait behind it. On a timeout the error names what the row still shows.
 async function finished(row, what) {
-  await wb.waitFor(
-    what,
-    async () =>
-      (await row.locator('.cell-status-left .codicon-notebook-state-success').count()) +
-        (await row.locator('.cell-status-left .codicon-notebook-state-error').count()) >
-      0,
-    { timeoutMs: 120_000, intervalMs: 500 },
-  );
+  const shown = async () => {
+    const icons = {};
+    for (const cls of ['notebook-state-success', 'notebook-state-error', ...UNSETTLED])
+      icons[cls] = await row.locator(`.cell-status-left .codicon-${cls}`).count();
+    const waiting = await row
+      .locator('.cell-statusbar-container .cell-status-item', { hasText: /needs approval|paused at call/ })
+      .count();
+    return { icons, waiting };
+  };
+  try {
+    await wb.waitFor(
+      what,
+      async () => {
+        const { icons, waiting } = await shown();
+        const ended = icons['notebook-state-success'] + icons['notebook-state-error'] > 0;
+        return ended && waiting === 0 && UNSETTLED.every((cls) => icons[cls] === 0);
+      },
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+  } catch (error) {
+    throw new Error(`${error.message}; the cell shows ${JSON.stringify(await shown().catch(() => 'nothing'))}`, {
+      cause: error,
+    });
+  }
 }
 
 // The theme the page is in (a picture in it comes first, saving a switch).
@@ -195,8 +217,24 @@ export async function runDebuggerShots({ page, test, resultsDir }) {
       files[kind] = await shoot(page, path.join(resultsDir, `debug-approval-${kind}.png`));
       // the notification's own button (the list shows a notification with buttons expanded), else the cell's
       const deny = item.locator('.monaco-button', { hasText: 'Deny' }).first();
-      if (await deny.isVisible().catch(() => false)) await deny.click();
-      else await statusItem(row, 'Deny').click();
+      const waits = statusItem(row, 'needs approval');
+      if (await deny.isVisible().catch(() => false)) {
+        await deny.click();
+        // a click the list swallowed while it re-rendered leaves the call waiting, and its run would hold the
+        // notebook's queue for every later cell: the cell's own Deny then (the same decision, said in the log)
+        const reached = await waits.waitFor({ state: 'hidden', timeout: 10_000 }).then(
+          () => true,
+          () => false,
+        );
+        if (!reached) {
+          info('ui', `approval (${kind}): the notification's Deny did not reach the call; denying from the cell`);
+          if (await center.isVisible().catch(() => false)) await page.keyboard.press('Escape');
+          // gone meanwhile: the notification's decision arrived late, and finished() below says whether it did
+          await statusItem(row, 'Deny')
+            .click({ timeout: 5000 })
+            .catch(() => {});
+        }
+      } else await statusItem(row, 'Deny').click();
       await finished(row, 'the denied cell to finish');
       if (await center.isVisible().catch(() => false)) await page.keyboard.press('Escape');
       await wb.waitFor(
@@ -211,6 +249,30 @@ export async function runDebuggerShots({ page, test, resultsDir }) {
   await test("debugger: Run from Call… opens the inspector's diff of the run and its fork, first divergence outlined", async () => {
     const row = await focusCell(page, CELLS.fork);
     await runCell(page, row);
+    // its first run: any state at all says the click reached VS Code (one that did not is retried from the palette)
+    const started = await wb
+      .waitFor(
+        'the cell to be queued or run',
+        async () =>
+          (
+            await Promise.all(
+              ['notebook-state-success', 'notebook-state-error', ...UNSETTLED].map((cls) =>
+                row.locator(`.cell-status-left .codicon-${cls}`).count(),
+              ),
+            )
+          ).some((n) => n > 0),
+        {
+          timeoutMs: 10_000,
+        },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!started) {
+      info('ui', 'the fork cell shows no state 10 s after its ▷; running it from the palette');
+      await wb.runCommand(page, 'Notebook: Execute Cell');
+    }
     await finished(row, 'the cell to finish its first run');
     await focusCell(page, CELLS.fork);
     await paletteThenPick(page, RUN_FROM_CALL, ['2. tools.search', 'Edit Its Result…']);

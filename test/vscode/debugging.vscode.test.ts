@@ -23,6 +23,7 @@ import {
 
 type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
 interface Paused {
+  key: number;
   id: number;
   global: string;
   name: string;
@@ -64,8 +65,9 @@ function pausedAt(
   );
 }
 
-async function decide(command: string, cell: vscode.NotebookCell, value?: unknown): Promise<void> {
-  const outcome = await vscode.commands.executeCommand<CommandOutcome>(command, cell, value);
+// `target`: a cell, or `{ cell, waiting }` naming one wait
+async function decide(command: string, target: unknown, value?: unknown): Promise<void> {
+  const outcome = await vscode.commands.executeCommand<CommandOutcome>(command, target, value);
   assert.equal(outcome.ok, true, `${command}: ${outcome.ok ? '' : outcome.message}`);
 }
 
@@ -192,6 +194,32 @@ suite('call breakpoints and approvals', () => {
       assert.match(String(resultOf(cell).value), /^refused: .*mail\.send was denied by the user/);
     });
   }
+
+  test("a decision for a wait that has ended decides nothing: a later run's call keeps waiting", async () => {
+    const editor = await openNotebook(...NOTEBOOK);
+    const cell = cellById(editor.notebook, 'approve');
+    const first = start(cell);
+    const earlier = await pausedAt(cell, "the first run's mail.send to wait for approval");
+    await decide(COMMANDS.denyCall, cell);
+    await ended(cell, first);
+    const second = start(cell);
+    const later = await pausedAt(cell, "the second run's mail.send to wait for approval", (p) => p.key !== earlier.key);
+    assert.equal(later.id, earlier.id, 'the same call number of the same cell: only the wait differs');
+    // the first run's notification clicked now, or its quick pick answered late
+    for (const command of [COMMANDS.continueCall, COMMANDS.editCallArguments, COMMANDS.denyCall]) {
+      const stale = await vscode.commands.executeCommand<CommandOutcome>(
+        command,
+        { cell, waiting: earlier.key },
+        { to: 'stale@example.com' },
+      );
+      assert.equal(stale.ok, false, `${command} with the ended wait's key decided something`);
+      assert.match(stale.ok ? '' : stale.message, /no longer waits/);
+    }
+    assert.equal((await pausedCall(cell))?.key, later.key, "the later run's call still waits");
+    await decide(COMMANDS.continueCall, { cell, waiting: later.key });
+    await ended(cell, second);
+    assert.equal(resultOf(cell).value, 'sent to team@example.com');
+  });
 
   test('approval with edited arguments: the handler gets the edit, and a recording keeps the decision', async () => {
     const editor = await openNotebook(...NOTEBOOK);
