@@ -9,6 +9,7 @@ import {
   type InspectorRun,
   parseInspectorToHost,
   type HostToInspectorMessage,
+  type InspectorTab,
   type L10nBundle,
 } from '../../webview/protocol/index.js';
 import { createNonce, inspectorHtml } from '../../webview/inspector/inspector-html.js';
@@ -36,6 +37,9 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
   #panel: vscode.WebviewPanel | undefined;
   #shownKey: string | undefined;
   #shownNotebook: string | undefined;
+  // the run and tab the last open() asked for: the page's `ready` is answered with them too, since a message posted
+  // before a new page listens is lost (Run from Call… then showed the fork's run instead of the diff)
+  #asked: { selectedId: string; tab?: InspectorTab } | undefined;
   readonly #disposables: vscode.Disposable[] = [];
 
   constructor(deps: InspectorDeps) {
@@ -83,12 +87,9 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
     this.#shownNotebook = cell.notebook.uri.toString();
     panel.title = vscode.l10n.t('Run Inspector: cell {0}', cell.index + 1);
     panel.reveal(undefined, false);
-    this.#post({
-      type: 'load',
-      runs: this.#history.runs(key),
-      selectedId: shown.id,
-      ...(tab !== undefined ? { tab } : transcript !== undefined && switching ? { tab: 'then' as const } : {}),
-    });
+    const shownTab = tab ?? (transcript !== undefined && switching ? ('then' as const) : undefined);
+    this.#asked = { selectedId: shown.id, ...(shownTab === undefined ? {} : { tab: shownTab }) };
+    this.#post({ type: 'load', runs: this.#history.runs(key), ...this.#asked });
     return true;
   }
 
@@ -176,11 +177,12 @@ export class InspectorPanels implements vscode.Disposable, vscode.WebviewPanelSe
       case 'ready': {
         const runs = this.#shownKey === undefined ? [] : this.#history.runs(this.#shownKey);
         // after a reload the page already shows its restored runs; an empty load would wipe them
+        const asked = runs.some((r) => r.id === this.#asked?.selectedId) ? this.#asked : undefined;
         if (runs.length > 0 || message.restoredRunIds.length === 0)
           this.#post({
             type: 'load',
             runs,
-            ...(runs.length > 0 ? { selectedId: (runs[runs.length - 1] as InspectorRun).id } : {}),
+            ...(asked ?? (runs.length > 0 ? { selectedId: (runs[runs.length - 1] as InspectorRun).id } : {})),
           });
         return;
       }
