@@ -28,6 +28,7 @@ import { PtcTestExplorer } from './testing/test-explorer.js';
 import { FakeModel } from './model/fake-model.js';
 import { BindingDiagnostics } from './intellisense/binding-diagnostics.js';
 import { WalkthroughProgress } from './walkthrough/walkthrough-progress.js';
+import { errorMessage } from '../runtime/index.js';
 
 // The Python extension's selected interpreter for a notebook, activating that extension only when it is installed.
 async function pythonFromExtension(scope: vscode.Uri): Promise<string | undefined> {
@@ -200,9 +201,7 @@ export function activate(context: vscode.ExtensionContext): void {
     );
   } catch (error) {
     log.error('activation failed', error);
-    void vscode.window.showErrorMessage(
-      vscode.l10n.t('PTC Playground failed to start: {0}', error instanceof Error ? error.message : String(error)),
-    );
+    void vscode.window.showErrorMessage(vscode.l10n.t('PTC Playground failed to start: {0}', errorMessage(error)));
     throw error;
   }
 }

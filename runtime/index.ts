@@ -75,6 +75,7 @@ export {
   type SavedOutput,
 } from './notebook/schema.js';
 export { serializeNotebook } from './notebook/serialize.js';
+export { errorMessage } from './output/error-message.js';
 export { type ExpectationReport } from './protocol/expectation-report.js';
 export { argsPathProblem } from './protocol/call-pause.js';
 export { type JsonValue } from './protocol/json-value.js';

@@ -5,6 +5,7 @@ import type { SessionService } from '../bindings/session-service.js';
 import type { Logger } from '../log/logger.js';
 import { latestPayload } from '../notebook/cell-results.js';
 import { type CommandOutcome, codeCell, noCell } from './cell-commands.js';
+import { errorMessage } from '../../runtime/index.js';
 
 export interface SaveTraceDeps {
   log: Logger;
@@ -58,11 +59,7 @@ async function save(
     deps.log.warn(`could not write the trace ${uri.fsPath}`, error);
     return {
       ok: false,
-      message: vscode.l10n.t(
-        'Could not write {0}: {1}',
-        uri.fsPath,
-        error instanceof Error ? error.message : String(error),
-      ),
+      message: vscode.l10n.t('Could not write {0}: {1}', uri.fsPath, errorMessage(error)),
     };
   }
   deps.log.info(`saved the run of ${id} as a trace: ${uri.fsPath}`);

@@ -6,6 +6,7 @@ import {
   type SessionRunRequest,
 } from '../../runtime/index.js';
 import type { Translate } from '../l10n.js';
+import { errorMessage } from '../../runtime/index.js';
 
 // The VS Code-free half of pausing calls from the editor: the shapes (derived from the session's request, so the
 // runtime's vocabulary is written once), breakpoints as a person types and reads them, and JSON typed into a box.
@@ -41,7 +42,7 @@ export function parseJsonText(text: string, t: Translate): Parsed<JsonValue> {
   try {
     return { ok: true, value: JSON.parse(text) as JsonValue };
   } catch (error) {
-    return { ok: false, message: t('Not JSON: {0}', error instanceof Error ? error.message : String(error)) };
+    return { ok: false, message: t('Not JSON: {0}', errorMessage(error)) };
   }
 }
 

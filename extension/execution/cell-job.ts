@@ -24,6 +24,7 @@ import type { Logger } from '../log/logger.js';
 import { CallProgress, type CallProgressSnapshot } from './call-progress.js';
 import { LogStream } from './log-stream.js';
 import { trustBlock } from './trust.js';
+import { errorMessage } from '../../runtime/index.js';
 
 export interface CancellationLike {
   readonly isCancellationRequested: boolean;
@@ -296,7 +297,7 @@ export async function runCellJob(
     await stream.close();
     try {
       await port.showProblem({
-        message: t('Internal error in PTC Playground: {0}', error instanceof Error ? error.message : String(error)),
+        message: t('Internal error in PTC Playground: {0}', errorMessage(error)),
         persist: false,
       });
     } catch (writeError) {

@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import type { Logger } from '../log/logger.js';
+import { errorMessage } from '../../runtime/index.js';
 
 interface FakeServer {
   url: string;
@@ -30,10 +31,7 @@ export class FakeModel implements vscode.Disposable {
       this.#log.error('the offline fake model did not start', error);
       return {
         ok: false,
-        message: vscode.l10n.t(
-          'The offline fake model did not start: {0}',
-          error instanceof Error ? error.message : String(error),
-        ),
+        message: vscode.l10n.t('The offline fake model did not start: {0}', errorMessage(error)),
       };
     }
   }

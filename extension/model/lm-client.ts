@@ -8,6 +8,7 @@ import {
   type ModelClient,
   type ToolCall,
 } from '../../runtime/index.js';
+import { errorMessage } from '../../runtime/index.js';
 
 // A model from the editor's Language Model API (vscode.lm: Copilot and other providers, with their consent flow).
 // The API has no system role, so the system text opens the first user message.
@@ -90,7 +91,7 @@ export function lmClient(model: vscode.LanguageModelChat): ModelClient {
         return {
           ok: false,
           kind: 'network',
-          message: `${model.name}: ${error instanceof Error ? error.message : String(error)}`,
+          message: `${model.name}: ${errorMessage(error)}`,
         };
       } finally {
         request.signal?.removeEventListener('abort', cancel);

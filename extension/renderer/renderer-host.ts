@@ -9,6 +9,7 @@ import {
 import type { Logger } from '../log/logger.js';
 import { hasCassette as hasCellCassette } from '../notebook/cassette-path.js';
 import { problemAction } from './problem-actions.js';
+import { errorMessage } from '../../runtime/index.js';
 
 // what a rendered result's buttons ask for (the l10n request is answered by the host itself, a problem output's
 // buttons by problem-actions.ts)
@@ -100,7 +101,7 @@ export class RendererHost implements vscode.Disposable {
       return await action();
     } catch (error) {
       this.#deps.log.error(`renderer action ${what} failed`, error);
-      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      return { ok: false, message: errorMessage(error) };
     }
   }
 

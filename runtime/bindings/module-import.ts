@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild-wasm';
 import { locateAsset } from '../assets/locate.js';
 import { buildCache, cacheFolder } from './build-cache.js';
+import { errorMessage } from '../output/error-message.js';
 
 // The specifier authors import `defineBindings` from; served from memory so modules need no install.
 export const PUBLIC_SPECIFIER = 'ptc-playground/bindings';
@@ -143,7 +144,7 @@ function describeBuildError(error: unknown): string {
   const errors = (
     error as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }
   ).errors;
-  if (!Array.isArray(errors) || errors.length === 0) return error instanceof Error ? error.message : String(error);
+  if (!Array.isArray(errors) || errors.length === 0) return errorMessage(error);
   return errors
     .slice(0, 5)
     .map((e) =>

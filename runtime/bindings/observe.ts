@@ -1,6 +1,7 @@
 import type { BindingNamespace, CallContext } from '../api.js';
 import { writeJsonText } from '../json/json-text.js';
 import type { JsonValue } from '../protocol/json-value.js';
+import { errorMessage } from '../output/error-message.js';
 
 export interface CallEvent {
   global: string;
@@ -59,7 +60,7 @@ export function observeNamespaces(
           report(true);
           return value;
         } catch (error) {
-          report(false, error instanceof Error ? error.message : String(error));
+          report(false, errorMessage(error));
           throw error;
         }
       };

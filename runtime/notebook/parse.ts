@@ -4,6 +4,7 @@ import { type JsonPath, lineColumn, pathKey, scanJson, type Span } from '../json
 import { canonicalAt, isUnknownMetadataPath } from './layout.js';
 import type { RawSliceMemory } from './raw-memory.js';
 import { NOTEBOOK_FORMAT_VERSION, type NotebookFile, NotebookFileSchema } from './schema.js';
+import { errorMessage } from '../output/error-message.js';
 
 export type NotebookProblemKind = 'syntax' | 'version' | 'schema';
 
@@ -182,9 +183,7 @@ export function parseNotebook(text: string, memory?: RawSliceMemory): ParseNoteb
   } catch (error) {
     return {
       ok: false,
-      problems: [
-        { kind: 'syntax', message: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` },
-      ],
+      problems: [{ kind: 'syntax', message: `invalid JSON: ${errorMessage(error)}` }],
     };
   }
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {

@@ -18,6 +18,7 @@ import { describeModule } from './describe.js';
 import { ServedRun } from './serve-run.js';
 import { writeFramesSync } from './sync-writer.js';
 import { HEARTBEAT_MS } from '../limits.js';
+import { errorMessage } from '../../output/error-message.js';
 
 const send = (text: string): void => writeFramesSync(HOST_CONTROL_FD, [text]);
 const frame = (value: Record<string, unknown>): void => send(JSON.stringify(value));
@@ -102,7 +103,7 @@ async function load(file: string): Promise<void> {
     const message =
       error instanceof BindingsModuleError
         ? error.message
-        : `bindings module ${file} failed to load: ${error instanceof Error ? error.message : String(error)}`;
+        : `bindings module ${file} failed to load: ${errorMessage(error)}`;
     frame({ type: 'load-failed', message });
     return;
   }

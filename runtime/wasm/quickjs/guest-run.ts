@@ -19,6 +19,7 @@ import { createNamespaces, type Reply } from '../../typescript/child/namespaces.
 import { rebuild } from './console-values.js';
 import { GUEST_PRELUDE } from './guest-prelude.js';
 import { guestFailure } from './guest-failure.js';
+import { errorMessage } from '../../output/error-message.js';
 
 // QuickJS's own stack bound (its C stack inside the wasm module's 5 MiB shadow stack): deep recursion ends as a
 // catchable InternalError long before the module itself could overflow.
@@ -161,10 +162,7 @@ export function startGuest(guest: Guest, boot: BootFrame, io: GuestIo): GuestRun
       if (!settled && callsOut === 0 && timers.size === 0) stalled();
     } catch (error) {
       // the wasm module itself trapped (its memory or stack exhausted below QuickJS's own checks)
-      finishWithError(
-        'exception',
-        `the quickjs engine stopped: ${String((error as Error)?.message ?? error)} (memoryMb ${String(memoryMb)})`,
-      );
+      finishWithError('exception', `the quickjs engine stopped: ${errorMessage(error)} (memoryMb ${String(memoryMb)})`);
     }
   };
   const pumpJobs = (): void => {
