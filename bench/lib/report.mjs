@@ -96,6 +96,10 @@ export function renderMarkdown(report) {
       row('TypeScript, cold (sandbox on)', c['typescript-cold'], c['floor-node']),
       row('Python, spare ready (sandbox on)', c['python-spare'], c['floor-python']),
       row('Python, cold (sandbox on)', c['python-cold'], c['floor-python']),
+      row('TypeScript on quickjs (WebAssembly), spare ready (sandbox on)', c['quickjs-spare'], c['floor-node']),
+      row('TypeScript on quickjs (WebAssembly), cold (sandbox on)', c['quickjs-cold'], c['floor-node']),
+      row('Python on pyodide (WebAssembly), spare ready (sandbox on)', c['pyodide-spare'], c['floor-node']),
+      row('Python on pyodide (WebAssembly), cold (sandbox on)', c['pyodide-cold'], c['floor-node']),
       '',
     );
   }
