@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { RunPlan } from './session-types.js';
 import { CASSETTE_SEGMENTS, cassetteName, notebookCassetteFolder } from '../notebook/cassette-name.js';
-import type { CellMetadata, NotebookMetadata, NotebookMode } from '../notebook/schema.js';
+import type { CellMetadata } from '../notebook/schema.js';
 import { planModes, type PlanModeInput, type PlanOverride } from './plan-mode.js';
 
 export type { PlanMode, RunPlan } from './session-types.js';
