@@ -67,6 +67,8 @@ function bindingsWorker(): BindingsWorkerPort {
 export class WebBindings {
   readonly #loaded = new Map<string, Loaded>();
   readonly #log: Logger;
+  // hosts whose functions the log has named
+  readonly #announced = new WeakSet<WebBindingsHost>();
 
   constructor(log: Logger) {
     this.#log = log;
@@ -142,6 +144,15 @@ export class WebBindings {
   async #code(named: string, host: WebBindingsHost, request: WebBindingsRequest): Promise<WebBindingsOutcome> {
     const ready = await host.ready({ timeoutMs: request.timeoutMs, signal: request.signal });
     if (!ready.ok) return { kind: 'failed', message: ready.message };
+    if (!this.#announced.has(host)) {
+      this.#announced.add(host);
+      for (const [global, ns] of Object.entries(ready.module.namespaces)) {
+        const names = Object.keys(ns.functions);
+        this.#log.info(
+          `bindings ${named}: ${global} has ${names.length} function(s), in a web worker of its own: ${names.join(', ')}`,
+        );
+      }
+    }
     const lease = host.lease({ mode: 'mock', seed: Math.floor(Math.random() * 2 ** 32) });
     return {
       kind: 'mock',
@@ -156,7 +167,6 @@ export class WebBindings {
   }
 
   #host(named: string, text: string): WebBindingsHost {
-    this.#log.info(`bindings ${named}: runs in a web worker of its own (mock handlers)`);
     return new WebBindingsHost({
       file: named,
       text,

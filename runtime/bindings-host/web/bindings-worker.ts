@@ -92,16 +92,21 @@ async function load(file: string, code: string): Promise<void> {
   } catch (error) {
     const message =
       error instanceof BindingsModuleError
-        ? error.message
+        ? named(file, error.message)
         : `bindings module ${file} failed to load: ${describeError(error)}`;
     return say({ type: 'load-failed', message });
   }
   say({ type: 'loaded', module: describeModule(module, warn) });
 }
 
+// The validator's message (`tools.functions.f: …`, the desktop's words) with the module it is about.
+const named = (file: string, message: string): string =>
+  message.startsWith('bindings module ') ? message : `bindings module ${file}: ${message}`;
+
 function describeError(error: unknown): string {
   try {
-    if (error instanceof Error) return `${error.name}: ${error.message}`;
+    // the message alone, as the desktop's loader says it
+    if (error instanceof Error) return error.message;
     return String(error);
   } catch {
     return 'an error that cannot be shown';

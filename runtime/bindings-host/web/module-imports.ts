@@ -96,9 +96,14 @@ export function scanModule(file: string, code: string, publicUrl: string): Modul
   try {
     root = parse(code, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true });
   } catch (error) {
-    // acorn's message ends with "(line:column)"
+    // acorn's message ends with "(line:column)"; a module nested past the parser's stack is said as such
     const message = String((error as Error)?.message ?? error);
-    return { ok: false, message: `bindings module ${file} has a syntax error: ${message}` };
+    return {
+      ok: false,
+      message: /stack/i.test(message)
+        ? `bindings module ${file} is nested too deeply to parse: ${message}`
+        : `bindings module ${file} has a syntax error: ${message}`,
+    };
   }
   const found = importsOf(root);
   const refused = found.find((f) => f.specifier !== PUBLIC_SPECIFIER);

@@ -1,0 +1,134 @@
+// The extension host's side of the browser's bindings worker, against a worker that says what a hostile module could
+// make it say (the real worker runs in Chromium: test/extension/web/web-bindings.test.ts). Every frame that is not
+// the protocol's ends the worker: the call it answered fails naming itself, and the next run gets a fresh worker.
+import { describe, expect, test } from 'vitest';
+import { failureDetails } from '../../../../runtime/bindings/call-failure.js';
+import { WebBindingsHost, type BindingsWorkerPort } from '../../../../runtime/bindings-host/web/web-bindings-host.js';
+import type { JsonValue } from '../../../../runtime/protocol/json-value.js';
+
+const MODULE = { path: 'm.bindings.mjs', namespaces: { tools: { functions: { f: {} } } } };
+
+// A worker that loads the module, then answers each call with what `answer` gives (frames sent as they are).
+function scriptedHost(answer: (call: { run: number; id: number; args: JsonValue }) => unknown[]) {
+  const started: { terminated: boolean; sent: string[] }[] = [];
+  const host = new WebBindingsHost({
+    file: 'm.bindings.mjs',
+    text: 'export default {}',
+    strip: () => Promise.reject(new Error('not TypeScript')),
+    onWarning: () => undefined,
+    onLog: () => undefined,
+    startWorker: () => {
+      const record = { terminated: false, sent: [] as string[] };
+      started.push(record);
+      const port: BindingsWorkerPort = {
+        onmessage: null,
+        onerror: null,
+        terminate: () => (record.terminated = true),
+        postMessage: (text) => {
+          record.sent.push(text);
+          const message = JSON.parse(text) as { type: string; run: number; id: number; args: JsonValue };
+          const reply = (data: unknown): void => void queueMicrotask(() => port.onmessage?.({ data }));
+          if (message.type === 'load') reply(JSON.stringify({ type: 'loaded', module: MODULE }));
+          if (message.type === 'call') for (const data of answer(message)) reply(data);
+        },
+      };
+      return port;
+    },
+  });
+  return { host, started };
+}
+
+async function callOnce(host: WebBindingsHost, args: JsonValue = {}): Promise<JsonValue> {
+  const ready = await host.ready({ timeoutMs: 5_000 });
+  expect(ready).toMatchObject({ ok: true });
+  const lease = host.lease({ mode: 'mock', seed: 1 });
+  try {
+    return await (lease.namespaces[0]?.functions.f?.(args) ?? Promise.reject(new Error('no function')));
+  } finally {
+    lease.close();
+  }
+}
+
+describe('WebBindingsHost', () => {
+  test('answers and failures cross as data; a failure keeps its code and data', async () => {
+    const { host } = scriptedHost(({ run, id, args }) => [
+      JSON.stringify(
+        (args as { fail?: boolean }).fail === true
+          ? { type: 'failed', run, id, message: 'no such city', details: { code: 404, data: { city: 'Atlantis' } } }
+          : { type: 'answer', run, id, value: { echoed: args } },
+      ),
+    ]);
+    await expect(callOnce(host, { q: 1 })).resolves.toEqual({ echoed: { q: 1 } });
+    const thrown = await callOnce(host, { fail: true }).catch((error: unknown) => error);
+    expect((thrown as Error).message).toBe('no such city');
+    expect(failureDetails(thrown)).toEqual({ code: 404, data: { city: 'Atlantis' } });
+    host.dispose();
+  });
+
+  test('an answer to a call nobody made is dropped; the real one still arrives', async () => {
+    const { host } = scriptedHost(({ run, id }) => [
+      JSON.stringify({ type: 'answer', run, id: id + 7, value: 'forged' }),
+      JSON.stringify({ type: 'answer', run: run + 7, id, value: 'forged' }),
+      JSON.stringify({ type: 'answer', run, id, value: 'real' }),
+    ]);
+    await expect(callOnce(host)).resolves.toBe('real');
+    host.dispose();
+  });
+
+  test.each([
+    ['a message that is not text', { type: 'answer' }, 'a message that is not text'],
+    ['text that is not JSON', '{"type": "answer", ', 'a message that is not lossless JSON'],
+    ['-0', '{"type":"answer","run":1,"id":1,"value":-0}', 'a message that is not lossless JSON'],
+    ['an unsafe integer', '{"type":"answer","run":1,"id":1,"value":9007199254740993}', 'not lossless JSON'],
+    ['an unknown frame', '{"type":"exec","code":"1"}', 'a malformed message'],
+    ['a frame with a key too many', '{"type":"heartbeat","extra":1}', 'a malformed message'],
+  ])(
+    '%s ends the worker: the call fails naming itself, the next run gets a fresh worker',
+    async (_what, data, said) => {
+      let first = true;
+      const { host, started } = scriptedHost(({ run, id }) => {
+        if (!first) return [JSON.stringify({ type: 'answer', run, id, value: 'fresh' })];
+        first = false;
+        return [data];
+      });
+      const thrown = await callOnce(host).catch((error: unknown) => error);
+      expect((thrown as Error).message).toMatch(
+        /^bindings worker broke its protocol \(.+\) while tools\.f was running$/,
+      );
+      expect((thrown as Error).message).toContain(said);
+      expect(started[0]?.terminated).toBe(true);
+      await expect(callOnce(host)).resolves.toBe('fresh');
+      expect(started).toHaveLength(2);
+      host.dispose();
+      expect(started[1]?.terminated).toBe(true);
+    },
+  );
+
+  test('a module description that breaks the schema fails the load, naming the worker', async () => {
+    const host = new WebBindingsHost({
+      file: 'm.bindings.mjs',
+      text: 'export default {}',
+      strip: () => Promise.reject(new Error('not TypeScript')),
+      onWarning: () => undefined,
+      onLog: () => undefined,
+      startWorker: () => {
+        const port: BindingsWorkerPort = {
+          onmessage: null,
+          onerror: null,
+          terminate: () => undefined,
+          postMessage: () =>
+            queueMicrotask(() =>
+              port.onmessage?.({ data: JSON.stringify({ type: 'loaded', module: { path: 1, namespaces: [] } }) }),
+            ),
+        };
+        return port;
+      },
+    });
+    const ready = await host.ready({ timeoutMs: 5_000 });
+    expect(ready).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('the bindings worker broke its protocol'),
+    });
+    host.dispose();
+  });
+});
