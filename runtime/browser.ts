@@ -40,4 +40,4 @@ export {
 } from './bindings-host/web/web-bindings-host.js';
 export { planModes } from './session/plan-mode.js';
 export { runPauses } from './session/run-pauses.js';
-export type { RunPauses } from './protocol/call-pause.js';
+export { argsPathProblem, type RunPauses } from './protocol/call-pause.js';

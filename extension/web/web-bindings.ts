@@ -23,6 +23,7 @@ import {
 } from '../../runtime/browser.js';
 import { trustBlock } from '../execution/trust.js';
 import type { Logger } from '../log/logger.js';
+import { askInBrowser } from './web-approvals.js';
 import { embeddedWorker } from './embedded-worker.js';
 import BINDINGS_WORKER_SOURCE from 'ptc:bindings-worker';
 
@@ -157,8 +158,8 @@ export class WebBindings {
     return {
       kind: 'mock',
       namespaces: lease.namespaces,
-      // the module's approval policies, decided as the desktop decides them where nobody can be asked
-      pauses: runPauses({ request: {}, module: ready.module, host: undefined, replay: false }),
+      // the module's approval policies, as the desktop applies them: `deny` refused, `ask` asked of the person here
+      pauses: runPauses({ request: { onPause: askInBrowser }, module: ready.module, host: undefined, replay: false }),
       finish: (result) => {
         result.mode = 'mock';
         lease.close();

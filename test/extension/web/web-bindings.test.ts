@@ -74,10 +74,14 @@ interface Step {
   write?: Record<string, string>;
   // runs in Restricted Mode
   untrusted?: true;
+  // the person's choices in the dialogs the cell opens, in order
+  answers?: string[];
 }
 
 interface StepReport {
   success: boolean | undefined;
+  // what the cell asked the person
+  asked: string[];
   texts: string[];
   result?: RunResult;
   ms: number;
@@ -98,6 +102,7 @@ async function driveBindings(notebooks: Record<string, unknown>, steps: Step[]):
   const scope = globalThis as unknown as {
     __vscode: { workspace: { isTrusted: boolean } };
     __files: Record<string, string>;
+    __answers: string[];
     __recorded: {
       controllers: { executeHandler(cells: unknown[]): Promise<void> }[];
       executions: Execution[];
@@ -107,6 +112,7 @@ async function driveBindings(notebooks: Record<string, unknown>, steps: Step[]):
   };
   try {
     const recorded = scope.__recorded;
+    const warned = (recorded as unknown as { warnings: string[] }).warnings;
     const controller = recorded.controllers[0];
     if (controller === undefined) throw new Error('no controller registered');
     const decoder = new TextDecoder();
@@ -114,6 +120,7 @@ async function driveBindings(notebooks: Record<string, unknown>, steps: Step[]):
     for (const step of steps) {
       Object.assign(scope.__files, step.write ?? {});
       scope.__vscode.workspace.isTrusted = step.untrusted !== true;
+      scope.__answers = [...(step.answers ?? [])];
       const began = Date.now();
       const pending = controller.executeHandler([
         {
@@ -130,6 +137,7 @@ async function driveBindings(notebooks: Record<string, unknown>, steps: Step[]):
       runs[step.name] = {
         success: execution.success,
         ms: Date.now() - began,
+        asked: warned.splice(0),
         texts: items.filter((item) => item.mime.startsWith('text/')).map((item) => decoder.decode(item.data)),
         ...(rich === undefined
           ? {}
@@ -202,7 +210,15 @@ describe.skipIf(!gate.usable)(gate.title('code bindings modules in the browser e
       { name: 'hang', notebook: tools, language: 'typescript', program: caught('tools.hang({})') },
       { name: 'spin', notebook: tools, language: 'typescript', program: caught('tools.spin({})') },
       { name: 'after', notebook: tools, language: 'typescript', program: "return await tools.search({ q: 'again' });" },
-      { name: 'approval', notebook: tools, language: 'typescript', program: caught('tools.send({})') },
+      {
+        name: 'allowed',
+        notebook: tools,
+        language: 'typescript',
+        program: caught("tools.send({ to: 'ada' })"),
+        answers: ['Allow'],
+      },
+      { name: 'denied', notebook: tools, language: 'typescript', program: caught('tools.send({})') },
+      { name: 'purge', notebook: tools, language: 'typescript', program: caught('tools.purge({})') },
       {
         name: 'define',
         notebook: '/ws/define/notebook.ptcnb',
@@ -332,12 +348,25 @@ describe.skipIf(!gate.usable)(gate.title('code bindings modules in the browser e
     expect(after?.result?.value).toEqual({ hits: 5 });
   });
 
-  test('a call that needs approval is denied where nobody can be asked, as the desktop decides it', () => {
-    const approval = report.runs.approval;
-    expect(approval?.result?.error).toBeUndefined();
-    expect(approval?.result?.value).toBe('tools.send needs approval and nobody can give it here: denied');
-    expect(approval?.result?.calls).toMatchObject([
-      { name: 'send', ok: false, pause: { reason: 'approval', decision: 'throw', by: 'policy' } },
+  test('a call that needs approval asks the person: Allow runs it, dismissing denies it; a deny policy never asks', () => {
+    const allowed = report.runs.allowed;
+    expect(allowed?.result?.error, allowed?.texts.join('\n')).toBeUndefined();
+    expect(allowed?.result?.value).toBe('sent');
+    expect(allowed?.asked).toEqual(['A program wants to call tools.send({"to":"ada"}), which needs your approval.']);
+    expect(allowed?.result?.calls).toMatchObject([
+      { name: 'send', ok: true, pause: { reason: 'approval', decision: 'continue', by: 'user' } },
+    ]);
+    const denied = report.runs.denied;
+    expect(denied?.result?.value).toBe('tools.send was denied by the user');
+    expect(denied?.asked).toHaveLength(1);
+    expect(denied?.result?.calls).toMatchObject([
+      { name: 'send', ok: false, pause: { reason: 'approval', decision: 'throw', by: 'user' } },
+    ]);
+    const purge = report.runs.purge;
+    expect(purge?.result?.value).toBe('tools.purge was denied (approval policy: deny)');
+    expect(purge?.asked).toEqual([]);
+    expect(purge?.result?.calls).toMatchObject([
+      { name: 'purge', ok: false, pause: { reason: 'approval', decision: 'throw', by: 'policy' } },
     ]);
   });
 
