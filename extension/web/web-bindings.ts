@@ -17,7 +17,6 @@ import {
   WebBindingsHost,
   type BindingNamespace,
   type BindingsModule,
-  type BindingsWorkerPort,
   type RunPauses,
   type RunResult,
 } from '../../runtime/browser.js';
@@ -25,6 +24,7 @@ import { trustBlock } from '../execution/trust.js';
 import type { Logger } from '../log/logger.js';
 import { askInBrowser } from './web-approvals.js';
 import { embeddedWorker } from './embedded-worker.js';
+import { runWorker } from './web-runner.js';
 import BINDINGS_WORKER_SOURCE from 'ptc:bindings-worker';
 
 export type WebBindingsOutcome =
@@ -50,20 +50,6 @@ type Loaded =
 
 const CODE = /\.(m?js|m?ts)$/;
 const messageOf = (error: unknown): string => String((error as Error)?.message ?? error);
-
-// The bindings worker as the host sees it: its text frames, its failure to start or run.
-function bindingsWorker(): BindingsWorkerPort {
-  const worker = embeddedWorker(BINDINGS_WORKER_SOURCE, 'ptc-bindings');
-  const port: BindingsWorkerPort = {
-    postMessage: (message) => worker.postMessage(message),
-    terminate: () => worker.terminate(),
-    onmessage: null,
-    onerror: null,
-  };
-  worker.onmessage = (event: MessageEvent) => port.onmessage?.({ data: event.data as unknown });
-  worker.onerror = (event) => port.onerror?.(event);
-  return port;
-}
 
 export class WebBindings {
   readonly #loaded = new Map<string, Loaded>();
@@ -171,7 +157,7 @@ export class WebBindings {
     return new WebBindingsHost({
       file: named,
       text,
-      startWorker: bindingsWorker,
+      startWorker: () => runWorker(embeddedWorker(BINDINGS_WORKER_SOURCE, 'ptc-bindings')),
       strip: (source, file) => stripModuleLoaded(source, file),
       onWarning: this.#warnings(named),
       onLog: ({ stream, text: said }) =>

@@ -44,8 +44,9 @@ type StartedWorker = RunWorker & {
   readonly said: Promise<void>;
 };
 
-// A dedicated worker seen as a RunWorker; what it says before the run listens is kept for it (a spare is ready early).
-function runWorker(worker: Worker): StartedWorker {
+// A dedicated worker seen as a RunWorker (a run's, or a bindings module's); what it says before anyone listens is kept
+// for them (a spare is ready early).
+export function runWorker(worker: Worker): StartedWorker {
   const early: { data: unknown }[] = [];
   let listener: RunWorker['onmessage'] = null;
   let said: () => void = () => undefined;

@@ -9,24 +9,18 @@ import { LIMITS } from '../../contract/limits.js';
 import { decodeLossless, encodeLossless } from '../../json/lossless.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import type { StripResult } from '../../typescript/strip-core.js';
+// a dedicated worker, seen through the little used of it: the same view the engines' run workers get
+import type { RunWorker } from '../../wasm/web/web-engine.js';
 import { CHECK_MS, UNRESPONSIVE_MS } from '../limits.js';
 import type { DescribedModule } from '../wire.js';
 import { FromBindingsWorkerSchema, type FromBindingsWorker, type ToBindingsWorker } from './worker-wire.js';
-
-// What the browser gives the host: a dedicated worker running bindings-worker.ts, seen through the little used of it.
-export interface BindingsWorkerPort {
-  postMessage(message: string): void;
-  terminate(): void;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onerror: ((event: { message?: string; preventDefault?(): void }) => void) | null;
-}
 
 export interface WebBindingsHostOptions {
   // the module's name as the notebook gives it (messages), and its text
   file: string;
   text: string;
-  // a fresh bindings worker
-  startWorker(): BindingsWorkerPort;
+  // a fresh bindings worker (running bindings-worker.ts)
+  startWorker(): RunWorker;
   // TypeScript to JavaScript for a `.ts` module (the same step that strips the cells' TypeScript)
   strip(text: string, file: string): Promise<StripResult>;
   // the module's warnings and console output, for the log
@@ -50,7 +44,7 @@ interface Pending {
 }
 
 interface Generation {
-  worker: BindingsWorkerPort;
+  worker: RunWorker;
   loaded: Promise<WebHostReady>;
   // settles `loaded` (a second settling is no-op)
   settleLoad(ready: WebHostReady): void;
@@ -183,7 +177,7 @@ export class WebBindingsHost {
       code = stripped.code;
     }
     if (this.#disposed) return { message: 'the bindings worker is disposed' };
-    let worker: BindingsWorkerPort;
+    let worker: RunWorker;
     try {
       worker = this.#options.startWorker();
     } catch (error) {

@@ -10,11 +10,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadBindingsModule, namespacesFor } from '../../../runtime/bindings/module-loader.js';
-import type { CallRecord, RunResult } from '../../../runtime/protocol/run-result.js';
+import type { RunResult } from '../../../runtime/protocol/run-result.js';
 import { run, sharedRuntime } from '../../helpers/runtime.js';
 import { chromiumGate } from '../../webview/helpers/browser-gate.js';
 import { launchChromium, type LaunchedChromium } from '../../webview/helpers/chromium.mjs';
-import { extensionWorker, runExtensionWorker, serveExtension } from './web-harness.js';
+import {
+  driveCells,
+  extensionWorker,
+  runExtensionWorker,
+  serveExtension,
+  timeless,
+  type CellStep,
+  type CellsReport,
+} from './web-harness.js';
 
 const gate = chromiumGate();
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
@@ -63,102 +71,11 @@ const BROKEN_MODULES: Record<string, string> = {
   'common.bindings.cjs': 'module.exports = {};\n',
 };
 
-interface Step {
-  name: string;
-  notebook: string;
-  language: 'typescript' | 'python';
-  program: string;
-  // the cell's metadata
-  metadata?: Record<string, unknown>;
-  // files of the workspace written before the cell runs
-  write?: Record<string, string>;
-  // runs in Restricted Mode
-  untrusted?: true;
-  // the person's choices in the dialogs the cell opens, in order
-  answers?: string[];
-}
-
-interface StepReport {
-  success: boolean | undefined;
-  // what the cell asked the person
-  asked: string[];
-  texts: string[];
-  result?: RunResult;
-  ms: number;
-}
-
-interface Report {
-  error?: string;
-  runs: Record<string, StepReport>;
-  logs: string[];
-}
-
-// Runs inside the worker (serialized with toString), once the entry is active: each step's cell in its notebook.
-async function driveBindings(notebooks: Record<string, unknown>, steps: Step[]): Promise<void> {
-  interface Execution {
-    success: boolean | undefined;
-    outputs: { items: { mime: string; data: Uint8Array }[] }[];
-  }
-  const scope = globalThis as unknown as {
-    __vscode: { workspace: { isTrusted: boolean } };
-    __files: Record<string, string>;
-    __answers: string[];
-    __recorded: {
-      controllers: { executeHandler(cells: unknown[]): Promise<void> }[];
-      executions: Execution[];
-      logs: string[];
-    };
-    postMessage(message: unknown): void;
-  };
-  try {
-    const recorded = scope.__recorded;
-    const warned = (recorded as unknown as { warnings: string[] }).warnings;
-    const controller = recorded.controllers[0];
-    if (controller === undefined) throw new Error('no controller registered');
-    const decoder = new TextDecoder();
-    const runs: Record<string, unknown> = {};
-    for (const step of steps) {
-      Object.assign(scope.__files, step.write ?? {});
-      scope.__vscode.workspace.isTrusted = step.untrusted !== true;
-      scope.__answers = [...(step.answers ?? [])];
-      const began = Date.now();
-      const pending = controller.executeHandler([
-        {
-          document: { languageId: step.language, getText: () => step.program },
-          metadata: step.metadata ?? {},
-          index: 0,
-          notebook: { uri: { path: step.notebook }, metadata: notebooks[step.notebook] },
-        },
-      ]);
-      const execution = recorded.executions[recorded.executions.length - 1] as Execution;
-      await pending;
-      const items = execution.outputs[0]?.items ?? [];
-      const rich = items.find((item) => item.mime === 'application/vnd.ptc-playground.result+json');
-      runs[step.name] = {
-        success: execution.success,
-        ms: Date.now() - began,
-        asked: warned.splice(0),
-        texts: items.filter((item) => item.mime.startsWith('text/')).map((item) => decoder.decode(item.data)),
-        ...(rich === undefined
-          ? {}
-          : { result: (JSON.parse(decoder.decode(rich.data)) as { result: unknown }).result }),
-      };
-    }
-    scope.postMessage({ runs, logs: recorded.logs });
-  } catch (error) {
-    scope.postMessage({ error: String((error as Error).stack ?? error) });
-  }
-}
-
-// A call record as both sides must agree on it: everything but when it ran and how long it took.
-const timeless = (calls: readonly CallRecord[]) =>
-  calls.map(({ startedAtMs: _started, durationMs: _duration, ...rest }) => rest);
-
 describe.skipIf(!gate.usable)(gate.title('code bindings modules in the browser entry'), () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-web-bindings-'));
   let served: Awaited<ReturnType<typeof serveExtension>> | undefined;
   let chromium: LaunchedChromium | undefined;
-  let report: Report;
+  let report: CellsReport;
   const desktop: Record<string, RunResult> = {};
   // what the desktop says of each broken module
   const desktopLoad: Record<string, string> = {};
@@ -202,7 +119,7 @@ describe.skipIf(!gate.usable)(gate.title('code bindings modules in the browser e
       notebooks[`${path.posix.dirname(where)}/notebook.ptcnb`] = { bindings: path.posix.basename(where) };
     notebooks['/ws/live/notebook.ptcnb'] = { bindings: 'tools.bindings.ts', mode: 'live' };
     const tools = '/ws/tools/notebook.ptcnb';
-    const steps: Step[] = [
+    const steps: CellStep[] = [
       // first, so a worker started by a trusted run cannot hide it
       { name: 'restricted', notebook: tools, language: 'typescript', program: TS_PROGRAM, untrusted: true },
       { name: 'ts', notebook: tools, language: 'typescript', program: TS_PROGRAM },
@@ -246,7 +163,7 @@ describe.skipIf(!gate.usable)(gate.title('code bindings modules in the browser e
           '/ws/reload/reload.bindings.mjs': "export default { r: { functions: { version: async () => 'two' } } };\n",
         },
       },
-      ...Object.keys(BROKEN_MODULES).map((name): Step => ({
+      ...Object.keys(BROKEN_MODULES).map((name): CellStep => ({
         name,
         notebook: `/ws/${name.split('.')[0]}/notebook.ptcnb`,
         language: 'typescript',
@@ -259,13 +176,13 @@ describe.skipIf(!gate.usable)(gate.title('code bindings modules in the browser e
     const worker = await extensionWorker({
       files,
       extensionUrl: served.url,
-      driver: driveBindings,
+      driver: driveCells,
       args: [notebooks, steps],
       // not the shipped bundle's place, which the browser entry's other suites rebuild
       outfile: path.join(dir, 'web-extension.cjs'),
     });
     chromium = await launchChromium();
-    report = await runExtensionWorker<Report>(chromium, worker);
+    report = await runExtensionWorker<CellsReport>(chromium, worker);
   }, 600_000);
 
   afterAll(async () => {

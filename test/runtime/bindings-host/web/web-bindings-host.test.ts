@@ -3,14 +3,22 @@
 // the protocol's ends the worker: the call it answered fails naming itself, and the next run gets a fresh worker.
 import { describe, expect, test } from 'vitest';
 import { failureDetails } from '../../../../runtime/bindings/call-failure.js';
-import { WebBindingsHost, type BindingsWorkerPort } from '../../../../runtime/bindings-host/web/web-bindings-host.js';
+import { WebBindingsHost } from '../../../../runtime/bindings-host/web/web-bindings-host.js';
+import type { RunWorker } from '../../../../runtime/wasm/web/web-engine.js';
 import type { JsonValue } from '../../../../runtime/protocol/json-value.js';
 
 const MODULE = { path: 'm.bindings.mjs', namespaces: { tools: { functions: { f: {} } } } };
 
-// A worker that loads the module, then answers each call with what `answer` gives (frames sent as they are).
-function scriptedHost(answer: (call: { run: number; id: number; args: JsonValue }) => unknown[]) {
-  const started: { terminated: boolean; sent: string[] }[] = [];
+interface Sent {
+  type: string;
+  run: number;
+  id: number;
+  args: JsonValue;
+}
+
+// A host whose workers answer each message with the frames `respond` gives (sent as they are, one task later).
+function hostWith(respond: (message: Sent) => unknown[]) {
+  const started: { terminated: boolean }[] = [];
   const host = new WebBindingsHost({
     file: 'm.bindings.mjs',
     text: 'export default {}',
@@ -18,18 +26,14 @@ function scriptedHost(answer: (call: { run: number; id: number; args: JsonValue 
     onWarning: () => undefined,
     onLog: () => undefined,
     startWorker: () => {
-      const record = { terminated: false, sent: [] as string[] };
+      const record = { terminated: false };
       started.push(record);
-      const port: BindingsWorkerPort = {
+      const port: RunWorker = {
         onmessage: null,
         onerror: null,
         terminate: () => (record.terminated = true),
         postMessage: (text) => {
-          record.sent.push(text);
-          const message = JSON.parse(text) as { type: string; run: number; id: number; args: JsonValue };
-          const reply = (data: unknown): void => void queueMicrotask(() => port.onmessage?.({ data }));
-          if (message.type === 'load') reply(JSON.stringify({ type: 'loaded', module: MODULE }));
-          if (message.type === 'call') for (const data of answer(message)) reply(data);
+          for (const data of respond(JSON.parse(text) as Sent)) queueMicrotask(() => port.onmessage?.({ data }));
         },
       };
       return port;
@@ -37,6 +41,16 @@ function scriptedHost(answer: (call: { run: number; id: number; args: JsonValue 
   });
   return { host, started };
 }
+
+// A worker that loads the module, then answers each call with what `answer` gives.
+const scriptedHost = (answer: (call: Sent) => unknown[]) =>
+  hostWith((message) =>
+    message.type === 'load'
+      ? [JSON.stringify({ type: 'loaded', module: MODULE })]
+      : message.type === 'call'
+        ? answer(message)
+        : [],
+  );
 
 async function callOnce(host: WebBindingsHost, args: JsonValue = {}): Promise<JsonValue> {
   const ready = await host.ready({ timeoutMs: 5_000 });
@@ -105,25 +119,7 @@ describe('WebBindingsHost', () => {
   );
 
   test('a module description that breaks the schema fails the load, naming the worker', async () => {
-    const host = new WebBindingsHost({
-      file: 'm.bindings.mjs',
-      text: 'export default {}',
-      strip: () => Promise.reject(new Error('not TypeScript')),
-      onWarning: () => undefined,
-      onLog: () => undefined,
-      startWorker: () => {
-        const port: BindingsWorkerPort = {
-          onmessage: null,
-          onerror: null,
-          terminate: () => undefined,
-          postMessage: () =>
-            queueMicrotask(() =>
-              port.onmessage?.({ data: JSON.stringify({ type: 'loaded', module: { path: 1, namespaces: [] } }) }),
-            ),
-        };
-        return port;
-      },
-    });
+    const { host } = hostWith(() => [JSON.stringify({ type: 'loaded', module: { path: 1, namespaces: [] } })]);
     const ready = await host.ready({ timeoutMs: 5_000 });
     expect(ready).toMatchObject({
       ok: false,
