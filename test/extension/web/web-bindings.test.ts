@@ -13,16 +13,8 @@ import { loadBindingsModule, namespacesFor } from '../../../runtime/bindings/mod
 import type { RunResult } from '../../../runtime/protocol/run-result.js';
 import { run, sharedRuntime } from '../../helpers/runtime.js';
 import { chromiumGate } from '../../webview/helpers/browser-gate.js';
-import { launchChromium, type LaunchedChromium } from '../../webview/helpers/chromium.mjs';
-import {
-  driveCells,
-  extensionWorker,
-  runExtensionWorker,
-  serveExtension,
-  timeless,
-  type CellStep,
-  type CellsReport,
-} from './web-harness.js';
+import type { LaunchedChromium } from '../../webview/helpers/chromium.mjs';
+import { runCells, serveExtension, timeless, type CellStep, type CellsReport } from './web-harness.js';
 
 const gate = chromiumGate();
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
@@ -173,16 +165,14 @@ describe.skipIf(!gate.usable)(gate.title('code bindings modules in the browser e
       })),
     ];
     served = await serveExtension();
-    const worker = await extensionWorker({
+    ({ report, chromium } = await runCells({
       files,
       extensionUrl: served.url,
-      driver: driveCells,
-      args: [notebooks, steps],
+      notebooks,
+      steps,
       // not the shipped bundle's place, which the browser entry's other suites rebuild
       outfile: path.join(dir, 'web-extension.cjs'),
-    });
-    chromium = await launchChromium();
-    report = await runExtensionWorker<CellsReport>(chromium, worker);
+    }));
   }, 600_000);
 
   afterAll(async () => {

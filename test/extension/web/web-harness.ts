@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import buildWebExtension, { WEB_EXTENSION_BUNDLE } from '../../../scripts/build-web-extension.mjs';
 import type { CallRecord, RunResult } from '../../../runtime/protocol/run-result.js';
-import type { LaunchedChromium } from '../../webview/helpers/chromium.mjs';
+import { launchChromium, type LaunchedChromium } from '../../webview/helpers/chromium.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -188,3 +188,23 @@ export async function driveCells(notebooks: Record<string, unknown>, steps: Cell
 // A call record as both sides must agree on it: everything but when it ran and how long it took.
 export const timeless = (calls: readonly CallRecord[]) =>
   calls.map(({ startedAtMs: _started, durationMs: _duration, ...rest }) => rest);
+
+// The entry as shipped, built to `outfile` (a suite of its own builds elsewhere), run in a fresh Chromium with the
+// workspace `files` and the shared driver over `steps`; the browser is the caller's to close.
+export async function runCells(options: {
+  files: Record<string, string>;
+  extensionUrl: string;
+  notebooks: Record<string, unknown>;
+  steps: CellStep[];
+  outfile: string;
+}): Promise<{ report: CellsReport; chromium: LaunchedChromium }> {
+  const worker = await extensionWorker({
+    files: options.files,
+    extensionUrl: options.extensionUrl,
+    driver: driveCells,
+    args: [options.notebooks, options.steps],
+    outfile: options.outfile,
+  });
+  const chromium = await launchChromium();
+  return { report: await runExtensionWorker<CellsReport>(chromium, worker), chromium };
+}

@@ -16,17 +16,8 @@ import { loadBindingsModule, namespacesFor } from '../../../runtime/bindings/mod
 import type { RunResult } from '../../../runtime/protocol/run-result.js';
 import { run, sharedRuntime } from '../../helpers/runtime.js';
 import { chromiumGate } from '../../webview/helpers/browser-gate.js';
-import { launchChromium, type LaunchedChromium } from '../../webview/helpers/chromium.mjs';
-import {
-  driveCells,
-  extensionWorker,
-  ROOT,
-  runExtensionWorker,
-  serveExtension,
-  timeless,
-  type CellStep,
-  type CellsReport,
-} from './web-harness.js';
+import type { LaunchedChromium } from '../../webview/helpers/chromium.mjs';
+import { ROOT, runCells, serveExtension, timeless, type CellStep, type CellsReport } from './web-harness.js';
 
 const gate = chromiumGate();
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -250,16 +241,14 @@ describe.skipIf(!gate.usable)(gate.title('MCP servers over HTTP in the browser e
         before: `${faulty.url}/control/stop-everything`,
       },
     ];
-    const worker = await extensionWorker({
+    ({ report, chromium } = await runCells({
       files,
       extensionUrl: served.url,
-      driver: driveCells,
-      args: [notebooks, steps],
+      notebooks,
+      steps,
       // not the shipped bundle's place, which the browser entry's other suite rebuilds
       outfile: path.join(dir, 'web-extension.cjs'),
-    });
-    chromium = await launchChromium();
-    report = await runExtensionWorker<CellsReport>(chromium, worker);
+    }));
   }, 600_000);
 
   afterAll(async () => {
