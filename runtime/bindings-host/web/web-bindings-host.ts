@@ -67,6 +67,8 @@ export class WebBindingsHost {
   readonly #options: WebBindingsHostOptions;
   #generation: Generation | undefined;
   #disposed = false;
+  // one start at a time: runs that ask meanwhile share it
+  #starting: Promise<Generation | { message: string }> | undefined;
 
   constructor(options: WebBindingsHostOptions) {
     this.#options = options;
@@ -79,7 +81,7 @@ export class WebBindingsHost {
     let loading = this.#generation;
     // none yet, or ended (it crashed, stopped responding, failed to load): a fresh worker; one loading is waited for
     if (loading === undefined || loading.end !== undefined) {
-      const started = await this.#start();
+      const started = await (this.#starting ??= this.#start().finally(() => (this.#starting = undefined)));
       if ('message' in started) return { ok: false, message: started.message };
       loading = started;
     }

@@ -17,12 +17,13 @@ interface Sent {
 }
 
 // A host whose workers answer each message with the frames `respond` gives (sent as they are, one task later).
-function hostWith(respond: (message: Sent) => unknown[]) {
+function hostWith(respond: (message: Sent) => unknown[], file = 'm.bindings.mjs') {
   const started: { terminated: boolean }[] = [];
   const host = new WebBindingsHost({
-    file: 'm.bindings.mjs',
+    file,
     text: 'export default {}',
-    strip: () => Promise.reject(new Error('not TypeScript')),
+    // a TypeScript module's types take a task to strip
+    strip: (text) => new Promise((resolve) => setTimeout(() => resolve({ ok: true, code: text }), 10)),
     onWarning: () => undefined,
     onLog: () => undefined,
     startWorker: () => {
@@ -43,13 +44,15 @@ function hostWith(respond: (message: Sent) => unknown[]) {
 }
 
 // A worker that loads the module, then answers each call with what `answer` gives.
-const scriptedHost = (answer: (call: Sent) => unknown[]) =>
-  hostWith((message) =>
-    message.type === 'load'
-      ? [JSON.stringify({ type: 'loaded', module: MODULE })]
-      : message.type === 'call'
-        ? answer(message)
-        : [],
+const scriptedHost = (answer: (call: Sent) => unknown[], file?: string) =>
+  hostWith(
+    (message) =>
+      message.type === 'load'
+        ? [JSON.stringify({ type: 'loaded', module: MODULE })]
+        : message.type === 'call'
+          ? answer(message)
+          : [],
+    file,
   );
 
 async function callOnce(host: WebBindingsHost, args: JsonValue = {}): Promise<JsonValue> {
@@ -76,6 +79,17 @@ describe('WebBindingsHost', () => {
     const thrown = await callOnce(host, { fail: true }).catch((error: unknown) => error);
     expect((thrown as Error).message).toBe('no such city');
     expect(failureDetails(thrown)).toEqual({ code: 404, data: { city: 'Atlantis' } });
+    host.dispose();
+  });
+
+  test('runs that ask for the module at once share one worker (a TypeScript module strips first)', async () => {
+    const { host, started } = scriptedHost(
+      ({ run, id }) => [JSON.stringify({ type: 'answer', run, id, value: 1 })],
+      'm.bindings.ts',
+    );
+    const both = await Promise.all([host.ready({ timeoutMs: 5_000 }), host.ready({ timeoutMs: 5_000 })]);
+    expect(both.map((ready) => ready.ok)).toEqual([true, true]);
+    expect(started).toHaveLength(1);
     host.dispose();
   });
 
