@@ -23,8 +23,7 @@ import {
 import { trustBlock } from '../execution/trust.js';
 import type { Logger } from '../log/logger.js';
 import { askInBrowser } from './web-approvals.js';
-import { embeddedWorker } from './embedded-worker.js';
-import { runWorker } from './web-runner.js';
+import { embeddedWorker, runWorker } from './embedded-worker.js';
 import BINDINGS_WORKER_SOURCE from 'ptc:bindings-worker';
 
 export type WebBindingsOutcome =

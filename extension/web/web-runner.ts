@@ -22,61 +22,17 @@ import {
   type PyodideAssets,
   type RunPauses,
   type RunResult,
-  type RunWorker,
 } from '../../runtime/browser.js';
 import { settingsLimits, type PlaygroundConfig } from '../config/settings.js';
 import type { Logger } from '../log/logger.js';
 import { problemOutput, resultOutput } from '../notebook/result-output.js';
 import type { WebBindings } from './web-bindings.js';
-import { embeddedWorker } from './embedded-worker.js';
+import { embeddedWorker, runWorker, type StartedWorker } from './embedded-worker.js';
 import RUN_WORKER_SOURCE from 'ptc:run-worker';
 import PYODIDE_WORKER_SOURCE from 'ptc:pyodide-worker';
 
 const NATIVE_IN_BROWSER =
   'This cell asks for the native engine (limits.engine "native"), which needs VS Code on the desktop: a browser has no processes to sandbox. Remove the setting to run it here in a WebAssembly engine (quickjs for TypeScript, pyodide for Python).';
-
-type StartedWorker = RunWorker & {
-  readonly worker: Worker;
-  terminated: boolean;
-  // a message as if the worker had sent it
-  deliver(data: unknown): void;
-  // resolves at the worker's first message: ready, or why it cannot run
-  readonly said: Promise<void>;
-};
-
-// A dedicated worker seen as a RunWorker (a run's, or a bindings module's); what it says before anyone listens is kept
-// for them (a spare is ready early).
-export function runWorker(worker: Worker): StartedWorker {
-  const early: { data: unknown }[] = [];
-  let listener: RunWorker['onmessage'] = null;
-  let said: () => void = () => undefined;
-  const run: StartedWorker = {
-    said: new Promise<void>((resolve) => (said = resolve)),
-    worker,
-    terminated: false,
-    postMessage: (message) => worker.postMessage(message),
-    terminate: () => {
-      run.terminated = true;
-      worker.terminate();
-    },
-    get onmessage() {
-      return listener;
-    },
-    set onmessage(handler) {
-      listener = handler;
-      for (const event of early.splice(0)) handler?.(event);
-    },
-    onerror: null,
-    deliver: (data) => {
-      said();
-      if (listener === null) early.push({ data });
-      else listener({ data });
-    },
-  };
-  worker.onmessage = (event) => run.deliver(event.data);
-  worker.onerror = (event) => run.onerror?.(event);
-  return run;
-}
 
 // Reads one of Pyodide's files from the extension's folder: over HTTP(S) where the editor serves extensions from a
 // web address (vscode.dev, github.dev), through the editor's file system otherwise.
