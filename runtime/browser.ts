@@ -29,3 +29,10 @@ export { replayFromCassette } from './replay/cassette-replay.js';
 export { readJsonBindings, resolveBindings, servedNamespaces } from './bindings/module-resolve.js';
 export { BindingsModuleError, type BindingsModule } from './bindings/module-format.js';
 export type { BindingNamespace } from './api.js';
+// the browser's bindings host: a code bindings module in a web worker of its own (runtime/bindings-host/web/), its
+// calls in the plan's mode, approvals as the desktop decides them without a person to ask
+export { stripModuleLoaded } from './typescript/strip-core.js';
+export { WebBindingsHost, type WebHostLease, type WebHostReady } from './bindings-host/web/web-bindings-host.js';
+export { planModes } from './session/plan-mode.js';
+export { runPauses } from './session/run-pauses.js';
+export { argsPathProblem, type RunPauses } from './protocol/call-pause.js';

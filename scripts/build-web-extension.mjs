@@ -1,6 +1,7 @@
 // Bundles the extension's browser entry (vscode.dev, github.dev): one CommonJS file for a web worker, `vscode` left
 // to the editor, with the run workers (runtime/wasm/web/run-worker.ts: QuickJS in WebAssembly; pyodide-worker.ts:
-// Pyodide's loader and the guest runner's Python sources; one worker per run) built first and embedded in it as text.
+// Pyodide's loader and the guest runner's Python sources; one worker per run) and the bindings worker
+// (runtime/bindings-host/web/bindings-worker.ts: a code bindings module's handlers) built first and embedded as text.
 // Pyodide's own files (~12 MB) are not embedded: the web extension reads them from dist/node_modules/pyodide, the
 // folder the VSIX already ships for the desktop's pyodide engine. No Node API may reach either: `runtime/index.js` resolves to the
 // browser-safe `runtime/browser.ts`, the few Node modules the runtime's Node-free floors name resolve to the stand-ins
@@ -106,6 +107,18 @@ export default async function build({ production = false, outfile = WEB_EXTENSIO
     write: false,
   });
   const pyodideSource = pyodideWorker.outputFiles[0]?.text ?? '';
+  // the bindings worker: a code bindings module's handlers, in a worker of their own (its import() is left to the
+  // browser: the module's own text, from a blob: URL)
+  const bindingsWorker = await esbuild({
+    ...shared,
+    entryPoints: ['runtime/bindings-host/web/bindings-worker.ts'],
+    format: 'iife',
+    plugins: [zodEnglishOnly, browserRules(web('worker-node-util.ts'))],
+    minify: production,
+    legalComments: production ? 'none' : 'eof',
+    write: false,
+  });
+  const bindingsSource = bindingsWorker.outputFiles[0]?.text ?? '';
   const result = await esbuild({
     ...shared,
     entryPoints: ['extension/web/web-extension.ts'],
@@ -115,17 +128,17 @@ export default async function build({ production = false, outfile = WEB_EXTENSIO
     plugins: [
       zodEnglishOnly,
       browserOnly,
-      embedWorkers({ 'run-worker': workerSource, 'pyodide-worker': pyodideSource }),
+      embedWorkers({ 'run-worker': workerSource, 'pyodide-worker': pyodideSource, 'bindings-worker': bindingsSource }),
     ],
     minify: production,
     sourcemap: production ? false : 'linked',
     legalComments: production ? 'none' : 'eof',
   });
-  for (const warning of [...worker.warnings, ...pyodideWorker.warnings, ...result.warnings])
+  for (const warning of [...worker.warnings, ...pyodideWorker.warnings, ...bindingsWorker.warnings, ...result.warnings])
     process.stderr.write(`build-web-extension: ${warning.text}\n`);
   const size = (await stat(path.resolve(root, outfile))).size;
   process.stdout.write(
-    `web extension: ${path.basename(outfile)} ${(size / 1024).toFixed(0)} KiB (run worker ${(workerSource.length / 1024).toFixed(0)} KiB and pyodide worker ${(pyodideSource.length / 1024).toFixed(0)} KiB inside)\n`,
+    `web extension: ${path.basename(outfile)} ${(size / 1024).toFixed(0)} KiB (run worker ${(workerSource.length / 1024).toFixed(0)} KiB, pyodide worker ${(pyodideSource.length / 1024).toFixed(0)} KiB and bindings worker ${(bindingsSource.length / 1024).toFixed(0)} KiB inside)\n`,
   );
   return result;
 }

@@ -1,8 +1,8 @@
 // The browser entry (vscode.dev, github.dev): `.ptcnb` files open and save as on the desktop, TypeScript cells run in
 // the quickjs WebAssembly engine and Python cells in the pyodide one, each in a fresh web worker (web-runner.ts), their
-// calls answered by a JSON bindings module's MCP servers over HTTP (web-bindings.ts) or a cassette. What needs the
-// desktop (code bindings modules, stdio MCP servers, recording, the inspector, models) says so instead of failing
-// silently.
+// calls answered by a code bindings module's mock handlers in a bindings worker of its own, a JSON bindings module's
+// MCP servers over HTTP (web-bindings.ts), or a cassette. What needs the desktop (live handlers of a code module,
+// stdio MCP servers, recording, the inspector, models) says so instead of failing silently.
 import * as vscode from 'vscode';
 import { readConfig } from '../config/config.js';
 import { CONTROLLER_ID, LOG_CHANNEL_NAME, NOTEBOOK_TYPE } from '../constants.js';
@@ -12,7 +12,7 @@ import { WebBindings } from './web-bindings.js';
 import { createWebEngine, registerWebController } from './web-runner.js';
 
 const DESKTOP_ONLY = vscode.l10n.t(
-  'This PTC Playground command needs VS Code on the desktop (or a remote or Codespace): in the browser, TypeScript and Python cells run in WebAssembly engines (quickjs, pyodide), their calls answered by the MCP servers (over HTTP) of a JSON bindings module or by cassettes; everything else (code bindings modules, stdio MCP servers, recording, the inspector, models) needs processes a browser does not have.',
+  'This PTC Playground command needs VS Code on the desktop (or a remote or Codespace): in the browser, TypeScript and Python cells run in WebAssembly engines (quickjs, pyodide), their calls answered by the mock handlers of a code bindings module (in a web worker of its own), the MCP servers (over HTTP) of a JSON bindings module, or cassettes; everything else (live handlers, stdio MCP servers, recording, the inspector, models) needs processes a browser does not have.',
 );
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -47,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): void {
     );
   }
   log.info(
-    'browser entry active: TypeScript cells run in the quickjs WebAssembly engine, Python cells in the pyodide one, in a web worker per run; calls go to the MCP servers (over HTTP) of a notebook whose bindings module is JSON, else to its cassettes',
+    "browser entry active: TypeScript cells run in the quickjs WebAssembly engine, Python cells in the pyodide one, in a web worker per run; calls go to the mock handlers of a code bindings module (in a bindings worker of its own), the MCP servers (over HTTP) of a JSON one, else to the cells' cassettes",
   );
 }
 

@@ -9,6 +9,9 @@ import {
   notebookCassetteFolder,
   cellLimits,
   CellMetadataSchema,
+  LIMITS,
+  NotebookMetadataSchema,
+  planModes,
   loadPyodideAssets,
   PYODIDE_WEB_FOLDER,
   parseCassette,
@@ -17,61 +20,19 @@ import {
   stripLoaded,
   WebEngine,
   type PyodideAssets,
+  type RunPauses,
   type RunResult,
-  type RunWorker,
-  type WebEngineName,
 } from '../../runtime/browser.js';
 import { settingsLimits, type PlaygroundConfig } from '../config/settings.js';
 import type { Logger } from '../log/logger.js';
 import { problemOutput, resultOutput } from '../notebook/result-output.js';
 import type { WebBindings } from './web-bindings.js';
+import { embeddedWorker, runWorker, type StartedWorker } from './embedded-worker.js';
 import RUN_WORKER_SOURCE from 'ptc:run-worker';
 import PYODIDE_WORKER_SOURCE from 'ptc:pyodide-worker';
 
 const NATIVE_IN_BROWSER =
   'This cell asks for the native engine (limits.engine "native"), which needs VS Code on the desktop: a browser has no processes to sandbox. Remove the setting to run it here in a WebAssembly engine (quickjs for TypeScript, pyodide for Python).';
-
-type StartedWorker = RunWorker & {
-  readonly worker: Worker;
-  terminated: boolean;
-  // a message as if the worker had sent it
-  deliver(data: unknown): void;
-  // resolves at the worker's first message: ready, or why it cannot run
-  readonly said: Promise<void>;
-};
-
-// A dedicated worker seen as a RunWorker; what it says before the run listens is kept for it (a spare is ready early).
-function runWorker(worker: Worker): StartedWorker {
-  const early: { data: unknown }[] = [];
-  let listener: RunWorker['onmessage'] = null;
-  let said: () => void = () => undefined;
-  const run: StartedWorker = {
-    said: new Promise<void>((resolve) => (said = resolve)),
-    worker,
-    terminated: false,
-    postMessage: (message) => worker.postMessage(message),
-    terminate: () => {
-      run.terminated = true;
-      worker.terminate();
-    },
-    get onmessage() {
-      return listener;
-    },
-    set onmessage(handler) {
-      listener = handler;
-      for (const event of early.splice(0)) handler?.(event);
-    },
-    onerror: null,
-    deliver: (data) => {
-      said();
-      if (listener === null) early.push({ data });
-      else listener({ data });
-    },
-  };
-  worker.onmessage = (event) => run.deliver(event.data);
-  worker.onerror = (event) => run.onerror?.(event);
-  return run;
-}
 
 // Reads one of Pyodide's files from the extension's folder: over HTTP(S) where the editor serves extensions from a
 // web address (vscode.dev, github.dev), through the editor's file system otherwise.
@@ -89,17 +50,6 @@ function extensionFileReader(extensionUri: vscode.Uri): (file: string) => Promis
 // are read and compiled once (on the first Python run, never at activation), and after each Python run a spare worker
 // loads the next interpreter while the editor is idle.
 export function createWebEngine(extensionUri: vscode.Uri): WebEngine {
-  const urls = new Map<WebEngineName, string>();
-  const source = (engine: WebEngineName): string => {
-    let url = urls.get(engine);
-    if (url === undefined) {
-      // a blob: URL is same-origin wherever the extension's files are served from
-      const text = engine === 'quickjs' ? RUN_WORKER_SOURCE : PYODIDE_WORKER_SOURCE;
-      url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
-      urls.set(engine, url);
-    }
-    return url;
-  };
   let assets: Promise<PyodideAssets> | undefined;
   const read = extensionFileReader(extensionUri);
   // read and compiled once; a failure is said to the run that met it and tried again by the next
@@ -111,7 +61,7 @@ export function createWebEngine(extensionUri: vscode.Uri): WebEngine {
     return assets;
   };
   const startPyodide = (): StartedWorker => {
-    const run = runWorker(new Worker(source('pyodide'), { name: 'ptc-pyodide' }));
+    const run = runWorker(embeddedWorker(PYODIDE_WORKER_SOURCE, 'ptc-pyodide'));
     loadAssets().then(
       // the compiled module is shared with the worker, not copied or compiled again
       (loaded) => run.terminated || run.worker.postMessage(loaded),
@@ -124,7 +74,7 @@ export function createWebEngine(extensionUri: vscode.Uri): WebEngine {
   let spare: StartedWorker | undefined;
   return new WebEngine({
     startWorker: (engine) => {
-      if (engine === 'quickjs') return runWorker(new Worker(source('quickjs'), { name: 'ptc-run' }));
+      if (engine === 'quickjs') return runWorker(embeddedWorker(RUN_WORKER_SOURCE, 'ptc-run'));
       const run = spare ?? startPyodide();
       spare = undefined;
       const terminate = run.terminate;
@@ -152,8 +102,12 @@ function limitsOf(metadata: unknown, config: PlaygroundConfig) {
   return cellLimits(settingsLimits(config), parsed.success ? parsed.data : undefined);
 }
 
-// Who answers a run's calls: a cassette's replay, or a bindings module's MCP servers.
-type CellCalls = Pick<CassetteReplay, 'namespaces' | 'deterministic'> & { finish(result: RunResult): unknown };
+// Who answers a run's calls: a cassette's replay, a bindings module's MCP servers or its worker; `finish` sees every
+// result (it ends a worker's lease); `pauses`: the calls held for a decision (the module's approvals).
+type CellCalls = Pick<CassetteReplay, 'namespaces' | 'deterministic'> & {
+  finish(result: RunResult): unknown;
+  pauses?: RunPauses | undefined;
+};
 
 // Runs one cell's program; never throws (every outcome is a result).
 export async function runWebCell(
@@ -179,10 +133,10 @@ export async function runWebCell(
       : {
           bindings: calls.namespaces,
           ...(calls.deterministic === undefined ? {} : { deterministic: calls.deterministic }),
+          ...(calls.pauses === undefined ? {} : { pauses: calls.pauses }),
         }),
   });
-  if (limits.engine === 'native') return engine.refuse(spec, NATIVE_IN_BROWSER);
-  const result = await engine.run(spec);
+  const result = limits.engine === 'native' ? engine.refuse(spec, NATIVE_IN_BROWSER) : await engine.run(spec);
   calls?.finish(result);
   return result;
 }
@@ -222,24 +176,51 @@ async function cassetteOf(
   return { replay: replayFromCassette(loaded.cassette, { deterministic: undefined, warn, where }) };
 }
 
-// Who answers a cell's calls: its cassette when the cell asks for a replay or the notebook names no JSON bindings
-// module, else that module's MCP servers (live, as on the desktop); or why the cell cannot run.
+// Who answers a cell's calls, by the plan the desktop would make (planModes): its cassette when it replays or the
+// notebook names no bindings module, else that module's MCP servers (a JSON module: live, as on the desktop) or its
+// mock handlers in a worker of their own (a code module); or why the cell cannot run.
 async function callsOf(
   cell: vscode.NotebookCell,
   bindings: WebBindings,
   log: Logger,
+  config: PlaygroundConfig,
+  signal: AbortSignal,
 ): Promise<{ answer?: CellCalls } | { problem: string }> {
   const parsed = CellMetadataSchema.safeParse(cell.metadata ?? {});
-  const mode = parsed.success ? parsed.data.mode : undefined;
-  const live = mode === 'replay' ? ({ kind: 'none' } as const) : await bindings.forNotebook(cell.notebook);
-  if (live.kind === 'failed') return { problem: live.message };
-  if (live.kind === 'live') {
+  const notebook = NotebookMetadataSchema.safeParse(cell.notebook.metadata ?? {});
+  const { mode, handlers } = planModes({
+    notebook: notebook.success ? notebook.data : undefined,
+    cell: parsed.success ? parsed.data : undefined,
+    defaultMode: config.defaultMode,
+  });
+  const served =
+    mode === 'replay'
+      ? ({ kind: 'none' } as const)
+      : await bindings.forNotebook(cell.notebook, {
+          handlers,
+          // the module's load is bounded by the cell's deadline, as on the desktop
+          timeoutMs: limitsOf(cell.metadata, config).timeoutMs ?? LIMITS.timeoutMs.default,
+          signal,
+        });
+  if (served.kind === 'failed') return { problem: served.message };
+  if (served.kind === 'live' || served.kind === 'mock') {
     if (mode === 'record')
-      log.warn('recording a cassette needs VS Code on the desktop: this cell ran live, and no cassette was written');
+      log.warn(
+        `recording a cassette needs VS Code on the desktop: this cell ran ${served.kind}, and no cassette was written`,
+      );
+    if (served.kind === 'mock')
+      return {
+        answer: {
+          namespaces: served.namespaces,
+          pauses: served.pauses,
+          deterministic: undefined,
+          finish: served.finish,
+        },
+      };
     const finish = (result: RunResult): void => {
       result.mode = 'live';
     };
-    return { answer: { namespaces: live.namespaces, deterministic: undefined, finish } };
+    return { answer: { namespaces: served.namespaces, deterministic: undefined, finish } };
   }
   const cassette = await cassetteOf(cell.notebook.uri, cell, (message) => log.warn(message));
   if (cassette.problem !== undefined) return { problem: cassette.problem };
@@ -277,7 +258,7 @@ export function registerWebController(
     try {
       await execution.clearOutput();
       const program = cell.document.getText();
-      const calls = await callsOf(cell, bindings, log);
+      const calls = await callsOf(cell, bindings, log, readConfig(), abort.signal);
       if ('problem' in calls) {
         await execution.replaceOutput(problemOutput(calls.problem, { persist: false }));
         execution.end(false, Date.now());

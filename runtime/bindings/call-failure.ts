@@ -1,3 +1,4 @@
+import { snapshotLossless } from '../json/lossless.js';
 import type { JsonValue } from '../protocol/json-value.js';
 
 // What a failed call may tell the program beyond its message: fields set on the error it catches (`error.code`,
@@ -25,4 +26,19 @@ export function failureDetails(thrown: unknown): FailureDetails | undefined {
       return at.details.code === undefined && at.details.data === undefined ? undefined : at.details;
   }
   return undefined;
+}
+
+// The details a failed call passes on: a finite number or string code, data that is lossless JSON (they travel to the
+// program as they are); undefined when nothing is left.
+export function keptDetails(thrown: unknown): FailureDetails | undefined {
+  const found = failureDetails(thrown);
+  if (found === undefined) return undefined;
+  const details: FailureDetails = {};
+  if ((typeof found.code === 'number' && Number.isFinite(found.code)) || typeof found.code === 'string')
+    details.code = found.code;
+  if (found.data !== undefined) {
+    const snapshot = snapshotLossless(found.data);
+    if (snapshot.ok) details.data = snapshot.value;
+  }
+  return details.code === undefined && details.data === undefined ? undefined : details;
 }

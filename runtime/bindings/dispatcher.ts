@@ -6,7 +6,7 @@ import type { CallDecision } from '../protocol/call-pause.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CallRecord } from '../protocol/run-result.js';
 import { KEPT_PROGRESS } from '../protocol/run-result.js';
-import { failureDetails, type FailureDetails } from './call-failure.js';
+import { keptDetails, type FailureDetails } from './call-failure.js';
 import { CallLog } from './call-log.js';
 
 // A failed call's answer: its message, and the fields the program's error gets beside it.
@@ -226,18 +226,10 @@ export function renderThrown(thrown: unknown): string {
 
 // Marks the record with a failure's details (lossless JSON only: they travel to the program as they are).
 function recordDetails(record: CallRecord, thrown: unknown): FailureDetails | undefined {
-  const found = failureDetails(thrown);
-  if (found === undefined) return undefined;
-  const details: FailureDetails = {};
-  if ((typeof found.code === 'number' && Number.isFinite(found.code)) || typeof found.code === 'string')
-    details.code = found.code;
-  if (found.data !== undefined) {
-    const snapshot = snapshotLossless(found.data);
-    if (snapshot.ok) details.data = snapshot.value;
-  }
-  if (details.code !== undefined) record.errorCode = details.code;
-  if (details.data !== undefined) record.errorData = details.data;
-  return details.code === undefined && details.data === undefined ? undefined : details;
+  const details = keptDetails(thrown);
+  if (details?.code !== undefined) record.errorCode = details.code;
+  if (details?.data !== undefined) record.errorData = details.data;
+  return details;
 }
 
 const MAX_PROGRESS_MESSAGE = 1_000;

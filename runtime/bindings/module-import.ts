@@ -7,10 +7,7 @@ import type { Plugin } from 'esbuild-wasm';
 import { locateAsset } from '../assets/locate.js';
 import { buildCache, cacheFolder } from './build-cache.js';
 import { errorMessage } from '../output/error-message.js';
-
-// The specifier authors import `defineBindings` from; served from memory so modules need no install.
-export const PUBLIC_SPECIFIER = 'ptc-playground/bindings';
-const PUBLIC_SOURCE = 'export function defineBindings(bindings) { return bindings; }\n';
+import { PUBLIC_SOURCE, PUBLIC_SPECIFIER } from './public-specifier.js';
 
 const builtins = new Set(builtinModules);
 

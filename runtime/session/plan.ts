@@ -1,32 +1,18 @@
 import path from 'node:path';
 import type { RunPlan } from './session-types.js';
 import { CASSETTE_SEGMENTS, cassetteName, notebookCassetteFolder } from '../notebook/cassette-name.js';
-import type { CellMetadata, NotebookMetadata, NotebookMode } from '../notebook/schema.js';
+import type { CellMetadata } from '../notebook/schema.js';
+import { planModes, type PlanModeInput, type PlanOverride } from './plan-mode.js';
 
 export type { PlanMode, RunPlan } from './session-types.js';
+export type { PlanOverride };
 
-// One-shot overrides: the CLI's --mode/--record/--replay, the extension's record/replay commands.
-export interface PlanOverride {
-  // replaces the notebook's mode (cell overrides still apply)
-  mode?: NotebookMode;
-  // forces every cell's mode, whatever the cell says (`ptc test`: replay, or live handlers, or live recording);
-  // `dir` defaults to the notebook's cassette folder; `handlers` answers a forced recording (else the effective mode)
-  force?: { mode: 'record' | 'replay' | 'mock' | 'live'; dir?: string; handlers?: NotebookMode };
-  // frozen clock and seeded random values, as `ptc test` runs (the Test Explorer's Debug runs)
-  deterministic?: true;
-}
-
-export interface PlanInput {
-  notebook: NotebookMetadata | undefined;
-  cell: CellMetadata | undefined;
+export interface PlanInput extends PlanModeInput {
   cellIndex: number;
   // folder holding the notebook (cassettes live under it)
   notebookDir: string;
   // the notebook's file (a path or its name): its cassettes are a folder of their own, named after it
   notebookFile: string;
-  // used when neither the notebook nor the cell says (the `defaultMode` setting)
-  defaultMode?: NotebookMode;
-  override?: PlanOverride;
 }
 
 // Cassettes sit next to the notebook so they can be committed with it.
@@ -40,13 +26,8 @@ export { cassetteName };
 
 // The effective plan of one cell; pure, so the CLI and the extension decide identically.
 export function resolvePlan(input: PlanInput): RunPlan {
-  const baseMode: NotebookMode = input.override?.mode ?? input.notebook?.mode ?? input.defaultMode ?? 'mock';
-  const cellMode = input.cell?.mode;
+  const { mode, handlers } = planModes(input);
   const forced = input.override?.force;
-  const handlers: NotebookMode =
-    forced?.handlers ??
-    (cellMode === 'mock' || cellMode === 'live' ? cellMode : cellMode === 'record' ? 'live' : baseMode);
-  const mode = forced?.mode ?? (cellMode === 'record' || cellMode === 'replay' ? cellMode : handlers);
   if (mode === 'mock' || mode === 'live') return { mode };
   const name = cassetteName(input.cell, input.cellIndex);
   const where = { ...input, ...(forced?.dir === undefined ? {} : { dir: forced.dir }) };

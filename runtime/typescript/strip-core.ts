@@ -23,9 +23,31 @@ function loadTransform(): Promise<AmaroTransform> {
 
 // Strips TypeScript from a program body, loading amaro first; `whyUnavailable` adds what the embedding knows of a
 // failed load (Node: an inherited address-space limit).
-export async function stripLoaded(
+export function stripLoaded(
   program: string,
   whyUnavailable: (thrown: unknown) => string = () => '',
+): Promise<StripResult> {
+  return withTransform(whyUnavailable, (strip) => stripWith(strip, program));
+}
+
+// Strips TypeScript from a whole ES module (a bindings module in the browser) with the same transform; `file` names
+// it in a failure's position.
+export function stripModuleLoaded(text: string, file: string): Promise<StripResult> {
+  return withTransform(
+    () => '',
+    (strip) => {
+      try {
+        return { ok: true, code: strip(text, { mode: 'strip-only' }).code };
+      } catch (thrown) {
+        return describeStripFailure(thrownText(thrown), { lineOffset: 0, file });
+      }
+    },
+  );
+}
+
+async function withTransform(
+  whyUnavailable: (thrown: unknown) => string,
+  use: (strip: AmaroTransform) => StripResult,
 ): Promise<StripResult> {
   let strip: AmaroTransform;
   try {
@@ -38,8 +60,11 @@ export async function stripLoaded(
       message: `could not load the TypeScript stripper (amaro, WebAssembly): ${text}${whyUnavailable(thrown)}`,
     };
   }
-  return stripWith(strip, program);
+  return use(strip);
 }
+
+const thrownText = (thrown: unknown): string =>
+  typeof thrown === 'string' ? thrown : String((thrown as { message?: unknown })?.message ?? thrown);
 
 const PREFIX = 'async function __ptc_program__() {\n';
 const SUFFIX = '\n}';
@@ -55,9 +80,7 @@ export function stripWith(strip: AmaroTransform, program: string): StripResult {
   try {
     output = strip(PREFIX + program + SUFFIX, { mode: 'strip-only' }).code;
   } catch (thrown) {
-    return describeStripFailure(
-      typeof thrown === 'string' ? thrown : String((thrown as { message?: unknown })?.message ?? thrown),
-    );
+    return describeStripFailure(thrownText(thrown), { lineOffset: 1, file: 'program.ts' });
   }
   if (!output.startsWith(PREFIX) || !output.endsWith(SUFFIX)) {
     return { ok: false, message: 'SyntaxError: the program is not a valid async function body' };
@@ -73,7 +96,8 @@ export function stripFailure(stripped: Extract<StripResult, { ok: false }>): Run
     : { kind: 'exception', message: stripped.message, location: stripped.location };
 }
 
-function describeStripFailure(text: string): StripResult {
+// `lineOffset`: lines the stripped text had before the author's first (a program's wrapper)
+function describeStripFailure(text: string, where: { lineOffset: number; file: string }): StripResult {
   const lines = text.split('\n');
   const headline = (lines.find((l) => /^\s*x\s/.test(l)) ?? lines[0] ?? 'invalid TypeScript')
     .replace(/^\s*x\s+/, '')
@@ -81,7 +105,7 @@ function describeStripFailure(text: string): StripResult {
   const at = /,-\[(\d+):(\d+)\]/.exec(text);
   let location: SourceLocation | undefined;
   if (at !== null) {
-    const line = Number(at[1]) - 1;
+    const line = Number(at[1]) - where.lineOffset;
     let column = Number(at[2]);
     const caretLine = lines.find((l) => /^\s*:\s*\^/.test(l));
     const codeLine = lines.find((l) => new RegExp(`^\\s*${at[1]} \\|`).test(l));
@@ -90,7 +114,7 @@ function describeStripFailure(text: string): StripResult {
     }
     if (line >= 1) location = { line, column: Math.max(1, column) };
   }
-  const where = location === undefined ? '' : ` (program.ts:${location.line}:${location.column ?? 1})`;
-  const message = `SyntaxError: ${headline}${where}`;
+  const place = location === undefined ? '' : ` (${where.file}:${location.line}:${location.column ?? 1})`;
+  const message = `SyntaxError: ${headline}${place}`;
   return location === undefined ? { ok: false, message } : { ok: false, message, location };
 }

@@ -92,9 +92,11 @@ const vscode = {
   },
   window: {
     createOutputChannel: () => channel,
-    showWarningMessage: (message: string) => {
+    // answered from `__answers` (a driver's scripted choices, in order), else dismissed
+    showWarningMessage: (message: string, ...items: unknown[]) => {
       recorded.warnings.push(message);
-      return Promise.resolve(undefined);
+      const answer = (globalThis as { __answers?: string[] }).__answers?.shift();
+      return Promise.resolve(items.includes(answer) ? answer : undefined);
     },
   },
   workspace: {

@@ -8,7 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import buildWebExtension, { WEB_EXTENSION_BUNDLE } from '../../../scripts/build-web-extension.mjs';
-import type { LaunchedChromium } from '../../webview/helpers/chromium.mjs';
+import type { CallRecord, RunResult } from '../../../runtime/protocol/run-result.js';
+import { launchChromium, type LaunchedChromium } from '../../webview/helpers/chromium.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -88,4 +89,122 @@ export async function runExtensionWorker<Report>(chromium: LaunchedChromium, sou
       }),
     source,
   );
+}
+
+// One cell a driver runs, in its notebook.
+export interface CellStep {
+  name: string;
+  notebook: string;
+  language: 'typescript' | 'python';
+  program: string;
+  // the cell's metadata
+  metadata?: Record<string, unknown>;
+  // files of the workspace written before the cell runs
+  write?: Record<string, string>;
+  // an address the driver POSTs to first (a test's control server)
+  before?: string;
+  // runs in Restricted Mode
+  untrusted?: true;
+  // the person's choices in the dialogs the cell opens, in order
+  answers?: string[];
+}
+
+// How one cell ended: its outputs' text, its result (when it ran), how long it took.
+export interface CellReport {
+  success: boolean | undefined;
+  // what the cell asked the person
+  asked: string[];
+  texts: string[];
+  result?: RunResult;
+  ms: number;
+}
+
+// What a driver posts: each cell's report by its step's name, and the entry's log.
+export interface CellsReport {
+  error?: string;
+  runs: Record<string, CellReport>;
+  logs: string[];
+}
+
+// Runs inside the worker (serialized with toString), once the entry is active: each step's cell in its notebook.
+export async function driveCells(notebooks: Record<string, unknown>, steps: CellStep[]): Promise<void> {
+  interface Execution {
+    success: boolean | undefined;
+    outputs: { items: { mime: string; data: Uint8Array }[] }[];
+  }
+  const scope = globalThis as unknown as {
+    __vscode: { workspace: { isTrusted: boolean } };
+    __files: Record<string, string>;
+    __answers: string[];
+    __recorded: {
+      controllers: { executeHandler(cells: unknown[]): Promise<void> }[];
+      executions: Execution[];
+      logs: string[];
+      warnings: string[];
+    };
+    postMessage(message: unknown): void;
+  };
+  try {
+    const recorded = scope.__recorded;
+    const warned = recorded.warnings;
+    const controller = recorded.controllers[0];
+    if (controller === undefined) throw new Error('no controller registered');
+    const decoder = new TextDecoder();
+    const runs: Record<string, unknown> = {};
+    for (const step of steps) {
+      if (step.before !== undefined) await fetch(step.before, { method: 'POST' });
+      Object.assign(scope.__files, step.write ?? {});
+      scope.__vscode.workspace.isTrusted = step.untrusted !== true;
+      scope.__answers = [...(step.answers ?? [])];
+      const began = Date.now();
+      const pending = controller.executeHandler([
+        {
+          document: { languageId: step.language, getText: () => step.program },
+          metadata: step.metadata ?? {},
+          index: 0,
+          notebook: { uri: { path: step.notebook }, metadata: notebooks[step.notebook] },
+        },
+      ]);
+      const execution = recorded.executions[recorded.executions.length - 1] as Execution;
+      await pending;
+      const items = execution.outputs[0]?.items ?? [];
+      const rich = items.find((item) => item.mime === 'application/vnd.ptc-playground.result+json');
+      runs[step.name] = {
+        success: execution.success,
+        ms: Date.now() - began,
+        asked: warned.splice(0),
+        texts: items.filter((item) => item.mime.startsWith('text/')).map((item) => decoder.decode(item.data)),
+        ...(rich === undefined
+          ? {}
+          : { result: (JSON.parse(decoder.decode(rich.data)) as { result: unknown }).result }),
+      };
+    }
+    scope.postMessage({ runs, logs: recorded.logs });
+  } catch (error) {
+    scope.postMessage({ error: String((error as Error).stack ?? error) });
+  }
+}
+
+// A call record as both sides must agree on it: everything but when it ran and how long it took.
+export const timeless = (calls: readonly CallRecord[]) =>
+  calls.map(({ startedAtMs: _started, durationMs: _duration, ...rest }) => rest);
+
+// The entry as shipped, built to `outfile` (a suite of its own builds elsewhere), run in a fresh Chromium with the
+// workspace `files` and the shared driver over `steps`; the browser is the caller's to close.
+export async function runCells(options: {
+  files: Record<string, string>;
+  extensionUrl: string;
+  notebooks: Record<string, unknown>;
+  steps: CellStep[];
+  outfile: string;
+}): Promise<{ report: CellsReport; chromium: LaunchedChromium }> {
+  const worker = await extensionWorker({
+    files: options.files,
+    extensionUrl: options.extensionUrl,
+    driver: driveCells,
+    args: [options.notebooks, options.steps],
+    outfile: options.outfile,
+  });
+  const chromium = await launchChromium();
+  return { report: await runExtensionWorker<CellsReport>(chromium, worker), chromium };
 }

@@ -13,11 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadBindingsModule, namespacesFor } from '../../../runtime/bindings/module-loader.js';
-import type { CallRecord, RunResult } from '../../../runtime/protocol/run-result.js';
+import type { RunResult } from '../../../runtime/protocol/run-result.js';
 import { run, sharedRuntime } from '../../helpers/runtime.js';
 import { chromiumGate } from '../../webview/helpers/browser-gate.js';
-import { launchChromium, type LaunchedChromium } from '../../webview/helpers/chromium.mjs';
-import { extensionWorker, ROOT, runExtensionWorker, serveExtension } from './web-harness.js';
+import type { LaunchedChromium } from '../../webview/helpers/chromium.mjs';
+import { ROOT, runCells, serveExtension, timeless, type CellStep, type CellsReport } from './web-harness.js';
 
 const gate = chromiumGate();
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -162,90 +162,13 @@ const FAULTS_PROGRAM = `const garbled = await faulty.garbled({}).catch((e) => e.
 const unavailable = await faulty.unavailable({}).catch((e) => e.message);
 return { garbled, unavailable };`;
 
-interface Step {
-  name: string;
-  notebook: string;
-  language: 'typescript' | 'python';
-  program: string;
-  // asks the test's control server first (ends the published server)
-  before?: string;
-  // runs in Restricted Mode
-  untrusted?: true;
-}
-
-interface StepReport {
-  success: boolean | undefined;
-  texts: string[];
-  result?: RunResult;
-}
-
-interface McpReport {
-  error?: string;
-  runs: Record<string, StepReport>;
-  logs: string[];
-}
-
-// Runs inside the worker (serialized with toString), once the entry is active: each step's cell in its notebook.
-async function driveMcp(notebooks: Record<string, unknown>, steps: Step[]): Promise<void> {
-  interface Execution {
-    success: boolean | undefined;
-    outputs: { items: { mime: string; data: Uint8Array }[] }[];
-  }
-  const scope = globalThis as unknown as {
-    __vscode: { workspace: { isTrusted: boolean } };
-    __recorded: {
-      controllers: { executeHandler(cells: unknown[]): Promise<void> }[];
-      executions: Execution[];
-      logs: string[];
-    };
-    postMessage(message: unknown): void;
-  };
-  try {
-    const recorded = scope.__recorded;
-    const controller = recorded.controllers[0];
-    if (controller === undefined) throw new Error('no controller registered');
-    const decoder = new TextDecoder();
-    const runs: Record<string, unknown> = {};
-    for (const step of steps) {
-      if (step.before !== undefined) await fetch(step.before, { method: 'POST' });
-      scope.__vscode.workspace.isTrusted = step.untrusted !== true;
-      const pending = controller.executeHandler([
-        {
-          document: { languageId: step.language, getText: () => step.program },
-          metadata: {},
-          index: 0,
-          notebook: { uri: { path: step.notebook }, metadata: notebooks[step.notebook] },
-        },
-      ]);
-      const execution = recorded.executions[recorded.executions.length - 1] as Execution;
-      await pending;
-      const items = execution.outputs[0]?.items ?? [];
-      const rich = items.find((item) => item.mime === 'application/vnd.ptc-playground.result+json');
-      runs[step.name] = {
-        success: execution.success,
-        texts: items.filter((item) => item.mime.startsWith('text/')).map((item) => decoder.decode(item.data)),
-        ...(rich === undefined
-          ? {}
-          : { result: (JSON.parse(decoder.decode(rich.data)) as { result: unknown }).result }),
-      };
-    }
-    scope.postMessage({ runs, logs: recorded.logs });
-  } catch (error) {
-    scope.postMessage({ error: String((error as Error).stack ?? error) });
-  }
-}
-
-// A call record as both sides must agree on it: everything but when it ran and how long it took.
-const timeless = (calls: readonly CallRecord[]) =>
-  calls.map(({ startedAtMs: _started, durationMs: _duration, ...rest }) => rest);
-
 describe.skipIf(!gate.usable)(gate.title('MCP servers over HTTP in the browser entry'), () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-web-mcp-'));
   let everything: ChildProcess | undefined;
   let faulty: Awaited<ReturnType<typeof startFaulty>> | undefined;
   let served: Awaited<ReturnType<typeof serveExtension>> | undefined;
   let chromium: LaunchedChromium | undefined;
-  let report: McpReport;
+  let report: CellsReport;
   let moduleText = '';
   let downPort = 0;
   const desktop: Record<string, RunResult> = {};
@@ -293,7 +216,7 @@ describe.skipIf(!gate.usable)(gate.title('MCP servers over HTTP in the browser e
     const notebooks: Record<string, unknown> = {};
     for (const where of Object.keys(files))
       notebooks[`${path.posix.dirname(where)}/notebook.ptcnb`] = { bindings: path.posix.basename(where) };
-    const steps: Step[] = [
+    const steps: CellStep[] = [
       // first, so a connection made by a trusted run cannot hide it
       {
         name: 'restricted',
@@ -318,16 +241,14 @@ describe.skipIf(!gate.usable)(gate.title('MCP servers over HTTP in the browser e
         before: `${faulty.url}/control/stop-everything`,
       },
     ];
-    const worker = await extensionWorker({
+    ({ report, chromium } = await runCells({
       files,
       extensionUrl: served.url,
-      driver: driveMcp,
-      args: [notebooks, steps],
+      notebooks,
+      steps,
       // not the shipped bundle's place, which the browser entry's other suite rebuilds
       outfile: path.join(dir, 'web-extension.cjs'),
-    });
-    chromium = await launchChromium();
-    report = await runExtensionWorker<McpReport>(chromium, worker);
+    }));
   }, 600_000);
 
   afterAll(async () => {
