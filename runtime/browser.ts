@@ -7,6 +7,7 @@ export { ModelOptionsTableSchema, modelOptionsFor, type ModelOptionsTable } from
 export * from './protocol/run-result.js';
 export type { JsonValue } from './protocol/json-value.js';
 export { encodeChecked } from './json/lossless.js';
+export { errorMessage } from './output/error-message.js';
 export { describeProblems, parseNotebook, type NotebookProblem } from './notebook/parse.js';
 export { RawSliceMemory } from './notebook/raw-memory.js';
 export { serializeNotebook } from './notebook/serialize.js';

@@ -53,7 +53,7 @@ export {
   parseModelSpec,
   specLabel,
 } from './model/model-spec.js';
-export { LOOP_MODES, type LoopMode, modelView } from './model/model-view.js';
+export { LOOP_MODES, modelView } from './model/model-view.js';
 export { argumentsObject, REPLY_LIMITS } from './model/reply-limits.js';
 export { type Expectation, ExpectationSchema } from './notebook/expectation.js';
 export { boundSavedOutputs, fitResult } from './notebook/output-budget.js';

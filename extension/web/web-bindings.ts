@@ -9,16 +9,17 @@
 // started since, its syntax error may be fixed).
 import * as vscode from 'vscode';
 import {
+  type BindingNamespace,
+  type BindingsModule,
+  errorMessage,
   readJsonBindings,
   resolveBindings,
   runPauses,
+  type RunPauses,
+  type RunResult,
   servedNamespaces,
   stripModuleLoaded,
   WebBindingsHost,
-  type BindingNamespace,
-  type BindingsModule,
-  type RunPauses,
-  type RunResult,
 } from '../../runtime/browser.js';
 import { trustBlock } from '../execution/trust.js';
 import type { Logger } from '../log/logger.js';
@@ -48,7 +49,6 @@ type Loaded =
   | { kind: 'code'; text: string; host: WebBindingsHost };
 
 const CODE = /\.(m?js|m?ts)$/;
-const messageOf = (error: unknown): string => String((error as Error)?.message ?? error);
 
 export class WebBindings {
   readonly #loaded = new Map<string, Loaded>();
@@ -99,7 +99,7 @@ export class WebBindings {
     try {
       text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     } catch (error) {
-      return { kind: 'failed', message: `bindings module not found: ${named} (${messageOf(error)})` };
+      return { kind: 'failed', message: `bindings module not found: ${named} (${errorMessage(error)})` };
     }
     const key = uri.toString();
     let entry = this.#loaded.get(key);
@@ -123,7 +123,7 @@ export class WebBindings {
       return { kind: 'live', namespaces: servedNamespaces(module, 'live', { onWarning: this.#warnings(named) }) };
     } catch (error) {
       if (this.#loaded.get(key) === entry) this.#loaded.delete(key);
-      return { kind: 'failed', message: messageOf(error) };
+      return { kind: 'failed', message: errorMessage(error) };
     }
   }
 

@@ -6,22 +6,23 @@ import * as vscode from 'vscode';
 import {
   CASSETTE_SEGMENTS,
   cassetteName,
-  notebookCassetteFolder,
   cellLimits,
   CellMetadataSchema,
+  errorMessage,
   LIMITS,
-  NotebookMetadataSchema,
-  planModes,
   loadPyodideAssets,
-  PYODIDE_WEB_FOLDER,
+  notebookCassetteFolder,
+  NotebookMetadataSchema,
   parseCassette,
+  planModes,
+  PYODIDE_WEB_FOLDER,
+  type PyodideAssets,
   replayFromCassette,
   resolveRequest,
-  stripLoaded,
-  WebEngine,
-  type PyodideAssets,
   type RunPauses,
   type RunResult,
+  stripLoaded,
+  WebEngine,
 } from '../../runtime/browser.js';
 import { settingsLimits, type PlaygroundConfig } from '../config/settings.js';
 import type { Logger } from '../log/logger.js';
@@ -56,7 +57,7 @@ export function createWebEngine(extensionUri: vscode.Uri): WebEngine {
   const loadAssets = (): Promise<PyodideAssets> => {
     assets ??= loadPyodideAssets(read).catch((error: unknown) => {
       assets = undefined;
-      throw new Error(`the pyodide engine's files could not be loaded: ${String((error as Error)?.message ?? error)}`);
+      throw new Error(`the pyodide engine's files could not be loaded: ${errorMessage(error)}`);
     });
     return assets;
   };

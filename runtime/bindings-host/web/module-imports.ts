@@ -1,5 +1,6 @@
 import { parse, type Node } from 'acorn';
 import { PUBLIC_SPECIFIER } from '../../bindings/public-specifier.js';
+import { errorMessage } from '../../output/error-message.js';
 
 // What a bindings module may import in a browser: only `ptc-playground/bindings` (served from memory). The desktop
 // bundles a module's relative imports and loads its npm packages and Node built-ins; a browser worker has no files
@@ -97,7 +98,7 @@ export function scanModule(file: string, code: string, publicUrl: string): Modul
     root = parse(code, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true });
   } catch (error) {
     // acorn's message ends with "(line:column)"; a module nested past the parser's stack is said as such
-    const message = String((error as Error)?.message ?? error);
+    const message = errorMessage(error);
     return {
       ok: false,
       message: /stack/i.test(message)

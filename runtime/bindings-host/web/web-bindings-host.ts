@@ -9,6 +9,7 @@ import { LIMITS } from '../../contract/limits.js';
 import { decodeLossless, encodeLossless } from '../../json/lossless.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import type { StripResult } from '../../typescript/strip-core.js';
+import { errorMessage } from '../../output/error-message.js';
 // a dedicated worker, seen through the little used of it: the same view the engines' run workers get
 import type { RunWorker } from '../../wasm/web/web-engine.js';
 import { CHECK_MS, UNRESPONSIVE_MS } from '../limits.js';
@@ -59,8 +60,6 @@ interface Generation {
 
 const TYPESCRIPT = /\.[mc]?ts$/;
 let runIds = 0;
-
-const messageOf = (error: unknown): string => String((error as Error)?.message ?? error);
 
 // One module's worker, started on first use, replaced when it ended or failed to load (the next run tries afresh).
 export class WebBindingsHost {
@@ -183,7 +182,7 @@ export class WebBindingsHost {
     try {
       worker = this.#options.startWorker();
     } catch (error) {
-      return { message: `could not start the bindings worker: ${messageOf(error)}` };
+      return { message: `could not start the bindings worker: ${errorMessage(error)}` };
     }
     let settle: (ready: WebHostReady) => void = () => undefined;
     const generation: Generation = {

@@ -23,7 +23,6 @@ import {
   writeLinesAtomically,
   type EvalModel,
   type EvalRun,
-  type LoopMode,
   type ModelOptions,
   type ModelOptionsTable,
   type Shard,
@@ -112,7 +111,7 @@ interface EvalFlags {
   file: string;
   bindings: string;
   models: string[];
-  modes: LoopMode[];
+  modes: (typeof LOOP_MODES)[number][];
   samples: number;
   replay: string | undefined;
   mode: 'mock' | 'live';
@@ -137,7 +136,9 @@ function parseFlags(argv: string[]): EvalFlags {
   if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');
   if (values.models === undefined) throw new UsageError('missing --models <provider:model[@baseUrl]>,…');
   if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
-  const modes = (values.modes ?? 'code,direct').split(',').map((m) => oneOf('modes', m.trim(), LOOP_MODES) as LoopMode);
+  const modes = (values.modes ?? 'code,direct')
+    .split(',')
+    .map((m) => oneOf('modes', m.trim(), LOOP_MODES) as (typeof LOOP_MODES)[number]);
   const samples = integer('samples', values.samples) ?? 1;
   const maxTurns = integer('max-turns', values['max-turns']) ?? 8;
   if (samples < 1 || samples > 100) throw new UsageError('--samples expects 1 to 100');

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../output/error-message.js';
 // Pyodide's core files as the browser's pyodide workers receive them: read once per extension host from the
 // extension's own folder (the VSIX ships them for the desktop's pyodide engine too), the WebAssembly module compiled
 // once and handed to every worker (a compiled module is shared, not compiled again), the rest as bytes and text.
@@ -29,9 +30,7 @@ export async function loadPyodideAssets(
 ): Promise<PyodideAssets> {
   const named = (file: string): Promise<Uint8Array<ArrayBuffer>> =>
     read(file).catch((error: unknown) => {
-      throw new Error(
-        `${PYODIDE_WEB_FOLDER.join('/')}/${file} could not be read: ${String((error as Error)?.message ?? error)}`,
-      );
+      throw new Error(`${PYODIDE_WEB_FOLDER.join('/')}/${file} could not be read: ${errorMessage(error)}`);
     });
   const wasm = (globalThis as unknown as { WebAssembly: Compiler }).WebAssembly;
   const [module, asmJs, stdlib, lock] = await Promise.all([

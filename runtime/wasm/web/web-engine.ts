@@ -14,6 +14,7 @@ import { judgeWasmProbe, type WasmVerdict } from '../wasm-proof.js';
 import { wasmReport } from '../wasm-report.js';
 import { QUICKJS_MECHANISM, quickjsProbeProgram } from '../quickjs/probe-program.js';
 import { PYODIDE_MECHANISM, pyodideProbeProgram } from '../pyodide/probe-program.js';
+import { errorMessage } from '../../output/error-message.js';
 
 export type WebEngineName = 'quickjs' | 'pyodide';
 
@@ -62,7 +63,7 @@ async function loaded(
       (error: unknown) => ({
         failure: {
           kind: 'worker-exit',
-          message: `could not start ${what}: ${String((error as Error)?.message ?? error)}`,
+          message: `could not start ${what}: ${errorMessage(error)}`,
         },
       }),
     ),
@@ -155,7 +156,7 @@ export class WebEngine {
     } catch (error) {
       return failedBeforeSpawn(spec, report, {
         kind: 'worker-exit',
-        message: `could not start ${what}: ${String((error as Error)?.message ?? error)}`,
+        message: `could not start ${what}: ${errorMessage(error)}`,
       });
     }
     const load = await loaded(started, spec.signal, what);

@@ -9,7 +9,7 @@ import { type BindingNamespace } from '../../../runtime/api.js';
 import type { Effect } from './corpus-format.js';
 import { PlantedDeviceNode, PlantedFile, plantSysv, PtyWitness, Victim } from './host-fixtures.js';
 import { KernelWitness } from './kernel-witness.js';
-import { listSysv, removeSysv, type SysvObject } from './sysv.js';
+import { listSysv, ownedSysvKey, removeSysv, type SysvObject } from './sysv.js';
 
 const DEV_SHM = '/dev/shm';
 const hex = (bytes: number): string => crypto.randomBytes(bytes).toString('hex');
@@ -69,7 +69,6 @@ export function removeSecrets(secrets: Secrets): void {
 }
 
 // A random 9-digit SysV key: ours alone, and never the IPC_PRIVATE key 0.
-const sysvKey = (): number => 100_000_000 + crypto.randomInt(800_000_000);
 
 // Whether an entry whose name contains `token` exists under `root` (a few levels deep: run dir, temp dir, data).
 export function tokenOnDisk(root: string, token: string, depth = 4): boolean {
@@ -183,14 +182,14 @@ export class RunFixtures {
       this.values.VICTIM_PID = String(this.#victim.pid);
     }
     if (uses('SHM_KEY') || uses('MSG_KEY')) {
-      const keys = { shm: sysvKey(), msg: sysvKey() };
+      const keys = { shm: ownedSysvKey(), msg: ownedSysvKey() };
       const secret = `PTC-IPC-SECRET-${hex(8)}`;
       this.#plantedSysv = await plantSysv(this.#options.python, keys, secret);
       this.#markers.push(secret);
       this.values.SHM_KEY = String(keys.shm);
       this.values.MSG_KEY = String(keys.msg);
     }
-    if (uses('OWN_IPC_KEY')) this.values.OWN_IPC_KEY = String((this.#ownIpcKey = sysvKey()));
+    if (uses('OWN_IPC_KEY')) this.values.OWN_IPC_KEY = String((this.#ownIpcKey = ownedSysvKey()));
     if (uses('PTY_PATH')) this.values.PTY_PATH = (this.#pty = await PtyWitness.open(this.#options.python)).path;
     if (source.includes('probe.kernelLook')) this.#kernel = new KernelWitness(this.#node?.path);
   }

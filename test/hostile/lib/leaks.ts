@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { settleTo } from '../../helpers/eventually.js';
-import { describeSysv, listSysv, removeSysv, type SysvObject } from './sysv.js';
+import { describeSysv, listSysv, otherSuiteObject, removeSysv, type SysvObject } from './sysv.js';
 
 // A live process as seen in /proc; `start` (clock ticks since boot) guards against PID reuse.
 export interface ProcInfo {
@@ -123,7 +123,7 @@ export const emptyReport = (r: LeakReport): boolean =>
 export interface LeakCheckerOptions {
   // extra markers (per-run cwd roots) whose processes count as ours
   markers?: () => string[];
-  // watch the host's SysV IPC objects: only a suite that is alone in creating them may (others would look like leaks)
+  // watch the host's SysV IPC objects (another live suite's, told by their keys, are not this one's: sysv.ts)
   sysv?: boolean;
   // directories runs make their cgroups in (sandbox/cgroup.ts): none of this process's may outlive its run
   cgroupParents?: string[];
@@ -217,6 +217,8 @@ export class LeakChecker {
   // SysV objects that were not there when the checker started (none when it does not watch them).
   newSysv(): SysvObject[] {
     const baseline = this.#baselineSysv;
-    return baseline === undefined ? [] : listSysv().filter((o) => !baseline.has(describeSysv(o)));
+    return baseline === undefined
+      ? []
+      : listSysv().filter((o) => !baseline.has(describeSysv(o)) && !otherSuiteObject(o));
   }
 }

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 
 // One System V IPC object of the host's IPC namespace, as /proc/sysvipc lists it.
@@ -12,6 +13,35 @@ const KINDS = ['shm', 'msg', 'sem'] as const;
 const IPCRM_FLAG = { shm: '-m', msg: '-q', sem: '-s' } as const;
 
 export const describeSysv = (o: SysvObject): string => `${o.kind} id ${o.id} key ${o.key}`;
+
+// Keys the fixtures plant or hand to a program name the test process that made them: bit 30 set, the pid in bits
+// 8-29 (pid_max is at most 2^22), a slot in bits 0-7 (blocks of 8, a program's own range). Two suites on one machine
+// share the host's IPC namespace, so each one's leak check must tell its objects from the other's.
+const OWNED = 0x4000_0000;
+let nextSlot = crypto.randomInt(32) * 8;
+
+export function ownedSysvKey(): number {
+  const slot = nextSlot;
+  nextSlot = (nextSlot + 8) % 256;
+  return OWNED | ((process.pid & 0x3f_ffff) << 8) | slot;
+}
+
+// The test process a key was made by, if it was made by ownedSysvKey.
+function keyOwner(key: number): number | undefined {
+  return key > 0 && (key & OWNED) !== 0 ? (key >> 8) & 0x3f_ffff : undefined;
+}
+
+// An object another live test process made (another suite running beside this one): not this process's to report or
+// remove. Anything else new — a key of no test process, IPC_PRIVATE, a dead owner's — stays a leak.
+export function otherSuiteObject(o: SysvObject): boolean {
+  const owner = keyOwner(o.key);
+  if (owner === undefined || owner === process.pid) return false;
+  try {
+    return fs.readFileSync(`/proc/${owner}/cmdline`, 'utf8').includes('vitest');
+  } catch {
+    return false;
+  }
+}
 
 export function listSysv(): SysvObject[] {
   const out: SysvObject[] = [];

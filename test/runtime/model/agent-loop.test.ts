@@ -8,9 +8,9 @@ import {
   modelView,
   renderSdk,
   runAgentLoop,
-  type LoopMode,
   type Session,
 } from '../../../runtime/index.js';
+import type { LoopMode } from '../../../runtime/model/model-view.js';
 import { anthropicClient } from '../../../runtime/model/anthropic-client.js';
 import { openAiClient } from '../../../runtime/model/openai-client.js';
 import { sessionPrograms } from '../../../runtime/model/session-programs.js';
