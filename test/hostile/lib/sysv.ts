@@ -23,8 +23,11 @@ let nextSlot = crypto.randomInt(32) * 8;
 export function ownedSysvKey(): number {
   const slot = nextSlot;
   nextSlot = (nextSlot + 8) % 256;
-  return OWNED | ((process.pid & 0x3f_ffff) << 8) | slot;
+  return sysvKeyOf(process.pid, slot);
 }
+
+// The key of `slot` for the test process `pid`.
+export const sysvKeyOf = (pid: number, slot: number): number => OWNED | ((pid & 0x3f_ffff) << 8) | (slot & 0xff);
 
 // The test process a key was made by, if it was made by ownedSysvKey.
 function keyOwner(key: number): number | undefined {

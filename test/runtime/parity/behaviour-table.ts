@@ -417,7 +417,8 @@ export const PARITY_CASES: ParityCase[] = [
         "const fs = await import('node:fs');\nconst b = Buffer.alloc(8); b.writeUInt32BE(4, 0); b.write('nope', 4);\nfs.writeSync(3, b);\nawait new Promise((r) => setTimeout(r, 3000));",
       python: "import os, asyncio\nos.write(3, b'nope\\n')\nawait asyncio.sleep(3)",
     },
-    options: () => ({ timeoutMs: 10_000 }),
+    // a safety net only (the run ends on the garbage): a cold pyodide start takes seconds on a loaded machine
+    options: () => ({ timeoutMs: 30_000 }),
     check: (r) => expect(r.error?.kind).toBe('protocol'),
     differences: { quickjs: NO_PROCESS, pyodide: NO_FD3 },
   },
@@ -660,7 +661,8 @@ export const PARITY_CASES: ParityCase[] = [
       python:
         'import os, asyncio\nos.write(3, (\'{"type":"call","id":1,"global":"tools","name":"%s","args":{}}\\n\' % (\'n\' * 100_000)).encode())\nawait asyncio.sleep(3)',
     },
-    options: () => ({ ...tools(), timeoutMs: 10_000 }),
+    // a safety net only, as above
+    options: () => ({ ...tools(), timeoutMs: 30_000 }),
     check: (r) => {
       expect(r.error?.kind).toBe('protocol');
       expect(r.error?.message).toMatch(/^program requested an undeclared binding "tools\.n+… \[truncated\]"$/);

@@ -100,7 +100,8 @@ export function parityRows(choice: EngineChoice): void {
           : "const fs = await import('node:fs');\nconst body = Buffer.from(JSON.stringify({ type: 'call', id: 1, global: 'tools', name: 'secret', args: {} }));\nconst h = Buffer.alloc(4); h.writeUInt32BE(body.length, 0);\nfs.writeSync(3, Buffer.concat([h, body]));\nawait new Promise((r) => setTimeout(r, 3000));";
       const r = await run(language, program, {
         bindings: [toolsNamespace({ echo: async () => ((ran = true), 1) })],
-        timeoutMs: 10_000,
+        // a safety net only (the run ends on the forged frame): a cold pyodide start takes seconds on a loaded machine
+        timeoutMs: 30_000,
       });
       // a WebAssembly guest has no descriptor 3 (nor node:fs): the write itself fails, in the program
       if (choice === 'wasm') expect(r.error?.kind).toBe('exception');

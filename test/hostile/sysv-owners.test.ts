@@ -1,0 +1,56 @@
+// Two suites on one machine share the host's IPC namespace: the leak check reports the SysV objects this test process
+// made and any of no test process, never those another live suite planted (nor does its reap remove them).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { plantSysv } from './lib/host-fixtures.js';
+import { LeakChecker } from './lib/leaks.js';
+import { describeSysv, listSysv, removeSysv, sysvKeyOf, type SysvObject } from './lib/sysv.js';
+
+const python = 'python3';
+const planted: SysvObject[] = [];
+const plant = async (shm: number, msg: number): Promise<SysvObject[]> => {
+  const objects = await plantSysv(python, { shm, msg }, `PTC-TEST-${crypto.randomBytes(4).toString('hex')}`);
+  planted.push(...objects);
+  return objects;
+};
+const cmdline = (pid: number): string => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+afterAll(() => removeSysv(planted));
+
+describe.skipIf(process.platform !== 'linux')('SysV objects of another suite', () => {
+  test("another live suite's objects are not reported or reaped; this process's and anyone else's are", async () => {
+    // a live vitest process that is not this one: the one that started this worker
+    const other = [process.ppid].find((pid) => cmdline(pid).includes('vitest'));
+    expect(other, 'the worker was started by a vitest process').toBeDefined();
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-sysv-owners-'));
+    const checker = new LeakChecker(tmp, { sysv: true });
+    try {
+      const slot = crypto.randomInt(32) * 8;
+      const theirs = await plant(sysvKeyOf(other as number, slot), sysvKeyOf(other as number, slot + 1));
+      const mine = await plant(sysvKeyOf(process.pid, slot), sysvKeyOf(process.pid, slot + 1));
+      // a key of no test process (a dead owner, or none at all) is a leak too
+      const stranger = await plant(
+        100_000_000 + crypto.randomInt(800_000_000),
+        100_000_000 + crypto.randomInt(800_000_000),
+      );
+      const reported = new Set((await checker.check(100)).sysv);
+      for (const o of [...mine, ...stranger]) expect(reported.has(describeSysv(o)), describeSysv(o)).toBe(true);
+      for (const o of theirs) expect(reported.has(describeSysv(o)), describeSysv(o)).toBe(false);
+      checker.reap();
+      const left = new Set(listSysv().map(describeSysv));
+      for (const o of theirs) expect(left.has(describeSysv(o)), `${describeSysv(o)} reaped`).toBe(true);
+      for (const o of [...mine, ...stranger]) expect(left.has(describeSysv(o))).toBe(false);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
