@@ -11,6 +11,7 @@ import { BindingsModuleError, type BindingsModule } from '../../bindings/module-
 import { resolveBindings, servedNamespaces } from '../../bindings/module-resolve.js';
 import { PUBLIC_SOURCE } from '../../bindings/public-specifier.js';
 import { decodeLossless, encodeLossless } from '../../json/lossless.js';
+import { errorMessage } from '../../output/error-message.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import { describeModule } from '../host/describe.js';
 import { HEARTBEAT_MS } from '../limits.js';
@@ -73,7 +74,7 @@ async function load(file: string, code: string): Promise<void> {
     const message =
       error instanceof BindingsModuleError
         ? error.message
-        : `bindings module ${file} failed to load: ${describeError(error)}`;
+        : `bindings module ${file} failed to load: ${errorMessage(error)}`;
     return say({ type: 'load-failed', message });
   }
   if (exported === null || typeof exported !== 'object' || Array.isArray(exported))
@@ -93,7 +94,7 @@ async function load(file: string, code: string): Promise<void> {
     const message =
       error instanceof BindingsModuleError
         ? named(file, error.message)
-        : `bindings module ${file} failed to load: ${describeError(error)}`;
+        : `bindings module ${file} failed to load: ${errorMessage(error)}`;
     return say({ type: 'load-failed', message });
   }
   say({ type: 'loaded', module: describeModule(module, warn) });
@@ -102,16 +103,6 @@ async function load(file: string, code: string): Promise<void> {
 // The validator's message (`tools.functions.f: …`, the desktop's words) with the module it is about.
 const named = (file: string, message: string): string =>
   message.startsWith('bindings module ') ? message : `bindings module ${file}: ${message}`;
-
-function describeError(error: unknown): string {
-  try {
-    // the message alone, as the desktop's loader says it
-    if (error instanceof Error) return error.message;
-    return String(error);
-  } catch {
-    return 'an error that cannot be shown';
-  }
-}
 
 function call(message: Extract<ToBindingsWorker, { type: 'call' }>): void {
   const { run: runId, id, global, name } = message;
@@ -228,11 +219,11 @@ scope.onmessage = (event) => {
 // writes it to its stderr
 scope.addEventListener('error', (event) => {
   event.preventDefault();
-  warn(`the bindings module threw uncaught: ${event.message ?? describeError(event.error)}`);
+  warn(`the bindings module threw uncaught: ${event.message ?? errorMessage(event.error)}`);
 });
 scope.addEventListener('unhandledrejection', (event) => {
   event.preventDefault();
-  warn(`a promise of the bindings module rejected unhandled: ${describeError(event.reason)}`);
+  warn(`a promise of the bindings module rejected unhandled: ${errorMessage(event.reason)}`);
 });
 // the module's console reaches the extension's log, as the desktop host's output does
 const consoleOf = globalThis.console as unknown as Record<string, unknown>;
@@ -252,7 +243,7 @@ function shown(value: unknown): string {
       ? JSON.stringify(value)
       : String(value);
   } catch {
-    return describeError(value);
+    return errorMessage(value);
   }
 }
 // silence is how the extension host tells a handler stuck in a synchronous loop from a slow one

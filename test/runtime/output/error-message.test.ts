@@ -17,4 +17,15 @@ describe('errorMessage', () => {
     expect(errorMessage(undefined)).toBe('undefined');
     expect(errorMessage({ message: 7 })).toBe('[object Object]');
   });
+
+  test('a value whose message getter or string conversion throws is named, never rethrown', () => {
+    const getter = {
+      get message(): string {
+        throw new Error('gotcha');
+      },
+    };
+    const unprintable = Object.create(null) as object;
+    expect(errorMessage(getter)).toBe('an error that cannot be shown');
+    expect(errorMessage(unprintable)).toBe('an error that cannot be shown');
+  });
 });
