@@ -170,8 +170,7 @@ describe.skipIf(!gate.usable)(gate.title('code bindings modules in the browser e
       extensionUrl: served.url,
       notebooks,
       steps,
-      // not the shipped bundle's place, which the browser entry's other suites rebuild
-      outfile: path.join(dir, 'web-extension.cjs'),
+      workDir: dir,
     }));
   }, 600_000);
 

@@ -196,14 +196,16 @@ export async function runCells(options: {
   extensionUrl: string;
   notebooks: Record<string, unknown>;
   steps: CellStep[];
-  outfile: string;
+  // the suite's own folder: the bundle is built there, not at the shipped bundle's place, which the browser entry's
+  // other suites rebuild
+  workDir: string;
 }): Promise<{ report: CellsReport; chromium: LaunchedChromium }> {
   const worker = await extensionWorker({
     files: options.files,
     extensionUrl: options.extensionUrl,
     driver: driveCells,
     args: [options.notebooks, options.steps],
-    outfile: options.outfile,
+    outfile: path.join(options.workDir, 'web-extension.cjs'),
   });
   const chromium = await launchChromium();
   return { report: await runExtensionWorker<CellsReport>(chromium, worker), chromium };

@@ -246,8 +246,7 @@ describe.skipIf(!gate.usable)(gate.title('MCP servers over HTTP in the browser e
       extensionUrl: served.url,
       notebooks,
       steps,
-      // not the shipped bundle's place, which the browser entry's other suite rebuilds
-      outfile: path.join(dir, 'web-extension.cjs'),
+      workDir: dir,
     }));
   }, 600_000);
 
