@@ -16,7 +16,12 @@ import type { JsonValue } from '../../protocol/json-value.js';
 import { describeModule } from '../host/describe.js';
 import { HEARTBEAT_MS } from '../limits.js';
 import { scanModule } from './module-imports.js';
-import { ToBindingsWorkerSchema, type FromBindingsWorker, type ToBindingsWorker } from './worker-wire.js';
+import {
+  answerFrameText,
+  ToBindingsWorkerSchema,
+  type FromBindingsWorker,
+  type ToBindingsWorker,
+} from './worker-wire.js';
 
 interface WorkerScope {
   postMessage(message: string): void;
@@ -157,7 +162,7 @@ function call(message: Extract<ToBindingsWorker, { type: 'call' }>): void {
       if (!run.calls.delete(id)) return;
       // the served function's value is a lossless snapshot already; written without recursion (it may be deep)
       const text = encodeLossless(value);
-      if (text.ok) post(`{"type":"answer","run":${runId},"id":${id},"value":${text.text}}`);
+      if (text.ok) post(answerFrameText(runId, id, text.text));
       else say({ type: 'failed', run: runId, id, message: `the answer is not lossless JSON: ${text.reason}` });
     },
     (thrown: unknown) => {

@@ -14,7 +14,12 @@ import { errorMessage } from '../../output/error-message.js';
 import type { RunWorker } from '../../wasm/web/web-engine.js';
 import { CHECK_MS, UNRESPONSIVE_MS } from '../limits.js';
 import type { DescribedModule } from '../wire.js';
-import { FromBindingsWorkerSchema, type FromBindingsWorker, type ToBindingsWorker } from './worker-wire.js';
+import {
+  callFrameText,
+  FromBindingsWorkerSchema,
+  type FromBindingsWorker,
+  type ToBindingsWorker,
+} from './worker-wire.js';
 
 export interface WebBindingsHostOptions {
   // the module's name as the notebook gives it (messages), and its text
@@ -146,9 +151,7 @@ export class WebBindingsHost {
               },
             });
             signal?.addEventListener('abort', onAbort, { once: true });
-            generation.worker.postMessage(
-              `{"type":"call","run":${run},"id":${id},"global":${JSON.stringify(global)},"name":${JSON.stringify(name)},"args":${encoded.text}}`,
-            );
+            generation.worker.postMessage(callFrameText({ run, id, global, name }, encoded.text));
           });
         Object.defineProperty(functions, name, { value: fn, enumerable: true });
       }

@@ -80,3 +80,14 @@ export const FromBindingsWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('log'), stream: z.enum(['stdout', 'stderr']), text: z.string() }).strict(),
 ]);
 export type FromBindingsWorker = z.infer<typeof FromBindingsWorkerSchema>;
+
+// The two frames that carry a value, written around its lossless JSON text (encoded once, checked and capped by the
+// lossless encoder, and not encoded again); each parses as its schema above (worker-wire.test.ts).
+export const callFrameText = (
+  call: { run: number; id: number; global: string; name: string },
+  argsText: string,
+): string =>
+  `{"type":"call","run":${call.run},"id":${call.id},"global":${JSON.stringify(call.global)},"name":${JSON.stringify(call.name)},"args":${argsText}}`;
+
+export const answerFrameText = (run: number, id: number, valueText: string): string =>
+  `{"type":"answer","run":${run},"id":${id},"value":${valueText}}`;
