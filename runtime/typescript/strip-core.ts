@@ -1,4 +1,5 @@
 import type { RunFailure, SourceLocation } from '../protocol/run-result.js';
+import { errorMessage } from '../output/error-message.js';
 
 // The part of type stripping that needs no Node: amaro's transform (however it was loaded) applied to a program body,
 // and its failures as the run's. strip.ts loads amaro in Node; the web extension loads the same module in the browser.
@@ -39,7 +40,7 @@ export function stripModuleLoaded(text: string, file: string): Promise<StripResu
       try {
         return { ok: true, code: strip(text, { mode: 'strip-only' }).code };
       } catch (thrown) {
-        return describeStripFailure(thrownText(thrown), { lineOffset: 0, file });
+        return describeStripFailure(errorMessage(thrown), { lineOffset: 0, file });
       }
     },
   );
@@ -53,7 +54,7 @@ async function withTransform(
   try {
     strip = await loadTransform();
   } catch (thrown) {
-    const text = String((thrown as { message?: unknown } | null)?.message ?? thrown);
+    const text = errorMessage(thrown);
     return {
       ok: false,
       unavailable: true,
@@ -62,9 +63,6 @@ async function withTransform(
   }
   return use(strip);
 }
-
-const thrownText = (thrown: unknown): string =>
-  typeof thrown === 'string' ? thrown : String((thrown as { message?: unknown })?.message ?? thrown);
 
 const PREFIX = 'async function __ptc_program__() {\n';
 const SUFFIX = '\n}';
@@ -80,7 +78,7 @@ export function stripWith(strip: AmaroTransform, program: string): StripResult {
   try {
     output = strip(PREFIX + program + SUFFIX, { mode: 'strip-only' }).code;
   } catch (thrown) {
-    return describeStripFailure(thrownText(thrown), { lineOffset: 1, file: 'program.ts' });
+    return describeStripFailure(errorMessage(thrown), { lineOffset: 1, file: 'program.ts' });
   }
   if (!output.startsWith(PREFIX) || !output.endsWith(SUFFIX)) {
     return { ok: false, message: 'SyntaxError: the program is not a valid async function body' };
