@@ -61,9 +61,11 @@ describe('ptc on signals', { timeout: 180_000 }, () => {
     it(`${signal} during a ${path.extname(program)} run: the abort result, exit ${code}, no private dir left`, async () => {
       const tmp = fs.mkdtempSync(path.join(scratch.dir, 'tmp-'));
       const run = start(['run', program], { ...process.env, TMPDIR: tmp });
-      // the run's private dir (ptc-run-…, ptc-pyc-…) exists once its process does
-      const running = (): boolean => entries(tmp).some((e) => e.startsWith('ptc-') && !e.startsWith('ptc-proof-'));
-      await eventually("the run's private dir in its TMPDIR", running, { timeoutMs: 60_000 });
+      // the program's own child exists once its private dir does (ptc-run-… for Node, ptc-py-… for CPython); the
+      // runner's compile dir (ptc-pyc-…) and the sandbox proof's come earlier, while the run is still being prepared
+      const childDir = path.extname(program) === '.py' ? 'ptc-py-' : 'ptc-run-';
+      const running = (): boolean => entries(tmp).some((e) => e.startsWith(childDir));
+      await eventually(`the program's child dir (${childDir}…) in its TMPDIR`, running, { timeoutMs: 120_000 });
       await new Promise((r) => setTimeout(r, 1_000));
       run.child.kill(signal);
       const exit = await run.exited;
