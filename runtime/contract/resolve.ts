@@ -94,36 +94,16 @@ export function resolveRequest(request: CodeRunRequest, options: RuntimeOptions 
   if (typeof request.program !== 'string')
     throw misuse('program', `expected a string, got ${describeValue(request.program)}`);
   const d = options.defaults ?? {};
-  const timeoutMs = positiveInt(
-    'timeoutMs',
-    request.timeoutMs ?? d.timeoutMs ?? LIMITS.timeoutMs.default,
-    1,
-    LIMITS.timeoutMs.max,
-  );
-  const maxOutputBytes = positiveInt(
-    'maxOutputBytes',
-    request.maxOutputBytes ?? d.maxOutputBytes ?? LIMITS.maxOutputBytes.default,
-    LIMITS.maxOutputBytes.min,
-    LIMITS.maxOutputBytes.max,
-  );
-  const memoryMb = positiveInt(
-    'memoryMb',
-    request.memoryMb ?? d.memoryMb ?? LIMITS.memoryMb.default,
-    LIMITS.memoryMb.min,
-    LIMITS.memoryMb.max,
-  );
-  const tmpMb = positiveInt(
-    'tmpMb',
-    request.tmpMb ?? d.tmpMb ?? LIMITS.tmpMb.default,
-    LIMITS.tmpMb.min,
-    LIMITS.tmpMb.max,
-  );
-  const maxPendingCalls = positiveInt(
-    'maxPendingCalls',
-    request.maxPendingCalls ?? d.maxPendingCalls ?? LIMITS.maxPendingCalls.default,
-    LIMITS.maxPendingCalls.min,
-    LIMITS.maxPendingCalls.max,
-  );
+  // a limit from the request, else the deployment's default, else the contract's, within the contract's bounds
+  const limit = (name: 'timeoutMs' | 'maxOutputBytes' | 'memoryMb' | 'tmpMb' | 'maxPendingCalls'): number => {
+    const bounds: { default: number; min?: number; max: number } = LIMITS[name];
+    return positiveInt(name, request[name] ?? d[name] ?? bounds.default, bounds.min ?? 1, bounds.max);
+  };
+  const timeoutMs = limit('timeoutMs');
+  const maxOutputBytes = limit('maxOutputBytes');
+  const memoryMb = limit('memoryMb');
+  const tmpMb = limit('tmpMb');
+  const maxPendingCalls = limit('maxPendingCalls');
   const maxCallsRaw = request.maxCalls ?? d.maxCalls;
   const maxCalls =
     maxCallsRaw === undefined

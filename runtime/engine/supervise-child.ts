@@ -22,6 +22,28 @@ export interface SupervisedChild {
   memoryBoundReached(): number | undefined;
 }
 
+// Sends the program (`frame`) once the child is ready and the run still open: a cold child is ready after attach, a
+// spare before. Resolves whether it went out (the deadline starts then); `refused` hears of a child that never got ready.
+export function handOverWhenReady(options: {
+  session: RunState;
+  ready: Promise<boolean>;
+  frame: () => string;
+  send: (text: string) => void;
+  refused?: () => void;
+}): Promise<boolean> {
+  const { session } = options;
+  return options.ready.then((ok) => {
+    if (session.outcome !== undefined) return false;
+    if (!ok) {
+      options.refused?.();
+      return false;
+    }
+    session.markHandedOver();
+    options.send(options.frame());
+    return true;
+  });
+}
+
 export interface LifecycleOptions {
   spec: CodeRunSpec;
   session: RunState;

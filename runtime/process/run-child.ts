@@ -4,7 +4,8 @@ import type { Readable } from 'node:stream';
 import { LIMITS } from '../contract/limits.js';
 import type { Spare } from './spare.js';
 import { createRunCgroup, type RunCgroup, type RunCgroupRequest } from '../sandbox/cgroup.js';
-import { launchChild, type ExitInfo, type LaunchedChild, type LaunchOptions } from './launch.js';
+import type { ChildChannel } from '../protocol/hosted-bindings.js';
+import { launchChild, type ExitInfo, type LaunchedChild } from './launch.js';
 
 // What the run needs from the process once it owns it.
 export interface ChildHandlers {
@@ -12,22 +13,37 @@ export interface ChildHandlers {
   onProtocolError(message: string): void;
 }
 
+// The launch settings both backends' children share (each backend's launch type adds its own).
+export interface ChildLaunchCommon {
+  cwd: string;
+  viaShim: boolean;
+  // the wrapper puts the child in its own PID namespace (killing it kills every descendant)
+  pidNamespace: boolean;
+  diesWithParent: boolean;
+  // bytes for descriptors after the backend's pipes (the seccomp program bubblewrap reads)
+  feeds: Buffer[];
+  // the run's own cgroup (sandbox/cgroup.ts), where the host can make one
+  cgroup?: RunCgroupRequest | undefined;
+  // a host descriptor left open on purpose (the sandbox proof's check that inherited descriptors are closed)
+  decoy?: { fd: number; at: number } | undefined;
+  // a connection to the run's bindings host, inherited after the pipes and the feeds (engine/hosted.ts)
+  channel?: ChildChannel | undefined;
+}
+
 export interface RunChildOptions {
   // 'Node' or 'Python', for messages
   runtimeName: string;
   // the child's private directory: removed if the launch fails and when the child is discarded
   privateDir: string;
-  launch: LaunchOptions;
-  viaShim: boolean;
-  // the run's own cgroup (sandbox/cgroup.ts), made before the launch and removed with the private dir
-  cgroup?: RunCgroupRequest | undefined;
+  launch: ChildLaunchCommon;
+  argv: string[];
+  env: Record<string, string>;
+  // the backend's own pipes after stdio (fd 3, …)
+  extraPipes: number;
 }
 
 // The child's first frame: ready, a protocol violation, or a well-formed refusal (it could not set itself up).
 export type ReadyVerdict = { ok: true } | { ok: false; kind: 'protocol' | 'unusable'; message: string };
-
-// A child slower than this to become ready is treated as dead (a loaded machine still gets a generous margin).
-const STARTUP_LIMIT_MS = 60_000;
 
 // One fresh child for one run, launched on demand (cold) or ahead of time (spare) through the same code, so a
 // program cannot tell them apart: ready once, attached to exactly one run, then discarded with its private dir.
@@ -38,6 +54,9 @@ export abstract class RunChild implements Spare {
   readonly spawnError: Promise<Error>;
   // why the child is not usable, when it failed before serving a run
   bootProblem: string | undefined;
+  readonly bindingsToken: string | undefined;
+  // the descriptor the child inherited its bindings host connection on (after the backend's pipes and the feeds)
+  readonly bindingsFd: number | undefined;
   protected readonly child: LaunchedChild;
   readonly #runtimeName: string;
   readonly #privateDir: string;
@@ -54,18 +73,34 @@ export abstract class RunChild implements Spare {
   constructor(options: RunChildOptions) {
     this.#runtimeName = options.runtimeName;
     this.#privateDir = options.privateDir;
-    this.viaShim = options.viaShim;
+    const { launch } = options;
+    this.viaShim = launch.viaShim;
     this.ready = new Promise<boolean>((resolve) => (this.#resolveReady = resolve));
     let cgroup: RunCgroup | undefined;
     try {
-      cgroup = options.cgroup === undefined ? undefined : createRunCgroup(options.cgroup.host, options.cgroup.limits);
-      this.child = launchChild({ ...options.launch, ...(cgroup === undefined ? {} : { cgroupProcs: cgroup.procs }) });
+      cgroup = launch.cgroup === undefined ? undefined : createRunCgroup(launch.cgroup.host, launch.cgroup.limits);
+      this.child = launchChild({
+        argv: options.argv,
+        cwd: launch.cwd,
+        env: options.env,
+        extraPipes: options.extraPipes,
+        feeds: launch.feeds,
+        ownPidNamespace: launch.pidNamespace,
+        diesWithParent: launch.diesWithParent,
+        ...(launch.channel === undefined ? {} : { inherit: [launch.channel.socket] }),
+        ...(launch.decoy === undefined ? {} : { decoy: launch.decoy }),
+        ...(cgroup === undefined ? {} : { cgroupProcs: cgroup.procs }),
+      });
     } catch (error) {
       fs.rmSync(options.privateDir, { recursive: true, force: true });
       void cgroup?.remove();
       throw error;
     }
     this.#cgroup = cgroup;
+    // the child holds its own copy now; this process never reads the connection
+    launch.channel?.socket.destroy();
+    this.bindingsToken = launch.channel?.token;
+    this.bindingsFd = launch.channel === undefined ? undefined : 3 + options.extraPipes + launch.feeds.length;
     this.closed = this.child.closed.then((info) => {
       this.#exited = true;
       this.#exit = info;
@@ -76,8 +111,8 @@ export abstract class RunChild implements Spare {
     // bounds an idle spare; a child serving a run is bounded by the run's own startup limit (engine/deadline.ts)
     const startup = setTimeout(() => {
       if (!this.#readySeen && this.#handlers === undefined)
-        this.problem(`the ${this.#runtimeName} child did not become ready within ${STARTUP_LIMIT_MS} ms`);
-    }, STARTUP_LIMIT_MS);
+        this.problem(`the ${this.#runtimeName} child did not become ready within ${LIMITS.startupMs} ms`);
+    }, LIMITS.startupMs);
     startup.unref();
     void this.ready.then(() => clearTimeout(startup));
   }

@@ -5,37 +5,23 @@ import type { Readable, Writable } from 'node:stream';
 import { encodeLine, LineDecoder } from '../channel/line-codec.js';
 import { LIMITS } from '../contract/limits.js';
 import { decodeLossless } from '../json/lossless.js';
-import type { ChildChannel } from '../protocol/hosted-bindings.js';
-import { RunChild, type ReadyVerdict } from '../process/run-child.js';
-import type { RunCgroupRequest } from '../sandbox/cgroup.js';
+import { RunChild, type ChildLaunchCommon, type ReadyVerdict } from '../process/run-child.js';
 import { PythonBootAckSchema, type PythonBootFrame } from '../protocol/python-wire.js';
 import type { PythonExecutable } from './python-executable.js';
 
 export type { ChildHandlers } from '../process/run-child.js';
 
-export interface PythonChildLaunch {
+export interface PythonChildLaunch extends ChildLaunchCommon {
   python: PythonExecutable;
   // full argv (wrapper, interpreter, flags, entry) given the staged runner dir
   argv(runnerDir: string): string[];
-  cwd: string;
-  viaShim: boolean;
-  pidNamespace: boolean;
-  diesWithParent: boolean;
   // base64 seccomp programs the runner installs on itself before boot-ack
   filters: string[];
   // the program's temp dir and working directory as it sees them: the sandbox's tmpfs, or (unconfined) host dirs
   programTmpdir: string | undefined;
   programCwd: string | undefined;
-  // bytes for descriptors after the control channel (the seccomp program bubblewrap reads from fd 4)
-  feeds: Buffer[];
   // a spare loads everything it may need while idle; a cold start loads only what its program needs
   preload: boolean;
-  // the run's own cgroup (sandbox/cgroup.ts), where the host can make one
-  cgroup?: RunCgroupRequest | undefined;
-  // a host descriptor left open on purpose (the sandbox proof's check that inherited descriptors are closed)
-  decoy?: { fd: number; at: number } | undefined;
-  // a connection to the run's bindings host, inherited after the control channel and the feeds (engine/hosted.ts)
-  channel?: ChildChannel | undefined;
 }
 
 // PID 1 of the namespace: reaps orphans and reports a signal death as 128+N. The interpreter runs in a subshell
@@ -53,35 +39,12 @@ export class PythonChildProcess extends RunChild {
   readonly programCwd: string | undefined;
   readonly #decoder = new LineDecoder(LIMITS.maxFrameBytes);
   readonly #confining: boolean;
-  readonly bindingsToken: string | undefined;
-  // the descriptor the child inherited its bindings host connection on (after the control channel and the feeds)
-  readonly bindingsFd: number | undefined;
 
   // Stages the runner and spawns; throws only if the private dir cannot be created or written.
   constructor(launch: PythonChildLaunch) {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-py-'));
     const argv = launch.argv(stageRunner(base, launch));
-    super({
-      runtimeName: 'Python',
-      privateDir: base,
-      viaShim: launch.viaShim,
-      launch: {
-        argv,
-        cwd: launch.cwd,
-        env: {},
-        extraPipes: 1,
-        feeds: launch.feeds,
-        ownPidNamespace: launch.pidNamespace,
-        diesWithParent: launch.diesWithParent,
-        ...(launch.channel === undefined ? {} : { inherit: [launch.channel.socket] }),
-        ...(launch.decoy === undefined ? {} : { decoy: launch.decoy }),
-      },
-      cgroup: launch.cgroup,
-    });
-    // the child holds its own copy now; this process never reads the connection
-    launch.channel?.socket.destroy();
-    this.bindingsToken = launch.channel?.token;
-    this.bindingsFd = launch.channel === undefined ? undefined : 3 + 1 + launch.feeds.length;
+    super({ runtimeName: 'Python', privateDir: base, launch, argv, env: {}, extraPipes: 1 });
     this.base = base;
     this.tmpdir = launch.programTmpdir ?? path.join(base, 'tmp');
     this.programCwd = launch.programCwd;

@@ -1,5 +1,4 @@
 import { RunState } from '../engine/run-state.js';
-import type { JsonValue } from '../protocol/json-value.js';
 import {
   provenBounds,
   PYTHON_EXEC_FILTER_MECHANISM,
@@ -9,46 +8,25 @@ import {
   type ProvenLayers,
 } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/sandbox-host.js';
-import { judgeProbe, openDecoy, plantSecret, probeSpec, type CgroupSight } from '../sandbox/proof.js';
+import { judgeProbe, plantSecret, probeOnChild, probeSpec, type ProbeRun } from '../sandbox/proof.js';
 import { PythonChildProcess } from './python-child-process.js';
 import type { PythonExecutable } from './python-executable.js';
 import { pythonLaunch } from './python-launch.js';
 import { supervisePythonChild } from './supervise.js';
 
-interface ProbeRun {
-  value: JsonValue | undefined;
-  cgroup: CgroupSight | undefined;
-}
-
-// Runs the sandbox probe program under a confinement, through the same launch and run path as a real program; the
-// host leaves the secret's directory open in it on purpose, and reads its cgroup from outside before discarding it.
-async function runProbe(
+// Runs the sandbox probe program under a confinement, through the same launch and run path as a real program.
+function runProbe(
   python: PythonExecutable,
   host: SandboxHost,
   confinement: Confinement,
   secret: { file: string; dir: string },
 ): Promise<ProbeRun> {
   const spec = probeSpec('python', secret.file);
-  let child: PythonChildProcess | undefined;
-  const decoy = openDecoy(secret.dir);
-  try {
-    child = new PythonChildProcess({
-      ...pythonLaunch({ python, host, spec, confinement }),
-      decoy: { fd: decoy.fd, at: decoy.at },
-    });
-    decoy.close();
-    const result = await supervisePythonChild(spec, new RunState(spec, unconfinedReport()), child);
-    const cgroup =
-      child.cgroup === undefined
-        ? undefined
-        : { requested: child.cgroup.limits.memoryBytes, ...child.cgroup.accounting() };
-    return { value: result.error === undefined ? result.value : undefined, cgroup };
-  } catch {
-    return { value: undefined, cgroup: undefined };
-  } finally {
-    decoy.close();
-    await child?.discard();
-  }
+  return probeOnChild(
+    secret.dir,
+    (decoy) => new PythonChildProcess({ ...pythonLaunch({ python, host, spec, confinement }), decoy }),
+    (child) => supervisePythonChild(spec, new RunState(spec, unconfinedReport()), child),
+  );
 }
 
 async function prove(python: PythonExecutable, host: SandboxHost): Promise<ProvenLayers> {

@@ -1,5 +1,5 @@
 import type { CodeRunSpec } from '../api.js';
-import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
+import { describeExit, handOverWhenReady, superviseLifecycle } from '../engine/supervise-child.js';
 import type { RunState } from '../engine/run-state.js';
 import { connectRun } from '../engine/program-frames.js';
 import type { ExitInfo } from '../process/launch.js';
@@ -38,16 +38,15 @@ export async function supervisePythonChild(
     valueless: 'null',
     codec: 'lines',
   });
-  // a cold child acks after attach, a spare before: either way the program goes out once the child is booted
-  const handedOver = child.ready.then((ok) => {
-    if (session.outcome !== undefined) return false;
-    if (!ok) {
+  const handedOver = handOverWhenReady({
+    session,
+    ready: child.ready,
+    frame: () => JSON.stringify(runFrame(spec, child, routed)),
+    send,
+    // the boot ack said the runner could not confine itself
+    refused: () => {
       if (child.bootProblem !== undefined) session.fail({ kind: 'sandbox-unavailable', message: child.bootProblem });
-      return false;
-    }
-    session.markHandedOver();
-    send(JSON.stringify(runFrame(spec, child, routed)));
-    return true;
+    },
   });
   return superviseLifecycle({
     spec,

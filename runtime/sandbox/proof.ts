@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CodeRunSpec } from '../api.js';
 import type { JsonValue } from '../protocol/json-value.js';
+import type { RunResult } from '../protocol/run-result.js';
+import type { RunCgroup } from './cgroup.js';
 import { isSandboxUid, TASK_LIMIT } from './bwrap.js';
 import type { SandboxHost } from './sandbox-host.js';
 import { PYTHON_ATTEMPT_HELPER } from './probe-attempt.js';
@@ -132,6 +134,38 @@ export function openDecoy(dir: string): { fd: number; at: number; close(): void 
     fs.closeSync(fd);
   };
   return { fd, at: PROBE_DECOY_FD, close };
+}
+
+// What one probe run answered (undefined when it failed) and what the host saw of its cgroup.
+export interface ProbeRun {
+  value: JsonValue | undefined;
+  cgroup: CgroupSight | undefined;
+}
+
+// Runs the probe on a child that `start` launches holding the secret's directory open (on purpose: the probe must fail
+// to read through it), for both backends alike; the child's cgroup is read from outside before it is discarded.
+export async function probeOnChild<C extends { readonly cgroup: RunCgroup | undefined; discard(): Promise<void> }>(
+  secretDir: string,
+  start: (decoy: { fd: number; at: number }) => C,
+  run: (child: C) => Promise<RunResult>,
+): Promise<ProbeRun> {
+  let child: C | undefined;
+  const decoy = openDecoy(secretDir);
+  try {
+    child = start({ fd: decoy.fd, at: decoy.at });
+    decoy.close();
+    const result = await run(child);
+    const cgroup =
+      child.cgroup === undefined
+        ? undefined
+        : { requested: child.cgroup.limits.memoryBytes, ...child.cgroup.accounting() };
+    return { value: result.error === undefined ? result.value : undefined, cgroup };
+  } catch {
+    return { value: undefined, cgroup: undefined };
+  } finally {
+    decoy.close();
+    await child?.discard();
+  }
 }
 
 // What the host saw of the probe's cgroup from outside (the program's own view is its cgroup namespace's root).

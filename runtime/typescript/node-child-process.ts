@@ -4,32 +4,17 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, FrameDecoder } from '../channel/frame-codec.js';
 import { LIMITS } from '../contract/limits.js';
-import type { ChildChannel } from '../protocol/hosted-bindings.js';
-import { RunChild, type ReadyVerdict } from '../process/run-child.js';
-import type { RunCgroupRequest } from '../sandbox/cgroup.js';
+import { RunChild, type ChildLaunchCommon, type ReadyVerdict } from '../process/run-child.js';
 
 export type { ChildHandlers } from '../process/run-child.js';
 
-export interface NodeChildLaunch {
+export interface NodeChildLaunch extends ChildLaunchCommon {
   // full argv (wrapper, shim, node, flags, bootstrap) for a given private temp dir
   argv(tmpdir: string): string[];
-  cwd: string;
-  viaShim: boolean;
-  // the wrapper puts the child in its own PID namespace (killing it kills every descendant)
-  pidNamespace: boolean;
   // the program's temp dir as the program sees it: the sandbox's tmpfs, or (unconfined) the host dir created here
   programTmpdir: string | undefined;
-  // bytes for descriptors after the two frame pipes (the seccomp program bubblewrap reads from fd 5)
-  feeds: Buffer[];
-  diesWithParent: boolean;
   // any sandbox layer applies (the bootstrap then also removes V8 run-time flags and trace_events)
   confined: boolean;
-  // the run's own cgroup (sandbox/cgroup.ts), where the host can make one
-  cgroup?: RunCgroupRequest | undefined;
-  // a host descriptor left open on purpose (the sandbox proof's check that inherited descriptors are closed)
-  decoy?: { fd: number; at: number } | undefined;
-  // a connection to the run's bindings host, inherited after the frame pipes and the feeds (engine/hosted.ts)
-  channel?: ChildChannel | undefined;
 }
 
 // The exact first frame the bootstrap sends; anything else before a program is attached is a broken child.
@@ -39,9 +24,6 @@ const READY_FRAME = '{"type":"ready"}';
 export class NodeChildProcess extends RunChild {
   readonly tmpdir: string;
   readonly confined: boolean;
-  readonly bindingsToken: string | undefined;
-  // the descriptor the child inherited its bindings host connection on (after the frame pipes and the feeds)
-  readonly bindingsFd: number | undefined;
   readonly #decoder = new FrameDecoder(LIMITS.maxFrameBytes);
   #corked = false;
 
@@ -51,26 +33,13 @@ export class NodeChildProcess extends RunChild {
     super({
       runtimeName: 'Node',
       privateDir: tmpdir,
-      viaShim: launch.viaShim,
-      launch: {
-        argv: launch.argv(tmpdir),
-        cwd: launch.cwd,
-        env: { ELECTRON_RUN_AS_NODE: '1' },
-        extraPipes: 2,
-        feeds: launch.feeds,
-        ownPidNamespace: launch.pidNamespace,
-        diesWithParent: launch.diesWithParent,
-        ...(launch.channel === undefined ? {} : { inherit: [launch.channel.socket] }),
-        ...(launch.decoy === undefined ? {} : { decoy: launch.decoy }),
-      },
-      cgroup: launch.cgroup,
+      launch,
+      argv: launch.argv(tmpdir),
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+      extraPipes: 2,
     });
     this.tmpdir = launch.programTmpdir ?? tmpdir;
     this.confined = launch.confined;
-    // the child holds its own copy now; this process never reads the connection
-    launch.channel?.socket.destroy();
-    this.bindingsToken = launch.channel?.token;
-    this.bindingsFd = launch.channel === undefined ? undefined : 3 + 2 + launch.feeds.length;
     this.#fromChild.on('data', (chunk: Buffer) =>
       this.#decoder.push(chunk, (event) =>
         event.kind === 'frame' ? this.receive(event.text) : this.problem(event.message),

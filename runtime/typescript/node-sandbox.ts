@@ -1,21 +1,14 @@
 import { RunState } from '../engine/run-state.js';
-import type { JsonValue } from '../protocol/json-value.js';
 import { NODE_PERMISSION_MECHANISM, provenBounds, unconfinedReport, type ProvenLayers } from '../sandbox/plan.js';
 import type { SandboxHost } from '../sandbox/sandbox-host.js';
-import { judgeProbe, openDecoy, plantSecret, probeSpec, type CgroupSight } from '../sandbox/proof.js';
+import { judgeProbe, plantSecret, probeOnChild, probeSpec, type ProbeRun } from '../sandbox/proof.js';
 import { nodeLaunch } from './node-launch.js';
 import { superviseNodeChild } from './supervise.js';
 import { NodeChildProcess } from './node-child-process.js';
 import type { NodeExecutable } from './node-executable.js';
 import { stripProgram } from './strip.js';
 
-interface ProbeRun {
-  value: JsonValue | undefined;
-  cgroup: CgroupSight | undefined;
-}
-
-// Runs the sandbox probe under bubblewrap WITHOUT the permission model, so a refusal proves the OS layer alone; the
-// host leaves the secret's directory open in it on purpose, and reads its cgroup from outside before discarding it.
+// Runs the sandbox probe under bubblewrap WITHOUT the permission model, so a refusal proves the OS layer alone.
 async function runProbe(
   node: NodeExecutable,
   bootstrapPath: string,
@@ -25,29 +18,17 @@ async function runProbe(
   const spec = probeSpec('typescript', secret.file);
   const stripped = await stripProgram(spec.program);
   if (!stripped.ok) return { value: undefined, cgroup: undefined };
-  let child: NodeChildProcess | undefined;
-  const decoy = openDecoy(secret.dir);
-  try {
-    const launch = nodeLaunch({
-      deps: { node, bootstrapPath, host },
-      spec,
-      confinement: { kind: 'bwrap' },
-      permission: false,
-    });
-    child = new NodeChildProcess({ ...launch, decoy: { fd: decoy.fd, at: decoy.at } });
-    decoy.close();
-    const result = await superviseNodeChild(spec, new RunState(spec, unconfinedReport()), child, stripped.code);
-    const cgroup =
-      child.cgroup === undefined
-        ? undefined
-        : { requested: child.cgroup.limits.memoryBytes, ...child.cgroup.accounting() };
-    return { value: result.error === undefined ? result.value : undefined, cgroup };
-  } catch {
-    return { value: undefined, cgroup: undefined };
-  } finally {
-    decoy.close();
-    await child?.discard();
-  }
+  const launch = {
+    deps: { node, bootstrapPath, host },
+    spec,
+    confinement: { kind: 'bwrap' },
+    permission: false,
+  } as const;
+  return probeOnChild(
+    secret.dir,
+    (decoy) => new NodeChildProcess({ ...nodeLaunch(launch), decoy }),
+    (child) => superviseNodeChild(spec, new RunState(spec, unconfinedReport()), child, stripped.code),
+  );
 }
 
 async function prove(node: NodeExecutable, bootstrapPath: string, host: SandboxHost): Promise<ProvenLayers> {

@@ -1,7 +1,7 @@
 import type { CodeRunSpec } from '../api.js';
 import { connectRun } from '../engine/program-frames.js';
 import type { RunState } from '../engine/run-state.js';
-import { describeExit, superviseLifecycle } from '../engine/supervise-child.js';
+import { describeExit, handOverWhenReady, superviseLifecycle } from '../engine/supervise-child.js';
 import { inheritedLimits, tighterCpu } from '../process/inherited-limits.js';
 import { bootFrame, ChildFrameSchema } from '../protocol/node-wire.js';
 import type { RunResult } from '../protocol/run-result.js';
@@ -23,23 +23,20 @@ export async function superviseNodeChild(
     valueless: 'absent',
     codec: 'frames',
   });
-  // a cold child sends ready after attach, a spare before: either way the program goes out once it is ready
   // inherited by the child as well (a Node run has no CPU limit of its own)
   const cpuSeconds = inheritedLimits().cpuSeconds;
-  const handedOver = child.ready.then((ok) => {
-    if (!ok || session.outcome !== undefined) return false;
-    const boot = bootFrame(spec, code, {
-      tmpdir: child.tmpdir,
-      confined: child.confined,
-      ...(routed && child.bindingsFd !== undefined ? { bindingsFd: child.bindingsFd } : {}),
-      ...(cpuSeconds === undefined ? {} : { cpuSeconds }),
-      // a wasm engine bounds its guest itself: quickjs an interrupt at the deadline, both a heap limit
-      ...(wasm ? { timeoutMs: spec.timeoutMs, memoryMb: spec.memoryMb } : {}),
-    });
-    session.markHandedOver();
-    send(JSON.stringify(boot));
-    return true;
-  });
+  const frame = (): string =>
+    JSON.stringify(
+      bootFrame(spec, code, {
+        tmpdir: child.tmpdir,
+        confined: child.confined,
+        ...(routed && child.bindingsFd !== undefined ? { bindingsFd: child.bindingsFd } : {}),
+        ...(cpuSeconds === undefined ? {} : { cpuSeconds }),
+        // a wasm engine bounds its guest itself: quickjs an interrupt at the deadline, both a heap limit
+        ...(wasm ? { timeoutMs: spec.timeoutMs, memoryMb: spec.memoryMb } : {}),
+      }),
+    );
+  const handedOver = handOverWhenReady({ session, ready: child.ready, frame, send });
   return superviseLifecycle({
     spec,
     session,

@@ -66,18 +66,23 @@ export function sendFramesTo(fd: number, texts: readonly string[]): void {
   writeAll(frame, total, fd);
 }
 
-// One frame whose body is `head`, then parts[0..count), then `tail`: a large completion is written a part at a time
-// (each encoded into a small buffer) instead of joined into one string and encoded whole, so sending it costs the
-// size of a part beyond the text itself.
-export function sendFrameParts(head: string, parts: readonly string[], count: number, tail: string): void {
-  let total = byteLength(head, 'utf8') + byteLength(tail, 'utf8');
-  for (let i = 0; i < count; i++) total += byteLength(parts[i] as string, 'utf8');
+// The 4-byte big-endian length that opens a frame written in parts.
+function writeLength(total: number): void {
   const header = allocUnsafe(4);
   header[0] = (total >>> 24) & 0xff;
   header[1] = (total >>> 16) & 0xff;
   header[2] = (total >>> 8) & 0xff;
   header[3] = total & 0xff;
   writeAll(header, 4);
+}
+
+// One frame whose body is `head`, then parts[0..count), then `tail`: a large completion is written a part at a time
+// (each encoded into a small buffer) instead of joined into one string and encoded whole, so sending it costs the
+// size of a part beyond the text itself.
+export function sendFrameParts(head: string, parts: readonly string[], count: number, tail: string): void {
+  let total = byteLength(head, 'utf8') + byteLength(tail, 'utf8');
+  for (let i = 0; i < count; i++) total += byteLength(parts[i] as string, 'utf8');
+  writeLength(total);
   writeText(head);
   for (let i = 0; i < count; i++) writeText(parts[i] as string);
   writeText(tail);
@@ -96,12 +101,7 @@ export function sendLogFrame(stream: 'stdout' | 'stderr', text: string, open: bo
     total += byteLength(stringify(slice(text, at, end)), 'utf8') - 2;
     at = end;
   }
-  const header = allocUnsafe(4);
-  header[0] = (total >>> 24) & 0xff;
-  header[1] = (total >>> 16) & 0xff;
-  header[2] = (total >>> 8) & 0xff;
-  header[3] = total & 0xff;
-  writeAll(header, 4);
+  writeLength(total);
   writeText(head);
   for (let at = 0; at < text.length;) {
     const end = chunkEnd(text, at);

@@ -21,13 +21,10 @@ class EscapingChild extends RunChild {
     super({
       runtimeName: 'Test',
       privateDir,
-      viaShim: false,
-      launch: {
-        argv: ['/bin/sh', '-c', escapee],
-        cwd: privateDir,
-        env: { PATH: process.env.PATH ?? '' },
-        extraPipes: 1,
-      },
+      launch: { cwd: privateDir, viaShim: false, pidNamespace: false, diesWithParent: false, feeds: [] },
+      argv: ['/bin/sh', '-c', escapee],
+      env: { PATH: process.env.PATH ?? '' },
+      extraPipes: 1,
     });
   }
   protected acceptReady(): ReadyVerdict {
