@@ -12,8 +12,9 @@ export const LIMITS = {
   // per control frame; the child never needs more than the output cap plus envelope
   maxFrameBytes: 128 * 1024 * 1024,
   graceMs: 3_000,
-  // a child that has not said ready by then is broken, not slow (the program's own deadline starts after it)
-  startupMs: 30_000,
+  // a child (or a bindings host) that has not said ready by then is broken, not slow; the program's own deadline starts
+  // after it. Two test suites at once on two cores took a wasm engine's child past 30 s to load
+  startupMs: 60_000,
 } as const;
 
 // setTimeout clamps larger delays to 1 ms.

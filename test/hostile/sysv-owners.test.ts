@@ -1,5 +1,6 @@
 // Two suites on one machine share the host's IPC namespace: the leak check reports the SysV objects this test process
 // made and any of no test process, never those another live suite planted (nor does its reap remove them).
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -50,6 +51,39 @@ describe.skipIf(process.platform !== 'linux')('SysV objects of another suite', (
       for (const o of theirs) expect(left.has(describeSysv(o)), `${describeSysv(o)} reaped`).toBe(true);
       for (const o of [...mine, ...stranger]) expect(left.has(describeSysv(o))).toBe(false);
     } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  test('a keyless segment (IPC_PRIVATE) is not reported while its creator runs under another suite; once it is gone, it is', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-sysv-owners-'));
+    const checker = new LeakChecker(tmp, { sysv: true });
+    // a stand-in for another suite's sandbox-off program: its command line names vitest, and it holds its segment
+    const holder = spawn(
+      python,
+      [
+        '-c',
+        'import ctypes, sys\nsid = ctypes.CDLL(None).shmget(0, 4096, 0o600)\nprint(sid, flush=True)\nsys.stdin.read()',
+        'vitest-neighbour',
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    try {
+      const id = await new Promise<number>((resolve, reject) => {
+        holder.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+        holder.once('exit', () => reject(new Error('the holder ended before it made its segment')));
+      });
+      expect(id).toBeGreaterThanOrEqual(0);
+      planted.push({ kind: 'shm', key: 0, id });
+      const segment = describeSysv({ kind: 'shm', key: 0, id });
+      expect((await checker.check(100)).sysv).not.toContain(segment);
+      holder.stdin.end();
+      await new Promise((resolve) => holder.once('exit', resolve));
+      expect((await checker.check(100)).sysv).toContain(segment);
+      checker.reap();
+      expect(listSysv().map(describeSysv)).not.toContain(segment);
+    } finally {
+      holder.kill('SIGKILL');
       fs.rmSync(tmp, { recursive: true, force: true });
     }
   });

@@ -40,65 +40,54 @@ describe('PtcNotebookSerializer', () => {
     expect(failed?.executionSummary).toEqual({ success: false });
   });
 
-  // parsing and fitting 60 000 call records is CPU-bound: 1.6 s alone, 66 s with two suites and a bench beside it
-  test(
-    'a huge notebook from elsewhere opens: outputs over the budget become a note, the source stays, a save is small',
-    { timeout: 180_000 },
-    () => {
-      const record = (id: number) => ({
-        id,
-        global: 'tools',
-        name: 'search',
-        args: { q: 'paris'.repeat(20) },
-        ok: true,
-        value: [id],
-        startedAtMs: id,
-        durationMs: 0.1,
-      });
-      const runaway = {
-        language: 'typescript',
-        logs: [],
-        calls: Array.from({ length: 60_000 }, (_, i) => record(i + 1)),
-        sandbox: {
-          network: 'denied',
-          filesystem: 'denied',
-          childProcess: 'denied',
-          enforcement: 'full',
-          mechanisms: [],
+  test('a huge notebook from elsewhere opens: outputs over the budget become a note, the source stays, a save is small', () => {
+    const record = (id: number) => ({
+      id,
+      global: 'tools',
+      name: 'search',
+      args: { q: 'paris'.repeat(20) },
+      ok: true,
+      value: [id],
+      startedAtMs: id,
+      durationMs: 0.1,
+    });
+    const runaway = {
+      language: 'typescript',
+      logs: [],
+      calls: Array.from({ length: 60_000 }, (_, i) => record(i + 1)),
+      sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'full', mechanisms: [] },
+      durationMs: 10_000,
+      error: { kind: 'abort', message: 'cancelled' },
+    };
+    const source = 'while (true) await tools.search({ q: "paris" });';
+    const file = {
+      version: 1,
+      cells: [
+        {
+          kind: 'code',
+          language: 'typescript',
+          source,
+          metadata: { id: 'loop' },
+          outputs: [{ kind: 'result', result: runaway }],
         },
-        durationMs: 10_000,
-        error: { kind: 'abort', message: 'cancelled' },
-      };
-      const source = 'while (true) await tools.search({ q: "paris" });';
-      const file = {
-        version: 1,
-        cells: [
-          {
-            kind: 'code',
-            language: 'typescript',
-            source,
-            metadata: { id: 'loop' },
-            outputs: [{ kind: 'result', result: runaway }],
-          },
-        ],
-      };
-      const content = new TextEncoder().encode(JSON.stringify(file, null, 2));
-      expect(content.byteLength).toBeGreaterThan(8 * 1024 * 1024);
-      const s = serializer();
-      const data = s.deserializeNotebook(content) as unknown as fake.NotebookData;
-      const cell = data.cells[0] as fake.NotebookCellData;
-      expect(cell.value).toBe(source);
-      expect(cell.outputs?.[0]?.items.map((i) => i.mime)).toEqual([PROBLEM_MIME, 'text/markdown', 'text/plain']);
-      expect(decode(cell.outputs?.[0]?.items[2]?.data ?? new Uint8Array())).toMatch(
-        /^The saved result \(\d+\.\d MiB\) was over the 1\.0 MiB per-cell output budget/,
-      );
-      // the dropped run was cancelled: it reopens without ✗ (and with its duration), as a loaded one would
-      expect(cell.executionSummary).toEqual({ timing: { startTime: 0, endTime: 10_000 } });
-      const saved = s.serializeNotebook(fake.throughVsCode(data) as never);
-      expect(saved.byteLength).toBeLessThan(4096);
-      expect(decode(saved)).toContain(source.replace(/"/g, '\\"'));
-    },
-  );
+      ],
+    };
+    const content = new TextEncoder().encode(JSON.stringify(file, null, 2));
+    expect(content.byteLength).toBeGreaterThan(8 * 1024 * 1024);
+    const s = serializer();
+    const data = s.deserializeNotebook(content) as unknown as fake.NotebookData;
+    const cell = data.cells[0] as fake.NotebookCellData;
+    expect(cell.value).toBe(source);
+    expect(cell.outputs?.[0]?.items.map((i) => i.mime)).toEqual([PROBLEM_MIME, 'text/markdown', 'text/plain']);
+    expect(decode(cell.outputs?.[0]?.items[2]?.data ?? new Uint8Array())).toMatch(
+      /^The saved result \(\d+\.\d MiB\) was over the 1\.0 MiB per-cell output budget/,
+    );
+    // the dropped run was cancelled: it reopens without ✗ (and with its duration), as a loaded one would
+    expect(cell.executionSummary).toEqual({ timing: { startTime: 0, endTime: 10_000 } });
+    const saved = s.serializeNotebook(fake.throughVsCode(data) as never);
+    expect(saved.byteLength).toBeLessThan(4096);
+    expect(decode(saved)).toContain(source.replace(/"/g, '\\"'));
+  });
 
   test('opens a zero-byte file as an empty notebook', () => {
     const data = serializer().deserializeNotebook(new Uint8Array()) as unknown as fake.NotebookData;

@@ -7,6 +7,8 @@ export interface SysvObject {
   kind: 'shm' | 'msg' | 'sem';
   key: number;
   id: number;
+  // the process that made it (shared memory only: /proc/sysvipc/shm's cpid)
+  creator?: number;
 }
 
 const KINDS = ['shm', 'msg', 'sem'] as const;
@@ -34,16 +36,41 @@ function keyOwner(key: number): number | undefined {
   return key > 0 && (key & OWNED) !== 0 ? (key >> 8) & 0x3f_ffff : undefined;
 }
 
+const cmdline = (pid: number): string | undefined => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+const parentOf = (pid: number): number | undefined => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+};
+
+// A live process that is, or descends from, a vitest process other than this one, without passing through this one.
+function ofAnotherSuite(pid: number): boolean {
+  for (let at: number | undefined = pid, hops = 0; at !== undefined && at > 1 && hops < 64; hops++) {
+    if (at === process.pid) return false;
+    if (cmdline(at)?.includes('vitest') === true) return true;
+    at = parentOf(at);
+  }
+  return false;
+}
+
 // An object another live test process made (another suite running beside this one): not this process's to report or
-// remove. Anything else new — a key of no test process, IPC_PRIVATE, a dead owner's — stays a leak.
+// remove. Told by its key (ownedSysvKey) or, for a segment of no key (IPC_PRIVATE: a sandbox-off control's), by its
+// creator still running under the other suite. Anything else new (a key of no test process, a dead owner's or
+// creator's) stays a leak.
 export function otherSuiteObject(o: SysvObject): boolean {
   const owner = keyOwner(o.key);
-  if (owner === undefined || owner === process.pid) return false;
-  try {
-    return fs.readFileSync(`/proc/${owner}/cmdline`, 'utf8').includes('vitest');
-  } catch {
-    return false;
-  }
+  if (owner !== undefined) return owner !== process.pid && cmdline(owner)?.includes('vitest') === true;
+  return o.creator !== undefined && ofAnotherSuite(o.creator);
 }
 
 export function listSysv(): SysvObject[] {
@@ -57,9 +84,9 @@ export function listSysv(): SysvObject[] {
     }
     // first line is the header; every row starts with "key id"
     for (const line of text.split('\n').slice(1)) {
-      const [key, id] = line.trim().split(/\s+/);
+      const [key, id, , , cpid] = line.trim().split(/\s+/);
       if (key === undefined || id === undefined || key === '') continue;
-      out.push({ kind, key: Number(key), id: Number(id) });
+      out.push({ kind, key: Number(key), id: Number(id), ...(kind === 'shm' ? { creator: Number(cpid) } : {}) });
     }
   }
   return out;

@@ -9,9 +9,6 @@ const exec = promisify(execFile);
 export const CLI = path.resolve('dist/cli.mjs');
 // far above any one command's run; below the 180 s the slowest CLI tests allow
 export const CLI_KILL_MS = 150_000;
-// A CLI test's bound: a concurrent describe starts its tests' `ptc` processes at once, and on a loaded machine (two
-// suites at once) each took 13–19 s, five past vitest's default 60 s; CLI_KILL_MS still ends a `ptc` that hangs.
-export const CLI_TEST_MS = 180_000;
 
 export interface CliOutcome {
   code: number;

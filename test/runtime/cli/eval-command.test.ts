@@ -9,7 +9,7 @@ import {
 } from '../../../examples/models/fake-model-server.mjs';
 import { parseNotebook } from '../../../runtime/index.js';
 import { TraceRecordSchema } from '../../../runtime/import/trace-format.js';
-import { CLI_TEST_MS, ptcWith, scratchDir } from './cli-harness.js';
+import { ptcWith, scratchDir } from './cli-harness.js';
 
 const TASKS = path.resolve('examples/models/tasks.jsonl');
 const BINDINGS = path.resolve('examples/programs/tools.bindings.mjs');
@@ -53,7 +53,7 @@ interface Summary {
   }[];
 }
 
-describe('ptc eval', { timeout: CLI_TEST_MS }, () => {
+describe('ptc eval', () => {
   it('compares models and modes from cassettes: table, JSON, transcripts and a report notebook; the key goes nowhere but the API', async () => {
     const out = path.join(scratch.dir, 'out');
     const result = await evalCli(

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { maxLogEntries } from '../../../runtime/output/ledger.js';
 import { RunResultSchema } from '../../../runtime/protocol/run-result.js';
-import { CLI, CLI_TEST_MS, ptc, scratchDir } from './cli-harness.js';
+import { CLI, ptc, scratchDir } from './cli-harness.js';
 
 // The host never crashes on what a program hands it: any depth the runtime accepts is printed (exit 0/1, never 3),
 // and program text reaches the terminal with its control characters shown, never acting.
@@ -107,65 +107,61 @@ const HOSTILE_TEXT = [
   'bell\u0007 cr\r del\u007f nul\u0000',
 ];
 
-describe.concurrent(
-  'ptc run: control characters in program text are shown, never sent raw',
-  { timeout: CLI_TEST_MS },
-  () => {
-    const ts = write(
-      'hostile-text.ts',
-      `const texts = ${JSON.stringify(HOSTILE_TEXT)};
+describe.concurrent('ptc run: control characters in program text are shown, never sent raw', () => {
+  const ts = write(
+    'hostile-text.ts',
+    `const texts = ${JSON.stringify(HOSTILE_TEXT)};
 for (const t of texts) console.log(t);
 console.error(texts[0]);
 console.log('tab\\there\\nsecond line');
 await tools.fail({ why: texts[1] }).catch(() => undefined);
 return { texts, plain: texts[2] };
 `,
+  );
+
+  test('the readable report escapes them (ESC as \\x1b) and keeps tabs and newlines', async () => {
+    const r = await ptc('run', ts, '--bindings', BINDINGS);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(ACTIVE);
+    expect(r.stdout).toContain('  \\x1b]0;pwned title\\x07');
+    expect(r.stdout).toContain('! \\x1b]0;pwned title\\x07');
+    expect(r.stdout).toContain('\\x1b]52;c;cHduZWQ=\\x07');
+    expect(r.stdout).toContain('\\x9b31m');
+    expect(r.stdout).toContain('abc\\u202edcba');
+    expect(r.stdout).toContain('bell\\x07 cr\\x0d del\\x7f nul\\x00');
+    // a multi-line entry keeps its tab and its line break, the continuation indented under its prefix
+    expect(r.stdout).toContain('  tab\there\n  second line\n');
+    // the failed call's message, and the value's JSON (C1 and bidi controls as JSON escapes)
+    expect(r.stdout).toContain('failed: \\x1b]52;c;cHduZWQ=\\x07');
+    expect(r.stdout).toContain('"\\u009b31m"');
+    expect(r.stdout).toContain('"abc\\u202edcba"');
+  });
+
+  test('--json keeps the exact text as JSON escapes (C1 and bidi controls too) and exits 0', async () => {
+    const r = await ptc('run', ts, '--bindings', BINDINGS, '--json');
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(ACTIVE);
+    const result = RunResultSchema.parse(JSON.parse(r.stdout));
+    expect(result.logs.slice(0, HOSTILE_TEXT.length)).toEqual(HOSTILE_TEXT);
+    expect(result.calls[0]?.message).toBe(HOSTILE_TEXT[1]);
+  });
+
+  test('a failure message, a returned string and the code frame are escaped too (exit 1 for the failure)', async () => {
+    const thrower = write(
+      'hostile-throw.ts',
+      `// \u001b]0;source title\u0007\nthrow new Error('\\u001b]0;message title\\u0007');\n`,
     );
-
-    test('the readable report escapes them (ESC as \\x1b) and keeps tabs and newlines', async () => {
-      const r = await ptc('run', ts, '--bindings', BINDINGS);
-      expect(r.code).toBe(0);
-      expect(r.stdout).not.toMatch(ACTIVE);
-      expect(r.stdout).toContain('  \\x1b]0;pwned title\\x07');
-      expect(r.stdout).toContain('! \\x1b]0;pwned title\\x07');
-      expect(r.stdout).toContain('\\x1b]52;c;cHduZWQ=\\x07');
-      expect(r.stdout).toContain('\\x9b31m');
-      expect(r.stdout).toContain('abc\\u202edcba');
-      expect(r.stdout).toContain('bell\\x07 cr\\x0d del\\x7f nul\\x00');
-      // a multi-line entry keeps its tab and its line break, the continuation indented under its prefix
-      expect(r.stdout).toContain('  tab\there\n  second line\n');
-      // the failed call's message, and the value's JSON (C1 and bidi controls as JSON escapes)
-      expect(r.stdout).toContain('failed: \\x1b]52;c;cHduZWQ=\\x07');
-      expect(r.stdout).toContain('"\\u009b31m"');
-      expect(r.stdout).toContain('"abc\\u202edcba"');
-    });
-
-    test('--json keeps the exact text as JSON escapes (C1 and bidi controls too) and exits 0', async () => {
-      const r = await ptc('run', ts, '--bindings', BINDINGS, '--json');
-      expect(r.code).toBe(0);
-      expect(r.stdout).not.toMatch(ACTIVE);
-      const result = RunResultSchema.parse(JSON.parse(r.stdout));
-      expect(result.logs.slice(0, HOSTILE_TEXT.length)).toEqual(HOSTILE_TEXT);
-      expect(result.calls[0]?.message).toBe(HOSTILE_TEXT[1]);
-    });
-
-    test('a failure message, a returned string and the code frame are escaped too (exit 1 for the failure)', async () => {
-      const thrower = write(
-        'hostile-throw.ts',
-        `// \u001b]0;source title\u0007\nthrow new Error('\\u001b]0;message title\\u0007');\n`,
-      );
-      const failed = await ptc('run', thrower);
-      expect(failed.code).toBe(1);
-      expect(failed.stdout).not.toMatch(ACTIVE);
-      expect(failed.stdout).toContain('\\x1b]0;message title\\x07');
-      const text = write('hostile-string.py', `return "\\x1b]0;py title\\x07\\u202e"\n`);
-      const ok = await ptc('run', text);
-      expect(ok.code).toBe(0);
-      expect(ok.stdout).not.toMatch(ACTIVE);
-      expect(ok.stdout).toContain('\\x1b]0;py title\\x07\\u202e');
-    });
-  },
-);
+    const failed = await ptc('run', thrower);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).not.toMatch(ACTIVE);
+    expect(failed.stdout).toContain('\\x1b]0;message title\\x07');
+    const text = write('hostile-string.py', `return "\\x1b]0;py title\\x07\\u202e"\n`);
+    const ok = await ptc('run', text);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).not.toMatch(ACTIVE);
+    expect(ok.stdout).toContain('\\x1b]0;py title\\x07\\u202e');
+  });
+});
 
 describe('ptc notebook: deep values and control characters', { timeout: 300_000 }, () => {
   const notebook = write(
@@ -200,7 +196,7 @@ describe('ptc notebook: deep values and control characters', { timeout: 300_000 
   });
 });
 
-describe('ptc run: a reader that goes away', { timeout: CLI_TEST_MS }, () => {
+describe('ptc run: a reader that goes away', () => {
   test("output piped into a reader that closes early (`| head`) ends quietly with the program's exit code", async () => {
     const file = write(
       'many-lines.ts',
@@ -285,36 +281,32 @@ return "done"
   );
 });
 
-describe.concurrent(
-  'ptc: misuse naming hostile file text exits 2 with the text made visible',
-  { timeout: CLI_TEST_MS },
-  () => {
-    test.each([
-      [
-        'a corrupt cassette',
-        (dir: (n: string, t: string) => string) => [
-          'run',
-          dir('ok.ts', 'return 1;'),
-          '--replay',
-          dir('bad-cassette.json', '\u001b]0;title\u0007 {'),
-        ],
+describe.concurrent('ptc: misuse naming hostile file text exits 2 with the text made visible', () => {
+  test.each([
+    [
+      'a corrupt cassette',
+      (dir: (n: string, t: string) => string) => [
+        'run',
+        dir('ok.ts', 'return 1;'),
+        '--replay',
+        dir('bad-cassette.json', '\u001b]0;title\u0007 {'),
       ],
-      [
-        'a corrupt notebook',
-        (dir: (n: string, t: string) => string) => [
-          'notebook',
-          dir('bad.ptcnb', '{"version": 1, "cells": [\u001b]52;c;eA==\u0007'),
-        ],
+    ],
+    [
+      'a corrupt notebook',
+      (dir: (n: string, t: string) => string) => [
+        'notebook',
+        dir('bad.ptcnb', '{"version": 1, "cells": [\u001b]52;c;eA==\u0007'),
       ],
-    ])('%s', async (_name, args) => {
-      const r = await ptc(...args(write));
-      expect(r.code).toBe(2);
-      expect(r.stderr).not.toMatch(ACTIVE);
-      // quoted as an escape (the cassette's JSON error quotes the text) or named (the notebook parser's own message)
-      expect(r.stderr).toMatch(/\\x1b|U\+001B/);
-    });
-  },
-);
+    ],
+  ])('%s', async (_name, args) => {
+    const r = await ptc(...args(write));
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(ACTIVE);
+    // quoted as an escape (the cassette's JSON error quotes the text) or named (the notebook parser's own message)
+    expect(r.stderr).toMatch(/\\x1b|U\+001B/);
+  });
+});
 
 describe.concurrent(
   'ptc run: a flood of empty lines is bounded by entries, not only bytes',

@@ -6,7 +6,7 @@ import { listDescendants } from '../../../runtime/process/launch.js';
 import { RunResultSchema } from '../../../runtime/protocol/run-result.js';
 import { eventually, settleTo } from '../../helpers/eventually.js';
 import { alive } from '../../helpers/processes.js';
-import { CLI, CLI_TEST_MS, ptc, scratchDir } from './cli-harness.js';
+import { CLI, ptc, scratchDir } from './cli-harness.js';
 
 const { dir, write } = scratchDir('ptc-cli-test-');
 
@@ -20,7 +20,7 @@ const BINDINGS = `export default {
   },
 };\n`;
 
-describe.concurrent('ptc run', { timeout: CLI_TEST_MS }, () => {
+describe.concurrent('ptc run', () => {
   test('--json prints exactly one RunResult and exits 0 on success', async () => {
     const file = write('ok.ts', "console.log('hi');\nreturn { n: 1 as number };");
     const r = await ptc('run', file, '--json');

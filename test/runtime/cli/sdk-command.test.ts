@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadBindingsModule } from '../../../runtime/bindings/module-loader.js';
 import { renderSdk } from '../../../runtime/sdk/index.js';
-import { CLI_TEST_MS, ptc, scratchDir } from './cli-harness.js';
+import { ptc, scratchDir } from './cli-harness.js';
 
 const SERVER = path.resolve('test/fixtures/mcp/server.mjs');
 const { write } = scratchDir('ptc-sdk-cli-test-');
@@ -29,7 +29,7 @@ const MCP_MODULE = `export default {
 };
 `;
 
-describe.concurrent('ptc sdk', { timeout: CLI_TEST_MS }, () => {
+describe.concurrent('ptc sdk', () => {
   test('prints exactly renderSdk(module).text for both languages, byte-stable across invocations', async () => {
     const file = write('tools.bindings.ts', TS_MODULE);
     const module = await loadBindingsModule(file);
@@ -98,7 +98,7 @@ describe.concurrent('ptc sdk', { timeout: CLI_TEST_MS }, () => {
   });
 });
 
-describe.concurrent('ptc run with bindings', { timeout: CLI_TEST_MS }, () => {
+describe.concurrent('ptc run with bindings', () => {
   test('a .ts bindings module and an MCP-backed namespace serve a run', async () => {
     const tsModule = write('run.bindings.ts', TS_MODULE);
     const r = await ptc(

@@ -17,7 +17,7 @@ import { judgeWasmProbe } from '../../../runtime/wasm/wasm-proof.js';
 // a child has LIMITS.startupMs to say ready), and a spare keeps one loaded ahead of the next run.
 const runtime = createRuntime({ spares: 1 });
 afterAll(() => runtime.dispose());
-// the engine's proof and a first spare, loaded before the first run (a spare has 60 s to say ready, a run's child 30 s)
+// the engine's proof and a first spare, loaded before the first run (a child has LIMITS.startupMs to say ready)
 beforeAll(async () => {
   await runtime.warm(runtime.resolve({ language: 'python', program: '', engine: 'wasm', bindings: [tools] }));
 }, 300_000);

@@ -118,7 +118,13 @@ for i in range(200000):
 return len(os.listdir(${JSON.stringify(dir)}))`;
       const r = await run('python', program, { sandbox: 'off', timeoutMs: 120_000 });
       expect(r.value).toBe(200000);
-      expect(meminfo('Slab') - before).toBeGreaterThan(80 * MB);
+      // the host's slab is shared with a suite running beside this one, which may free as much in the same window:
+      // the files' share is read twice, as growth over the run and as the drop when they go (a second or so)
+      const held = meminfo('Slab');
+      fs.rmSync(dir, { recursive: true, force: true });
+      const growth = held - before;
+      const drop = held - meminfo('Slab');
+      expect(Math.max(growth, drop), `growth ${growth} B, drop ${drop} B`).toBeGreaterThan(80 * MB);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
