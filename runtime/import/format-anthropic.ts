@@ -7,7 +7,7 @@ import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { linkContainerState } from './container-state.js';
 import { locate } from './json-records.js';
-import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
+import { collectTool, isoTime, newProgram, noteUnanswered, programOfCall } from './program-builder.js';
 import type {
   ExtractedProgram,
   ExtractedTranscript,
@@ -122,25 +122,15 @@ function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgr
   const programs = new Map<string, ExtractedProgram>();
   const calls = new Map<string, RecordedCall>();
   let task: string | undefined;
-  const programFor = (id: string, at: JsonNode, context: Context): ExtractedProgram => {
-    let program = programs.get(id);
-    if (program === undefined) {
-      // calls that name a program the transcript does not contain: the program text is missing
-      program = newProgram({
-        format: 'anthropic',
-        file,
-        line: locate(at.record, at.path).line,
-        id,
-        language: 'python',
-        languageLabel: 'python',
-        code: undefined,
-      });
-      program.unreproducible.push(`the transcript has tool calls from code execution ${id} but not its program text`);
-      decorate(program, context, task);
-      programs.set(id, program);
-    }
-    return program;
-  };
+  const programFor = (id: string, at: JsonNode, context: Context): ExtractedProgram =>
+    programOfCall(programs, id, at, {
+      format: 'anthropic',
+      file,
+      language: 'python',
+      languageLabel: 'python',
+      reason: `the transcript has tool calls from code execution ${id} but not its program text`,
+      decorate: (program) => decorate(program, context, task),
+    });
   for (const { node, role, context } of blocks) {
     if (typeof node.value === 'string') {
       if (role === 'user') task = node.value;

@@ -8,7 +8,7 @@ import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { locate } from './json-records.js';
 import { guessLanguage } from './language-guess.js';
-import { isoTime, newProgram, noteUnanswered } from './program-builder.js';
+import { isoTime, newProgram, noteUnanswered, programOfCall } from './program-builder.js';
 import type { ExtractedProgram, ExtractedTranscript, RecordedCall, RecordedOutcome } from './transcript-model.js';
 import { isComment, jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
 
@@ -45,25 +45,14 @@ export function readDeepseek(
   let task: string | undefined;
   let model: string | undefined;
   let order = 0;
-  const programFor = (callId: string, at: JsonNode): ExtractedProgram => {
-    let program = programs.get(callId);
-    if (program === undefined) {
-      program = newProgram({
-        format: 'deepseek',
-        file,
-        line: locate(at.record, at.path).line,
-        id: callId,
-        language: options.language ?? 'typescript',
-        languageLabel: options.language ?? 'typescript',
-        code: undefined,
-      });
-      program.unreproducible.push(
-        `the log has tool calls from run_code call ${callId} but not the run_code call itself`,
-      );
-      programs.set(callId, program);
-    }
-    return program;
-  };
+  const programFor = (callId: string, at: JsonNode): ExtractedProgram =>
+    programOfCall(programs, callId, at, {
+      format: 'deepseek',
+      file,
+      language: options.language ?? 'typescript',
+      languageLabel: options.language ?? 'typescript',
+      reason: `the log has tool calls from run_code call ${callId} but not the run_code call itself`,
+    });
   for (const event of events) {
     if (!event.isObject()) throw event.fail('expected a session event object { type, data }');
     const type = event.str('type');

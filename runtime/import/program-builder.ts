@@ -1,18 +1,14 @@
 import type { JsonValue } from '../protocol/json-value.js';
-import type { Language } from '../protocol/run-result.js';
 import type { JsonNode } from './json-node.js';
-import type { ExtractedProgram, ToolDefinition, TranscriptFormat } from './transcript-model.js';
+import { locate } from './json-records.js';
+import type { ExtractedProgram, ToolDefinition } from './transcript-model.js';
 import { jsonValueOf } from './values.js';
 
-export interface NewProgram {
-  format: TranscriptFormat;
-  file: string;
-  line: number;
-  id?: string;
-  language: Language | undefined;
-  languageLabel: string;
-  code: string | undefined;
-}
+// What a format knows of a program when it meets it; the rest starts empty.
+export type NewProgram = Pick<
+  ExtractedProgram,
+  'format' | 'file' | 'line' | 'id' | 'language' | 'languageLabel' | 'code'
+>;
 
 export function newProgram(p: NewProgram): ExtractedProgram {
   return {
@@ -28,6 +24,35 @@ export function newProgram(p: NewProgram): ExtractedProgram {
     notes: [],
     unreproducible: [],
   };
+}
+
+// The program a recorded call names. Calls can name a program the transcript does not contain: it stands in without
+// its text, saying why (`missing.reason`), at the first such call (`at`); `decorate` adds what the format knows then.
+export function programOfCall(
+  programs: Map<string, ExtractedProgram>,
+  id: string,
+  at: JsonNode,
+  missing: Omit<NewProgram, 'line' | 'id' | 'code'> & {
+    reason: string;
+    decorate?: (program: ExtractedProgram) => void;
+  },
+): ExtractedProgram {
+  let program = programs.get(id);
+  if (program === undefined) {
+    program = newProgram({
+      format: missing.format,
+      file: missing.file,
+      line: locate(at.record, at.path).line,
+      id,
+      language: missing.language,
+      languageLabel: missing.languageLabel,
+      code: undefined,
+    });
+    program.unreproducible.push(missing.reason);
+    missing.decorate?.(program);
+    programs.set(id, program);
+  }
+  return program;
 }
 
 // Adds a tool definition once (the first definition of a name wins); a schema must be a JSON object.
