@@ -8,7 +8,7 @@ import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { locate } from './json-records.js';
 import { guessLanguage } from './language-guess.js';
-import { isoTime, newProgram, noteUnanswered, programOfCall } from './program-builder.js';
+import { answerOutcome, isoTime, newProgram, noteUnanswered, programOfCall } from './program-builder.js';
 import type { ExtractedProgram, ExtractedTranscript, RecordedCall, RecordedOutcome } from './transcript-model.js';
 import { isComment, jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
 
@@ -122,13 +122,7 @@ export function readDeepseek(
         programFor(parent, event).calls.push(call);
       }
       if (SETTLE_EVENTS.has(type)) {
-        const { text, dropped } = textOfContent(data.get('content'));
-        if (dropped.length > 0)
-          pending.call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
-        pending.call.outcome =
-          data.optBool('isError') === true
-            ? { kind: 'error', message: text }
-            : { kind: 'ok', value: valueFromToolText(text) };
+        pending.call.outcome = answerOutcome(pending.call, data, { content: 'content', isError: 'isError' });
         if (time !== undefined && pending.startedAt !== undefined && time >= pending.startedAt)
           pending.call.durationMs = time - pending.startedAt;
       }

@@ -1,8 +1,8 @@
 import type { JsonValue } from '../protocol/json-value.js';
 import type { JsonNode } from './json-node.js';
 import { locate } from './json-records.js';
-import type { ExtractedProgram, ToolDefinition } from './transcript-model.js';
-import { jsonValueOf } from './values.js';
+import type { CallOutcome, ExtractedProgram, RecordedCall, ToolDefinition } from './transcript-model.js';
+import { jsonValueOf, textOfContent, valueFromToolText } from './values.js';
 
 // What a format knows of a program when it meets it; the rest starts empty.
 export type NewProgram = Pick<
@@ -82,6 +82,21 @@ function schemaOf(node: JsonNode | undefined): Record<string, JsonValue> | undef
   if (node === undefined || node.value === null) return undefined;
   if (!node.isObject()) throw node.fail('expected a JSON Schema object');
   return jsonValueOf(node) as Record<string, JsonValue>;
+}
+
+// A tool's answer as `holder` records it: its text (an error when the `isError` field says so, else the value the
+// text holds); other content (images, files) is noted on the call, since a binding cannot return it.
+export function answerOutcome(
+  call: RecordedCall,
+  holder: JsonNode,
+  fields: { content: string; isError?: string },
+): CallOutcome {
+  const { text, dropped } = textOfContent(holder.get(fields.content));
+  if (dropped.length > 0)
+    call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
+  return fields.isError !== undefined && holder.optBool(fields.isError) === true
+    ? { kind: 'error', message: text }
+    : { kind: 'ok', value: valueFromToolText(text) };
 }
 
 // Calls never answered in the transcript replay as calls that never settle: the cell says so.

@@ -4,7 +4,7 @@ import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, TokenUsage, To
 import { endpoint, postWithKey } from './model-http.js';
 import { invalid, type EndpointOptions } from './openai-client.js';
 import { REPLY_LIMITS, textTooLong, toolCallOf, tooManyToolCalls } from './reply-limits.js';
-import { AnthropicMessageStream, streamEvents } from './stream-replies.js';
+import { AnthropicMessageStream, replyJson, streamEvents } from './stream-replies.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -78,7 +78,7 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
           : { onEvent: streamEvents(stream, request.onProgress) }),
       });
       if (!posted.ok) return posted;
-      const json = posted.streamed === true && stream !== undefined ? stream.reply() : posted.json;
+      const json = replyJson(posted, stream);
       const parsed = MessageSchema.safeParse(json);
       if (!parsed.success) return invalid(parsed.error);
       let text = '';

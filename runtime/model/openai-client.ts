@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ChatMessage, ChatOutcome, ChatProgress, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
 import { endpoint, type HttpLimits, type PostOutcome, postWithKey, preview } from './model-http.js';
 import { REPLY_LIMITS, textTooLong, toolCallOf } from './reply-limits.js';
-import { ChatCompletionStream, streamEvents, type ReplyStream } from './stream-replies.js';
+import { ChatCompletionStream, replyJson, streamEvents, type ReplyStream } from './stream-replies.js';
 
 export interface EndpointOptions {
   // e.g. https://api.openai.com/v1 (the client appends /chat/completions or /responses)
@@ -77,9 +77,7 @@ export function openAiClient(options: EndpointOptions): ModelClient {
       const stream = request.onProgress === undefined ? undefined : new ChatCompletionStream();
       const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal, stream, request.onProgress);
       if (!posted.ok) return posted;
-      const parsed = CompletionSchema.safeParse(
-        posted.streamed === true && stream !== undefined ? stream.reply() : posted.json,
-      );
+      const parsed = CompletionSchema.safeParse(replyJson(posted, stream));
       if (!parsed.success) return invalid(parsed.error);
       const choice = parsed.data.choices[0] as z.infer<typeof CompletionSchema>['choices'][number];
       const text = choice.message.content ?? choice.message.refusal ?? '';

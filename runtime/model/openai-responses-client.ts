@@ -4,7 +4,7 @@ import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } fro
 import { endpoint } from './model-http.js';
 import { invalid, postOpenAi, type EndpointOptions } from './openai-client.js';
 import { REPLY_LIMITS, textTooLong, toolCallOf, tooManyToolCalls } from './reply-limits.js';
-import { ResponsesStream } from './stream-replies.js';
+import { replyJson, ResponsesStream } from './stream-replies.js';
 
 // The output items the loop reads; reasoning and other items are kept whole for the next turn and otherwise ignored.
 const ItemSchema = z.looseObject({
@@ -72,7 +72,7 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
       const stream = request.onProgress === undefined ? undefined : new ResponsesStream();
       const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal, stream, request.onProgress);
       if (!posted.ok) return posted;
-      const json = posted.streamed === true && stream !== undefined ? stream.reply() : posted.json;
+      const json = replyJson(posted, stream);
       const parsed = ResponseSchema.safeParse(json);
       if (!parsed.success) return invalid(parsed.error);
       const reply = parsed.data;

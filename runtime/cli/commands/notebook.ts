@@ -16,7 +16,7 @@ import { sandboxNote } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
-import { UsageError, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
+import { UsageError, oneFile, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off]`;
@@ -50,12 +50,8 @@ interface NotebookFlags {
 }
 
 function parseFlags(argv: string[]): NotebookFlags {
-  const parsed = parseCommandLine(argv, FLAGS, 'notebook');
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1)
-    throw new UsageError(
-      positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`,
-    );
+  const { values, positionals } = parseCommandLine(argv, FLAGS, 'notebook');
+  const file = oneFile(positionals, 'notebook file');
   if (values.record !== undefined && values.replay !== undefined)
     throw new UsageError('--record and --replay cannot be combined');
   if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
@@ -66,7 +62,7 @@ function parseFlags(argv: string[]): NotebookFlags {
   const replay = cassetteFlag('replay', values.replay, 'folder');
   if (record !== undefined) override.force = { mode: 'record', dir: path.resolve(record) };
   if (replay !== undefined) override.force = { mode: 'replay', dir: path.resolve(replay) };
-  return { file: positionals[0] as string, json: values.json === true, override, limits: limitFlags(values) };
+  return { file, json: values.json === true, override, limits: limitFlags(values) };
 }
 
 // One `cells[]` entry of --json output, written in pieces (deep and large results never become one string).

@@ -63,8 +63,7 @@ interface TestFlags {
 }
 
 function parseFlags(argv: string[]): TestFlags {
-  const parsed = parseCommandLine(argv, FLAGS, 'test');
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(argv, FLAGS, 'test');
   let shard: ShardSpec | undefined;
   if (values.shard !== undefined) {
     const spec = parseShard(values.shard);
