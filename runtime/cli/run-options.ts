@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { EngineChoice, Language, SandboxLevel } from '../index.js';
 import { LIMITS } from '../index.js';
-import { parseCommandLine, UsageError, type FlagSpecs } from './usage-error.js';
+import { oneFile, parseCommandLine, UsageError, type FlagSpecs } from './usage-error.js';
 
 export interface RunFlags {
   file: string;
@@ -190,12 +190,8 @@ export const REPLAY_WITH_MODE = '--replay and --mode cannot be combined (a repla
 
 // Parses `ptc run` flags; any unknown flag or bad value is a UsageError naming it.
 export function parseRunFlags(argv: string[]): RunFlags {
-  const parsed = parseCommandLine(argv, RUN_FLAGS, 'run');
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1)
-    throw new UsageError(
-      positionals.length === 0 ? 'missing program file' : `expected one program file, got ${positionals.length}`,
-    );
+  const { values, positionals } = parseCommandLine(argv, RUN_FLAGS, 'run');
+  const file = oneFile(positionals, 'program file');
   if (values.fork !== undefined && values.replay === undefined)
     throw new UsageError('--fork needs --replay <cassette.json> (the run it forks)');
   // a fork is a new run: it may be saved as a cassette, and its calls after the fork may go to handlers
@@ -205,7 +201,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
   if (values.replay !== undefined && values.mode !== undefined && values.fork === undefined)
     throw new UsageError(REPLAY_WITH_MODE);
   return {
-    file: positionals[0] as string,
+    file,
     language: oneOf('language', values.language, ['typescript', 'python'] as const),
     bindings: values.bindings,
     mode: oneOf('mode', values.mode, ['mock', 'live'] as const) ?? 'mock',

@@ -7,6 +7,15 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+// The one file a command takes (`what`: "notebook file"); none or more than one is misuse, worded alike by every command.
+export function oneFile(positionals: readonly string[], what: string): string {
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0 ? `missing ${what}` : `expected one ${what}, got ${positionals.length}`,
+    );
+  return positionals[0] as string;
+}
+
 // One flag of a command: how it parses, and what `--help` and the completion scripts say of it.
 export interface FlagSpec {
   type: 'string' | 'boolean';

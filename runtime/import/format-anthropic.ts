@@ -7,7 +7,7 @@ import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { linkContainerState } from './container-state.js';
 import { locate } from './json-records.js';
-import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
+import { answerOutcome, collectTool, isoTime, newProgram, noteUnanswered, programOfCall } from './program-builder.js';
 import type {
   ExtractedProgram,
   ExtractedTranscript,
@@ -15,7 +15,7 @@ import type {
   RecordedOutcome,
   ToolDefinition,
 } from './transcript-model.js';
-import { isComment, jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
+import { isComment, jsonValueOf, linesOf } from './values.js';
 
 interface Context {
   model?: string;
@@ -122,25 +122,15 @@ function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgr
   const programs = new Map<string, ExtractedProgram>();
   const calls = new Map<string, RecordedCall>();
   let task: string | undefined;
-  const programFor = (id: string, at: JsonNode, context: Context): ExtractedProgram => {
-    let program = programs.get(id);
-    if (program === undefined) {
-      // calls that name a program the transcript does not contain: the program text is missing
-      program = newProgram({
-        format: 'anthropic',
-        file,
-        line: locate(at.record, at.path).line,
-        id,
-        language: 'python',
-        languageLabel: 'python',
-        code: undefined,
-      });
-      program.unreproducible.push(`the transcript has tool calls from code execution ${id} but not its program text`);
-      decorate(program, context, task);
-      programs.set(id, program);
-    }
-    return program;
-  };
+  const programFor = (id: string, at: JsonNode, context: Context): ExtractedProgram =>
+    programOfCall(programs, id, at, {
+      format: 'anthropic',
+      file,
+      language: 'python',
+      languageLabel: 'python',
+      reason: `the transcript has tool calls from code execution ${id} but not its program text`,
+      decorate: (program) => decorate(program, context, task),
+    });
   for (const { node, role, context } of blocks) {
     if (typeof node.value === 'string') {
       if (role === 'user') task = node.value;
@@ -230,13 +220,7 @@ function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgr
     } else if (type === 'tool_result') {
       const call = calls.get(node.str('tool_use_id'));
       if (call === undefined) continue;
-      const { text, dropped } = textOfContent(node.get('content'));
-      if (dropped.length > 0)
-        call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
-      call.outcome =
-        node.optBool('is_error') === true
-          ? { kind: 'error', message: text }
-          : { kind: 'ok', value: valueFromToolText(text) };
+      call.outcome = answerOutcome(call, node, { content: 'content', isError: 'is_error' });
     } else if (type !== undefined && RESULT_TYPES.has(type)) {
       const program = programs.get(node.str('tool_use_id'));
       if (program !== undefined) program.outcome = outcomeOf(node.obj('content'), program);

@@ -8,7 +8,7 @@ import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { locate } from './json-records.js';
 import { guessLanguage } from './language-guess.js';
-import { isoTime, newProgram, noteUnanswered } from './program-builder.js';
+import { answerOutcome, isoTime, newProgram, noteUnanswered, programOfCall } from './program-builder.js';
 import type { ExtractedProgram, ExtractedTranscript, RecordedCall, RecordedOutcome } from './transcript-model.js';
 import { isComment, jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
 
@@ -45,25 +45,14 @@ export function readDeepseek(
   let task: string | undefined;
   let model: string | undefined;
   let order = 0;
-  const programFor = (callId: string, at: JsonNode): ExtractedProgram => {
-    let program = programs.get(callId);
-    if (program === undefined) {
-      program = newProgram({
-        format: 'deepseek',
-        file,
-        line: locate(at.record, at.path).line,
-        id: callId,
-        language: options.language ?? 'typescript',
-        languageLabel: options.language ?? 'typescript',
-        code: undefined,
-      });
-      program.unreproducible.push(
-        `the log has tool calls from run_code call ${callId} but not the run_code call itself`,
-      );
-      programs.set(callId, program);
-    }
-    return program;
-  };
+  const programFor = (callId: string, at: JsonNode): ExtractedProgram =>
+    programOfCall(programs, callId, at, {
+      format: 'deepseek',
+      file,
+      language: options.language ?? 'typescript',
+      languageLabel: options.language ?? 'typescript',
+      reason: `the log has tool calls from run_code call ${callId} but not the run_code call itself`,
+    });
   for (const event of events) {
     if (!event.isObject()) throw event.fail('expected a session event object { type, data }');
     const type = event.str('type');
@@ -133,13 +122,7 @@ export function readDeepseek(
         programFor(parent, event).calls.push(call);
       }
       if (SETTLE_EVENTS.has(type)) {
-        const { text, dropped } = textOfContent(data.get('content'));
-        if (dropped.length > 0)
-          pending.call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
-        pending.call.outcome =
-          data.optBool('isError') === true
-            ? { kind: 'error', message: text }
-            : { kind: 'ok', value: valueFromToolText(text) };
+        pending.call.outcome = answerOutcome(pending.call, data, { content: 'content', isError: 'isError' });
         if (time !== undefined && pending.startedAt !== undefined && time >= pending.startedAt)
           pending.call.durationMs = time - pending.startedAt;
       }

@@ -7,7 +7,7 @@ import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { jsonTextProblem, locate } from './json-records.js';
 import type { JsonValue } from '../protocol/json-value.js';
-import { collectTool, isoTime, newProgram, noteUnanswered } from './program-builder.js';
+import { answerOutcome, collectTool, isoTime, newProgram, noteUnanswered, programOfCall } from './program-builder.js';
 import { linkContainerState } from './container-state.js';
 import type {
   ExtractedProgram,
@@ -16,7 +16,7 @@ import type {
   RecordedOutcome,
   ToolDefinition,
 } from './transcript-model.js';
-import { isComment, jsonValueOf, linesOf, textOfContent, valueFromToolText } from './values.js';
+import { isComment, jsonValueOf, linesOf, textOfContent } from './values.js';
 
 interface Context {
   model?: string;
@@ -108,24 +108,15 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
   const programs = new Map<string, ExtractedProgram>();
   const calls = new Map<string, RecordedCall>();
   let task: string | undefined;
-  const programFor = (callerId: string, at: JsonNode, context: Context): ExtractedProgram => {
-    let program = programs.get(callerId);
-    if (program === undefined) {
-      program = newProgram({
-        format: 'openai',
-        file,
-        line: locate(at.record, at.path).line,
-        id: callerId,
-        language: 'typescript',
-        languageLabel: 'javascript',
-        code: undefined,
-      });
-      program.unreproducible.push(`the transcript has tool calls from program ${callerId} but not its program item`);
-      decorate(program, context, task);
-      programs.set(callerId, program);
-    }
-    return program;
-  };
+  const programFor = (callerId: string, at: JsonNode, context: Context): ExtractedProgram =>
+    programOfCall(programs, callerId, at, {
+      format: 'openai',
+      file,
+      language: 'typescript',
+      languageLabel: 'javascript',
+      reason: `the transcript has tool calls from program ${callerId} but not its program item`,
+      decorate: (program) => decorate(program, context, task),
+    });
   for (const { node, context } of items) {
     if (typeof node.value === 'string') {
       task = node.value;
@@ -173,10 +164,7 @@ function extractPrograms(items: readonly Item[], file: string): ExtractedProgram
     } else if (OUTPUT_TYPES.has(type)) {
       const call = calls.get(node.str('call_id'));
       if (call === undefined) continue;
-      const { text, dropped } = textOfContent(node.get('output'));
-      if (dropped.length > 0)
-        call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
-      call.outcome = { kind: 'ok', value: valueFromToolText(text) };
+      call.outcome = answerOutcome(call, node, { content: 'output' });
     } else if (CALL_TYPES.has(type) || node.optObj('caller')?.tag() === 'program') {
       const caller = node.optObj('caller');
       if (caller?.tag() !== 'program') continue;

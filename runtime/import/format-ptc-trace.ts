@@ -19,6 +19,13 @@ export function readPtcTrace(documents: readonly ApiDocument[], file: string): E
   const namespaces: DeclaredNamespaceInfo[] = [];
   let task: string | undefined;
   let header = false;
+  // calls and results belong to a program an earlier record declared
+  const declared = (at: JsonNode, what: string, id: string | number): ExtractedProgram => {
+    const program = programs.get(String(id));
+    if (program === undefined)
+      throw at.fail(`${what} for program ${JSON.stringify(id)}, which no earlier "program" record declares`);
+    return program;
+  };
   for (const [index, document] of documents.entries()) {
     const record = parseRecord(document.node);
     if (index === 0 && record.type !== 'ptc-trace')
@@ -69,11 +76,7 @@ export function readPtcTrace(documents: readonly ApiDocument[], file: string): E
         break;
       }
       case 'call': {
-        const program = programs.get(String(record.program));
-        if (program === undefined)
-          throw document.node.fail(
-            `a call for program ${JSON.stringify(record.program)}, which no earlier "program" record declares`,
-          );
+        const program = declared(document.node, 'a call', record.program);
         program.calls.push({
           tool: record.name,
           global: record.global,
@@ -91,11 +94,7 @@ export function readPtcTrace(documents: readonly ApiDocument[], file: string): E
         break;
       }
       case 'result': {
-        const program = programs.get(String(record.program));
-        if (program === undefined)
-          throw document.node.fail(
-            `a result for program ${JSON.stringify(record.program)}, which no earlier "program" record declares`,
-          );
+        const program = declared(document.node, 'a result', record.program);
         if (record.callsOmitted !== undefined) {
           program.unreproducible.push(
             `the trace lists ${program.calls.length} of the program's ${program.calls.length + record.callsOmitted} calls (the rest were only counted); a replay cannot answer the missing ones`,

@@ -1,18 +1,14 @@
 import type { JsonValue } from '../protocol/json-value.js';
-import type { Language } from '../protocol/run-result.js';
 import type { JsonNode } from './json-node.js';
-import type { ExtractedProgram, ToolDefinition, TranscriptFormat } from './transcript-model.js';
-import { jsonValueOf } from './values.js';
+import { locate } from './json-records.js';
+import type { CallOutcome, ExtractedProgram, RecordedCall, ToolDefinition } from './transcript-model.js';
+import { jsonValueOf, textOfContent, valueFromToolText } from './values.js';
 
-export interface NewProgram {
-  format: TranscriptFormat;
-  file: string;
-  line: number;
-  id?: string;
-  language: Language | undefined;
-  languageLabel: string;
-  code: string | undefined;
-}
+// What a format knows of a program when it meets it; the rest starts empty.
+export type NewProgram = Pick<
+  ExtractedProgram,
+  'format' | 'file' | 'line' | 'id' | 'language' | 'languageLabel' | 'code'
+>;
 
 export function newProgram(p: NewProgram): ExtractedProgram {
   return {
@@ -28,6 +24,35 @@ export function newProgram(p: NewProgram): ExtractedProgram {
     notes: [],
     unreproducible: [],
   };
+}
+
+// The program a recorded call names. Calls can name a program the transcript does not contain: it stands in without
+// its text, saying why (`missing.reason`), at the first such call (`at`); `decorate` adds what the format knows then.
+export function programOfCall(
+  programs: Map<string, ExtractedProgram>,
+  id: string,
+  at: JsonNode,
+  missing: Omit<NewProgram, 'line' | 'id' | 'code'> & {
+    reason: string;
+    decorate?: (program: ExtractedProgram) => void;
+  },
+): ExtractedProgram {
+  let program = programs.get(id);
+  if (program === undefined) {
+    program = newProgram({
+      format: missing.format,
+      file: missing.file,
+      line: locate(at.record, at.path).line,
+      id,
+      language: missing.language,
+      languageLabel: missing.languageLabel,
+      code: undefined,
+    });
+    program.unreproducible.push(missing.reason);
+    missing.decorate?.(program);
+    programs.set(id, program);
+  }
+  return program;
 }
 
 // Adds a tool definition once (the first definition of a name wins); a schema must be a JSON object.
@@ -57,6 +82,21 @@ function schemaOf(node: JsonNode | undefined): Record<string, JsonValue> | undef
   if (node === undefined || node.value === null) return undefined;
   if (!node.isObject()) throw node.fail('expected a JSON Schema object');
   return jsonValueOf(node) as Record<string, JsonValue>;
+}
+
+// A tool's answer as `holder` records it: its text (an error when the `isError` field says so, else the value the
+// text holds); other content (images, files) is noted on the call, since a binding cannot return it.
+export function answerOutcome(
+  call: RecordedCall,
+  holder: JsonNode,
+  fields: { content: string; isError?: string },
+): CallOutcome {
+  const { text, dropped } = textOfContent(holder.get(fields.content));
+  if (dropped.length > 0)
+    call.notes.push(`the answer also held ${dropped.join(', ')} content, which a binding cannot return`);
+  return fields.isError !== undefined && holder.optBool(fields.isError) === true
+    ? { kind: 'error', message: text }
+    : { kind: 'ok', value: valueFromToolText(text) };
 }
 
 // Calls never answered in the transcript replay as calls that never settle: the cell says so.

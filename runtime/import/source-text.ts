@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { ioReason } from '../files/read-text.js';
 import { ImportFailure } from './import-error.js';
 import { IMPORT_LIMITS } from './limits.js';
 
@@ -16,7 +17,7 @@ export async function readSourceText(file: string, label: string = file): Promis
   } catch (error) {
     throw new ImportFailure({
       file: label,
-      message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      message: `cannot read the file (${ioReason(error)})`,
     });
   }
   try {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, TokenUsage, ToolCall } from './chat-types.js';
-import { DEFAULT_HTTP_LIMITS, postWithKey } from './model-http.js';
+import { endpoint, postWithKey } from './model-http.js';
 import { invalid, type EndpointOptions } from './openai-client.js';
-import { REPLY_LIMITS, tooLong, toolCallOf } from './reply-limits.js';
-import { AnthropicMessageStream, streamEvents } from './stream-replies.js';
+import { REPLY_LIMITS, textTooLong, toolCallOf, tooManyToolCalls } from './reply-limits.js';
+import { AnthropicMessageStream, replyJson, streamEvents } from './stream-replies.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -35,8 +35,7 @@ const TOOL_CHOICE = { auto: { type: 'auto' }, required: { type: 'any' }, none: {
 
 // The Anthropic Messages API (POST {baseUrl}/v1/messages); streamed (SSE) when the request asks for progress.
 export function anthropicClient(options: EndpointOptions): ModelClient {
-  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/v1/messages`;
+  const { url, limits } = endpoint(options, '/v1/messages');
   return {
     label: `anthropic:${options.model}`,
     async complete(request: ChatRequest): Promise<ChatOutcome> {
@@ -79,7 +78,7 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
           : { onEvent: streamEvents(stream, request.onProgress) }),
       });
       if (!posted.ok) return posted;
-      const json = posted.streamed === true && stream !== undefined ? stream.reply() : posted.json;
+      const json = replyJson(posted, stream);
       const parsed = MessageSchema.safeParse(json);
       if (!parsed.success) return invalid(parsed.error);
       let text = '';
@@ -95,21 +94,12 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
             return badBlock(index, 'a tool_use block without a valid "id"');
           if (typeof block.name !== 'string' || block.name === '' || block.name.length > 200)
             return badBlock(index, 'a tool_use block without a valid "name"');
-          if (toolCalls.length >= REPLY_LIMITS.toolCalls)
-            return {
-              ok: false,
-              kind: 'invalid-reply',
-              message: `the reply has more than ${REPLY_LIMITS.toolCalls} tool calls`,
-            };
+          if (toolCalls.length >= REPLY_LIMITS.toolCalls) return tooManyToolCalls();
           toolCalls.push(toolCallOf(block.id, block.name, block.input));
         }
       }
-      if (tooLong(text))
-        return {
-          ok: false,
-          kind: 'invalid-reply',
-          message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters`,
-        };
+      const tooLong = textTooLong(text);
+      if (tooLong !== undefined) return tooLong;
       return {
         ok: true,
         reply: {

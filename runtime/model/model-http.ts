@@ -19,6 +19,18 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxRetryWaitMs: 60_000,
 };
 
+// Where a client posts and under which limits, decided alike for every API: the base URL without its trailing
+// slashes, then the API's path; the caller's limits over the defaults.
+export function endpoint(
+  options: { baseUrl: string; limits?: Partial<HttpLimits> | undefined },
+  apiPath: string,
+): { url: string; limits: HttpLimits } {
+  return {
+    url: `${options.baseUrl.replace(/\/+$/, '')}${apiPath}`,
+    limits: { ...DEFAULT_HTTP_LIMITS, ...options.limits },
+  };
+}
+
 export interface PostRequest {
   url: string;
   headers: Record<string, string>;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ChatMessage, ChatOutcome, ChatProgress, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
-import { DEFAULT_HTTP_LIMITS, type HttpLimits, type PostOutcome, postWithKey, preview } from './model-http.js';
-import { REPLY_LIMITS, tooLong, toolCallOf } from './reply-limits.js';
-import { ChatCompletionStream, streamEvents, type ReplyStream } from './stream-replies.js';
+import { endpoint, type HttpLimits, type PostOutcome, postWithKey, preview } from './model-http.js';
+import { REPLY_LIMITS, textTooLong, toolCallOf } from './reply-limits.js';
+import { ChatCompletionStream, replyJson, streamEvents, type ReplyStream } from './stream-replies.js';
 
 export interface EndpointOptions {
   // e.g. https://api.openai.com/v1 (the client appends /chat/completions or /responses)
@@ -49,8 +49,7 @@ const CompletionSchema = z.looseObject({
 // An OpenAI-compatible Chat Completions endpoint (OpenAI, Azure-style proxies, vLLM, Ollama, LM Studio…); streamed
 // (SSE chunks, the usage in a last chunk) when the request asks for progress.
 export function openAiClient(options: EndpointOptions): ModelClient {
-  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const { url, limits } = endpoint(options, '/chat/completions');
   return {
     label: `openai:${options.model}`,
     async complete(request: ChatRequest): Promise<ChatOutcome> {
@@ -78,18 +77,12 @@ export function openAiClient(options: EndpointOptions): ModelClient {
       const stream = request.onProgress === undefined ? undefined : new ChatCompletionStream();
       const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal, stream, request.onProgress);
       if (!posted.ok) return posted;
-      const parsed = CompletionSchema.safeParse(
-        posted.streamed === true && stream !== undefined ? stream.reply() : posted.json,
-      );
+      const parsed = CompletionSchema.safeParse(replyJson(posted, stream));
       if (!parsed.success) return invalid(parsed.error);
       const choice = parsed.data.choices[0] as z.infer<typeof CompletionSchema>['choices'][number];
       const text = choice.message.content ?? choice.message.refusal ?? '';
-      if (tooLong(text))
-        return {
-          ok: false,
-          kind: 'invalid-reply',
-          message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters`,
-        };
+      const tooLong = textTooLong(text);
+      if (tooLong !== undefined) return tooLong;
       const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
         // a missing id (seen on some compatible servers) gets a stable one so the tool result can answer it
         return toolCallOf(call.id ?? `call_${index + 1}`, call.function.name, call.function.arguments ?? '{}');

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
-import { DEFAULT_HTTP_LIMITS } from './model-http.js';
+import { endpoint } from './model-http.js';
 import { invalid, postOpenAi, type EndpointOptions } from './openai-client.js';
-import { REPLY_LIMITS, tooLong, toolCallOf } from './reply-limits.js';
-import { ResponsesStream } from './stream-replies.js';
+import { REPLY_LIMITS, textTooLong, toolCallOf, tooManyToolCalls } from './reply-limits.js';
+import { replyJson, ResponsesStream } from './stream-replies.js';
 
 // The output items the loop reads; reasoning and other items are kept whole for the next turn and otherwise ignored.
 const ItemSchema = z.looseObject({
@@ -38,8 +38,7 @@ type OutputItem = z.infer<typeof ItemSchema>;
 // OpenAI's Responses API (POST {baseUrl}/responses), streamed (SSE events) when the request asks for progress; stateless: `store: false`, and every output item of a turn —
 // reasoning included, encrypted when reasoning is asked for — goes back as input of the next.
 export function openAiResponsesClient(options: EndpointOptions): ModelClient {
-  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/responses`;
+  const { url, limits } = endpoint(options, '/responses');
   const label = `openai-responses:${options.model}`;
   return {
     label,
@@ -73,7 +72,7 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
       const stream = request.onProgress === undefined ? undefined : new ResponsesStream();
       const posted = await postOpenAi(url, body, options.apiKey, limits, request.signal, stream, request.onProgress);
       if (!posted.ok) return posted;
-      const json = posted.streamed === true && stream !== undefined ? stream.reply() : posted.json;
+      const json = replyJson(posted, stream);
       const parsed = ResponseSchema.safeParse(json);
       if (!parsed.success) return invalid(parsed.error);
       const reply = parsed.data;
@@ -94,21 +93,12 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
               kind: 'invalid-reply',
               message: `the model API's reply is not in the expected shape: output.${index} is a function_call without call_id or name`,
             };
-          if (toolCalls.length >= REPLY_LIMITS.toolCalls)
-            return {
-              ok: false,
-              kind: 'invalid-reply',
-              message: `the reply has more than ${REPLY_LIMITS.toolCalls} tool calls`,
-            };
+          if (toolCalls.length >= REPLY_LIMITS.toolCalls) return tooManyToolCalls();
           toolCalls.push(toolCallOf(item.call_id, item.name, item.arguments ?? '{}'));
         }
       }
-      if (tooLong(text))
-        return {
-          ok: false,
-          kind: 'invalid-reply',
-          message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters`,
-        };
+      const tooLong = textTooLong(text);
+      if (tooLong !== undefined) return tooLong;
       const incomplete =
         reply.status === 'incomplete' ? `incomplete: ${reply.incomplete_details?.reason ?? 'unknown'}` : undefined;
       return {

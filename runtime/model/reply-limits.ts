@@ -1,6 +1,6 @@
 import type { JsonValue } from '../protocol/json-value.js';
 import { decodeLossless } from '../json/lossless.js';
-import type { ToolCall } from './chat-types.js';
+import type { ChatOutcome, ToolCall } from './chat-types.js';
 
 // Bounds on what one model reply may carry; a reply past them fails as invalid-reply, naming the bound.
 export const REPLY_LIMITS = {
@@ -33,6 +33,19 @@ export function toolCallOf(id: string, name: string, rawArguments: unknown): Too
   return args.ok ? { id, name, input: args.value } : { id, name, input: undefined, inputProblem: args.problem };
 }
 
-export function tooLong(text: string): boolean {
-  return text.length > REPLY_LIMITS.textChars;
+export type ReplyFailure = Extract<ChatOutcome, { ok: false }>;
+
+// A reply's text past its bound, worded once for every API; undefined when the text is within it.
+export function textTooLong(text: string): ReplyFailure | undefined {
+  if (text.length <= REPLY_LIMITS.textChars) return undefined;
+  return {
+    ok: false,
+    kind: 'invalid-reply',
+    message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters`,
+  };
+}
+
+// A reply with more tool calls than its bound, worded once for every API.
+export function tooManyToolCalls(): ReplyFailure {
+  return { ok: false, kind: 'invalid-reply', message: `the reply has more than ${REPLY_LIMITS.toolCalls} tool calls` };
 }

@@ -27,6 +27,12 @@ export interface ReplyStream {
   progress(): ChatProgress;
 }
 
+// The reply as one JSON value, alike for every API: what `stream` put together when the reply came as events, else the
+// body (a server may answer a streamed request with plain JSON).
+export function replyJson(posted: { json: unknown; streamed?: boolean }, stream: ReplyStream | undefined): unknown {
+  return posted.streamed === true && stream !== undefined ? stream.reply() : posted.json;
+}
+
 export class AnthropicMessageStream implements ReplyStream {
   #message: Record<string, unknown> = { type: 'message', role: 'assistant', content: [] };
   // index → the input JSON text streamed so far

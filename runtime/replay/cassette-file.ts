@@ -1,5 +1,5 @@
-import fs from 'node:fs/promises';
 import { writeFileAtomically } from '../files/atomic-write.js';
+import { readTextFile } from '../files/read-text.js';
 import { prettyJson } from '../json/pretty-json.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import { orderCassette, type Cassette } from './cassette-format.js';
@@ -13,16 +13,9 @@ export function formatCassette(cassette: Cassette): string {
 }
 
 export async function loadCassette(file: string): Promise<CassetteLoad> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    return {
-      ok: false,
-      message: `cannot read cassette ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    };
-  }
-  return parseCassette(text, `cassette ${file}`);
+  const read = await readTextFile(file);
+  if (!read.ok) return { ok: false, message: `cannot read cassette ${file}: ${read.reason}` };
+  return parseCassette(read.text, `cassette ${file}`);
 }
 
 // Writes atomically (temp file + rename): a crash mid-write never leaves half a cassette.

@@ -1,5 +1,7 @@
 import { isPyIdentifier, NameRegistry, pascal, pyDocText, pyString } from './python-names.js';
 import {
+  alternativesOf,
+  asSchema,
   description,
   docLines,
   isObject,
@@ -8,6 +10,7 @@ import {
   propertyEntries,
   requiredSet,
   resolveRef,
+  tupleItems,
   typeList,
   type Schema,
   type WalkContext,
@@ -31,8 +34,6 @@ interface PyWalk extends WalkContext {
 export function newPyWalk(root: Record<string, unknown>, stub: PyStubContext): PyWalk {
   return { root, expanding: [], depth: 0, stub, refs: new Map() };
 }
-
-const asSchema = (s: unknown): Schema => (isObject(s) || typeof s === 'boolean' ? s : true);
 
 function literalOf(v: unknown): string | undefined {
   if (typeof v === 'string') return pyString(v);
@@ -110,11 +111,7 @@ function pyTypeInner(schema: Record<string, unknown>, walk: PyWalk, hint: string
   }
   if ('const' in schema) return literalUnion(walk, [schema.const]);
   if (Array.isArray(schema.enum)) return literalUnion(walk, schema.enum);
-  const alternatives = Array.isArray(schema.anyOf)
-    ? schema.anyOf
-    : Array.isArray(schema.oneOf)
-      ? schema.oneOf
-      : undefined;
+  const alternatives = alternativesOf(schema);
   if (alternatives !== undefined)
     return union(
       walk,
@@ -157,11 +154,7 @@ function typeFor(type: string, schema: Record<string, unknown>, walk: PyWalk, hi
       return 'None';
     case 'array': {
       walk.stub.imports.add('List');
-      const tuple = Array.isArray(schema.prefixItems)
-        ? schema.prefixItems
-        : Array.isArray(schema.items)
-          ? schema.items
-          : undefined;
+      const tuple = tupleItems(schema);
       // tuples are lists at run time; their members' union is what any element can be
       if (tuple !== undefined)
         return `List[${union(

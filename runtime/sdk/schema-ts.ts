@@ -1,12 +1,14 @@
 import {
+  alternativesOf,
+  asSchema,
   description,
   docLines,
-  isObject,
   isObjectSchema,
   MAX_SCHEMA_DEPTH,
   propertyEntries,
   requiredSet,
   resolveRef,
+  tupleItems,
   typeList,
   type Schema,
   type WalkContext,
@@ -95,11 +97,7 @@ function tsTypeInner(schema: Record<string, unknown>, ctx: WalkContext, indent: 
   }
   if ('const' in schema) return scalarLiteral(schema.const) ?? TS_JSON;
   if (Array.isArray(schema.enum)) return union(schema.enum.map((v) => scalarLiteral(v) ?? TS_JSON));
-  const alternatives = Array.isArray(schema.anyOf)
-    ? schema.anyOf
-    : Array.isArray(schema.oneOf)
-      ? schema.oneOf
-      : undefined;
+  const alternatives = alternativesOf(schema);
   if (alternatives !== undefined) return union(alternatives.map((s) => tsType(asSchema(s), ctx, indent)));
   if (Array.isArray(schema.allOf)) {
     const parts = [...new Set(schema.allOf.map((s) => tsType(asSchema(s), ctx, indent)).filter((t) => t !== TS_JSON))];
@@ -109,8 +107,6 @@ function tsTypeInner(schema: Record<string, unknown>, ctx: WalkContext, indent: 
   if (types.length === 0) return isObjectSchema(schema) ? objectType(schema, ctx, indent) : TS_JSON;
   return union(types.map((t) => typeFor(t, schema, ctx, indent)));
 }
-
-const asSchema = (s: unknown): Schema => (isObject(s) || typeof s === 'boolean' ? s : true);
 
 function typeFor(type: string, schema: Record<string, unknown>, ctx: WalkContext, indent: string): string {
   switch (type) {
@@ -133,12 +129,7 @@ function typeFor(type: string, schema: Record<string, unknown>, ctx: WalkContext
 }
 
 function arrayType(schema: Record<string, unknown>, ctx: WalkContext, indent: string): string {
-  // draft 2020-12 `prefixItems`, or draft-07 tuple `items`
-  const tuple = Array.isArray(schema.prefixItems)
-    ? schema.prefixItems
-    : Array.isArray(schema.items)
-      ? schema.items
-      : undefined;
+  const tuple = tupleItems(schema);
   if (tuple !== undefined) {
     const rest = Array.isArray(schema.prefixItems) ? schema.items : schema.additionalItems;
     const members = tuple.map((s) => tsType(asSchema(s), ctx, indent));

@@ -4,6 +4,23 @@ export type Schema = Record<string, unknown> | boolean;
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
+// A subschema as found (anything but an object or a boolean allows any value).
+export const asSchema = (s: unknown): Schema => (isObject(s) || typeof s === 'boolean' ? s : true);
+
+// A union's members: `anyOf`, else `oneOf` (both render as a union: a type cannot say "exactly one").
+export function alternativesOf(schema: Record<string, unknown>): unknown[] | undefined {
+  return Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+}
+
+// A tuple's members: draft 2020-12 `prefixItems`, or draft-07 tuple `items`.
+export function tupleItems(schema: Record<string, unknown>): unknown[] | undefined {
+  return Array.isArray(schema.prefixItems)
+    ? schema.prefixItems
+    : Array.isArray(schema.items)
+      ? schema.items
+      : undefined;
+}
+
 // Deeper schemas render as the catch-all JSON type (CPython also caps bracket nesting at 200).
 export const MAX_SCHEMA_DEPTH = 24;
 
@@ -59,10 +76,7 @@ export function propertyEntries(schema: Record<string, unknown>): [string, Schem
   const props = isObject(schema.properties) ? schema.properties : {};
   return Object.keys(props)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((k): [string, Schema] => {
-      const v = props[k];
-      return [k, isObject(v) || typeof v === 'boolean' ? v : true];
-    });
+    .map((k): [string, Schema] => [k, asSchema(props[k])]);
 }
 
 export function description(schema: Schema): string | undefined {

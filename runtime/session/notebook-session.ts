@@ -1,8 +1,4 @@
 import path from 'node:path';
-import type { LogEntry } from '../api.js';
-import type { CallListener, CallStartListener } from '../bindings/observe.js';
-import type { WarningSink } from '../bindings/module-format.js';
-import type { Language } from '../protocol/run-result.js';
 import type { CellMetadata, NotebookMetadata, NotebookMode } from '../notebook/schema.js';
 import { cellLimits } from './cell-limits.js';
 import type { PauseRequest } from './run-pauses.js';
@@ -59,9 +55,11 @@ export function openNotebookSession(
   });
 }
 
-export interface CellRunInput {
-  language: Language;
-  program: string;
+// The run's program and its listeners are the session's own fields, passed through as they are.
+export interface CellRunInput extends Pick<
+  SessionRunRequest,
+  'language' | 'program' | 'signal' | 'onLog' | 'onCall' | 'onCallStart' | 'onWarning'
+> {
   // position in the notebook (0-based, markdown cells included): names the cassette of a cell without an id
   cellIndex: number;
   cell: CellMetadata | undefined;
@@ -77,11 +75,6 @@ export interface CellRunInput {
   override?: PlanOverride;
   // the front end's limits; the cell's own metadata narrows them
   limits?: RunLimits;
-  signal?: AbortSignal;
-  onLog?: (entry: LogEntry) => void;
-  onCall?: CallListener;
-  onCallStart?: CallStartListener;
-  onWarning?: WarningSink;
   // the front end's breakpoints, decider and fork; the notebook's approval policies are added here
   pauses?: PauseRequest;
 }

@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { LogEntry } from '../api.js';
+import { readTextFile } from '../files/read-text.js';
 import type { SessionOutcome, RunLimits } from './session-types.js';
 import { cellRunRequest, openNotebookSession, type NotebookSessionSettings } from './notebook-session.js';
 import type { Language } from '../protocol/run-result.js';
@@ -39,17 +39,10 @@ export type NotebookRun =
 // the same session code path as the extension's.
 export async function runNotebookFile(options: NotebookRunOptions): Promise<NotebookRun> {
   const file = path.resolve(options.notebookPath);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    return {
-      ok: false,
-      stage: 'read',
-      message: `cannot read notebook ${options.notebookPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    };
-  }
-  const parsed = parseNotebook(text);
+  const read = await readTextFile(file);
+  if (!read.ok)
+    return { ok: false, stage: 'read', message: `cannot read notebook ${options.notebookPath}: ${read.reason}` };
+  const parsed = parseNotebook(read.text);
   if (!parsed.ok)
     return {
       ok: false,

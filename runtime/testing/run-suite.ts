@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import { readTextFile } from '../files/read-text.js';
 import path from 'node:path';
 import { parseNotebook, describeProblems } from '../notebook/parse.js';
 import { cellCassettePath, legacyCassettePath, type PlanOverride } from '../session/plan.js';
@@ -117,13 +117,9 @@ type Loaded = { file: string; notebook: NotebookFile } | { file: string; problem
 async function loadNotebook(file: string, source: SuiteOptions['notebookSource']): Promise<Loaded> {
   const own = source?.(file);
   if (own !== undefined) return { file, notebook: own };
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    return { file, problem: `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
-  }
-  const parsed = parseNotebook(text);
+  const read = await readTextFile(file);
+  if (!read.ok) return { file, problem: `cannot read ${file}: ${read.reason}` };
+  const parsed = parseNotebook(read.text);
   return parsed.ok
     ? { file, notebook: parsed.notebook }
     : { file, problem: `not a readable notebook:\n${describeProblems(parsed.problems, file)}` };

@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import { readTextFile } from '../files/read-text.js';
 import { parseNotebook } from '../notebook/parse.js';
 import { RawSliceMemory } from '../notebook/raw-memory.js';
 import { serializeNotebook } from '../notebook/serialize.js';
@@ -13,14 +13,10 @@ export async function writeExpectations(
   file: string,
   updates: ReadonlyMap<number, Expectation>,
 ): Promise<NotebookWrite> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    return { ok: false, message: `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
-  }
+  const read = await readTextFile(file);
+  if (!read.ok) return { ok: false, message: `cannot read ${file}: ${read.reason}` };
   const memory = new RawSliceMemory();
-  const parsed = parseNotebook(text, memory);
+  const parsed = parseNotebook(read.text, memory);
   if (!parsed.ok)
     return { ok: false, message: `${file} changed while the tests ran and is no longer a readable notebook` };
   const { notebook } = parsed;

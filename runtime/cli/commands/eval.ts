@@ -33,7 +33,7 @@ import { requireRunnableEnvironment } from '../environment.js';
 import { integer, LIMIT_OPTIONS, oneOf, REPLAY_WITH_MODE } from '../run-options.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
-import { UsageError, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
+import { UsageError, oneFile, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:model[@baseUrl]>,… [--modes code,direct] [--samples N]
         [--replay <cassette dir> | --mode mock|live] [--language typescript|python] [--max-turns N] [--shard i/n]
@@ -127,12 +127,8 @@ interface EvalFlags {
 }
 
 function parseFlags(argv: string[]): EvalFlags {
-  const parsed = parseCommandLine(argv, FLAGS, 'eval');
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1)
-    throw new UsageError(
-      positionals.length === 0 ? 'missing tasks file' : `expected one tasks file, got ${positionals.length}`,
-    );
+  const { values, positionals } = parseCommandLine(argv, FLAGS, 'eval');
+  const file = oneFile(positionals, 'tasks file');
   if (values.bindings === undefined) throw new UsageError('missing --bindings <module>');
   if (values.models === undefined) throw new UsageError('missing --models <provider:model[@baseUrl]>,…');
   if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
@@ -144,7 +140,7 @@ function parseFlags(argv: string[]): EvalFlags {
   if (samples < 1 || samples > 100) throw new UsageError('--samples expects 1 to 100');
   if (maxTurns < 1 || maxTurns > 50) throw new UsageError('--max-turns expects 1 to 50');
   return {
-    file: positionals[0] as string,
+    file,
     bindings: values.bindings,
     models: values.models
       .split(',')

@@ -59,8 +59,7 @@ interface ImportFlags {
 }
 
 function parseFlags(argv: string[]): ImportFlags {
-  const parsed = parseCommandLine(argv, FLAGS, 'import');
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(argv, FLAGS, 'import');
   if (positionals.length === 0) throw new UsageError('missing transcript file');
   const first = positionals[0] as string;
   const out =

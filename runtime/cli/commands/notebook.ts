@@ -1,7 +1,6 @@
 import path from 'node:path';
 import {
   chunkedSink,
-  createRuntime,
   describeProblems,
   discoverNotebooks,
   runNotebookFile,
@@ -9,14 +8,13 @@ import {
   type CellReport,
   type PlanOverride,
 } from '../../index.js';
-import { bindingsLog } from '../bindings-log.js';
+import { notebookCommandRuns } from '../notebook-runs.js';
 import { writeReport } from '../report.js';
 import { cassetteFlag, LIMIT_OPTIONS, limitFlags, oneOf, REPLAY_WITH_MODE, type LimitFlags } from '../run-options.js';
 import { sandboxNote } from '../sandbox-note.js';
-import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
-import { UsageError, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
+import { UsageError, oneFile, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off]`;
@@ -50,12 +48,8 @@ interface NotebookFlags {
 }
 
 function parseFlags(argv: string[]): NotebookFlags {
-  const parsed = parseCommandLine(argv, FLAGS, 'notebook');
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1)
-    throw new UsageError(
-      positionals.length === 0 ? 'missing notebook file' : `expected one notebook file, got ${positionals.length}`,
-    );
+  const { values, positionals } = parseCommandLine(argv, FLAGS, 'notebook');
+  const file = oneFile(positionals, 'notebook file');
   if (values.record !== undefined && values.replay !== undefined)
     throw new UsageError('--record and --replay cannot be combined');
   if (values.replay !== undefined && values.mode !== undefined) throw new UsageError(REPLAY_WITH_MODE);
@@ -66,7 +60,7 @@ function parseFlags(argv: string[]): NotebookFlags {
   const replay = cassetteFlag('replay', values.replay, 'folder');
   if (record !== undefined) override.force = { mode: 'record', dir: path.resolve(record) };
   if (replay !== undefined) override.force = { mode: 'replay', dir: path.resolve(replay) };
-  return { file: positionals[0] as string, json: values.json === true, override, limits: limitFlags(values) };
+  return { file, json: values.json === true, override, limits: limitFlags(values) };
 }
 
 // One `cells[]` entry of --json output, written in pieces (deep and large results never become one string).
@@ -145,17 +139,15 @@ export const notebookCommand: CliCommand = {
     if (found?.ok === true && found.collisions.length > 0) throw new UsageError(found.collisions.join('\n'));
     requireRunnableEnvironment();
     // cells run one after another: a spare process makes every cell after the first skip start-up
-    const runtime = createRuntime({ spares: 1 });
-    const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
-    const signals = interruptible();
+    const runs = notebookCommandRuns(io, { spares: 1, maxOutputBytes: flags.limits.maxOutputBytes });
     try {
       const run = await runNotebookFile({
         notebookPath: flags.file,
         // one session for the whole notebook: one bindings host, whose MCP servers serve every cell
-        session: { runtimeFor: () => runtime, bindingsLog: logs.forModule },
+        session: runs.session,
         override: flags.override,
         limits: flags.limits,
-        signal: signals.signal,
+        signal: runs.signal,
         onWarning: (index, message) => io.stderr(`ptc notebook: cell ${index + 1}: ${visibleText(message)}\n`),
       });
       if (!run.ok) {
@@ -186,9 +178,7 @@ export const notebookCommand: CliCommand = {
       out.flush();
       return run.stopped || run.cells.some(failed) ? 1 : 0;
     } finally {
-      signals.dispose();
-      await runtime.dispose();
-      logs.end();
+      await runs.dispose();
     }
   },
 };

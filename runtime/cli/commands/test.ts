@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
   cellDetails,
-  createRuntime,
   discoverNotebooks,
   jsonReport,
   makeDirsSync,
@@ -14,11 +13,10 @@ import {
   type RunLimits,
   type ShardSpec,
 } from '../../index.js';
-import { bindingsLog } from '../bindings-log.js';
+import { notebookCommandRuns } from '../notebook-runs.js';
 import { liveProgress, seconds } from '../live-line.js';
 import { integer, LIMIT_OPTIONS, limitFlags, oneOf } from '../run-options.js';
 import { SANDBOX_REFUSED_EXIT, sandboxNote, sandboxRefusal } from '../sandbox-note.js';
-import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
 import { requireRunnableEnvironment } from '../environment.js';
 import { UsageError, parseCommandLine, type CliCommand, type CliIo, type FlagSpecs } from '../usage-error.js';
@@ -63,8 +61,7 @@ interface TestFlags {
 }
 
 function parseFlags(argv: string[]): TestFlags {
-  const parsed = parseCommandLine(argv, FLAGS, 'test');
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(argv, FLAGS, 'test');
   let shard: ShardSpec | undefined;
   if (values.shard !== undefined) {
     const spec = parseShard(values.shard);
@@ -174,9 +171,7 @@ export const testCommand: CliCommand = {
     };
     // two spares per job: a sandboxed spare takes longer to start (part of it waiting on the kernel's namespace set-up,
     // not on a CPU) than a trivial cell takes to run, so one per job left each job waiting for its next process
-    const runtime = createRuntime({ spares: 2 * flags.jobs });
-    const logs = bindingsLog(io, { maxBytes: flags.limits.maxOutputBytes });
-    const signals = interruptible();
+    const runs = notebookCommandRuns(io, { spares: 2 * flags.jobs, maxOutputBytes: flags.limits.maxOutputBytes });
     const note = sandboxNote(io, 'test', flags.limits.sandbox);
     // --sandbox required that this host cannot meet: the first such cell stops the suite, which then says so once
     let refused: string | undefined;
@@ -184,12 +179,12 @@ export const testCommand: CliCommand = {
     try {
       const suite = await runTestSuite({
         notebooks: found.notebooks,
-        session: { runtimeFor: () => runtime, bindingsLog: logs.forModule },
+        session: runs.session,
         live: flags.live,
         update: flags.update,
         jobs: flags.jobs,
         limits: flags.limits,
-        signal: AbortSignal.any([signals.signal, refuse.signal]),
+        signal: AbortSignal.any([runs.signal, refuse.signal]),
         ...(flags.shard === undefined ? {} : { shard: flags.shard }),
         onPlanned: ({ cells }) => {
           counts.planned = cells;
@@ -249,9 +244,7 @@ export const testCommand: CliCommand = {
       return 0;
     } finally {
       endLive();
-      signals.dispose();
-      await runtime.dispose();
-      logs.end();
+      await runs.dispose();
     }
   },
 };
