@@ -367,6 +367,28 @@ def process_stream_flusher(originals):
     return flush
 
 
+def log_emitter(ledger, state, send, send_chunks, on_full):
+    """The `emit` of line_stream for both drivers (the native runner, the pyodide one): admits a line to the ledger and
+    sends its log frame; `send_chunks` takes a long entry's escaped slices (streamed or joined, as the driver's wire
+    does); `on_full` ends the run when the entry did not fit. Nothing is sent once `state["settled"]`."""
+
+    def emit(stream, line, open_entry=False):
+        if state["settled"]:
+            return
+        # the host keeps the same ledger: an open text is continued by the stream's next text there too
+        admitted, fitted = ledger.admit(line, stream, open_entry)
+        end = ',"open":true}' if open_entry and fitted else "}"
+        if type(admitted) is str:
+            send('{"type":"log","stream":"%s","text":%s%s' % (stream, escape_string(admitted), end))
+        elif admitted is not None:
+            # a long entry is escaped and written a slice at a time
+            send_chunks('{"type":"log","stream":"%s","text":"' % stream, admitted.escaped(), '"' + end)
+        if not fitted:
+            on_full()
+
+    return emit
+
+
 def line_stream(name, fileno, emit, budget):
     """A text stream for sys.stdout / sys.stderr; returns (stream, settle)."""
     sink = LineSink(name, fileno, emit, budget)

@@ -18,7 +18,7 @@ from asyncio import events as _events
 from ptc_bindings import Bridge
 from ptc_errors import describe
 from ptc_json import Lossy, decode, encode, escape_string, string_cost
-from ptc_logs import Ledger, line_stream
+from ptc_logs import Ledger, line_stream, log_emitter
 from ptc_program import compile_program
 from ptc_wire import done_error
 
@@ -270,19 +270,8 @@ def start(boot_text):
     def fail(kind, message, location=None):
         finish(done_error(kind, message, location))
 
-    def emit(stream, line, open_entry=False):
-        if state["settled"]:
-            return
-        admitted, fitted = ledger.admit(line, stream, open_entry)
-        end = ',"open":true}' if open_entry and fitted else "}"
-        if admitted is not None:
-            # a long entry (Pieces) comes escaped a slice at a time
-            literal = (
-                escape_string(admitted) if type(admitted) is str else '"%s"' % b"".join(admitted.escaped()).decode()
-            )
-            outbox.send('{"type":"log","stream":"%s","text":%s%s' % (stream, literal, end))
-        if not fitted:
-            fail("output-limit", limit_message)
+    # a long entry's slices are joined into the step's one frame (outbox.send_chunks)
+    emit = log_emitter(ledger, state, outbox.send, outbox.send_chunks, lambda: fail("output-limit", limit_message))
 
     out, settle_out = line_stream("stdout", 1, emit, ledger.remaining)
     err, settle_err = line_stream("stderr", 2, emit, ledger.remaining)

@@ -386,8 +386,8 @@ def main():
     from ptc_bindings import Bridge, Waiter
     from ptc_errors import PROGRAM_FILE, MAIN_NAME, cap_text, describe
     from ptc_program import compile_program
-    from ptc_json import Lossy, encode, escape_string, string_cost
-    from ptc_logs import Ledger, line_stream, process_stream_flusher
+    from ptc_json import Lossy, encode, string_cost
+    from ptc_logs import Ledger, line_stream, log_emitter, process_stream_flusher
 
     channel.send_frame("boot-ack", **ack)
     run = channel.read_blocking()
@@ -417,19 +417,7 @@ def main():
     def fail(kind, message, location=None):
         finish(done_error(kind, message, location))
 
-    def emit(stream, line, open_entry=False):
-        if state["settled"]:
-            return
-        # the host keeps the same ledger: an open text is continued by the stream's next text there too
-        admitted, fitted = ledger.admit(line, stream, open_entry)
-        end = ',"open":true}' if open_entry and fitted else "}"
-        if type(admitted) is str:
-            send('{"type":"log","stream":"%s","text":%s%s' % (stream, escape_string(admitted), end))
-        elif admitted is not None:
-            # a long entry is escaped and written a slice at a time
-            send_chunks('{"type":"log","stream":"%s","text":"' % stream, admitted.escaped(), '"' + end)
-        if not fitted:
-            fail("output-limit", limit_message)
+    emit = log_emitter(ledger, state, send, send_chunks, lambda: fail("output-limit", limit_message))
 
     budget = ledger.remaining
     out, settle_out = line_stream("stdout", 1, emit, budget)

@@ -5,7 +5,7 @@ import type { PtcNotebookController } from '../execution/controller.js';
 import type { Logger } from '../log/logger.js';
 import { latestPayload } from '../notebook/cell-results.js';
 import { cassettePathOf, hasCassette } from '../notebook/cassette-path.js';
-import { outputMetaOf } from '../notebook/output-meta.js';
+import { latestResultMeta } from '../notebook/output-meta.js';
 import { targetCell } from './target-cell.js';
 
 export type CommandOutcome = { ok: true; message?: string } | { ok: false; message: string };
@@ -20,6 +20,11 @@ export const noCell = (): CommandOutcome => ({
   message: vscode.l10n.t('Select a code cell of a PTC notebook first.'),
 });
 
+const notRun = (): CommandOutcome => ({
+  ok: false,
+  message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).'),
+});
+
 // `ptcPlayground.recordCell`: runs the cell with live handlers (what the real tools answer is what is worth replaying;
 // a cell whose own mode is `mock` keeps it) and writes its calls to the cell's cassette.
 export async function recordCell(
@@ -30,13 +35,9 @@ export async function recordCell(
   const cell = codeCell(arg);
   if (cell === undefined) return noCell();
   const ran = await controller.executeWithOverride(cell, { mode: 'live', force: { mode: 'record' } });
-  if (!ran)
-    return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
-  const meta = [...cell.outputs]
-    .reverse()
-    .map((o) => outputMetaOf(o.metadata))
-    .find((m) => m?.kind === 'result');
-  if (meta?.kind !== 'result' || meta.cassette === undefined) {
+  if (!ran) return notRun();
+  const meta = latestResultMeta(cell.outputs);
+  if (meta?.cassette === undefined) {
     return {
       ok: false,
       message: vscode.l10n.t('Nothing was recorded; see the cell output and the PTC Playground log.'),
@@ -68,13 +69,9 @@ export async function replayCell(controller: PtcNotebookController, arg?: unknow
     };
   }
   const ran = await controller.executeWithOverride(cell, { force: { mode: 'replay' } });
-  if (!ran)
-    return { ok: false, message: vscode.l10n.t('The cell was not run (is the PTC Playground controller selected?).') };
-  const meta = [...cell.outputs]
-    .reverse()
-    .map((o) => outputMetaOf(o.metadata))
-    .find((m) => m?.kind === 'result');
-  if (meta?.kind === 'result' && meta.replay !== undefined && meta.replay.diverged > 0) {
+  if (!ran) return notRun();
+  const meta = latestResultMeta(cell.outputs);
+  if (meta?.replay !== undefined && meta.replay.diverged > 0) {
     return {
       ok: false,
       message: vscode.l10n.t('The replay diverged: {0} call(s) had no match in the cassette.', meta.replay.diverged),

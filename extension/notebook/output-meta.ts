@@ -27,3 +27,14 @@ export function outputMetaOf(metadata: unknown): OutputMeta | undefined {
   const parsed = OutputMetaSchema.safeParse((metadata as { ptc?: unknown }).ptc);
   return parsed.success ? parsed.data : undefined;
 }
+
+// The marker of the cell's latest result (commands, the status bar and the walkthrough read what the last run did).
+export function latestResultMeta(
+  outputs: readonly { metadata?: unknown }[],
+): Extract<OutputMeta, { kind: 'result' }> | undefined {
+  for (let i = outputs.length - 1; i >= 0; i--) {
+    const meta = outputMetaOf(outputs[i]?.metadata);
+    if (meta?.kind === 'result') return meta;
+  }
+  return undefined;
+}

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../constants.js';
 import { type CallProgressSnapshot, describeProgress } from '../execution/call-progress.js';
-import { outputMetaOf } from '../notebook/output-meta.js';
+import { latestResultMeta } from '../notebook/output-meta.js';
 
 // Per-cell status: a mode override, and whether the last run replayed a cassette (and diverged) or recorded one.
 export class CellStatusProvider implements vscode.NotebookCellStatusBarItemProvider {
@@ -51,11 +51,8 @@ export class CellStatusProvider implements vscode.NotebookCellStatusBarItemProvi
       };
       items.push(item);
     }
-    const meta = [...cell.outputs]
-      .reverse()
-      .map((o) => outputMetaOf(o.metadata))
-      .find((m) => m?.kind === 'result');
-    if (meta?.kind === 'result' && meta.replay !== undefined) {
+    const meta = latestResultMeta(cell.outputs);
+    if (meta?.replay !== undefined) {
       const diverged = meta.replay.diverged > 0;
       const text = diverged
         ? `$(warning) ${vscode.l10n.t('replay diverged: {0} call(s)', meta.replay.diverged)}`

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { TASK_LANGUAGE } from '../constants.js';
-import { outputMetaOf } from '../notebook/output-meta.js';
+import { latestResultMeta } from '../notebook/output-meta.js';
 
 // Context keys the walkthrough's steps complete on (package.json completionEvents `onContext:`). They are set from
 // what a finished cell shows, so a step ticks however the run was started: keys, cell menu, palette, the result's
@@ -17,11 +17,8 @@ type Step = keyof typeof WALKTHROUGH_CONTEXT;
 // Which walkthrough steps a finished cell's latest output completes.
 export function stepsDoneBy(cell: { languageId: string; outputs: readonly { metadata?: unknown }[] }): Step[] {
   if (cell.languageId === TASK_LANGUAGE) return ['taskRan'];
-  const meta = [...cell.outputs]
-    .reverse()
-    .map((o) => outputMetaOf(o.metadata))
-    .find((m) => m?.kind === 'result');
-  if (meta?.kind !== 'result') return [];
+  const meta = latestResultMeta(cell.outputs);
+  if (meta === undefined) return [];
   const steps: Step[] = ['ran'];
   if (meta.cassette !== undefined) steps.push('recorded');
   if (meta.mode === 'replay') steps.push('replayed');

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { el } from './el.js';
+import { labelledButton } from './labelled-button.js';
 import type { ViewContext } from './view-context.js';
 
 // A button that copies `text()` and says so, visibly and to screen readers.
@@ -10,26 +10,17 @@ export function copyButton(
   what: 'JSON' | 'text' = 'JSON',
 ): HTMLButtonElement {
   const face = what === 'text' ? l10n.t('Copy text') : l10n.t('Copy JSON');
-  const button = el(
-    'button',
-    { type: 'button', class: 'ptc-button ptc-copy', title: label, 'aria-label': label },
-    face,
-  );
-  button.addEventListener(
-    'click',
-    (event) => {
-      event.stopPropagation();
-      void ctx.copy(text()).then((ok) => {
-        button.textContent = ok ? l10n.t('Copied') : l10n.t('Copy failed');
-        button.dataset.copied = ok ? 'true' : 'false';
-        ctx.announce(ok ? l10n.t('{0}: copied', label) : l10n.t('{0}: the clipboard refused', label));
-        setTimeout(() => {
-          button.textContent = face;
-          delete button.dataset.copied;
-        }, 1500);
-      });
-    },
-    { signal: ctx.signal },
-  );
+  const button = labelledButton(ctx, { class: 'ptc-button ptc-copy', label, face }, (event) => {
+    event.stopPropagation();
+    void ctx.copy(text()).then((ok) => {
+      button.textContent = ok ? l10n.t('Copied') : l10n.t('Copy failed');
+      button.dataset.copied = ok ? 'true' : 'false';
+      ctx.announce(ok ? l10n.t('{0}: copied', label) : l10n.t('{0}: the clipboard refused', label));
+      setTimeout(() => {
+        button.textContent = face;
+        delete button.dataset.copied;
+      }, 1500);
+    });
+  });
   return button;
 }

@@ -53,12 +53,12 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
     box.append(note);
   }
   box.append(
-    part(
+    jsonPart(
       ctx,
-      { title: l10n.t('Arguments'), copy: l10n.t('Copy arguments'), what: 'JSON' },
+      { title: l10n.t('Arguments'), copy: l10n.t('Copy arguments'), tree: l10n.t('Arguments of call #{0}', call.id) },
       'ptc-call-args',
-      jsonTree(call.args, { ctx, label: l10n.t('Arguments of call #{0}', call.id), expandDepth: 2 }),
-      () => jsonText(call.args, { indent: 2 }),
+      call.args,
+      2,
     ),
   );
   if (call.progressCount !== undefined && call.progress !== undefined && call.progress.length > 0)
@@ -77,12 +77,12 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
           ),
         );
       box.append(
-        part(
+        jsonPart(
           ctx,
-          { title: l10n.t('Value'), copy: l10n.t('Copy value'), what: 'JSON' },
+          { title: l10n.t('Value'), copy: l10n.t('Copy value'), tree: l10n.t('Value of call #{0}', call.id) },
           'ptc-call-value',
-          jsonTree(value, { ctx, label: l10n.t('Value of call #{0}', call.id), expandDepth: 1 }),
-          () => jsonText(value, { indent: 2 }),
+          value,
+          1,
         ),
       );
     }
@@ -104,12 +104,16 @@ export function callDetails(ctx: ViewContext, call: CallRecord, diverged: boolea
         ...(call.errorData === undefined ? {} : { data: call.errorData }),
       };
       box.append(
-        part(
+        jsonPart(
           ctx,
-          { title: l10n.t('Error details'), copy: l10n.t('Copy error details'), what: 'JSON' },
+          {
+            title: l10n.t('Error details'),
+            copy: l10n.t('Copy error details'),
+            tree: l10n.t('Error details of call #{0}', call.id),
+          },
           'ptc-call-error-details',
-          jsonTree(details, { ctx, label: l10n.t('Error details of call #{0}', call.id), expandDepth: 2 }),
-          () => jsonText(details, { indent: 2 }),
+          details,
+          2,
         ),
       );
     }
@@ -137,6 +141,23 @@ function progressNote(call: CallRecord): HTMLElement {
 }
 
 // a labelled part of a call; `copy` names its copy button, `what` says whether it copies text or JSON
+// Arguments, value and error details alike: a JSON tree (labelled for screen readers) copied as indented JSON text.
+function jsonPart(
+  ctx: ViewContext,
+  label: { title: string; copy: string; tree: string },
+  cls: string,
+  value: JsonValue,
+  expandDepth: number,
+): HTMLElement {
+  return part(
+    ctx,
+    { title: label.title, copy: label.copy, what: 'JSON' },
+    cls,
+    jsonTree(value, { ctx, label: label.tree, expandDepth }),
+    () => jsonText(value, { indent: 2 }),
+  );
+}
+
 function part(
   ctx: ViewContext,
   label: { title: string; copy: string; what: 'text' | 'JSON' },

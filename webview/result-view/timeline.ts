@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { CallRecord, RunResult } from '../../runtime/protocol/run-result.js';
 import { el } from '../dom/el.js';
+import { labelledButton } from '../dom/labelled-button.js';
 import { section } from '../dom/section.js';
 import { SELECT_CALL, type SelectCallDetail, type ViewContext } from '../dom/view-context.js';
 import {
@@ -44,25 +45,14 @@ export function timelineSection(ctx: ViewContext, result: RunResult): HTMLElemen
     ),
   });
   const zoomLabel = el('span', { class: 'ptc-zoom-level', 'aria-live': 'polite' }, '1×');
-  const zoomButton = (label: string, text: string, delta: number | 'fit'): HTMLButtonElement => {
-    const b = el(
-      'button',
-      { type: 'button', class: 'ptc-button ptc-icon-button', title: label, 'aria-label': label },
-      text,
-    );
-    b.addEventListener(
-      'click',
-      () => {
-        zoom = delta === 'fit' ? 0 : Math.max(0, Math.min(ZOOMS.length - 1, zoom + delta));
-        const factor = ZOOMS[zoom] ?? 1;
-        track.style.setProperty('width', `${factor * 100}%`);
-        zoomLabel.textContent = `${factor}×`;
-        selected()?.scrollIntoView({ block: 'nearest', inline: 'center' });
-      },
-      { signal: ctx.signal },
-    );
-    return b;
-  };
+  const zoomButton = (label: string, face: string, delta: number | 'fit'): HTMLButtonElement =>
+    labelledButton(ctx, { class: 'ptc-button ptc-icon-button', label, face }, () => {
+      zoom = delta === 'fit' ? 0 : Math.max(0, Math.min(ZOOMS.length - 1, zoom + delta));
+      const factor = ZOOMS[zoom] ?? 1;
+      track.style.setProperty('width', `${factor * 100}%`);
+      zoomLabel.textContent = `${factor}×`;
+      selected()?.scrollIntoView({ block: 'nearest', inline: 'center' });
+    });
   const actions = [
     zoomButton(l10n.t('Zoom out'), '−', -1),
     zoomLabel,

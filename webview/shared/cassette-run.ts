@@ -27,23 +27,38 @@ export interface CassetteRunOptions {
 // Stands in for the call's recorded error message (data the diff compares across runs), so it is never translated.
 export const PENDING_MESSAGE = 'pending: the recorded run ended before this call was answered';
 
+// One recorded call (a cassette's or a transcript's) as the call record the views draw: a pending call failed with
+// PENDING_MESSAGE, an answered one with its value (null when none was recorded) or its message.
+export function recordedCall(
+  c: Omit<CassetteCallLike, 'schemaViolation' | 'durationMs'>,
+  at: { id: number; startedAtMs: number; durationMs: number },
+): CallRecord {
+  const call: CallRecord = {
+    id: at.id,
+    global: c.global,
+    name: c.name,
+    args: c.args,
+    ok: c.ok && c.pending !== true,
+    startedAtMs: at.startedAtMs,
+    durationMs: at.durationMs,
+  };
+  if (c.pending === true) call.message = PENDING_MESSAGE;
+  else if (c.ok) call.value = c.value ?? null;
+  else call.message = c.message ?? '';
+  return call;
+}
+
+// The sandbox of a run that never ran here (a cassette's, a transcript's): none applied.
+export function nothingRanSandbox(): RunResult['sandbox'] {
+  return { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'none', mechanisms: [] };
+}
+
 // A cassette as an inspector run: its calls laid end to end in recorded order (a cassette keeps no start times),
 // no output, value or sandbox. The inspector shows such runs as "calls only" and can diff them against cell runs.
 export function cassetteRun(options: CassetteRunOptions): InspectorRun {
   let at = 0;
   const calls: CallRecord[] = options.calls.map((c, i) => {
-    const call: CallRecord = {
-      id: i + 1,
-      global: c.global,
-      name: c.name,
-      args: c.args,
-      ok: c.ok && c.pending !== true,
-      startedAtMs: at,
-      durationMs: c.durationMs,
-    };
-    if (c.pending === true) call.message = PENDING_MESSAGE;
-    else if (c.ok) call.value = c.value ?? null;
-    else call.message = c.message ?? '';
+    const call = recordedCall(c, { id: i + 1, startedAtMs: at, durationMs: c.durationMs });
     if (c.schemaViolation !== undefined) call.schemaViolation = c.schemaViolation;
     at += c.durationMs;
     return call;
@@ -53,7 +68,7 @@ export function cassetteRun(options: CassetteRunOptions): InspectorRun {
     logs: [],
     calls,
     // nothing ran: no sandbox applied, which the inspector does not present as a finding for cassettes
-    sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'none', mechanisms: [] },
+    sandbox: nothingRanSandbox(),
     durationMs: at,
   };
   return {

@@ -1,7 +1,7 @@
 import type { JsonValue } from '../../runtime/protocol/json-value.js';
 import type { CallRecord, FailureKind, Language, RunResult } from '../../runtime/protocol/run-result.js';
 import type { InspectorRun } from '../protocol/inspector-messages.js';
-import { PENDING_MESSAGE, type CassetteCallLike } from './cassette-run.js';
+import { nothingRanSandbox, recordedCall, type CassetteCallLike } from './cassette-run.js';
 
 // What an imported cell's program did in its transcript (`metadata.imported.then`, already validated by the host).
 export interface TranscriptOutcomeLike {
@@ -28,26 +28,14 @@ export interface TranscriptRunOptions {
 // The transcript's record as an inspector run ("then"): its calls in recorded order (no timing is known), its output
 // and outcome; nothing ran here, so there is no sandbox to report.
 export function transcriptRun(options: TranscriptRunOptions): InspectorRun {
-  const calls: CallRecord[] = options.then.calls.map((c, i) => {
-    const call: CallRecord = {
-      id: i + 1,
-      global: c.global,
-      name: c.name,
-      args: c.args,
-      ok: c.ok && c.pending !== true,
-      startedAtMs: i,
-      durationMs: 0,
-    };
-    if (c.pending === true) call.message = PENDING_MESSAGE;
-    else if (c.ok) call.value = c.value ?? null;
-    else call.message = c.message ?? '';
-    return call;
-  });
+  const calls: CallRecord[] = options.then.calls.map((c, i) =>
+    recordedCall(c, { id: i + 1, startedAtMs: i, durationMs: 0 }),
+  );
   const result: RunResult = {
     language: options.language,
     logs: [...options.then.logs],
     calls,
-    sandbox: { network: 'denied', filesystem: 'denied', childProcess: 'denied', enforcement: 'none', mechanisms: [] },
+    sandbox: nothingRanSandbox(),
     durationMs: 0,
   };
   if (options.then.stderrLogs !== undefined && options.then.stderrLogs.length > 0)

@@ -16,17 +16,19 @@ export type McpContent =
   | { type: 'text'; text: string; annotations?: JsonValue }
   | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: JsonValue }
   | { type: 'resource'; resource: McpResourceContents; annotations?: JsonValue }
-  | {
-      type: 'resource_link';
-      uri: string;
-      name: string;
-      title?: string;
-      description?: string;
-      mimeType?: string;
-      size?: number;
-      annotations?: JsonValue;
-    }
+  | ({ type: 'resource_link' } & McpResourceEntry & { annotations?: JsonValue })
   | { type: 'unknown'; original: string };
+
+// A resource as resources/list names it; a tool's resource_link item is the same descriptor (MCP's ResourceLink
+// extends Resource).
+export interface McpResourceEntry {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
 
 // A resource's contents, as embedded in a result or read with resources/read.
 export type McpResourceContents =
@@ -37,6 +39,17 @@ export type McpCallOutcome =
 
 function withAnnotations<T extends object>(item: T, raw: Record<string, unknown>): T & { annotations?: JsonValue } {
   return isObject(raw.annotations) ? { ...item, annotations: raw.annotations as JsonValue } : item;
+}
+
+// A resource descriptor with only its defined fields; undefined without a string uri and name.
+export function normalizeResourceEntry(raw: unknown): McpResourceEntry | undefined {
+  if (!isObject(raw) || !str(raw.uri) || !str(raw.name)) return undefined;
+  const entry: McpResourceEntry = { uri: raw.uri, name: raw.name };
+  if (str(raw.title)) entry.title = raw.title;
+  if (str(raw.description)) entry.description = raw.description;
+  if (str(raw.mimeType)) entry.mimeType = raw.mimeType;
+  if (typeof raw.size === 'number' && Number.isFinite(raw.size)) entry.size = raw.size;
+  return entry;
 }
 
 export function normalizeResourceContents(raw: unknown): McpResourceContents | undefined {
@@ -64,13 +77,8 @@ export function normalizeContent(raw: unknown): McpContent {
       return resource === undefined ? unknown() : withAnnotations({ type: 'resource', resource }, raw);
     }
     case 'resource_link': {
-      if (!str(raw.uri) || !str(raw.name)) return unknown();
-      const link: McpContent = { type: 'resource_link', uri: raw.uri, name: raw.name };
-      if (str(raw.title)) link.title = raw.title;
-      if (str(raw.description)) link.description = raw.description;
-      if (str(raw.mimeType)) link.mimeType = raw.mimeType;
-      if (typeof raw.size === 'number' && Number.isFinite(raw.size)) link.size = raw.size;
-      return withAnnotations(link, raw);
+      const entry = normalizeResourceEntry(raw);
+      return entry === undefined ? unknown() : withAnnotations({ type: 'resource_link', ...entry }, raw);
     }
     default:
       return unknown();

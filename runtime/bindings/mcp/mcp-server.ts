@@ -12,7 +12,9 @@ import {
   cleanRpcMessage,
   mapToolResult,
   normalizeResourceContents,
+  normalizeResourceEntry,
   type McpResourceContents,
+  type McpResourceEntry,
   type ResultMode,
 } from './map-result.js';
 
@@ -33,15 +35,6 @@ export interface ServerProcessTransport extends Transport {
 
 // Starts a stdio server (Node only: stdio-start.ts); throws saying why it cannot (a command not found).
 export type StdioStarter = (config: McpServerConfig) => ServerProcessTransport;
-
-export interface McpResourceEntry {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-}
 
 const CONNECT_TIMEOUT_MS = 15_000;
 // our per-call deadline governs; the SDK's own request timeout only backs it up
@@ -204,12 +197,8 @@ export class McpServerSession {
         undefined,
       );
       for (const raw of Array.isArray(page.resources) ? page.resources : []) {
-        if (!isObject(raw) || typeof raw.uri !== 'string' || typeof raw.name !== 'string') continue;
-        const entry: McpResourceEntry = { uri: raw.uri, name: raw.name };
-        for (const key of ['title', 'description', 'mimeType'] as const)
-          if (typeof raw[key] === 'string') entry[key] = raw[key];
-        if (typeof raw.size === 'number' && Number.isFinite(raw.size)) entry.size = raw.size;
-        entries.push(entry);
+        const entry = normalizeResourceEntry(raw);
+        if (entry !== undefined) entries.push(entry);
       }
       cursor = typeof page.nextCursor === 'string' && page.nextCursor.length > 0 ? page.nextCursor : undefined;
     } while (cursor !== undefined && !signal.aborted);
