@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { errorMessage } from '../output/error-message.js';
 
 export type TextRead = { ok: true; text: string } | { ok: false; reason: string };
 
@@ -14,5 +15,5 @@ export async function readTextFile(file: string): Promise<TextRead> {
 // Why a file operation failed, as short as a message wants it: the error's code (ENOENT, EISDIR, EACCES), else its
 // text. One place, so every "cannot read …" names the problem alike.
 export function ioReason(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? String(error);
+  return (error as NodeJS.ErrnoException).code ?? errorMessage(error);
 }
