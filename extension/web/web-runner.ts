@@ -68,7 +68,7 @@ export function createWebEngine(extensionUri: vscode.Uri): WebEngine {
       (loaded) => run.terminated || run.worker.postMessage(loaded),
       // a spare whose files could not be read ends as a worker that could not start says so: its first frame
       (error: unknown) =>
-        run.deliver(JSON.stringify({ type: 'done', error: { kind: 'exception', message: (error as Error).message } })),
+        run.deliver(JSON.stringify({ type: 'done', error: { kind: 'exception', message: errorMessage(error) } })),
     );
     return run;
   };

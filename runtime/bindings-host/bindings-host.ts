@@ -10,6 +10,7 @@ import { ChildChannels } from './child-channels.js';
 import { HostProcess, type FlightEntry, type HostEnd } from './host-process.js';
 import { HostedRun } from './hosted-run.js';
 import type { DescribedModule, FromHostFrame } from './wire.js';
+import { errorMessage } from '../output/error-message.js';
 
 // Where a bindings host is, like a notebook kernel's status.
 export type BindingsHostState = 'stopped' | 'starting' | 'ready' | 'busy' | 'crashed' | 'failed';
@@ -316,7 +317,7 @@ export class BindingsHost {
         onEnd: (end, flight) => this.#ended(generation, end, flight),
       });
     } catch (error) {
-      const message = `could not start the bindings host: ${(error as Error).message}`;
+      const message = `could not start the bindings host: ${errorMessage(error)}`;
       generation.end = { kind: 'broken', message };
       generation.loadProblem = message;
       resolveLoaded({ ok: false, message });

@@ -6,6 +6,7 @@ import { BindingsModuleError, type BindingsModule, type Mode, type WarningSink }
 import { importBindingsFile } from './module-import.js';
 import { isObject } from './module-validate.js';
 import { readJsonBindings, resolveBindings, servedNamespaces, type NamespaceOptions } from './module-resolve.js';
+import { errorMessage } from '../output/error-message.js';
 
 export { defineBindings } from './public.js';
 export { acceptsOmittedArgs, schemaChecks, type Compiled } from './module-resolve.js';
@@ -29,9 +30,7 @@ export async function loadBindingsModule(file: string, options: LoadOptions = {}
       const mod = (await importBindingsFile(absolute)).module;
       exported = isObject(mod) ? mod.default : undefined;
     } catch (error) {
-      throw new BindingsModuleError(
-        `bindings module ${file} failed to load: ${(error as Error).message ?? String(error)}`,
-      );
+      throw new BindingsModuleError(`bindings module ${file} failed to load: ${errorMessage(error)}`);
     }
   }
   if (!isObject(exported))

@@ -14,6 +14,7 @@ import {
 import { checkNameCollisions, isObject, validateNamespace, type RawNamespace } from './module-validate.js';
 import { SchemaCompiler, type SchemaCheck } from './schema-check.js';
 import { DEFAULT_CALL_TIMEOUT_MS, serveFunction } from './serve-function.js';
+import { errorMessage } from '../output/error-message.js';
 
 // A bindings module once its file was read: validated, its MCP servers started and listed, its schemas compiled, and
 // the functions a run gets. Nothing here needs Node (the browser's web extension loads JSON modules with it); the
@@ -80,7 +81,7 @@ export function readJsonBindings(file: string, text: string): Record<string, unk
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new BindingsModuleError(`bindings module ${file} is not valid JSON: ${(error as Error).message}`);
+    throw new BindingsModuleError(`bindings module ${file} is not valid JSON: ${errorMessage(error)}`);
   }
   if (!isObject(parsed))
     throw new BindingsModuleError(`bindings module ${file} must be a JSON object (one key per namespace global)`);
@@ -113,12 +114,12 @@ async function resolveNamespace(
   try {
     tools = await session.listTools();
   } catch (error) {
-    if (options.mcp !== 'optional') throw new BindingsModuleError(`${global}: ${(error as Error).message}`);
+    if (options.mcp !== 'optional') throw new BindingsModuleError(`${global}: ${errorMessage(error)}`);
     await session.dispose();
     // no warning here: whoever replays says it (session/replay-setup.ts), from `problem`
     const functions: Record<string, FunctionDeclaration> = Object.create(null);
     for (const [name, override] of Object.entries(raw.overrides)) define(functions, override.name ?? name, override);
-    return { ...base, functions, mcp: raw.mcp, toolsUnlisted: true, problem: `${global}: ${(error as Error).message}` };
+    return { ...base, functions, mcp: raw.mcp, toolsUnlisted: true, problem: `${global}: ${errorMessage(error)}` };
   }
   return mcpNamespace({ global, raw, session, tools, warn, base });
 }
@@ -199,7 +200,7 @@ function mcpNamespace(options: {
       compileDeclaration(compiler, `${global}.${name}`, decl);
     } catch (error) {
       leaveOut(
-        (error as Error).message
+        errorMessage(error)
           .replace(`${global}.${name}.`, 'its ')
           .replace(/^its input:/, 'its inputSchema:')
           .replace(/^its output:/, 'its outputSchema:'),
@@ -228,7 +229,7 @@ function compileDeclaration(compiler: SchemaCompiler, at: string, decl: Function
     try {
       return compiler.compile(schema);
     } catch (error) {
-      throw new BindingsModuleError(`${at}.${key}: ${(error as Error).message}`);
+      throw new BindingsModuleError(`${at}.${key}: ${errorMessage(error)}`);
     }
   };
   compiledByDeclaration.set(decl, {

@@ -1,6 +1,7 @@
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { errorMessage } from '../output/error-message.js';
 
 // ajv ships CommonJS; under NodeNext its default export sits one level down.
 type AjvCtor = typeof AjvModule.default;
@@ -38,7 +39,7 @@ export class SchemaCompiler {
       const { $id: _id, ...rest } = schema;
       validate = ajv.compile(rest);
     } catch (error) {
-      throw new Error(`invalid JSON Schema: ${(error as Error).message}`, { cause: error });
+      throw new Error(`invalid JSON Schema: ${errorMessage(error)}`, { cause: error });
     }
     return (value) => (validate(value) ? [] : describeIssues(validate.errors ?? []));
   }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import readline from 'node:readline/promises';
-import { loadCassette, type JsonValue, type SessionRunRequest } from '../index.js';
+import { errorMessage, loadCassette, type JsonValue, type SessionRunRequest } from '../index.js';
 import { visibleText } from './terminal-text.js';
 import { UsageError, type CliIo } from './usage-error.js';
 
@@ -73,7 +73,7 @@ async function askOnTerminal(call: Parameters<PauseDecider>[0], io: CliIo): Prom
         try {
           return { kind: 'continue', args: JSON.parse(text) as JsonValue };
         } catch (error) {
-          io.stderr(`ptc run: not JSON (${(error as Error).message}); asked again\n`);
+          io.stderr(`ptc run: not JSON (${errorMessage(error)}); asked again\n`);
         }
       }
     }
@@ -107,6 +107,6 @@ export async function readFork(spec: string, cassettePath: string): Promise<Fork
   try {
     return { calls, at, answer: { ok: true, value: JSON.parse(text) as JsonValue } };
   } catch (error) {
-    throw new UsageError(`--fork ${at}: ${target} is not JSON (${(error as Error).message})`);
+    throw new UsageError(`--fork ${at}: ${target} is not JSON (${errorMessage(error)})`);
   }
 }

@@ -1,6 +1,7 @@
 import type { CallRecord } from '../protocol/run-result.js';
 import { pauseReason, type CallDecision, type PauseReason, type RunPauses } from '../protocol/call-pause.js';
 import type { RunState } from './run-state.js';
+import { errorMessage } from '../output/error-message.js';
 
 // One run's paused calls on the runtime's side, wherever they are held (the bindings host, or the runtime's own
 // dispatcher in a replay): while a call waits the deadline stands still, the decision and the wait are written on
@@ -36,7 +37,7 @@ export function linkPauses(session: RunState, pauses: RunPauses): RunPauseLink {
       return decision;
     } catch (error) {
       // the run ended while the call waited (its answer is dropped), or a decider failed: the call fails saying so
-      return { kind: 'throw', message: signal.aborted ? 'run settled' : `no decision: ${(error as Error).message}` };
+      return { kind: 'throw', message: signal.aborted ? 'run settled' : `no decision: ${errorMessage(error)}` };
     } finally {
       session.pauseEnds();
     }

@@ -8,6 +8,7 @@ import { markPhase } from './phase-marks.js';
 import { RunState } from './run-state.js';
 import type { Spare } from '../process/spare.js';
 import type { SpareKey, SparePool } from './spare-pool.js';
+import { errorMessage } from '../output/error-message.js';
 
 export interface FreshChildRun<C extends Spare> {
   spec: CodeRunSpec;
@@ -85,7 +86,7 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
     } catch (error) {
       session.fail({
         kind: 'worker-exit',
-        message: `${run.coldStartProblem}: ${(error as Error).message}${addressSpaceHint()}`,
+        message: `${run.coldStartProblem}: ${errorMessage(error)}${addressSpaceHint()}`,
       });
       return session.result();
     }

@@ -22,6 +22,7 @@ import {
   type RecordedCall,
   type ToolDefinition,
 } from './transcript-model.js';
+import { errorMessage } from '../output/error-message.js';
 
 // A cell's `metadata.imported`: where the program came from and what it did then (compared with a replay "now").
 export interface ImportedCellMeta {
@@ -460,7 +461,7 @@ class Registry {
             compiler.compile(schema);
           } catch (error) {
             delete fn[which];
-            const message = `the transcript's ${which} schema for ${global}.${fn.name} is not usable JSON Schema (${(error as Error).message.split('\n')[0]}); the stub declares none`;
+            const message = `the transcript's ${which} schema for ${global}.${fn.name} is not usable JSON Schema (${errorMessage(error).split('\n')[0]}); the stub declares none`;
             bad.set(key({ global, name: fn.name }), message);
             this.#warnings.push(message);
           }

@@ -4,6 +4,7 @@ import { type JsonRecord, parseRecords } from './json-records.js';
 import { IMPORT_LIMITS } from './limits.js';
 import type { SourceText } from './source-text.js';
 import { looksLikeSse, sseRecords } from './stream-events.js';
+import { errorMessage } from '../output/error-message.js';
 
 // The records of a transcript file, whatever text it is: JSON or JSONL, a server-sent event stream as captured, or a
 // YAML recording (VCR cassettes, as Python SDK test suites keep them).
@@ -40,7 +41,7 @@ function yamlRecords({ text, label }: SourceText): JsonRecord[] {
         message: `invalid YAML: ${error.message.split('\n')[0] ?? ''}`,
       });
     }
-    throw new ImportFailure({ file: label, line: 1, message: `invalid YAML: ${(error as Error).message}` });
+    throw new ImportFailure({ file: label, line: 1, message: `invalid YAML: ${errorMessage(error)}` });
   }
   // the record has no JSON text: places in it are named by field path
   return [{ value, file: label, text: '', line: 1 }];

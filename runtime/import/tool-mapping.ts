@@ -4,6 +4,7 @@ import { JsonNode } from './json-node.js';
 import { parseRecords } from './json-records.js';
 import type { SourceText } from './source-text.js';
 import type { RecordedCall, TranscriptFormat } from './transcript-model.js';
+import { errorMessage } from '../output/error-message.js';
 
 // Where a transcript's tool lands in the notebook's bindings: `<global>.<name>`.
 export interface BindingTarget {
@@ -45,7 +46,7 @@ export function parseMappingFile(source: SourceText): Map<string, BindingTarget>
     try {
       out.set(key, parseTarget(node.value, 'mapping'));
     } catch (error) {
-      throw node.fail((error as Error).message.replace(/^mapping: /, ''));
+      throw node.fail(errorMessage(error).replace(/^mapping: /, ''));
     }
   }
   return out;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathExists } from '../files/exists.js';
 import type { ImportPlan } from './assemble.js';
 import { makeDirsSync } from '../files/make-dirs.js';
+import { errorMessage } from '../output/error-message.js';
 
 // `exists`: files the import would replace (nothing was written); `io`: the disk refused (nothing was kept).
 export type WriteOutcome =
@@ -44,7 +45,7 @@ export async function writeImportPlan(plan: ImportPlan, options: { force?: boole
     return {
       ok: false,
       reason: 'io',
-      message: `cannot write the import: ${(error as Error).message}; nothing was kept`,
+      message: `cannot write the import: ${errorMessage(error)}; nothing was kept`,
     };
   }
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { locateAsset } from '../assets/locate.js';
+import { errorMessage } from '../output/error-message.js';
 
 // The runner's modules (python/), staged per run; compiled once per interpreter so runs skip compiling.
 export const RUNNER_MODULES = [
@@ -127,7 +128,7 @@ export async function probePython(requested: string | undefined): Promise<Python
   } catch (error) {
     return {
       ok: false,
-      message: `cannot compile the Python runner: no writable temporary directory (${(error as Error).message})`,
+      message: `cannot compile the Python runner: no writable temporary directory (${errorMessage(error)})`,
     };
   }
   try {
@@ -209,7 +210,7 @@ function stageableRunner(
     for (const name of RUNNER_MODULES) files.set(`${name}.py`, fs.readFileSync(path.join(source, `${name}.py`)));
     return { ok: true, files, entry: `${RUNNER_ENTRY}.py` };
   } catch (error) {
-    return { ok: false, message: `the Python runner is incomplete: ${(error as Error).message}` };
+    return { ok: false, message: `the Python runner is incomplete: ${errorMessage(error)}` };
   }
 }
 

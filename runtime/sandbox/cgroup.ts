@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { signalReaches } from '../process/launch.js';
 import { TASK_LIMIT } from './run-limits.js';
+import { errorMessage } from '../output/error-message.js';
 
 // A cgroup per run: the one bound on what a program makes the kernel hold for it. tmpfs pages, inodes and xattrs,
 // dentries (negative ones too), pipe and socket buffers, page tables: none of it is in any process's RSS, so no
@@ -179,7 +180,7 @@ export function findCgroupHost(): { host: CgroupHost } | { problem: string } {
         fs.writeFileSync(path.join(memoryParent, 'cgroup.subtree_control'), '+memory +pids');
         return { host: { version: 2, memoryParent, pidsParent: undefined } };
       } catch (error) {
-        return { problem: `could not prepare a cgroup v2 subtree in ${parent} (${(error as Error).message})` };
+        return { problem: `could not prepare a cgroup v2 subtree in ${parent} (${errorMessage(error)})` };
       }
     }
   }

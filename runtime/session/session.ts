@@ -27,6 +27,7 @@ import type {
   SetupStage,
 } from './session-types.js';
 import { makeDirsSync } from '../files/make-dirs.js';
+import { errorMessage } from '../output/error-message.js';
 
 // The one way a program runs with bindings, for every command and the extension alike: the bindings host's lifetime,
 // mode, record and replay, determinism, limits and warnings are decided here, once.
@@ -239,7 +240,7 @@ async function writeCassette(
     await retireLegacyCassette(plan.legacy);
     return { ok: true, path: file, calls: cassette.calls.length };
   } catch (error) {
-    return { ok: false, path: file, message: `cannot write ${file}: ${(error as Error).message}` };
+    return { ok: false, path: file, message: `cannot write ${file}: ${errorMessage(error)}` };
   }
 }
 

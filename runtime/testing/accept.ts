@@ -4,6 +4,7 @@ import type { RunResult } from '../protocol/run-result.js';
 import { callsOf } from './check.js';
 import type { Expectation } from '../notebook/expectation.js';
 import { makeDirsSync } from '../files/make-dirs.js';
+import { errorMessage } from '../output/error-message.js';
 
 // The expectation a run would pass: the value, logs, failure and calls it produced. An earlier expectation's match
 // modes, masks and skip are kept, so accepting again only refreshes what is expected.
@@ -44,7 +45,7 @@ export async function writeRunCassette(file: string, result: RunResult): Promise
     makeDirsSync(path.dirname(file));
     await saveCassette(file, cassette);
   } catch (error) {
-    return { ok: false, message: `cannot write ${file}: ${(error as Error).message}` };
+    return { ok: false, message: `cannot write ${file}: ${errorMessage(error)}` };
   }
   return { ok: true, path: file, calls: cassette.calls.length };
 }

@@ -4,6 +4,7 @@ import { RawSliceMemory } from '../notebook/raw-memory.js';
 import { serializeNotebook } from '../notebook/serialize.js';
 import type { Expectation } from '../notebook/expectation.js';
 import { writeFileAtomically } from '../files/atomic-write.js';
+import { errorMessage } from '../output/error-message.js';
 
 export type NotebookWrite = { ok: true } | { ok: false; message: string };
 
@@ -30,12 +31,12 @@ export async function writeExpectations(
   try {
     out = serializeNotebook(notebook, { memory });
   } catch (error) {
-    return { ok: false, message: (error as Error).message };
+    return { ok: false, message: errorMessage(error) };
   }
   try {
     await writeFileAtomically(file, out);
   } catch (error) {
-    return { ok: false, message: `cannot write ${file}: ${(error as Error).message}` };
+    return { ok: false, message: `cannot write ${file}: ${errorMessage(error)}` };
   }
   return { ok: true };
 }

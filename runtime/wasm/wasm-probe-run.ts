@@ -10,6 +10,7 @@ import { nodeLaunch } from '../typescript/node-launch.js';
 import { stripProgram } from '../typescript/strip.js';
 import { superviseNodeChild } from '../typescript/supervise.js';
 import { judgeWasmProbe, type WasmVerdict } from './wasm-proof.js';
+import { errorMessage } from '../output/error-message.js';
 
 export interface ProbeDeps {
   node: NodeExecutable;
@@ -33,7 +34,7 @@ async function prove(engine: NodeChildEngine, program: string, deps: ProbeDeps):
     const result = await superviseNodeChild(spec, state, child, code.code, engine.name);
     return judgeWasmProbe(result.value, result.error?.message);
   } catch (error) {
-    return { ok: false, problem: `the probe could not run: ${(error as Error).message}` };
+    return { ok: false, problem: `the probe could not run: ${errorMessage(error)}` };
   } finally {
     await child?.discard();
   }

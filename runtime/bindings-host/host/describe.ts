@@ -1,6 +1,7 @@
 import type { BindingsModule } from '../../bindings/module-format.js';
 import { checkLossless } from '../../json/lossless.js';
 import type { DescribedFunction, DescribedModule, DescribedNamespace } from '../wire.js';
+import { errorMessage } from '../../output/error-message.js';
 
 // A schema as plain lossless JSON, or undefined (with a warning) when the module's object is not one.
 function jsonSchema(schema: unknown, at: string, warn: (message: string) => void): Record<string, unknown> | undefined {
@@ -10,7 +11,7 @@ function jsonSchema(schema: unknown, at: string, warn: (message: string) => void
     // drops undefined members and functions the way a JSON Schema document would never hold them
     copy = JSON.parse(JSON.stringify(schema));
   } catch (error) {
-    warn(`${at}: the schema cannot be shown (${(error as Error).message})`);
+    warn(`${at}: the schema cannot be shown (${errorMessage(error)})`);
     return undefined;
   }
   const check = checkLossless(copy);

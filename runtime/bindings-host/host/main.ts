@@ -132,7 +132,7 @@ async function handle(message: ToHostFrame): Promise<void> {
       } catch (error) {
         frame({
           type: 'load-failed',
-          message: `the bindings host could not listen for programs: ${(error as Error).message}`,
+          message: `the bindings host could not listen for programs: ${errorMessage(error)}`,
         });
         return;
       }

@@ -17,6 +17,7 @@ import {
   type McpResourceEntry,
   type ResultMode,
 } from './map-result.js';
+import { errorMessage } from '../../output/error-message.js';
 
 export interface McpTool {
   name: string;
@@ -314,7 +315,7 @@ export class McpServerSession {
     try {
       transport = this.#stdio(this.config);
     } catch (error) {
-      throw fail((error as Error).message, error);
+      throw fail(errorMessage(error), error);
     }
     return this.#open(transport, transport);
   }
@@ -325,7 +326,7 @@ export class McpServerSession {
     try {
       headers = expandHeaders(this.config.headers, this.#env);
     } catch (error) {
-      throw new Error(`MCP server of ${this.label} (${url}) could not start: ${(error as Error).message}`, {
+      throw new Error(`MCP server of ${this.label} (${url}) could not start: ${errorMessage(error)}`, {
         cause: error,
       });
     }
@@ -340,10 +341,9 @@ export class McpServerSession {
       try {
         return await this.#open(new SSEClientTransport(target, { requestInit }), undefined);
       } catch (fallback) {
-        throw new Error(
-          `${(error as Error).message}\n(the HTTP+SSE fallback failed too: ${(fallback as Error).message})`,
-          { cause: fallback },
-        );
+        throw new Error(`${errorMessage(error)}\n(the HTTP+SSE fallback failed too: ${errorMessage(fallback)})`, {
+          cause: fallback,
+        });
       }
     }
   }

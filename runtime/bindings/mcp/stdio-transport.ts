@@ -6,6 +6,7 @@ import { LineSplitter } from './line-splitter.js';
 import { preludeArgv } from '../../process/exec-prelude.js';
 import { parentDeathPrefix } from '../../process/launch.js';
 import { listDescendants, stopProcessTree, trackServerGroup } from './process-tree.js';
+import { errorMessage } from '../../output/error-message.js';
 
 const STDERR_TAIL_CHARS = 4_000;
 // how long a server may take to exit after its stdin closed before its process group is signalled
@@ -104,9 +105,7 @@ export class ServerStdioTransport implements Transport {
       } catch (error) {
         // a log line on stdout breaks nothing but that line; reported, never fatal
         this.onerror?.(
-          new Error(
-            `the server wrote a line that is not a JSON-RPC message: ${(error as Error).message.slice(0, 200)}`,
-          ),
+          new Error(`the server wrote a line that is not a JSON-RPC message: ${errorMessage(error).slice(0, 200)}`),
         );
         continue;
       }

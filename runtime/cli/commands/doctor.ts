@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import {
+  errorMessage,
   bindingsCacheFolder,
   bubblewrapChoice,
   createSession,
@@ -37,7 +38,7 @@ function versionOf(command: string, args: string[]): string {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT'
       ? 'not found'
-      : `did not run: ${(error as Error).message.split('\n', 1)[0] ?? ''}`;
+      : `did not run: ${errorMessage(error).split('\n', 1)[0] ?? ''}`;
   }
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  errorMessage,
   createSession,
   endpointClient,
   KEY_VARIABLES,
@@ -181,7 +182,7 @@ function modelOptionsTableOf(file: string | undefined): ModelOptionsTable | unde
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--model-options: ${file} is not JSON (${(error as Error).message})`);
+    throw new UsageError(`--model-options: ${file} is not JSON (${errorMessage(error)})`);
   }
   const parsed = ModelOptionsTableSchema.safeParse(value);
   if (!parsed.success) {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  errorMessage,
   type BindingTarget,
   describeImportProblem,
   FORMAT_TITLES,
@@ -95,7 +96,7 @@ async function mappingOf(flags: ImportFlags): Promise<Map<string, BindingTarget>
       const [tool, target] = parseMapEntry(spec);
       mapping.set(tool, target);
     } catch (error) {
-      throw new UsageError((error as Error).message);
+      throw new UsageError(errorMessage(error));
     }
   }
   return mapping;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type RunTraceInput, writeRunTrace } from '../../index.js';
+import { errorMessage, type RunTraceInput, writeRunTrace } from '../../index.js';
 import type { CliIo } from '../usage-error.js';
 
 // `ptc run --trace <file>`: the run as a PTC trace that `ptc import` turns into a replayable notebook.
@@ -13,7 +13,7 @@ export async function writeTrace(file: string, input: Omit<RunTraceInput, 'produ
     io.stderr(`ptc run: wrote the trace to ${file}\n`);
   } catch (error) {
     io.stderr(
-      `ptc run: warning: the trace was not written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
+      `ptc run: warning: the trace was not written: ${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}\n`,
     );
   }
 }

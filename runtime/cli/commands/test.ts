@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
+  errorMessage,
   cellDetails,
   discoverNotebooks,
   jsonReport,
@@ -125,7 +126,7 @@ async function writeReportFile(file: string, text: string): Promise<void> {
     makeDirsSync(path.dirname(path.resolve(file)));
     await fs.writeFile(file, text, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot write ${file}: ${(error as Error).message}`);
+    throw new UsageError(`cannot write ${file}: ${errorMessage(error)}`);
   }
 }
 
