@@ -66,6 +66,13 @@ export function depthOf(value: unknown): { depth: number; leaf: unknown } {
   return { depth, leaf: at };
 }
 
+// The wide row's options: a 256 MB memory limit, a handler that counts what it got, the deadline an engine needs.
+const wideRun = (timeoutMs?: number): RunOptions => ({
+  memoryMb: 256,
+  ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  bindings: [toolsNamespace({ count: async (args: unknown[]) => args.length })],
+});
+
 // The wide row's expectation: all 6 000 000 elements reached the handler and its answer came back.
 const crossedWide = (r: RunResult): void => {
   expect(r.error).toBeUndefined();
@@ -452,25 +459,17 @@ export const PARITY_CASES: ParityCase[] = [
       typescript: 'return await tools.count(new Array(6_000_000).fill(0));',
       python: 'return await tools.count([0] * 6_000_000)',
     },
-    options: () => ({ memoryMb: 256, bindings: [toolsNamespace({ count: async (args: unknown[]) => args.length })] }),
+    options: () => wideRun(),
     check: crossedWide,
     differences: {
       pyodide: {
         why: "12 MB through Pyodide's JSON took 40-100 s with two suites on two cores, once past the default 120 s deadline: the same check, with a deadline as long as the row's test allows",
-        options: () => ({
-          memoryMb: 256,
-          timeoutMs: 280_000,
-          bindings: [toolsNamespace({ count: async (args: unknown[]) => args.length })],
-        }),
+        options: () => wideRun(280_000),
         check: crossedWide,
       },
       quickjs: {
         why: '12 MB cross the QuickJS guest far slower than V8: the run may reach a shorter deadline first',
-        options: () => ({
-          memoryMb: 256,
-          timeoutMs: 60_000,
-          bindings: [toolsNamespace({ count: async (args: unknown[]) => args.length })],
-        }),
+        options: () => wideRun(60_000),
         check: (r) => expect([undefined, 'timeout']).toContain(r.error?.kind),
       },
     },

@@ -16,6 +16,8 @@ import { eventually, settleTo } from '../../helpers/eventually.js';
 // A child whose whole point is to escape: it starts a process in a session of its own, reparented to init once the
 // child exits, which keeps the child's pipes and names the private dir in its argv (as bubblewrap's orphaned init does).
 class EscapingChild extends RunChild {
+  // the stop gave up on the pipes (the grace period ran out) instead of seeing them close
+  gaveUp = false;
   constructor(privateDir: string) {
     const escapee = `setsid sh -c 'while :; do sleep 1; done' ${privateDir}/escapee &`;
     super({
@@ -26,6 +28,11 @@ class EscapingChild extends RunChild {
       env: { PATH: process.env.PATH ?? '' },
       extraPipes: 1,
     });
+    const release = this.child.release;
+    this.child.release = () => {
+      this.gaveUp = true;
+      release();
+    };
   }
   protected acceptReady(): ReadyVerdict {
     return { ok: true };
@@ -63,10 +70,10 @@ describe('a child killed while it starts', { timeout: 240_000 }, () => {
       const carrying = processesCarrying(privateDir);
       return carrying.length === 1 && carrying[0] !== child.pid;
     });
-    const started = performance.now();
     await child.discard();
-    // under the grace period: the escapee was found as soon as the pipes stayed open after the kill
-    expect(performance.now() - started).toBeLessThan(3_000);
+    // the escapee was found as soon as the pipes stayed open after the kill, and they closed within the grace period
+    // (not a wall-clock bound: a loaded machine stretches every step, issue 33)
+    expect(child.gaveUp, 'the stop gave up on pipes still open after the grace period').toBe(false);
     expect(await Promise.race([child.closed.then(() => 'closed'), sleep(1000).then(() => 'open')])).toBe('closed');
     // killed; reaped (by init, it escaped) a moment later
     expect(await settleTo(() => processesCarrying(privateDir)), 'the escapee still running').toEqual([]);
