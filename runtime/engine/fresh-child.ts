@@ -36,7 +36,7 @@ function addressSpaceHint(): string {
 const CHANNEL_ATTEMPTS = 5;
 
 // How long a run runs before its replacement spare starts beside it (see runOnFreshChild).
-const REFILL_AFTER_MS = 25;
+export const REFILL_AFTER_MS = 25;
 
 // Teardowns still going on after their run returned its result (see runOnFreshChild); dispose() waits for them.
 const teardowns = new Set<Promise<void>>();
