@@ -11,6 +11,16 @@ export function alive(pid: number): boolean {
   }
 }
 
+// The parent of `pid` (the field after the state in /proc/<pid>/stat), or undefined when it is gone.
+export function parentPid(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 // Live processes whose command line is exactly `argv`: a program's marked grandchild (`/bin/sleep 31`) found from the host.
 export function processesRunning(argv: readonly string[]): number[] {
   const cmdline = argv.map((arg) => `${arg}\0`).join('');

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { parentPid } from '../../helpers/processes.js';
 
 // One System V IPC object of the host's IPC namespace, as /proc/sysvipc lists it.
 export interface SysvObject {
@@ -36,18 +37,10 @@ function keyOwner(key: number): number | undefined {
   return key > 0 && (key & OWNED) !== 0 ? (key >> 8) & 0x3f_ffff : undefined;
 }
 
-const cmdline = (pid: number): string | undefined => {
+// A process's command line (NUL-separated), or undefined when it is gone.
+export const cmdline = (pid: number): string | undefined => {
   try {
     return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return undefined;
-  }
-};
-
-const parentOf = (pid: number): number | undefined => {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
   } catch {
     return undefined;
   }
@@ -58,7 +51,7 @@ function ofAnotherSuite(pid: number): boolean {
   for (let at: number | undefined = pid, hops = 0; at !== undefined && at > 1 && hops < 64; hops++) {
     if (at === process.pid) return false;
     if (cmdline(at)?.includes('vitest') === true) return true;
-    at = parentOf(at);
+    at = parentPid(at);
   }
   return false;
 }

@@ -7,7 +7,7 @@ import type { CodeRunRequest, Runtime } from '../../../runtime/api.js';
 import { listDescendants } from '../../../runtime/process/launch.js';
 import { RunResultSchema, type RunResult } from '../../../runtime/protocol/run-result.js';
 import { eventually, settleTo } from '../../helpers/eventually.js';
-import { alive } from '../../helpers/processes.js';
+import { alive, parentPid } from '../../helpers/processes.js';
 
 // Real processes throughout: spares are found the way an operator would, by their command lines under this host.
 // Every sandboxed process sees its own fresh tmpfs as /tmp, so a spare is told apart by its host pid.
@@ -36,10 +36,9 @@ function sparesOfThisHost(): SpareProcess[] {
 function hostChildOf(pid: number): number {
   let current = pid;
   for (;;) {
-    const stat = fs.readFileSync(`/proc/${current}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const ppid = parentPid(current);
     if (ppid === process.pid) return current;
-    if (ppid <= 1) throw new Error(`process ${pid} is not below this host`);
+    if (ppid === undefined || ppid <= 1) throw new Error(`process ${pid} is not below this host`);
     current = ppid;
   }
 }
