@@ -97,7 +97,9 @@ async function finished(row, what) {
     const waiting = await row
       .locator('.cell-statusbar-container .cell-status-item', { hasText: /needs approval|paused at call/ })
       .count();
-    return { icons, waiting };
+    // every item's text, so a timeout says what the cell waits on (a call, and why)
+    const items = await row.locator('.cell-statusbar-container .cell-status-item').allInnerTexts();
+    return { icons, waiting, items };
   };
   try {
     await wb.waitFor(
