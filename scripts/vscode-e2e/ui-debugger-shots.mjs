@@ -14,9 +14,13 @@ const WIDE = { width: 1600, height: 900 };
 // palette labels ("Category: Title" from package.json / package.nls.json): a renamed command fails this pass loudly
 const BREAK_ON_CALLS = 'PTC Playground: Break on Calls…';
 const RUN_FROM_CALL = 'PTC Playground: Run from Call…';
+// Break on Calls…'s two picks (titles from extension/debug/debug-commands.ts)
+const WHERE_THIS_CELL = { title: 'Break on Calls: where', choice: 'This Cell' };
+const WHICH = 'Break on Calls: which';
 // the fixture's cells, found by their source (the list virtualises rows, so an index among rendered rows would lie)
 const CELLS = {
   answer: /tools\.search\(\{\s*q:\s*'cats'/,
+  answerPy: /tools\.search\(\{'q':\s*'cats'/,
   approve: /mail\.send\(\{\s*to:/,
   fork: /q:\s*'three'/,
 };
@@ -52,8 +56,11 @@ async function focusCell(page, source) {
   return row;
 }
 
-// Runs a palette command, then picks `choices` in the quick picks it opens, one after the other.
-async function paletteThenPick(page, label, choices) {
+// Runs a palette command, then answers the quick picks it opens, one after the other: each step waits for its pick's
+// title, types the choice into the filter and presses Enter once the choice is the only row left. Not a click on the
+// row: the widget re-renders its list as one pick takes the previous one's place, and a click that lands on the row
+// beside the one aimed at (in CI, "Every Cell of the Notebook" for "This Cell") makes a choice nobody sees.
+async function paletteThenPick(page, label, steps) {
   // not wb.runCommand: it waits for the palette to close, and here a quick pick takes its place
   if (await quickInput(page).isVisible()) await page.keyboard.press('Escape');
   await page.keyboard.press('F1');
@@ -64,10 +71,18 @@ async function paletteThenPick(page, label, choices) {
     .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: label }) })
     .first()
     .click({ timeout: 20_000 });
-  for (const choice of choices) {
-    const item = quickInput(page).locator('.quick-input-list .monaco-list-row', { hasText: choice }).first();
-    await item.waitFor({ state: 'visible', timeout: 20_000 });
-    await item.click();
+  for (const { title, choice } of steps) {
+    await quickInput(page)
+      .locator('.quick-input-title', { hasText: title })
+      .waitFor({ state: 'visible', timeout: 20_000 });
+    await input.fill(choice);
+    const rows = quickInput(page).locator('.quick-input-list .monaco-list-row').filter({ visible: true });
+    await wb.waitFor(
+      `"${choice}" as the only choice of "${title}"`,
+      async () => (await rows.count()) === 1 && (await rows.first().innerText()).includes(choice),
+      { timeoutMs: 10_000 },
+    );
+    await page.keyboard.press('Enter');
   }
 }
 
@@ -174,9 +189,12 @@ export async function runDebuggerShots({ page, test, resultsDir }) {
     await wb.runCommand(page, 'View: Close Primary Side Bar').catch(() => {});
     await wb.openNotebook(page, NOTEBOOK);
     await focusCell(page, CELLS.answer);
-    await paletteThenPick(page, BREAK_ON_CALLS, ['This Cell', 'Every Call']);
+    await paletteThenPick(page, BREAK_ON_CALLS, [WHERE_THIS_CELL, { title: WHICH, choice: 'Every Call' }]);
     const row = cellRow(page, CELLS.answer);
     await statusItem(row, 'breaks on every call').waitFor({ state: 'visible', timeout: 20_000 });
+    // this cell's breakpoint, not the notebook's: every other cell of it would pause too (the fork below would wait)
+    if ((await statusItem(cellRow(page, CELLS.answerPy), 'breaks on').count()) > 0)
+      throw new Error('"This Cell" set a breakpoint on the next cell too: the notebook was chosen');
     await runCell(page, await focusCell(page, CELLS.answer));
     await statusItem(row, 'paused at call 1').waitFor({ state: 'visible', timeout: 120_000 });
     for (const choice of ['Continue', 'Answer…', 'Throw…', 'Step'])
@@ -185,7 +203,13 @@ export async function runDebuggerShots({ page, test, resultsDir }) {
     shots['debug-paused'] = await inBothThemes(page, resultsDir, 'debug-paused', () => rowClip(row));
     await statusItem(row, 'Continue').click();
     await finished(row, 'the paused cell to finish after Continue');
-    await paletteThenPick(page, BREAK_ON_CALLS, ['This Cell', 'Clear Breakpoints']);
+    await paletteThenPick(page, BREAK_ON_CALLS, [WHERE_THIS_CELL, { title: WHICH, choice: 'Clear Breakpoints' }]);
+    // every later run of this notebook depends on it: no cell of it breaks any more
+    await wb.waitFor('no breakpoint shown on the first two cells', async () => {
+      for (const source of [CELLS.answer, CELLS.answerPy])
+        if ((await statusItem(cellRow(page, source), 'breaks on').count()) > 0) return false;
+      return true;
+    });
   });
 
   await test('debugger: a call that needs approval asks in the cell and in a notification', async () => {
@@ -277,7 +301,10 @@ export async function runDebuggerShots({ page, test, resultsDir }) {
     }
     await finished(row, 'the cell to finish its first run');
     await focusCell(page, CELLS.fork);
-    await paletteThenPick(page, RUN_FROM_CALL, ['2. tools.search', 'Edit Its Result…']);
+    await paletteThenPick(page, RUN_FROM_CALL, [
+      { title: 'which call gets another answer', choice: '2. tools.search' },
+      { title: 'its new outcome', choice: 'Edit Its Result…' },
+    ]);
     // the input box takes the quick pick's place in the same widget: typed too early, the text would go to the pick's
     // filter and the box would then open on its prefilled value (the call's recorded result)
     await quickInput(page)
