@@ -11,6 +11,7 @@ import { HostProcess, type FlightEntry, type HostEnd } from './host-process.js';
 import { HostedRun } from './hosted-run.js';
 import type { DescribedModule, FromHostFrame } from './wire.js';
 import { errorMessage } from '../output/error-message.js';
+import { within } from '../process/timers.js';
 
 // Where a bindings host is, like a notebook kernel's status.
 export type BindingsHostState = 'stopped' | 'starting' | 'ready' | 'busy' | 'crashed' | 'failed';
@@ -176,7 +177,7 @@ export class BindingsHost {
     if (generation === undefined || generation.end !== undefined || generation.module === undefined) return 0;
     const answered = new Promise<number>((resolve) => generation.interrupted.push(resolve));
     generation.process.send({ type: 'interrupt' });
-    const calls = await Promise.race([answered, delay(INTERRUPT_WAIT_MS).then(() => undefined)]);
+    const calls = await within(answered, INTERRUPT_WAIT_MS, undefined);
     if (calls !== undefined) return calls;
     const running = [...generation.runs.values()].reduce((n, run) => n + run.inFlight, 0);
     generation.process.kill('unresponsive');
@@ -190,7 +191,7 @@ export class BindingsHost {
     const request = ++driftIds;
     const answered = new Promise<string[]>((resolve) => generation.drifts.set(request, resolve));
     generation.process.send({ type: 'drift', request, cassette });
-    const warnings = await Promise.race([answered, delay(DRIFT_WAIT_MS).then(() => [] as string[])]);
+    const warnings = await within(answered, DRIFT_WAIT_MS, [] as string[]);
     generation.drifts.delete(request);
     return warnings;
   }
@@ -202,7 +203,7 @@ export class BindingsHost {
     const request = ++driftIds;
     const answered = new Promise<string[]>((resolve) => generation.checks.set(request, resolve));
     generation.process.send({ type: 'check-answer', request, global, name, value });
-    const problems = await Promise.race([answered, delay(DRIFT_WAIT_MS).then(() => [] as string[])]);
+    const problems = await within(answered, DRIFT_WAIT_MS, [] as string[]);
     generation.checks.delete(request);
     return problems;
   }
@@ -438,10 +439,6 @@ export class BindingsHost {
       // a failing observer must not break the host's supervision
     }
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 async function bounded<T>(

@@ -13,6 +13,7 @@ import { CHECK_MS, RESPONSIVE_MS, SHUTDOWN_GRACE_MS, UNRESPONSIVE_MS } from './l
 import { z } from 'zod';
 import { StartedCallSchema, type StartedCall } from '../protocol/binding-call.js';
 import { FLIGHT_RECORD, FromHostFrameSchema, type FromHostFrame, type ToHostFrame } from './wire.js';
+import { settlesWithin, within } from '../process/timers.js';
 
 const FlightLineSchema = z.object({ run: z.number().int().positive(), call: StartedCallSchema }).strict();
 
@@ -69,6 +70,7 @@ export class HostProcess {
   readonly #decoder = new FrameDecoder(LIMITS.maxFrameBytes);
   readonly closed: Promise<ExitInfo>;
   #watchdog: NodeJS.Timeout | undefined;
+  #killWait: NodeJS.Timeout | undefined;
   #silentChecks = 0;
   #heard = false;
   #lastHeard = performance.now();
@@ -179,10 +181,9 @@ export class HostProcess {
     this.#reason ??= { kind: 'stopped' };
     this.#stopWatchdog();
     if (first) this.#channel.write(encodeFrame('{"type":"shutdown"}'));
-    const exited =
-      graceful && (await Promise.race([this.closed.then(() => true), delay(SHUTDOWN_GRACE_MS).then(() => false)]));
+    const exited = graceful && (await settlesWithin(this.closed, SHUTDOWN_GRACE_MS));
     if (!exited) this.#endWith(this.#reason);
-    await Promise.race([this.closed, delay(KILL_WAIT_MS)]);
+    await within(this.closed, KILL_WAIT_MS, undefined);
   }
 
   // Kills the process group now; `unresponsive`: it was judged stuck (by the watchdog or a missed interrupt).
@@ -224,12 +225,14 @@ export class HostProcess {
     this.#reason ??= reason;
     this.#stopWatchdog();
     this.#child.killTree();
-    setTimeout(() => this.#finish(this.#reason ?? reason, []), KILL_WAIT_MS).unref();
+    // held open (see process/timers.ts): someone may be waiting for this end; cleared once the host's own exit reports it
+    this.#killWait = setTimeout(() => this.#finish(this.#reason ?? reason, []), KILL_WAIT_MS);
   }
 
   #finish(end: HostEnd, flight: FlightEntry[]): void {
     if (this.#end !== undefined) return;
     this.#end = end;
+    clearTimeout(this.#killWait);
     this.#stopWatchdog();
     this.#options.onEnd(end, flight);
   }
@@ -238,10 +241,6 @@ export class HostProcess {
     clearInterval(this.#watchdog);
     this.#watchdog = undefined;
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 // The started calls a dead host recorded but never reported; anything malformed is skipped.

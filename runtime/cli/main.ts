@@ -84,12 +84,23 @@ const io: CliIo = {
   terminalColumns: (stream) => (process[stream].isTTY ? process[stream].columns || 80 : undefined),
 };
 installSignalHandlers(io);
+let finished = false;
 main(process.argv.slice(2), io).then(
   (code) => {
+    finished = true;
     process.exitCode = code;
   },
   (error: unknown) => {
+    finished = true;
     process.stderr.write(`ptc: ${String(error)}\n`);
     process.exitCode = 3;
   },
 );
+// Node ends a process whose loop has nothing left to wait on with exit code 0, silently: a command still waiting on
+// something that can no longer happen would look like a success that printed nothing. Said as what it is instead.
+process.on('beforeExit', () => {
+  if (finished) return;
+  finished = true;
+  io.stderr('ptc: internal error: the command was still waiting when nothing was left that could finish it\n');
+  process.exitCode = 3;
+});

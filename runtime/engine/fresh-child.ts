@@ -9,6 +9,7 @@ import { RunState } from './run-state.js';
 import type { Spare } from '../process/spare.js';
 import type { SpareKey, SparePool } from './spare-pool.js';
 import { errorMessage } from '../output/error-message.js';
+import { within } from '../process/timers.js';
 
 export interface FreshChildRun<C extends Spare> {
   spec: CodeRunSpec;
@@ -122,13 +123,9 @@ export async function runOnFreshChild<C extends Spare>(run: FreshChildRun<C>): P
     teardowns.add(teardown);
     void teardown.finally(() => teardowns.delete(teardown));
     const left = LIMITS.graceMs - (performance.now() - (session.settledAt ?? performance.now()));
-    if (left > 0) await Promise.race([owned.stop(), delay(left)]);
+    if (left > 0) await within(owned.stop(), left, undefined);
     markPhase(spec, 'result');
     // the pool starts it on a later turn, after the caller's continuation took the result (spawning blocks this loop)
     refill();
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

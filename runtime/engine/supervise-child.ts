@@ -9,6 +9,7 @@ import { armDeadline } from './deadline.js';
 import { markPhase } from './phase-marks.js';
 import { abortMessage } from './early-results.js';
 import type { RunState } from './run-state.js';
+import { within } from '../process/timers.js';
 
 // What both backends' child wrappers offer the supervisor.
 export interface SupervisedChild {
@@ -84,7 +85,7 @@ export async function superviseLifecycle(options: LifecycleOptions): Promise<Run
   // settled: kill now and wait (bounded) for the pipes to close, so late raw fd writes are in the logs;
   // exited on its own without `done`: pipes are closed, so every byte of output is already in
   child.killTree();
-  if (session.outcome !== undefined) await Promise.race([closed, delay(LIMITS.graceMs)]);
+  if (session.outcome !== undefined) await within(closed, LIMITS.graceMs, undefined);
   markPhase(spec, 'exited');
   flushStdout();
   flushStderr();
@@ -109,8 +110,4 @@ function withMemoryBound(failure: RunFailure, bound: number | undefined): RunFai
 // How a child's end reads in a message: `code 7` or `signal SIGKILL`.
 export function describeExit(exit: ExitInfo | undefined): string {
   return exit?.signal ? `signal ${exit.signal}` : `code ${String(exit?.code)}`;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -6,6 +6,7 @@ import type { Spare } from './spare.js';
 import { createRunCgroup, type RunCgroup, type RunCgroupRequest } from '../sandbox/cgroup.js';
 import type { ChildChannel } from '../protocol/hosted-bindings.js';
 import { launchChild, type ExitInfo, type LaunchedChild } from './launch.js';
+import { settlesWithin, within } from './timers.js';
 
 // What the run needs from the process once it owns it.
 export interface ChildHandlers {
@@ -175,8 +176,8 @@ export abstract class RunChild implements Spare {
       // bubblewrap arms its parent-death signal only after it forked the sandbox's init: a kill in between (a spare
       // discarded while starting) orphans that init and the program under it, holding our pipes; its argv names the
       // private dir, so it can still be found
-      if (!(await settles(this.closed, ESCAPE_CHECK_MS))) this.child.killMarked(this.#privateDir);
-      if (!(await settles(this.closed, LIMITS.graceMs))) {
+      if (!(await settlesWithin(this.closed, ESCAPE_CHECK_MS))) this.child.killMarked(this.#privateDir);
+      if (!(await settlesWithin(this.closed, LIMITS.graceMs))) {
         // whatever still holds the pipes must not keep this process alive: it reads end-of-file and exits
         this.child.killMarked(this.#privateDir);
         this.child.release();
@@ -193,7 +194,7 @@ export abstract class RunChild implements Spare {
       await this.#cgroup?.remove();
       // a child still dying on a loaded machine may write into its dir while it is removed: once more after it closed
       if (fs.existsSync(this.#privateDir)) {
-        await Promise.race([this.closed, delay(10_000)]);
+        await within(this.closed, 10_000, undefined);
         await removeDir(this.#privateDir);
       }
     })();
@@ -241,11 +242,3 @@ async function removeDir(dir: string): Promise<void> {
 
 // A killed child's pipes close within milliseconds; one still open after this is held by a process the kill missed.
 const ESCAPE_CHECK_MS = 250;
-
-function settles(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  return Promise.race([promise.then(() => true), delay(ms).then(() => false)]);
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { signalReaches } from '../process/launch.js';
 import { TASK_LIMIT } from './run-limits.js';
 import { errorMessage } from '../output/error-message.js';
+import { delay } from '../process/timers.js';
 
 // A cgroup per run: the one bound on what a program makes the kernel hold for it. tmpfs pages, inodes and xattrs,
 // dentries (negative ones too), pipe and socket buffers, page tables: none of it is in any process's RSS, so no
@@ -259,7 +260,7 @@ async function removeDirs(dirs: string[], members: () => number[]): Promise<void
       }
     }
     if (dirs.map(rmdirQuietly).every(Boolean)) return;
-    await new Promise((resolve) => setTimeout(resolve, 20).unref());
+    await delay(20);
   }
 }
 

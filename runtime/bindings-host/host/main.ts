@@ -19,6 +19,7 @@ import { ServedRun } from './serve-run.js';
 import { writeFramesSync } from './sync-writer.js';
 import { HEARTBEAT_MS } from '../limits.js';
 import { errorMessage } from '../../output/error-message.js';
+import { within } from '../../process/timers.js';
 
 const send = (text: string): void => writeFramesSync(HOST_CONTROL_FD, [text]);
 const frame = (value: Record<string, unknown>): void => send(JSON.stringify(value));
@@ -185,7 +186,7 @@ async function stop(code: number): Promise<void> {
   server?.close();
   if (socketPath !== undefined) fs.rmSync(socketPath, { force: true });
   const disposing = module?.dispose().catch(() => undefined);
-  await Promise.race([disposing, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+  await within(Promise.resolve(disposing), 1_000, undefined);
   process.exit(code);
 }
 

@@ -1,4 +1,5 @@
 import { listDescendants } from '../../process/launch.js';
+import { delay } from '../../process/timers.js';
 
 export { listDescendants };
 
@@ -36,8 +37,7 @@ export async function stopProcessTree(leader: number, known: readonly number[] =
   if (alive()) {
     signal(-leader, 'SIGTERM');
     for (const pid of tree) signal(pid, 'SIGTERM');
-    for (let waited = 0; waited < TERM_GRACE_MS && alive(); waited += 50)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; waited < TERM_GRACE_MS && alive(); waited += 50) await delay(50);
     signal(-leader, 'SIGKILL');
     for (const pid of tree) signal(pid, 'SIGKILL');
   }

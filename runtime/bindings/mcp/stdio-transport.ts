@@ -7,6 +7,7 @@ import { preludeArgv } from '../../process/exec-prelude.js';
 import { parentDeathPrefix } from '../../process/launch.js';
 import { listDescendants, stopProcessTree, trackServerGroup } from './process-tree.js';
 import { errorMessage } from '../../output/error-message.js';
+import { within } from '../../process/timers.js';
 
 const STDERR_TAIL_CHARS = 4_000;
 // how long a server may take to exit after its stdin closed before its process group is signalled
@@ -136,13 +137,7 @@ export class ServerStdioTransport implements Transport {
     const descendants = child.pid !== undefined && child.exitCode === null ? listDescendants(child.pid) : [];
     child.stdin?.end();
     if (child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, CLOSE_GRACE_MS);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await within(new Promise((resolve) => child.once('exit', resolve)), CLOSE_GRACE_MS, undefined);
     }
     // the group (and any descendant that left it) goes even when the server itself already exited
     if (child.pid !== undefined) await stopProcessTree(child.pid, descendants);
