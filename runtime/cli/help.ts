@@ -8,6 +8,15 @@ export const EXIT_CODES = [
   '129  stopped by SIGHUP, 130 by SIGINT (Ctrl-C), 143 by SIGTERM',
 ];
 
+// The codes a command can exit with, each once and in numeric order: its own meaning of a code (eval's 0) replaces the
+// shared one.
+function exitCodeLines(command: CliCommand): string[] {
+  const code = (line: string): number => Number.parseInt(line, 10);
+  const own = (command.exitCodes ?? []).map((c) => c.replace(/^(\d+)\s+/, (_, n: string) => n.padEnd(5)));
+  const shared = EXIT_CODES.filter((line) => !own.some((o) => code(o) === code(line)));
+  return [...shared, ...own].sort((a, b) => code(a) - code(b));
+}
+
 const flagText = (name: string, spec: FlagSpec): string => {
   const short = spec.short === undefined ? '' : `-${spec.short}, `;
   const value =
@@ -32,15 +41,7 @@ export function commandHelp(command: CliCommand): string {
     lines.push(`  ${text.padEnd(width)}  ${spec.help}${byDefault}`);
   }
   lines.push(`  ${'-h, --help'.padEnd(width)}  show this help`);
-  lines.push(
-    '',
-    'exit codes:',
-    ...[
-      ...EXIT_CODES.slice(0, 1),
-      ...(command.exitCodes ?? []).map((c) => c.replace(/^(\d+)\s+/, (_, n: string) => n.padEnd(5))),
-      ...EXIT_CODES.slice(1),
-    ].map((c) => `  ${c}`),
-  );
+  lines.push('', 'exit codes:', ...exitCodeLines(command).map((c) => `  ${c}`));
   lines.push('', 'examples:');
   for (const example of command.examples) lines.push(...example.split('\n').map((l) => `  ${l}`), '');
   return `${lines.join('\n').trimEnd()}\n`;

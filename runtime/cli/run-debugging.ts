@@ -9,8 +9,9 @@ type PauseDecider = NonNullable<PauseRequest['onPause']>;
 type ForkSpec = NonNullable<PauseRequest['fork']>;
 type Decision = Awaited<ReturnType<PauseDecider>>;
 
-// The exit code of a run in which a call that needed approval was denied because nobody could be asked.
-export const APPROVAL_DENIED_EXIT = 3;
+// The exit code of a run in which a call that needed approval was denied because nobody could be asked: its own, not
+// 3 (an internal error of ptc), so a CI script can tell "pass --approve" from a bug.
+export const APPROVAL_DENIED_EXIT = 4;
 
 export interface Approver {
   onPause: PauseDecider;

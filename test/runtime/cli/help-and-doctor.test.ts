@@ -21,6 +21,12 @@ describe('ptc explains itself', { timeout: 180_000 }, () => {
       for (const section of ['options:', 'exit codes:', 'examples:', '-h, --help', '130 by SIGINT'])
         expect(long.stdout).toContain(section);
       expect(long.stdout.split('examples:')[1]?.match(/^ {2}# /gm)).toHaveLength(2);
+      // each code means one thing, listed once, in order (run's approval denial once shared 3 with an internal error)
+      const codes = [
+        ...(long.stdout.split('exit codes:')[1]?.split('examples:')[0] ?? '').matchAll(/^ {2}(\d+) /gm),
+      ].map((m) => Number(m[1]));
+      expect(codes, name).toEqual([...new Set(codes)].sort((a, b) => a - b));
+      expect(codes, name).toEqual(expect.arrayContaining([0, 2, 3, 129]));
     }
     const run = (await ptc('run', '--help')).stdout;
     for (const flag of [

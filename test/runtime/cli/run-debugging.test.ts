@@ -1,5 +1,5 @@
 // `ptc run --approve` and `ptc run --replay … --fork n=<result.json>` as real processes: approvals answered by the flag,
-// by a person on a terminal, or denied for want of one (exit 3); a fork replays calls before n, answers n with the
+// by a person on a terminal, or denied for want of one (exit 4); a fork replays calls before n, answers n with the
 // edit and can be saved; bad input is one line, exit 2, nothing written.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,12 +44,12 @@ describe('ptc run: approvals and forks', { timeout: 180_000 }, () => {
     expect(refused.code).toBe(0);
     expect(value(refused.stdout)).toMatch(/^ToolError: .*tools\.send was denied \(--approve deny\)/);
     const unasked = await ptc('run', send, '--bindings', bindings, '--json');
-    expect(unasked.code).toBe(3);
+    expect(unasked.code).toBe(4);
     expect(value(unasked.stdout)).toMatch(/tools\.send was denied: it needs approval and nobody could be asked/);
     expect(unasked.stderr).toContain(
       'ptc run: tools.send needs approval and there is no terminal to ask: denied (pass --approve allow to allow it)',
     );
-    expect(unasked.stderr).toContain('1 call(s) needing approval were denied (no terminal to ask): exit 3');
+    expect(unasked.stderr).toContain('1 call(s) needing approval were denied (no terminal to ask): exit 4');
   });
 
   it('--approve ask without a terminal: one line, exit 2, nothing written', async () => {
