@@ -70,6 +70,22 @@ describe('the kernel witness', () => {
     expect(witness.changes()).toEqual([expect.stringContaining(`host device node ${node} changed`)]);
   });
 
+  test.runIf(root)(
+    "does not count another process's mode-preserving chmod of a shared node (/dev/null) against the run",
+    async () => {
+      const witness = new KernelWitness(undefined);
+      witness.look();
+      const before = fs.statSync('/dev/null', { bigint: true });
+      // past the kernel's coarse clock tick, so the chmod's ctime differs from any earlier one
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // what the sandbox proof does under the unshare-only sandbox, as root: the node keeps its mode, only its ctime moves
+      execFileSync('chmod', [(Number(before.mode) & 0o7777).toString(8), '/dev/null']);
+      expect(fs.statSync('/dev/null', { bigint: true }).ctimeNs).not.toBe(before.ctimeNs);
+      witness.look();
+      expect(witness.changes()).toEqual([]);
+    },
+  );
+
   test('sees nothing when nothing was granted', async () => {
     const witness = new KernelWitness(undefined);
     witness.look();

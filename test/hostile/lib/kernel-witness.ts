@@ -6,8 +6,11 @@ import { descendants } from './leaks.js';
 // report says nothing about the host: the program calls probe.kernelLook() before the attempt and again while it holds
 // what it claims, and the host looks each time at what the run's processes hold.
 
-// Device nodes a program may name (plus the harness's planted one): a chmod or chown that reached one changes its
-// ctime even when it keeps the mode.
+// Device nodes a program may name: their mode and owner are watched. Their ctime is not: every process on the host
+// shares them, and a mode-preserving chmod by another (the sandbox proof of a run under the partial, unshare-only
+// sandbox runs as root and may chmod /dev/null to its own mode) moved it during a wasm run of the other suite. The
+// harness's planted node is the run's own, so its ctime is watched too: a chmod or chown that reached it moves it even
+// when it keeps the mode.
 const HOST_DEVICES = ['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/tty'];
 
 interface Look {
@@ -17,10 +20,10 @@ interface Look {
   packet: string[];
 }
 
-function deviceFingerprint(node: string): string {
+function deviceFingerprint(node: string, ctime: boolean): string {
   try {
     const st = fs.lstatSync(node, { bigint: true });
-    return `${st.mode}/${st.uid}/${st.gid}/${st.rdev}/${st.ctimeNs}`;
+    return `${st.mode}/${st.uid}/${st.gid}/${st.rdev}${ctime ? `/${st.ctimeNs}` : ''}`;
   } catch {
     return 'missing';
   }
@@ -60,13 +63,17 @@ function packetInodes(pid: number): string[] {
 }
 
 export class KernelWitness {
-  readonly #devices: Map<string, string>;
+  readonly #devices: Map<string, { fingerprint: string; ctime: boolean }>;
   readonly #looks: Look[] = [];
 
   // `planted`: the harness's own device node for this run, when the program uses one
   constructor(planted: string | undefined) {
+    const watched = [
+      ...HOST_DEVICES.map((node) => ({ node, ctime: false })),
+      ...(planted === undefined ? [] : [{ node: planted, ctime: true }]),
+    ];
     this.#devices = new Map(
-      [...HOST_DEVICES, ...(planted === undefined ? [] : [planted])].map((node) => [node, deviceFingerprint(node)]),
+      watched.map(({ node, ctime }) => [node, { fingerprint: deviceFingerprint(node, ctime), ctime }]),
     );
   }
 
@@ -88,7 +95,7 @@ export class KernelWitness {
 
   // What the host saw granted: a socket a process gained after the first look (compared per process alive in both,
   // so other runs' children coming and going are not counted), an AF_PACKET socket held at any look, a device node
-  // whose mode, owner or ctime changed since the run began.
+  // whose mode or owner changed since the run began (or, the planted one, its ctime).
   changes(): string[] {
     const out: string[] = [];
     const [first, ...later] = this.#looks;
@@ -101,8 +108,8 @@ export class KernelWitness {
     }
     for (const look of this.#looks)
       for (const inode of look.packet) out.push(`an AF_PACKET socket (inode ${inode}) was open in the run's tree`);
-    for (const [node, before] of this.#devices) {
-      const now = deviceFingerprint(node);
+    for (const [node, { fingerprint: before, ctime }] of this.#devices) {
+      const now = deviceFingerprint(node, ctime);
       if (now !== before) out.push(`host device node ${node} changed (${before} -> ${now})`);
     }
     return [...new Set(out)];
