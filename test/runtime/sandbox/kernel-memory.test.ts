@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { pendingTeardowns } from '../../../runtime/engine/fresh-child.js';
 import { sandboxHost } from '../../../runtime/sandbox/probe.js';
+import { eventually } from '../../helpers/eventually.js';
 import { run, toolsNamespace } from '../../helpers/runtime.js';
 
 // What a program makes the kernel hold is in no process's RSS: tmpfs inodes and dentries, negative dentries, socket
@@ -90,22 +91,36 @@ return await tools.hold()`;
     expect(seen.kernel).toBeGreaterThan(40 * MB);
   });
 
-  test("past its bound the kernel ends the run, the result says so, and the host's slab comes back", async () => {
-    const before = meminfo('Slab');
-    const program = `
+  // the run's own 120 s and the slab's 120 s, each a bound on a hang, not a measure
+  test(
+    "past its bound the kernel ends the run, the result says so, and the host's slab comes back",
+    { timeout: 300_000 },
+    async () => {
+      const before = meminfo('Slab');
+      const program = `
 for i in range(2000000):
     open(f"/tmp/f{i}", "w").close()
 return "made them all"`;
-    const r = await run('python', program, { tmpMb: 16, memoryMb: 64, timeoutMs: 120_000 });
-    expect(r.error?.kind).toBe('worker-exit');
-    expect(r.error?.message).toMatch(
-      /the run reached its memory bound \(\d+ MiB for the program, its temp files and what the kernel holds for it\)/,
-    );
-    // the files die with the sandbox's tmpfs once the run's teardown (after its result) removed its cgroup: what the run
-    // made the kernel hold is gone then (other suites run beside)
-    await pendingTeardowns();
-    expect(meminfo('Slab') - before).toBeLessThan(150 * MB);
-  });
+      const r = await run('python', program, { tmpMb: 16, memoryMb: 64, timeoutMs: 120_000 });
+      expect(r.error?.kind).toBe('worker-exit');
+      expect(r.error?.message).toMatch(
+        /the run reached its memory bound \(\d+ MiB for the program, its temp files and what the kernel holds for it\)/,
+      );
+      // the files die with the sandbox's tmpfs once the run's teardown (after its result) removed its cgroup: what the run
+      // made the kernel hold is gone then. Awaited, bounded: the host's slab is everyone's, and another suite beside this
+      // one (its control below makes 200 000 files on the host) held 214 MB of it for a while in issue 33's round 5; what
+      // this run kept, had it escaped its bound, would not come back
+      await pendingTeardowns();
+      let grown = 0;
+      await eventually(
+        "the host's slab back within 150 MB of before the run",
+        () => (grown = meminfo('Slab') - before) < 150 * MB,
+        { timeoutMs: 120_000 },
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}: it is still ${Math.round(grown / MB)} MB above`, { cause: error });
+      });
+    },
+  );
 
   test('control: without a cgroup (the sandbox off, files on the host tmpfs /dev/shm) the same files grow the host slab', async () => {
     const dir = fs.mkdtempSync(path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'ptc-kmem-control-'));
