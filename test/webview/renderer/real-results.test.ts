@@ -20,7 +20,29 @@ interface Program {
   file: string;
   source: string;
   args?: string[];
+  // a bindings module of the test's own (written beside the program) instead of the examples'
+  bindings?: { file: string; source: string };
 }
+
+// `tools.add` whose calls each wait until all twelve have started: they overlap by construction, so their lanes do not
+// depend on timing (the examples' instant mock could finish each call before the next began on a loaded machine)
+const BARRIER_BINDINGS = `let started = 0;
+const everyone = new Promise((resolve) => { globalThis.__ptcAllStarted = resolve; });
+export default {
+  tools: {
+    functions: {
+      add: {
+        mock: async ({ a, b }) => {
+          if (++started === 12) globalThis.__ptcAllStarted();
+          // bounded: a program that made fewer calls still ends
+          await Promise.race([everyone, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+          return a + b;
+        },
+      },
+    },
+  },
+};
+`;
 
 const PROGRAMS: Record<string, Program> = {
   cities: {
@@ -32,6 +54,7 @@ const PROGRAMS: Record<string, Program> = {
     file: 'parallel.ts',
     source:
       "const sums = await Promise.all(Array.from({ length: 12 }, (_, i) => tools.add({ a: i, b: 1 })));\nconsole.error('warn: twelve calls');\nreturn sums;",
+    bindings: { file: 'barrier.bindings.mjs', source: BARRIER_BINDINGS },
   },
   binding: {
     file: 'binding.ts',
@@ -76,8 +99,10 @@ async function runAll(): Promise<void> {
     if (name === undefined) return;
     const program = PROGRAMS[name]!;
     await writeFile(path.join(dir, program.file), program.source);
+    const bindings = program.bindings === undefined ? EXAMPLE_BINDINGS : path.join(dir, program.bindings.file);
+    if (program.bindings !== undefined) await writeFile(bindings, program.bindings.source);
     const result = JSON.parse(
-      await ptcRunJson([path.join(dir, program.file), '--bindings', EXAMPLE_BINDINGS, ...(program.args ?? [])], dir),
+      await ptcRunJson([path.join(dir, program.file), '--bindings', bindings, ...(program.args ?? [])], dir),
     ) as RunResult;
     const parsed = parseResultPayload({
       result,
