@@ -4,7 +4,8 @@
 //   (module set-up included, node_modules excluded);
 // - the bindings host likewise when its coverage was written, else as the child;
 // - the program child: every source file of ours bundled into its single-purpose executable
-//   (an upper bound: esbuild's metafile), since its environment is scrubbed and coverage cannot leave the sandbox.
+//   (an upper bound: esbuild's metafile), since its environment is scrubbed and coverage cannot leave the sandbox;
+// - the renderer (the webview that draws the result): every file of ours in its browser bundle, likewise an upper bound.
 // Usage: node scripts/cell-walk.mjs [program] [bindings]  (default: examples/programs/cities.ts with its tools)
 import { mkdtemp, readdir, readFile, rm, cp } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
@@ -19,12 +20,13 @@ const program = process.argv[2] ?? 'examples/programs/cities.ts';
 const bindings = process.argv[3] ?? 'examples/programs/tools.bindings.mjs';
 const ours = (source) => !source.includes('node_modules') && /^(runtime|python|extension|webview)\//.test(source);
 
-async function bundle(entry, outfile, format) {
+async function bundle(entry, outfile, format, platform = 'node') {
   const result = await build({
     entryPoints: [path.join(root, entry)],
     outfile,
     bundle: true,
-    platform: 'node',
+    platform,
+    loader: { '.css': 'text' },
     target: 'node20',
     format,
     sourcemap: 'linked',
@@ -89,6 +91,7 @@ try {
     path.join(tmp, 'dist/runtime/bindings-host.mjs'),
     'esm',
   );
+  const renderer = await bundle('webview/renderer/index.ts', path.join(tmp, 'renderer.js'), 'esm', 'browser');
   const coverage = path.join(tmp, 'coverage');
   const run = spawnSync(process.execPath, [cli, 'run', program, '--bindings', bindings, '--json'], {
     cwd: root,
@@ -105,6 +108,7 @@ try {
     ['program child (Node, bundled)', child],
     // the bindings host is not sandboxed, so its coverage is there when the environment reached it
     hostRun.length > 0 ? ['bindings host (functions that ran)', hostRun] : ['bindings host (bundled)', host],
+    ['renderer (webview, bundled)', renderer],
   ];
   for (const [name, files] of rows) {
     console.log(`${String(files.length).padStart(4)}  ${name}`);

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../protocol/json-value.js';
 import type { CallRecord } from '../protocol/run-result.js';
-import { replyText } from '../engine/program-frames.js';
+import { replyText } from '../protocol/program-wire.js';
 import type { HostedRunLink, HostedRunOptions } from '../protocol/hosted-bindings.js';
 import type { CallEvent, CallStartListener } from '../bindings/observe.js';
 import { CLOSE_WAIT_MS } from './limits.js';

@@ -1,12 +1,5 @@
 import { snapshotLossless } from '../json/lossless.js';
-import type { JsonValue } from '../protocol/json-value.js';
-
-// What a failed call may tell the program beyond its message: fields set on the error it catches (`error.code`,
-// `error.data`), e.g. an MCP server's JSON-RPC error code and data.
-export interface FailureDetails {
-  code?: number | string;
-  data?: JsonValue;
-}
+import type { FailureDetails } from '../protocol/program-wire.js';
 
 // A failure that carries details to the program; any other thrown value reaches it as its message alone.
 export class CallFailure extends Error {

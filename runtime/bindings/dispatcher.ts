@@ -4,14 +4,11 @@ import { snapshotLossless } from '../json/lossless.js';
 import { capText } from '../output/diagnostic.js';
 import type { CallDecision } from '../protocol/call-pause.js';
 import type { JsonValue } from '../protocol/json-value.js';
+import type { CallReply, FailureDetails } from '../protocol/program-wire.js';
 import type { CallRecord } from '../protocol/run-result.js';
 import { KEPT_PROGRESS } from '../protocol/run-result.js';
-import { keptDetails, type FailureDetails } from './call-failure.js';
+import { keptDetails } from './call-failure.js';
 import { CallLog } from './call-log.js';
-
-// A failed call's answer: its message, and the fields the program's error gets beside it.
-export type FailedReply = { ok: false; message: string; details?: FailureDetails };
-export type CallReply = { ok: true; valueText: string } | FailedReply;
 
 // not ok ends the run: a protocol violation, or the run's call budget spent (`call-limit`)
 export type DispatchVerdict = { ok: true } | { ok: false; message: string; kind?: 'call-limit' };

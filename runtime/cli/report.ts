@@ -1,4 +1,12 @@
-import { callCount, forEachSlice, JSON_CHUNK_CHARS, writeJsonText, type CallRecord, type RunResult } from '../index.js';
+import {
+  callCount,
+  chunkedSink,
+  forEachSlice,
+  JSON_CHUNK_CHARS,
+  writeJsonText,
+  type CallRecord,
+  type RunResult,
+} from '../index.js';
 import { visibleJson, visibleText } from './terminal-text.js';
 
 // Call lines shown one by one; the rest are counted.
@@ -116,4 +124,19 @@ function codeFrame(program: string, line: number | undefined, column: number | u
     if (n === line && column !== undefined) frame.push(`  ${' '.repeat(width)} | ${' '.repeat(before.length)}^`);
   }
   return frame;
+}
+
+// Prints one result as `--json` (one line of JSON) or the readable report, in chunks: never one string of the whole
+// result, never recursion. JSON escapes C0 controls itself; DEL, C1 and bidi controls become \u escapes here, so even
+// `--json` in a terminal cannot drive it (the parsed text is unchanged).
+export function printResult(
+  result: RunResult,
+  options: { json: boolean; program: string; write: (text: string) => void },
+): void {
+  const out = chunkedSink(options.write);
+  if (options.json) {
+    writeJsonText(result, (piece) => out.push(visibleJson(piece)));
+    out.push('\n');
+  } else writeReport(result, options.program, out.push);
+  out.flush();
 }

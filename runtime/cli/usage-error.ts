@@ -1,10 +1,17 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { tempDirProblem } from '../index.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
 // Misuse of the command line (exit 2): missing file, bad flag, invalid bindings module.
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+// Commands that run programs check the host environment first: a misconfiguration is one line and exit 2.
+export function requireRunnableEnvironment(): void {
+  const problem = tempDirProblem();
+  if (problem !== undefined) throw new UsageError(problem);
 }
 
 // The one file a command takes (`what`: "notebook file"); none or more than one is misuse, worded alike by every command.

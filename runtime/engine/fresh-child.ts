@@ -1,15 +1,25 @@
 import { inheritedLimits } from '../process/inherited-limits.js';
 import type { CodeRunSpec } from '../api.js';
 import { LIMITS } from '../contract/limits.js';
+import type { HostedBindings } from '../protocol/hosted-bindings.js';
 import type { RunResult, SandboxReport } from '../protocol/run-result.js';
 import { abortMessage, failedBeforeSpawn } from './early-results.js';
-import { withChannel } from './hosted.js';
 import { markPhase } from './phase-marks.js';
 import { RunState } from './run-state.js';
 import type { Spare } from '../process/spare.js';
 import type { SpareKey, SparePool } from './spare-pool.js';
 import { errorMessage } from '../output/error-message.js';
 import { within } from '../process/timers.js';
+
+// A start function for a child of a hosted run that refuses (throws) rather than start a child without its own
+// connection to the host: such a child could never reach a handler, and every call of the run it later served would
+// fail with "bindings host is not running" (spares started in one turn used to drain the stock of connections).
+export function withChannel<C>(hosted: HostedBindings | undefined, start: () => C): () => C {
+  return () => {
+    if (hosted !== undefined && !hosted.channelReady()) throw new Error('no connection to the bindings host is ready');
+    return start();
+  };
+}
 
 export interface FreshChildRun<C extends Spare> {
   spec: CodeRunSpec;

@@ -1,12 +1,12 @@
-import type { CallDispatcher, CallReply } from '../bindings/dispatcher.js';
+import type { CallDispatcher } from '../bindings/dispatcher.js';
 import { jsonByteLength } from '../json/json-size.js';
 import { decodeLossless } from '../json/lossless.js';
 import { capText, MAX_EXCEPTION_CHARS } from '../output/diagnostic.js';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { SourceLocation } from '../protocol/run-result.js';
 import type { HostedBindings, HostedRunLink } from '../protocol/hosted-bindings.js';
+import { replyText, shortcutStringFrame } from '../protocol/program-wire.js';
 import type { RunState } from './run-state.js';
-import { shortcutStringFrame } from './string-frames.js';
 import { linkPauses, type RunPauseLink } from './call-pauses.js';
 
 // The frames every backend's child sends while its program runs, already validated against the backend's schema.
@@ -64,19 +64,6 @@ function dispatchCall(
 ): void {
   const verdict = dispatcher.dispatch(call.id, call.global, call.name, call.args as JsonValue);
   if (!verdict.ok) session.fail({ kind: verdict.kind ?? 'protocol', message: verdict.message });
-}
-
-// The reply frame for a finished binding call (same JSON on both backends' channels). `pausedMs`: how long the call
-// waited for a decision, for a child that keeps a deadline of its own (QuickJS; never sent on Python's strict wire).
-export function replyText(id: number, reply: CallReply, pausedMs?: number): string {
-  const paused = pausedMs === undefined ? '' : `,"pausedMs":${pausedMs}`;
-  if (reply.ok) return `{"type":"reply","id":${id},"ok":true,"value":${reply.valueText}${paused}}`;
-  const frame: Record<string, unknown> = { type: 'reply', id, ok: false, message: reply.message };
-  if (pausedMs !== undefined) frame.pausedMs = pausedMs;
-  // the error's fields beside its message (checked lossless when recorded)
-  if (reply.details?.code !== undefined) frame.code = reply.details.code;
-  if (reply.details?.data !== undefined) frame.data = reply.details.data;
-  return JSON.stringify(frame);
 }
 
 // What a backend's wire schema answers for one decoded frame (zod's safeParse result fits).

@@ -1,8 +1,7 @@
 import type { CodeRunSpec } from '../api.js';
 import type { Backend, BackendOptions } from '../engine/backend.js';
 import { abortMessage, failedBeforeSpawn } from '../engine/early-results.js';
-import { runOnFreshChild } from '../engine/fresh-child.js';
-import { withChannel } from '../engine/hosted.js';
+import { runOnFreshChild, withChannel } from '../engine/fresh-child.js';
 import { markPhase } from '../engine/phase-marks.js';
 import { SparePool, type SpareKey } from '../engine/spare-pool.js';
 import type { RunFailure, RunResult, SandboxReport } from '../protocol/run-result.js';

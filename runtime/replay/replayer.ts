@@ -1,5 +1,6 @@
 import type { BindingNamespace, CallContext, ErrorClassSpec } from '../api.js';
-import { CallFailure, type FailureDetails } from '../bindings/call-failure.js';
+import { CallFailure } from '../bindings/call-failure.js';
+import type { FailureDetails } from '../protocol/program-wire.js';
 import { canonicalJson } from '../json/lossless.js';
 import { describeNamespace, type CassetteCall, type NamespaceDescriptor } from '../protocol/binding-call.js';
 import type { JsonValue } from '../protocol/json-value.js';

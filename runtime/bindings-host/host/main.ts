@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { FrameDecoder } from '../../channel/frame-codec.js';
+import { encodeFrame, FrameDecoder } from '../../channel/frame-codec.js';
 import { BindingsModuleError, type BindingsModule } from '../../bindings/module-format.js';
 import { loadBindingsModule, schemaChecks } from '../../bindings/module-loader.js';
 import { LIMITS } from '../../contract/limits.js';
@@ -16,10 +16,31 @@ import { FLIGHT_RECORD, HOST_CONTROL_FD, ToHostFrameSchema, type OpenRunFrame, t
 import { ChildConnection } from './child-connection.js';
 import { describeModule } from './describe.js';
 import { ServedRun } from './serve-run.js';
-import { writeFramesSync } from './sync-writer.js';
 import { HEARTBEAT_MS } from '../limits.js';
 import { errorMessage } from '../../output/error-message.js';
 import { within } from '../../process/timers.js';
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+// Writes frames to the runtime synchronously: a note written just before a handler loops forever is already in the
+// runtime's pipe. Every host → runtime write goes through here, so writes never interleave.
+function writeFramesSync(fd: number, texts: readonly string[]): void {
+  if (texts.length === 0) return;
+  const buffer = texts.length === 1 ? encodeFrame(texts[0] as string) : Buffer.concat(texts.map(encodeFrame));
+  let offset = 0;
+  while (offset < buffer.length) {
+    try {
+      offset += fs.writeSync(fd, buffer, offset, buffer.length - offset);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // the runtime went away: nobody is listening any more
+      if (code === 'EPIPE' || code === 'EBADF') return;
+      if (code !== 'EAGAIN') throw error;
+      // the runtime is behind: wait a moment instead of spinning
+      Atomics.wait(sleeper, 0, 0, 1);
+    }
+  }
+}
 
 const send = (text: string): void => writeFramesSync(HOST_CONTROL_FD, [text]);
 const frame = (value: Record<string, unknown>): void => send(JSON.stringify(value));

@@ -1,12 +1,11 @@
-import { CallDispatcher, type CallReply } from '../../bindings/dispatcher.js';
+import { CallDispatcher } from '../../bindings/dispatcher.js';
 import type { BindingsModule } from '../../bindings/module-format.js';
 import { namespacesFor } from '../../bindings/module-loader.js';
 import { decodeLossless, encodeChecked } from '../../json/lossless.js';
 import type { JsonValue } from '../../protocol/json-value.js';
 import type { CallRecord } from '../../protocol/run-result.js';
-import { CallFrameSchema } from '../../protocol/program-wire.js';
+import { CallFrameSchema, replyText, type CallReply } from '../../protocol/program-wire.js';
 import { callsReportText, finishedCallText, startedCallText } from '../../protocol/call-report-codec.js';
-import { replyText } from '../../engine/program-frames.js';
 import { pauseReason, type CallDecision } from '../../protocol/call-pause.js';
 import type { OpenRunFrame } from '../wire.js';
 import type { CallGateSpec } from '../../protocol/call-pause.js';

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../protocol/json-value.js';
-import type { FailureDetails } from '../call-failure.js';
+import type { FailureDetails } from '../../protocol/program-wire.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): v is string => typeof v === 'string';

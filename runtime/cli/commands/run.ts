@@ -2,13 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createSession, type RunPlan, writeRunCassette } from '../../index.js';
 import { bindingsLog } from '../bindings-log.js';
-import { requireRunnableEnvironment } from '../environment.js';
-import { printResult } from '../print-result.js';
+import { printResult } from '../report.js';
 import { languageFromFile, parseRunFlags, RUN_FLAGS, type RunFlags } from '../run-options.js';
 import { SANDBOX_REFUSED_EXIT, sandboxNote, sandboxRefusal } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
 import { visibleText } from '../terminal-text.js';
-import { UsageError, type CliCommand } from '../usage-error.js';
+import { UsageError, requireRunnableEnvironment, type CliCommand } from '../usage-error.js';
 import { writeTrace } from './run-trace.js';
 import { APPROVAL_DENIED_EXIT, approver, readFork } from '../run-debugging.js';
 

@@ -26,6 +26,7 @@ import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from './console-shim.js';
 import {
   callRouter,
+  denyUnixSockets,
   errorFrame,
   receiveFrames,
   receiveHostReplies,
@@ -35,7 +36,6 @@ import {
 } from './control.js';
 import { describeThrown } from './describe-thrown.js';
 import { LineBuffer } from './line-buffer.js';
-import { denyUnixSockets } from './socket-guard.js';
 import { createNamespaces, type ReplyHandler } from './namespaces.js';
 import { freezeNondeterminism } from './freeze-nondeterminism.js';
 

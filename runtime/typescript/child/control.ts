@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import { Readable } from 'node:stream';
 import {
   BufferPrototypeUtf8Slice as utf8Slice,
@@ -14,7 +15,7 @@ import { chunkEnd, TEXT_CHUNK } from '../../output/ledger.js';
 import { NODE_CHILD_READ_FD, NODE_CHILD_WRITE_FD } from '../../protocol/node-fds.js';
 import type { ReplyHandler } from './namespaces.js';
 
-export { errorFrame } from './error-frame.js';
+export { errorFrame } from './describe-thrown.js';
 
 const writeSync = fs.writeSync;
 const byteLength = Buffer.byteLength;
@@ -34,6 +35,25 @@ const bufferCopy = uncurryThis(Buffer.prototype.copy) as (
 ) => number;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const readableRead = Readable.prototype.read;
+
+const defineProperty = Object.defineProperty;
+const getPrototypeOf = Object.getPrototypeOf;
+const EACCES = -(os.constants.errno.EACCES ?? 13);
+
+// Unix-domain sockets live on the filesystem, so the network namespace does not hide them, and Node 20's
+// permission model does not check connect()/bind(): without this a confined program reaches e.g. a docker or
+// ssh-agent socket. Every Unix socket handle shares the Pipe prototype; its connect/bind are replaced for good
+// (non-configurable, before any model code runs), so no later path to that prototype finds the originals.
+export function denyUnixSockets(channel: unknown): boolean {
+  const handle = (channel as { _handle?: unknown } | null)?._handle;
+  if (handle === null || typeof handle !== 'object') return false;
+  const proto = getPrototypeOf(handle) as object | null;
+  if (proto === null) return false;
+  for (const name of ['connect', 'bind']) {
+    defineProperty(proto, name, { value: () => EACCES, writable: false, enumerable: false, configurable: false });
+  }
+  return true;
+}
 
 // Synchronous sends: a frame written before a hot loop or a crash is already in the host's pipe.
 export function sendFrame(text: string): void {

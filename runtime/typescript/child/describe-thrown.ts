@@ -7,6 +7,7 @@ import {
   StringPrototypeSlice as slice,
   StringPrototypeSplit as split,
   StringPrototypeStartsWith as startsWith,
+  JSONStringify as stringify,
 } from '../../json/primordials.js';
 import type { SourceLocation } from '../../protocol/run-result.js';
 import { capText, MAX_EMBEDDED_CHARS, MAX_EXCEPTION_CHARS } from '../../output/diagnostic.js';
@@ -77,4 +78,13 @@ export function describeThrown(thrown: unknown): ThrownDescription {
   }
   const message = capText(rendered, MAX_EXCEPTION_CHARS);
   return location === undefined ? { message } : { message, location };
+}
+
+// A settling frame for a failure, built as text (the program may have planted toJSON on Object.prototype).
+export function errorFrame(kind: string, message: string, location?: { line: number; column?: number }): string {
+  const at =
+    location === undefined
+      ? ''
+      : `,"location":{"line":${location.line}${location.column === undefined ? '' : `,"column":${location.column}`}}`;
+  return `{"type":"done","error":{"kind":"${kind}","message":${stringify(message)}${at}}}`;
 }

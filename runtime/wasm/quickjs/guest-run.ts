@@ -14,7 +14,7 @@ import { decodeLossless, encodeWithin } from '../../json/lossless.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
 import { OutputLedger, outputLimitMessage } from '../../output/ledger.js';
 import { createConsole } from '../../typescript/child/console-shim.js';
-import { errorFrame } from '../../typescript/child/error-frame.js';
+import { errorFrame } from '../../typescript/child/describe-thrown.js';
 import { createNamespaces, type Reply } from '../../typescript/child/namespaces.js';
 import { rebuild } from './console-values.js';
 import { GUEST_PRELUDE } from './guest-prelude.js';

@@ -5,8 +5,7 @@
 // hostile. The interpreter's files come in one message (pyodide-assets.ts): nothing is fetched from anywhere.
 import { loadPyodide } from 'pyodide';
 import { decodeLossless } from '../../json/lossless.js';
-import { errorFrame } from '../../typescript/child/error-frame.js';
-import { describeThrown } from '../../typescript/child/describe-thrown.js';
+import { describeThrown, errorFrame } from '../../typescript/child/describe-thrown.js';
 import { BUNDLED_GUEST_MODULES } from '../pyodide/guest-modules.js';
 import { loadGuest, type PyodideGuest } from '../pyodide/guest.js';
 import { driveGuest, type GuestDrive } from '../pyodide/guest-driver.js';

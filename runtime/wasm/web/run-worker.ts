@@ -5,8 +5,7 @@
 // globals either; the deadline is enforced twice: QuickJS's interrupt inside, terminate() outside.
 import { decodeLossless } from '../../json/lossless.js';
 import type { BootFrame } from '../../protocol/node-wire.js';
-import { errorFrame } from '../../typescript/child/error-frame.js';
-import { describeThrown } from '../../typescript/child/describe-thrown.js';
+import { describeThrown, errorFrame } from '../../typescript/child/describe-thrown.js';
 import type { Reply } from '../../typescript/child/namespaces.js';
 import { loadGuest, startGuest, type GuestRun } from '../quickjs/guest-run.js';
 
