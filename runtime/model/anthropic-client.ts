@@ -3,7 +3,7 @@ import type { JsonValue } from '../protocol/json-value.js';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, TokenUsage, ToolCall } from './chat-types.js';
 import { endpoint, postWithKey } from './model-http.js';
 import { invalid, type EndpointOptions } from './openai-client.js';
-import { REPLY_LIMITS, textTooLong, toolCallOf, tooManyToolCalls } from './reply-limits.js';
+import { checkedReply, REPLY_LIMITS, toolCallOf, tooManyToolCalls } from './reply-limits.js';
 import { AnthropicMessageStream, replyJson, streamEvents } from './stream-replies.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
@@ -98,28 +98,17 @@ export function anthropicClient(options: EndpointOptions): ModelClient {
           toolCalls.push(toolCallOf(block.id, block.name, block.input));
         }
       }
-      const tooLong = textTooLong(text);
-      if (tooLong !== undefined) return tooLong;
-      return {
-        ok: true,
-        reply: {
-          text,
-          toolCalls,
-          usage: usageOf(parsed.data.usage),
-          stopReason: parsed.data.stop_reason ?? 'unknown',
-          latencyMs: performance.now() - started,
-          model: parsed.data.model ?? options.model,
-          // thinking blocks must go back unchanged (signatures included) with the tool results they led to
-          ...(thinking
-            ? {
-                replay: {
-                  provider: label,
-                  items: json !== null && typeof json === 'object' ? contentOf(json) : [],
-                },
-              }
-            : {}),
-        },
-      };
+      return checkedReply(started, {
+        text,
+        toolCalls,
+        usage: usageOf(parsed.data.usage),
+        stopReason: parsed.data.stop_reason ?? 'unknown',
+        model: parsed.data.model ?? options.model,
+        // thinking blocks must go back unchanged (signatures included) with the tool results they led to
+        ...(thinking
+          ? { replay: { provider: label, items: json !== null && typeof json === 'object' ? contentOf(json) : [] } }
+          : {}),
+      });
     },
   };
 }

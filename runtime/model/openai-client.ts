@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage, ChatOutcome, ChatProgress, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
 import { endpoint, type HttpLimits, type PostOutcome, postWithKey, preview } from './model-http.js';
-import { REPLY_LIMITS, textTooLong, toolCallOf } from './reply-limits.js';
+import { checkedReply, REPLY_LIMITS, toolCallOf } from './reply-limits.js';
 import { ChatCompletionStream, replyJson, streamEvents, type ReplyStream } from './stream-replies.js';
 
 export interface EndpointOptions {
@@ -68,8 +68,7 @@ export function openAiClient(options: EndpointOptions): ModelClient {
                 function: { name: t.name, description: t.description, parameters: t.inputSchema },
               })),
             }),
-        ...(request.tools.length === 0 || o.toolChoice === undefined ? {} : { tool_choice: o.toolChoice }),
-        ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
+        ...openAiOptions(request),
         ...(o.seed === undefined ? {} : { seed: o.seed }),
         ...(o.reasoningEffort === undefined ? {} : { reasoning_effort: o.reasoningEffort }),
         ...(request.onProgress === undefined ? {} : { stream: true, stream_options: { include_usage: true } }),
@@ -80,29 +79,31 @@ export function openAiClient(options: EndpointOptions): ModelClient {
       const parsed = CompletionSchema.safeParse(replyJson(posted, stream));
       if (!parsed.success) return invalid(parsed.error);
       const choice = parsed.data.choices[0] as z.infer<typeof CompletionSchema>['choices'][number];
-      const text = choice.message.content ?? choice.message.refusal ?? '';
-      const tooLong = textTooLong(text);
-      if (tooLong !== undefined) return tooLong;
       const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
         // a missing id (seen on some compatible servers) gets a stable one so the tool result can answer it
         return toolCallOf(call.id ?? `call_${index + 1}`, call.function.name, call.function.arguments ?? '{}');
       });
-      return {
-        ok: true,
-        reply: {
-          text,
-          toolCalls,
-          usage: {
-            inputTokens: parsed.data.usage?.prompt_tokens ?? 0,
-            outputTokens: parsed.data.usage?.completion_tokens ?? 0,
-            cachedInputTokens: parsed.data.usage?.prompt_tokens_details?.cached_tokens ?? 0,
-          },
-          stopReason: choice.finish_reason ?? 'unknown',
-          latencyMs: performance.now() - started,
-          model: parsed.data.model ?? options.model,
+      return checkedReply(started, {
+        text: choice.message.content ?? choice.message.refusal ?? '',
+        toolCalls,
+        usage: {
+          inputTokens: parsed.data.usage?.prompt_tokens ?? 0,
+          outputTokens: parsed.data.usage?.completion_tokens ?? 0,
+          cachedInputTokens: parsed.data.usage?.prompt_tokens_details?.cached_tokens ?? 0,
         },
-      };
+        stopReason: choice.finish_reason ?? 'unknown',
+        model: parsed.data.model ?? options.model,
+      });
     },
+  };
+}
+
+// The request options both OpenAI APIs spell alike, each only when set (a tool choice only with tools).
+export function openAiOptions(request: ChatRequest): Record<string, unknown> {
+  const o = request.options ?? {};
+  return {
+    ...(request.tools.length === 0 || o.toolChoice === undefined ? {} : { tool_choice: o.toolChoice }),
+    ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
   };
 }
 

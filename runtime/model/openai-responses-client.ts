@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { JsonValue } from '../protocol/json-value.js';
 import type { ChatMessage, ChatOutcome, ChatRequest, ModelClient, ToolCall } from './chat-types.js';
 import { endpoint } from './model-http.js';
-import { invalid, postOpenAi, type EndpointOptions } from './openai-client.js';
-import { REPLY_LIMITS, textTooLong, toolCallOf, tooManyToolCalls } from './reply-limits.js';
+import { invalid, openAiOptions, postOpenAi, type EndpointOptions } from './openai-client.js';
+import { checkedReply, REPLY_LIMITS, toolCallOf, tooManyToolCalls } from './reply-limits.js';
 import { replyJson, ResponsesStream } from './stream-replies.js';
 
 // The output items the loop reads; reasoning and other items are kept whole for the next turn and otherwise ignored.
@@ -61,8 +61,7 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
                 parameters: t.inputSchema,
               })),
             }),
-        ...(request.tools.length === 0 || o.toolChoice === undefined ? {} : { tool_choice: o.toolChoice }),
-        ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
+        ...openAiOptions(request),
         // without stored responses, reasoning can only be carried to the next turn encrypted
         ...(o.reasoningEffort === undefined
           ? {}
@@ -97,26 +96,20 @@ export function openAiResponsesClient(options: EndpointOptions): ModelClient {
           toolCalls.push(toolCallOf(item.call_id, item.name, item.arguments ?? '{}'));
         }
       }
-      const tooLong = textTooLong(text);
-      if (tooLong !== undefined) return tooLong;
       const incomplete =
         reply.status === 'incomplete' ? `incomplete: ${reply.incomplete_details?.reason ?? 'unknown'}` : undefined;
-      return {
-        ok: true,
-        reply: {
-          text,
-          toolCalls,
-          usage: {
-            inputTokens: reply.usage?.input_tokens ?? 0,
-            outputTokens: reply.usage?.output_tokens ?? 0,
-            cachedInputTokens: reply.usage?.input_tokens_details?.cached_tokens ?? 0,
-          },
-          stopReason: incomplete ?? (toolCalls.length > 0 ? 'function_call' : (reply.status ?? 'completed')),
-          latencyMs: performance.now() - started,
-          model: reply.model ?? options.model,
-          replay: { provider: label, items: replayItems(json) },
+      return checkedReply(started, {
+        text,
+        toolCalls,
+        usage: {
+          inputTokens: reply.usage?.input_tokens ?? 0,
+          outputTokens: reply.usage?.output_tokens ?? 0,
+          cachedInputTokens: reply.usage?.input_tokens_details?.cached_tokens ?? 0,
         },
-      };
+        stopReason: incomplete ?? (toolCalls.length > 0 ? 'function_call' : (reply.status ?? 'completed')),
+        model: reply.model ?? options.model,
+        replay: { provider: label, items: replayItems(json) },
+      });
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../protocol/json-value.js';
 import { decodeLossless } from '../json/lossless.js';
-import type { ChatOutcome, ToolCall } from './chat-types.js';
+import type { ChatOutcome, ChatReply, ToolCall } from './chat-types.js';
 
 // Bounds on what one model reply may carry; a reply past them fails as invalid-reply, naming the bound.
 export const REPLY_LIMITS = {
@@ -43,6 +43,14 @@ export function textTooLong(text: string): ReplyFailure | undefined {
     kind: 'invalid-reply',
     message: `the reply's text is longer than ${REPLY_LIMITS.textChars} characters`,
   };
+}
+
+// A reply the API's shape allowed, as the loop receives it: its text within the bound, timed from `started`. Every
+// client ends here, so a bound or a field of the reply is decided once.
+export function checkedReply(started: number, reply: Omit<ChatReply, 'latencyMs'>): ChatOutcome {
+  const tooLong = textTooLong(reply.text);
+  if (tooLong !== undefined) return tooLong;
+  return { ok: true, reply: { ...reply, latencyMs: performance.now() - started } };
 }
 
 // A reply with more tool calls than its bound, worded once for every API.

@@ -8,6 +8,7 @@ import {
 import { type ChatRequest, type ModelClient } from '../../../runtime/index.js';
 import { anthropicClient } from '../../../runtime/model/anthropic-client.js';
 import { openAiClient } from '../../../runtime/model/openai-client.js';
+import { openAiResponsesClient } from '../../../runtime/model/openai-responses-client.js';
 
 const KEY = 'sk-test-0123456789abcdefghijklmnop';
 let server: FakeModelServer;
@@ -297,3 +298,33 @@ describe.each(['openai', 'anthropic'] as const)('%s client', (api) => {
     });
   });
 });
+
+// Every client ends in one check of the reply (runtime/model/reply-limits.ts checkedReply): the same bound, the same
+// words, and the latency measured, whichever API answered.
+describe.each(['openai', 'openai-responses', 'anthropic'] as const)(
+  '%s client, the reply check all clients share',
+  (api) => {
+    const client = (): ModelClient =>
+      api === 'openai-responses'
+        ? openAiResponsesClient({ baseUrl: `${server.url}/v1`, model: 'm-1', apiKey: KEY, limits: FAST })
+        : clients()[api];
+
+    it('answers a text at its bound, timed', async () => {
+      script({ rules: [{ match: 'at the bound', replies: [{ text: 'é'.repeat(1_000_000) }] }] });
+      const outcome = await client().complete(request('at the bound'));
+      expect(outcome.ok).toBe(true);
+      if (!outcome.ok) return;
+      expect(outcome.reply.text).toHaveLength(1_000_000);
+      expect(outcome.reply.latencyMs).toBeGreaterThan(0);
+    });
+
+    it('fails a text one character past its bound as invalid-reply', async () => {
+      script({ rules: [{ match: 'past the bound', replies: [{ text: 'é'.repeat(1_000_001) }] }] });
+      expect(await client().complete(request('past the bound'))).toEqual({
+        ok: false,
+        kind: 'invalid-reply',
+        message: "the reply's text is longer than 1000000 characters",
+      });
+    });
+  },
+);
