@@ -1,5 +1,4 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { tempDirProblem } from '../index.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
@@ -8,13 +7,8 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-// Commands that run programs check the host environment first: a misconfiguration is one line and exit 2.
-export function requireRunnableEnvironment(): void {
-  const problem = tempDirProblem();
-  if (problem !== undefined) throw new UsageError(problem);
-}
-
-// The one file a command takes (`what`: "notebook file"); none or more than one is misuse, worded alike by every command.
+// The one file a command takes (`what`: "notebook file"); none or more than one is misuse, worded alike by every
+// command.
 export function oneFile(positionals: readonly string[], what: string): string {
   if (positionals.length !== 1)
     throw new UsageError(

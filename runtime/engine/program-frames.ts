@@ -26,8 +26,8 @@ export type ProgramFrame =
     };
 
 // Applies one program frame, decoded with decodeLossless, to the run: logs go to the ledger, calls to the dispatcher,
-// done settles (re-metered: the child is hostile, so a forged completion is measured again here). `valueless` is what a done
-// without a value means in the language (TypeScript: no value; Python has no undefined: null).
+// done settles (re-metered: the child is hostile, so a forged completion is measured again here). `valueless` is what a
+// done without a value means in the language (TypeScript: no value; Python has no undefined: null).
 export function applyProgramFrame(
   session: RunState,
   dispatcher: CallDispatcher,
@@ -79,22 +79,26 @@ export interface RunConnection {
   routed: boolean;
 }
 
-// Connects a child to its run, identically for both backends: every frame is decoded as hostile, checked against the
-// backend's wire schema and applied; a second handshake frame is forged traffic.
-export function connectRun(options: {
-  session: RunState;
-  child: {
-    attach(handlers: { onFrame(text: string): void; onProtocolError(message: string): void }): void;
-    send(text: string): void;
-    // the token of the bindings host connection the child inherited, if any
-    readonly bindingsToken?: string | undefined;
-  };
+// A child as the run's connection sees it: frames in, text out.
+export interface ConnectedChild {
+  attach(handlers: { onFrame(text: string): void; onProtocolError(message: string): void }): void;
+  send(text: string): void;
+  // the token of the bindings host connection the child inherited, if any
+  readonly bindingsToken?: string | undefined;
+}
+
+// How a backend's child speaks: its wire schema, how a valueless `done` reads, and its framing.
+export interface ChildWire {
   parse: (value: unknown) => FrameParse;
   valueless: 'absent' | 'null';
   // the child's framing on its connections, which its wire decides, not its language: node-wire children (Node,
   // QuickJS, pyodide) send length-prefixed frames, the CPython runner newline-delimited lines
   codec: 'frames' | 'lines';
-}): RunConnection {
+}
+
+// Connects a child to its run, identically for both backends: every frame is decoded as hostile, checked against the
+// backend's wire schema and applied; a second handshake frame is forged traffic.
+export function connectRun(options: { session: RunState; child: ConnectedChild } & ChildWire): RunConnection {
   const { session, child, codec } = options;
   const send = (text: string): void => {
     if (session.outcome === undefined) child.send(text);

@@ -6,6 +6,7 @@ import { decodeShimExit, type ExitInfo } from '../process/launch.js';
 import type { CallDispatcher } from '../bindings/dispatcher.js';
 import type { RunFailure, RunResult } from '../protocol/run-result.js';
 import { armDeadline } from './deadline.js';
+import { connectRun, type ChildWire, type ConnectedChild } from './program-frames.js';
 import { markPhase } from './phase-marks.js';
 import { abortMessage } from './early-results.js';
 import type { RunState } from './run-state.js';
@@ -23,9 +24,48 @@ export interface SupervisedChild {
   memoryBoundReached(): number | undefined;
 }
 
+export interface SuperviseRunOptions {
+  spec: CodeRunSpec;
+  session: RunState;
+  child: SupervisedChild & ConnectedChild & { readonly ready: Promise<boolean> };
+  wire: ChildWire;
+  // the program as the child's wire sends it; `routed`: its calls go straight to the bindings host
+  frame: (routed: boolean) => string;
+  // the child got ready but said it cannot run the program (the CPython runner's boot ack)
+  refused?: () => void;
+  // 'Node' or 'Python', for messages
+  runtimeName: string;
+  // why a child that ended without `done` failed (exit code, signal, out of memory…)
+  exitFailure: (exit: ExitInfo | undefined) => RunFailure;
+}
+
+// One run on a started child, the same steps for every backend: connect its frames, hand over the program once it is
+// ready, and drive the run to its one result.
+export function superviseRun(options: SuperviseRunOptions): Promise<RunResult> {
+  const { spec, session, child } = options;
+  const { dispatcher, send, routed } = connectRun({ session, child, ...options.wire });
+  const handedOver = handOverWhenReady({
+    session,
+    ready: child.ready,
+    frame: () => options.frame(routed),
+    send,
+    ...(options.refused === undefined ? {} : { refused: options.refused }),
+  });
+  return superviseLifecycle({
+    spec,
+    session,
+    dispatcher,
+    child,
+    handedOver,
+    runtimeName: options.runtimeName,
+    exitFailure: options.exitFailure,
+  });
+}
+
 // Sends the program (`frame`) once the child is ready and the run still open: a cold child is ready after attach, a
-// spare before. Resolves whether it went out (the deadline starts then); `refused` hears of a child that never got ready.
-export function handOverWhenReady(options: {
+// spare before. Resolves whether it went out (the deadline starts then); `refused` hears of a child that never got
+// ready.
+function handOverWhenReady(options: {
   session: RunState;
   ready: Promise<boolean>;
   frame: () => string;
@@ -45,7 +85,7 @@ export function handOverWhenReady(options: {
   });
 }
 
-export interface LifecycleOptions {
+interface LifecycleOptions {
   spec: CodeRunSpec;
   session: RunState;
   dispatcher: CallDispatcher;
@@ -60,7 +100,7 @@ export interface LifecycleOptions {
 
 // Drives one run to its end, identically for both backends: pipes into the ledger, deadline, abort, kill of the whole
 // tree, a bounded wait for late output, then the one result.
-export async function superviseLifecycle(options: LifecycleOptions): Promise<RunResult> {
+async function superviseLifecycle(options: LifecycleOptions): Promise<RunResult> {
   const { spec, session, dispatcher, child } = options;
   const budget = (): number => session.ledger.maxBytes - session.ledger.used;
   const flushStdout = captureLines(child.stdout, budget, (line) => session.log('stdout', line));

@@ -1,7 +1,6 @@
 import type { CodeRunSpec } from '../api.js';
-import { describeExit, handOverWhenReady, superviseLifecycle } from '../engine/supervise-child.js';
+import { describeExit, superviseRun } from '../engine/supervise-child.js';
 import type { RunState } from '../engine/run-state.js';
-import { connectRun } from '../engine/program-frames.js';
 import type { ExitInfo } from '../process/launch.js';
 import { describeNamespace } from '../protocol/binding-call.js';
 import { inheritedLimits, tighterAddressSpace, tighterCpu } from '../process/inherited-limits.js';
@@ -30,30 +29,17 @@ export async function supervisePythonChild(
   session: RunState,
   child: PythonChildProcess,
 ): Promise<RunResult> {
-  // Python has no undefined: a done without a value (only a forged one) reads as null
-  const { dispatcher, send, routed } = connectRun({
+  return superviseRun({
+    spec,
     session,
     child,
-    parse: (value) => PythonChildFrameSchema.safeParse(value),
-    valueless: 'null',
-    codec: 'lines',
-  });
-  const handedOver = handOverWhenReady({
-    session,
-    ready: child.ready,
-    frame: () => JSON.stringify(runFrame(spec, child, routed)),
-    send,
+    // Python has no undefined: a done without a value (only a forged one) reads as null
+    wire: { parse: (value) => PythonChildFrameSchema.safeParse(value), valueless: 'null', codec: 'lines' },
+    frame: (routed) => JSON.stringify(runFrame(spec, child, routed)),
     // the boot ack said the runner could not confine itself
     refused: () => {
       if (child.bootProblem !== undefined) session.fail({ kind: 'sandbox-unavailable', message: child.bootProblem });
     },
-  });
-  return superviseLifecycle({
-    spec,
-    session,
-    dispatcher,
-    child,
-    handedOver,
     runtimeName: 'Python',
     exitFailure: (exit) => exitFailure(exit, spec, session),
   });

@@ -1,7 +1,6 @@
 import type { CodeRunSpec } from '../api.js';
-import { connectRun } from '../engine/program-frames.js';
 import type { RunState } from '../engine/run-state.js';
-import { describeExit, handOverWhenReady, superviseLifecycle } from '../engine/supervise-child.js';
+import { describeExit, superviseRun } from '../engine/supervise-child.js';
 import { inheritedLimits, tighterCpu } from '../process/inherited-limits.js';
 import { bootFrame, ChildFrameSchema } from '../protocol/node-wire.js';
 import type { RunResult } from '../protocol/run-result.js';
@@ -16,16 +15,9 @@ export async function superviseNodeChild(
   engine: 'node' | 'quickjs' | 'pyodide' = 'node',
 ): Promise<RunResult> {
   const wasm = engine !== 'node';
-  const { dispatcher, send, routed } = connectRun({
-    session,
-    child,
-    parse: (value) => ChildFrameSchema.safeParse(value),
-    valueless: 'absent',
-    codec: 'frames',
-  });
   // inherited by the child as well (a Node run has no CPU limit of its own)
   const cpuSeconds = inheritedLimits().cpuSeconds;
-  const frame = (): string =>
+  const frame = (routed: boolean): string =>
     JSON.stringify(
       bootFrame(spec, code, {
         tmpdir: child.tmpdir,
@@ -36,16 +28,16 @@ export async function superviseNodeChild(
         ...(wasm ? { timeoutMs: spec.timeoutMs, memoryMb: spec.memoryMb } : {}),
       }),
     );
-  const handedOver = handOverWhenReady({ session, ready: child.ready, frame, send });
-  return superviseLifecycle({
+  return superviseRun({
     spec,
     session,
-    dispatcher,
     child,
-    handedOver,
+    wire: { parse: (value) => ChildFrameSchema.safeParse(value), valueless: 'absent', codec: 'frames' },
+    frame,
     runtimeName: wasm ? `${engine} engine` : 'Node',
     exitFailure: (exit) => {
-      // Node runs have no CPU limit of their own: a SIGXCPU is one this process inherited, and a CPU budget all the same
+      // Node runs have no CPU limit of their own: a SIGXCPU is one this process inherited, and a CPU budget all the
+      // same
       if (exit?.signal === 'SIGXCPU')
         return { kind: 'timeout', message: `CPU time exhausted (${tighterCpu(undefined) ?? 'RLIMIT_CPU'})` };
       const oom = session.ledger.someStderr((text) => /heap out of memory|Reached heap limit/.test(text));

@@ -33,14 +33,8 @@ import { liveProgress, seconds } from '../live-line.js';
 import { integer, LIMIT_OPTIONS, oneOf, REPLAY_WITH_MODE } from '../run-options.js';
 import { interruptible } from '../signals.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
-import {
-  UsageError,
-  requireRunnableEnvironment,
-  oneFile,
-  parseCommandLine,
-  type CliCommand,
-  type FlagSpecs,
-} from '../usage-error.js';
+import { requireRunnableEnvironment } from '../environment.js';
+import { UsageError, oneFile, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc eval <tasks.jsonl> --bindings <module> --models <provider:model[@baseUrl]>,… [--modes code,direct] [--samples N]
         [--replay <cassette dir> | --mode mock|live] [--language typescript|python] [--max-turns N] [--shard i/n]

@@ -13,14 +13,8 @@ import { writeReport } from '../report.js';
 import { cassetteFlag, LIMIT_OPTIONS, limitFlags, oneOf, REPLAY_WITH_MODE, type LimitFlags } from '../run-options.js';
 import { sandboxNote } from '../sandbox-note.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
-import {
-  UsageError,
-  requireRunnableEnvironment,
-  oneFile,
-  parseCommandLine,
-  type CliCommand,
-  type FlagSpecs,
-} from '../usage-error.js';
+import { requireRunnableEnvironment } from '../environment.js';
+import { UsageError, oneFile, parseCommandLine, type CliCommand, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc notebook <file.ptcnb> [--json] [--mode mock|live] [--record DIR | --replay DIR]
         [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off]`;

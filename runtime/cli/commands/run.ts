@@ -7,7 +7,8 @@ import { languageFromFile, parseRunFlags, RUN_FLAGS, type RunFlags } from '../ru
 import { SANDBOX_REFUSED_EXIT, sandboxNote, sandboxRefusal } from '../sandbox-note.js';
 import { interruptible } from '../signals.js';
 import { visibleText } from '../terminal-text.js';
-import { UsageError, requireRunnableEnvironment, type CliCommand } from '../usage-error.js';
+import { requireRunnableEnvironment } from '../environment.js';
+import { UsageError, type CliCommand } from '../usage-error.js';
 import { writeTrace } from './run-trace.js';
 import { APPROVAL_DENIED_EXIT, approver, readFork } from '../run-debugging.js';
 

@@ -18,7 +18,8 @@ const FLAGS = {
   },
 } as const satisfies FlagSpecs;
 
-// `ptc sdk`: prints exactly what a harness puts in front of the model (or, with --declarations, the declarations alone).
+// `ptc sdk`: prints exactly what a harness puts in front of the model (or, with --declarations, the declarations
+// alone).
 export const sdkCommand: CliCommand = {
   name: 'sdk',
   summary: 'print the run_code description and SDK the model sees for a bindings module',

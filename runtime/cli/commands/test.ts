@@ -19,14 +19,8 @@ import { liveProgress, seconds } from '../live-line.js';
 import { integer, LIMIT_OPTIONS, limitFlags, oneOf } from '../run-options.js';
 import { SANDBOX_REFUSED_EXIT, sandboxNote, sandboxRefusal } from '../sandbox-note.js';
 import { visibleJson, visibleText } from '../terminal-text.js';
-import {
-  UsageError,
-  requireRunnableEnvironment,
-  parseCommandLine,
-  type CliCommand,
-  type CliIo,
-  type FlagSpecs,
-} from '../usage-error.js';
+import { requireRunnableEnvironment } from '../environment.js';
+import { UsageError, parseCommandLine, type CliCommand, type CliIo, type FlagSpecs } from '../usage-error.js';
 
 const USAGE = `ptc test [paths or globs…] [--mode replay|live] [--update] [--reporter text|junit|json | --json] [-o, --output FILE]
         [--shard i/n] [--jobs N] [--timeout-ms N] [--max-output-bytes N] [--memory-mb N] [--tmp-mb N] [--max-calls N] [--sandbox required|best-effort|off]`;

@@ -261,11 +261,16 @@ describe('spare processes', () => {
     expect(tried).toBeGreaterThan(0);
     // outside its PID namespace those numbers name nothing it can reach
     expect(refused).toEqual(Array.from({ length: tried }, () => 'ESRCH'));
-    const replacement = sparesOfThisHost().find((s) => s.pid !== first.pid);
-    expect(alive(replacement?.pid ?? 0)).toBe(true);
+    // the one live spare besides the run's own, awaited: a result does not wait for the reaping, and on a loaded
+    // machine a lookup made at once found a process that was gone a moment later; a replacement the program had
+    // killed never appears, since nothing starts another until a run asks
+    const replacement = await eventually('the replacement, alive after the run', () => {
+      const others = sparesOfThisHost().filter((s) => s.pid !== first.pid && alive(s.pid));
+      return others.length === 1 ? others[0] : undefined;
+    });
     const next = await runtime.run(runtime.resolve({ ...confined, program: 'return 2;' }));
     expect(next.value).toBe(2);
-    await expectGone(replacement?.pid ?? 0, 'the replacement that served the next run');
+    await expectGone(replacement.pid, 'the replacement that served the next run');
   });
 
   test('misuse: a bad spare count is rejected when the runtime is created', () => {
