@@ -144,6 +144,19 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-console': 'off' },
   },
+  {
+    // one width for code and comments: prettier wraps code at 120, this holds comments there too (a string, a template
+    // literal, a regular expression or a URL cannot be wrapped without changing it)
+    files: ['**/*.ts', '**/*.mts', '**/*.mjs'],
+    // as .prettierignore: examples and fixtures keep the bytes they were written with
+    ignores: ['examples/**', 'test/**/fixtures/**'],
+    rules: {
+      'max-len': [
+        'error',
+        { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true },
+      ],
+    },
+  },
   { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
   // pages loaded into Chromium by the renderer tests
   { files: ['test/webview/page/**/*.js'], languageOptions: { globals: globals.browser } },

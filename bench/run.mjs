@@ -1,8 +1,9 @@
-// `npm run bench [-- --quick] [--skip-install] [--skip-rss] [--skip-host] [--skip-render] [--skip-activation] [--skip-cost] [--only=workload,…]`
-// The cost of one run alone (phase rows, CPU per fresh run): `npm run bench -- --only=none --skip-rss --skip-host --skip-render --skip-activation --skip-install`.
-// One section alone: `node bench/lib/activation.mjs [--quick]` (extension bundle size and activation time).
-// Every workload runs through every contender in this one process, interleaved (A B C A B C …), so each figure is
-// compared with floors measured minutes apart at most, on the same machine under the same load.
+// `npm run bench [-- --quick] [--skip-install] [--skip-rss] [--skip-host] [--skip-render] [--skip-activation]
+// [--skip-cost] [--only=workload,…]` The cost of one run alone (phase rows, CPU per fresh run): `npm run bench --
+// --only=none --skip-rss --skip-host --skip-render --skip-activation --skip-install`. One section alone: `node
+// bench/lib/activation.mjs [--quick]` (extension bundle size and activation time). Every workload runs through every
+// contender in this one process, interleaved (A B C A B C …), so each figure is compared with floors measured minutes
+// apart at most, on the same machine under the same load.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -202,7 +203,8 @@ function addRatios(workload, rows) {
   }
 }
 
-// ---- the cost of one run (issue 31): where a spare-ready run's time goes, and CPU per fresh run -------------------------
+// ---- the cost of one run (issue 31): where a spare-ready run's time goes, and CPU per fresh run
+// -------------------------
 if (!skipCost) {
   const rounds = quick ? 10 : 30;
   log(`\nphases of a spare-ready trivial run (sandbox on): ${rounds} interleaved runs per language, p50 ms`);
@@ -331,19 +333,22 @@ function memoryProbe(spec, runs) {
   });
 }
 
-// ---- host bounds: real `ptc run` processes at the output cap and with 10^6 calls -------------------------------------
+// ---- host bounds: real `ptc run` processes at the output cap and with 10^6 calls
+// -------------------------------------
 if (!skipHost && os.platform() === 'linux') {
   log('\nhost bounds: peak RSS of one `ptc run --json` process per case (VmHWM at exit)');
   results.hostBounds = await measureHostBounds({ repo, quick, log, pythonPath });
 }
 
-// ---- ptc test at scale: 1 000 cells replayed from cassettes, whole and one shard of two --------------------------------
+// ---- ptc test at scale: 1 000 cells replayed from cassettes, whole and one shard of two
+// --------------------------------
 if (!skipHost && os.platform() === 'linux') {
   log('\nptc test: 1 000 trivial cells across 50 notebooks, replayed from cassettes');
   results.testSuite = await measureTestSuite({ repo, quick, log });
 }
 
-// ---- extension activation: the shipped bundle's size, require() + activate() in fresh processes (issue 16) -------------
+// ---- extension activation: the shipped bundle's size, require() + activate() in fresh processes (issue 16)
+// -------------
 if (!skipActivation) {
   log('\nextension activation: production dist/extension.cjs, cold require() + activate() per fresh process');
   try {
@@ -357,7 +362,8 @@ if (!skipActivation) {
   }
 }
 
-// ---- render performance (webview engineer's bench/render.mjs, when present) ------------------------------------------
+// ---- render performance (webview engineer's bench/render.mjs, when present)
+// ------------------------------------------
 const renderModule = path.join(repo, 'bench', 'render.mjs');
 if (!skipRender && fs.existsSync(renderModule)) {
   try {

@@ -11,7 +11,8 @@ export const EXTENSION_BUNDLE = 'dist/extension.cjs';
 
 // Bindings modules are bundled at run time by esbuild (runtime/bindings/module-import.ts), which the VSIX has no
 // node_modules for. esbuild-wasm has the same JS API as esbuild but runs esbuild as WebAssembly, so one VSIX runs on
-// every platform: ship its JS API, its Node launcher and the .wasm where `import('esbuild-wasm')` from dist/ finds them.
+// every platform: ship its JS API, its Node launcher and the .wasm where `import('esbuild-wasm')` from dist/ finds
+// them.
 const ESBUILD_WASM_FILES = [
   'package.json',
   'LICENSE.md',
@@ -102,7 +103,8 @@ async function copyPyodide() {
   return `pyodide ${version}`;
 }
 
-// outfile: where the bundle goes (the bench measures a production copy in dist/bench/ without touching dist/extension.cjs)
+// outfile: where the bundle goes (the bench measures a production copy in dist/bench/ without touching
+// dist/extension.cjs)
 export default async function build({ production = false, outfile = EXTENSION_BUNDLE } = {}) {
   const shipped = `${await copyEsbuildWasm()}, ${await copyAmaro()}, ${await copyPyodide()}`;
   const result = await esbuild({
@@ -117,7 +119,8 @@ export default async function build({ production = false, outfile = EXTENSION_BU
     plugins: [zodEnglishOnly],
     // runtime/assets/locate.ts finds dist/runtime/node-child.cjs and python/*.py from this file's folder
     define: { 'import.meta.url': '__ptcImportMetaUrl' },
-    // __ptcBundleStart: extension.ts logs 'activated in N ms', counted from the bundle's first line to the end of activate()
+    // __ptcBundleStart: extension.ts logs 'activated in N ms', counted from the bundle's first line to the end of
+    // activate()
     banner: {
       js: "const __ptcBundleStart = performance.now(); const __ptcImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
     },

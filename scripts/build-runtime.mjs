@@ -38,7 +38,8 @@ export default async function build({ production }) {
       format: 'cjs',
       sourcemap: false,
       loader: { '.py': 'text' },
-      // Pyodide's loader reaches `ws` only for Emscripten sockets, which the engine refuses (runtime/wasm/pyodide/guest.ts)
+      // Pyodide's loader reaches `ws` only for Emscripten sockets, which the engine refuses
+      // (runtime/wasm/pyodide/guest.ts)
       external: ['ws'],
     }),
     esbuild({

@@ -3,9 +3,10 @@
 // Pyodide's loader and the guest runner's Python sources; one worker per run) and the bindings worker
 // (runtime/bindings-host/web/bindings-worker.ts: a code bindings module's handlers) built first and embedded as text.
 // Pyodide's own files (~12 MB) are not embedded: the web extension reads them from dist/node_modules/pyodide, the
-// folder the VSIX already ships for the desktop's pyodide engine. No Node API may reach either: `runtime/index.js` resolves to the
-// browser-safe `runtime/browser.ts`, the few Node modules the runtime's Node-free floors name resolve to the stand-ins
-// in extension/web/, and any other `node:` import fails the build by name instead of breaking in the browser.
+// folder the VSIX already ships for the desktop's pyodide engine. No Node API may reach either: `runtime/index.js`
+// resolves to the browser-safe `runtime/browser.ts`, the few Node modules the runtime's Node-free floors name resolve
+// to the stand-ins in extension/web/, and any other `node:` import fails the build by name instead of breaking in the
+// browser.
 import { build as esbuild } from 'esbuild';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';

@@ -5,7 +5,8 @@
 // - the bindings host likewise when its coverage was written, else as the child;
 // - the program child: every source file of ours bundled into its single-purpose executable
 //   (an upper bound: esbuild's metafile), since its environment is scrubbed and coverage cannot leave the sandbox;
-// - the renderer (the webview that draws the result): every file of ours in its browser bundle, likewise an upper bound.
+// - the renderer (the webview that draws the result): every file of ours in its browser bundle, likewise an upper
+// bound.
 // Usage: node scripts/cell-walk.mjs [program] [bindings]  (default: examples/programs/cities.ts with its tools)
 import { mkdtemp, readdir, readFile, rm, cp } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';

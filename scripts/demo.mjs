@@ -1,7 +1,7 @@
 // `npm run demo`: on a fresh clone, installs and builds when needed, then runs the bundled example notebooks headlessly
 // through `ptc notebook` (the extension's own code path) and prints every cell's result; last, it imports an agent
-// transcript (examples/transcripts/) into a notebook and replays it offline, checked against what the transcript recorded,
-// and compares two scripted models in code and direct mode with `ptc eval` against a local fake model server.
+// transcript (examples/transcripts/) into a notebook and replays it offline, checked against what the transcript
+// recorded, and compares two scripted models in code and direct mode with `ptc eval` against a local fake model server.
 // The tour fails some cells on purpose (one per failure kind); the demo fails only when something else goes wrong:
 // a usage or internal error, a hang, or a cell ending differently from what the tour promises.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';

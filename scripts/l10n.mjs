@@ -9,7 +9,8 @@ import ts from 'typescript';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-// A translation call: `vscode.l10n.t(...)`, `l10n.t(...)` (@vscode/l10n in webviews) or `t(...)` (an injected Translate).
+// A translation call: `vscode.l10n.t(...)`, `l10n.t(...)` (@vscode/l10n in webviews) or `t(...)` (an injected
+// Translate).
 function isTranslateCall(node) {
   const callee = node.expression;
   if (ts.isIdentifier(callee)) return callee.text === 't';
@@ -32,7 +33,8 @@ function sourceFiles(dir) {
   });
 }
 
-// Every literal message of every translation call under the given folders, and every call whose message is not a literal.
+// Every literal message of every translation call under the given folders, and every call whose message is not a
+// literal.
 export function extractMessages({ root = repo, folders = ['extension', 'webview'] } = {}) {
   const messages = new Set();
   const problems = [];

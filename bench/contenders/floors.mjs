@@ -54,7 +54,8 @@ export function processFloor(kind, pythonPath) {
   };
 }
 
-// The child calls, the host answers: JSON lines over an inherited socketpair (fd 3), the child's loop as bare as it gets.
+// The child calls, the host answers: JSON lines over an inherited socketpair (fd 3), the child's loop as bare as it
+// gets.
 const NODE_CALLER = `
 const net = require('node:net');
 const n = Number(process.argv[1]);

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-// Contenders: PTC Playground's own backends through the built runtime (dist/bench/runtime.mjs), a fresh process per run.
-// `engine: 'wasm'` runs the WebAssembly engine (quickjs for TypeScript) in its own child, as `--engine wasm` does.
+// Contenders: PTC Playground's own backends through the built runtime (dist/bench/runtime.mjs), a fresh process per
+// run. `engine: 'wasm'` runs the WebAssembly engine (quickjs for TypeScript) in its own child, as `--engine wasm` does.
 export function ptcContender(runtimeModule, { language, sandbox, spare, pythonPath, engine = 'native' }) {
   const wasm = engine === 'wasm';
   const mode = `${wasm ? 'wasm engine, ' : ''}${sandbox ? 'sandbox on' : 'sandbox off'}, ${spare ? 'spare ready' : 'cold'}`;

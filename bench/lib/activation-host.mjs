@@ -1,6 +1,7 @@
 // One cold activation of the built extension bundle, in this fresh Node process, against a stand-in for the `vscode`
 // module: time from before require() to the end of activate(), and the 'activated in N ms' the extension logs itself.
-// Usage: node bench/lib/activation-host.mjs <path/to/extension.cjs> [<extension sources dir>]  → one JSON line on stdout.
+// Usage: node bench/lib/activation-host.mjs <path/to/extension.cjs> [<extension sources dir>]  → one JSON line on
+// stdout.
 //
 // The stand-in accepts every API call the extension makes: registrations return disposables, events are subscribable,
 // configuration answers its defaults, mementos are in memory, the workspace is trusted with one folder and no open

@@ -18,7 +18,8 @@ const stat = (values) => {
   return { n: s.n, p50: round(s.p50, 1), p95: round(s.p95, 1), min: round(s.min, 1), max: round(s.max, 1) };
 };
 
-// Returns { bundleBytes, samples, totalMs, requireMs, activateMs, cpuMs, selfReportedMs, failures } (stats: { n, p50, p95, min, max }).
+// Returns { bundleBytes, samples, totalMs, requireMs, activateMs, cpuMs, selfReportedMs, failures } (stats: { n, p50,
+// p95, min, max }).
 export async function measureActivation({ repo, quick = false, log = () => {} }) {
   const outfile = path.join(repo, 'dist', 'bench', 'extension.cjs');
   const { default: buildExtension } = await import(

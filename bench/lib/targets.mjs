@@ -1,7 +1,8 @@
 import { STABLE_RUNS, STABLE_SPREAD } from './history.mjs';
 
 // The targets of issues 2, 3, 6, 8, 12, 13, 16, 17 and 31, checked against figures measured in the same run (and, for
-// stability, against the last full runs in bench/history.json). Each entry: { id, issue, target, measured, pass: true | false | null (not measurable here), by? (how far off) }.
+// stability, against the last full runs in bench/history.json). Each entry: { id, issue, target, measured, pass: true |
+// false | null (not measurable here), by? (how far off) }.
 const fmt = (v, unit, digits = 1) => (v === undefined || v === null ? '–' : `${Number(v).toFixed(digits)} ${unit}`);
 
 export function evaluateTargets(results, { stability } = {}) {
@@ -395,7 +396,8 @@ export function evaluateTargets(results, { stability } = {}) {
       na,
     );
   }
-  // issue 16: light to load. The bundle as the VSIX ships it; activation cold, in a fresh process (bench/lib/activation.mjs)
+  // issue 16: light to load. The bundle as the VSIX ships it; activation cold, in a fresh process
+  // (bench/lib/activation.mjs)
   const activation = results.activation;
   if (activation !== undefined) {
     const na = activation.failures?.length ? `failed: ${activation.failures[0]}` : 'not measured';

@@ -1,5 +1,5 @@
-// `ptc test` at scale (issue 17): 1 000 trivial cells across 50 notebooks, each replayed from its cassette, through real
-// `ptc test` processes: the whole suite with --jobs 2, and shard 1 of 2 of the same suite.
+// `ptc test` at scale (issue 17): 1 000 trivial cells across 50 notebooks, each replayed from its cassette, through
+// real `ptc test` processes: the whole suite with --jobs 2, and shard 1 of 2 of the same suite.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -42,7 +42,8 @@ async function save(
   if (uri === undefined)
     return { ok: false, message: vscode.l10n.t('Saving the trace was cancelled.'), cancelled: true };
   if (uri.scheme !== 'file') return { ok: false, message: vscode.l10n.t('Traces are saved to files on this machine.') };
-  // the module's descriptions and schemas make the trace importable with typed bindings; a broken module only costs those
+  // the module's descriptions and schemas make the trace importable with typed bindings; a broken module only costs
+  // those
   const described = await deps.bindings.describe(cell.notebook);
   try {
     await writeRunTrace(uri.fsPath, {

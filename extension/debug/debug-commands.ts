@@ -267,8 +267,8 @@ async function breakOnCalls(deps: DebugCommandDeps, arg: unknown, given: unknown
 }
 
 // Run from Call… : the cell's shown run again from call N, calls before N answered as they were, call N with an
-// edited result (or error), the rest as the cell's mode says; then the inspector's diff shows the fork beside the run it
-// forked. A second argument `{ at, value }` or `{ at, message }` skips the pickers.
+// edited result (or error), the rest as the cell's mode says; then the inspector's diff shows the fork beside the run
+// it forked. A second argument `{ at, value }` or `{ at, message }` skips the pickers.
 async function forkFromCall(deps: DebugCommandDeps, arg: unknown, given: unknown): Promise<CommandOutcome> {
   const cell = targetCell(arg);
   if (cell === undefined) return { ok: false, message: vscode.l10n.t('Select a code cell first.') };

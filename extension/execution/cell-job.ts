@@ -250,7 +250,8 @@ export async function runCellJob(
     if (outcome.kind === 'setup-failed') {
       const message = t('The cell could not run ({0}): {1}', outcome.stage, outcome.message);
       log.warn(`${input.cellLabel}: ${outcome.stage} problem: ${outcome.message}`);
-      // a broken bindings module or cassette is worth keeping in the saved notebook; a bindings problem offers the picker
+      // a broken bindings module or cassette is worth keeping in the saved notebook; a bindings problem offers the
+      // picker
       const actions: ProblemAction[] =
         outcome.stage === 'bindings' ? ['set-notebook-bindings', 'show-log'] : ['show-log'];
       await port.showProblem({ message, persist: true, actions });
@@ -288,7 +289,8 @@ export async function runCellJob(
     if (cassette !== undefined && !cassette.ok) {
       await port.showProblem({ message: t('The cassette was not written: {0}', cassette.message), persist: false });
     }
-    // a run that differs from its expectation is ✗; one that fails as expected stays ✗ too (its Test Explorer entry passes)
+    // a run that differs from its expectation is ✗; one that fails as expected stays ✗ too (its Test Explorer entry
+    // passes)
     const met = result.error === undefined && report?.ok !== false;
     end(stopped ? undefined : met && (cassette === undefined || cassette.ok));
     return stopped ? 'aborted' : result.error === undefined ? 'succeeded' : 'failed';

@@ -16,7 +16,8 @@ export interface BindingProblem {
 }
 
 // What a cell's calls to its notebook's bindings would fail on at run time, found before running: a function the
-// bindings do not declare (TypeError in TypeScript, AttributeError in Python), and literal arguments the function's input schema refuses. Nothing else is reported.
+// bindings do not declare (TypeError in TypeScript, AttributeError in Python), and literal arguments the function's
+// input schema refuses. Nothing else is reported.
 export function bindingProblems(
   text: string,
   language: 'typescript' | 'python',

@@ -49,7 +49,8 @@ export function codeOnly(text: string, language: Language): string {
   return out.join('');
 }
 
-// Every reference to a member of one of `globals` in the cell: `tools.search`, `tools["my-tool"]`, never `x.tools.search`.
+// Every reference to a member of one of `globals` in the cell: `tools.search`, `tools["my-tool"]`, never
+// `x.tools.search`.
 export function bindingReferences(text: string, language: Language, globals: readonly string[]): BindingReference[] {
   if (globals.length === 0) return [];
   const code = codeOnly(text, language);

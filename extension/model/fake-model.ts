@@ -9,8 +9,8 @@ interface FakeServer {
 }
 type Started = { ok: true; url: string } | { ok: false; message: string };
 
-// The scripted model of examples/models (shipped in the VSIX), served on 127.0.0.1 for as long as the window lives, so a
-// task cell can be tried with no account and no key. It answers only the tasks its script (fake-model.json) knows.
+// The scripted model of examples/models (shipped in the VSIX), served on 127.0.0.1 for as long as the window lives, so
+// a task cell can be tried with no account and no key. It answers only the tasks its script (fake-model.json) knows.
 export class FakeModel implements vscode.Disposable {
   readonly #folder: vscode.Uri;
   readonly #log: Logger;

@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { notebookPlace } from './locations.js';
 import { cellRunMetadata } from './run-metadata.js';
 
-// Where a cell's cassette is written (`.ptc/cassettes/<notebook>/<cell id>.json` next to the notebook); undefined off disk.
+// Where a cell's cassette is written (`.ptc/cassettes/<notebook>/<cell id>.json` next to the notebook); undefined off
+// disk.
 export function cassettePathOf(cell: vscode.NotebookCell): string | undefined {
   return cassetteLocation(cell)?.own;
 }

@@ -67,7 +67,8 @@ export class SdkDocuments implements vscode.TextDocumentContentProvider, vscode.
     return renderSdk(await withNotebookLearning(notebook, described.module, this.#log), query.language).text;
   }
 
-  // `ptcPlayground.showModelView`: opens the `run_code` description and SDK beside the notebook, for the selected cell's language.
+  // `ptcPlayground.showModelView`: opens the `run_code` description and SDK beside the notebook, for the selected
+  // cell's language.
   async show(notebook: vscode.NotebookDocument, language: Language): Promise<void> {
     const document = await vscode.workspace.openTextDocument(this.uriFor(notebook, language));
     await vscode.languages.setTextDocumentLanguage(document, 'markdown');

@@ -1,6 +1,7 @@
 // What the browser build gives the modules that import Node's util (runtime/json/walk.ts through its primordials,
-// extension/log/format.ts), and amaro (the TypeScript stripper). In a browser every value they see comes from JSON.parse of a file: no proxies, and no
-// array with properties beyond its indices, which is what a bare array's inspection says.
+// extension/log/format.ts), and amaro (the TypeScript stripper). In a browser every value they see comes from
+// JSON.parse of a file: no proxies, and no array with properties beyond its indices, which is what a bare array's
+// inspection says.
 function inspect(value: unknown): string {
   if (Array.isArray(value)) return `[ ... ${value.length} more items, [length]: ${value.length} ]`;
   if (value instanceof Error) return value.stack ?? `${value.name}: ${value.message}`;

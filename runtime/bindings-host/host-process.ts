@@ -225,7 +225,8 @@ export class HostProcess {
     this.#reason ??= reason;
     this.#stopWatchdog();
     this.#child.killTree();
-    // held open (see process/timers.ts): someone may be waiting for this end; cleared once the host's own exit reports it
+    // held open (see process/timers.ts): someone may be waiting for this end; cleared once the host's own exit reports
+    // it
     this.#killWait = setTimeout(() => this.#finish(this.#reason ?? reason, []), KILL_WAIT_MS);
   }
 

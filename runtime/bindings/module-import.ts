@@ -44,7 +44,8 @@ function resolverPlugin(): Plugin {
 
 type Esbuild = typeof import('esbuild-wasm');
 
-// Native esbuild's JS API, where this checkout or npm install has it with its platform binary at esbuild-wasm's version.
+// Native esbuild's JS API, where this checkout or npm install has it with its platform binary at esbuild-wasm's
+// version.
 function nativeEsbuild(version: string | undefined): string | undefined {
   try {
     const require = createRequire(import.meta.url);

@@ -11,7 +11,8 @@ import {
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-// A module's override of one MCP tool: the declaration's knobs plus the name the program calls it by and its result mode.
+// A module's override of one MCP tool: the declaration's knobs plus the name the program calls it by and its result
+// mode.
 export interface McpToolOverride extends FunctionDeclaration {
   name?: string;
   result?: ResultMode;

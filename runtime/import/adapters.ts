@@ -21,7 +21,8 @@ export interface AdapterTool {
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// a tool named like a Python keyword, print, or the tools global is not given a bare-function alias (it would break the program)
+// a tool named like a Python keyword, print, or the tools global is not given a bare-function alias (it would break the
+// program)
 const PYTHON_TAKEN: ReadonlySet<string> = new Set([...PYTHON_KEYWORDS, 'print', 'tools']);
 
 export function adaptProgram(
@@ -129,9 +130,9 @@ function openAiJavaScript(
   return { source: `${lines.join('\n')}\n${code}\n}\n}`, headerLines: lines.length, notes: [] };
 }
 
-// Codex code mode: the script imports its tools from "tools.js" and its output helpers from "@openai/code_mode"; an import
-// cannot stand inside the block the program runs in, so each becomes the same names taken from the bindings (the line
-// count is kept, so the model's line numbers still hold).
+// Codex code mode: the script imports its tools from "tools.js" and its output helpers from "@openai/code_mode"; an
+// import cannot stand inside the block the program runs in, so each becomes the same names taken from the bindings (the
+// line count is kept, so the model's line numbers still hold).
 function codexJavaScript(code: string, tools: readonly AdapterTool[], origin: string): AdaptedSource {
   const rewritten = code
     .replace(IMPORTS, (_, list: string) => {

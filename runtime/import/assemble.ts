@@ -448,7 +448,8 @@ class Registry {
     return this.#namespaces.get(target.global)?.functions.get(target.name)?.input;
   }
 
-  // Schemas the runtime would refuse to compile are dropped (the module would not load); the cells that use them say so.
+  // Schemas the runtime would refuse to compile are dropped (the module would not load); the cells that use them say
+  // so.
   checkSchemas(): Map<string, string> {
     const compiler = new SchemaCompiler();
     const bad = new Map<string, string>();

@@ -140,7 +140,8 @@ function extractPrograms(blocks: readonly Block[], file: string): ExtractedProgr
     if (type === 'text') {
       if (role === 'user') task = node.str('text');
     } else if (type === 'server_tool_use' && isProgramCaller(node)) {
-      // a server tool (web_fetch, web_search) the program called: the platform answered it, the transcript kept the answer
+      // a server tool (web_fetch, web_search) the program called: the platform answered it, the transcript kept the
+      // answer
       const program = programFor(node.obj('caller').str('tool_id'), node, context);
       const input = node.get('input');
       const call: RecordedCall = {

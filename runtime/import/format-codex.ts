@@ -1,11 +1,11 @@
-// Codex CLI session rollouts (`~/.codex/sessions/…/rollout-*.jsonl`): one `{ timestamp, type, payload }` per line, where
-// `response_item` payloads are Responses API items. With code mode on, the model's programs are `custom_tool_call`
-// items named `exec` whose `input` is JavaScript calling the session's tools (`tools.exec_command(…)`, or names imported
-// from "tools.js"), and the `custom_tool_call_output` answering it is what the script surfaced: a `Script completed` /
-// `Script failed` header with the wall time, then the text it passed to `text()` / `output_text()`. The rollout keeps
-// the script and that text, not the nested tool calls: those are marked on the cell, never invented.
-// Shapes: openai/codex `codex-rs/core/src/tools/code_mode.rs` (header, content items, tool imports) and
-// `codex-rs/protocol/src/protocol.rs` (RolloutLine); see docs/import.md.
+// Codex CLI session rollouts (`~/.codex/sessions/…/rollout-*.jsonl`): one `{ timestamp, type, payload }` per line,
+// where `response_item` payloads are Responses API items. With code mode on, the model's programs are
+// `custom_tool_call` items named `exec` whose `input` is JavaScript calling the session's tools
+// (`tools.exec_command(…)`, or names imported from "tools.js"), and the `custom_tool_call_output` answering it is what
+// the script surfaced: a `Script completed` / `Script failed` header with the wall time, then the text it passed to
+// `text()` / `output_text()`. The rollout keeps the script and that text, not the nested tool calls: those are marked
+// on the cell, never invented. Shapes: openai/codex `codex-rs/core/src/tools/code_mode.rs` (header, content items, tool
+// imports) and `codex-rs/protocol/src/protocol.rs` (RolloutLine); see docs/import.md.
 import type { ApiDocument } from './api-document.js';
 import type { JsonNode } from './json-node.js';
 import { locate } from './json-records.js';

@@ -78,7 +78,8 @@ export async function planImport(options: ImportOptions): Promise<ImportOutcome>
   }
 }
 
-// How the file carried the API traffic, as the import reports it (e.g. "YAML, VCR cassette, streamed replies reassembled").
+// How the file carried the API traffic, as the import reports it (e.g. "YAML, VCR cassette, streamed replies
+// reassembled").
 function shapeOf(container: string, records: readonly JsonRecord[], documents: readonly ApiDocument[]): string {
   const parts = [container];
   const first = records[0]?.value;

@@ -25,7 +25,8 @@ export interface StubNamespace {
 }
 
 // The generated bindings module for a notebook whose user has none: one mock handler per tool, answering with what the
-// tool answered in the transcript. Data is plain JSON; the module defines every key (a `__proto__` tool is just a name).
+// tool answered in the transcript. Data is plain JSON; the module defines every key (a `__proto__` tool is just a
+// name).
 export function stubModuleText(options: { namespaces: readonly StubNamespace[]; sources: readonly string[] }): string {
   const data: Record<string, JsonValue> = {};
   for (const ns of options.namespaces) {

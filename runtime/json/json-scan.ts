@@ -30,7 +30,8 @@ type Frame = {
   index: number;
   key: string | undefined;
   keys: Set<string> | undefined;
-  // expecting: value after '[' or ',' (array), key after '{' or ',' (object), ':' after a key, ',' or close after a value
+  // expecting: value after '[' or ',' (array), key after '{' or ',' (object), ':' after a key, ',' or close after a
+  // value
   state: 'first' | 'value' | 'key' | 'colon' | 'after';
   start: number;
 };

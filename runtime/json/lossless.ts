@@ -45,7 +45,8 @@ export function checkLossless(root: unknown): LosslessCheck {
 
 // Serialises an already-checked value; iterative past the native recursion limit.
 export function encodeChecked(value: JsonValue, depth: number): string {
-  // native JSON.stringify honours an inherited toJSON (a polluted prototype): the checked value would not be what is sent
+  // native JSON.stringify honours an inherited toJSON (a polluted prototype): the checked value would not be what is
+  // sent
   const inheritedToJson = 'toJSON' in ObjectProto || 'toJSON' in ArrayProto;
   if (depth < NATIVE_DEPTH_LIMIT && !inheritedToJson) {
     try {

@@ -69,7 +69,8 @@ export interface LoopOptions {
   // model replies allowed; the loop ends after this many even if the model still calls tools
   maxTurns: number;
   maxTokens?: number;
-  // temperature, seed, reasoning effort, thinking budget, tool choice; `modelOptions.maxTokens` is used when maxTokens is not set
+  // temperature, seed, reasoning effort, thinking budget, tool choice; `modelOptions.maxTokens` is used when maxTokens
+  // is not set
   modelOptions?: ModelOptions;
   // applied to every tool result before it goes back to the model (e.g. to keep host paths out of it)
   sanitize?: (text: string) => string;

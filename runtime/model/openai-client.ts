@@ -57,7 +57,8 @@ export function openAiClient(options: EndpointOptions): ModelClient {
       const o = request.options ?? {};
       const body = {
         model: options.model,
-        // max_tokens is deprecated and refused by reasoning models; compatible servers (vLLM, Ollama) take this name too
+        // max_tokens is deprecated and refused by reasoning models; compatible servers (vLLM, Ollama) take this name
+        // too
         max_completion_tokens: request.maxTokens,
         messages: [{ role: 'system', content: request.system }, ...request.messages.flatMap(toOpenAi)],
         ...(request.tools.length === 0
@@ -132,7 +133,8 @@ function toOpenAi(message: ChatMessage): Record<string, unknown>[] {
   }
 }
 
-// Both OpenAI APIs (Chat Completions and Responses) carry the key as a bearer token; a streamed reply goes into `stream`.
+// Both OpenAI APIs (Chat Completions and Responses) carry the key as a bearer token; a streamed reply goes into
+// `stream`.
 export function postOpenAi(
   url: string,
   body: unknown,

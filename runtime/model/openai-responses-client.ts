@@ -35,8 +35,9 @@ const ResponseSchema = z.looseObject({
 });
 type OutputItem = z.infer<typeof ItemSchema>;
 
-// OpenAI's Responses API (POST {baseUrl}/responses), streamed (SSE events) when the request asks for progress; stateless: `store: false`, and every output item of a turn —
-// reasoning included, encrypted when reasoning is asked for — goes back as input of the next.
+// OpenAI's Responses API (POST {baseUrl}/responses), streamed (SSE events) when the request asks for progress;
+// stateless: `store: false`, and every output item of a turn — reasoning included, encrypted when reasoning is asked
+// for — goes back as input of the next.
 export function openAiResponsesClient(options: EndpointOptions): ModelClient {
   const { url, limits } = endpoint(options, '/responses');
   const label = `openai-responses:${options.model}`;

@@ -1,5 +1,6 @@
 // Server-sent events (the WHATWG `text/event-stream` format) decoded incrementally: a model API's streamed reply as it
-// arrives, or a whole logged stream at once. Only `event` and `data` matter here; `id`, `retry` and comments are skipped.
+// arrives, or a whole logged stream at once. Only `event` and `data` matter here; `id`, `retry` and comments are
+// skipped.
 
 export interface SseEvent {
   // the `event:` field, when the stream names its events (Anthropic and Responses do, Chat Completions does not)

@@ -5,7 +5,8 @@ import type { BindingCallCount, CallRecord, CallSummary, RunResult } from '../pr
 import type { SavedOutput } from './schema.js';
 
 // The per-cell output budget: a cell's result as shown (the output item) and as saved in `.ptcnb` is at most this many
-// bytes of the file (JSON as the notebook writes it), whatever the program printed, returned or called. Documented in README ("The notebook format").
+// bytes of the file (JSON as the notebook writes it), whatever the program printed, returned or called. Documented in
+// README ("The notebook format").
 export const CELL_OUTPUT_BUDGET_BYTES = 1024 * 1024;
 
 // Calls kept one by one in a trimmed result (the rest are counted per binding in callSummary).

@@ -27,7 +27,8 @@ export interface ChildLaunchCommon {
   cgroup?: RunCgroupRequest | undefined;
   // a host descriptor left open on purpose (the sandbox proof's check that inherited descriptors are closed)
   decoy?: { fd: number; at: number } | undefined;
-  // a connection to the run's bindings host, inherited after the pipes and the feeds (engine/fresh-child.ts withChannel)
+  // a connection to the run's bindings host, inherited after the pipes and the feeds (engine/fresh-child.ts
+  // withChannel)
   channel?: ChildChannel | undefined;
 }
 

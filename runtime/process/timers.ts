@@ -1,7 +1,7 @@
 // Timers a caller awaits, in one place. They hold the process open: an awaited timer is on someone's way to a result,
-// and Node ends a process with nothing referenced left in its loop, with exit code 0 and silently, in the middle of that
-// way (seen under load: `ptc` printed nothing and exited 0 while a cgroup's removal waited out a retry on an unref'd
-// timer). A bound that loses its race is cleared at once, so it keeps nothing open after.
+// and Node ends a process with nothing referenced left in its loop, with exit code 0 and silently, in the middle of
+// that way (seen under load: `ptc` printed nothing and exited 0 while a cgroup's removal waited out a retry on an
+// unref'd timer). A bound that loses its race is cleared at once, so it keeps nothing open after.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // Waits `ms`.

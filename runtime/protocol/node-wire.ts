@@ -22,7 +22,8 @@ export const BootFrameSchema = z
     deterministic: z.optional(DeterministicSettingsSchema),
     // calls go straight to the run's bindings host on this descriptor (absent: on the control channel)
     bindingsFd: z.number().int().positive().optional(),
-    // the RLIMIT_CPU soft limit the child inherited (seconds): rechecked at settlement, since a program can trap SIGXCPU
+    // the RLIMIT_CPU soft limit the child inherited (seconds): rechecked at settlement, since a program can trap
+    // SIGXCPU
     cpuSeconds: z.number().int().positive().optional(),
     // the quickjs engine's own limits: its interrupt handler's deadline and its heap (a Node child has the host's
     // deadline and --max-old-space-size)

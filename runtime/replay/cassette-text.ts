@@ -47,7 +47,8 @@ function formatPath(segments: readonly PropertyKey[]): string {
   return out;
 }
 
-// V8's message names a character position only for some errors; the iterative parser always knows one. Shown as line:column.
+// V8's message names a character position only for some errors; the iterative parser always knows one. Shown as
+// line:column.
 function describeSyntaxError(text: string, error: Error): string {
   const iterative = parseIterative(text);
   const match = /position (\d+)/.exec(error.message) ?? (iterative.ok ? null : / at (\d+)\)$/.exec(iterative.reason));

@@ -4,7 +4,8 @@ import type { Cassette } from './cassette-format.js';
 
 const MAX_WARNINGS = 20;
 
-// Where a cassette no longer fits the bindings' current schemas (e.g. after an MCP server update); warnings, not errors.
+// Where a cassette no longer fits the bindings' current schemas (e.g. after an MCP server update); warnings, not
+// errors.
 export function cassetteDrift(cassette: Cassette, module: BindingsModule): string[] {
   const warnings: string[] = [];
   cassette.calls.forEach((call, index) => {

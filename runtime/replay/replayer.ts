@@ -29,7 +29,8 @@ export function declaredFrom(namespaces: readonly BindingNamespace[]): DeclaredN
   return namespaces.map(describeNamespace);
 }
 
-// The namespaces a loaded bindings module declares; an MCP namespace whose server was not started takes its names from the cassette.
+// The namespaces a loaded bindings module declares; an MCP namespace whose server was not started takes its names from
+// the cassette.
 export function declaredFromModule(
   module: {
     namespaces: Record<
@@ -59,7 +60,8 @@ export function declaredFromCassette(cassette: Cassette): DeclaredNamespace[] {
 }
 
 // Serves every call from the cassette: first unused recorded call with the same global, name and canonical args.
-// `absent`: why there is no cassette at all (a cell that was never recorded), said by every call instead of a divergence.
+// `absent`: why there is no cassette at all (a cell that was never recorded), said by every call instead of a
+// divergence.
 export function replayNamespaces(
   cassette: Cassette,
   declared: readonly (DeclaredNamespace | BindingNamespace)[],
@@ -139,7 +141,8 @@ export function replayNamespaces(
   return { namespaces, report };
 }
 
-// Recorded outcome as the program saw it; a call never answered in the recording stays unanswered until the run settles.
+// Recorded outcome as the program saw it; a call never answered in the recording stays unanswered until the run
+// settles.
 function answer(call: CassetteCall, context: CallContext | undefined): Promise<JsonValue> {
   if (call.pending === true) {
     return new Promise((_, reject) => {

@@ -58,7 +58,8 @@ const TOP_LIBRARY_DIRS = ['/lib', '/lib64', '/lib32', '/libx32'];
 // what the dynamic loader and time-zone code read; no user database, no host names
 const SYSTEM_FILES = ['/etc/ld.so.cache', '/etc/localtime', '/etc/timezone', '/usr/share/zoneinfo'];
 
-// Character devices a program may open: no tty, no ptmx (the pty pool is machine-wide), no shm (memory no bound counts).
+// Character devices a program may open: no tty, no ptmx (the pty pool is machine-wide), no shm (memory no bound
+// counts).
 const DEVICES = ['null', 'zero', 'full', 'random', 'urandom'];
 const DEVICE_LINKS = [
   ['fd', '/proc/self/fd'],

@@ -1,7 +1,8 @@
 import type { CgroupHost } from './cgroup.js';
 import type { SandboxArch } from './syscalls.js';
 
-// What this machine offers the sandbox, found once by the probe (probe.ts) and read by every launch (bwrap.ts, plan.ts).
+// What this machine offers the sandbox, found once by the probe (probe.ts) and read by every launch (bwrap.ts,
+// plan.ts).
 export interface SandboxHost {
   platform: NodeJS.Platform;
   arch: SandboxArch | undefined;

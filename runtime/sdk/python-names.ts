@@ -62,7 +62,8 @@ export class NameRegistry {
 // A Python string literal: JSON string syntax is valid Python (lone surrogates stay `\uXXXX` escapes).
 export const pyString = (text: string): string => JSON.stringify(text);
 
-// A docstring body line: backslashes escaped, and any quote followed by another, so no text can close the literal early.
+// A docstring body line: backslashes escaped, and any quote followed by another, so no text can close the literal
+// early.
 export function pyDocText(line: string): string {
   return line
     .replace(/\\/g, '\\\\')

@@ -13,7 +13,8 @@ interface Method {
   doc: string | undefined;
 }
 
-// The static stub a Python program runs against: typing import, JsonValue alias, error classes, TypedDicts, one Protocol per global.
+// The static stub a Python program runs against: typing import, JsonValue alias, error classes, TypedDicts, one
+// Protocol per global.
 export function renderPythonDeclarations(namespaces: readonly SdkNamespace[]): string {
   const names = new NameRegistry();
   const classes = errorClasses(namespaces);

@@ -6,7 +6,8 @@ import { TS_JSON, tsDoc, tsKey, tsType } from './schema-ts.js';
 const JSON_ALIAS = `/** Every argument and result is lossless JSON: finite numbers, strings, booleans, null, arrays, plain objects. */
 type ${TS_JSON} = null | boolean | number | string | ${TS_JSON}[] | { [key: string]: ${TS_JSON} };`;
 
-// The ambient declarations a TypeScript program runs against: one error class per declared name, one constant per global.
+// The ambient declarations a TypeScript program runs against: one error class per declared name, one constant per
+// global.
 export function renderTypeScriptDeclarations(namespaces: readonly SdkNamespace[]): string {
   const blocks: string[] = [JSON_ALIAS];
   if (namespaces.some((ns) => ns.functions.some((fn) => fn.returns === 'mcp-content'))) {

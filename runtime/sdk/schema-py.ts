@@ -171,7 +171,8 @@ function typeFor(type: string, schema: Record<string, unknown>, walk: PyWalk, hi
 }
 
 function objectType(schema: Record<string, unknown>, walk: PyWalk, hint: string): string {
-  // type checkers refuse an empty TypedDict key; such a property stays undeclared (extra keys are not checked at run time)
+  // type checkers refuse an empty TypedDict key; such a property stays undeclared (extra keys are not checked at run
+  // time)
   const props = propertyEntries(schema).filter(([key]) => key !== '');
   if (props.length === 0) {
     walk.stub.imports.add('Dict');

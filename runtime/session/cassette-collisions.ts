@@ -4,8 +4,8 @@ import { parseNotebook } from '../notebook/parse.js';
 import { cassetteName, cellCassettePath } from './plan.js';
 import type { NotebookFile } from '../notebook/schema.js';
 
-// A cell that reads or writes a cassette of its notebook's .ptc/cassettes/<notebook>/: an expectation cell (ptc test replays it;
-// --update with --mode live and Accept as Expected write it) or a cell whose own mode is record or replay.
+// A cell that reads or writes a cassette of its notebook's .ptc/cassettes/<notebook>/: an expectation cell (ptc test
+// replays it; --update with --mode live and Accept as Expected write it) or a cell whose own mode is record or replay.
 export interface CassetteOwner {
   notebook: string;
   // position in the notebook, markdown cells included (0-based)

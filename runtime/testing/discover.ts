@@ -42,7 +42,8 @@ export async function discoverNotebooks(options: { patterns: readonly string[]; 
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-// Files below `root` whose name passes `keep`, skipping the folders `skipped` names (unreadable folders are passed over).
+// Files below `root` whose name passes `keep`, skipping the folders `skipped` names (unreadable folders are passed
+// over).
 async function walk(root: string, keep: (name: string) => boolean): Promise<string[]> {
   const out: string[] = [];
   const pending = [root];

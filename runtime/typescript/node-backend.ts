@@ -83,12 +83,12 @@ export function createNodeBackend(options: BackendOptions, engine: NodeChildEngi
     const extras = (await engine.extras?.({ node: found.node, bootstrapPath })) ?? {};
     if (typeof extras === 'string') return extras;
     const host = await sandboxHost(runtime.bubblewrapPath);
+    // the OS layers are proven by the node engine's probe (a program of Node's): a wasm engine's child is launched the
+    // same way, so the same proof holds for it
     const layers =
       spec.sandbox === 'off'
         ? { os: undefined, osProblem: undefined, runtime: undefined, bounds: { problem: 'sandbox off' } }
-        : // the OS layers are proven by the node engine's probe (a program of Node's): a wasm engine's child is launched
-          // the same way, so the same proof holds for it
-          await provenNodeLayers(found.node, locateAsset(NODE_ENGINE.bootstrap) ?? bootstrapPath, host);
+        : await provenNodeLayers(found.node, locateAsset(NODE_ENGINE.bootstrap) ?? bootstrapPath, host);
     return { engine, node: found.node, bootstrapPath, host, layers, spares, launches, extras };
   };
   return {
@@ -141,7 +141,8 @@ async function planRun(spec: CodeRunSpec, deps: NodeBackendDeps): Promise<Planne
   return { ok: true, report, launch, key: { language: deps.engine.language, config } };
 }
 
-// nodeLaunch's answer for these settings, planned once (the host and the binary are the backend's, fixed after probing).
+// nodeLaunch's answer for these settings, planned once (the host and the binary are the backend's, fixed after
+// probing).
 function plannedLaunch(deps: NodeBackendDeps, spec: CodeRunSpec, confinement: Confinement): NodeChildLaunch {
   const settings = JSON.stringify([
     deps.node.path,

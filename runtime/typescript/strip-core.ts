@@ -86,7 +86,8 @@ export function stripWith(strip: AmaroTransform, program: string): StripResult {
   return { ok: true, code: output.slice(PREFIX.length, output.length - SUFFIX.length) };
 }
 
-// A program that did not strip as the run's failure: the host's own trouble is a worker-exit, the program's an exception.
+// A program that did not strip as the run's failure: the host's own trouble is a worker-exit, the program's an
+// exception.
 export function stripFailure(stripped: Extract<StripResult, { ok: false }>): RunFailure {
   if (stripped.unavailable) return { kind: 'worker-exit', message: stripped.message };
   return stripped.location === undefined

@@ -5,9 +5,9 @@
 // @vscode/test-electron. Everything started is stopped, state lives in a temp dir, and the last line is
 // `N passed, N failed`.
 //
-// Environment: PTC_E2E_CACHE (toolchain cache, default ~/.cache/ptc-playground/vscode-e2e), PTC_E2E_FILTER (suite file substrings, comma-separated),
-// PTC_E2E_GREP (mocha grep), PTC_E2E_SKIP_UI=1, PTC_E2E_KEEP=1 (keep the temp dir), PTC_E2E_VSIX (test a
-// prebuilt VSIX), PTC_E2E_UPDATE_SCREENSHOTS=1 (copy the screenshots into docs/screenshots),
+// Environment: PTC_E2E_CACHE (toolchain cache, default ~/.cache/ptc-playground/vscode-e2e), PTC_E2E_FILTER (suite file
+// substrings, comma-separated), PTC_E2E_GREP (mocha grep), PTC_E2E_SKIP_UI=1, PTC_E2E_KEEP=1 (keep the temp dir),
+// PTC_E2E_VSIX (test a prebuilt VSIX), PTC_E2E_UPDATE_SCREENSHOTS=1 (copy the screenshots into docs/screenshots),
 // PTC_E2E_LAUNCHER=code-server|electron|both, VSCODE_EXECUTABLE_PATH (a local VS Code build for test-electron).
 import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';

@@ -64,7 +64,8 @@ export async function packageExtension({ build = true, out, logFile } = {}) {
     delete staged.scripts['vscode:prepublish'];
     await writeFile(path.join(stage, 'package.json'), `${JSON.stringify(staged, null, 2)}\n`);
     // --no-dependencies: everything the extension needs is bundled into dist/. No --target: nothing shipped is native
-    // (bindings modules are bundled by esbuild-wasm), so this one universal VSIX installs on every platform VS Code runs on
+    // (bindings modules are bundled by esbuild-wasm), so this one universal VSIX installs on every platform VS Code
+    // runs on
     await run(process.execPath, [vsce, 'package', '--no-dependencies', ...linkBases(manifest), '--out', vsix], {
       cwd: stage,
       logFile,

@@ -1,6 +1,7 @@
 // UI suite: a person's path through the tour notebook in the real workbench, checked in the rendered webview.
 // Opens examples/tour.ptcnb, runs all cells, reads what the renderer drew (the compact view: printed output, value
-// tree, failure, status line; the full view with its timeline one click away) from the output frames, and takes light and dark screenshots into test-results/vscode/.
+// tree, failure, status line; the full view with its timeline one click away) from the output frames, and takes light
+// and dark screenshots into test-results/vscode/.
 import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 // functions passed to evaluate run in the browser
 /* global document, getComputedStyle */

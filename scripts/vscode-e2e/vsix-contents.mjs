@@ -9,7 +9,8 @@ import { REPO_ROOT } from './paths.mjs';
 
 const ROOT_FILES = new Set(['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png']);
 const REQUIRED_ROOT_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png'];
-// the extension host bundle loads these: the Node child bootstrap, the webviews, esbuild-wasm for bindings modules, amaro
+// the extension host bundle loads these: the Node child bootstrap, the webviews, esbuild-wasm for bindings modules,
+// amaro
 const DIST_DIRS = ['dist/runtime/', 'dist/webview/', 'dist/node_modules/'];
 const REQUIRED_DIST_FILES = [
   'dist/web-extension.cjs',
@@ -74,7 +75,8 @@ export function disallowedReason(file, linked = readmeLinkTargets()) {
   return 'outside the allow-list (the extension bundles under dist/, python/**/*.py, the walkthrough, the notebook schema and the root metadata files)';
 }
 
-// Files the manifest points at (main, the l10n bundle, renderer and inspector entry points, walkthrough pages, JSON schemas) must be packaged.
+// Files the manifest points at (main, the l10n bundle, renderer and inspector entry points, walkthrough pages, JSON
+// schemas) must be packaged.
 function manifestEntryPoints(manifest) {
   const entries = [];
   for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {

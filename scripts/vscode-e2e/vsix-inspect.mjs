@@ -29,8 +29,8 @@ export function platformSpecificReason(name, head) {
   return magic ? `a native binary (${magic.name}, by its first bytes)` : undefined;
 }
 
-// Reads every entry's name, size and first bytes; returns { entries: [{ name, bytes, head }], manifest, problems }, where
-// manifest is the text of extension.vsixmanifest (a platform-specific VSIX names its TargetPlatform there).
+// Reads every entry's name, size and first bytes; returns { entries: [{ name, bytes, head }], manifest, problems },
+// where manifest is the text of extension.vsixmanifest (a platform-specific VSIX names its TargetPlatform there).
 export function inspectVsix(vsix) {
   return new Promise((resolve, reject) => {
     yauzl.open(vsix, { lazyEntries: true, autoClose: true }, (openError, zip) => {

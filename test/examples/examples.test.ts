@@ -18,7 +18,13 @@ interface CellReport {
   language: string;
   plan: string;
   setupError?: { stage: string; message: string };
-  result?: { value?: unknown; logs: string[]; error?: { kind: string; message: string }; calls: { name: string; replayed?: boolean }[]; mode?: string };
+  result?: {
+    value?: unknown;
+    logs: string[];
+    error?: { kind: string; message: string };
+    calls: { name: string; replayed?: boolean }[];
+    mode?: string;
+  };
   cassette?: { ok: boolean; calls?: number };
 }
 
@@ -26,7 +32,10 @@ let tmp: string;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'ptc-examples-'));
   // with the committed cassettes (the tour's replay cell reads one), never a local run's transcripts
-  await cp(path.join(root, 'examples'), path.join(tmp, 'examples'), { recursive: true, filter: (source) => path.basename(source) !== 'transcripts' || !source.includes('.ptc') });
+  await cp(path.join(root, 'examples'), path.join(tmp, 'examples'), {
+    recursive: true,
+    filter: (source) => path.basename(source) !== 'transcripts' || !source.includes('.ptc'),
+  });
   // the MCP example's server resolves @modelcontextprotocol/sdk upwards, as it does in a clone
   await symlink(path.join(root, 'node_modules'), path.join(tmp, 'node_modules'), 'dir');
 });
@@ -37,19 +46,25 @@ afterAll(async () => {
 async function runNotebook(name: string): Promise<CellReport[]> {
   const file = path.join(tmp, 'examples', name);
   // exit 1 is expected: the examples fail some cells on purpose
-  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'notebook', file, '--json'], { cwd: path.dirname(file), maxBuffer: 64 * 1024 * 1024 }).catch((error: { code?: number; stdout?: string; stderr?: string }) => {
+  const { stdout } = await promisify(execFile)(process.execPath, [cli, 'notebook', file, '--json'], {
+    cwd: path.dirname(file),
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { code?: number; stdout?: string; stderr?: string }) => {
     if (error.code !== 1) throw new Error(`ptc notebook ${name} exited ${String(error.code)}: ${error.stderr ?? ''}`);
     return { stdout: error.stdout ?? '' };
   });
   return (JSON.parse(stdout) as { cells: CellReport[] }).cells;
 }
 
-const outcome = (cell: CellReport): string => (cell.setupError ? `setup error: ${cell.setupError.message}` : (cell.result?.error?.kind ?? 'ok'));
+const outcome = (cell: CellReport): string =>
+  cell.setupError ? `setup error: ${cell.setupError.message}` : (cell.result?.error?.kind ?? 'ok');
 
 describe.concurrent('examples', () => {
   it('every example notebook is covered by expected-outcomes.json and names its cells', async () => {
     for (const name of Object.keys(EXPECTED).filter((k) => k !== 'about')) {
-      const notebook = JSON.parse(await readFile(path.join(root, 'examples', name), 'utf8')) as { cells: { kind: string; metadata?: { id?: string } }[] };
+      const notebook = JSON.parse(await readFile(path.join(root, 'examples', name), 'utf8')) as {
+        cells: { kind: string; metadata?: { id?: string } }[];
+      };
       const ids = notebook.cells.filter((c) => c.kind === 'code').map((c) => c.metadata?.id);
       expect(ids, name).toEqual(Object.keys(EXPECTED[name]!));
     }
@@ -74,7 +89,11 @@ describe.concurrent('examples', () => {
     expect(await readFile(path.join(tmp, 'examples', 'tour.ptcnb'), 'utf8')).toBe(notebookBefore);
     const answers = (JSON.parse(committed) as { calls: { value: unknown }[] }).calls.map((c) => c.value);
     expect(replayed?.result?.mode).toBe('replay');
-    expect(replayed?.result?.value).toEqual({ id: answers[0], at: answers[1], platform: (answers[2] as { platform: string }).platform });
+    expect(replayed?.result?.value).toEqual({
+      id: answers[0],
+      at: answers[1],
+      platform: (answers[2] as { platform: string }).platform,
+    });
     expect(replayed?.result?.calls.every((c) => c.replayed === true)).toBe(true);
   });
 
@@ -83,6 +102,13 @@ describe.concurrent('examples', () => {
     expect(Object.fromEntries(cells.map((c) => [c.cellId, outcome(c)]))).toEqual(EXPECTED['mcp/weather.ptcnb']);
     const ranking = cells.find((c) => c.cellId === 'mcp-ts')?.result;
     expect(ranking?.mode).toBe('live');
-    expect(ranking?.calls.map((c) => c.name)).toEqual(['stations', 'forecast', 'forecast', 'forecast', 'forecast', 'forecast']);
+    expect(ranking?.calls.map((c) => c.name)).toEqual([
+      'stations',
+      'forecast',
+      'forecast',
+      'forecast',
+      'forecast',
+      'forecast',
+    ]);
   });
 });

@@ -21,7 +21,8 @@ export function parentPid(pid: number): number | undefined {
   }
 }
 
-// Live processes whose command line is exactly `argv`: a program's marked grandchild (`/bin/sleep 31`) found from the host.
+// Live processes whose command line is exactly `argv`: a program's marked grandchild (`/bin/sleep 31`) found from the
+// host.
 export function processesRunning(argv: readonly string[]): number[] {
   const cmdline = argv.map((arg) => `${arg}\0`).join('');
   return fs

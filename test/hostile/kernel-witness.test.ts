@@ -78,7 +78,8 @@ describe('the kernel witness', () => {
       const before = fs.statSync('/dev/null', { bigint: true });
       // past the kernel's coarse clock tick, so the chmod's ctime differs from any earlier one
       await new Promise((resolve) => setTimeout(resolve, 50));
-      // what the sandbox proof does under the unshare-only sandbox, as root: the node keeps its mode, only its ctime moves
+      // what the sandbox proof does under the unshare-only sandbox, as root: the node keeps its mode, only its ctime
+      // moves
       execFileSync('chmod', [(Number(before.mode) & 0o7777).toString(8), '/dev/null']);
       expect(fs.statSync('/dev/null', { bigint: true }).ctimeNs).not.toBe(before.ctimeNs);
       witness.look();

@@ -74,7 +74,8 @@ describe('VSIX allow-list', () => {
       'open-tour',
     ])
       expect(h.disallowedReason(`docs/screenshots/vscode-${linked}-light.png`), linked).toBeUndefined();
-    // the docs' other screenshots (dark twins, the bindings, budget, sandbox and task-cell screens) stay out of the VSIX
+    // the docs' other screenshots (dark twins, the bindings, budget, sandbox and task-cell screens) stay out of the
+    // VSIX
     for (const unlinked of [
       'argument-shape-dark',
       'call-budget-light',

@@ -124,7 +124,8 @@ suite('models in the loop', () => {
       JSON.stringify(meta),
     );
     assert.equal(resultOf(generated).value, 2102650);
-    // the request: the run_code tool whose description is the SDK, the task as the user message, the key from secret storage
+    // the request: the run_code tool whose description is the SDK, the task as the user message, the key from secret
+    // storage
     const request = server.requests.find((r) => JSON.stringify(r.body.messages).includes('population of Paris'));
     assert.ok(request);
     assert.equal(request.headers.authorization, `Bearer ${KEY}`);

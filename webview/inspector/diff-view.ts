@@ -89,7 +89,8 @@ export function diffView(
   return container;
 }
 
-// The first divergence among the sections shown (hidden ones are only ever the output sections between calls and outcome).
+// The first divergence among the sections shown (hidden ones are only ever the output sections between calls and
+// outcome).
 function firstShown(diff: RunDiff, shown: ReadonlySet<DivergenceSection>): Divergence | undefined {
   if (diff.first === undefined || shown.has(diff.first.section)) return diff.first;
   if (shown.has('outcome') && !diff.outcome.same)

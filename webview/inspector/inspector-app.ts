@@ -289,7 +289,8 @@ function cassetteView(ctx: ViewContext, run: InspectorRun, tab: InspectorTab): H
   );
 }
 
-// The Then tab is offered once a transcript run is known (or when it is the open tab, so it never vanishes under the user).
+// The Then tab is offered once a transcript run is known (or when it is the open tab, so it never vanishes under the
+// user).
 function visibleTabs(state: InspectorState): InspectorTab[] {
   const base: InspectorTab[] = ['run', 'model', 'diff'];
   return state.tab === 'then' || state.runs.some((r) => r.source === 'transcript') ? [...base, 'then'] : base;

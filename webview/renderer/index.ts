@@ -27,7 +27,8 @@ interface LiveOutput {
   redraw: () => void;
 }
 
-// The notebook renderer (results and problems): one shadow root per output, cleared on every render; dispose aborts all listeners.
+// The notebook renderer (results and problems): one shadow root per output, cleared on every render; dispose aborts all
+// listeners.
 export const activate: ActivationFunction<unknown> = (context: RendererContext<unknown>) => {
   const sheet = createSheet(css);
   const outputs = new Map<string, LiveOutput>();

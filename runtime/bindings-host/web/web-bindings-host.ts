@@ -212,7 +212,8 @@ export class WebBindingsHost {
       event.preventDefault?.();
       this.#end(generation, `failed: ${event.message ?? 'an error without a message'}`);
     };
-    // silence while the module is loaded is a handler in a synchronous loop: the worker is ended (as the desktop's host)
+    // silence while the module is loaded is a handler in a synchronous loop: the worker is ended (as the desktop's
+    // host)
     generation.watch = setInterval(() => {
       if (generation.module !== undefined && performance.now() - generation.lastHeard > UNRESPONSIVE_MS)
         this.#end(generation, 'stopped responding');

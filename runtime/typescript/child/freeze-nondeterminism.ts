@@ -1,10 +1,12 @@
-// Runs inside the Node child before the program: a fixed clock and seeded random values, so a replay repeats bit for bit.
+// Runs inside the Node child before the program: a fixed clock and seeded random values, so a replay repeats bit for
+// bit.
 import { seededRandom } from '../../bindings/faults.js';
 import type { DeterministicSettings } from '../../protocol/binding-call.js';
 
 export type FreezeSettings = DeterministicSettings;
 
-// Date.now(), new Date(), Date() and performance.now() read a fixed instant; Math.random and Web Crypto draw from `seed`.
+// Date.now(), new Date(), Date() and performance.now() read a fixed instant; Math.random and Web Crypto draw from
+// `seed`.
 export function freezeNondeterminism(settings: FreezeSettings): void {
   const random = seededRandom(settings.seed);
   const epoch = settings.epochMs;

@@ -192,7 +192,8 @@ export async function loadGuest(options: GuestOptions): Promise<PyodideGuest> {
   if (options.lockdown !== false) {
     removed = String(lockdown());
     lockJavaScriptSide(pyodide);
-    // in Node, Pyodide puts a `require` of fs, crypto, ws and child_process on the global object: nothing loads after this
+    // in Node, Pyodide puts a `require` of fs, crypto, ws and child_process on the global object: nothing loads after
+    // this
     if (!hadRequire) delete global.require;
   }
   let started = false;

@@ -35,7 +35,8 @@ export interface WebEngineOptions {
   strip(program: string): Promise<StripResult>;
 }
 
-// A worker that has not loaded its engine by then is broken, not slow (Pyodide's first load on a busy machine included).
+// A worker that has not loaded its engine by then is broken, not slow (Pyodide's first load on a busy machine
+// included).
 const LOAD_MS = 180_000;
 
 // The worker once it loaded, or why the run ends before it ran: Stop, the load bound, or the engine's problem. A worker

@@ -6,8 +6,8 @@ import { Ajv } from 'ajv';
 import { z } from 'zod';
 import { NotebookFileSchema } from '../../../runtime/notebook/schema.js';
 
-// The `.ptcnb` JSON Schema the manifest contributes (jsonValidation: completions and checks when a notebook is opened as
-// text) is generated from the zod schema the serializer validates with; UPDATE_NOTEBOOK_SCHEMA=1 rewrites it.
+// The `.ptcnb` JSON Schema the manifest contributes (jsonValidation: completions and checks when a notebook is opened
+// as text) is generated from the zod schema the serializer validates with; UPDATE_NOTEBOOK_SCHEMA=1 rewrites it.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const file = path.join(root, 'schemas', 'ptcnb.schema.json');
 

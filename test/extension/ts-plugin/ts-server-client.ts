@@ -1,4 +1,5 @@
-// A minimal client for a real TS server process (the protocol VS Code's TypeScript extension speaks), for the plugin tests.
+// A minimal client for a real TS server process (the protocol VS Code's TypeScript extension speaks), for the plugin
+// tests.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';

@@ -1,5 +1,6 @@
 // The part of the `vscode` API the browser entry calls, for a real browser worker: the data classes from
-// ../helpers/fake-vscode.ts and registrations that record what the entry registered. Bundled for the worker by the test.
+// ../helpers/fake-vscode.ts and registrations that record what the entry registered. Bundled for the worker by the
+// test.
 import {
   NotebookCellData,
   NotebookCellKind,

@@ -157,14 +157,16 @@ export async function runEntry(ctx: CorpusContext, entry: CorpusEntry): Promise<
   const emulated: string[] = [];
   for (const effect of entry.mustNot) {
     if (!effects.has(effect)) continue;
-    // a WebAssembly engine answers syscalls from Emscripten's emulation: its self-report is judged by the host's witness
+    // a WebAssembly engine answers syscalls from Emscripten's emulation: its self-report is judged by the host's
+    // witness
     if (effect === 'kernel-granted' && result?.sandbox.isolation === 'wasm') {
       const seen = judgeWasmGrant(result.sandbox.engine ?? 'wasm', witness);
       if (seen.breach === undefined) emulated.push(seen.note);
       else breach(seen.breach);
       continue;
     }
-    // an effect the report admits (e.g. filesystem "allowed" with partial enforcement) is honest; a claimed denial must hold
+    // an effect the report admits (e.g. filesystem "allowed" with partial enforcement) is honest; a claimed denial must
+    // hold
     const denied = result === undefined || claimsDenial(result.sandbox, effect);
     if (denied)
       breach(
@@ -218,7 +220,8 @@ export function claimsDenial(sandbox: SandboxReport, effect: Effect): boolean {
     case 'trace-written':
     case 'data-on-host-disk':
       return sandbox.filesystem !== 'allowed';
-    // the OS confinement as a whole (namespaces, capabilities, seccomp) forbids these: any confinement claim covers them
+    // the OS confinement as a whole (namespaces, capabilities, seccomp) forbids these: any confinement claim covers
+    // them
     case 'victim-touched':
     case 'ipc-left':
     case 'tty-injected':

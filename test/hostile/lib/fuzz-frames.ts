@@ -116,8 +116,8 @@ function mutateBody(rng: Rng, body: Uint8Array): Uint8Array {
     bytes.length = int(rng, bytes.length); // truncated
   else if (r === 1 && bytes.length > 0)
     bytes[int(rng, bytes.length)] = int(rng, 256); // flipped byte
-  else if (r === 2)
-    bytes.splice(int(rng, bytes.length + 1), 0, pick(rng, [0xff, 0xfe, 0xc3, 0xed, 0x80, 0x00, 0x0a])); // invalid UTF-8 / NUL / newline
+  // invalid UTF-8 / NUL / newline
+  else if (r === 2) bytes.splice(int(rng, bytes.length + 1), 0, pick(rng, [0xff, 0xfe, 0xc3, 0xed, 0x80, 0x00, 0x0a]));
   else if (r === 3)
     return encoder.encode(pick(rng, WEIRD_NUMBERS)); // a bare number
   else if (r === 4)

@@ -192,7 +192,8 @@ describe('the host across runs', () => {
         hosted: lease,
       }),
     );
-    // interrupted once the handler loops: the call reaches the runtime from the host's flight record (its report never comes)
+    // interrupted once the handler loops: the call reaches the runtime from the host's flight record (its report never
+    // comes)
     await eventually('tools.spin to start looping', () => logs.includes('spinning'));
     await host.interrupt();
     expect((await running).value).toBe('bindings host stopped responding while tools.spin was running');

@@ -1,7 +1,7 @@
-// `ptc eval`'s progress, as `ptc test` has it (issue 28): on a terminal one live line on stderr that names the run under
-// way (task · model · mode · sample, the turn) and counts the runs done and failed, erased before each lasting line; in
-// a pipe, in CI, under NO_COLOR or TERM=dumb only the plain line per run, with no control sequence at all. A real
-// pseudo-terminal from util-linux's `script`; the model is the project's fake model server, the tools the example
+// `ptc eval`'s progress, as `ptc test` has it (issue 28): on a terminal one live line on stderr that names the run
+// under way (task · model · mode · sample, the turn) and counts the runs done and failed, erased before each lasting
+// line; in a pipe, in CI, under NO_COLOR or TERM=dumb only the plain line per run, with no control sequence at all. A
+// real pseudo-terminal from util-linux's `script`; the model is the project's fake model server, the tools the example
 // cassettes.
 import fs from 'node:fs';
 import path from 'node:path';

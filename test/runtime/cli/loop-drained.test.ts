@@ -1,6 +1,6 @@
 // A `ptc` command left waiting on something that can no longer happen must not read as a success that printed nothing
-// (Node ends a process whose loop is empty with exit code 0): it says so and exits 3. The stall is made for real, in the
-// real CLI: a preload makes the notebook's read a promise that never settles, with nothing else in the loop.
+// (Node ends a process whose loop is empty with exit code 0): it says so and exits 3. The stall is made for real, in
+// the real CLI: a preload makes the notebook's read a promise that never settles, with nothing else in the loop.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';

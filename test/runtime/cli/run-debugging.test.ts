@@ -1,6 +1,6 @@
-// `ptc run --approve` and `ptc run --replay … --fork n=<result.json>` as real processes: approvals answered by the flag,
-// by a person on a terminal, or denied for want of one (exit 4); a fork replays calls before n, answers n with the
-// edit and can be saved; bad input is one line, exit 2, nothing written.
+// `ptc run --approve` and `ptc run --replay … --fork n=<result.json>` as real processes: approvals answered by the
+// flag, by a person on a terminal, or denied for want of one (exit 4); a fork replays calls before n, answers n with
+// the edit and can be saved; bad input is one line, exit 2, nothing written.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

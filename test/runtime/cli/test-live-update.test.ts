@@ -1,5 +1,5 @@
-// `ptc test --mode live` and `--mode live --update` as real processes (issue 28.1): every cell of a notebook reaches the live
-// handlers at any --jobs (spares started together used to drain the host's connections: "bindings host is not
+// `ptc test --mode live` and `--mode live --update` as real processes (issue 28.1): every cell of a notebook reaches
+// the live handlers at any --jobs (spares started together used to drain the host's connections: "bindings host is not
 // running"), and a run that failed outside the program (the bindings host lost) is never stored as the truth.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 // Chat Completions tool-call histories, and the wrappers the same traffic reaches users in: OpenTelemetry GenAI spans
 // (OTLP JSON, current conventions and OpenLLMetry's indexed attributes) and proxy logs (LiteLLM, Helicone).
-// The traffic is real: pydantic-ai's code mode over OpenAI Chat Completions (examples/transcripts/SOURCES.md). No public
-// OTLP export or proxy log of code-mode traffic was found, so those wrappers are built here, per their vendors' docs,
-// around the real bodies, and must import to exactly what the recording itself imports to.
+// The traffic is real: pydantic-ai's code mode over OpenAI Chat Completions (examples/transcripts/SOURCES.md). No
+// public OTLP export or proxy log of code-mode traffic was found, so those wrappers are built here, per their vendors'
+// docs, around the real bodies, and must import to exactly what the recording itself imports to.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -39,7 +39,8 @@ function exchanges(): { request: Body; response: Body }[] {
 const str = (value: string): { stringValue: string } => ({ stringValue: value });
 const attr = (key: string, value: { stringValue: string } | { intValue: string }) => ({ key, value });
 
-// gen_ai.input.messages / gen_ai.output.messages parts, as https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/
+// gen_ai.input.messages / gen_ai.output.messages parts, as
+// https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/
 function parts(message: Message): unknown {
   if (message.role === 'tool')
     return {

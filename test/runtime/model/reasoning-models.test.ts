@@ -1,5 +1,6 @@
 // Models as they are today, against the fake server speaking the real APIs: the Responses API, reasoning models that
-// refuse max_tokens, reasoning items and thinking blocks that must come back unchanged, model options and cached tokens.
+// refuse max_tokens, reasoning items and thinking blocks that must come back unchanged, model options and cached
+// tokens.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../../../examples/models/fake-model-server.mjs';

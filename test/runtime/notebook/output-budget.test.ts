@@ -40,7 +40,8 @@ function result(overrides: Partial<RunResult> = {}): RunResult {
   };
 }
 
-// A runaway loop's result as the runtime returns it: the first KEPT_CALLS calls, the last LAST_CALLS, every call counted.
+// A runaway loop's result as the runtime returns it: the first KEPT_CALLS calls, the last LAST_CALLS, every call
+// counted.
 function runaway(total: number, payloadChars: number): RunResult {
   const calls = Array.from({ length: KEPT_CALLS }, (_, i) => call(i + 1, payloadChars));
   const last = Array.from({ length: LAST_CALLS }, (_, i) => call(total - LAST_CALLS + i + 1, payloadChars));

@@ -14,7 +14,8 @@ import { RunChild, type ReadyVerdict } from '../../../runtime/process/run-child.
 import { eventually, settleTo } from '../../helpers/eventually.js';
 
 // A child whose whole point is to escape: it starts a process in a session of its own, reparented to init once the
-// child exits, which keeps the child's pipes and names the private dir in its argv (as bubblewrap's orphaned init does).
+// child exits, which keeps the child's pipes and names the private dir in its argv (as bubblewrap's orphaned init
+// does).
 class EscapingChild extends RunChild {
   // the stop gave up on the pipes (the grace period ran out) instead of seeing them close
   gaveUp = false;

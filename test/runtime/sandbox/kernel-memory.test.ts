@@ -106,10 +106,10 @@ return "made them all"`;
       expect(r.error?.message).toMatch(
         /the run reached its memory bound \(\d+ MiB for the program, its temp files and what the kernel holds for it\)/,
       );
-      // the files die with the sandbox's tmpfs once the run's teardown (after its result) removed its cgroup: what the run
-      // made the kernel hold is gone then. Awaited, bounded: the host's slab is everyone's, and another suite beside this
-      // one (its control below makes 200 000 files on the host) held 214 MB of it for a while in issue 33's round 5; what
-      // this run kept, had it escaped its bound, would not come back
+      // the files die with the sandbox's tmpfs once the run's teardown (after its result) removed its cgroup: what the
+      // run made the kernel hold is gone then. Awaited, bounded: the host's slab is everyone's, and another suite
+      // beside this one (its control below makes 200 000 files on the host) held 214 MB of it for a while in issue 33's
+      // round 5; what this run kept, had it escaped its bound, would not come back
       await pendingTeardowns();
       let grown = 0;
       await eventually(

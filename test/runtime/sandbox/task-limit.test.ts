@@ -14,9 +14,11 @@ const onLinuxX64 = process.platform === 'linux' && process.arch === 'x64';
 
 // Raw clone() from machine code (x86_64): thread-like tasks with no stack or heap of their own, so neither the
 // interpreter nor RLIMIT_AS bounds them; only the task limit does. Tries `want` tasks, then reports how many exist.
-// All signals are blocked while cloning, so the tasks inherit a full mask and no signal frame lands on the shared stack.
+// All signals are blocked while cloning, so the tasks inherit a full mask and no signal frame lands on the shared
+// stack.
 function rawCloneProgram(want: number): string {
-  // r9 = count; loop: clone(CLONE_VM|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, sp=0); child: pause() forever; stop on error
+  // r9 = count; loop: clone(CLONE_VM|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, sp=0); child: pause() forever; stop on
+  // error
   const code = '4989f9b838000000bf000d010031f631d24531d20f054885c074087805' + '49ffc975e1c3b8220000000f05ebf7';
   return [
     'import ctypes, signal',

@@ -253,7 +253,8 @@ async def main() -> None:
       'toString',
       '"""',
     ];
-    // (an optional property named like an Object.prototype member, e.g. `toString`, trips tsc's apparent-type check: not used)
+    // (an optional property named like an Object.prototype member, e.g. `toString`, trips tsc's apparent-type check:
+    // not used)
     const properties = Object.fromEntries(
       names
         .filter((n) => n !== 'constructor' && n !== 'toString')

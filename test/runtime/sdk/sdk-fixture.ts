@@ -1,6 +1,7 @@
 import type { SdkSource } from '../../../runtime/sdk/index.js';
 
-// Declarations covering the renderer's branches: exotic names, optional args, nested/recursive schemas, enums, two namespaces.
+// Declarations covering the renderer's branches: exotic names, optional args, nested/recursive schemas, enums, two
+// namespaces.
 export function sampleSource(reversed = false): SdkSource {
   const tools: Record<string, Record<string, unknown>> = {
     add: {

@@ -96,8 +96,8 @@ describe.concurrent('TypeScript backend: abort, dispose and cleanup', () => {
       { sandbox: 'off' },
     );
     expect(typeof r.value).toBe('number');
-    // the program saw a namespaced pid; find the real one through /proc is not possible, so check no `sleep 30` of ours survives
-    // the result does not wait for the tree to be reaped (engine/fresh-child.ts)
+    // the program saw a namespaced pid; find the real one through /proc is not possible, so check no `sleep 30` of ours
+    // survives the result does not wait for the tree to be reaped (engine/fresh-child.ts)
     expect(
       await settleTo(() => processesRunning(['/bin/sleep', '30'])),
       'the detached `sleep 30` still running',

@@ -1,4 +1,5 @@
-// Descendants of the extension host, read from /proc: the cancellation suite checks that a stopped cell's process is gone.
+// Descendants of the extension host, read from /proc: the cancellation suite checks that a stopped cell's process is
+// gone.
 import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcessInfo {

@@ -232,7 +232,8 @@ describe.skipIf(!gate.usable)(gate.title('run inspector page in Chromium'), () =
     const page = await openInspector();
     const deep = run('run-deep', 'deep-200000', 'cell 3 · deep');
     const many = run('run-many', 'calls-summarized', 'cell 4 · many calls');
-    // what the extension posts: the message as JSON text (its own serialization, and the page's structured clone, recurse)
+    // what the extension posts: the message as JSON text (its own serialization, and the page's structured clone,
+    // recurse)
     const envelope = encodeHostToInspector({ type: 'load', runs: [many, deep], selectedId: deep.id });
     await page.evaluate((m) => window.postMessage(m, '*'), envelope);
     expect(await page.locator('#ptc-tab-panel [data-section="return-value"] .ptc-section-meta').textContent()).toBe(

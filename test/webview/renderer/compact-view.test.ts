@@ -203,7 +203,8 @@ describe.skipIf(!gate.usable)(gate.title('compact result view in Chromium'), () 
     const first = await page
       .locator('#late .ptc-bar[data-call-id="1"]')
       .evaluate((b) => parseFloat((b as HTMLElement).style.left));
-    // call 1 starts 6 ms after the hand-over; the axis runs to the last call's end (215 ms): 6 / 75 = 8 %, not 146 / 215
+    // call 1 starts 6 ms after the hand-over; the axis runs to the last call's end (215 ms): 6 / 75 = 8 %, not 146 /
+    // 215
     expect(first).toBeCloseTo(8, 1);
     expect(await page.locator('#late .ptc-bar[data-call-id="1"]').getAttribute('aria-label')).toContain(
       'started at 6 ms',

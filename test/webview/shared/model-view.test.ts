@@ -74,7 +74,8 @@ describe('modelView', () => {
     const view = modelView(fixturePayload('deep-200000').result);
     expect(view.text.startsWith('[\n  [\n    [')).toBe(true);
     expect(view.text.length).toBeLessThan(5_000_000);
-    // the compact rest closes on the line of the deepest indented level, then every indented level closes on its own line
+    // the compact rest closes on the line of the deepest indented level, then every indented level closes on its own
+    // line
     expect(view.text.includes(`"bottom"${']'.repeat(200_000 - 1_000)}\n${'  '.repeat(999)}]\n`)).toBe(true);
     expect(view.text.endsWith('\n  ]\n]')).toBe(true);
   });
