@@ -266,8 +266,8 @@ class LineSink(io.RawIOBase):
             self._blocks = ["".join(self._blocks)]
 
     def flush(self):
-        """An explicit flush (sys.stdout.flush(), print(..., flush=True)): an unterminated line reaches the host now, as an
-        open entry the stream's next text continues, so a fragment flushed before a hang is in the result."""
+        """An explicit flush (sys.stdout.flush(), print(..., flush=True)): an unterminated line reaches the host now,
+        as an open entry the stream's next text continues, so a fragment flushed before a hang is in the result."""
         if self._quiet:
             return
         with self._lock:

@@ -254,7 +254,8 @@ _run = {}
 
 
 def start(boot_text):
-    """Starts the program of the boot frame (node-wire's BootFrame: code, namespaces, limits); returns the first step."""
+    """Starts the program of the boot frame (node-wire's BootFrame: code, namespaces, limits); returns the first
+    step."""
     boot = decode(boot_text)
     outbox = _Outbox()
     ledger = Ledger(boot["maxOutputBytes"])

@@ -238,7 +238,8 @@ class CallRouter:
         return [] if self._reading is None else [self._reading]
 
     def read_blocking(self):
-        """Next frame for the program's calls: the host's replies until its connection ends, then the control channel."""
+        """Next frame for the program's calls: the host's replies until its connection ends, then the control
+        channel."""
         reading = self._reading
         if reading is not None:
             frame = reading.read_blocking(at_end=False)
