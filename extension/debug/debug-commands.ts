@@ -95,60 +95,75 @@ async function askJson(options: {
   return parsed.ok ? parsed.value : undefined;
 }
 
-// Answer with… : the call resolves with a JSON value (checked against the binding's output schema; the runtime
-// checks it again and asks once more with the complaint when it breaks the schema).
-async function answerCall(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
+// The steps of every decision that takes an input: find the paused call, take the input (given with the command, or
+// asked for), decide; no input leaves the call waiting.
+async function decideWithInput<T>(
+  pauses: CallPauses,
+  arg: unknown,
+  options: {
+    input: (target: Waiting) => Promise<T | undefined>;
+    missing: string;
+    decision: (input: T) => CallDecision;
+  },
+): Promise<CommandOutcome> {
   const target = pausedTarget(pauses, arg);
   if (target === undefined) return nothingPausedFor(arg);
-  const { call, control } = target.waiting;
-  const value =
-    given !== undefined
-      ? (given as JsonValue)
-      : await askJson({
-          title: vscode.l10n.t('Answer {0}', callLabel(call, 40)),
-          prompt: vscode.l10n.t('The JSON value the call resolves with (no handler runs)'),
-          value: 'null',
-          check: (candidate) => control.checkAnswer(candidate),
-        });
-  if (value === undefined) return { ok: false, message: vscode.l10n.t('No answer given: the call still waits.') };
-  return decide(pauses, target, { kind: 'answer', value });
+  const input = await options.input(target);
+  if (input === undefined) return { ok: false, message: options.missing };
+  return decide(pauses, target, options.decision(input));
 }
 
-async function throwCall(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
-  const target = pausedTarget(pauses, arg);
-  if (target === undefined) return nothingPausedFor(arg);
-  const message =
-    typeof given === 'string'
-      ? given
-      : await vscode.window.showInputBox({
-          title: vscode.l10n.t('Throw from {0}', callLabel(target.waiting.call, 40)),
-          prompt: vscode.l10n.t("The message of the binding's error: the program's catch gets it"),
-          value: vscode.l10n.t('failed at a breakpoint'),
-          ignoreFocusOut: true,
-          validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Type a message') : undefined),
-        });
-  if (message === undefined) return { ok: false, message: vscode.l10n.t('No message given: the call still waits.') };
-  return decide(pauses, target, { kind: 'throw', message });
+// Answer with… : the call resolves with a JSON value (checked against the binding's output schema; the runtime
+// checks it again and asks once more with the complaint when it breaks the schema).
+function answerCall(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
+  return decideWithInput(pauses, arg, {
+    input: async ({ waiting: { call, control } }) =>
+      given !== undefined
+        ? (given as JsonValue)
+        : askJson({
+            title: vscode.l10n.t('Answer {0}', callLabel(call, 40)),
+            prompt: vscode.l10n.t('The JSON value the call resolves with (no handler runs)'),
+            value: 'null',
+            check: (candidate) => control.checkAnswer(candidate),
+          }),
+    missing: vscode.l10n.t('No answer given: the call still waits.'),
+    decision: (value) => ({ kind: 'answer', value }),
+  });
+}
+
+function throwCall(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
+  return decideWithInput(pauses, arg, {
+    input: async ({ waiting: { call } }) =>
+      typeof given === 'string'
+        ? given
+        : vscode.window.showInputBox({
+            title: vscode.l10n.t('Throw from {0}', callLabel(call, 40)),
+            prompt: vscode.l10n.t("The message of the binding's error: the program's catch gets it"),
+            value: vscode.l10n.t('failed at a breakpoint'),
+            ignoreFocusOut: true,
+            validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Type a message') : undefined),
+          }),
+    missing: vscode.l10n.t('No message given: the call still waits.'),
+    decision: (message) => ({ kind: 'throw', message }),
+  });
 }
 
 // An approval with edited arguments: the handler gets the edit, the program's call and the cassette keep both.
-async function editArguments(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
-  const target = pausedTarget(pauses, arg);
-  if (target === undefined) return nothingPausedFor(arg);
-  const { call } = target.waiting;
-  const args =
-    given !== undefined
-      ? (given as JsonValue)
-      : await askJson({
-          title: vscode.l10n.t('Edit the arguments of {0}', callLabel(call, 40)),
-          prompt: vscode.l10n.t('The arguments the handler gets (the program keeps its own)'),
-          value: JSON.stringify(call.args),
-        });
-  if (args === undefined) return { ok: false, message: vscode.l10n.t('No arguments given: the call still waits.') };
-  return decide(pauses, target, { kind: 'continue', args });
+function editArguments(pauses: CallPauses, arg: unknown, given: unknown): Promise<CommandOutcome> {
+  return decideWithInput(pauses, arg, {
+    input: async ({ waiting: { call } }) =>
+      given !== undefined
+        ? (given as JsonValue)
+        : askJson({
+            title: vscode.l10n.t('Edit the arguments of {0}', callLabel(call, 40)),
+            prompt: vscode.l10n.t('The arguments the handler gets (the program keeps its own)'),
+            value: JSON.stringify(call.args),
+          }),
+    missing: vscode.l10n.t('No arguments given: the call still waits.'),
+    decision: (args) => ({ kind: 'continue', args }),
+  });
 }
 
-// Every choice for the paused call in one quick pick (its status bar item, Alt+Shift+B while paused).
 async function decideCall(pauses: CallPauses, arg: unknown): Promise<CommandOutcome> {
   const target = pausedTarget(pauses, arg);
   if (target === undefined) return nothingPausedFor(arg);
