@@ -106,6 +106,8 @@ export function programWireFields(): {
   };
 }
 
+// --- the fast reader of big frames (its test checks it against JSON.parse and the schemas above)
+
 // The two frames that carry a program's big output — a log line and a completion returning a string — read without a
 // JSON.parse copy when the string has no escapes: its value is then exactly the text between the quotes, taken as a
 // slice of the frame text (V8 shares the characters). A 60 MiB line is then held once, not once as frame text and

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
+  DoneFrameSchema,
+  LogFrameSchema,
   ReplyFrameSchema,
   replyText,
   shortcutStringFrame,
@@ -13,8 +15,10 @@ describe('shortcutStringFrame', () => {
     ['a stdout log line', `{"type":"log","stream":"stdout","text":"${big('abc é😀 ')}"}`],
     ['a stderr log line', `{"type":"log","stream":"stderr","text":"${big('x')}"}`],
     ['a completion returning a string', `{"type":"done","value":"${big('zz\u2028')}"}`],
-  ])('reads %s exactly as JSON.parse does', (_name, text) => {
-    expect(shortcutStringFrame(text)).toEqual(JSON.parse(text));
+  ])('reads %s exactly as JSON.parse does, as a frame its schema accepts', (_name, text) => {
+    const frame = shortcutStringFrame(text);
+    expect(frame).toEqual(JSON.parse(text));
+    expect((frame?.type === 'log' ? LogFrameSchema : DoneFrameSchema).safeParse(frame).success).toBe(true);
   });
 
   test.each([
