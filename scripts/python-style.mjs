@@ -8,7 +8,11 @@ import { PositionEncoding, Workspace } from '@astral-sh/ruff-wasm-nodejs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // the runner must run on the oldest CPython PTC Playground accepts (runtime/python/python-executable.ts)
-const SETTINGS = { 'line-length': 120, 'target-version': 'py310', lint: { select: ['E4', 'E501', 'E7', 'E9', 'F', 'B'] } };
+const SETTINGS = {
+  'line-length': 120,
+  'target-version': 'py310',
+  lint: { select: ['E4', 'E501', 'E7', 'E9', 'F', 'B'] },
+};
 // cell programs (hostile corpus, examples) are not modules: a top-level `return` is their contract
 const ROOTS = ['python', 'scripts', 'test'];
 const SKIP = [/^test\/hostile\/programs\//, /(^|\/)node_modules\//, /(^|\/)\.vscode-test\//];
