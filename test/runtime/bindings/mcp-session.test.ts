@@ -19,7 +19,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptc-mcp-session-'));
 const bindingsPath = path.join(dir, 'fx.bindings.mjs');
 fs.writeFileSync(
   bindingsPath,
-  `export default { fx: { errorClass: { name: 'McpToolError', memberNameProperty: 'tool' }, resources: true, mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, 'ptc-mcp-session'] }, functions: { progress: { timeoutMs: 300 } } } };\n`,
+  `export default { fx: { errorClass: { name: 'McpToolError', memberNameProperty: 'tool' }, resources: true, mcp: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, 'ptc-mcp-session'] }, functions: { progress: { timeoutMs: 1500 } } } };\n`,
 );
 // the bindings log: what the extension's output channel and the CLI's stderr show
 const bindingsLog: string[] = [];
@@ -47,15 +47,17 @@ async function runProgram(language: 'typescript' | 'python', program: string, pl
   return outcome;
 }
 
+// progress 600 ms apart against a 1.5 s deadline: three reports outlast it, so each must extend it, with room for a
+// loaded machine (200 ms against 300 ms left too little; its sibling in mcp-results.test.ts missed once in CI)
 const TS = `const image = await fx.image();
-const progress = await fx.progress({ steps: 3, everyMs: 200 });
+const progress = await fx.progress({ steps: 3, everyMs: 600 });
 const [link] = await fx.link();
 const resource = await fx.read_resource({ uri: link.uri });
 const error = await fx['rpc-error']().catch((e) => ({ name: e.name, tool: e.tool, message: e.message, code: e.code, data: e.data }));
 return { image, progress, resource, error };`;
 
 const PY = `image = await fx.image()
-progress = await fx.progress({"steps": 3, "everyMs": 200})
+progress = await fx.progress({"steps": 3, "everyMs": 600})
 link = (await fx.link())[0]
 resource = await fx.read_resource({"uri": link["uri"]})
 try:
