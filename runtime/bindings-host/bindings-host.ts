@@ -441,23 +441,22 @@ export class BindingsHost {
   }
 }
 
+// The promise, the caller's abort or the deadline (when there is one), whichever comes first.
 async function bounded<T>(
   promise: Promise<T>,
   options: { signal?: AbortSignal; timeoutMs?: number },
 ): Promise<T | 'timeout' | 'aborted'> {
   const { signal, timeoutMs } = options;
   if (signal?.aborted) return 'aborted';
-  let timer: NodeJS.Timeout | undefined;
   let onAbort = (): void => undefined;
-  const gaveUp = new Promise<'timeout' | 'aborted'>((resolve) => {
-    if (timeoutMs !== undefined) timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  const aborted = new Promise<'aborted'>((resolve) => {
     onAbort = () => resolve('aborted');
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([promise, gaveUp]);
+    const raced = Promise.race([promise, aborted]);
+    return timeoutMs === undefined ? await raced : await within(raced, timeoutMs, 'timeout' as const);
   } finally {
-    clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
 }

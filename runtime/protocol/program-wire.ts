@@ -67,7 +67,7 @@ export interface FailureDetails {
 }
 
 // A finished call's answer as the host holds it: the value already as lossless JSON text, or a failure.
-export type FailedReply = { ok: false; message: string; details?: FailureDetails };
+type FailedReply = { ok: false; message: string; details?: FailureDetails };
 export type CallReply = { ok: true; valueText: string } | FailedReply;
 
 // The reply frame's writer, beside its schema (same JSON on both backends' channels). `pausedMs`: how long the call
