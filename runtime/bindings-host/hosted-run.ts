@@ -4,6 +4,7 @@ import { replyText } from '../protocol/program-wire.js';
 import type { HostedRunLink, HostedRunOptions } from '../protocol/hosted-bindings.js';
 import type { CallEvent, CallStartListener } from '../bindings/observe.js';
 import { CLOSE_WAIT_MS } from './limits.js';
+import { settlesWithin } from '../process/timers.js';
 import type { FinishedCall, StartedCall } from '../protocol/binding-call.js';
 import type { FlightEntry } from './host-process.js';
 import type { CallDecision, PauseReason } from '../protocol/call-pause.js';
@@ -164,14 +165,7 @@ export class HostedRun implements HostedRunLink {
         this.#deps.closeRun(this.run);
         // a host stuck in a handler will not answer: its record names the calls it took
         let closed = false;
-        if (this.#deps.responsive()) {
-          let timer: NodeJS.Timeout | undefined;
-          closed = await Promise.race([
-            this.#closed.then(() => true),
-            new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS))),
-          ]);
-          clearTimeout(timer);
-        }
+        if (this.#deps.responsive()) closed = await settlesWithin(this.#closed, CLOSE_WAIT_MS);
         if (!closed)
           this.started(
             this.#deps
