@@ -197,7 +197,7 @@ export class SessionService implements vscode.Disposable {
       const host = entry.session.bindings;
       if (entry.bindingsPath !== file || host === undefined || host.status.state === 'stopped') continue;
       restarts.push(
-        host.restart('was restarted because the bindings module changed').then((ready) => {
+        host.restartIfChanged('was restarted because the bindings module changed').then((ready) => {
           if (!ready.ok) this.#log.warn(`bindings module problem: ${ready.message}`);
         }),
       );

@@ -162,6 +162,16 @@ export class BindingsHost {
     return waited;
   }
 
+  // A file watcher's word that the module changed. A host that loaded (or is loading) the very file on disk stays:
+  // watchers also report a file's creation after the fact, and that late event used to stop the load a first run was
+  // waiting on. Any other state restarts, as `restart` does.
+  async restartIfChanged(reason: string): Promise<HostReady> {
+    const current = this.#generation;
+    const stamp = await fileStamp(this.modulePath);
+    const unchanged = current !== undefined && current.end === undefined && current.stamp === stamp;
+    return unchanged ? this.ready() : this.restart(reason);
+  }
+
   // Stops the current host (its calls fail naming the restart) and starts a fresh one.
   async restart(reason = 'was restarted'): Promise<HostReady> {
     const current = this.#generation;

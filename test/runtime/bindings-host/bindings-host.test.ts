@@ -218,6 +218,34 @@ describe('the host across runs', () => {
     expect((await run(host, 'typescript', 'return await tools.served();')).value).toBe(1);
   });
 
+  test('a watcher that reports the file it loaded (a creation reported late) leaves the load alone; an edit restarts', async () => {
+    // a module slow to load: the first run is still waiting on it when the watcher's late event arrives
+    const slow = `await new Promise((resolve) => setTimeout(resolve, 1500));\n${MODULE}`;
+    const { host, file } = open(slow);
+    const loading = host.ready();
+    await eventually('the host to be loading', () => host.status.state === 'starting');
+    const kept = await host.restartIfChanged('was restarted because the bindings module changed');
+    expect(kept).toMatchObject({ ok: true });
+    expect(await loading).toMatchObject({ ok: true });
+    expect((await run(host, 'typescript', 'return await tools.served();')).value).toBe(1);
+    expect((await run(host, 'typescript', 'return await tools.served();')).value).toBe(2);
+    // an edit on disk: the module is imported afresh, its state gone
+    fs.writeFileSync(file, `${slow}\n// edited\n`);
+    expect(await host.restartIfChanged('was restarted because the bindings module changed')).toMatchObject({
+      ok: true,
+    });
+    expect((await run(host, 'typescript', 'return await tools.served();')).value).toBe(1);
+    // the control: a plain restart during a load fails the wait on it, as the late event used to do in VS Code
+    const control = open(slow).host;
+    const waited = control.ready();
+    await eventually('the control host to be loading', () => control.status.state === 'starting');
+    await control.restart('was restarted because the bindings module changed');
+    expect(await waited).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('was restarted because the bindings module changed while loading'),
+    });
+  });
+
   test('a module that fails to load is "failed" with its message, and loads again once fixed', async () => {
     const { host, file } = open('export default { tools: { functions: { x: ( } } };\n');
     const ready = await host.ready();
